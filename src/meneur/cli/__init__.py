@@ -1,0 +1,1 @@
+"""The ``meneur`` command line (Typer + rich)."""

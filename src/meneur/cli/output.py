@@ -1,0 +1,38 @@
+"""Where results go: rich for people, JSON for programs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+@cache
+def console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+@cache
+def error_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def print_json(data: Any) -> None:
+    """Print ``data`` as indented UTF-8 JSON on standard output (no rich markup)."""
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def emit(data: dict[str, Any], render: Callable[[Console], None], *, as_json: bool) -> None:
+    """Print a result: its JSON form with ``--json``, else its rich rendering."""
+    if as_json:
+        print_json(data)
+    else:
+        render(console())

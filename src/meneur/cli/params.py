@@ -1,0 +1,96 @@
+"""Option parsers and shared options, with messages in the user's language.
+
+Numbers are parsed by our own parsers rather than Typer's, so that a thousand-digit
+number, a negative dice count or a word where a number belongs gets one translated line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from meneur.errors import MeneurError
+from meneur.locale import gettext as _
+from meneur.rng import DiceSource, make_source, parse_faces, parse_seed
+
+MAX_INT_DIGITS = 12
+T = TypeVar("T")
+
+
+def parse_int(text: str, *, low: int | None = None, high: int | None = None) -> int:
+    """A whole number between ``low`` and ``high``; ``typer.BadParameter`` otherwise."""
+    cleaned = str(text).strip()
+    digits = cleaned[1:] if cleaned[:1] in "+-" else cleaned
+    if not digits.isdigit():
+        raise typer.BadParameter(_("'{value}' is not a whole number.").format(value=cleaned[:40]))
+    if len(digits) > MAX_INT_DIGITS:
+        raise typer.BadParameter(
+            _("{digits} digits is too long for a number here.").format(digits=len(digits))
+        )
+    number = int(cleaned)
+    if (low is not None and number < low) or (high is not None and number > high):
+        if low is not None and high is not None:
+            message = _("{number} is out of range: give a number from {low} to {high}.")
+        elif low is not None:
+            message = _("{number} is too small: the least allowed is {low}.")
+        else:
+            message = _("{number} is too large: the most allowed is {high}.")
+        raise typer.BadParameter(message.format(number=number, low=low, high=high))
+    return number
+
+
+def int_parser(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """A Typer ``parser=`` for a bounded whole number."""
+
+    def parser(text: str) -> int:
+        return parse_int(text, low=low, high=high)
+
+    return parser
+
+
+def meneur_parser(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """A Typer ``parser=`` made of one of meneur's parsers (which raise MeneurError)."""
+
+    def parser(text: str) -> T:
+        try:
+            return parse(text)
+        except MeneurError as error:
+            raise typer.BadParameter(str(error)) from None
+
+    return parser
+
+
+def json_option() -> Any:
+    return typer.Option("--json", help=_("Print the result as JSON (for programs)."))
+
+
+def seed_option() -> Any:
+    return typer.Option(
+        "--seed", parser=meneur_parser(parse_seed), help=_("Seed for reproducible dice (a whole number).")
+    )
+
+
+def faces_option(flag: str = "--faces") -> Any:
+    return typer.Option(
+        flag,
+        parser=meneur_parser(parse_faces),
+        help=_("The faces rolled at the table, in order, such as 1,1,4,6."),
+    )
+
+
+Json = Annotated[bool, json_option()]
+Seed = Annotated[int | None, seed_option()]
+FacesArg = Annotated[tuple[int, ...] | None, faces_option()]
+VsFacesArg = Annotated[tuple[int, ...] | None, faces_option("--vs-faces")]
+
+
+def dice_sources(seed: int | None, *faces: tuple[int, ...] | None) -> list[DiceSource]:
+    """One dice source per stream: typed faces where given, else one shared seeded/secure source.
+
+    With a seed, every stream draws from the same seeded source, so one seed replays the
+    whole roll; typed faces for one side and random dice for the other may be mixed.
+    """
+    shared = make_source(seed=seed)
+    return [make_source(faces=f) if f is not None else shared for f in faces]

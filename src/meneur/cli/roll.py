@@ -1,0 +1,24 @@
+"""``meneur roll EXPR``: generic dice notation for what the systems do not cover."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from meneur.cli.params import Json, Seed
+from meneur.locale import gettext as _
+
+
+def roll(
+    expression: Annotated[str, typer.Argument(help=_("Dice expression, such as 3d6+2, 4d6kh3 or 6d10cs>=8."))],
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Roll a generic dice expression."""
+    from meneur.cli.output import emit
+    from meneur.dice import parse, render_rich, roll_expression, to_json
+    from meneur.rng import make_source
+
+    rolled = roll_expression(parse(expression), make_source(seed=seed))
+    emit(to_json(rolled), lambda console: render_rich(rolled, console), as_json=as_json)

@@ -1,0 +1,94 @@
+"""Reading sheets and rule data, and writing sheets without ever half-writing them.
+
+* Sheets are JSON or TOML (by extension); a malformed file is a :class:`SheetError` that
+  names the file and, where the parser says, the line.
+* Rule data ships as TOML under ``systems/<system>/data/``; a user file with the same
+  name in ``$MENEUR_DATA_DIR/<system>/`` (or the user config directory) overrides it.
+* Writes go to a temporary file in the same folder, then replace the old one atomically:
+  a crash leaves either the old sheet or the new one, never half of either.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from meneur.errors import SheetError
+from meneur.locale import N_
+
+MAX_SHEET_BYTES = 1_000_000
+
+
+def user_data_dir() -> Path:
+    """Where users put their own rule data files (overrides of the shipped ones)."""
+    explicit = os.environ.get("MENEUR_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("meneur")) / "data"
+
+
+def read_sheet(path: Path) -> dict[str, Any]:
+    """The content of a JSON or TOML sheet, as a dict."""
+    try:
+        if path.stat().st_size > MAX_SHEET_BYTES:
+            raise SheetError(N_("The sheet {path} is larger than {limit} bytes."), path=str(path), limit=MAX_SHEET_BYTES)
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SheetError(N_("No sheet at {path}."), path=str(path)) from None
+    except IsADirectoryError:
+        raise SheetError(N_("{path} is a folder, not a sheet."), path=str(path)) from None
+    except OSError as error:
+        raise SheetError(N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror) from None
+    return parse_document(raw, path)
+
+
+def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SheetError(N_("{path} is not UTF-8 text."), path=str(path)) from None
+    try:
+        data: Any = tomllib.loads(text) if path.suffix.lower() == ".toml" else json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SheetError(
+            N_("{path} is not valid JSON (line {line}, column {column})."),
+            path=str(path),
+            line=error.lineno,
+            column=error.colno,
+        ) from None
+    except tomllib.TOMLDecodeError as error:
+        raise SheetError(N_("{path} is not valid TOML: {reason}."), path=str(path), reason=str(error)) from None
+    if not isinstance(data, dict):
+        raise SheetError(N_("{path} must hold an object of fields, not a list or a value."), path=str(path))
+    return data
+
+
+def write_sheet(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON (or TOML is refused: JSON is the writable form) atomically."""
+    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    directory = path.resolve().parent
+    try:
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        raise SheetError(N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror) from None
+
+
+def load_data(system: str, name: str) -> dict[str, Any]:
+    """Rule data ``name``.toml of ``system``: the user's override if present, else the shipped file."""
+    override = user_data_dir() / system / f"{name}.toml"
+    if override.is_file():
+        return parse_document(override.read_bytes(), override)
+    shipped = resources.files(f"meneur.systems.{system}").joinpath("data", f"{name}.toml")
+    return parse_document(shipped.read_bytes(), Path(f"{system}/data/{name}.toml"))

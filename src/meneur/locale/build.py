@@ -1,0 +1,163 @@
+"""Extract, check and compile the message catalogues (a development tool; needs Babel).
+
+The French translations live in one ``.po`` file per area, so that each system's
+messages sit beside each other: ``locale/fr/core.po`` for the shared code and
+``locale/fr/<system>.po`` for ``systems/<system>/``. They compile into one
+``fr/LC_MESSAGES/meneur.mo`` that the runtime reads with the standard library.
+
+Usage::
+
+    python -m meneur.locale.build           # extract new messages, then compile
+    python -m meneur.locale.build --check   # fail on a missing translation or a stale .mo
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+LOCALE_DIR = PACKAGE_DIR / "locale"
+TRANSLATED = ("fr",)
+_FIXED_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)
+METHOD_MAP = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
+
+
+def area_of(relative_path: str) -> str:
+    """The ``.po`` file a source file's messages belong to: its system, or ``core``."""
+    parts = Path(relative_path).parts
+    if len(parts) >= 2 and parts[0] == "systems" and (PACKAGE_DIR / "systems" / parts[1]).is_dir():
+        return parts[1]
+    return "core"
+
+
+def extract() -> dict[str, dict[str | tuple[str, str], list[tuple[str, int]]]]:
+    """Every message in the sources, grouped by area, with where it appears."""
+    found: dict[str, dict[str | tuple[str, str], list[tuple[str, int]]]] = {}
+    method_map = [m for m in METHOD_MAP if m[1] == "python" or _has_jinja()]
+    for filename, lineno, message, _comments, _context in extract_from_dir(
+        str(PACKAGE_DIR), method_map=method_map
+    ):
+        if isinstance(message, tuple):
+            message = (message[0], message[1])
+        found.setdefault(area_of(filename), {}).setdefault(message, []).append((filename, lineno))
+    return found
+
+
+def _has_jinja() -> bool:
+    try:
+        import jinja2  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def po_path(language: str, area: str) -> Path:
+    return LOCALE_DIR / language / f"{area}.po"
+
+
+def mo_path(language: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / "meneur.mo"
+
+
+def _read(path: Path, language: str) -> Catalog:
+    if not path.exists():
+        return Catalog(locale=language, domain="meneur")
+    with path.open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def update_po(language: str) -> None:
+    """Add new messages (untranslated) to each area's ``.po`` and drop obsolete ones."""
+    for area, messages in extract().items():
+        path = po_path(language, area)
+        old = _read(path, language)
+        new = Catalog(
+            locale=language,
+            domain="meneur",
+            project="meneur",
+            creation_date=_FIXED_DATE,
+            revision_date=_FIXED_DATE,
+            fuzzy=False,
+        )
+        for msgid, locations in sorted(messages.items(), key=lambda item: str(item[0])):
+            previous = old.get(msgid)
+            new.add(msgid, previous.string if previous else None, locations=locations)
+        buffer = io.BytesIO()
+        write_po(buffer, new, width=100, omit_header=False, sort_output=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(buffer.getvalue())
+
+
+def merged_catalogue(language: str) -> Catalog:
+    merged = Catalog(
+        locale=language,
+        domain="meneur",
+        project="meneur",
+        creation_date=_FIXED_DATE,
+        revision_date=_FIXED_DATE,
+        fuzzy=False,
+    )
+    for path in sorted((LOCALE_DIR / language).glob("*.po")):
+        for message in _read(path, language):
+            if message.id:
+                merged.add(message.id, message.string)
+    return merged
+
+
+def compiled(language: str) -> bytes:
+    buffer = io.BytesIO()
+    write_mo(buffer, merged_catalogue(language))
+    return buffer.getvalue()
+
+
+def problems() -> list[str]:
+    """Missing translations and stale compiled catalogues, one line each."""
+    issues: list[str] = []
+    extracted = extract()
+    for language in TRANSLATED:
+        catalogue = merged_catalogue(language)
+        for area, messages in extracted.items():
+            for msgid, locations in messages.items():
+                entry = catalogue.get(msgid)
+                string = entry.string if entry else None
+                empty = not string or (isinstance(string, tuple) and not all(string))
+                if empty:
+                    where = ", ".join(f"{f}:{n}" for f, n in locations[:2])
+                    issues.append(f"[{language}] {area}: no translation for {msgid!r} ({where})")
+        path = mo_path(language)
+        if not path.exists() or path.read_bytes() != compiled(language):
+            issues.append(f"[{language}] {path.relative_to(PACKAGE_DIR)} is stale: run the build")
+    return issues
+
+
+def build() -> None:
+    for language in TRANSLATED:
+        update_po(language)
+        path = mo_path(language)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(compiled(language))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="only check, write nothing")
+    args = parser.parse_args(argv)
+    if not args.check:
+        build()
+    found = problems()
+    for line in found:
+        print(line, file=sys.stderr)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""Run the CLI in-process, capturing what a user would see and the exit status."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from meneur.cli.main import run
+
+
+@dataclass
+class Result:
+    status: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+def invoke(capsys: pytest.CaptureFixture[str], *args: str) -> Result:
+    status = run(list(args))
+    captured = capsys.readouterr()
+    return Result(status, captured.out, captured.err)
