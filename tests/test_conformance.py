@@ -73,12 +73,18 @@ def test_rolls_lie_in_support_and_replay(system: str, check: Check[Any, Any], pa
 
 
 @pytest.mark.parametrize(("system", "check", "params"), CASES)
-def test_monte_carlo_agrees_with_exact_odds(system: str, check: Check[Any, Any], params: Any) -> None:
+def test_monte_carlo_agrees_with_exact_odds(
+    system: str, check: Check[Any, Any], params: Any
+) -> None:
     exact = check.odds(params)
     source = SeededDice(20261202)
     n = 4000
     counts = Counter(check.key(check.roll(params, [source]).outcome) for _ in range(n))
     for outcome, probability in exact.probabilities().items():
-        assert agrees(probability, counts[outcome], n, sigmas=4.5), (outcome, probability, counts[outcome])
+        assert agrees(probability, counts[outcome], n, sigmas=4.5), (
+            outcome,
+            probability,
+            counts[outcome],
+        )
     assert sum(counts.values()) == n
     assert all(exact.p(outcome) > Fraction(0) for outcome in counts)

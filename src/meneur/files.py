@@ -38,14 +38,20 @@ def read_sheet(path: Path) -> dict[str, Any]:
     """The content of a JSON or TOML sheet, as a dict."""
     try:
         if path.stat().st_size > MAX_SHEET_BYTES:
-            raise SheetError(N_("The sheet {path} is larger than {limit} bytes."), path=str(path), limit=MAX_SHEET_BYTES)
+            raise SheetError(
+                N_("The sheet {path} is larger than {limit} bytes."),
+                path=str(path),
+                limit=MAX_SHEET_BYTES,
+            )
         raw = path.read_bytes()
     except FileNotFoundError:
         raise SheetError(N_("No sheet at {path}."), path=str(path)) from None
     except IsADirectoryError:
         raise SheetError(N_("{path} is a folder, not a sheet."), path=str(path)) from None
     except OSError as error:
-        raise SheetError(N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror) from None
+        raise SheetError(
+            N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
+        ) from None
     return parse_document(raw, path)
 
 
@@ -64,9 +70,13 @@ def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
             column=error.colno,
         ) from None
     except tomllib.TOMLDecodeError as error:
-        raise SheetError(N_("{path} is not valid TOML: {reason}."), path=str(path), reason=str(error)) from None
+        raise SheetError(
+            N_("{path} is not valid TOML: {reason}."), path=str(path), reason=str(error)
+        ) from None
     if not isinstance(data, dict):
-        raise SheetError(N_("{path} must hold an object of fields, not a list or a value."), path=str(path))
+        raise SheetError(
+            N_("{path} must hold an object of fields, not a list or a value."), path=str(path)
+        )
     return data
 
 
@@ -82,11 +92,13 @@ def write_sheet(path: Path, data: dict[str, Any]) -> None:
             os.fsync(handle.fileno())
         os.replace(temporary, path)
     except OSError as error:
-        raise SheetError(N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror) from None
+        raise SheetError(
+            N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror
+        ) from None
 
 
 def load_data(system: str, name: str) -> dict[str, Any]:
-    """Rule data ``name``.toml of ``system``: the user's override if present, else the shipped file."""
+    """The rule data file ``<name>.toml`` of ``system``: the user's override, else ours."""
     override = user_data_dir() / system / f"{name}.toml"
     if override.is_file():
         return parse_document(override.read_bytes(), override)

@@ -44,7 +44,9 @@ class DiceSource(Protocol):
 
 def _check_request(sides: int, count: int) -> None:
     if not 1 <= sides <= MAX_SIDES:
-        raise LimitError(N_("A die has from 1 to {limit} sides, not {sides}."), limit=MAX_SIDES, sides=sides)
+        raise LimitError(
+            N_("A die has from 1 to {limit} sides, not {sides}."), limit=MAX_SIDES, sides=sides
+        )
     if count < 0:
         raise UsageError(N_("Cannot roll a negative number of dice ({count})."), count=count)
 
@@ -99,9 +101,16 @@ class PhysicalDice:
 
     def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
         _check_request(sides, count)
-        available = len(self.faces) - self.used
-        if count > available:
-            missing = count - available
+        drawn = self.faces[self.used : self.used + count]
+        for face in drawn:
+            if not 1 <= face <= sides:
+                raise DiceSourceError(
+                    N_("The face {face} is impossible on a die of {sides} sides."),
+                    face=face,
+                    sides=sides,
+                )
+        if len(drawn) < count:
+            missing = count - len(drawn)
             raise DiceSourceError(
                 ngettext(
                     "Not enough dice typed: {missing} die is missing ({given} given).",
@@ -111,14 +120,6 @@ class PhysicalDice:
                 missing=missing,
                 given=len(self.faces),
             )
-        drawn = self.faces[self.used : self.used + count]
-        for face in drawn:
-            if not 1 <= face <= sides:
-                raise DiceSourceError(
-                    N_("The face {face} is impossible on a die of {sides} sides."),
-                    face=face,
-                    sides=sides,
-                )
         self.used += count
         return drawn
 
@@ -132,6 +133,26 @@ class PhysicalDice:
                 N_("Too many dice typed: {unused} not used."),
                 unused=", ".join(map(str, self.unused)),
             )
+
+
+class RecordingDice:
+    """Wraps a source and remembers every face it served, in order (for logs and replays)."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.faces: list[int] = []
+
+    @property
+    def kind(self) -> str:
+        return self.source.kind
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        faces = self.source.roll(sides, count)
+        self.faces.extend(faces)
+        return faces
+
+    def finish(self) -> None:
+        self.source.finish()
 
 
 def validate_seed(seed: int) -> int:
@@ -177,6 +198,7 @@ def make_source(*, seed: int | None = None, faces: Sequence[int] | None = None) 
 __all__ = [
     "DiceSource",
     "PhysicalDice",
+    "RecordingDice",
     "SecureDice",
     "SeededDice",
     "make_source",

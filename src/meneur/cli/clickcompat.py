@@ -1,7 +1,8 @@
 """Click's exception classes, wherever this Typer keeps them.
 
-Typer 0.29 vendors click as ``typer._click``; older releases depend on ``click``. The CLI
-needs the usage-error classes to turn them into one translated line, and nothing else.
+Typer 0.26 and later vendor click as ``typer._click``; older releases depend on ``click``. The CLI
+needs the usage-error classes (to turn them into one translated line) and the help
+formatter (to translate click's own words), nothing else.
 """
 
 from __future__ import annotations
@@ -9,9 +10,14 @@ from __future__ import annotations
 import typer
 
 try:
-    from typer._click import exceptions
+    from typer._click import core as click_core
+    from typer._click import exceptions, formatting
 except ImportError:  # an older Typer that depends on click itself
-    from click import exceptions  # type: ignore[no-redef]
+    from click import core as click_core  # type: ignore[import-not-found, no-redef, unused-ignore]
+    from click import (  # type: ignore[import-not-found, no-redef, unused-ignore]
+        exceptions,
+        formatting,
+    )
 
 UsageError = exceptions.UsageError
 NoSuchOption = exceptions.NoSuchOption
@@ -20,4 +26,13 @@ BadParameter = exceptions.BadParameter
 NoArgsIsHelpError = exceptions.NoArgsIsHelpError
 Abort = typer.Abort
 
-__all__ = ["Abort", "BadParameter", "MissingParameter", "NoArgsIsHelpError", "NoSuchOption", "UsageError"]
+__all__ = [
+    "Abort",
+    "BadParameter",
+    "MissingParameter",
+    "NoArgsIsHelpError",
+    "NoSuchOption",
+    "UsageError",
+    "click_core",
+    "formatting",
+]

@@ -9,14 +9,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from meneur.cli import clickcompat as click
 import typer
 
 from meneur import __version__
+from meneur.cli import clickcompat as click
+from meneur.cli.helpformat import localize
 from meneur.errors import MeneurError
 from meneur.locale import LANGUAGES, N_, detect_language, set_language
 from meneur.locale import gettext as _
-from meneur.systems.base import CommandGroups
+from meneur.systems.base import CommandGroups, System
+from meneur.text import fold
 
 GROUP_HELP = {
     "test": N_("Roll a test of a system."),
@@ -35,18 +37,36 @@ GROUP_HELP = {
 
 
 class TyperGroups(CommandGroups):
-    """Typer sub-applications created on first use, with translated help."""
+    """Typer sub-applications created on first use, with translated help.
 
-    def __init__(self, app: typer.Typer) -> None:
+    Start-up matters (every command pays it) and Typer builds a validator for every
+    parameter of every command it converts. So only the groups on the path the user
+    typed (``meneur test ...`` builds ``test``) get their commands; the others appear in
+    ``--help`` as empty groups with their help line.
+    """
+
+    def __init__(self, app: typer.Typer, wanted: Sequence[str] = ()) -> None:
         self.app = app
+        self.wanted = tuple(wanted)
         self.groups: dict[tuple[str, ...], typer.Typer] = {}
+
+    def _on_wanted_path(self, path: tuple[str, ...]) -> bool:
+        depth = min(len(path), len(self.wanted))
+        return bool(self.wanted) and path[:depth] == self.wanted[:depth]
+
+    def groups_by_name(self) -> set[str]:
+        return {path[0] for path in self.groups}
 
     def group(self, *path: str) -> typer.Typer:
         if path not in self.groups:
-            parent = self.group(*path[:-1]) if len(path) > 1 else self.app
             help_id = GROUP_HELP.get(" ".join(path))
-            child = typer.Typer(help=_(help_id) if help_id else None, no_args_is_help=True)
-            parent.add_typer(child, name=path[-1])
+            help_text = _(help_id) if help_id else None
+            child = typer.Typer(help=help_text, no_args_is_help=True)
+            parent = self.group(*path[:-1]) if len(path) > 1 else self.app
+            if self._on_wanted_path(path):
+                parent.add_typer(child, name=path[-1])
+            elif len(path) == 1:
+                parent.add_typer(typer.Typer(help=help_text, no_args_is_help=True), name=path[0])
             self.groups[path] = child
         return self.groups[path]
 
@@ -57,8 +77,13 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def build_app() -> typer.Typer:
-    """The whole command tree, with help in the current language."""
+def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
+    """The command tree, with help in the current language.
+
+    ``wanted`` is the command path the user typed (``("test", "tunnels")``): only the
+    groups on it get their commands, and only from the systems it names (see
+    :class:`TyperGroups` and :func:`systems_named_in`). Start-up stays fast that way.
+    """
     from meneur.cli.roll import roll
     from meneur.systems.registry import SYSTEMS
 
@@ -70,26 +95,58 @@ def build_app() -> typer.Typer:
         ),
         no_args_is_help=True,
         add_completion=False,
-        rich_markup_mode="rich",
+        rich_markup_mode=None,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
 
     @app.callback()
     def root(
         version: bool = typer.Option(
-            False, "--version", callback=_version, is_eager=True, help=_("Show the version and exit.")
+            False,
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help=_("Show the version and exit."),
         ),
         lang: str = typer.Option(
-            "", "--lang", help=_("Language of messages: fr or en (also MENEUR_LANG).")
+            "",
+            "--lang",
+            metavar="fr|en",
+            help=_("Language of messages: fr or en (also MENEUR_LANG)."),
         ),
     ) -> None:
         """Options for every command."""
 
-    app.command("roll", help=_("Roll a generic dice expression such as 3d6+2 or 4d6kh3."))(roll)
-    groups = TyperGroups(app)
-    for system in SYSTEMS:
-        system.register_cli(groups)
+    app.command(
+        "roll",
+        help=_("Roll a generic dice expression such as 3d6+2 or 4d6kh3."),
+        epilog=_(
+            "Examples: 3d6+2 (sum), 4D6kh3 (keep the 3 highest), 2d20kl1 (keep the lowest), "
+            "5d6x (explode on 6), 4d6r<3 (reroll 1s and 2s once), 2d6rr1 (reroll 1s until "
+            "none), 6d10cs>=8 (count dice of 8 or more)."
+        ),
+    )(roll)
+    groups = TyperGroups(app, wanted)
+    for name in GROUP_HELP:
+        groups.group(*name.split()[:1])
+    if wanted and wanted[0] in groups.groups_by_name():
+        for system in systems_named_in(wanted, SYSTEMS):
+            system.register_cli(groups)
     return app
+
+
+def systems_named_in(words: Sequence[str], systems: Sequence[System]) -> list[System]:
+    """The systems the command names (``test tunnels`` -> Tunnels), else all of them.
+
+    Only those register their commands: ``meneur test tunnels`` never imports Obscur.
+    """
+    folded = {fold(word) for word in words}
+    named = [
+        system
+        for system in systems
+        if folded & {fold(system.name), fold(system.title), *map(fold, system.aliases)}
+    ]
+    return named or list(systems)
 
 
 def split_language(args: Sequence[str]) -> tuple[str | None, list[str]]:
@@ -107,14 +164,25 @@ def split_language(args: Sequence[str]) -> tuple[str | None, list[str]]:
     return language, rest
 
 
+def command_path(args: Sequence[str]) -> list[str]:
+    """The leading words of the arguments, before any option: the command the user wants."""
+    path: list[str] = []
+    for item in args:
+        if item.startswith("-"):
+            break
+        path.append(item)
+    return path[:3]
+
+
 def usage_line(error: click.UsageError) -> str:
     """One line, in the user's language, for a usage error click raised."""
     if isinstance(error, click.NoSuchOption):
         return _("Unknown option {option}.").format(option=error.option_name)
     if isinstance(error, click.MissingParameter):
-        name = error.param.opts[0] if error.param is not None and error.param.opts else "?"
-        if error.param is not None and error.param.param_type_name == "argument":
-            name = error.param.human_readable_name
+        param = error.param
+        name = param.opts[0] if param is not None and param.opts else "?"
+        if param is not None and param.param_type_name == "argument":
+            name = (param.name or name).upper()
         return _("Missing {name}.").format(name=name)
     if isinstance(error, click.BadParameter):
         hint = error.param_hint or (error.param.opts[0] if error.param is not None else "")
@@ -123,9 +191,13 @@ def usage_line(error: click.UsageError) -> str:
         return _("Invalid value for {option}: {message}").format(option=hint, message=error.message)
     message = error.message
     if message.startswith("No such command"):
-        return _("Unknown command: {message}").format(message=message.split("'")[1] if "'" in message else message)
+        return _("Unknown command: {message}").format(
+            message=message.split("'")[1] if "'" in message else message
+        )
     if message.startswith("Got unexpected extra argument"):
-        return _("Unexpected argument: {message}").format(message=message.split("(")[-1].rstrip(")"))
+        return _("Unexpected argument: {message}").format(
+            message=message.split("(")[-1].rstrip(")")
+        )
     return _("Usage error: {message}").format(message=message)
 
 
@@ -137,7 +209,7 @@ def fail(line: str) -> int:
 
 
 def run(args: Sequence[str]) -> int:
-    """Run the CLI on ``args``; return the exit status (never lets a traceback out for bad input)."""
+    """Run the CLI on ``args`` and return the exit status; bad input never gives a traceback."""
     language, rest = split_language(args)
     try:
         set_language(language if language is not None else detect_language())
@@ -149,7 +221,8 @@ def run(args: Sequence[str]) -> int:
             )
         )
     try:
-        command = typer.main.get_command(build_app())
+        command = typer.main.get_command(build_app(command_path(rest)))
+        localize(command)
         result = command.main(args=rest, prog_name="meneur", standalone_mode=False)
     except MeneurError as error:
         return fail(str(error))

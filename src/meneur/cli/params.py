@@ -7,6 +7,7 @@ number, a negative dice count or a word where a number belongs gets one translat
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -62,35 +63,50 @@ def meneur_parser(parse: Callable[[str], T]) -> Callable[[str], T]:
     return parser
 
 
+@dataclass(frozen=True, slots=True)
+class TypedFaces:
+    """Faces typed with ``--faces`` (a class of its own so Typer reads one text value)."""
+
+    values: tuple[int, ...]
+
+
+def parse_typed_faces(text: str) -> TypedFaces:
+    return TypedFaces(parse_faces(text))
+
+
 def json_option() -> Any:
     return typer.Option("--json", help=_("Print the result as JSON (for programs)."))
 
 
 def seed_option() -> Any:
     return typer.Option(
-        "--seed", parser=meneur_parser(parse_seed), help=_("Seed for reproducible dice (a whole number).")
+        "--seed",
+        parser=meneur_parser(parse_seed),
+        metavar="N",
+        help=_("Seed for reproducible dice (a whole number)."),
     )
 
 
 def faces_option(flag: str = "--faces") -> Any:
     return typer.Option(
         flag,
-        parser=meneur_parser(parse_faces),
+        parser=meneur_parser(parse_typed_faces),
+        metavar="1,1,4,6",
         help=_("The faces rolled at the table, in order, such as 1,1,4,6."),
     )
 
 
 Json = Annotated[bool, json_option()]
 Seed = Annotated[int | None, seed_option()]
-FacesArg = Annotated[tuple[int, ...] | None, faces_option()]
-VsFacesArg = Annotated[tuple[int, ...] | None, faces_option("--vs-faces")]
+FacesArg = Annotated[TypedFaces | None, faces_option()]
+VsFacesArg = Annotated[TypedFaces | None, faces_option("--vs-faces")]
 
 
-def dice_sources(seed: int | None, *faces: tuple[int, ...] | None) -> list[DiceSource]:
+def dice_sources(seed: int | None, *faces: TypedFaces | None) -> list[DiceSource]:
     """One dice source per stream: typed faces where given, else one shared seeded/secure source.
 
     With a seed, every stream draws from the same seeded source, so one seed replays the
     whole roll; typed faces for one side and random dice for the other may be mixed.
     """
     shared = make_source(seed=seed)
-    return [make_source(faces=f) if f is not None else shared for f in faces]
+    return [make_source(faces=f.values) if f is not None else shared for f in faces]

@@ -6,13 +6,19 @@ from typing import Annotated
 
 import typer
 
-from meneur.cli.params import Json, Seed
+from meneur.cli.params import FacesArg, Json, Seed
 from meneur.locale import gettext as _
 
 
 def roll(
-    expression: Annotated[str, typer.Argument(help=_("Dice expression, such as 3d6+2, 4d6kh3 or 6d10cs>=8."))],
+    expression: Annotated[
+        str,
+        typer.Argument(
+            metavar="EXPR", help=_("Dice expression, such as 3d6+2, 4d6kh3 or 6d10cs>=8.")
+        ),
+    ],
     seed: Seed = None,
+    faces: FacesArg = None,
     as_json: Json = False,
 ) -> None:
     """Roll a generic dice expression."""
@@ -20,5 +26,7 @@ def roll(
     from meneur.dice import parse, render_rich, roll_expression, to_json
     from meneur.rng import make_source
 
-    rolled = roll_expression(parse(expression), make_source(seed=seed))
+    rolled = roll_expression(
+        parse(expression), make_source(seed=seed, faces=faces.values if faces else None)
+    )
     emit(to_json(rolled), lambda console: render_rich(rolled, console), as_json=as_json)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -27,7 +27,7 @@ from babel.messages.pofile import read_po, write_po
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 LOCALE_DIR = PACKAGE_DIR / "locale"
 TRANSLATED = ("fr",)
-_FIXED_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)
+_FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 METHOD_MAP = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
 
 
@@ -54,7 +54,7 @@ def extract() -> dict[str, dict[str | tuple[str, str], list[tuple[str, int]]]]:
 
 def _has_jinja() -> bool:
     try:
-        import jinja2  # noqa: F401
+        import jinja2  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
     except ImportError:
         return False
     return True

@@ -19,7 +19,9 @@ from meneur.systems.base import Check, Faces, NeedMoreDice
 MAX_LEAVES = 3_000_000
 
 
-def brute_force(check: Check[Any, Any], params: Any, *, max_leaves: int = MAX_LEAVES) -> Dist[Hashable]:
+def brute_force(
+    check: Check[Any, Any], params: Any, *, max_leaves: int = MAX_LEAVES
+) -> Dist[Hashable]:
     """The exact distribution of ``check.key`` by enumerating every face sequence."""
     sides = check.die_sides
     probabilities: dict[Hashable, Fraction] = {}
@@ -37,7 +39,9 @@ def brute_force(check: Check[Any, Any], params: Any, *, max_leaves: int = MAX_LE
             continue
         leaves += 1
         if leaves > max_leaves:
-            raise LimitError(N_("Brute force stopped after {limit} face sequences."), limit=max_leaves)
+            raise LimitError(
+                N_("Brute force stopped after {limit} face sequences."), limit=max_leaves
+            )
         key = check.key(outcome)
         drawn = sum(len(stream) for stream in faces)
         probabilities[key] = probabilities.get(key, Fraction(0)) + Fraction(1, sides**drawn)

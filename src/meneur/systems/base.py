@@ -31,13 +31,13 @@ if TYPE_CHECKING:
     from meneur.odds.dist import Dist
 
 P = TypeVar("P")
-O = TypeVar("O")
+O = TypeVar("O")  # noqa: E741 - the outcome type, as in Check[P, O]
 
 Faces = tuple[tuple[int, ...], ...]
 """The faces shown, one tuple per stream, in the order they were rolled."""
 
 
-class NeedMoreDice(Exception):  # noqa: N818 - control flow, not an error
+class NeedMoreDice(Exception):
     """Raised by ``resolve`` when stream ``stream`` needs ``count`` more dice."""
 
     def __init__(self, stream: int, count: int) -> None:
@@ -180,4 +180,3 @@ class System(ABC):
     @abstractmethod
     def register_cli(self, groups: CommandGroups) -> None:
         """Add the system's commands to the CLI's groups."""
-

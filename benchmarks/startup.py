@@ -1,0 +1,62 @@
+"""Start-up time of the CLI, side by side with the floor of any Typer CLI (``import typer``).
+
+Targets (issue 2): ``meneur --help`` and a system test at most 1.5x the floor,
+``meneur roll 3d6`` at most 2x. Run: ``python benchmarks/startup.py [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TARGETS = {"--help": 1.5, "roll 3d6": 2.0, "test tunnels": 1.5, "test krasses": 1.5}
+
+
+def meneur_command() -> list[str]:
+    script = Path(sys.executable).with_name("meneur")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "meneur"]
+
+
+def median_seconds(command: list[str], runs: int) -> float:
+    times = []
+    env = {**os.environ, "MENEUR_LANG": "fr"}
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False
+        )
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=21)
+    runs = parser.parse_args().runs
+    meneur = meneur_command()
+    cases = {
+        "--help": ["--help"],
+        "roll 3d6": ["roll", "3d6", "--seed", "1"],
+        "test tunnels": ["test", "tunnels", "--dice", "3", "--threshold", "2", "--seed", "1"],
+        "test krasses": ["test", "krasses", "--bonus", "5", "--difficulty", "15", "--seed", "1"],
+    }
+    floor = median_seconds([sys.executable, "-c", "import typer"], runs)
+    print(f"{'command':<22}{'median ms':>10}{'ratio':>8}{'target':>8}  verdict")
+    print(f"{'python -c import typer':<22}{floor * 1000:>10.1f}{1.0:>8.2f}{'':>8}  (floor)")
+    for name, args in cases.items():
+        seconds = median_seconds(meneur + args, runs)
+        ratio = seconds / floor
+        target = TARGETS[name]
+        verdict = "ok" if ratio <= target else "SLOWER THAN TARGET"
+        print(
+            f"{'meneur ' + name:<22}{seconds * 1000:>10.1f}{ratio:>8.2f}{target:>8.1f}  {verdict}"
+        )
+
+
+if __name__ == "__main__":
+    main()

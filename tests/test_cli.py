@@ -1,0 +1,135 @@
+"""The command line: help, version, roll, languages, and one clear line for bad input."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cli_helpers import invoke
+from meneur import __version__
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys, "--version")
+    assert result.status == 0
+    assert __version__ in result.out
+
+
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys, "--help")
+    assert result.status == 0
+    assert "roll" in result.out
+    assert "meneur" in result.out
+
+
+def test_no_arguments_shows_help(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys)
+    assert result.status == 0
+    assert "roll" in result.out
+
+
+def test_roll_json_tree_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    first = invoke(capsys, "roll", "4d6kh3", "--seed", "1", "--json")
+    again = invoke(capsys, "roll", "4d6kh3", "--seed", "1", "--json")
+    assert first.status == 0
+    data = first.json()
+    assert data == again.json()
+    dice = data["tree"]["dice"]
+    assert len(dice) == 4
+    assert sum(not d["kept"] for d in dice) == 1
+    assert 3 <= data["total"] <= 18
+    assert data["total"] == sum(d["face"] for d in dice if d["kept"])
+
+
+def test_uppercase_d_is_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    assert invoke(capsys, "roll", "4D6kh3", "--seed", "1").status == 0
+
+
+def test_roll_with_physical_faces(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys, "roll", "3d6+2", "--faces", "1,4,6", "--json")
+    assert result.json()["total"] == 13
+    assert result.json()["dice_source"] == "physical"
+
+
+def test_roll_human_output_shows_every_die(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys, "roll", "4d6kh3", "--faces", "2,5,1,3")
+    assert result.status == 0
+    assert "~~1~~" in result.out
+    assert "= 10" in result.out
+
+
+BAD_INPUT = [
+    ("roll", "1000000d6"),
+    ("roll", "3d0"),
+    ("roll", "1d20rr<21"),
+    ("roll", "((((("),
+    ("roll", ""),
+    ("roll", "1d6+" * 1249 + "1"),
+    ("roll", "3d6", "--faces", "7"),
+    ("roll", "3d6", "--faces", "a,b"),
+    ("roll", "3d6", "--faces", "1"),
+    ("roll", "3d6", "--faces", "1,2,3,4"),
+    ("roll", "3d6", "--seed", "-1"),
+    ("roll", "3d6", "--seed", "9" * 1000),
+    ("roll", "3d6", "--lang", "xx"),
+    ("roll", "3d6", "--nope"),
+    ("roll",),
+    ("nope",),
+]
+
+
+@pytest.mark.parametrize("args", BAD_INPUT, ids=lambda a: " ".join(a)[:40])
+def test_bad_input_gives_one_clear_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    result = invoke(capsys, *args)
+    assert result.status == 2
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1, result.err
+    assert lines[0].startswith(("Erreur", "Error"))
+    assert "Traceback" not in result.err
+    assert result.out == ""
+
+
+def test_errors_speak_the_users_language(capsys: pytest.CaptureFixture[str]) -> None:
+    french = invoke(capsys, "roll", "3d0")
+    english = invoke(capsys, "roll", "3d0", "--lang", "en")
+    assert french.err.startswith("Erreur : Un dé a au moins une face")
+    assert english.err.startswith("Error: A die needs at least one side")
+
+
+def test_unknown_language_from_the_environment(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MENEUR_LANG", "xx")
+    result = invoke(capsys, "roll", "3d6")
+    assert result.status == 2
+    assert "xx" in result.err
+
+
+def test_the_installed_command_runs_without_traceback() -> None:
+    """The real entry point, in a fresh process, as a user runs it."""
+    env = {**os.environ, "MENEUR_LANG": "en"}
+    done = subprocess.run(
+        [sys.executable, "-c", "from meneur.cli.main import main; main()", "roll", "3d0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "Error: A die needs at least one side: '3d0'."
+
+
+def test_plain_roll_does_not_import_heavy_modules() -> None:
+    """Start-up: numpy, SQLAlchemy, FastAPI and matplotlib stay out of a plain roll."""
+    code = (
+        "import sys; from meneur.cli.main import run; run(['roll', '3d6', '--seed', '1']);"
+        "heavy = [m for m in ('numpy', 'sqlalchemy', 'fastapi', 'matplotlib', 'icepool')"
+        " if m in sys.modules]; print('HEAVY:' + ','.join(heavy))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "HEAVY:"

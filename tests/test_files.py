@@ -1,0 +1,59 @@
+"""Sheets: JSON or TOML, clear errors naming the file, atomic writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from meneur.errors import SheetError
+from meneur.files import read_sheet, write_sheet
+
+
+def test_json_and_toml_sheets(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text('{"name": "Aldo"}', encoding="utf-8")
+    (tmp_path / "b.toml").write_text('name = "Aldo"\n', encoding="utf-8")
+    assert read_sheet(tmp_path / "a.json") == {"name": "Aldo"}
+    assert read_sheet(tmp_path / "b.toml") == {"name": "Aldo"}
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "fragment"),
+    [
+        ("bad.json", "{oops", "JSON"),
+        ("bad.toml", "= 3", "TOML"),
+        ("list.json", "[1, 2]", "objet"),
+        ("latin.json", b"\xff\xfe", "UTF-8"),
+    ],
+)
+def test_malformed_sheets_name_the_problem(
+    tmp_path: Path, name: str, content: str | bytes, fragment: str
+) -> None:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(SheetError, match=fragment):
+        read_sheet(path)
+
+
+def test_missing_sheet(tmp_path: Path) -> None:
+    with pytest.raises(SheetError, match="Aucune fiche"):
+        read_sheet(tmp_path / "absent.json")
+
+
+def test_write_is_atomic_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    path = tmp_path / "hero.json"
+    write_sheet(path, {"name": "Lyssia", "vécu": 3})
+    write_sheet(path, {"name": "Lyssia", "vécu": 4})
+    assert read_sheet(path) == {"name": "Lyssia", "vécu": 4}
+    assert [p.name for p in tmp_path.iterdir()] == ["hero.json"]
+
+
+def test_failed_write_keeps_the_old_sheet(tmp_path: Path) -> None:
+    path = tmp_path / "hero.json"
+    write_sheet(path, {"name": "Lyssia"})
+    with pytest.raises(TypeError):
+        write_sheet(path, {"name": object()})
+    assert read_sheet(path) == {"name": "Lyssia"}
