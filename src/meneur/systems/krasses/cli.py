@@ -1,0 +1,385 @@
+"""The Krâsses commands: ``test``, ``oppose``, ``cooperate`` and ``odds krasses``.
+
+Options are parsed by meneur's own parsers (one translated line for bad input); rules,
+odds and the rich rendering load inside the command bodies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from meneur.cli.params import (
+    FacesArg,
+    Json,
+    Seed,
+    VsFacesArg,
+    int_parser,
+    meneur_parser,
+)
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups
+from meneur.systems.krasses.rules import Difficulty, Krasse, Member, TestParams
+
+LIMIT = 1_000_000
+MAX_MODIFIERS = 20
+
+
+def _difficulty(text: str) -> Difficulty:
+    from meneur.systems.krasses.data import parse_difficulty
+
+    return parse_difficulty(text)
+
+
+def _krasse(text: str) -> Krasse:
+    from meneur.systems.krasses.data import parse_krasse
+
+    name, value = parse_krasse(text)
+    return Krasse(name, value)
+
+
+def _member(text: str) -> Member:
+    bonus, sep, level = str(text).strip().partition(":")
+    try:
+        if not sep:
+            raise typer.BadParameter("")
+        bonus_value = int_parser(-LIMIT, LIMIT)(bonus)
+        level_value = int_parser(0, 1000)(level)
+    except typer.BadParameter as error:
+        detail = f" ({error.message})" if error.message else ""
+        raise UsageError(
+            N_("A member is BONUS:LEVEL such as 5:1, not '{text}'{detail}."),
+            text=str(text)[:40],
+            detail=detail,
+        ) from None
+    return Member(bonus_value, level_value)
+
+
+def _kind(text: str) -> str:
+    from meneur.text import fold
+
+    wanted = fold(text)
+    if wanted in {"pc", "pj", "player"}:
+        return "pc"
+    if wanted in {"npc", "pnj", "non-player"}:
+        return "npc"
+    raise UsageError(N_("Unknown kind '{kind}': choose pc or npc."), kind=str(text)[:20])
+
+
+Value = int_parser(-LIMIT, LIMIT)
+
+BonusOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--bonus",
+        parser=Value,
+        metavar="B",
+        help=_("The score rolled: a skill, an advantage or a characteristic (0 with no level)."),
+    ),
+]
+VsBonusOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--vs-bonus", parser=Value, metavar="B", help=_("The opposing side's bonus (opposed roll).")
+    ),
+]
+DifficultyOpt = Annotated[
+    Difficulty | None,
+    typer.Option(
+        "--difficulty",
+        parser=meneur_parser(_difficulty),
+        metavar="D|NAME",
+        help=_(
+            "A whole number or a named difficulty: automatique, tres-facile (5), facile (10), "
+            "moyen (15), ardu (20), difficile (25), impensable (30), presque-impossible (35), "
+            "heroique (40), or the English names."
+        ),
+    ),
+]
+ModifierOpt = Annotated[
+    list[int] | None,
+    typer.Option(
+        "--modifier",
+        parser=Value,
+        metavar="M",
+        help=_("A temporary bonus or malus to the total (repeatable)."),
+    ),
+]
+VsModifierOpt = Annotated[
+    list[int] | None,
+    typer.Option(
+        "--vs-modifier",
+        parser=Value,
+        metavar="M",
+        help=_("A bonus or malus to the opposing side's total."),
+    ),
+]
+KrasseOpt = Annotated[
+    list[Krasse] | None,
+    typer.Option(
+        "--krasse",
+        parser=meneur_parser(_krasse),
+        metavar="NAME[:VALUE]",
+        help=_(
+            "A krâsse moving the difficulty: NAME from krasses.toml, NAME:VALUE "
+            "or VALUE (repeatable; positive is harder)."
+        ),
+    ),
+]
+SheetOpt = Annotated[
+    Path | None,
+    typer.Option("--sheet", metavar="FILE", help=_("A Krâsses character sheet (JSON or TOML).")),
+]
+SkillOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--skill",
+        metavar="NAME",
+        help=_("The skill, advantage or characteristic to roll from the sheet."),
+    ),
+]
+AKindOpt = Annotated[
+    str,
+    typer.Option(
+        "--a-kind",
+        parser=meneur_parser(_kind),
+        metavar="pc|npc",
+        help=_("Side a: pc (player) or npc."),
+    ),
+]
+BKindOpt = Annotated[
+    str,
+    typer.Option(
+        "--b-kind",
+        parser=meneur_parser(_kind),
+        metavar="pc|npc",
+        help=_("Side b: pc (player) or npc."),
+    ),
+]
+IgnoreNaturalsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ignore-naturals",
+        help=_("Option of K-4: natural 20s and 1s do not decide an opposition."),
+    ),
+]
+MemberOpt = Annotated[
+    list[Member] | None,
+    typer.Option(
+        "--member",
+        parser=meneur_parser(_member),
+        metavar="BONUS:LEVEL",
+        help=_("A member of a cooperation as BONUS:LEVEL (repeat for each member)."),
+    ),
+]
+
+
+def _modifiers(values: list[int] | None) -> int:
+    values = values or []
+    if len(values) > MAX_MODIFIERS:
+        raise UsageError(N_("At most {limit} modifiers on one roll."), limit=MAX_MODIFIERS)
+    return sum(values)
+
+
+def _need(value: Any, option: str) -> Any:
+    if value is None:
+        raise UsageError(N_("Missing {option}."), option=option)
+    return value
+
+
+def _test_params(
+    bonus: int | None,
+    difficulty: Difficulty | None,
+    modifier: list[int] | None,
+    krasse: list[Krasse] | None,
+    sheet: Path | None,
+    skill: str | None,
+) -> tuple[TestParams, dict[str, Any] | None]:
+    """The test's parameters, from ``--bonus`` or from ``--sheet`` and ``--skill``."""
+    rolled: dict[str, Any] | None = None
+    extra = _modifiers(modifier)
+    if sheet is not None or skill is not None:
+        from meneur.systems.krasses.sheet import load_sheet, trait_roll
+
+        if bonus is not None:
+            raise UsageError(N_("Give either --bonus or --sheet with --skill, not both."))
+        trait = trait_roll(load_sheet(_need(sheet, "--sheet")), _need(skill, "--skill"))
+        bonus = trait.bonus
+        extra += trait.modifier
+        rolled = {
+            "name": trait.name,
+            "source": trait.source,
+            "level": trait.level,
+            "modifiers": [{"name": n, "value": v} for n, v in trait.modifiers],
+        }
+    chosen = _need(difficulty, "--difficulty")
+    params = TestParams(
+        bonus=_need(bonus, "--bonus"),
+        difficulty=chosen.value,
+        modifier=extra,
+        krasses=tuple(krasse or ()),
+    )
+    return params, rolled
+
+
+def test_command(
+    bonus: BonusOpt = None,
+    difficulty: DifficultyOpt = None,
+    modifier: ModifierOpt = None,
+    krasse: KrasseOpt = None,
+    sheet: SheetOpt = None,
+    skill: SkillOpt = None,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Roll a Krâsses test: d20 + bonus against a difficulty (K-1 to K-6)."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.krasses.render import render_test
+    from meneur.systems.krasses.rules import KrassesTest
+
+    params, trait = _test_params(bonus, difficulty, modifier, krasse, sheet, skill)
+    check = KrassesTest()
+    rolled = check.roll(params, dice_sources(seed, faces))
+    data = check.to_json(params, rolled.outcome)
+    if trait is not None:
+        data["trait"] = trait
+    name = difficulty.name if difficulty is not None else None
+    emit(data, lambda c: render_test(c, params, rolled.outcome, name, trait), as_json=as_json)
+
+
+def oppose_command(
+    bonus: BonusOpt = None,
+    vs_bonus: VsBonusOpt = None,
+    a_kind: AKindOpt = "pc",
+    b_kind: BKindOpt = "npc",
+    modifier: ModifierOpt = None,
+    vs_modifier: VsModifierOpt = None,
+    ignore_naturals: IgnoreNaturalsOpt = False,
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Roll an opposition: the higher total wins; ties go to the PC or are rolled again (K-4)."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.krasses.render import render_oppose
+    from meneur.systems.krasses.rules import KrassesOppose, OpposeParams, Side, check_kind
+
+    params = OpposeParams(
+        Side(_need(bonus, "--bonus"), check_kind(a_kind), _modifiers(modifier)),
+        Side(_need(vs_bonus, "--vs-bonus"), check_kind(b_kind), _modifiers(vs_modifier)),
+        naturals=not ignore_naturals,
+    )
+    check = KrassesOppose()
+    rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
+    data = check.to_json(params, rolled.outcome)
+    emit(data, lambda c: render_oppose(c, params, rolled.outcome), as_json=as_json)
+
+
+def cooperate_command(
+    member: MemberOpt = None,
+    difficulty: DifficultyOpt = None,
+    krasse: KrasseOpt = None,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Roll a cooperation: everyone rolls, the best leads, helpers give +2 (K-7)."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.krasses.render import render_cooperate
+    from meneur.systems.krasses.rules import CooperateParams, KrassesCooperate
+
+    chosen = _need(difficulty, "--difficulty")
+    if chosen.value is None:
+        raise UsageError(N_("An automatic action needs no roll, and so no cooperation."))
+    params = CooperateParams(tuple(_need(member, "--member")), chosen.value, tuple(krasse or ()))
+    check = KrassesCooperate()
+    rolled = check.roll(params, dice_sources(seed, faces))
+    data = check.to_json(params, rolled.outcome)
+    emit(
+        data,
+        lambda c: render_cooperate(c, params, rolled.outcome, chosen.name),
+        as_json=as_json,
+    )
+
+
+def odds_command(
+    bonus: BonusOpt = None,
+    difficulty: DifficultyOpt = None,
+    modifier: ModifierOpt = None,
+    krasse: KrasseOpt = None,
+    sheet: SheetOpt = None,
+    skill: SkillOpt = None,
+    vs_bonus: VsBonusOpt = None,
+    vs_modifier: VsModifierOpt = None,
+    a_kind: AKindOpt = "pc",
+    b_kind: BKindOpt = "npc",
+    ignore_naturals: IgnoreNaturalsOpt = False,
+    member: MemberOpt = None,
+    as_json: Json = False,
+) -> None:
+    """Exact odds of a Krâsses test, opposition (--vs-bonus) or cooperation (--member)."""
+    from meneur.cli.output import emit
+    from meneur.systems.krasses import odds
+    from meneur.systems.krasses.render import render_odds
+    from meneur.systems.krasses.rules import CooperateParams, OpposeParams, Side, check_kind
+
+    data: dict[str, Any] = {"system": "krasses"}
+    if member is not None:
+        if bonus is not None or vs_bonus is not None or sheet is not None:
+            raise UsageError(N_("--member cannot be mixed with --bonus, --vs-bonus or --sheet."))
+        chosen = _need(difficulty, "--difficulty")
+        if chosen.value is None:
+            raise UsageError(N_("An automatic action needs no roll, and so no cooperation."))
+        coop = CooperateParams(tuple(member), chosen.value, tuple(krasse or ()))
+        p = odds.cooperate_p_success(coop)
+        data.update(kind="cooperate", p_success=float(p), exact=str(p))
+        leads = odds.cooperate_dist(coop).map(lambda key: key[0] if isinstance(key, tuple) else 0)
+        data["p_leader"] = {str(i): float(leads.p(i)) for i in range(len(coop.members))}
+    elif vs_bonus is not None:
+        if difficulty is not None or krasse:
+            raise UsageError(N_("An opposed roll has no difficulty: drop --difficulty."))
+        params = OpposeParams(
+            Side(_need(bonus, "--bonus"), check_kind(a_kind), _modifiers(modifier)),
+            Side(vs_bonus, check_kind(b_kind), _modifiers(vs_modifier)),
+            naturals=not ignore_naturals,
+        )
+        p = odds.p_a_wins(params)
+        rerolls = odds.expected_rerolls(params)
+        data.update(
+            kind="oppose",
+            p_a_wins=float(p),
+            p_b_wins=float(1 - p),
+            exact=str(p),
+            p_tie_round=float(odds.p_tie_round(params)),
+            expected_rerolls=float(rerolls),
+        )
+    else:
+        test, _trait = _test_params(bonus, difficulty, modifier, krasse, sheet, skill)
+        p = odds.test_p_success(test)
+        data.update(kind="test", p_success=float(p), exact=str(p))
+    emit(data, lambda c: render_odds(c, data), as_json=as_json)
+
+
+def register(groups: CommandGroups) -> None:
+    """Add the Krâsses commands to the shared groups."""
+    groups.group("test").command("krasses", help=_("Krâsses: d20 + bonus against a difficulty."))(
+        test_command
+    )
+    groups.group("oppose").command(
+        "krasses", help=_("Krâsses: opposed d20 rolls, ties to the PC or rerolled.")
+    )(oppose_command)
+    groups.group("cooperate").command(
+        "krasses", help=_("Krâsses: a group roll, the best leads and helpers give +2.")
+    )(cooperate_command)
+    groups.group("odds").command(
+        "krasses", help=_("Krâsses: exact odds of a test, an opposition or a cooperation.")
+    )(odds_command)

@@ -1,0 +1,249 @@
+"""How Krâsses rolls look to people: dice as dice, naturals coloured, verdicts in words.
+
+Only the CLI imports this module (it needs rich). French game terms are kept through the
+catalogue: *Réussite*, *Échec*, *PJ*/*PNJ*, *meneur de l'action*.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meneur.locale import gettext as _
+from meneur.systems.krasses.rules import (
+    HELP_BONUS,
+    NATURAL_FAILURE,
+    NATURAL_SUCCESS,
+    CooperateOutcome,
+    CooperateParams,
+    Krasse,
+    OpposeOutcome,
+    OpposeParams,
+    TestOutcome,
+    TestParams,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+SOURCES = {
+    "skill": lambda: _("skill"),
+    "advantage": lambda: _("advantage"),
+    "characteristic": lambda: _("characteristic"),
+}
+
+
+def die(face: int) -> str:
+    """A d20 face as rich markup: a natural 20 green, a natural 1 red."""
+    if face == NATURAL_SUCCESS:
+        return f"[bold black on green] {face} [/]"
+    if face == NATURAL_FAILURE:
+        return f"[bold white on red] {face} [/]"
+    return f"[bold black on white] {face} [/]"
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def verdict(passed: bool) -> str:
+    if passed:
+        return "[bold green]" + _("Success") + "[/]"
+    return "[bold red]" + _("Failure") + "[/]"
+
+
+def kind_name(kind: str) -> str:
+    return _("PC") if kind == "pc" else _("NPC")
+
+
+def difficulty_text(base: int, name: str | None, krasses: tuple[Krasse, ...]) -> str:
+    from meneur.systems.krasses.data import name_of
+
+    label = name or name_of(base)
+    text = f"{label} ({base})" if label else str(base)
+    for krasse in krasses:
+        text += " " + _("{sign} krâsse « {name} »").format(
+            sign=signed(krasse.value), name=krasse.name
+        )
+    if krasses:
+        text += f" = [bold]{base + sum(k.value for k in krasses)}[/]"
+    return text
+
+
+def natural_note(natural: int) -> str | None:
+    if natural == NATURAL_SUCCESS:
+        return _("Natural 20: the action succeeds whatever the total.")
+    if natural == NATURAL_FAILURE:
+        return _("Natural 1: the action fails whatever the total.")
+    return None
+
+
+def render_test(
+    console: Console,
+    params: TestParams,
+    outcome: TestOutcome,
+    name: str | None,
+    trait: dict[str, Any] | None,
+) -> None:
+    console.print("[bold]Krâsses[/] — " + _("test"))
+    if trait is not None:
+        level = (
+            _("no level: no bonus (K-6)")
+            if trait["source"] == "none"
+            else _("{source} {bonus}").format(source=SOURCES[trait["source"]](), bonus=params.bonus)
+        )
+        console.print(_("Rolled: {name} ({level})").format(name=trait["name"], level=level))
+    if outcome.natural is None or outcome.total is None or params.difficulty is None:
+        console.print(
+            _("Difficulty: {name}. The action succeeds without a roll.").format(
+                name=name or _("Automatique")
+            )
+        )
+        console.print(verdict(True))
+        return
+    parts = [
+        _("d20 {die}").format(die=die(outcome.natural)),
+        _("bonus {value}").format(value=signed(params.bonus)),
+    ]
+    if params.modifier:
+        parts.append(_("modifiers {value}").format(value=signed(params.modifier)))
+    console.print(
+        _("Roll: {parts} = [bold]{total}[/]").format(parts="  ".join(parts), total=outcome.total)
+    )
+    console.print(
+        _("Difficulty: {text}").format(
+            text=difficulty_text(params.difficulty, name, params.krasses)
+        )
+    )
+    note = natural_note(outcome.natural)
+    if note:
+        console.print(note)
+    console.print(
+        _("{verdict} (margin {margin})").format(
+            verdict=verdict(outcome.passed), margin=signed(outcome.margin or 0)
+        )
+    )
+
+
+def render_oppose(console: Console, params: OpposeParams, outcome: OpposeOutcome) -> None:
+    from rich.table import Table
+
+    console.print(
+        "[bold]Krâsses[/] — "
+        + _("opposed roll: a ({a_kind}, bonus {a}) against b ({b_kind}, bonus {b})").format(
+            a_kind=kind_name(params.a.kind),
+            a=signed(params.a.bonus + params.a.modifier),
+            b_kind=kind_name(params.b.kind),
+            b=signed(params.b.bonus + params.b.modifier),
+        )
+    )
+    table = Table(show_header=True, header_style="bold")
+    table.add_column(_("Round"), justify="right")
+    table.add_column("a")
+    table.add_column("b")
+    table.add_column(_("Result"))
+    for number, exchange in enumerate(outcome.rounds, start=1):
+        if exchange.result == "reroll":
+            result = _("tie: roll again")
+        else:
+            result = _("{side} wins").format(side=exchange.result)
+        table.add_row(
+            str(number),
+            f"{die(exchange.a_natural)} → {exchange.a_total}",
+            f"{die(exchange.b_natural)} → {exchange.b_total}",
+            result,
+        )
+    console.print(table)
+    why = {
+        "natural": _("by a natural 20 or 1"),
+        "total": _("by the higher total"),
+        "tie": _("on a tie, the PC wins"),
+    }[outcome.decided_by]
+    kind = params.a.kind if outcome.winner == "a" else params.b.kind
+    console.print(
+        _("Winner: [bold]{side}[/] ({kind}), {why}.").format(
+            side=outcome.winner, kind=kind_name(kind), why=why
+        )
+    )
+    if outcome.rerolls:
+        console.print(_("Rerolls: {count}").format(count=outcome.rerolls))
+
+
+def render_cooperate(
+    console: Console, params: CooperateParams, outcome: CooperateOutcome, name: str | None
+) -> None:
+    from rich.table import Table
+
+    console.print("[bold]Krâsses[/] — " + _("cooperation"))
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column(_("Bonus"), justify="right")
+    table.add_column(_("Level"), justify="right")
+    table.add_column(_("d20"))
+    table.add_column(_("Total"), justify="right")
+    table.add_column(_("Role"))
+    for index, member in enumerate(params.members):
+        if index == outcome.leader:
+            role = "[bold]" + _("leads the action") + "[/]"
+        elif index in outcome.helpers:
+            role = "[green]" + _("helps: +{bonus}").format(bonus=HELP_BONUS) + "[/]"
+        elif member.level < 1:
+            role = _("no level: cannot help")
+        else:
+            role = _("does not help (below 15)")
+        table.add_row(
+            str(index + 1),
+            signed(member.bonus),
+            str(member.level),
+            die(outcome.naturals[index]),
+            str(outcome.totals[index]),
+            role,
+        )
+    console.print(table)
+    help_bonus = HELP_BONUS * len(outcome.helpers)
+    console.print(
+        _("Leader's total: {total} {help} = [bold]{final}[/]").format(
+            total=outcome.totals[outcome.leader], help=signed(help_bonus), final=outcome.total
+        )
+    )
+    console.print(
+        _("Difficulty: {text}").format(
+            text=difficulty_text(params.difficulty, name, params.krasses)
+        )
+    )
+    note = natural_note(outcome.naturals[outcome.leader])
+    if note:
+        console.print(note)
+    console.print(
+        _("{verdict} (margin {margin})").format(
+            verdict=verdict(outcome.passed), margin=signed(outcome.margin)
+        )
+    )
+
+
+def render_odds(console: Console, data: dict[str, Any]) -> None:
+    if data["kind"] == "oppose":
+        console.print(
+            _("Chance that a wins: [bold]{exact}[/] ({percent:.2f} %)").format(
+                exact=data["exact"], percent=100 * data["p_a_wins"]
+            )
+        )
+        if data["p_tie_round"]:
+            console.print(
+                _(
+                    "Ties rolled again: {tie:.2f} % per round, {rerolls:.3f} rerolls on average."
+                ).format(tie=100 * data["p_tie_round"], rerolls=data["expected_rerolls"])
+            )
+        return
+    console.print(
+        _("Chance of success: [bold]{exact}[/] ({percent:.2f} %)").format(
+            exact=data["exact"], percent=100 * data["p_success"]
+        )
+    )
+    if data["kind"] == "cooperate":
+        for index, p in data["p_leader"].items():
+            console.print(
+                _("Member {number} leads: {percent:.2f} %").format(
+                    number=int(index) + 1, percent=100 * p
+                )
+            )

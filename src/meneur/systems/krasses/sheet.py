@@ -1,0 +1,145 @@
+"""A Krâsses character sheet: characteristics, skills with levels, advantages, equipment.
+
+K-1: a roll adds "the score of a skill, an advantage or a characteristic"; K-5: temporary
+bonuses from advantages and equipment add to the total; K-6: a skill the character has no
+level in is still rolled, with no bonus. :func:`trait_roll` turns a sheet and a name into
+exactly that: the bonus rolled, the level, and the modifiers that apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from meneur.errors import SheetError
+from meneur.files import read_sheet
+from meneur.locale import N_
+from meneur.text import fold
+
+MAX_SCORE = 1000
+
+
+def _unique_names(names: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for name in names:
+        folded = fold(name)
+        if folded in seen:
+            raise ValueError(f"{what} {name!r} is listed twice")
+        seen.add(folded)
+
+
+class Advantage(BaseModel):
+    """An *atout*: a score that may be rolled, and/or a bonus to some rolls (K-5)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    score: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
+    bonus: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
+    applies_to: list[str] = Field(default_factory=list, max_length=50)
+
+
+class Equipment(BaseModel):
+    """A piece of equipment: a bonus (or malus) to the rolls it applies to (K-5)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    bonus: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
+    applies_to: list[str] = Field(default_factory=list, max_length=50)
+
+
+class KrassesSheet(BaseModel):
+    """A hero of Krâsses. Skills map a name to a level (its score when rolled)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: Literal["krasses"] = "krasses"
+    name: str = Field(min_length=1, max_length=80)
+    characteristics: dict[str, int] = Field(default_factory=dict, max_length=50)
+    skills: dict[str, int] = Field(default_factory=dict, max_length=200)
+    advantages: list[Advantage] = Field(default_factory=list, max_length=100)
+    equipment: list[Equipment] = Field(default_factory=list, max_length=200)
+
+    @field_validator("characteristics")
+    @classmethod
+    def _characteristics(cls, value: dict[str, int]) -> dict[str, int]:
+        _unique_names(list(value), "the characteristic")
+        for name, score in value.items():
+            if not -MAX_SCORE <= score <= MAX_SCORE:
+                raise ValueError(f"the characteristic {name!r} is out of range")
+        return value
+
+    @field_validator("skills")
+    @classmethod
+    def _skills(cls, value: dict[str, int]) -> dict[str, int]:
+        _unique_names(list(value), "the skill")
+        for name, level in value.items():
+            if not 0 <= level <= MAX_SCORE:
+                raise ValueError(f"the level of {name!r} must be from 0 to {MAX_SCORE}")
+        return value
+
+    @field_validator("advantages")
+    @classmethod
+    def _advantages(cls, value: list[Advantage]) -> list[Advantage]:
+        _unique_names([a.name for a in value], "the advantage")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class TraitRoll:
+    """What a sheet rolls for one name: the bonus, the level, and the modifiers (K-5, K-6)."""
+
+    name: str
+    source: Literal["skill", "advantage", "characteristic", "none"]
+    bonus: int
+    level: int
+    modifiers: tuple[tuple[str, int], ...]
+
+    @property
+    def modifier(self) -> int:
+        return sum(value for _, value in self.modifiers)
+
+
+def load_sheet(path: Path) -> KrassesSheet:
+    """Read and validate a Krâsses sheet (JSON or TOML)."""
+    data = read_sheet(path)
+    try:
+        return KrassesSheet.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "-"
+        raise SheetError(
+            N_("The sheet {path} is invalid at {where}: {reason}."),
+            path=str(path),
+            where=where,
+            reason=first["msg"],
+        ) from None
+
+
+def trait_roll(sheet: KrassesSheet, name: str) -> TraitRoll:
+    """The roll of ``name`` on ``sheet``: a skill, else an advantage, else a characteristic.
+
+    A name the sheet does not hold is a skill with no level: rolled with no bonus (K-6).
+    Every advantage and piece of equipment whose ``applies_to`` names it adds its bonus.
+    """
+    wanted = fold(name)
+    items: list[Advantage | Equipment] = [*sheet.advantages, *sheet.equipment]
+    modifiers = tuple(
+        (item.name, item.bonus)
+        for item in items
+        if item.bonus and wanted in {fold(target) for target in item.applies_to}
+    )
+    for skill, level in sheet.skills.items():
+        if fold(skill) == wanted:
+            return TraitRoll(skill, "skill", level, level, modifiers)
+    for advantage in sheet.advantages:
+        if fold(advantage.name) == wanted:
+            return TraitRoll(advantage.name, "advantage", advantage.score, 0, modifiers)
+    for characteristic, score in sheet.characteristics.items():
+        if fold(characteristic) == wanted:
+            return TraitRoll(characteristic, "characteristic", score, 0, modifiers)
+    return TraitRoll(name.strip()[:60], "none", 0, 0, modifiers)

@@ -1,0 +1,41 @@
+"""The Krâsses system as the registry sees it: light on purpose (imported at every start).
+
+Rules, odds, data and commands load lazily, inside :meth:`KrassesSystem.checks` and
+:meth:`KrassesSystem.register_cli`, so that ``meneur --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from meneur.systems.base import Check, CommandGroups, System
+
+
+@cache
+def _checks() -> dict[str, Check[Any, Any]]:
+    from meneur.systems.krasses.rules import KrassesCooperate, KrassesOppose, KrassesTest
+
+    return {"test": KrassesTest(), "oppose": KrassesOppose(), "cooperate": KrassesCooperate()}
+
+
+class KrassesSystem(System):
+    """Krâsses: d20 + bonus against a difficulty set by the conteur, naturals 1 and 20."""
+
+    name = "krasses"
+    aliases = ("krasse", "k20")
+    title = "Krâsses"
+    rule_prefix = "K"
+    die_sides = 20
+
+    def checks(self) -> Mapping[str, Check[Any, Any]]:
+        return _checks()
+
+    def register_cli(self, groups: CommandGroups) -> None:
+        from meneur.systems.krasses.cli import register
+
+        register(groups)
+
+
+SYSTEM = KrassesSystem()

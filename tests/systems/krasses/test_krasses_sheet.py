@@ -1,0 +1,74 @@
+"""The Krâsses character sheet: what a name rolls (K-1), its modifiers (K-5), zero level (K-6)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from meneur.errors import SheetError
+from meneur.systems.krasses.sheet import KrassesSheet, load_sheet, trait_roll
+
+SHEET = {
+    "system": "krasses",
+    "name": "Aurore",
+    "characteristics": {"Force": 2, "Agilité": 4},
+    "skills": {"Escalade": 5, "Discrétion": 3, "Crochetage": 0},
+    "advantages": [
+        {"name": "Chat de gouttière", "score": 6},
+        {"name": "Pied sûr", "bonus": 2, "applies_to": ["escalade"]},
+    ],
+    "equipment": [
+        {"name": "Corde", "bonus": 1, "applies_to": ["Escalade"]},
+        {"name": "Armure lourde", "bonus": -2, "applies_to": ["Discrétion", "Agilité"]},
+    ],
+}
+
+
+def sheet() -> KrassesSheet:
+    return KrassesSheet.model_validate(SHEET)
+
+
+def test_K1_a_skill_rolls_its_level() -> None:
+    rolled = trait_roll(sheet(), "escalade")
+    assert (rolled.source, rolled.bonus, rolled.level) == ("skill", 5, 5)
+
+
+def test_K5_equipment_and_advantages_add_their_bonus() -> None:
+    """K-5: the rope (+1) and Pied sûr (+2) apply to Escalade; the armour (−2) does not."""
+    rolled = trait_roll(sheet(), "Escalade")
+    assert dict(rolled.modifiers) == {"Pied sûr": 2, "Corde": 1}
+    assert rolled.modifier == 3
+    assert trait_roll(sheet(), "discretion").modifier == -2
+
+
+def test_K1_advantages_and_characteristics_are_rolled_too() -> None:
+    """K-1: the bonus is a skill, an advantage or a characteristic score."""
+    assert trait_roll(sheet(), "chat de gouttiere").bonus == 6
+    agility = trait_roll(sheet(), "AGILITE")
+    assert (agility.source, agility.bonus, agility.modifier) == ("characteristic", 4, -2)
+
+
+def test_K6_a_skill_without_level_rolls_with_no_bonus() -> None:
+    """K-6: a skill the sheet lacks (or holds at 0) is rolled with no bonus."""
+    missing = trait_roll(sheet(), "Navigation")
+    assert (missing.source, missing.bonus, missing.level) == ("none", 0, 0)
+    zero = trait_roll(sheet(), "crochetage")
+    assert (zero.bonus, zero.level) == (0, 0)
+
+
+def test_sheet_round_trip_and_errors(tmp_path: Path) -> None:
+    path = tmp_path / "aurore.json"
+    path.write_text(json.dumps(SHEET), encoding="utf-8")
+    assert load_sheet(path).name == "Aurore"
+    bad = dict(SHEET, skills={"Escalade": -1})
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    with pytest.raises(SheetError, match="skills"):
+        load_sheet(path)
+    twice = dict(SHEET, skills={"Escalade": 1, "escalade": 2})
+    path.write_text(json.dumps(twice), encoding="utf-8")
+    with pytest.raises(SheetError):
+        load_sheet(path)
+    with pytest.raises(SheetError):
+        load_sheet(tmp_path / "absent.json")

@@ -1,0 +1,201 @@
+"""The Krâsses test: K-1 (d20 + bonus >= difficulty), K-2 (naturals), K-3 (ladder),
+K-5 (modifiers and krâsses), K-6 (zero level)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from meneur.errors import LimitError, RuleError, UsageError
+from meneur.odds import brute_force
+from meneur.rng import PhysicalDice
+from meneur.systems.krasses.data import parse_difficulty, parse_krasse
+from meneur.systems.krasses.odds import success_count
+from meneur.systems.krasses.odds import test_p_success as p_success
+from meneur.systems.krasses.rules import Krasse, KrassesTest, TestParams
+
+CHECK = KrassesTest()
+
+
+def resolve(params: TestParams, face: int) -> object:
+    return CHECK.resolve(params, ((face,),))
+
+
+def test_K1_total_at_least_difficulty_succeeds() -> None:
+    """K-1: 10 + 5 = 15 reaches Moyen 15; 9 + 5 = 14 does not."""
+    params = TestParams(bonus=5, difficulty=15)
+    hit = CHECK.resolve(params, ((10,),))
+    miss = CHECK.resolve(params, ((9,),))
+    assert (hit.total, hit.passed, hit.margin) == (15, True, 0)
+    assert (miss.total, miss.passed, miss.margin) == (14, False, -1)
+
+
+def test_K1_odds_bonus_5_against_moyen() -> None:
+    """K-1, K-3: bonus 5 against Moyen (15) succeeds on faces 10..20: 11/20."""
+    params = TestParams(bonus=5, difficulty=parse_difficulty("moyen").value)
+    assert p_success(params) == Fraction(11, 20)
+    assert CHECK.odds(params).p_where(lambda key: key[0]) == Fraction(11, 20)
+
+
+def test_K2_natural_1_fails_even_when_the_total_suffices() -> None:
+    """K-2: bonus 15 against 15 would always pass, but a natural 1 fails: 19/20."""
+    params = TestParams(bonus=15, difficulty=15)
+    assert p_success(params) == Fraction(19, 20)
+    assert CHECK.resolve(TestParams(bonus=30, difficulty=5), ((1,),)).passed is False
+
+
+def test_K2_natural_20_succeeds_even_when_the_total_falls_short() -> None:
+    """K-2: bonus 0 against 40 only passes on a natural 20: 1/20."""
+    params = TestParams(bonus=0, difficulty=40)
+    assert p_success(params) == Fraction(1, 20)
+    outcome = CHECK.resolve(params, ((20,),))
+    assert outcome.passed is True
+    assert outcome.margin == -20
+    assert outcome.by_natural
+
+
+def test_K2_naturals_bound_every_chance() -> None:
+    """K-2: whatever the bonus and difficulty, the chance lies in [1/20, 19/20]."""
+    for bonus in range(-30, 60, 7):
+        for difficulty in range(-10, 70, 9):
+            assert 1 <= success_count(bonus, difficulty) <= 19
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("tres-facile", 5),
+        ("Très facile", 5),
+        ("very-easy", 5),
+        ("facile", 10),
+        ("easy", 10),
+        ("moyen", 15),
+        ("average", 15),
+        ("ardu", 20),
+        ("hard", 20),
+        ("difficile", 25),
+        ("difficult", 25),
+        ("impensable", 30),
+        ("unthinkable", 30),
+        ("presque-impossible", 35),
+        ("PRESQUE IMPOSSIBLE", 35),
+        ("almost-impossible", 35),
+        ("heroique", 40),
+        ("Héroïque", 40),
+        ("heroic", 40),
+        ("55", 55),
+        ("-3", -3),
+        ("0", 0),
+    ],
+)
+def test_K3_named_difficulties_in_french_and_english(name: str, value: int) -> None:
+    """K-3: the ladder in French (accents optional) and English, and any integer."""
+    assert parse_difficulty(name).value == value
+
+
+@pytest.mark.parametrize("name", ["automatique", "Automatic", "auto"])
+def test_K3_automatique_needs_no_roll(name: str) -> None:
+    """K-3: Automatique reads no die at all and succeeds."""
+    params = TestParams(bonus=0, difficulty=parse_difficulty(name).value)
+    outcome = CHECK.resolve(params, ((),))  # no face given, none asked for
+    assert outcome.passed and outcome.automatic and outcome.natural is None
+    assert p_success(params) == 1
+    assert CHECK.roll(params, [PhysicalDice(())]).faces == ((),)  # typed no die: fine
+
+
+def test_K3_unknown_name_is_a_clear_error() -> None:
+    with pytest.raises(UsageError, match="impossible-ish"):
+        parse_difficulty("impossible-ish")
+
+
+def test_K5_modifiers_add_to_the_total() -> None:
+    """K-5: a +3 from equipment and a −1 malus move the total, not the difficulty."""
+    params = TestParams(bonus=5, difficulty=15, modifier=2)
+    outcome = CHECK.resolve(params, ((8,),))
+    assert (outcome.total, outcome.difficulty, outcome.passed) == (15, 15, True)
+    assert p_success(params) == Fraction(13, 20)
+
+
+def test_K5_krasses_move_the_difficulty() -> None:
+    """K-5: a krâsse is a named modifier of the difficulty given by the conteur."""
+    params = TestParams(bonus=5, difficulty=15, krasses=(Krasse("pluie", 5), Krasse("nuit", 2)))
+    assert params.target == 22
+    outcome = CHECK.resolve(params, ((16,),))
+    assert (outcome.total, outcome.difficulty, outcome.passed) == (21, 22, False)
+    assert p_success(params) == Fraction(4, 20)  # faces 17, 18, 19, 20
+
+
+def test_K5_no_krasse_is_invented() -> None:
+    """K-5: the shipped table defines no krâsse; named ones come from the conteur."""
+    with pytest.raises(UsageError, match="pluie"):
+        parse_krasse("pluie")
+    assert parse_krasse("pluie battante:+5") == ("pluie battante", 5)
+    assert parse_krasse("-3") == ("krâsse", -3)
+    with pytest.raises(UsageError):
+        parse_krasse("pluie:beaucoup")
+
+
+def test_K5_krasses_from_the_conteurs_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """K-5: a user krasses.toml names the conteur's krâsses."""
+    from meneur.systems.krasses import data
+
+    folder = tmp_path / "krasses"
+    folder.mkdir()
+    (folder / "krasses.toml").write_text(
+        'provisional = false\n[[krasse]]\nname = "Pluie battante"\nvalue = 5\n'
+        'aliases = ["pluie"]\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    data.krasse_table.cache_clear()
+    try:
+        assert parse_krasse("PLUIE") == ("Pluie battante", 5)
+        assert parse_krasse("pluie battante") == ("Pluie battante", 5)
+    finally:
+        data.krasse_table.cache_clear()
+
+
+def test_K5_automatique_takes_no_krasse() -> None:
+    with pytest.raises(RuleError):
+        TestParams(bonus=0, difficulty=None, krasses=(Krasse("pluie", 5),))
+
+
+def test_K6_zero_level_rolls_with_no_bonus() -> None:
+    """K-6: with no level, the roll is a bare d20: 6/20 against Moyen."""
+    params = TestParams(bonus=0, difficulty=15)
+    assert p_success(params) == Fraction(6, 20)
+    assert CHECK.resolve(params, ((14,),)).total == 14
+
+
+def test_faces_20_and_1_at_the_extremes() -> None:
+    """K-2 (issue checks): faces 20, bonus 0 vs 40 succeeds; faces 1, bonus 30 vs 5 fails."""
+    assert CHECK.resolve(TestParams(bonus=0, difficulty=40), ((20,),)).passed
+    assert not CHECK.resolve(TestParams(bonus=30, difficulty=5), ((1,),)).passed
+
+
+@pytest.mark.parametrize("bonus", [-25, -3, 0, 4, 13, 19, 45])
+@pytest.mark.parametrize("difficulty", [-5, 5, 15, 22, 40, 61])
+def test_K1_K2_odds_equal_brute_force(bonus: int, difficulty: int) -> None:
+    """K-1, K-2: the exact odds equal enumeration of the 20 faces through resolve."""
+    params = TestParams(bonus=bonus, difficulty=difficulty)
+    assert CHECK.odds(params) == brute_force(CHECK, params)
+    assert p_success(params) == brute_force(CHECK, params).p_where(lambda key: key[0])
+
+
+@pytest.mark.parametrize("bonus", [-10, 0, 5, 15, 30])
+@pytest.mark.parametrize("difficulty", [5, 15, 25, 40])
+def test_K1_K2_odds_equal_icepool(bonus: int, difficulty: int) -> None:
+    """K-1, K-2 against icepool, an independent exact engine."""
+    import icepool
+
+    die = icepool.d20.map(lambda f: f == 20 or (f != 1 and f + bonus >= difficulty))
+    assert p_success(TestParams(bonus=bonus, difficulty=difficulty)) == die.probability(True)
+
+
+def test_params_are_bounded() -> None:
+    with pytest.raises(LimitError):
+        TestParams(bonus=10**9, difficulty=15)
+    with pytest.raises(RuleError):
+        TestParams(bonus="3", difficulty=15)  # type: ignore[arg-type]
