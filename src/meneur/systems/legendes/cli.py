@@ -1,0 +1,596 @@
+"""Légendes commands: ``test``, ``odds``, ``aid`` and ``scene legendes ...``.
+
+Help strings are translated when this module is imported (the language is set before).
+Every option is parsed by a bounded parser, so bad input is one line and exit status 2.
+The scene commands read the sheet, run one step of :mod:`~meneur.systems.legendes.scene`
+on a copy, and write the sheet back atomically only when the step succeeded.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from meneur.cli.params import (
+    FacesArg,
+    Json,
+    Seed,
+    VsFacesArg,
+    dice_sources,
+    int_parser,
+    meneur_parser,
+)
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups
+from meneur.systems.legendes.rules import (
+    MAX_DICE,
+    MAX_EXTRA_DICE,
+    MAX_SPEND,
+    Band,
+    Domain,
+    Effect,
+    Level,
+    OpposedParams,
+    check_circumstance,
+    domain_dice,
+    effect_bonus,
+    group_level,
+    level_dice,
+    parse_band,
+    parse_domain,
+    parse_level,
+)
+
+
+def _parse_modifier(text: str) -> int:
+    from meneur.cli.params import parse_int
+
+    return check_circumstance(parse_int(text, low=-1000, high=1000))
+
+
+def _parse_regret(text: str) -> int:
+    from meneur.cli.params import parse_int
+    from meneur.errors import RuleError
+
+    value = parse_int(text, low=-1000, high=1000)
+    if value not in (0, 1, 2):
+        raise RuleError(
+            N_("A regret or blocage removes 1 or 2 dice (L-6), not {regret}."), regret=value
+        )
+    return value
+
+
+def _parse_effect(text: str) -> Effect:
+    from meneur.systems.legendes.rules import EFFECTS
+    from meneur.text import fold
+
+    wanted = fold(text).replace("-", "_")
+    for effect in EFFECTS:
+        if wanted == effect:
+            return effect
+    raise UsageError(
+        N_("Unknown help result '{effect}': choose extra_die, plus_2, plus_1, cosmetic or none."),
+        effect=text[:40],
+    )
+
+
+DiceOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--dice", parser=int_parser(0, MAX_DICE), help=_("The hero's dice (instead of --domain).")
+    ),
+]
+DomainOpt = Annotated[
+    Domain | None,
+    typer.Option(
+        "--domain",
+        parser=meneur_parser(parse_domain),
+        help=_("The hero's domain: legendary (3 dice), secondary (2) or ordinary (0) (L-1)."),
+    ),
+]
+VsOpt = Annotated[
+    Level | None,
+    typer.Option(
+        "--vs",
+        parser=meneur_parser(parse_level),
+        help=_("Opposition level: legendaire, heroique, elite or commun (L-3)."),
+    ),
+]
+GroupOpt = Annotated[
+    bool,
+    typer.Option("--group", help=_("The opposition is a group of about ten: one level up (L-4).")),
+]
+VsDiceOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--vs-dice",
+        parser=int_parser(0, MAX_DICE),
+        help=_("The opposition's dice (instead of --vs)."),
+    ),
+]
+ModifierOpt = Annotated[
+    int,
+    typer.Option(
+        "--modifier",
+        parser=meneur_parser(_parse_modifier),
+        help=_("Circumstance: -2 or +2 on the hero's total (L-7)."),
+    ),
+]
+WeaknessOpt = Annotated[
+    bool, typer.Option("--weakness", help=_("A weakness is involved: -1 die (L-6)."))
+]
+RegretOpt = Annotated[
+    int,
+    typer.Option(
+        "--regret",
+        parser=meneur_parser(_parse_regret),
+        help=_("Regret or blocage touched: -1 or -2 dice (L-6)."),
+    ),
+]
+RemoveOpt = Annotated[
+    int,
+    typer.Option(
+        "--remove-dice",
+        parser=int_parser(0, MAX_DICE),
+        help=_("Dice the GM removes for an action described too thinly (L-6)."),
+    ),
+]
+MotivationOpt = Annotated[
+    bool, typer.Option("--motivation", help=_("The action leads toward the motivation: +2 (L-12)."))
+]
+SpendOpt = Annotated[
+    int,
+    typer.Option(
+        "--spend",
+        parser=int_parser(0, MAX_SPEND),
+        help=_("Motivation points spent: +1 die each (L-12)."),
+    ),
+]
+LightOpt = Annotated[
+    bool, typer.Option("--light-wound", help=_("The hero has a light wound: -2 (L-13)."))
+]
+GraveOpt = Annotated[
+    bool, typer.Option("--grave-wound", help=_("The hero has a grave wound: -1 die (L-13)."))
+]
+AidOpt = Annotated[
+    Effect | None,
+    typer.Option(
+        "--aid",
+        parser=meneur_parser(_parse_effect),
+        help=_("Help received before this roll: extra_die, plus_2 or plus_1 (L-11)."),
+    ),
+]
+TakeOpt = Annotated[
+    Band | None,
+    typer.Option(
+        "--take",
+        parser=meneur_parser(parse_band),
+        help=_("The winner takes at most this outcome (L-8)."),
+    ),
+]
+
+
+def build_params(
+    *,
+    dice: int | None,
+    domain: Domain | None,
+    vs: Level | None,
+    group: bool,
+    vs_dice: int | None,
+    modifier: int,
+    weakness: bool,
+    regret: int,
+    remove_dice: int,
+    motivation: bool,
+    spend: int,
+    light_wound: bool,
+    grave_wound: bool,
+    aid: Effect | None,
+    take: Band | None = None,
+) -> OpposedParams:
+    """The roll's params from the command-line options, with clear errors for bad mixes."""
+    if (dice is None) == (domain is None):
+        raise UsageError(N_("Give the hero's dice with exactly one of --dice or --domain."))
+    if (vs is None) == (vs_dice is None):
+        raise UsageError(N_("Give the opposition with exactly one of --vs or --vs-dice."))
+    if group and vs is None:
+        raise UsageError(N_("--group needs an opposition level (--vs)."))
+    level = group_level(vs) if (group and vs is not None) else vs
+    extra, bonus = effect_bonus(aid) if aid is not None else (0, 0)
+    return OpposedParams(
+        dice=dice if dice is not None else domain_dice(domain),  # type: ignore[arg-type]
+        vs_dice=vs_dice if vs_dice is not None else level_dice(level),  # type: ignore[arg-type]
+        vs_level=level,
+        modifier=modifier,
+        weakness=weakness,
+        regret=regret,
+        removed_dice=remove_dice,
+        light_wound=light_wound,
+        grave_wound=grave_wound,
+        motivation=motivation,
+        spend=spend,
+        extra_dice=min(extra, MAX_EXTRA_DICE),
+        bonus=bonus,
+        take=take,
+    )
+
+
+def test_command(
+    dice: DiceOpt = None,
+    domain: DomainOpt = None,
+    vs: VsOpt = None,
+    group: GroupOpt = False,
+    vs_dice: VsDiceOpt = None,
+    modifier: ModifierOpt = 0,
+    weakness: WeaknessOpt = False,
+    regret: RegretOpt = 0,
+    remove_dice: RemoveOpt = 0,
+    motivation: MotivationOpt = False,
+    spend: SpendOpt = 0,
+    light_wound: LightOpt = False,
+    grave_wound: GraveOpt = False,
+    aid: AidOpt = None,
+    take: TakeOpt = None,
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """An opposed roll: the hero's domain dice against an opposition level (L-3 to L-8)."""
+    from meneur.cli.output import emit
+    from meneur.systems.legendes.render import render_opposed
+    from meneur.systems.legendes.rules import LegendesTest
+
+    params = build_params(
+        dice=dice, domain=domain, vs=vs, group=group, vs_dice=vs_dice, modifier=modifier,
+        weakness=weakness, regret=regret, remove_dice=remove_dice, motivation=motivation,
+        spend=spend, light_wound=light_wound, grave_wound=grave_wound, aid=aid, take=take,
+    )  # fmt: skip
+    check = LegendesTest()
+    rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
+    data = check.to_json(params, rolled.outcome)
+    emit(data, lambda console: render_opposed(console, data), as_json=as_json)
+
+
+def odds_command(
+    dice: DiceOpt = None,
+    domain: DomainOpt = None,
+    vs: VsOpt = None,
+    group: GroupOpt = False,
+    vs_dice: VsDiceOpt = None,
+    modifier: ModifierOpt = 0,
+    weakness: WeaknessOpt = False,
+    regret: RegretOpt = 0,
+    remove_dice: RemoveOpt = 0,
+    motivation: MotivationOpt = False,
+    spend: SpendOpt = 0,
+    light_wound: LightOpt = False,
+    grave_wound: GraveOpt = False,
+    aid: AidOpt = None,
+    as_json: Json = False,
+) -> None:
+    """Exact odds of every outcome band of an opposed roll, from the hero's side (L-8)."""
+    from meneur.cli.output import emit
+    from meneur.systems.legendes.odds import opposed_odds
+    from meneur.systems.legendes.render import KEY_LABELS, render_odds
+    from meneur.systems.legendes.rules import OUTCOME_KEYS
+
+    params = build_params(
+        dice=dice, domain=domain, vs=vs, group=group, vs_dice=vs_dice, modifier=modifier,
+        weakness=weakness, regret=regret, remove_dice=remove_dice, motivation=motivation,
+        spend=spend, light_wound=light_wound, grave_wound=grave_wound, aid=aid,
+    )  # fmt: skip
+    dist = opposed_odds(params)
+    rows = {key: dist.p(key) for key in OUTCOME_KEYS}
+    data: dict[str, Any] = {
+        "system": "legendes",
+        "outcomes": {key: float(p) for key, p in rows.items()},
+        "exact": {key: str(p) for key, p in rows.items()},
+        "dice": params.pc_dice,
+        "opposition_dice": params.opposition_dice,
+        "swept": params.swept,
+    }
+    title = _("{dice} dice {bonus:+d} against {vs} dice").format(
+        dice=params.pc_dice, bonus=params.pc_bonus, vs=params.opposition_dice
+    )
+    emit(data, lambda console: render_odds(console, title, rows, KEY_LABELS), as_json=as_json)
+
+
+def aid_command(
+    helper_dice: Annotated[
+        int,
+        typer.Option(
+            "--helper-dice", parser=int_parser(0, MAX_DICE), help=_("The helper's dice (L-11).")
+        ),
+    ],
+    helped_dice: Annotated[
+        int,
+        typer.Option(
+            "--helped-dice",
+            parser=int_parser(0, MAX_DICE),
+            help=_("The helped character's dice (L-11)."),
+        ),
+    ],
+    modifier: ModifierOpt = 0,
+    odds: Annotated[
+        bool, typer.Option("--odds", help=_("Show the exact odds of each help result instead."))
+    ] = False,
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Help: the helper rolls against the helped one; the difference gives the bonus (L-11)."""
+    from meneur.cli.output import emit
+    from meneur.systems.legendes.render import EFFECT_LABELS, render_aid, render_odds
+    from meneur.systems.legendes.rules import EFFECTS, HelpParams, LegendesAid
+
+    params = HelpParams(helper_dice=helper_dice, helped_dice=helped_dice, modifier=modifier)
+    check = LegendesAid()
+    if odds:
+        dist = check.odds(params)
+        rows: dict[str, Fraction] = {effect: dist.p(effect) for effect in EFFECTS}
+        odds_data: dict[str, Any] = {
+            "system": "legendes",
+            "outcomes": {key: float(p) for key, p in rows.items()},
+            "exact": {key: str(p) for key, p in rows.items()},
+        }
+        title = _("Help: {helper} dice against {helped}").format(
+            helper=helper_dice, helped=helped_dice
+        )
+        emit(
+            odds_data,
+            lambda console: render_odds(console, title, rows, EFFECT_LABELS),
+            as_json=as_json,
+        )
+        return
+    rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
+    data = check.to_json(params, rolled.outcome)
+    emit(data, lambda console: render_aid(console, data), as_json=as_json)
+
+
+SheetArg = Annotated[Path, typer.Argument(help=_("The hero sheet (JSON), updated in place."))]
+
+
+def _step(sheet: Path, as_json: bool, run: Any) -> None:
+    """Load the hero, run one scene step on a copy, save it, print the report."""
+    from meneur.cli.output import emit
+    from meneur.systems.legendes.render import render_step
+    from meneur.systems.legendes.sheet import check_writable, load_hero, save_hero
+
+    check_writable(sheet)
+    hero = load_hero(sheet)
+    new, data = run(hero)
+    save_hero(sheet, new)
+    emit(data, lambda console: render_step(console, data), as_json=as_json)
+
+
+def scene_start(
+    sheet: SheetArg,
+    title: Annotated[str, typer.Option("--title", help=_("What the scene is about."))] = "",
+    as_json: Json = False,
+) -> None:
+    """Begin a scene: roll counts, helpers and light wounds are tracked until it ends."""
+    from meneur.systems.legendes import scene
+
+    _step(sheet, as_json, lambda hero: scene.start(hero, title[:200]))
+
+
+def scene_add(
+    sheet: SheetArg,
+    name: Annotated[str, typer.Argument(help=_("The opposition's name."))],
+    level: Annotated[
+        Level,
+        typer.Option("--level", parser=meneur_parser(parse_level), help=_("Its level (L-3).")),
+    ],
+    group: GroupOpt = False,
+    count: Annotated[
+        int,
+        typer.Option(
+            "--count",
+            parser=int_parser(1, 100_000),
+            help=_("A crowd of this many members, split by tens (L-4)."),
+        ),
+    ] = 1,
+    keeps_fighting: Annotated[
+        bool | None,
+        typer.Option(
+            "--keeps-fighting/--stops-when-wounded",
+            help=_(
+                "Whether it goes on after its first wound (L-14; default: only heroic ones do)."
+            ),
+        ),
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """Add an opposition, a group of about ten, or a crowd to the scene (L-3, L-4)."""
+    from meneur.systems.legendes import scene
+
+    if len(name) > 60 or not name.strip():
+        raise UsageError(N_("An opposition's name has 1 to 60 characters."))
+    _step(
+        sheet,
+        as_json,
+        lambda hero: scene.add(
+            hero, name.strip(), level, group=group, count=count, keeps_fighting=keeps_fighting
+        ),
+    )
+
+
+def scene_roll(
+    sheet: SheetArg,
+    vs: Annotated[
+        list[str],
+        typer.Option("--vs", help=_("An opposition of the scene (repeat for several, L-10).")),
+    ],
+    domain: Annotated[
+        str,
+        typer.Option(
+            "--domain", help=_("One of the hero's domains, or legendary/secondary/ordinary.")
+        ),
+    ] = "ordinary",
+    dice: DiceOpt = None,
+    modifier: ModifierOpt = 0,
+    weakness: WeaknessOpt = False,
+    regret: RegretOpt = 0,
+    remove_dice: RemoveOpt = 0,
+    motivation: MotivationOpt = False,
+    spend: SpendOpt = 0,
+    take: TakeOpt = None,
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """The hero rolls against one or several oppositions; wounds and outs are saved."""
+    from meneur.systems.legendes import scene
+
+    if len(domain) > 80:
+        raise UsageError(N_("A domain name has at most 80 characters."))
+    request = scene.RollRequest(
+        domain=domain, dice=dice, against=tuple(vs), modifier=modifier, weakness=weakness,
+        regret=regret, removed_dice=remove_dice, motivation=motivation, spend=spend, take=take,
+    )  # fmt: skip
+    sources = dice_sources(seed, faces, vs_faces)
+
+    def run(hero: Any) -> Any:
+        result = scene.roll(hero, request, sources[0], sources[1])
+        for source in {id(s): s for s in sources}.values():
+            source.finish()
+        return result
+
+    _step(sheet, as_json, run)
+
+
+def scene_aid(
+    sheet: SheetArg,
+    helper: Annotated[str, typer.Option("--helper", help=_("Who helps (once per scene, L-11)."))],
+    helper_dice: Annotated[
+        int,
+        typer.Option("--helper-dice", parser=int_parser(0, MAX_DICE), help=_("The helper's dice.")),
+    ],
+    domain: Annotated[
+        str, typer.Option("--domain", help=_("The hero's domain for the opposed help roll."))
+    ] = "ordinary",
+    modifier: ModifierOpt = 0,
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """A helper helps the hero; the result waits for the hero's next roll (L-11)."""
+    from meneur.systems.legendes import scene
+
+    if len(helper) > 80 or not helper.strip():
+        raise UsageError(N_("A helper's name has 1 to 80 characters."))
+    sources = dice_sources(seed, faces, vs_faces)
+
+    def run(hero: Any) -> Any:
+        kind, _name = scene.domain_of(hero, domain[:80])
+        result = scene.aid(
+            hero, helper.strip(), helper_dice, domain_dice(kind), modifier, sources[0], sources[1]
+        )
+        for source in {id(s): s for s in sources}.values():
+            source.finish()
+        return result
+
+    _step(sheet, as_json, run)
+
+
+def scene_wound(
+    sheet: SheetArg,
+    grave: Annotated[
+        bool, typer.Option("--grave", help=_("A grave wound at once (poison, thirst...)."))
+    ] = False,
+    as_json: Json = False,
+) -> None:
+    """The hero takes a wound outside an opposition (L-13)."""
+    from meneur.systems.legendes import scene
+
+    _step(sheet, as_json, lambda hero: scene.wound(hero, grave=grave))
+
+
+def scene_heal(sheet: SheetArg, as_json: Json = False) -> None:
+    """The cause of the grave wound is treated: the hero is unhurt (L-13)."""
+    from meneur.systems.legendes import scene
+
+    _step(sheet, as_json, scene.heal)
+
+
+def scene_progress(sheet: SheetArg, as_json: Json = False) -> None:
+    """Significant progress toward the motivation: +1 motivation point (L-12)."""
+    from meneur.systems.legendes import scene
+
+    _step(sheet, as_json, scene.progress)
+
+
+def scene_reached(
+    sheet: SheetArg,
+    keep: Annotated[
+        bool, typer.Option("--keep", help=_("Keep the motivation: restart at 1 point."))
+    ] = False,
+    raise_to: Annotated[
+        str | None,
+        typer.Option("--raise", help=_("Raise it to this harder motivation: points kept.")),
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """The motivation is reached: keep it or raise it (L-12)."""
+    from meneur.systems.legendes import scene
+
+    if keep == (raise_to is not None):
+        raise UsageError(N_("Choose exactly one of --keep or --raise."))
+    if raise_to is not None and len(raise_to) > 300:
+        raise UsageError(N_("A motivation has at most 300 characters."))
+    _step(sheet, as_json, lambda hero: scene.reached(hero, "keep" if keep else "raise", raise_to))
+
+
+def scene_end(sheet: SheetArg, as_json: Json = False) -> None:
+    """End the scene: the light wound heals, helpers may help again (L-11, L-13)."""
+    from meneur.systems.legendes import scene
+
+    _step(sheet, as_json, scene.end)
+
+
+def scene_show(sheet: SheetArg, as_json: Json = False) -> None:
+    """Show the hero and the scene in progress."""
+    from meneur.cli.output import emit
+    from meneur.systems.legendes.render import render_hero
+    from meneur.systems.legendes.sheet import load_hero
+
+    data = load_hero(sheet).model_dump(mode="json")
+    emit(data, lambda console: render_hero(console, data), as_json=as_json)
+
+
+def register(groups: CommandGroups) -> None:
+    groups.group("test").command(
+        "legendes", help=_("Légendes: an opposed roll, domain dice against a level.")
+    )(test_command)
+    groups.group("odds").command("legendes", help=_("Légendes: exact odds of every outcome band."))(
+        odds_command
+    )
+    groups.group("aid").command(
+        "legendes", help=_("Légendes: one character helps another (L-11).")
+    )(aid_command)
+    scene_app = typer.Typer(
+        help=_("Légendes: play a scene with a hero sheet, step by step."), no_args_is_help=True
+    )
+    for name, function, text in (
+        ("start", scene_start, N_("Begin a scene.")),
+        ("add", scene_add, N_("Add an opposition (level, group, crowd).")),
+        ("roll", scene_roll, N_("The hero rolls against oppositions of the scene.")),
+        ("aid", scene_aid, N_("A helper helps the hero (once per scene).")),
+        ("wound", scene_wound, N_("The hero takes a wound.")),
+        ("heal", scene_heal, N_("Treat the cause of a grave wound.")),
+        ("progress", scene_progress, N_("Significant progress toward the motivation: +1 point.")),
+        ("reached", scene_reached, N_("The motivation is reached: keep or raise it.")),
+        ("end", scene_end, N_("End the scene.")),
+        ("show", scene_show, N_("Show the hero and the scene.")),
+    ):
+        scene_app.command(name, help=_(text))(function)
+    groups.group("scene").add_typer(scene_app, name="legendes")

@@ -1,0 +1,261 @@
+"""How Légendes results look in a terminal (rich): dice as dice, the verdict in words.
+
+Only presentation lives here; the data shown is the JSON the commands also print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from meneur.locale import N_
+from meneur.locale import gettext as _
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+DIE_GLYPHS = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
+
+BAND_LABELS = {
+    "definitive": N_("victoire définitive"),
+    "partial": N_("victoire partielle"),
+    "advantage": N_("avantage"),
+    "cosmetic": N_("victoire cosmétique"),
+    "tie": N_("tie"),
+}
+KEY_LABELS = {
+    "win:definitive": N_("hero: victoire définitive"),
+    "win:partial": N_("hero: victoire partielle"),
+    "win:advantage": N_("hero: avantage"),
+    "win:cosmetic": N_("hero: victoire cosmétique"),
+    "tie": N_("tie (nothing changes)"),
+    "loss:cosmetic": N_("opposition: victoire cosmétique"),
+    "loss:advantage": N_("opposition: avantage"),
+    "loss:partial": N_("opposition: victoire partielle"),
+    "loss:definitive": N_("opposition: victoire définitive"),
+}
+EFFECT_LABELS = {
+    "extra_die": N_("+1 die"),
+    "plus_2": N_("+2 to the total"),
+    "plus_1": N_("+1 to the total"),
+    "cosmetic": N_("cosmetic effect"),
+    "none": N_("no effect (the helped one rolled higher)"),
+}
+LEVEL_LABELS = {
+    "legendaire": N_("Légendaire"),
+    "heroique": N_("Héroïque"),
+    "elite": N_("Élite"),
+    "commun": N_("Commun"),
+}
+WOUND_LABELS = {
+    "none": N_("unhurt"),
+    "light": N_("blessure légère (−2)"),
+    "grave": N_("blessure grave (−1 die)"),
+}
+
+
+def dice_text(faces: Sequence[int]) -> str:
+    """Faces as die glyphs with their values: ``⚄5 ⚂3``; a dash when no die was rolled."""
+    if not faces:
+        return "—"
+    return " ".join(f"{DIE_GLYPHS.get(f, '?')}{f}" for f in faces)
+
+
+def verdict(data: Mapping[str, Any]) -> str:
+    """The outcome of an opposed roll in words, rich markup included."""
+    if data.get("swept"):
+        return "[bold green]" + _("Commoners are swept away, no roll needed (L-5).") + "[/]"
+    band = _(BAND_LABELS[data["outcome"]])
+    if data["winner"] is None:
+        return "[bold yellow]" + _("Tie: no winner, nothing changes.") + "[/]"
+    if data["winner"] == "pc":
+        text = "[bold green]" + _("The hero wins: {band}.").format(band=band) + "[/]"
+    else:
+        text = "[bold red]" + _("The opposition wins: {band}.").format(band=band) + "[/]"
+    if data.get("taken") and data["taken"] != data["outcome"]:
+        text += " " + _("The winner takes less: {band}.").format(band=_(BAND_LABELS[data["taken"]]))
+    return text
+
+
+def render_opposed(console: Console, data: Mapping[str, Any]) -> None:
+    from rich.table import Table
+
+    if data.get("swept"):
+        console.print(verdict(data))
+        return
+    table = Table(show_header=True, header_style="bold", box=None)
+    table.add_column(_("Side"))
+    table.add_column(_("Dice"))
+    table.add_column(_("Total"), justify="right")
+    table.add_row(_("Hero"), dice_text(data["faces"]), f"[bold]{data['total']}[/]")
+    level = data.get("opposition_level")
+    side = _("Opposition") + (f" ({_(LEVEL_LABELS[level])})" if level else "")
+    table.add_row(side, dice_text(data["vs_faces"]), f"[bold]{data['opposition_total']}[/]")
+    console.print(table)
+    console.print(_("Difference: {difference}").format(difference=data["difference"]))
+    console.print(verdict(data))
+
+
+def render_odds(
+    console: Console, title: str, rows: Mapping[str, Fraction], labels: Mapping[str, str]
+) -> None:
+    from rich.table import Table
+
+    table = Table(title=title, header_style="bold")
+    table.add_column(_("Outcome"))
+    table.add_column(_("Exact"), justify="right")
+    table.add_column("%", justify="right")
+    for key, probability in rows.items():
+        style = "green" if key.startswith("win") or key == "extra_die" else ""
+        table.add_row(
+            f"[{style}]{_(labels[key])}[/]" if style else _(labels[key]),
+            str(probability),
+            f"{float(probability) * 100:.2f}",
+        )
+    console.print(table)
+
+
+def render_aid(console: Console, data: Mapping[str, Any]) -> None:
+    console.print(
+        _("Helper: {faces} = {total}").format(
+            faces=dice_text(data["helper_faces"]), total=data["helper_total"]
+        )
+    )
+    console.print(
+        _("Helped: {faces} = {total}").format(
+            faces=dice_text(data["helped_faces"]), total=data["helped_total"]
+        )
+    )
+    style = "bold green" if data["extra_dice"] or data["bonus"] else "bold"
+    console.print(
+        f"[{style}]" + _("Help: {effect}.").format(effect=_(EFFECT_LABELS[data["effect"]])) + "[/]"
+    )
+
+
+def render_hero(console: Console, hero: Mapping[str, Any]) -> None:
+    """The sheet, with the scene in progress if any."""
+    from rich.table import Table
+
+    console.print(
+        f"[bold]{hero['name']}[/]" + (" [red]" + _("(dead)") + "[/]" if hero.get("dead") else "")
+    )
+    console.print(
+        _("Legendary domains: {domains}").format(domains=", ".join(hero["legendary"]) or "—")
+    )
+    console.print(
+        _("Secondary domains: {domains}").format(domains=", ".join(hero["secondary"]) or "—")
+    )
+    console.print(_("Weaknesses: {items}").format(items=", ".join(hero["weaknesses"]) or "—"))
+    if hero.get("regret"):
+        console.print(_("Regret: {text}").format(text=hero["regret"]))
+    if hero.get("blocage"):
+        console.print(_("Blocage: {text}").format(text=hero["blocage"]))
+    console.print(
+        _("Motivation: {text} ({points} point(s))").format(
+            text=hero["motivation"] or "—", points=hero["motivation_points"]
+        )
+    )
+    console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[hero["wound"]])))
+    scene = hero.get("scene")
+    if not scene:
+        console.print(_("No scene in progress."))
+        return
+    console.print("[bold]" + _("Scene: {title}").format(title=scene["title"] or "—") + "[/]")
+    if scene.get("hero_defeated"):
+        console.print("[red]" + _("The hero is defeated in this scene.") + "[/]")
+    table = Table(header_style="bold")
+    for column in (_("Opposition"), _("Level"), _("Dice"), _("Rolls"), _("Wound"), _("Out")):
+        table.add_column(column)
+    for o in scene["oppositions"]:
+        table.add_row(
+            o["name"],
+            _(LEVEL_LABELS[o["level"]]) + (" " + _("(group)") if o.get("group") else ""),
+            str(o["dice"]),
+            str(o["rolls"]),
+            _(WOUND_LABELS[o["wound"]]),
+            "✗" if o["out"] else "",
+        )
+    console.print(table)
+    if scene["helpers_used"]:
+        console.print(_("Helpers used: {names}").format(names=", ".join(scene["helpers_used"])))
+    for help_ in scene["pending_help"]:
+        console.print(
+            _("Waiting for the next roll: {effect} from {helper}").format(
+                effect=_(EFFECT_LABELS[help_["effect"]]), helper=help_["helper"]
+            )
+        )
+
+
+def render_step(console: Console, data: Mapping[str, Any]) -> None:
+    """A scene step's report."""
+    step = data["step"]
+    if step == "roll":
+        console.print(
+            _("Hero rolls {dice} dice: {faces}").format(
+                dice=data["dice"], faces=dice_text(data["faces"])
+            )
+        )
+        for pair in data["pairs"]:
+            console.print(
+                "[bold]"
+                + _("Against {name} (roll {number}, {duration}):").format(
+                    name=pair["opposition"],
+                    number=pair["roll_number"],
+                    duration=_(pair["duration"]),
+                )
+                + "[/]"
+            )
+            if not pair["swept"]:
+                console.print(
+                    "  "
+                    + _("{total} against {vs_faces} = {opposition_total}").format(
+                        total=pair["total"],
+                        vs_faces=dice_text(pair["vs_faces"]),
+                        opposition_total=pair["opposition_total"],
+                    )
+                )
+            console.print("  " + verdict(pair))
+            for effect in pair["effects"]:
+                console.print("  → " + effect_text(effect, pair["opposition"]))
+        console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["hero_wound"]])))
+        console.print(_("Motivation points: {points}").format(points=data["motivation_points"]))
+        if data["hero_dead"]:
+            console.print(
+                "[bold red]" + _("The hero's spirit gives up the fight: death (L-14).") + "[/]"
+            )
+        elif data["hero_defeated"]:
+            console.print(
+                "[red]" + _("The hero is defeated but survives, one way or another (L-14).") + "[/]"
+            )
+    elif step == "aid":
+        render_aid(console, data)
+    elif step == "start":
+        console.print(_("The scene begins: {title}").format(title=data["title"] or "—"))
+    elif step == "add":
+        for o in data["added"]:
+            console.print(
+                _("{name} joins the scene: {level}, {dice} dice.").format(
+                    name=o["name"], level=_(LEVEL_LABELS[o["level"]]), dice=o["dice"]
+                )
+            )
+    elif step in ("wound", "heal"):
+        console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["wound"]])))
+    elif step in ("progress", "reached"):
+        console.print(_("Motivation points: {points}").format(points=data["motivation_points"]))
+    elif step == "end":
+        console.print(_("The scene ends."))
+        if data["light_wound_healed"]:
+            console.print(_("The light wound heals (L-13)."))
+        console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["wound"]])))
+
+
+def effect_text(effect: str, name: str) -> str:
+    kind, _sep, value = effect.partition(":")
+    if kind == "opposition_out":
+        return _("{name} is out of the scene.").format(name=name)
+    if kind == "opposition_wound":
+        return _("{name} is wounded: {wound}.").format(name=name, wound=_(WOUND_LABELS[value]))
+    if kind == "hero_wound":
+        return _("The hero is wounded: {wound}.").format(wound=_(WOUND_LABELS[value]))
+    return _("The hero is defeated.")

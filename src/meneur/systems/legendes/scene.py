@@ -1,0 +1,414 @@
+"""A scene, step by step: what each step does to the hero sheet (L-9 to L-14).
+
+Each function takes a hero, works on a deep copy and returns the new hero with a report
+(a JSON-ready dict). Nothing here writes files: the CLI saves the returned hero only
+when the step succeeded, so a refused step (a second help by the same helper, a roll
+against an opposition already out...) leaves the sheet untouched.
+
+Rolls go through the same :class:`~meneur.systems.legendes.rules.LegendesTest.resolve`
+as ``meneur test legendes``: the hero's faces are drawn once and compared with each
+opposition's own faces, two by two (L-10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from meneur.errors import RuleError
+from meneur.locale import N_
+from meneur.rng import DiceSource
+from meneur.systems.legendes.data import rules_data
+from meneur.systems.legendes.rules import (
+    DOMAIN_NAMES,
+    Band,
+    Domain,
+    HelpParams,
+    LegendesAid,
+    LegendesTest,
+    Level,
+    OpposedParams,
+    crowd,
+    domain_dice,
+    effect_bonus,
+    group_level,
+    hero_dies,
+    level_dice,
+    next_wound,
+    npc_out_after_wound,
+    outcome_key,
+    reach_motivation,
+)
+from meneur.systems.legendes.sheet import Hero, Opposition, PendingHelp, Scene
+from meneur.text import fold
+
+DURATIONS: tuple[str, ...] = (
+    N_("an exchange"),
+    N_("a series of exchanges"),
+    N_("a few minutes of combat"),
+    N_("a long fight"),
+)
+"""L-9: the time scale of an opposition steps up every two rolls (the text names three
+steps; the fourth, and everything after it, is ours)."""
+
+
+def duration_of(rolls: int) -> str:
+    """The time scale (a message id) of an opposition's roll number ``rolls`` (1-based)."""
+    return DURATIONS[min(max(rolls - 1, 0) // 2, len(DURATIONS) - 1)]
+
+
+def _scene(hero: Hero) -> Scene:
+    if hero.scene is None:
+        raise RuleError(N_("No scene in progress: start one with 'meneur scene legendes start'."))
+    return hero.scene
+
+
+def _alive(hero: Hero) -> None:
+    if hero.dead:
+        raise RuleError(
+            N_("{name} is dead (L-14): the sheet plays no more scenes."), name=hero.name
+        )
+
+
+def domain_of(hero: Hero, text: str) -> tuple[Domain, str]:
+    """The domain kind of what the hero does: one of their domains by name, or a kind.
+
+    Anything the sheet does not list is ordinary (L-1: "pour tout le reste").
+    """
+    wanted = fold(text)
+    for name in hero.legendary:
+        if fold(name) == wanted:
+            return "legendary", name
+    for name in hero.secondary:
+        if fold(name) == wanted:
+            return "secondary", name
+    kind = DOMAIN_NAMES.get(wanted)
+    if kind is not None:
+        return kind, text
+    return "ordinary", text
+
+
+def start(hero: Hero, title: str) -> tuple[Hero, dict[str, Any]]:
+    _alive(hero)
+    if hero.scene is not None:
+        raise RuleError(N_("A scene is already in progress: end it first."))
+    new = hero.model_copy(deep=True)
+    new.scene = Scene(title=title)
+    return new, {"system": "legendes", "step": "start", "title": title}
+
+
+def add(
+    hero: Hero,
+    name: str,
+    level: Level,
+    *,
+    group: bool = False,
+    count: int = 1,
+    keeps_fighting: bool | None = None,
+) -> tuple[Hero, dict[str, Any]]:
+    """Add an opposition, a group of about ten (L-4), or a crowd split into oppositions."""
+    _alive(hero)
+    new = hero.model_copy(deep=True)
+    scene = _scene(new)
+    if count > 1:
+        levels = crowd(level, count)
+        names = [f"{name} {i}" for i in range(1, len(levels) + 1)]
+        whole = count // rules_data().groups.size
+        groups = [i < whole for i in range(len(levels))]
+    else:
+        levels = (group_level(level),) if group else (level,)
+        names = [name]
+        groups = [group]
+    taken = {fold(o.name) for o in scene.oppositions}
+    added = []
+    for lvl, label, is_group in zip(levels, names, groups, strict=True):
+        if fold(label) in taken:
+            raise RuleError(N_("The scene already has an opposition called '{name}'."), name=label)
+        opposition = Opposition(
+            name=label,
+            level=lvl,
+            dice=level_dice(lvl),
+            group=is_group,
+            keeps_fighting=keeps_fighting,
+        )
+        added.append(opposition)
+    if len(scene.oppositions) + len(added) > 200:
+        raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=200)
+    scene.oppositions.extend(added)
+    return new, {
+        "system": "legendes",
+        "step": "add",
+        "added": [o.model_dump(mode="json") for o in added],
+    }
+
+
+def find_opposition(scene: Scene, name: str) -> Opposition:
+    wanted = fold(name)
+    for opposition in scene.oppositions:
+        if fold(opposition.name) == wanted:
+            return opposition
+    raise RuleError(
+        N_("No opposition called '{name}' in the scene (known: {known})."),
+        name=name[:60],
+        known=", ".join(o.name for o in scene.oppositions) or "-",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RollRequest:
+    """What the player and the GM say about one roll in the scene."""
+
+    domain: str
+    dice: int | None = None
+    against: Sequence[str]
+    modifier: int = 0
+    weakness: bool = False
+    regret: int = 0
+    removed_dice: int = 0
+    motivation: bool = False
+    spend: int = 0
+    take: Band | None = None
+
+
+def roll(
+    hero: Hero, request: RollRequest, hero_source: DiceSource, vs_source: DiceSource
+) -> tuple[Hero, dict[str, Any]]:
+    """One roll of the hero against one or several oppositions (L-6 to L-14)."""
+    _alive(hero)
+    new = hero.model_copy(deep=True)
+    scene = _scene(new)
+    if not request.against:
+        raise RuleError(N_("Name the opposition to roll against (L-2: no opposition, no roll)."))
+    if scene.hero_defeated:
+        raise RuleError(
+            N_("{name} was defeated in this scene: end the scene first."), name=hero.name
+        )
+    oppositions = [find_opposition(scene, name) for name in request.against]
+    if len({id(o) for o in oppositions}) != len(oppositions):
+        raise RuleError(N_("Each opposition is named once per roll."))
+    for opposition in oppositions:
+        if opposition.out:
+            raise RuleError(
+                N_("'{name}' is already out of the scene (L-14)."), name=opposition.name
+            )
+    if request.spend > new.motivation_points:
+        raise RuleError(
+            N_("{name} has {points} motivation point(s), not enough to spend {spend}."),
+            name=hero.name,
+            points=new.motivation_points,
+            spend=request.spend,
+        )
+    if request.dice is not None:
+        kind: Domain | None = None
+        base, domain_name = request.dice, request.domain
+    else:
+        kind, domain_name = domain_of(new, request.domain)
+        base = domain_dice(kind)
+    extra = sum(h.extra_dice for h in scene.pending_help)
+    bonus = sum(h.bonus for h in scene.pending_help)
+    params_list = [
+        OpposedParams(
+            dice=base,
+            vs_dice=o.dice,
+            vs_level=o.level,
+            modifier=request.modifier,
+            weakness=request.weakness,
+            regret=request.regret,
+            removed_dice=request.removed_dice,
+            light_wound=new.wound == "light",
+            grave_wound=new.wound == "grave",
+            motivation=request.motivation,
+            spend=request.spend,
+            extra_dice=min(extra, 5),
+            bonus=min(bonus, 5),
+            vs_light_wound=o.wound == "light",
+            vs_grave_wound=o.wound == "grave",
+            take=request.take,
+        )
+        for o in oppositions
+    ]
+    rolling = [p for p in params_list if not p.swept]
+    hero_faces = hero_source.roll(6, rolling[0].pc_dice) if rolling else ()
+    check = LegendesTest()
+    pairs: list[dict[str, Any]] = []
+    for opposition, params in zip(oppositions, params_list, strict=True):
+        vs_faces = () if params.swept else vs_source.roll(6, params.opposition_dice)
+        outcome = check.resolve(params, (hero_faces, vs_faces))
+        opposition.rolls += 1
+        effects: list[str] = []
+        if outcome.winner == "pc":
+            if outcome.taken == "definitive":
+                opposition.out = True
+                effects.append("opposition_out")
+            elif outcome.taken == "partial":
+                opposition.wound = next_wound(opposition.wound)
+                effects.append(f"opposition_wound:{opposition.wound}")
+                if npc_out_after_wound(opposition.level, opposition.keeps_fighting):
+                    opposition.out = True
+                    effects.append("opposition_out")
+        elif outcome.winner == "opposition":
+            if outcome.taken == "definitive":
+                scene.hero_defeated = True
+                effects.append("hero_defeated")
+            elif outcome.taken == "partial":
+                new.wound = next_wound(new.wound)
+                effects.append(f"hero_wound:{new.wound}")
+        data = check.to_json(params, outcome)
+        data.update(
+            {
+                "opposition": opposition.name,
+                "level": opposition.level,
+                "roll_number": opposition.rolls,
+                "duration": duration_of(opposition.rolls),
+                "effects": effects,
+            }
+        )
+        pairs.append(data)
+        scene.log.append(
+            {
+                "step": "roll",
+                "opposition": opposition.name,
+                "faces": list(outcome.faces),
+                "vs_faces": list(outcome.vs_faces),
+                "key": outcome_key(outcome.winner, outcome.band),
+                "taken": outcome.taken,
+            }
+        )
+    new.motivation_points -= request.spend
+    used_help = [h.model_dump(mode="json") for h in scene.pending_help]
+    scene.pending_help = []
+    regret_invoked = request.regret > 0
+    if scene.hero_defeated and hero_dies(new.motivation_points, regret_invoked):
+        new.dead = True
+    del scene.log[: max(0, len(scene.log) - 400)]
+    return new, {
+        "system": "legendes",
+        "step": "roll",
+        "domain": domain_name,
+        "domain_kind": kind,
+        "dice": params_list[0].pc_dice,
+        "faces": list(hero_faces),
+        "help_used": used_help,
+        "spent": request.spend,
+        "pairs": pairs,
+        "hero_wound": new.wound,
+        "hero_defeated": scene.hero_defeated,
+        "hero_dead": new.dead,
+        "motivation_points": new.motivation_points,
+    }
+
+
+def aid(
+    hero: Hero,
+    helper: str,
+    helper_dice: int,
+    helped_dice: int,
+    modifier: int,
+    helper_source: DiceSource,
+    helped_source: DiceSource,
+) -> tuple[Hero, dict[str, Any]]:
+    """A helper helps the hero before their next roll (L-11), once per helper per scene."""
+    _alive(hero)
+    new = hero.model_copy(deep=True)
+    scene = _scene(new)
+    once_per = rules_data().help.once_per
+    if once_per == "scene" and scene.helpers_used:
+        raise RuleError(N_("Help was already tried in this scene (L-11: once per scene)."))
+    if fold(helper) in {fold(h) for h in scene.helpers_used}:
+        raise RuleError(
+            N_("{helper} already helped in this scene (L-11: once per helper per scene)."),
+            helper=helper[:80],
+        )
+    params = HelpParams(helper_dice=helper_dice, helped_dice=helped_dice, modifier=modifier)
+    check = LegendesAid()
+    helper_faces = helper_source.roll(6, params.helper_dice)
+    helped_faces = helped_source.roll(6, params.helped_dice)
+    outcome = check.resolve(params, (helper_faces, helped_faces))
+    scene.helpers_used.append(helper[:80])
+    dice, bonus = effect_bonus(outcome.effect)
+    if dice or bonus:
+        scene.pending_help.append(
+            PendingHelp(helper=helper[:80], effect=outcome.effect, extra_dice=dice, bonus=bonus)
+        )
+    scene.log.append(
+        {
+            "step": "aid",
+            "helper": helper[:80],
+            "faces": list(helper_faces),
+            "vs_faces": list(helped_faces),
+            "effect": outcome.effect,
+        }
+    )
+    data = check.to_json(params, outcome)
+    data.update({"step": "aid", "helper": helper[:80]})
+    return new, data
+
+
+def wound(hero: Hero, *, grave: bool = False) -> tuple[Hero, dict[str, Any]]:
+    """A wound from outside an opposition (poison, a fall...): light, or grave (L-13)."""
+    _alive(hero)
+    new = hero.model_copy(deep=True)
+    new.wound = "grave" if grave else next_wound(new.wound)
+    return new, {"system": "legendes", "step": "wound", "wound": new.wound}
+
+
+def heal(hero: Hero) -> tuple[Hero, dict[str, Any]]:
+    """The cause of a grave wound is treated (care and rest always suffice, L-13)."""
+    _alive(hero)
+    new = hero.model_copy(deep=True)
+    new.wound = "none"
+    return new, {"system": "legendes", "step": "heal", "wound": new.wound}
+
+
+def progress(hero: Hero) -> tuple[Hero, dict[str, Any]]:
+    """Significant progress toward the motivation: one more point (L-12)."""
+    _alive(hero)
+    new = hero.model_copy(deep=True)
+    if new.motivation_points >= 99:
+        raise RuleError(N_("A hero holds at most {limit} motivation points."), limit=99)
+    new.motivation_points += 1
+    return new, {
+        "system": "legendes",
+        "step": "progress",
+        "motivation_points": new.motivation_points,
+    }
+
+
+def reached(
+    hero: Hero, choice: Literal["keep", "raise"], motivation: str | None = None
+) -> tuple[Hero, dict[str, Any]]:
+    """The motivation is reached: keep it (exactly 1 point) or raise it (points kept) (L-12)."""
+    _alive(hero)
+    new = hero.model_copy(deep=True)
+    if choice == "raise":
+        if not motivation or not motivation.strip():
+            raise RuleError(N_("Raising the motivation needs the new, harder motivation."))
+        new.motivation = motivation.strip()[:300]
+    new.motivation_points = reach_motivation(new.motivation_points, choice)
+    return new, {
+        "system": "legendes",
+        "step": "reached",
+        "choice": choice,
+        "motivation": new.motivation,
+        "motivation_points": new.motivation_points,
+    }
+
+
+def end(hero: Hero) -> tuple[Hero, dict[str, Any]]:
+    """The end of the scene: a light wound heals (L-13); helpers may help again (L-11)."""
+    new = hero.model_copy(deep=True)
+    scene = _scene(new)
+    healed = new.wound == "light"
+    if healed:
+        new.wound = "none"
+    new.scene = None
+    return new, {
+        "system": "legendes",
+        "step": "end",
+        "title": scene.title,
+        "light_wound_healed": healed,
+        "wound": new.wound,
+        "rolls": len([e for e in scene.log if e.get("step") == "roll"]),
+        "out": [o.name for o in scene.oppositions if o.out],
+    }

@@ -1,0 +1,112 @@
+"""The hero sheet (pydantic) and the scene state that lives in it between commands.
+
+A scene spans several invocations of ``meneur scene legendes ...``, so what lasts during
+a scene (roll count per opposition for L-9, helpers already used for L-11, help waiting
+for the next roll, who is out for L-14) is saved in the sheet, under ``scene``. The
+hero's own lasting state (wound, motivation points, death) is saved beside it.
+
+Reading validates everything; writing goes through :func:`meneur.files.write_sheet`
+(atomic), and commands write only after every check passed, so a refused command leaves
+the sheet exactly as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from meneur.errors import SheetError
+from meneur.files import read_sheet, write_sheet
+from meneur.locale import N_
+from meneur.systems.legendes.rules import MAX_DICE, Effect, Level, Wound
+
+Name = Field(min_length=1, max_length=80)
+MAX_OPPOSITIONS = 200
+MAX_LOG = 500
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Opposition(_Model):
+    """One opposition in the scene: an NPC or a group counted as one (L-3, L-4)."""
+
+    name: str = Name
+    level: Level
+    dice: int = Field(ge=0, le=MAX_DICE)
+    group: bool = False
+    rolls: int = Field(default=0, ge=0, le=10_000)
+    wound: Wound = "none"
+    keeps_fighting: bool | None = None
+    """None: the L-14 default (non-heroic NPCs stop at their first wound)."""
+    out: bool = False
+
+
+class PendingHelp(_Model):
+    """Help won by a helper, waiting for the hero's next roll in the scene (L-11)."""
+
+    helper: str = Name
+    effect: Effect
+    extra_dice: int = Field(ge=0, le=5)
+    bonus: int = Field(ge=0, le=5)
+
+
+class Scene(_Model):
+    """What lasts during one scene."""
+
+    title: str = Field(default="", max_length=200)
+    oppositions: list[Opposition] = Field(default_factory=list, max_length=MAX_OPPOSITIONS)
+    helpers_used: list[str] = Field(default_factory=list, max_length=1000)
+    pending_help: list[PendingHelp] = Field(default_factory=list, max_length=50)
+    hero_defeated: bool = False
+    log: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_LOG)
+
+
+class Hero(_Model):
+    """A Légendes hero (L-1, L-6, L-12, L-13, L-14)."""
+
+    system: Literal["legendes"] = "legendes"
+    name: str = Name
+    legendary: list[str] = Field(default_factory=list, max_length=20)
+    """Legendary domains (3 dice by default, L-1)."""
+    secondary: list[str] = Field(default_factory=list, max_length=20)
+    """Secondary domains (2 dice by default, L-1)."""
+    weaknesses: list[str] = Field(default_factory=list, max_length=20)
+    regret: str | None = Field(default=None, max_length=300)
+    blocage: str | None = Field(default=None, max_length=300)
+    motivation: str = Field(default="", max_length=300)
+    motivation_points: int = Field(default=0, ge=0, le=99)
+    wound: Wound = "none"
+    dead: bool = False
+    scene: Scene | None = None
+
+
+def load_hero(path: Path) -> Hero:
+    """The hero in ``path``; a sheet that breaks the model is a SheetError naming the field."""
+    raw = read_sheet(path)
+    try:
+        return Hero.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "-"
+        raise SheetError(
+            N_("The sheet {path} is not a Légendes hero: {where}: {reason}."),
+            path=str(path),
+            where=where,
+            reason=first["msg"],
+        ) from None
+
+
+def save_hero(path: Path, hero: Hero) -> None:
+    """Write the hero back, atomically, as JSON (a TOML sheet cannot be rewritten)."""
+    check_writable(path)
+    write_sheet(path, hero.model_dump(mode="json", exclude_none=True))
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a TOML sheet before anything is rolled."""
+    if path.suffix.lower() == ".toml":
+        raise SheetError(N_("Scenes save to JSON sheets; {path} is TOML."), path=str(path))

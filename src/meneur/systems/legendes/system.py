@@ -1,0 +1,41 @@
+"""The Légendes system as the registry sees it: light on purpose (imported at every start).
+
+Rules, odds, data and commands load lazily, inside :meth:`LegendesSystem.checks` and
+:meth:`LegendesSystem.register_cli`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from meneur.systems.base import Check, CommandGroups, System
+
+
+@cache
+def _checks() -> dict[str, Check[Any, Any]]:
+    from meneur.systems.legendes.rules import LegendesAid, LegendesTest
+
+    return {"test": LegendesTest(), "aid": LegendesAid()}
+
+
+class LegendesSystem(System):
+    """Légendes: heroes roll d6 by domain against opposition levels; differences decide."""
+
+    name = "legendes"
+    aliases = ("legende", "legends")
+    title = "Légendes"
+    rule_prefix = "L"
+    die_sides = 6
+
+    def checks(self) -> Mapping[str, Check[Any, Any]]:
+        return _checks()
+
+    def register_cli(self, groups: CommandGroups) -> None:
+        from meneur.systems.legendes.cli import register
+
+        register(groups)
+
+
+SYSTEM = LegendesSystem()

@@ -1,0 +1,348 @@
+"""The command line: JSON contracts, bad input (exit 2, one line, sheet untouched), scenes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "legendes" / "lyssia.json"
+TEST_KEYS = {"system", "total", "opposition_total", "difference", "winner", "outcome"}
+ODDS_KEYS = {
+    "win:definitive",
+    "win:partial",
+    "win:advantage",
+    "win:cosmetic",
+    "tie",
+    "loss:cosmetic",
+    "loss:advantage",
+    "loss:partial",
+    "loss:definitive",
+}
+
+
+@pytest.fixture
+def sheet(tmp_path: Path) -> Path:
+    path = tmp_path / "lyssia.json"
+    shutil.copy(EXAMPLE, path)
+    return path
+
+
+def test_L8_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-8: `meneur test legendes` JSON keys; typed faces give a known outcome."""
+    result = invoke(
+        capsys,
+        "test",
+        "legendes",
+        "--domain",
+        "legendary",
+        "--vs",
+        "heroic",
+        "--faces",
+        "6,5,4",
+        "--vs-faces",
+        "1,2",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data.keys() >= TEST_KEYS
+    assert data["system"] == "legendes"
+    assert (data["total"], data["opposition_total"], data["difference"]) == (15, 3, 12)
+    assert (data["winner"], data["outcome"]) == ("pc", "definitive")
+
+
+def test_L4_group_flag_steps_level_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-4: `--vs elite --group` rolls as héroïque (2 dice); légendaire stays 3."""
+    result = invoke(
+        capsys,
+        "test",
+        "legendes",
+        "--dice",
+        "1",
+        "--vs",
+        "elite",
+        "--group",
+        "--faces",
+        "1",
+        "--vs-faces",
+        "1,1",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    assert result.json()["opposition_dice"] == 2
+    result = invoke(
+        capsys, "odds", "legendes", "--dice", "3", "--vs", "legendaire", "--group", "--json"
+    )
+    assert result.json()["opposition_dice"] == 3
+
+
+def test_L5_commoners_swept_unless_weakness(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-5: `--vs commun` is swept with no roll; with `--weakness` the dice are rolled."""
+    swept = invoke(
+        capsys, "test", "legendes", "--dice", "3", "--vs", "commun", "--seed", "1", "--json"
+    ).json()
+    assert swept["swept"] is True and swept["faces"] == [] and swept["winner"] == "pc"
+    rolled = invoke(
+        capsys,
+        "test",
+        "legendes",
+        "--dice",
+        "3",
+        "--vs",
+        "commun",
+        "--weakness",
+        "--seed",
+        "1",
+        "--json",
+    ).json()
+    assert rolled["swept"] is False and len(rolled["faces"]) == 2
+
+
+def test_L8_odds_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-8: `meneur odds legendes` gives all nine keys, summing to 1; P(tie) = 15/216."""
+    result = invoke(capsys, "odds", "legendes", "--dice", "3", "--vs-dice", "2", "--json")
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["system"] == "legendes" and set(data["outcomes"]) == ODDS_KEYS
+    assert data["outcomes"]["tie"] == pytest.approx(15 / 216)
+    assert data["exact"]["tie"] == "5/72"
+    assert sum(data["outcomes"].values()) == pytest.approx(1)
+
+
+def test_L7_odds_with_modifier(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-7: a −2 circumstance moves the odds toward the opposition."""
+    base = invoke(capsys, "odds", "legendes", "--dice", "2", "--vs", "heroique", "--json").json()[
+        "outcomes"
+    ]
+    minus = invoke(
+        capsys, "odds", "legendes", "--dice", "2", "--vs", "heroique", "--modifier", "-2", "--json"
+    ).json()["outcomes"]
+    assert minus["win:definitive"] < base["win:definitive"]
+    assert base["win:partial"] == pytest.approx(base["loss:partial"])
+
+
+def test_L11_aid_json_and_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-11: helper 10 vs helped 4 → +1 die; helped higher → no effect; odds of help."""
+    data = invoke(
+        capsys,
+        "aid",
+        "legendes",
+        "--helper-dice",
+        "2",
+        "--helped-dice",
+        "1",
+        "--faces",
+        "5,5",
+        "--vs-faces",
+        "4",
+        "--json",
+    ).json()
+    assert (data["effect"], data["extra_dice"], data["bonus"]) == ("extra_die", 1, 0)
+    data = invoke(
+        capsys,
+        "aid",
+        "legendes",
+        "--helper-dice",
+        "1",
+        "--helped-dice",
+        "1",
+        "--faces",
+        "2",
+        "--vs-faces",
+        "5",
+        "--json",
+    ).json()
+    assert data["effect"] == "none"
+    odds = invoke(
+        capsys, "aid", "legendes", "--helper-dice", "3", "--helped-dice", "2", "--odds", "--json"
+    )
+    assert odds.json()["exact"]["extra_die"] == "791/2592"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("test", "legendes", "--dice", "-1", "--vs", "elite"),
+        ("test", "legendes", "--dice", "3", "--vs", "dieu"),
+        ("test", "legendes", "--dice", "3", "--vs", "elite", "--regret", "3"),
+        ("test", "legendes", "--dice", "3", "--vs", "elite", "--modifier", "10"),
+        ("test", "legendes", "--dice", "10000", "--vs", "elite"),
+        ("test", "legendes", "--vs", "elite"),
+        ("test", "legendes", "--dice", "3"),
+        ("test", "legendes", "--dice", "3", "--vs-dice", "2", "--group"),
+        ("test", "legendes", "--dice", "3", "--vs", "elite", "--faces", "1,2"),
+        ("odds", "legendes", "--dice", "3", "--vs", "dieu"),
+        ("odds", "legendes", "--dice", "3", "--vs-dice", "2", "--modifier", "10"),
+        ("aid", "legendes", "--helper-dice", "-1", "--helped-dice", "2"),
+    ],
+)
+def test_bad_input_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    """Bad input: a clear message on one line, exit status 2, never a traceback."""
+    result = invoke(capsys, *args)
+    assert result.status == 2
+    assert "Traceback" not in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+def test_L7_modifier_message_says_only_two(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-7: `--modifier 10` says that only ±2 is a circumstance."""
+    result = invoke(capsys, "test", "legendes", "--dice", "3", "--vs", "elite", "--modifier", "10")
+    assert result.status == 2 and "±2" in result.err
+
+
+def test_L11_scene_help_twice_refused_sheet_untouched(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """L-11: a second help by the same helper in the scene: exit 2, sheet byte for byte the same."""
+    assert invoke(capsys, "scene", "legendes", "start", str(sheet)).status == 0
+    first = invoke(
+        capsys,
+        "scene",
+        "legendes",
+        "aid",
+        str(sheet),
+        "--helper",
+        "Tomas",
+        "--helper-dice",
+        "2",
+        "--domain",
+        "arc",
+        "--faces",
+        "6,6",
+        "--vs-faces",
+        "1,1",
+        "--json",
+    )
+    assert first.status == 0, first.err
+    assert first.json()["effect"] == "extra_die"
+    before = sheet.read_bytes()
+    again = invoke(
+        capsys,
+        "scene",
+        "legendes",
+        "aid",
+        str(sheet),
+        "--helper",
+        "Tomas",
+        "--helper-dice",
+        "2",
+        "--seed",
+        "3",
+    )
+    assert again.status == 2 and "Tomas" in again.err and "Traceback" not in again.err
+    assert sheet.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--vs", "Nobody", "--seed", "1"),
+        ("--vs", "Orsk", "--spend", "5", "--seed", "1"),
+        ("--vs", "Orsk", "--modifier", "10"),
+        ("--vs", "Orsk", "--regret", "3"),
+        ("--vs", "Orsk", "--domain", "legendary", "--faces", "1"),
+    ],
+)
+def test_scene_bad_roll_leaves_sheet_untouched(
+    capsys: pytest.CaptureFixture[str], sheet: Path, args: tuple[str, ...]
+) -> None:
+    """A refused scene roll: exit 2, one line, the sheet unchanged."""
+    invoke(capsys, "scene", "legendes", "start", str(sheet))
+    invoke(capsys, "scene", "legendes", "add", str(sheet), "Orsk", "--level", "heroique")
+    before = sheet.read_bytes()
+    result = invoke(capsys, "scene", "legendes", "roll", str(sheet), *args)
+    assert result.status == 2 and "Traceback" not in result.err
+    assert len(result.err.strip().splitlines()) == 1
+    assert sheet.read_bytes() == before
+
+
+def test_L9_L13_scene_through_the_cli(capsys: pytest.CaptureFixture[str], sheet: Path) -> None:
+    """L-9, L-13: rolls saved across invocations; the light wound heals at `end`."""
+    invoke(capsys, "scene", "legendes", "start", str(sheet), "--title", "Le pont")
+    invoke(capsys, "scene", "legendes", "add", str(sheet), "Orsk", "--level", "legendaire")
+    result = invoke(
+        capsys,
+        "scene",
+        "legendes",
+        "roll",
+        str(sheet),
+        "--vs",
+        "orsk",
+        "--domain",
+        "magie des ronces",
+        "--faces",
+        "1,1,1",
+        "--vs-faces",
+        "2,2,3",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["domain_kind"] == "legendary" and data["hero_wound"] == "light"
+    saved = json.loads(sheet.read_text())
+    assert saved["wound"] == "light" and saved["scene"]["oppositions"][0]["rolls"] == 1
+    for expected in ("an exchange", "a series of exchanges"):
+        result = invoke(
+            capsys, "scene", "legendes", "roll", str(sheet), "--vs", "Orsk", "--seed", "2", "--json"
+        )
+        assert result.status == 0, result.err
+        assert result.json()["pairs"][0]["duration"] == expected
+    show = invoke(capsys, "scene", "legendes", "show", str(sheet), "--json").json()
+    assert show["scene"]["oppositions"][0]["rolls"] == 3
+    end = invoke(capsys, "scene", "legendes", "end", str(sheet), "--json").json()
+    saved = json.loads(sheet.read_text())
+    assert "scene" not in saved
+    assert end["light_wound_healed"] == (data["hero_wound"] == "light" and saved["wound"] == "none")
+
+
+def test_L12_motivation_through_the_cli(capsys: pytest.CaptureFixture[str], sheet: Path) -> None:
+    """L-12: progress adds a point; keep → exactly 1; raise → points kept."""
+    invoke(capsys, "scene", "legendes", "progress", str(sheet))
+    invoke(capsys, "scene", "legendes", "progress", str(sheet))
+    assert json.loads(sheet.read_text())["motivation_points"] == 3
+    raised = invoke(
+        capsys, "scene", "legendes", "reached", str(sheet), "--raise", "Voir Tel", "--json"
+    ).json()
+    assert raised["motivation_points"] == 3
+    kept = invoke(capsys, "scene", "legendes", "reached", str(sheet), "--keep", "--json").json()
+    assert kept["motivation_points"] == 1
+    bad = invoke(capsys, "scene", "legendes", "reached", str(sheet))
+    assert bad.status == 2
+
+
+def test_bad_sheets(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A missing, malformed or TOML sheet: one line, exit 2."""
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "X", "motivation_points": -3}')
+    toml = tmp_path / "hero.toml"
+    toml.write_text('name = "X"\n')
+    for path in (tmp_path / "none.json", broken, toml):
+        result = invoke(capsys, "scene", "legendes", "start", str(path))
+        assert result.status == 2 and "Traceback" not in result.err
+        assert len(result.err.strip().splitlines()) == 1
+    assert broken.read_text() == '{"name": "X", "motivation_points": -3}'
+
+
+def test_human_output_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    """The rich output keeps the French game terms."""
+    result = invoke(
+        capsys,
+        "test",
+        "legendes",
+        "--dice",
+        "3",
+        "--vs",
+        "heroique",
+        "--faces",
+        "6,5,4",
+        "--vs-faces",
+        "1,2",
+    )
+    assert result.status == 0 and "victoire définitive" in result.out
