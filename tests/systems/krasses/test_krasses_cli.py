@@ -351,3 +351,58 @@ def test_bad_input_is_one_clear_line(
     assert result.status == 2, result.out
     assert "Traceback" not in result.err + result.out
     assert len(result.err.strip().splitlines()) == 1, result.err
+
+
+def test_character_new_writes_a_sheet_the_test_can_roll(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`character new krasses` writes a valid sheet; `test --sheet --skill` rolls from it."""
+    path = tmp_path / "aurore.json"
+    made = invoke(
+        capsys,
+        "character",
+        "new",
+        "krasses",
+        "--name",
+        "Aurore",
+        "--out",
+        str(path),
+        "--characteristic",
+        "Force=2",
+        "--skill",
+        "Escalade=5",
+        "--json",
+    )
+    assert made.status == 0, made.err
+    assert json.loads(path.read_text(encoding="utf-8"))["skills"] == {"Escalade": 5}
+    again = invoke(capsys, "character", "new", "krasses", "--name", "X", "--out", str(path))
+    assert again.status == 2 and "--force" in again.err
+    rolled = invoke(
+        capsys,
+        "test",
+        "krasses",
+        "--sheet",
+        str(path),
+        "--skill",
+        "force",
+        "--difficulty",
+        "facile",
+        "--faces",
+        "8",
+        "--json",
+    ).json()
+    assert (rolled["total"], rolled["passed"]) == (10, True)
+    bad = invoke(
+        capsys,
+        "character",
+        "new",
+        "krasses",
+        "--name",
+        "X",
+        "--out",
+        str(tmp_path / "b.json"),
+        "--skill",
+        "Escalade=-1",
+    )
+    assert bad.status == 2 and len(bad.err.strip().splitlines()) == 1
+    assert not (tmp_path / "b.json").exists()

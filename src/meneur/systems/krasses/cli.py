@@ -6,6 +6,7 @@ odds and the rich rendering load inside the command bodies.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -369,6 +370,89 @@ def odds_command(
     emit(data, lambda c: render_odds(c, data), as_json=as_json)
 
 
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """``NAME=VALUE`` from the command line (a class so that Typer reads one text value)."""
+
+    name: str
+    value: int
+
+
+def _pair(text: str) -> Pair:
+    """``NAME=VALUE`` (a characteristic score or a skill level)."""
+    name, sep, value = str(text).partition("=")
+    name = name.strip()
+    if not sep or not name or len(name) > 60:
+        raise UsageError(N_("Write NAME=VALUE, such as Escalade=3, not '{text}'."), text=text[:40])
+    try:
+        return Pair(name, int_parser(-1000, 1000)(value))
+    except typer.BadParameter as error:
+        raise UsageError(
+            N_("Write NAME=VALUE, such as Escalade=3, not '{text}'{detail}."),
+            text=text[:40],
+            detail=f" ({error.message})",
+        ) from None
+
+
+PairsOpt = Annotated[
+    list[Pair] | None,
+    typer.Option(
+        "--characteristic",
+        parser=meneur_parser(_pair),
+        metavar="NAME=SCORE",
+        help=_("A characteristic and its score (repeatable)."),
+    ),
+]
+SkillsOpt = Annotated[
+    list[Pair] | None,
+    typer.Option(
+        "--skill",
+        parser=meneur_parser(_pair),
+        metavar="NAME=LEVEL",
+        help=_("A skill and its level (repeatable)."),
+    ),
+]
+
+
+def new_character_command(
+    name: Annotated[str, typer.Option("--name", metavar="NAME", help=_("The hero's name."))],
+    out: Annotated[
+        Path, typer.Option("--out", metavar="FILE", help=_("Where to write the sheet (JSON)."))
+    ],
+    characteristic: PairsOpt = None,
+    skill: SkillsOpt = None,
+    force: Annotated[
+        bool, typer.Option("--force", help=_("Replace the file if it exists."))
+    ] = False,
+    as_json: Json = False,
+) -> None:
+    """Write a new Krâsses sheet; add advantages and equipment by editing the file."""
+    from meneur.cli.output import emit
+    from meneur.files import write_sheet
+    from meneur.systems.krasses.sheet import KrassesSheet, validated
+
+    if out.exists() and not force:
+        raise UsageError(N_("{path} exists: add --force to replace it."), path=str(out))
+    sheet: KrassesSheet = validated(
+        {
+            "system": "krasses",
+            "name": name,
+            "characteristics": {p.name: p.value for p in characteristic or []},
+            "skills": {p.name: p.value for p in skill or []},
+            "advantages": [],
+            "equipment": [],
+        },
+        str(out),
+    )
+    data = sheet.model_dump(mode="json")
+    write_sheet(out, data)
+
+    def render(console: Any) -> None:
+        console.print(_("Sheet of {name} written to {path}.").format(name=name, path=out))
+
+    emit(data, render, as_json=as_json)
+
+
 def register(groups: CommandGroups) -> None:
     """Add the Krâsses commands to the shared groups."""
     groups.group("test").command("krasses", help=_("Krâsses: d20 + bonus against a difficulty."))(
@@ -383,3 +467,6 @@ def register(groups: CommandGroups) -> None:
     groups.group("odds").command(
         "krasses", help=_("Krâsses: exact odds of a test, an opposition or a cooperation.")
     )(odds_command)
+    groups.group("character", "new").command(
+        "krasses", help=_("Krâsses: write a new character sheet.")
+    )(new_character_command)

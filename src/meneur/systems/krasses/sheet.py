@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -106,7 +106,11 @@ class TraitRoll:
 
 def load_sheet(path: Path) -> KrassesSheet:
     """Read and validate a Krâsses sheet (JSON or TOML)."""
-    data = read_sheet(path)
+    return validated(read_sheet(path), str(path))
+
+
+def validated(data: dict[str, Any], path: str) -> KrassesSheet:
+    """``data`` as a sheet, or one :class:`SheetError` naming ``path`` and the first fault."""
     try:
         return KrassesSheet.model_validate(data)
     except ValidationError as error:
@@ -114,7 +118,7 @@ def load_sheet(path: Path) -> KrassesSheet:
         where = ".".join(str(part) for part in first["loc"]) or "-"
         raise SheetError(
             N_("The sheet {path} is invalid at {where}: {reason}."),
-            path=str(path),
+            path=path,
             where=where,
             reason=first["msg"],
         ) from None
