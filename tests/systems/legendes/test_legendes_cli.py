@@ -346,3 +346,23 @@ def test_human_output_in_french(capsys: pytest.CaptureFixture[str]) -> None:
         "1,2",
     )
     assert result.status == 0 and "victoire définitive" in result.out
+
+
+def test_L13_wound_and_heal_through_the_cli(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """L-13: wound twice → grave; a grave wound stays after the scene until healed."""
+    invoke(capsys, "scene", "legendes", "start", str(sheet))
+    invoke(capsys, "scene", "legendes", "wound", str(sheet))
+    assert json.loads(sheet.read_text())["wound"] == "light"
+    invoke(capsys, "scene", "legendes", "wound", str(sheet))
+    invoke(capsys, "scene", "legendes", "end", str(sheet))
+    assert json.loads(sheet.read_text())["wound"] == "grave"
+    result = invoke(capsys, "scene", "legendes", "heal", str(sheet), "--json")
+    assert result.json()["wound"] == "none"
+
+
+def test_english_messages(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same command in English keeps the French game terms."""
+    result = invoke(capsys, "--lang", "en", "test", "legendes", "--dice", "3", "--vs", "dieu")
+    assert result.status == 2 and "Unknown opposition level 'dieu'" in result.err

@@ -191,11 +191,12 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
     """A scene step's report."""
     step = data["step"]
     if step == "roll":
-        console.print(
-            _("Hero rolls {dice} dice: {faces}").format(
-                dice=data["dice"], faces=dice_text(data["faces"])
+        if not all(pair["swept"] for pair in data["pairs"]):
+            console.print(
+                _("Hero rolls {dice} dice: {faces}").format(
+                    dice=data["dice"], faces=dice_text(data["faces"])
+                )
             )
-        )
         for pair in data["pairs"]:
             console.print(
                 "[bold]"
@@ -242,6 +243,8 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
     elif step in ("wound", "heal"):
         console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["wound"]])))
     elif step in ("progress", "reached"):
+        if step == "reached":
+            console.print(_("Motivation: {text}").format(text=data["motivation"]))
         console.print(_("Motivation points: {points}").format(points=data["motivation_points"]))
     elif step == "end":
         console.print(_("The scene ends."))
