@@ -11,7 +11,7 @@ import pytest
 from meneur.errors import LimitError, RuleError, UsageError
 from meneur.odds import brute_force
 from meneur.rng import PhysicalDice
-from meneur.systems.krasses.data import parse_difficulty, parse_krasse
+from meneur.systems.krasses.ladder import parse_difficulty, parse_krasse
 from meneur.systems.krasses.odds import success_count
 from meneur.systems.krasses.odds import test_p_success as p_success
 from meneur.systems.krasses.rules import Krasse, KrassesTest, TestParams

@@ -31,13 +31,18 @@ MAX_MODIFIERS = 20
 
 
 def _difficulty(text: str) -> Difficulty:
-    from meneur.systems.krasses.data import parse_difficulty
+    """A number needs no data file (start-up stays fast); a name loads the ladder (K-3)."""
+    cleaned = str(text).strip()
+    digits = cleaned[1:] if cleaned[:1] in "+-" else cleaned
+    if digits.isdigit() and len(digits) <= 7 and abs(int(cleaned)) <= LIMIT:
+        return Difficulty(int(cleaned))
+    from meneur.systems.krasses.ladder import parse_difficulty
 
     return parse_difficulty(text)
 
 
 def _krasse(text: str) -> Krasse:
-    from meneur.systems.krasses.data import parse_krasse
+    from meneur.systems.krasses.ladder import parse_krasse
 
     name, value = parse_krasse(text)
     return Krasse(name, value)

@@ -57,7 +57,7 @@ def kind_name(kind: str) -> str:
 
 
 def difficulty_text(base: int, name: str | None, krasses: tuple[Krasse, ...]) -> str:
-    from meneur.systems.krasses.data import name_of
+    from meneur.systems.krasses.ladder import name_of
 
     label = name or name_of(base)
     text = f"{label} ({base})" if label else str(base)
