@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from fractions import Fraction
+from functools import cache
 
 from meneur.odds.dist import Dist
 from meneur.systems.krasses.rules import (
@@ -24,7 +25,9 @@ from meneur.systems.krasses.rules import (
     NATURAL_SUCCESS,
     SIDES,
     CooperateParams,
+    Kind,
     OpposeParams,
+    Side,
     TestParams,
     decide,
     helps,
@@ -59,15 +62,28 @@ def test_dist(params: TestParams) -> Dist[Hashable]:
 
 
 def round_weights(params: OpposeParams) -> dict[tuple[str, str | None], int]:
-    """Integer weights (out of 400) of each result of one exchange of an opposition."""
+    """Integer weights (out of 400) of each result of one exchange of an opposition.
+
+    An exchange depends on the bonuses only through their difference, clipped to +/-20
+    (beyond, the totals never tie nor cross), so the 400 pairs are counted once per
+    difference and tie rule and cached.
+    """
+    delta = (params.a.bonus + params.a.modifier) - (params.b.bonus + params.b.modifier)
+    clipped = max(-SIDES, min(SIDES, delta))
+    return dict(_exchange_weights(clipped, params.naturals, params.a.kind, params.b.kind))
+
+
+@cache
+def _exchange_weights(
+    delta: int, naturals: bool, a_kind: Kind, b_kind: Kind
+) -> tuple[tuple[tuple[str, str | None], int], ...]:
+    params = OpposeParams(Side(delta, a_kind), Side(0, b_kind), naturals=naturals)
     weights: dict[tuple[str, str | None], int] = {}
-    a_bonus = params.a.bonus + params.a.modifier
-    b_bonus = params.b.bonus + params.b.modifier
     for a in FACES:
         for b in FACES:
-            key = decide(a, b, a + a_bonus, b + b_bonus, params)
+            key = decide(a, b, a + delta, b, params)
             weights[key] = weights.get(key, 0) + 1
-    return weights
+    return tuple(weights.items())
 
 
 def oppose_dist(params: OpposeParams) -> Dist[Hashable]:
