@@ -1,0 +1,295 @@
+"""The Dépassement advisor (O-10): how best to spend a budget of points, exactly.
+
+*Before the roll* the only choice is how many extra dice to buy; the points kept are
+spent after seeing the dice, under the best play: first a reroll tier (or none) after
+seeing the faces, then, after seeing the rerolled dice, the best score adjustment (and,
+under the option where it counts, a margin adjustment). The success probability of
+each choice is exact: the first roll is enumerated by face multiset (multinomial
+weights), a reroll is convolved over the small machine of ``automaton``.
+
+*After the roll* (faces known) every affordable plan (reroll, adjustment, margin) gets
+its exact success probability; dominated plans (dearer and no likelier) are dropped,
+and the best comes first: the likeliest, then the cheapest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from math import comb, factorial
+
+from meneur.errors import LimitError, RuleError
+from meneur.locale import N_
+from meneur.systems.obscur.automaton import machine
+from meneur.systems.obscur.depassement import (
+    TIERS,
+    PushPlan,
+    extra_dice,
+    margin_bonus,
+    reroll_up_to,
+    tier_cost,
+)
+from meneur.systems.obscur.odds import class_dist
+from meneur.systems.obscur.rules import MAX_DICE
+from meneur.systems.obscur.scoring import Scoring
+
+MAX_POINTS = 30
+MAX_ADVISED_DICE = 16
+"""Beyond this the first roll has too many face multisets to enumerate quickly."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    plan: PushPlan
+    cost: int
+    """Points this option spends (before the roll: now; after: on this plan)."""
+    kept: int
+    """Points kept for after the roll (before-roll options only)."""
+    p_success: Fraction
+
+
+def _check(points: int, difficulty: int) -> None:
+    if not 0 <= points <= MAX_POINTS:
+        raise RuleError(
+            N_("Points of Dépassement are 0 to {limit}, not {points}."),
+            limit=MAX_POINTS,
+            points=points,
+        )
+    if difficulty < 0:
+        raise RuleError(N_("A difficulty cannot be negative."))
+
+
+@cache
+def best_gain(scoring: Scoring, cls: int, budget: int, counts_margin: bool) -> int:
+    """The most successes points can still add to a roll in class ``cls`` (adjust + margin)."""
+    gains = machine(scoring).gains[cls]
+    best = 0
+    for adjust in TIERS:
+        left = budget - tier_cost(adjust)
+        if left < 0:
+            continue
+        extra = 0
+        if counts_margin:
+            extra = max(margin_bonus(m) for m in TIERS if tier_cost(m) <= left)
+        best = max(best, gains[adjust] + extra)
+    return best
+
+
+@cache
+def reroll_pass(
+    scoring: Scoring, kept: int, rerolled: int, budget: int, need: int, counts_margin: bool
+) -> Fraction:
+    """P(pass) when ``rerolled`` fresh dice join kept dice of class ``kept`` (best play after)."""
+    dist = class_dist(rerolled, scoring, 0, kept)
+    hits = sum(
+        w
+        for (s, cls), w in dist.items()
+        if s + best_gain(scoring, cls, budget, counts_margin) >= need
+    )
+    return Fraction(hits, 6**rerolled)
+
+
+def multisets(n: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every multiset of ``n`` d6 faces as counts of faces 1..6, with its multinomial weight."""
+    top = factorial(n)
+
+    def walk(
+        face: int, left: int, counts: tuple[int, ...], denominator: int
+    ) -> Iterator[tuple[tuple[int, ...], int]]:
+        if face == 6:
+            yield (*counts, left), top // (denominator * factorial(left))
+            return
+        for c in range(left + 1):
+            yield from walk(face + 1, left - c, (*counts, c), denominator * factorial(c))
+
+    yield from walk(1, n, (), 1)
+
+
+def after_roll_value(
+    counts: tuple[int, ...], scoring: Scoring, budget: int, difficulty: int, counts_margin: bool
+) -> Fraction:
+    """P(pass) under the best play, once the faces (as counts) are seen."""
+    table = machine(scoring)
+    values = scoring.values
+    s = sum(v * c for v, c in zip(values, counts, strict=True))
+    if s + best_gain(scoring, table.class_of(counts), budget, counts_margin) >= difficulty:
+        return Fraction(1)
+    best = Fraction(0)
+    for tier in TIERS[1:]:
+        left = budget - tier_cost(tier)
+        if left < 0:
+            break
+        up_to = reroll_up_to(tier)
+        rerolled = sum(counts[:up_to])
+        if rerolled == 0:
+            continue
+        kept = table.class_of((0,) * up_to + counts[up_to:])
+        best = max(best, reroll_pass(scoring, kept, rerolled, left, difficulty - s, counts_margin))
+    return best
+
+
+def before_roll_value(
+    dice: int, scoring: Scoring, budget: int, difficulty: int, counts_margin: bool
+) -> Fraction:
+    """P(pass) of rolling ``dice`` and keeping ``budget`` points for after the roll.
+
+    Walks the face multisets of the first roll with nested loops (faces 6, 5, 4 first:
+    they are kept by every reroll tier), carrying the machine class and the successes
+    incrementally; every weight is an integer over ``6**dice * 6**dice``.
+    """
+    table = machine(scoring)
+    if dice == 0:
+        gain = best_gain(scoring, table.start, budget, counts_margin)
+        return Fraction(int(gain >= difficulty))
+    if dice > MAX_ADVISED_DICE:
+        raise LimitError(N_("The advisor handles up to {limit} dice."), limit=MAX_ADVISED_DICE)
+    values = scoring.values
+    scale = 6**dice
+    rerolls = [
+        (reroll_up_to(tier), budget - tier_cost(tier))
+        for tier in TIERS[1:]
+        if tier_cost(tier) <= budget
+    ]
+    advance = table.advance
+    # Dice of faces 1-3 never score; only their count and machine class matter below.
+    low_ways = [3**k for k in range(dice + 1)]
+    total = 0
+
+    def reroll_value(kept: int, count: int, left: int, need: int) -> int:
+        return int(reroll_pass(scoring, kept, count, left, need, counts_margin) * scale)
+
+    for c6 in range(dice + 1):
+        w6 = comb(dice, c6)
+        k6 = advance(table.start, 6, c6)
+        for c5 in range(dice - c6 + 1):
+            w5 = w6 * comb(dice - c6, c5)
+            k5 = advance(k6, 5, c5)
+            for c4 in range(dice - c6 - c5 + 1):
+                left4 = dice - c6 - c5 - c4
+                w4 = w5 * comb(dice - c6 - c5, c4)
+                s = values[5] * c6 + values[4] * c5 + values[3] * c4
+                if s >= difficulty:
+                    total += w4 * low_ways[left4] * scale
+                    continue
+                k4 = advance(k5, 4, c4)
+                need = difficulty - s
+                for c3 in range(left4 + 1):
+                    left3 = left4 - c3
+                    w3 = w4 * comb(left4, c3)
+                    k3 = advance(k4, 3, c3)
+                    for c2 in range(left3 + 1):
+                        c1 = left3 - c2
+                        weight = w3 * comb(left3, c2)
+                        k2 = advance(k3, 2, c2)
+                        whole = advance(k2, 1, c1)
+                        if best_gain(scoring, whole, budget, counts_margin) >= need:
+                            total += weight * scale
+                            continue
+                        best = 0
+                        for up_to, left in rerolls:
+                            if up_to == 1:
+                                kept, count = k2, c1
+                            elif up_to == 2:
+                                kept, count = k3, c1 + c2
+                            elif up_to == 3:
+                                kept, count = k4, c1 + c2 + c3
+                            else:  # a table with other reroll tiers: fall back to counts
+                                counts = (c1, c2, c3, c4, c5, c6)
+                                kept = table.class_of((0,) * up_to + counts[up_to:])
+                                count = sum(counts[:up_to])
+                            if count:
+                                best = max(best, reroll_value(kept, count, left, need))
+                        total += weight * best
+    return Fraction(total, scale * scale)
+
+
+def advise_before(
+    dice: int,
+    difficulty: int,
+    points: int,
+    *,
+    scoring: Scoring = Scoring.NORMAL,
+    counts_margin: bool = False,
+) -> list[Option]:
+    """Each way to buy extra dice now, keeping the rest for after the roll, best first."""
+    _check(points, difficulty)
+    if not 0 <= dice <= MAX_DICE:
+        raise LimitError(
+            N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."), limit=MAX_DICE, dice=dice
+        )
+    options = []
+    for tier in TIERS:
+        cost = tier_cost(tier)
+        if cost > points:
+            break
+        p = before_roll_value(
+            dice + extra_dice(tier), scoring, points - cost, difficulty, counts_margin
+        )
+        options.append(Option(PushPlan(dice=tier), cost, points - cost, p))
+    return _ranked(options, prune=False)
+
+
+def plan_probability(
+    counts: tuple[int, ...], plan: PushPlan, scoring: Scoring, difficulty: int, counts_margin: bool
+) -> Fraction:
+    """P(pass) of a fixed post-roll plan on faces with ``counts`` (auto adjustment)."""
+    table = machine(scoring)
+    values = scoring.values
+    s = sum(v * c for v, c in zip(values, counts, strict=True))
+    bonus = margin_bonus(plan.margin) if counts_margin else 0
+    need = difficulty - s - bonus
+    up_to = reroll_up_to(plan.reroll)
+    rerolled = sum(counts[:up_to])
+    if rerolled == 0:
+        return Fraction(int(table.gains[table.class_of(counts)][plan.adjust] >= need))
+    kept = table.class_of((0,) * up_to + counts[up_to:])
+    dist = class_dist(rerolled, scoring, 0, kept)
+    hits = sum(w for (sf, cls), w in dist.items() if sf + table.gains[cls][plan.adjust] >= need)
+    return Fraction(hits, 6**rerolled)
+
+
+def advise_after(
+    faces: tuple[int, ...],
+    difficulty: int,
+    points: int,
+    *,
+    scoring: Scoring = Scoring.NORMAL,
+    counts_margin: bool = False,
+) -> list[Option]:
+    """Every affordable post-roll plan with its exact success probability, best first."""
+    _check(points, difficulty)
+    if len(faces) > MAX_DICE + 3:
+        raise LimitError(
+            N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."),
+            limit=MAX_DICE,
+            dice=len(faces),
+        )
+    counts = tuple(faces.count(f) for f in range(1, 7))
+    options = []
+    for reroll in TIERS:
+        for adjust in TIERS:
+            for margin in TIERS if counts_margin else (0,):
+                plan = PushPlan(reroll=reroll, adjust=adjust, margin=margin)
+                if plan.cost > points or (reroll and not sum(counts[: reroll_up_to(reroll)])):
+                    continue
+                if adjust and not faces:
+                    continue
+                p = plan_probability(counts, plan, scoring, difficulty, counts_margin)
+                options.append(Option(plan, plan.cost, 0, p))
+    return _ranked(options)
+
+
+def _ranked(options: list[Option], *, prune: bool = True) -> list[Option]:
+    """Likeliest first, then cheapest; with ``prune``, an option dearer and no likelier
+    than another is dropped."""
+    ordered = sorted(options, key=lambda o: (-o.p_success, o.cost))
+    if not prune:
+        return ordered
+    kept: list[Option] = []
+    for option in ordered:
+        if any(k.cost <= option.cost and k.p_success >= option.p_success for k in kept):
+            continue
+        kept.append(option)
+    return kept

@@ -1,0 +1,863 @@
+"""The Obscur commands: test, oppose, odds, push (the Dépassement advisor), xp, acquire.
+
+Options are parsed by meneur's parsers (one translated line for bad input); rules, odds
+and sheets load inside the command bodies. A sheet is changed only after every check
+has passed, and written atomically: on any error the file is left untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from meneur.cli.params import FacesArg, Json, Seed, VsFacesArg, int_parser, meneur_parser
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from meneur.systems.obscur.depassement import Payment, PushPlan
+    from meneur.systems.obscur.rules import Automatic
+    from meneur.systems.obscur.sheet import Character
+
+MAX_DICE = 60
+MAX_POINTS = 30
+
+
+def _automatic(text: str) -> str:
+    from meneur.text import fold
+
+    wanted = fold(text)
+    if wanted in {"success", "reussite", "succes"}:
+        return "success"
+    if wanted in {"failure", "echec"}:
+        return "failure"
+    raise UsageError(N_("'{value}' is not success or failure."), value=str(text)[:20])
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustments:
+    """``--adjust-on 2:+1,4:+1`` (a class so that Typer reads one text value)."""
+
+    pairs: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pay:
+    """``--pay vecu=1,moral=2``."""
+
+    points: dict[str, int]
+
+
+def _adjust_on(text: str) -> Adjustments:
+    pairs: list[tuple[int, int]] = []
+    for item in str(text).replace(" ", "").split(","):
+        die, sep, inc = item.partition(":")
+        if (
+            not sep
+            or not die.isdigit()
+            or inc.lstrip("+") not in {"1", "2", "3"}
+            or not 1 <= int(die) <= 99
+        ):
+            raise UsageError(
+                N_("Give adjustments as DIE:+N, such as 2:+1,4:+1 (not '{item}')."), item=item[:20]
+            )
+        pairs.append((int(die) - 1, int(inc.lstrip("+"))))
+    return Adjustments(tuple(pairs))
+
+
+def _pay(text: str) -> Pay:
+    from meneur.text import fold
+
+    names = {"vecu": "vecu", "volonte": "volonte", "moral": "moral"}
+    points: dict[str, int] = {}
+    for item in str(text).replace(" ", "").split(","):
+        name, sep, value = item.partition("=")
+        key = names.get(fold(name))
+        if key is None or not sep or not value.isdigit() or len(value) > 6:
+            raise UsageError(
+                N_("Give a payment as RESOURCE=POINTS, such as vecu=1,moral=2 (not '{item}')."),
+                item=item[:30],
+            )
+        points[key] = points.get(key, 0) + int(value)
+    return Pay(points)
+
+
+def _price(text: str) -> Fraction:
+    cleaned = str(text).strip().replace(",", ".")
+    if len(cleaned) > 20:
+        raise UsageError(N_("'{value}' is not a price."), value=cleaned[:20])
+    try:
+        value = Fraction(cleaned)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(N_("'{value}' is not a price."), value=cleaned[:20]) from None
+    if value < 0:
+        raise UsageError(N_("'{value}' is not a price."), value=cleaned[:20])
+    return value
+
+
+DiceOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--dice",
+        parser=int_parser(0, MAX_DICE),
+        metavar="N",
+        help=_("Potentiel d'Action: dice to roll."),
+    ),
+]
+SheetOpt = Annotated[
+    Path | None,
+    typer.Option("--sheet", metavar="FILE", help=_("An Obscur character sheet (JSON or TOML).")),
+]
+TraitOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--trait",
+        metavar="NAME",
+        help=_("The trait tested from the sheet (its associated trait is added)."),
+    ),
+]
+DifficultyOpt = Annotated[
+    int,
+    typer.Option(
+        "--difficulty",
+        parser=int_parser(0, 200),
+        metavar="D",
+        help=_("Seuil de Réussite: successes needed."),
+    ),
+]
+ZeroSkillOpt = Annotated[
+    bool,
+    typer.Option(
+        "--zero-skill", help=_("The Capacité or Compétence is 0: only 6s count (2 each).")
+    ),
+]
+ZeroAttrOpt = Annotated[
+    bool,
+    typer.Option(
+        "--zero-attribute",
+        help=_("The Caractéristique or Connaissance is 0: only 6s count, 1 each."),
+    ),
+]
+ModifierOpt = Annotated[
+    int,
+    typer.Option(
+        "--modifier",
+        parser=int_parser(-MAX_DICE, MAX_DICE),
+        metavar="M",
+        help=_("Dice added or removed."),
+    ),
+]
+PointsTier = int_parser(0, 6)
+PushDiceOpt = Annotated[
+    int,
+    typer.Option(
+        "--push-dice",
+        parser=PointsTier,
+        metavar="P",
+        help=_("Dépassement: points for extra dice (1, 3 or 6)."),
+    ),
+]
+RerollOpt = Annotated[
+    int,
+    typer.Option(
+        "--reroll",
+        parser=PointsTier,
+        metavar="P",
+        help=_("Dépassement: points for rerolls (1, 3 or 6)."),
+    ),
+]
+AdjustOpt = Annotated[
+    int,
+    typer.Option(
+        "--adjust",
+        parser=PointsTier,
+        metavar="P",
+        help=_("Dépassement: points for score adjustment (1, 3 or 6)."),
+    ),
+]
+AdjustOnOpt = Annotated[
+    Adjustments | None,
+    typer.Option(
+        "--adjust-on",
+        parser=meneur_parser(_adjust_on),
+        metavar="DIE:+N,...",
+        help=_("Which dice the score adjustment raises (default: the best choice)."),
+    ),
+]
+MarginOpt = Annotated[
+    int,
+    typer.Option(
+        "--margin-points",
+        parser=PointsTier,
+        metavar="P",
+        help=_("Dépassement: points for margin adjustment (1, 3 or 6)."),
+    ),
+]
+PayOpt = Annotated[
+    Pay | None,
+    typer.Option(
+        "--pay",
+        parser=meneur_parser(_pay),
+        metavar="RES=P,...",
+        help=_("Who pays the Dépassement, such as vecu=1,moral=2 (default: the table's order)."),
+    ),
+]
+OneResourceOpt = Annotated[
+    bool,
+    typer.Option("--one-resource", help=_("Option: a Dépassement is paid from one resource only.")),
+]
+MarginCountsOpt = Annotated[
+    bool,
+    typer.Option("--margin-counts", help=_("Option: the margin adjustment counts as successes.")),
+]
+AutomaticOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--automatic",
+        parser=meneur_parser(_automatic),
+        metavar="success|failure",
+        help=_("Common sense: the test succeeds or fails without a roll."),
+    ),
+]
+
+
+def _as_automatic(value: str | None) -> Automatic | None:
+    if value == "success":
+        return "success"
+    if value == "failure":
+        return "failure"
+    return None
+
+
+def _points_tier(points: int) -> int:
+    from meneur.systems.obscur.depassement import tier_for_points
+
+    return tier_for_points(points)
+
+
+def _resolve_pool(
+    dice: int | None,
+    sheet: Path | None,
+    trait: str | None,
+    zero_skill: bool,
+    zero_attribute: bool,
+    side: str = "",
+) -> tuple[int, bool, bool, Character | None, str | None]:
+    """Dice and zero rules from ``--dice`` or from a sheet and a trait (O-4 to O-6)."""
+    from meneur.systems.obscur.sheet import load_character
+
+    if sheet is not None:
+        if dice is not None:
+            raise UsageError(
+                N_("Give either --{side}dice or --{side}sheet with --{side}trait, not both."),
+                side=side,
+            )
+        if not trait:
+            raise UsageError(
+                N_("--{side}sheet needs --{side}trait (the trait to test)."), side=side
+            )
+        character = load_character(sheet)
+        pool = character.pool(trait)
+        return (
+            pool.dice,
+            zero_skill or pool.zero_skill,
+            zero_attribute or pool.zero_attribute,
+            character,
+            pool.name if pool.base_name is None else f"{pool.name} + {pool.base_name}",
+        )
+    if trait:
+        raise UsageError(N_("--{side}trait needs --{side}sheet."), side=side)
+    if dice is None:
+        raise UsageError(
+            N_("Give --{side}dice N, or --{side}sheet FILE with --{side}trait NAME."), side=side
+        )
+    return dice, zero_skill, zero_attribute, None, None
+
+
+def _available(character: Character) -> dict[str, int]:
+    return {name: character.resource(name).current for name in ("vecu", "volonte", "moral")}
+
+
+def _payment(
+    character: Character | None, plan: PushPlan, pay: dict[str, int] | None, one: bool
+) -> Payment | None:
+    from meneur.systems.obscur.depassement import plan_payment
+
+    if plan.cost == 0:
+        if pay and any(pay.values()):
+            raise UsageError(N_("Nothing to pay: no Dépassement was bought."))
+        return None
+    if character is None:
+        if pay is None:
+            return None
+        return plan_payment(
+            plan.cost, dict.fromkeys(pay, plan.cost), asked=pay, single_resource=one or None
+        )
+    return plan_payment(plan.cost, _available(character), asked=pay, single_resource=one or None)
+
+
+def _settle(
+    character: Character | None, payment: Payment | None, fumble: bool
+) -> dict[str, Any] | None:
+    """Pay the Dépassement and earn the Vécu of a Maladresse, in one atomic write."""
+    from meneur.systems.obscur.sheet import add_to_resource, save_character, updated
+    from meneur.systems.obscur.tables import rule_tables
+
+    if character is None:
+        return {"paid": dict(payment.points)} if payment is not None else None
+    reward = rule_tables().experience.fumble_reward if fumble else 0
+
+    def change(raw: dict[str, Any]) -> None:
+        for name, points in (payment.points if payment else {}).items():
+            add_to_resource(raw, name, -points)
+        if reward:
+            add_to_resource(raw, "vecu", reward)
+
+    if reward or payment is not None:
+        save_character(updated(character, change))
+    return {
+        "path": str(character.path),
+        "name": character.sheet.name,
+        "paid": dict(payment.points) if payment else {},
+        "vecu_gained": reward,
+    }
+
+
+def test_command(
+    dice: DiceOpt = None,
+    sheet: SheetOpt = None,
+    trait: TraitOpt = None,
+    difficulty: DifficultyOpt = 1,
+    zero_skill: ZeroSkillOpt = False,
+    zero_attribute: ZeroAttrOpt = False,
+    modifier: ModifierOpt = 0,
+    push_dice: PushDiceOpt = 0,
+    reroll: RerollOpt = 0,
+    adjust: AdjustOpt = 0,
+    adjust_on: AdjustOnOpt = None,
+    margin_points: MarginOpt = 0,
+    pay: PayOpt = None,
+    one_resource: OneResourceOpt = False,
+    margin_counts: MarginCountsOpt = False,
+    automatic: AutomaticOpt = None,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Roll an Obscur test: Potentiel d'Action, successes, Maladresse, Dépassement."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.obscur.checks import TestCheck
+    from meneur.systems.obscur.depassement import PushPlan
+    from meneur.systems.obscur.render import render_test
+    from meneur.systems.obscur.rules import TestParams
+
+    pool, zs, za, character, label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    plan = PushPlan(
+        dice=_points_tier(push_dice),
+        reroll=_points_tier(reroll),
+        adjust=_points_tier(adjust),
+        margin=_points_tier(margin_points),
+        adjust_on=adjust_on.pairs if adjust_on else None,
+    )
+    params = TestParams(
+        pool,
+        difficulty=difficulty,
+        modifier=modifier,
+        zero_skill=zs,
+        zero_attribute=za,
+        push=plan,
+        automatic=_as_automatic(automatic),
+        margin_counts=True if margin_counts else None,
+    )
+    payment = _payment(
+        character, plan, pay.points if pay else None, one_resource
+    )  # checked before any die is rolled
+    check = TestCheck()
+    rolled = check.roll(params, dice_sources(seed, faces))
+    data = check.to_json(params, rolled.outcome)
+    settled = _settle(character, payment, rolled.outcome.fumble)
+    if settled is not None:
+        if label:
+            settled["trait"] = label
+        data["sheet"] = settled
+    title = (
+        _("Test of {trait} ({dice} dice)").format(trait=label, dice=params.pool) if label else None
+    )
+    emit(
+        data,
+        lambda console: render_test(console, data, params.scoring.values, title),
+        as_json=as_json,
+    )
+
+
+def oppose_command(
+    dice: DiceOpt = None,
+    vs: Annotated[
+        int | None,
+        typer.Option(
+            "--vs", parser=int_parser(0, MAX_DICE), metavar="B", help=_("The opposing side's dice.")
+        ),
+    ] = None,
+    sheet: SheetOpt = None,
+    trait: TraitOpt = None,
+    vs_sheet: Annotated[
+        Path | None,
+        typer.Option("--vs-sheet", metavar="FILE", help=_("The opposing side's sheet.")),
+    ] = None,
+    vs_trait: Annotated[
+        str | None, typer.Option("--vs-trait", metavar="NAME", help=_("The opposing side's trait."))
+    ] = None,
+    zero_skill: ZeroSkillOpt = False,
+    zero_attribute: ZeroAttrOpt = False,
+    vs_zero_skill: Annotated[
+        bool, typer.Option("--vs-zero-skill", help=_("The opposing side's skill is 0."))
+    ] = False,
+    vs_zero_attribute: Annotated[
+        bool, typer.Option("--vs-zero-attribute", help=_("The opposing side's attribute is 0."))
+    ] = False,
+    modifier: ModifierOpt = 0,
+    vs_modifier: Annotated[
+        int,
+        typer.Option(
+            "--vs-modifier",
+            parser=int_parser(-MAX_DICE, MAX_DICE),
+            metavar="M",
+            help=_("Dice added or removed (opposing side)."),
+        ),
+    ] = 0,
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Roll an Obscur opposition: more successes wins, by the difference (O-9)."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.obscur.checks import OpposeCheck
+    from meneur.systems.obscur.rules import OpposeParams, TestParams
+
+    a_dice, a_zs, a_za, a_char, a_label = _resolve_pool(
+        dice, sheet, trait, zero_skill, zero_attribute
+    )
+    b_dice, b_zs, b_za, b_char, b_label = _resolve_pool(
+        vs, vs_sheet, vs_trait, vs_zero_skill, vs_zero_attribute, side="vs-"
+    )
+    params = OpposeParams(
+        TestParams(a_dice, difficulty=0, modifier=modifier, zero_skill=a_zs, zero_attribute=a_za),
+        TestParams(
+            b_dice, difficulty=0, modifier=vs_modifier, zero_skill=b_zs, zero_attribute=b_za
+        ),
+    )
+    check = OpposeCheck()
+    rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
+    data = check.to_json(params, rolled.outcome)
+    for key, character, outcome, label in (
+        ("a", a_char, rolled.outcome.a, a_label),
+        ("b", b_char, rolled.outcome.b, b_label),
+    ):
+        settled = _settle(character, None, outcome.fumble)
+        if settled is not None:
+            settled["trait"] = label
+            data[key]["sheet"] = settled
+
+    def render(console: Console) -> None:
+        from meneur.systems.obscur.render import dice_text
+
+        for key, p, label in (("a", params.a, a_label), ("b", params.b, b_label)):
+            side = data[key]
+            name = label or key.upper()
+            console.print(f"{name}: ", dice_text(side["faces"], p.scoring.values))
+            line = _("  {successes} successes").format(successes=side["successes"])
+            if side["fumble"]:
+                line += "  " + _("Maladresse!")
+            console.print(line)
+        if data["winner"] is None:
+            console.print(_("Tie: no winner, status quo."), style="bold")
+        else:
+            winner = (a_label if data["winner"] == "a" else b_label) or data["winner"].upper()
+            console.print(
+                _("{winner} wins by {margin}.").format(winner=winner, margin=data["margin"]),
+                style="bold green",
+            )
+
+    emit(data, render, as_json=as_json)
+
+
+def odds_command(
+    dice: DiceOpt = None,
+    sheet: SheetOpt = None,
+    trait: TraitOpt = None,
+    difficulty: DifficultyOpt = 1,
+    zero_skill: ZeroSkillOpt = False,
+    zero_attribute: ZeroAttrOpt = False,
+    modifier: ModifierOpt = 0,
+    push_dice: PushDiceOpt = 0,
+    reroll: RerollOpt = 0,
+    adjust: AdjustOpt = 0,
+    margin_points: MarginOpt = 0,
+    margin_counts: MarginCountsOpt = False,
+    as_json: Json = False,
+) -> None:
+    """Exact odds of an Obscur test (pools up to 60 dice), with an optional Dépassement plan."""
+    from meneur.cli.output import emit
+    from meneur.systems.obscur.depassement import PushPlan
+    from meneur.systems.obscur.odds import summary
+    from meneur.systems.obscur.rules import TestParams
+
+    pool, zs, za, _character, label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    plan = PushPlan(
+        dice=_points_tier(push_dice),
+        reroll=_points_tier(reroll),
+        adjust=_points_tier(adjust),
+        margin=_points_tier(margin_points),
+    )
+    params = TestParams(
+        pool,
+        difficulty=difficulty,
+        modifier=modifier,
+        zero_skill=zs,
+        zero_attribute=za,
+        push=plan,
+        margin_counts=True if margin_counts else None,
+    )
+    _dist, figures = summary(params)
+    p_success: Fraction = figures["p_success"]  # type: ignore[assignment]
+    p_fumble: Fraction = figures["p_fumble"]  # type: ignore[assignment]
+    by: dict[int, Fraction] = figures["successes"]  # type: ignore[assignment]
+    data: dict[str, Any] = {
+        "system": "obscur",
+        "p_success": float(p_success),
+        "p_fumble": float(p_fumble),
+        "successes": {str(s): float(p) for s, p in by.items()},
+        "dice": params.pool,
+        "difficulty": difficulty,
+        "exact": {
+            "p_success": str(p_success),
+            "p_fumble": str(p_fumble),
+            "successes": {str(s): str(p) for s, p in by.items()},
+        },
+    }
+    if not plan.is_empty:
+        data["push"] = plan.to_json()
+
+    def render(console: Console) -> None:
+        from rich.table import Table
+
+        from meneur.systems.obscur.render import percent
+
+        heading = _("{dice} dice, difficulty {difficulty}").format(
+            dice=params.pool, difficulty=difficulty
+        )
+        if label:
+            heading = f"{label}: {heading}"
+        console.print(heading, style="bold")
+        console.print(
+            _("Réussite: {p} ({exact})").format(p=percent(p_success), exact=p_success),
+            style="green",
+        )
+        console.print(
+            _("Maladresse: {p} ({exact})").format(p=percent(p_fumble), exact=p_fumble), style="red"
+        )
+        table = Table(_("Successes"), _("Probability"), _("Exact"))
+        for s, p in by.items():
+            table.add_row(str(s), percent(p), str(p))
+        console.print(table)
+
+    emit(data, render, as_json=as_json)
+
+
+def push_command(
+    dice: DiceOpt = None,
+    sheet: SheetOpt = None,
+    trait: TraitOpt = None,
+    difficulty: DifficultyOpt = 1,
+    points: Annotated[
+        int | None,
+        typer.Option(
+            "--points",
+            parser=int_parser(0, MAX_POINTS),
+            metavar="P",
+            help=_(
+                "Points of Vécu, Volonté and Moral to spend (default with a sheet: all it has)."
+            ),
+        ),
+    ] = None,
+    zero_skill: ZeroSkillOpt = False,
+    zero_attribute: ZeroAttrOpt = False,
+    modifier: ModifierOpt = 0,
+    margin_counts: MarginCountsOpt = False,
+    faces: FacesArg = None,
+    as_json: Json = False,
+) -> None:
+    """The Dépassement advisor: the exact success odds of each way to spend points.
+
+    Without --faces: before the roll (extra dice now, or points kept for after). With
+    --faces: after the roll, each plan of rerolls and adjustments, best first.
+    """
+    from meneur.cli.output import emit
+    from meneur.systems.obscur.advisor import MAX_POINTS as LIMIT
+    from meneur.systems.obscur.advisor import advise_after, advise_before
+    from meneur.systems.obscur.rules import TestParams
+    from meneur.systems.obscur.tables import rule_tables
+
+    pool, zs, za, character, _label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    counts = margin_counts or rule_tables().options.margin_counts_as_successes
+    if points is None:
+        if character is None:
+            raise UsageError(N_("Give --points P (the points you may spend)."))
+        available = _available(character)
+        single = rule_tables().options.single_resource
+        points = min(LIMIT, max(available.values()) if single else sum(available.values()))
+    params = TestParams(
+        pool, difficulty=difficulty, modifier=modifier, zero_skill=zs, zero_attribute=za
+    )
+    if faces is not None:
+        shown = faces.values
+        if any(not 1 <= f <= 6 for f in shown):
+            raise UsageError(N_("A d6 shows 1 to 6."))
+        options = advise_after(
+            shown, difficulty, points, scoring=params.scoring, counts_margin=counts
+        )
+        stage = "after"
+    else:
+        options = advise_before(
+            params.pool, difficulty, points, scoring=params.scoring, counts_margin=counts
+        )
+        stage = "before"
+    listed: list[dict[str, Any]] = [
+        {
+            "spend": option.plan.to_json(),
+            "cost": option.cost,
+            "kept_for_after": option.kept if stage == "before" else 0,
+            "p_success": float(option.p_success),
+            "p_exact": str(option.p_success),
+        }
+        for option in options
+    ]
+    data: dict[str, Any] = {
+        "system": "obscur",
+        "stage": stage,
+        "dice": params.pool,
+        "difficulty": difficulty,
+        "points": points,
+        "options": listed,
+        "best": listed[0] if listed else None,
+    }
+    if faces is not None:
+        data["faces"] = list(faces.values)
+
+    def describe(spend: dict[str, Any]) -> str:
+        parts = []
+        if spend["extra_dice"]:
+            parts.append(_("+{n} dice").format(n=spend["extra_dice"]))
+        if spend["reroll_up_to"]:
+            parts.append(_("reroll faces 1 to {n}").format(n=spend["reroll_up_to"]))
+        if spend["adjust_tier"]:
+            parts.append(_("score adjustment tier {n}").format(n=spend["adjust_tier"]))
+        if spend["margin_bonus"]:
+            parts.append(_("margin +{n}").format(n=spend["margin_bonus"]))
+        if stage == "before" and not parts:
+            return _("no extra dice")
+        return ", ".join(parts) or _("nothing")
+
+    def render(console: Console) -> None:
+        from rich.table import Table
+
+        from meneur.systems.obscur.render import dice_text, percent
+
+        if stage == "before":
+            console.print(
+                _("Before the roll: {dice} dice, difficulty {difficulty}, {points} points").format(
+                    dice=params.pool, difficulty=difficulty, points=points
+                ),
+                style="bold",
+            )
+        else:
+            console.print(
+                _("After the roll, difficulty {difficulty}, {points} points:").format(
+                    difficulty=difficulty, points=points
+                ),
+                dice_text(list(faces.values) if faces else [], params.scoring.values),
+                style="bold",
+            )
+        table = Table(_("Spend"), _("Cost"), _("Kept for after"), _("Réussite"), _("Exact"))
+        for row in listed:
+            kept = str(row["kept_for_after"]) if stage == "before" else "-"
+            table.add_row(
+                describe(row["spend"]),
+                str(row["cost"]),
+                kept,
+                percent(row["p_success"]),
+                row["p_exact"],
+            )
+        console.print(table)
+        if listed:
+            console.print(
+                _("Best: {spend}").format(spend=describe(listed[0]["spend"])), style="bold green"
+            )
+
+    emit(data, render, as_json=as_json)
+
+
+def xp_command(
+    sheet: Annotated[
+        Path,
+        typer.Option(
+            "--sheet", metavar="FILE", help=_("An Obscur character sheet (JSON or TOML).")
+        ),
+    ],
+    trait: Annotated[str, typer.Option("--trait", metavar="NAME", help=_("The trait to raise."))],
+    to: Annotated[
+        int,
+        typer.Option(
+            "--to", parser=int_parser(0, 30), metavar="LEVEL", help=_("The level to reach.")
+        ),
+    ],
+    apply: Annotated[
+        bool,
+        typer.Option("--apply", help=_("Spend the Vécu and write the new level to the sheet.")),
+    ] = False,
+    contact: Annotated[
+        bool, typer.Option("--contact", help=_("The trait is a Contact (a person)."))
+    ] = False,
+    as_json: Json = False,
+) -> None:
+    """Experience (O-40): the Vécu cost of raising a trait, and spending it."""
+    from meneur.cli.output import emit
+    from meneur.systems.obscur.catalog import KIND_LABELS
+    from meneur.systems.obscur.experience import apply_raise, plan_raise
+    from meneur.systems.obscur.sheet import load_character, save_character
+
+    character = load_character(sheet)
+    plan = plan_raise(character, trait, to, contact=contact)
+    if apply:
+        save_character(apply_raise(character, plan))
+    data = {
+        "system": "obscur",
+        "trait": plan.trait,
+        "kind": plan.kind.value,
+        "from": plan.level,
+        "to": plan.target,
+        "cost": plan.cost,
+        "vecu": plan.vecu,
+        "vecu_after": plan.vecu - plan.cost,
+        "affordable": plan.affordable,
+        "applied": apply,
+    }
+
+    def render(console: Console) -> None:
+        console.print(
+            _(
+                "{kind} {trait}: {level} → {target} costs {cost} Vécu (the sheet has {vecu})."
+            ).format(
+                kind=_(KIND_LABELS[plan.kind]),
+                trait=plan.trait,
+                level=plan.level,
+                target=plan.target,
+                cost=plan.cost,
+                vecu=plan.vecu,
+            )
+        )
+        if apply:
+            console.print(_("Done: written to {path}.").format(path=sheet), style="bold green")
+        elif not plan.affordable:
+            console.print(_("Not enough Vécu yet."), style="red")
+
+    emit(data, render, as_json=as_json)
+
+
+def acquire_command(
+    rarity: Annotated[
+        int,
+        typer.Option(
+            "--rarity",
+            parser=int_parser(1, 6),
+            metavar="R",
+            help=_("Rareté, 1 (very common) to 6 (exceptional)."),
+        ),
+    ],
+    distance: Annotated[
+        int,
+        typer.Option(
+            "--distance",
+            parser=int_parser(0, 20),
+            metavar="K",
+            help=_("Distance level to the item's region (table provisoire)."),
+        ),
+    ] = 0,
+    price: Annotated[
+        Fraction | None,
+        typer.Option(
+            "--price", parser=meneur_parser(_price), metavar="P", help=_("Reference price.")
+        ),
+    ] = None,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Acquisition (O-41): is an item available, and at what price."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.obscur.acquisition import AcquireParams
+    from meneur.systems.obscur.checks import AcquireCheck
+
+    params = AcquireParams(rarity, distance, price)
+    check = AcquireCheck()
+    rolled = check.roll(params, dice_sources(seed, faces))
+    data = check.to_json(params, rolled.outcome)
+    p_available = check.odds(params).p_where(lambda key: bool(key[1]))  # type: ignore[index]
+    data["p_available"] = float(p_available)
+    data["p_available_exact"] = str(p_available)
+
+    def render(console: Console) -> None:
+        from meneur.systems.obscur.render import dice_text, percent
+
+        console.print(_("Disponibilité: "), dice_text(data["faces"]), str(data["availability"]))
+        note = " " + _("(table provisoire)") if data["provisional"] and distance else ""
+        console.print(
+            _("Rareté {rarity} (base {base}, distance {distance}){note}").format(
+                rarity=data["rarity"], base=rarity, distance=distance, note=note
+            )
+        )
+        if data["available"]:
+            line = _("Available at {percent} % of the reference price").format(
+                percent=data["price_percent"]
+            )
+            if data["price"] is not None:
+                line += _(": {price}").format(price=data["price"])
+            console.print(line, style="bold green")
+        else:
+            console.print(_("Not available."), style="bold red")
+        console.print(
+            _("Chance it is available: {p} ({exact})").format(
+                p=percent(p_available), exact=p_available
+            )
+        )
+
+    emit(data, render, as_json=as_json)
+
+
+def register(groups: CommandGroups) -> None:
+    groups.group("test").command(
+        "obscur", help=_("Roll an Obscur test (Potentiel d'Action, Dépassement).")
+    )(test_command)
+    groups.group("oppose").command("obscur", help=_("Roll an Obscur opposition."))(oppose_command)
+    groups.group("odds").command("obscur", help=_("Exact odds of an Obscur test."))(odds_command)
+    groups.group("push").command(
+        "obscur", help=_("The Dépassement advisor: exact odds of each way to spend points.")
+    )(push_command)
+    groups.group("xp").command(
+        "obscur", help=_("Obscur experience: the Vécu cost of raising a trait.")
+    )(xp_command)
+    groups.group("acquire").command(
+        "obscur", help=_("Obscur acquisition: availability and price.")
+    )(acquire_command)

@@ -1,0 +1,103 @@
+"""Rich rendering of Obscur results: dice shown as dice, successes highlighted, the
+verdict in words, French game terms kept (Réussite, Marge de Réussite, Maladresse)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from meneur.locale import gettext as _
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+PIPS = "⚀⚁⚂⚃⚄⚅"
+
+
+def dice_text(
+    faces: list[int], values: tuple[int, ...] = (0, 0, 0, 1, 1, 2), marks: set[int] | None = None
+) -> Text:
+    from rich.text import Text
+
+    text = Text()
+    for index, face in enumerate(faces):
+        value = values[face - 1]
+        style = "bold green" if value >= 2 else "green" if value == 1 else "dim"
+        if marks and index in marks:
+            style += " underline"
+        text.append(f"{PIPS[face - 1]} {face}", style=style)
+        text.append("  ")
+    if not faces:
+        text.append(_("(no dice)"), style="dim")
+    return text
+
+
+def percent(p: float | Fraction) -> str:
+    return f"{float(p) * 100:.2f} %"
+
+
+def verdict_text(data: dict[str, Any]) -> Text:
+    from rich.text import Text
+
+    text = Text()
+    if data.get("automatic"):
+        text.append(
+            _("Automatic success (no roll)")
+            if data["passed"]
+            else _("Automatic failure (no roll)"),
+            style="bold",
+        )
+        return text
+    if data["fumble"]:
+        text.append(_("Maladresse!") + " ", style="bold red")
+    if data["passed"]:
+        text.append(_("Réussite"), style="bold green")
+        text.append("  " + _("Marge de Réussite {margin}").format(margin=data["margin"]))
+    else:
+        text.append(_("Échec"), style="bold red")
+        text.append("  " + _("Marge d'Échec {margin}").format(margin=-data["margin"]))
+    return text
+
+
+def render_test(
+    console: Console, data: dict[str, Any], values: tuple[int, ...], title: str | None = None
+) -> None:
+    if title:
+        console.print(title, style="bold")
+    if "rolled" in data:
+        console.print(_("Rolled:  "), dice_text(data["rolled"], values))
+        rerolled = data.get("rerolled") or []
+        if rerolled:
+            console.print(
+                _("Rerolled dice: {dice}").format(dice=", ".join(f"#{i}" for i in rerolled))
+            )
+        adjusted = data.get("adjusted") or []
+        if adjusted:
+            console.print(
+                _("Adjusted: {list}").format(list=", ".join(f"#{i} +{inc}" for i, inc in adjusted))
+            )
+    marks = {i - 1 for i, _inc in data.get("adjusted") or []}
+    console.print(_("Dice:    "), dice_text(data["faces"], values, marks))
+    console.print(
+        _("Successes: {successes} / difficulty {difficulty}").format(
+            successes=data["successes"], difficulty=data["difficulty"]
+        )
+    )
+    console.print(verdict_text(data))
+    push = data.get("push")
+    if push:
+        console.print(
+            _("Dépassement spent: {cost} points").format(cost=push["cost"]), style="yellow"
+        )
+    sheet = data.get("sheet")
+    if sheet:
+        for name, points in (sheet.get("paid") or {}).items():
+            console.print(_("  {points} from {resource}").format(points=points, resource=name))
+        if sheet.get("vecu_gained"):
+            console.print(
+                _("+{points} Vécu written to {path} (Maladresse).").format(
+                    points=sheet["vecu_gained"], path=sheet["path"]
+                ),
+                style="yellow",
+            )

@@ -1,0 +1,187 @@
+"""The Obscur test and opposition as pure functions of the faces (O-1 to O-10).
+
+A test rolls its Potentiel d'Action (plus modifiers and bought extra dice) on stream 0;
+a Dépassement reroll reads its new faces from the same stream, after the pool, through
+:class:`FaceReader`, so a whole test (rerolls included) is a pure function of the faces
+and brute force over faces equals the exact odds. Score adjustments are then applied
+(the chosen dice, or the best allocation), and successes, Maladresse and the verdict
+are judged on the final faces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from meneur.errors import LimitError, RuleError
+from meneur.locale import N_
+from meneur.systems.base import FaceReader, Faces
+from meneur.systems.obscur.depassement import (
+    NO_PUSH,
+    PushPlan,
+    best_assignment,
+    extra_dice,
+    margin_bonus,
+    place_assignment,
+    reroll_up_to,
+)
+from meneur.systems.obscur.scoring import Scoring, successes
+from meneur.systems.obscur.tables import rule_tables
+
+MAX_DICE = 60
+"""Dice of a Potentiel d'Action (a trait pair rarely passes 15; odds stay fast to 60+3)."""
+MAX_DIFFICULTY = 200
+Automatic = Literal["success", "failure"]
+
+
+@dataclass(frozen=True, slots=True)
+class TestParams:
+    """One test: the Potentiel d'Action, its modifiers and difficulty, and a Dépassement plan."""
+
+    dice: int
+    difficulty: int = 1
+    modifier: int = 0
+    zero_skill: bool = False
+    zero_attribute: bool = False
+    push: PushPlan = field(default=NO_PUSH)
+    automatic: Automatic | None = None
+    margin_counts: bool | None = None
+    """O-10 option: the margin adjustment counts as successes (None: the data's default)."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.dice <= MAX_DICE:
+            raise LimitError(
+                N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."),
+                limit=MAX_DICE,
+                dice=self.dice,
+            )
+        if not -MAX_DICE <= self.modifier <= MAX_DICE:
+            raise LimitError(
+                N_("A modifier is between -{limit} and +{limit} dice."), limit=MAX_DICE
+            )
+        if not 0 <= self.difficulty <= MAX_DIFFICULTY:
+            raise LimitError(
+                N_("A difficulty is 0 to {limit} successes, not {difficulty}."),
+                limit=MAX_DIFFICULTY,
+                difficulty=self.difficulty,
+            )
+        if self.automatic not in (None, "success", "failure"):
+            raise RuleError(N_("An automatic test succeeds or fails, nothing else."))
+        if self.push.adjust_on is not None and any(
+            index >= self.pool for index, _ in self.push.adjust_on
+        ):
+            raise RuleError(
+                N_("The score adjustment names a die beyond the {pool} dice rolled."),
+                pool=self.pool,
+            )
+
+    @property
+    def pool(self) -> int:
+        """Dice actually rolled: PA + modifiers + extra dice; 0 or fewer roll nothing (O-7)."""
+        return max(0, self.dice + self.modifier + extra_dice(self.push.dice))
+
+    @property
+    def scoring(self) -> Scoring:
+        return Scoring.of(zero_skill=self.zero_skill, zero_attribute=self.zero_attribute)
+
+    @property
+    def counts_margin(self) -> bool:
+        if self.margin_counts is None:
+            return rule_tables().options.margin_counts_as_successes
+        return self.margin_counts
+
+
+@dataclass(frozen=True, slots=True)
+class TestOutcome:
+    rolled: tuple[int, ...]
+    """The pool's faces as first rolled."""
+    rerolled: tuple[int, ...]
+    """Indexes of the dice rerolled (O-10), in order."""
+    adjusted: tuple[tuple[int, int], ...]
+    """(index, increment) of each score adjustment."""
+    faces: tuple[int, ...]
+    """The final faces, on which everything is judged."""
+    successes: int
+    passed: bool
+    margin: int
+    """The margin whose effects apply: MR (>= 0) or -ME, after a margin adjustment."""
+    fumble: bool
+    automatic: Automatic | None = None
+
+
+def verdict(params: TestParams, dice_successes: int) -> tuple[bool, int]:
+    """Passed and effective margin (O-8, O-10 margin adjustment and its option)."""
+    bonus = margin_bonus(params.push.margin)
+    if params.counts_margin:
+        total = dice_successes + bonus
+        return total >= params.difficulty, total - params.difficulty
+    raw = dice_successes - params.difficulty
+    if raw >= 0:
+        return True, raw + bonus
+    return False, min(0, raw + bonus)
+
+
+def resolve_test(params: TestParams, reader: FaceReader, stream: int = 0) -> TestOutcome:
+    if params.automatic is not None:  # O-1: no roll
+        passed = params.automatic == "success"
+        return TestOutcome((), (), (), (), 0, passed, 0, False, params.automatic)
+    pool = params.pool
+    if pool == 0:  # O-7: no dice, no success, no Maladresse
+        passed, margin = verdict(params, 0)
+        return TestOutcome((), (), (), (), 0, passed, margin, False)
+    rolled = reader.take(pool, stream)
+    faces = list(rolled)
+    rerolled: tuple[int, ...] = ()
+    if params.push.reroll:
+        up_to = reroll_up_to(params.push.reroll)
+        rerolled = tuple(i for i, face in enumerate(faces) if face <= up_to)
+        for index, face in zip(rerolled, reader.take(len(rerolled), stream), strict=True):
+            faces[index] = face
+    adjusted: tuple[tuple[int, int], ...] = ()
+    if params.push.adjust:
+        if params.push.adjust_on is not None:
+            adjusted = tuple(sorted(params.push.adjust_on))
+        else:
+            counts = [faces.count(f) for f in range(1, 7)]
+            _, assignment = best_assignment(counts, params.push.adjust, params.scoring)
+            adjusted = place_assignment(faces, assignment)
+        for index, inc in adjusted:
+            faces[index] = min(6, faces[index] + inc)
+    dice_successes = successes(faces, params.scoring)
+    fumble = all(face == 1 for face in faces)  # O-3, judged on the final faces (O-10)
+    passed, margin = verdict(params, dice_successes)
+    return TestOutcome(
+        rolled, rerolled, adjusted, tuple(faces), dice_successes, passed, margin, fumble
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class OpposeParams:
+    """Two sides test (O-9); each side's difficulty is ignored."""
+
+    a: TestParams
+    b: TestParams
+
+
+@dataclass(frozen=True, slots=True)
+class OpposeOutcome:
+    a: TestOutcome
+    b: TestOutcome
+    winner: Literal["a", "b"] | None
+    margin: int
+
+
+def resolve_oppose(params: OpposeParams, faces: Faces) -> OpposeOutcome:
+    reader = FaceReader(faces)
+    a = resolve_test(params.a, reader, 0)
+    b = resolve_test(params.b, reader, 1)
+    return OpposeOutcome(a, b, *duel(a.successes, b.successes))
+
+
+def duel(a: int, b: int) -> tuple[Literal["a", "b"] | None, int]:
+    """More successes wins by the difference; equal: no winner, status quo (O-9)."""
+    if a > b:
+        return "a", a - b
+    if b > a:
+        return "b", b - a
+    return None, 0

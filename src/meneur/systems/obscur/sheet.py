@@ -1,0 +1,367 @@
+"""The Obscur character sheet: traits, resources, and safe updates.
+
+A sheet is a JSON (or TOML) file with ASCII French field names::
+
+    {"system": "obscur", "name": "Isaure",
+     "caracteristiques": {"Agilité": 3, "Hargne": 2, ...},
+     "capacites": {"Bagarre": 2}, "connaissances": {...}, "competences": {...},
+     "contacts": {"Mère Ardoise": 1},
+     "ressources": {"vie": {"max": 12, "current": 12}, "vecu": 8, ...}}
+
+It is checked in two steps: pydantic for the shape and the types (a negative trait,
+a word where a number belongs...), then against the trait catalogue of O-4 (an
+unknown trait, a Capacité with no associated Caractéristique...). Every error names
+the field. Updates (Vécu of a Maladresse, a Dépassement paid, experience spent) are
+made on the raw document, so fields this module does not know survive, then the whole
+new sheet is validated again and written atomically: on any error the file is left
+as it was.
+
+Later issues (combat, health, survival) extend :class:`ObscurSheet` with their own
+fields; give them defaults so that existing sheets stay valid.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from meneur.errors import RuleError, SheetError
+from meneur.files import read_sheet
+from meneur.locale import N_
+from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
+from meneur.systems.obscur.validation import sheet_error
+from meneur.text import fold
+
+MAX_TRAIT = 30
+MAX_RESOURCE = 100_000
+Level = Annotated[int, Field(ge=0, le=MAX_TRAIT)]
+RESOURCE_FIELDS = ("vie", "vecu", "volonte", "moral", "encombrement")
+RESOURCE_LABELS = {
+    "vie": "Vie",
+    "vecu": "Vécu",
+    "volonte": "Volonté",
+    "moral": "Moral",
+    "encombrement": "Encombrement",
+}
+
+
+class Resource(BaseModel):
+    """A resource: ``current`` points and, for most, a ``max``. A bare number means both."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    current: Annotated[int, Field(ge=-MAX_RESOURCE, le=MAX_RESOURCE)]
+    max: Annotated[int, Field(ge=0, le=MAX_RESOURCE)] | None = None
+
+
+def _shorthand(value: Any, *, keep_max: bool) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return {"current": value, "max": value} if keep_max else {"current": value}
+    return value
+
+
+class Resources(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    vie: Resource
+    vecu: Resource
+    volonte: Resource
+    moral: Resource
+    encombrement: Resource
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_numbers(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {k: _shorthand(v, keep_max=k != "vecu") for k, v in data.items()}
+        return data
+
+    @model_validator(mode="after")
+    def _bounds(self) -> Resources:
+        for name in RESOURCE_FIELDS:
+            resource: Resource = getattr(self, name)
+            # Vie may fall below 0 (O-31: coma, death); spent points never do (O-10).
+            if name != "vie" and resource.current < 0:
+                raise ValueError(f"{name}: {resource.current} < 0")
+            if resource.max is not None and resource.current > resource.max:
+                raise ValueError(f"{name}: {resource.current} > max {resource.max}")
+        return self
+
+
+class ObscurSheet(BaseModel):
+    """The shape of an Obscur sheet (field names in the file are the aliases)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+    system: Literal["obscur"] = "obscur"
+    name: str = ""
+    attributes: dict[str, Level] = Field(alias="caracteristiques")
+    abilities: dict[str, Level] = Field(default_factory=dict, alias="capacites")
+    knowledge: dict[str, Level] = Field(alias="connaissances")
+    skills: dict[str, Level] = Field(default_factory=dict, alias="competences")
+    contacts: dict[str, Level] = Field(default_factory=dict)
+    associations: dict[str, str] = Field(default_factory=dict)
+    """Extra Capacités/Compétences of this character and their base (O-4)."""
+    resources: Resources = Field(alias="ressources")
+    notes: str = ""
+
+    def table(self, kind: Kind) -> dict[str, int]:
+        return {
+            Kind.ATTRIBUTE: self.attributes,
+            Kind.ABILITY: self.abilities,
+            Kind.KNOWLEDGE: self.knowledge,
+            Kind.SKILL: self.skills,
+            Kind.CONTACT: self.contacts,
+        }[kind]
+
+
+@dataclass(frozen=True, slots=True)
+class TraitPool:
+    """What testing one trait rolls (O-4 to O-6)."""
+
+    name: str
+    kind: Kind
+    value: int
+    base_name: str | None
+    base_value: int | None
+
+    @property
+    def dice(self) -> int:
+        return self.value + (self.base_value or 0)
+
+    @property
+    def zero_skill(self) -> bool:
+        """O-5: a Capacité/Compétence at 0 (testing a Caractéristique alone is exempt)."""
+        return self.kind in BASE_OF and self.value == 0
+
+    @property
+    def zero_attribute(self) -> bool:
+        """O-6: the Caractéristique/Connaissance at 0."""
+        return (self.base_value if self.kind in BASE_OF else self.value) == 0
+
+
+@dataclass
+class Character:
+    """A validated sheet with the raw document it came from and its catalogue."""
+
+    sheet: ObscurSheet
+    raw: dict[str, Any]
+    catalog: Catalog
+    path: Path | None = None
+
+    def find(self, name: str) -> tuple[Kind, str]:
+        """The kind and the sheet's spelling of a trait (case and accents ignored)."""
+        wanted = fold(name)
+        for kind in Kind:
+            for key in self.sheet.table(kind):
+                if fold(key) == wanted:
+                    return kind, key
+        trait = self.catalog.find(name)
+        if trait is not None:
+            return trait.kind, trait.name
+        raise SheetError(N_("Unknown trait '{name}' on this sheet."), name=name[:60])
+
+    def level(self, kind: Kind, name: str) -> int:
+        return self.sheet.table(kind).get(name, 0)
+
+    def base_of(self, kind: Kind, name: str) -> str:
+        for key, base in self.sheet.associations.items():
+            if fold(key) == fold(name):
+                return base
+        trait = self.catalog.find(name)
+        if trait is None or trait.base is None:
+            raise SheetError(
+                N_("The {kind} '{name}' has no associated trait."),
+                kind=KIND_LABELS[kind],
+                name=name,
+            )
+        return trait.base
+
+    def pool(self, name: str) -> TraitPool:
+        """The dice of a test of ``name``: the trait plus its associated trait (O-4)."""
+        kind, key = self.find(name)
+        if kind is Kind.CONTACT:
+            raise RuleError(N_("A Contact is not tested with dice ('{name}')."), name=key)
+        value = self.level(kind, key)
+        if kind not in BASE_OF:
+            return TraitPool(key, kind, value, None, None)
+        base_kind, base = self.find(self.base_of(kind, key))
+        return TraitPool(key, kind, value, base, self.level(base_kind, base))
+
+    def resource(self, name: str) -> Resource:
+        resource: Resource = getattr(self.sheet.resources, name)
+        return resource
+
+
+def check_against_catalog(sheet: ObscurSheet, known: Catalog, source: str) -> None:
+    """Every trait known and in its right place, every association sound (O-4)."""
+    custom = {fold(k): v for k, v in sheet.associations.items()}
+    for kind in Kind:
+        if kind is Kind.CONTACT:
+            continue
+        for name in sheet.table(kind):
+            trait = known.find(name)
+            if trait is None and kind in BASE_OF:
+                base = custom.get(fold(name))
+                if base is None:
+                    raise SheetError(
+                        N_('{source}: field {field}: no associated {wanted} (see "associations").'),
+                        source=source,
+                        field=f"{kind.value}.{name}",
+                        wanted=KIND_LABELS[BASE_OF[kind]],
+                    )
+                continue
+            if trait is None:
+                raise SheetError(
+                    N_("{source}: field {field}: unknown trait."),
+                    source=source,
+                    field=f"{kind.value}.{name}",
+                )
+            if trait.kind is not kind:
+                raise SheetError(
+                    N_("{source}: field {field}: '{name}' is a {actual}, not a {wanted}."),
+                    source=source,
+                    field=f"{kind.value}.{name}",
+                    name=trait.name,
+                    actual=KIND_LABELS[trait.kind],
+                    wanted=KIND_LABELS[kind],
+                )
+    for kind in (Kind.ATTRIBUTE, Kind.KNOWLEDGE):
+        present = {fold(n) for n in sheet.table(kind)}
+        for name in known.names(kind):
+            if fold(name) not in present:
+                raise SheetError(
+                    N_("{source}: field {field}: this field is missing."),
+                    source=source,
+                    field=f"{kind.value}.{name}",
+                )
+    for name, base in sheet.associations.items():
+        owner = next(
+            (k for k in (Kind.ABILITY, Kind.SKILL) if fold(name) in map(fold, sheet.table(k))), None
+        )
+        if owner is None:
+            raise SheetError(
+                N_("{source}: field {field}: no Capacité or Compétence of that name on the sheet."),
+                source=source,
+                field=f"associations.{name}",
+            )
+        target = known.find(base)
+        if target is None or target.kind is not BASE_OF[owner]:
+            raise SheetError(
+                N_("{source}: field {field}: '{base}' is not a known {wanted}."),
+                source=source,
+                field=f"associations.{name}",
+                base=base,
+                wanted=KIND_LABELS[BASE_OF[owner]],
+            )
+
+
+def character_from(raw: dict[str, Any], source: str, path: Path | None = None) -> Character:
+    try:
+        sheet = ObscurSheet.model_validate(raw)
+    except ValidationError as error:
+        raise sheet_error(error, source) from None
+    known = catalog()
+    check_against_catalog(sheet, known, source)
+    return Character(sheet, raw, known, path)
+
+
+def load_character(path: Path) -> Character:
+    return character_from(read_sheet(path), str(path), path)
+
+
+def _resource_raw(raw: dict[str, Any], name: str) -> tuple[dict[str, Any], str]:
+    key = "ressources" if "ressources" in raw else "resources"
+    return raw[key], name
+
+
+def updated(character: Character, change: Callable[[dict[str, Any]], None]) -> Character:
+    """A copy of the character after ``change`` on its raw document, validated again."""
+    raw = json.loads(json.dumps(character.raw))
+    change(raw)
+    return character_from(raw, str(character.path or "-"), character.path)
+
+
+def add_to_resource(raw: dict[str, Any], name: str, delta: int) -> None:
+    """Add ``delta`` to a resource's current points in a raw sheet (keeps its form)."""
+    table, key = _resource_raw(raw, name)
+    value = table[key]
+    if isinstance(value, int) and not isinstance(value, bool):
+        table[key] = value + delta if name == "vecu" else {"current": value + delta, "max": value}
+    else:
+        value["current"] = value["current"] + delta
+
+
+def set_trait(raw: dict[str, Any], kind: Kind, name: str, level: int) -> None:
+    raw.setdefault(kind.value, {})[name] = level
+
+
+def save_character(character: Character) -> None:
+    """Write the sheet atomically, in its own format (JSON or TOML)."""
+    if character.path is None:
+        return
+    path = character.path
+    if path.suffix.lower() == ".toml":
+        text = toml_dumps(character.raw)
+    else:
+        text = json.dumps(character.raw, ensure_ascii=False, indent=2) + "\n"
+    directory = path.resolve().parent
+    try:
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise SheetError(
+            N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror
+        ) from None
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ", ".join(
+                f"{json.dumps(k, ensure_ascii=False)} = {_toml_value(v)}" for k, v in value.items()
+            )
+            + "}"
+        )
+    raise SheetError(N_("Cannot write a value of type {kind} in TOML."), kind=type(value).__name__)
+
+
+def toml_dumps(data: dict[str, Any]) -> str:
+    """A small TOML writer for sheets: scalars first, then one table per section."""
+    lines = [
+        f"{json.dumps(k, ensure_ascii=False)} = {_toml_value(v)}"
+        for k, v in data.items()
+        if not isinstance(v, dict)
+    ]
+    for key, value in data.items():
+        if isinstance(value, dict):
+            lines.append("")
+            lines.append(f"[{json.dumps(key, ensure_ascii=False)}]")
+            lines.extend(
+                f"{json.dumps(k, ensure_ascii=False)} = {_toml_value(v)}" for k, v in value.items()
+            )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,39 @@
+"""The Obscur system (RULES.md O-1 to O-42): a light entry for the registry.
+
+Nothing heavy is imported here: checks, data and commands load inside the hooks, so
+``meneur --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, ClassVar
+
+from meneur.systems.base import Check, CommandGroups, System
+
+
+class ObscurSystem(System):
+    name: ClassVar[str] = "obscur"
+    aliases: ClassVar[tuple[str, ...]] = ("obs",)
+    title: ClassVar[str] = "Obscur"
+    rule_prefix: ClassVar[str] = "O"
+    die_sides: ClassVar[int] = 6
+
+    def checks(self) -> Mapping[str, Check[Any, Any]]:
+        return _checks()
+
+    def register_cli(self, groups: CommandGroups) -> None:
+        from meneur.systems.obscur.cli import register
+
+        register(groups)
+
+
+@cache
+def _checks() -> Mapping[str, Check[Any, Any]]:
+    from meneur.systems.obscur.checks import AcquireCheck, OpposeCheck, TestCheck
+
+    return {"test": TestCheck(), "oppose": OpposeCheck(), "acquire": AcquireCheck()}
+
+
+SYSTEM = ObscurSystem()

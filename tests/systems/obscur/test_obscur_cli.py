@@ -1,0 +1,372 @@
+"""The Obscur command line: the JSON contracts of issue 4 and every bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import Result, invoke
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
+
+
+@pytest.fixture
+def isaure(tmp_path: Path) -> Path:
+    target = tmp_path / "isaure.json"
+    shutil.copy(EXAMPLES / "isaure.json", target)
+    return target
+
+
+def one_line_error(result: Result) -> str:
+    assert result.status == 2, result
+    assert "Traceback" not in result.err and "Traceback" not in result.out
+    lines = [line for line in result.err.splitlines() if line.strip()]
+    assert len(lines) == 1, result.err
+    return lines[0]
+
+
+def test_O2_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-2: faces 6,4,2 give 3 successes; the JSON keys are the contract."""
+    result = invoke(capsys, "test", "obscur", "--dice", "3", "--faces", "6,4,2", "--json")
+    data = result.json()
+    assert result.status == 0
+    assert {"system", "faces", "successes", "difficulty", "passed", "margin", "fumble"} <= set(data)
+    assert data["system"] == "obscur" and data["faces"] == [6, 4, 2]
+    assert (
+        data["successes"],
+        data["difficulty"],
+        data["passed"],
+        data["margin"],
+        data["fumble"],
+    ) == (3, 1, True, 2, False)
+
+
+def test_O3_O5_O6_O7_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-3 fumble, O-5/O-6 zero rules, O-7 modifier on the command line."""
+    data = invoke(capsys, "test", "obscur", "--dice", "3", "--faces", "1,1,1", "--json").json()
+    assert data["fumble"] and data["successes"] == 0
+    data = invoke(
+        capsys, "test", "obscur", "--dice", "3", "--zero-skill", "--faces", "6,5,4", "--json"
+    ).json()
+    assert data["successes"] == 2
+    data = invoke(
+        capsys, "test", "obscur", "--dice", "3", "--zero-attribute", "--faces", "6,5,4", "--json"
+    ).json()
+    assert data["successes"] == 1
+    data = invoke(
+        capsys, "test", "obscur", "--dice", "3", "--modifier", "-1", "--faces", "6,5", "--json"
+    ).json()
+    assert data["successes"] == 3 and data["dice"] == 2
+    data = invoke(
+        capsys, "test", "obscur", "--dice", "3", "--automatic", "réussite", "--json"
+    ).json()
+    assert data["passed"] and data["automatic"] and data["faces"] == []
+
+
+def test_O3_maladresse_adds_vecu_to_the_sheet(
+    capsys: pytest.CaptureFixture[str], isaure: Path
+) -> None:
+    """O-3: a Maladresse from a sheet writes +1 Vécu back (Bagarre + Hargne = 4 dice)."""
+    data = invoke(
+        capsys,
+        "test",
+        "obscur",
+        "--sheet",
+        str(isaure),
+        "--trait",
+        "Bagarre",
+        "--faces",
+        "1,1,1,1",
+        "--json",
+    ).json()
+    assert (
+        data["fumble"]
+        and data["sheet"]["vecu_gained"] == 1
+        and data["sheet"]["trait"] == "Bagarre + Hargne"
+    )
+    assert json.loads(isaure.read_text(encoding="utf-8"))["ressources"]["vecu"] == 9
+    data = invoke(
+        capsys,
+        "test",
+        "obscur",
+        "--sheet",
+        str(isaure),
+        "--trait",
+        "Bagarre",
+        "--faces",
+        "1,1,1,4",
+        "--json",
+    ).json()
+    assert not data["fumble"]
+    assert json.loads(isaure.read_text(encoding="utf-8"))["ressources"]["vecu"] == 9
+
+
+def test_O10_depassement_paid_from_the_sheet(
+    capsys: pytest.CaptureFixture[str], isaure: Path
+) -> None:
+    """O-10: a reroll (1 point) and an adjustment (3 points) paid Vécu then Volonté."""
+    result = invoke(
+        capsys,
+        "test",
+        "obscur",
+        "--sheet",
+        str(isaure),
+        "--trait",
+        "Esquive",
+        "--difficulty",
+        "3",
+        "--faces",
+        "1,2,3,4,5,1",
+        "--reroll",
+        "1",
+        "--adjust",
+        "3",
+        "--pay",
+        "volonte=2,moral=2",
+        "--json",
+    )
+    data = result.json()
+    assert data["rolled"] == [1, 2, 3, 4, 5] and data["rerolled"] == [1]
+    assert data["push"]["cost"] == 4 and data["sheet"]["paid"] == {"volonte": 2, "moral": 2}
+    saved = json.loads(isaure.read_text(encoding="utf-8"))["ressources"]
+    assert (
+        saved["volonte"]["current"] == 3 and saved["moral"]["current"] == 2 and saved["vecu"] == 8
+    )
+
+
+def test_O9_oppose_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-9: {"system", "a", "b", "winner", "margin"}."""
+    data = invoke(
+        capsys,
+        "oppose",
+        "obscur",
+        "--dice",
+        "3",
+        "--vs",
+        "2",
+        "--faces",
+        "6,4,1",
+        "--vs-faces",
+        "5,1",
+        "--json",
+    ).json()
+    assert data["system"] == "obscur" and data["winner"] == "a" and data["margin"] == 2
+    assert data["a"]["successes"] == 3 and data["b"]["successes"] == 1
+    data = invoke(
+        capsys,
+        "oppose",
+        "obscur",
+        "--dice",
+        "1",
+        "--vs",
+        "1",
+        "--faces",
+        "4",
+        "--vs-faces",
+        "5",
+        "--json",
+    ).json()
+    assert data["winner"] is None and data["margin"] == 0
+
+
+def test_O8_odds_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-8: 3 dice at difficulty 1: 7/8; P(Maladresse) = 1/216."""
+    data = invoke(capsys, "odds", "obscur", "--dice", "3", "--difficulty", "1", "--json").json()
+    assert data["system"] == "obscur"
+    assert data["p_success"] == 7 / 8 and data["p_fumble"] == 1 / 216
+    assert data["successes"]["0"] == 1 / 8 and data["exact"]["successes"]["2"] == "7/24"
+    big = invoke(
+        capsys, "odds", "obscur", "--dice", "40", "--difficulty", "20", "--zero-skill", "--json"
+    ).json()
+    assert 0 < big["p_success"] < 1
+
+
+def test_O10_push_before_and_after(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-10: the advisor lists spends with cost and exact probability, best first."""
+    data = invoke(
+        capsys, "push", "obscur", "--dice", "4", "--difficulty", "3", "--points", "6", "--json"
+    ).json()
+    assert data["stage"] == "before" and data["best"] == data["options"][0]
+    assert [o["p_success"] for o in data["options"]] == sorted(
+        (o["p_success"] for o in data["options"]), reverse=True
+    )
+    assert {o["spend"]["extra_dice"] for o in data["options"]} == {0, 1, 2, 3}
+    data = invoke(
+        capsys,
+        "push",
+        "obscur",
+        "--dice",
+        "3",
+        "--difficulty",
+        "2",
+        "--points",
+        "6",
+        "--faces",
+        "3,3,1",
+        "--json",
+    ).json()
+    assert data["stage"] == "after" and data["best"]["p_exact"] == "1" and data["best"]["cost"] == 3
+    text = invoke(capsys, "push", "obscur", "--dice", "3", "--difficulty", "2", "--points", "6")
+    assert text.status == 0 and "Réussite" in text.out
+
+
+def test_O40_xp_command(capsys: pytest.CaptureFixture[str], isaure: Path) -> None:
+    """O-40: the cost, then --apply spends Vécu and writes the level."""
+    data = invoke(
+        capsys, "xp", "obscur", "--sheet", str(isaure), "--trait", "Agilité", "--to", "4", "--json"
+    ).json()
+    assert data["cost"] == 36 and not data["affordable"] and not data["applied"]
+    data = invoke(
+        capsys, "xp", "obscur", "--sheet", str(isaure), "--trait", "Milieu", "--to", "3", "--json"
+    ).json()
+    assert data["cost"] == 9
+    data = invoke(
+        capsys,
+        "xp",
+        "obscur",
+        "--sheet",
+        str(isaure),
+        "--trait",
+        "Mère Ardoise",
+        "--contact",
+        "--to",
+        "3",
+        "--apply",
+        "--json",
+    ).json()
+    assert data["applied"] and data["vecu_after"] == 5
+    saved = json.loads(isaure.read_text(encoding="utf-8"))
+    assert saved["contacts"]["Mère Ardoise"] == 3 and saved["ressources"]["vecu"] == 5
+
+
+def test_O41_acquire_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-41: 3 successes vs Rareté 2: available at 140 %, with the exact odds."""
+    data = invoke(
+        capsys, "acquire", "obscur", "--rarity", "2", "--price", "50", "--faces", "6,4,1", "--json"
+    ).json()
+    assert data["available"] and data["price_percent"] == 140 and data["price"] == 70
+    assert data["p_available_exact"] == "1/3"
+    text = invoke(capsys, "acquire", "obscur", "--rarity", "1", "--distance", "2", "--seed", "3")
+    assert text.status == 0 and "provisoire" in text.out
+
+
+def _sheet_with(tmp_path: Path, text: str, name: str = "bad.json") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle"),
+    [
+        (lambda d: d["associations"].pop("Crochetage"), "competences.Crochetage"),
+        (lambda d: d["capacites"].__setitem__("Bagarre", -2), "capacites.Bagarre"),
+        (lambda d: d["capacites"].__setitem__("Voltige", 1), "capacites.Voltige"),
+    ],
+)
+def test_bad_sheets_exit_2_naming_the_field(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, edit, needle: str
+) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads((EXAMPLES / "isaure.json").read_text(encoding="utf-8"))
+    edit(data)
+    path = _sheet_with(tmp_path, json.dumps(data, ensure_ascii=False))
+    before = path.read_bytes()
+    line = one_line_error(
+        invoke(
+            capsys,
+            "test",
+            "obscur",
+            "--sheet",
+            str(path),
+            "--trait",
+            "Bagarre",
+            "--faces",
+            "1,1,1,1",
+        )
+    )
+    assert needle in line
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("text", "name"), [("{ not json", "bad.json"), ("name = ", "bad.toml")])
+def test_malformed_sheets_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, name: str
+) -> None:
+    path = _sheet_with(tmp_path, text, name)
+    line = one_line_error(
+        invoke(capsys, "test", "obscur", "--sheet", str(path), "--trait", "Bagarre")
+    )
+    assert name in line
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_unknown_trait_and_overdrawn_resource_leave_the_sheet(
+    capsys: pytest.CaptureFixture[str], isaure: Path
+) -> None:
+    before = isaure.read_bytes()
+    assert "Voltige" in one_line_error(
+        invoke(capsys, "test", "obscur", "--sheet", str(isaure), "--trait", "Voltige")
+    )
+    # 6 + 6 + 6 + 6 = 24 points; the sheet has 8 + 5 + 4 = 17.
+    overdrawn = invoke(
+        capsys,
+        "test",
+        "obscur",
+        "--sheet",
+        str(isaure),
+        "--trait",
+        "Bagarre",
+        "--faces",
+        "1,1,1,1,1,1,1",
+        "--push-dice",
+        "6",
+        "--reroll",
+        "6",
+        "--adjust",
+        "6",
+        "--margin-points",
+        "6",
+    )
+    one_line_error(overdrawn)
+    asked = invoke(
+        capsys,
+        "test",
+        "obscur",
+        "--sheet",
+        str(isaure),
+        "--trait",
+        "Bagarre",
+        "--faces",
+        "1,1,1,1",
+        "--adjust",
+        "6",
+        "--pay",
+        "moral=6",
+    )
+    assert "moral" in one_line_error(asked)
+    assert isaure.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("push", "obscur", "--dice", "3", "--difficulty", "2", "--points", "-1"),
+        ("test", "obscur", "--dice", "10000"),
+        ("test", "obscur", "--dice", "3", "--sheet", "x.json"),
+        ("test", "obscur"),
+        ("test", "obscur", "--dice", "2", "--adjust", "1", "--adjust-on", "5:+1"),
+        ("test", "obscur", "--dice", "2", "--adjust-on", "x"),
+        ("odds", "obscur", "--dice", "-3"),
+        ("acquire", "obscur", "--rarity", "9"),
+        ("acquire", "obscur", "--rarity", "2", "--distance", "9"),
+        ("acquire", "obscur", "--rarity", "2", "--price", "abc"),
+        ("test", "obscur", "--dice", "2", "--pay", "or=3"),
+    ],
+)
+def test_bad_options_exit_2_in_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    one_line_error(invoke(capsys, *args))

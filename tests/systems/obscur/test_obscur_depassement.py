@@ -1,0 +1,296 @@
+"""Dépassement (O-10) and its exact advisor, against brute force over faces and choices."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import permutations, product
+
+import pytest
+
+from meneur.errors import RuleError
+from meneur.odds import brute_force
+from meneur.systems.base import FaceReader
+from meneur.systems.obscur.advisor import advise_after, advise_before
+from meneur.systems.obscur.checks import TestCheck as Check
+from meneur.systems.obscur.depassement import (
+    ADJUST_VARIANTS,
+    PushPlan,
+    best_assignment,
+    extra_dice,
+    margin_bonus,
+    plan_payment,
+    reroll_up_to,
+    tier_cost,
+    tier_for_points,
+)
+from meneur.systems.obscur.odds import test_dist as dist_of
+from meneur.systems.obscur.rules import TestParams as Params
+from meneur.systems.obscur.rules import resolve_test
+from meneur.systems.obscur.scoring import Scoring
+
+CHECK = Check()
+
+
+def roll(params: Params, *faces: int):  # type: ignore[no-untyped-def]
+    return resolve_test(params, FaceReader((tuple(faces),)))
+
+
+def test_O10_cost_tables_are_exact() -> None:
+    """O-10: every kind costs 1/3/6 points for its three tiers; 2, 4, 5 buy the tier below."""
+    assert [tier_cost(t) for t in range(4)] == [0, 1, 3, 6]
+    assert [tier_for_points(p) for p in range(8)] == [0, 1, 1, 2, 2, 2, 3, 3]
+    assert [extra_dice(t) for t in range(4)] == [0, 1, 2, 3]
+    assert [reroll_up_to(t) for t in range(4)] == [0, 1, 2, 3]
+    assert [margin_bonus(t) for t in range(4)] == [0, 1, 2, 3]
+    assert ADJUST_VARIANTS[1] == ((1,),)
+    assert set(ADJUST_VARIANTS[2]) == {(2,), (1, 1)}
+    assert set(ADJUST_VARIANTS[3]) == {(3,), (1, 2), (1, 1, 1)}
+    assert PushPlan(dice=1, reroll=2, adjust=3, margin=1).cost == 1 + 3 + 6 + 1
+
+
+def test_O10_one_tier_of_each_kind_at_most() -> None:
+    """O-10: a plan holds one tier per kind; a fourth tier or a wrong split is refused."""
+    with pytest.raises(RuleError):
+        PushPlan(reroll=4)
+    with pytest.raises(RuleError):
+        PushPlan(adjust=2, adjust_on=((0, 1), (1, 1), (2, 1)))
+    with pytest.raises(RuleError):
+        PushPlan(adjust=2, adjust_on=((0, 1), (0, 1)))
+    with pytest.raises(RuleError):
+        tier_for_points(-1)
+
+
+def test_O10_extra_dice_are_bought_before_the_roll() -> None:
+    """O-10: +1/+2/+3 dice join the pool that is rolled."""
+    assert [Params(2, push=PushPlan(dice=t)).pool for t in range(4)] == [2, 3, 4, 5]
+    assert roll(Params(1, push=PushPlan(dice=1)), 4, 6).successes == 3
+
+
+def test_O10_reroll_reads_new_faces_after_the_pool() -> None:
+    """O-10: rerolls replace the 1s (and 2s, 3s by tier) once, from the same stream."""
+    outcome = roll(Params(3, push=PushPlan(reroll=2)), 1, 2, 3, 6, 1)
+    assert outcome.rolled == (1, 2, 3)
+    assert outcome.rerolled == (0, 1)
+    assert outcome.faces == (6, 1, 3)  # rerolled once: the new 1 stays
+    assert roll(Params(3, push=PushPlan(reroll=3)), 1, 2, 3, 4, 5, 6).faces == (4, 5, 6)
+
+
+def test_O10_maladresse_is_judged_on_final_faces() -> None:
+    """O-10: a reroll or an adjustment can undo a Maladresse; all 1s after a reroll stay one."""
+    assert not roll(Params(2, push=PushPlan(reroll=1)), 1, 1, 1, 4).fumble
+    assert roll(Params(2, push=PushPlan(reroll=1)), 1, 1, 1, 1).fumble
+    assert not roll(Params(2, push=PushPlan(adjust=1)), 1, 1).fumble
+
+
+def test_O10_a_face_never_exceeds_six() -> None:
+    """O-10: +3 on a 5 gives a 6, not an 8."""
+    outcome = roll(Params(2, push=PushPlan(adjust=3, adjust_on=((0, 3),))), 5, 1)
+    assert outcome.faces == (6, 1)
+    for face in range(1, 7):
+        for inc in (1, 2, 3):
+            plan = PushPlan(adjust=3 if inc == 3 else 2 if inc == 2 else 1, adjust_on=((0, inc),))
+            assert max(roll(Params(1, push=plan), face).faces) <= 6
+
+
+def test_O10_margin_adjustment_changes_effects_not_verdict() -> None:
+    """O-10: MR + n on a success, ME - n on a failure, never a failure turned into success;
+    option: it counts as successes."""
+    plan = PushPlan(margin=2)
+    success = roll(Params(2, difficulty=1, push=plan), 6, 1)
+    assert success.passed and success.margin == 1 + 2
+    failure = roll(Params(2, difficulty=3, push=plan), 4, 1)
+    assert not failure.passed and failure.margin == 0
+    option = roll(Params(2, difficulty=3, push=plan, margin_counts=True), 4, 1)
+    assert option.passed and option.margin == 0
+
+
+def test_O10_payment_never_drives_a_resource_below_zero() -> None:
+    """O-10: any mix of Vécu, Volonté and Moral, never below 0; option: one resource."""
+    paid = plan_payment(4, {"vecu": 1, "volonte": 2, "moral": 5})
+    assert dict(paid.points) == {"vecu": 1, "volonte": 2, "moral": 1}
+    with pytest.raises(RuleError):
+        plan_payment(9, {"vecu": 1, "volonte": 2, "moral": 5})
+    with pytest.raises(RuleError):
+        plan_payment(3, {"vecu": 1, "volonte": 2, "moral": 5}, asked={"vecu": 3})
+    with pytest.raises(RuleError):
+        plan_payment(
+            3,
+            {"vecu": 1, "volonte": 2, "moral": 5},
+            asked={"vecu": 1, "moral": 2},
+            single_resource=True,
+        )
+    single = plan_payment(3, {"vecu": 1, "volonte": 2, "moral": 5}, single_resource=True)
+    assert dict(single.points) == {"moral": 3}
+
+
+def _explicit_best(faces: tuple[int, ...], tier: int, values: tuple[int, ...]) -> int:
+    """The best adjustment by trying every variant on every ordered choice of dice."""
+    base = sum(values[f - 1] for f in faces)
+    best = base
+    for variant in ADJUST_VARIANTS[tier]:
+        if len(variant) > len(faces):
+            continue
+        for dice in permutations(range(len(faces)), len(variant)):
+            raised = list(faces)
+            for index, inc in zip(dice, variant, strict=True):
+                raised[index] = min(6, raised[index] + inc)
+            best = max(best, sum(values[f - 1] for f in raised))
+    return best - base
+
+
+@pytest.mark.parametrize("scoring", list(Scoring))
+def test_O10_best_adjustment_equals_explicit_search(scoring: Scoring) -> None:
+    """O-10: the engine's "best allocation" is the best over every allocation."""
+    rng = random.Random(4)
+    for _ in range(300):
+        faces = tuple(rng.randint(1, 6) for _ in range(rng.randint(1, 5)))
+        counts = [faces.count(f) for f in range(1, 7)]
+        for tier in range(4):
+            assert best_assignment(counts, tier, scoring)[0] == _explicit_best(
+                faces, tier, scoring.values
+            )
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        Params(3, push=PushPlan(reroll=3)),
+        Params(3, difficulty=3, push=PushPlan(adjust=3)),
+        Params(2, difficulty=2, zero_attribute=True, push=PushPlan(reroll=2, adjust=2)),
+        Params(2, push=PushPlan(dice=2, adjust=1, margin=3), difficulty=4, margin_counts=True),
+        Params(3, push=PushPlan(adjust=3, adjust_on=((0, 1), (1, 2)))),
+    ],
+)
+def test_O10_odds_with_dependencies_equal_brute_force(params: Params) -> None:
+    """O-10: rerolls and adjustments keep the odds exact (brute force over every face)."""
+    assert dist_of(params) == brute_force(CHECK, params)
+
+
+# -- the advisor against an independent brute force over faces and choices ---------------
+
+
+def _pass_after_adjust(
+    faces: tuple[int, ...], budget: int, need: int, values: tuple[int, ...], counts: bool
+) -> bool:
+    for adjust in range(4):
+        for margin in range(4) if counts else (0,):
+            if tier_cost(adjust) + tier_cost(margin) > budget:
+                continue
+            bonus = margin_bonus(margin) if counts else 0
+            gain = _explicit_best(faces, adjust, values) if faces else 0
+            if sum(values[f - 1] for f in faces) + gain + bonus >= need:
+                return True
+    return False
+
+
+def _reroll_average(faces, reroll, then, values, difficulty, counts) -> Fraction:  # type: ignore[no-untyped-def]
+    up_to = reroll_up_to(reroll)
+    indexes = [i for i, f in enumerate(faces) if f <= up_to]
+    hits = 0
+    for new in product(range(1, 7), repeat=len(indexes)):
+        final = list(faces)
+        for index, face in zip(indexes, new, strict=True):
+            final[index] = face
+        hits += then(tuple(final))
+    return Fraction(hits, 6 ** len(indexes))
+
+
+def _best_after(
+    faces: tuple[int, ...], budget: int, difficulty: int, values: tuple[int, ...], counts: bool
+) -> Fraction:
+    best = Fraction(int(_pass_after_adjust(faces, budget, difficulty, values, counts)))
+    for reroll in (1, 2, 3):
+        left = budget - tier_cost(reroll)
+        if left < 0:
+            continue
+        value = _reroll_average(
+            faces,
+            reroll,
+            lambda f, left=left: _pass_after_adjust(f, left, difficulty, values, counts),
+            values,
+            difficulty,
+            counts,
+        )
+        best = max(best, value)
+    return best
+
+
+def _brute_before(
+    dice: int, points: int, difficulty: int, scoring: Scoring, counts: bool
+) -> dict[int, Fraction]:
+    out = {}
+    for tier in range(4):
+        if tier_cost(tier) > points:
+            continue
+        n = dice + extra_dice(tier)
+        total = sum(
+            _best_after(faces, points - tier_cost(tier), difficulty, scoring.values, counts)
+            for faces in product(range(1, 7), repeat=n)
+        )
+        out[tier] = Fraction(total, 6**n)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("dice", "points", "difficulty", "scoring", "counts"),
+    [
+        (2, 4, 2, Scoring.NORMAL, False),
+        (1, 6, 3, Scoring.NORMAL, False),
+        (2, 3, 3, Scoring.ZERO_SKILL, False),
+        (1, 4, 2, Scoring.NORMAL, True),
+    ],
+)
+def test_O10_advisor_before_roll_equals_brute_force(
+    dice: int, points: int, difficulty: int, scoring: Scoring, counts: bool
+) -> None:
+    """O-10 advisor: before the roll, every option's probability equals brute force over
+    all faces and all choices (best play after the roll)."""
+    options = advise_before(dice, difficulty, points, scoring=scoring, counts_margin=counts)
+    expected = _brute_before(dice, points, difficulty, scoring, counts)
+    assert {o.plan.dice: o.p_success for o in options} == expected
+    assert [o.p_success for o in options] == sorted((o.p_success for o in options), reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("faces", "points", "difficulty"),
+    [((1, 2, 5), 4, 3), ((1, 1, 3), 7, 3), ((3, 3, 2, 1), 6, 4), ((6,), 1, 2), ((1, 1), 10, 2)],
+)
+def test_O10_advisor_after_roll_equals_brute_force(
+    faces: tuple[int, ...], points: int, difficulty: int
+) -> None:
+    """O-10 advisor: with the faces known, each plan's probability is exact (rerolls have a
+    known distribution), and the best option is the best play."""
+    values = Scoring.NORMAL.values
+    options = advise_after(faces, difficulty, points)
+    for option in options:
+        plan = option.plan
+
+        def adjusted(final: tuple[int, ...], plan: PushPlan = plan) -> bool:
+            gain = _explicit_best(final, plan.adjust, values)
+            return sum(values[f - 1] for f in final) + gain >= difficulty
+
+        if plan.reroll:
+            expected = _reroll_average(faces, plan.reroll, adjusted, values, difficulty, False)
+        else:
+            expected = Fraction(int(adjusted(faces)))
+        assert option.p_success == expected, plan
+        assert option.cost == plan.cost <= points
+    assert options[0].p_success == _best_after(faces, points, difficulty, values, False)
+    costs = [o.cost for o in options]
+    assert costs == sorted(costs, reverse=True) or len(set(o.p_success for o in options)) == len(
+        options
+    )
+
+
+def test_O10_advisor_names_the_cheapest_sure_spend() -> None:
+    """O-10: 3,3,1 at difficulty 2: two +1 adjustments (3 points) make it sure; for 2
+    points, a reroll of the 1 and one +1 give 1/2."""
+    options = advise_after((3, 3, 1), 2, 6)
+    best = options[0]
+    assert (
+        best.p_success == 1 and best.cost == 3 and best.plan.adjust == 2 and best.plan.reroll == 0
+    )
+    cheaper = {o.cost: o.p_success for o in options}
+    assert cheaper[2] == Fraction(1, 2)
+    assert cheaper[0] == 0

@@ -1,0 +1,73 @@
+"""Experience (O-40) and acquisition (O-41)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from meneur.errors import RuleError
+from meneur.odds import brute_force
+from meneur.systems.obscur.acquisition import AcquireParams, price_percent, resolve_acquire
+from meneur.systems.obscur.catalog import Kind
+from meneur.systems.obscur.checks import AcquireCheck
+from meneur.systems.obscur.experience import apply_raise, plan_raise, raise_cost
+from meneur.systems.obscur.sheet import load_character
+from meneur.systems.obscur.tables import acquisition_table
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
+
+
+def test_O40_costs_per_kind() -> None:
+    """O-40: a Caractéristique to 3 costs 27, a Compétence to 4 costs 12 (x5, x7, x1 too)."""
+    assert raise_cost(Kind.ATTRIBUTE, 2, 3) == 27
+    assert raise_cost(Kind.SKILL, 3, 4) == 12
+    assert raise_cost(Kind.ABILITY, 1, 2) == 10
+    assert raise_cost(Kind.KNOWLEDGE, 0, 1) == 7
+    assert raise_cost(Kind.CONTACT, 4, 5) == 5
+    assert raise_cost(Kind.ATTRIBUTE, 1, 3) == 18 + 27  # each step pays its new level
+    assert raise_cost(Kind.SKILL, 2, 2) == 0
+    with pytest.raises(RuleError):
+        raise_cost(Kind.SKILL, 3, 2)
+
+
+def test_O40_spending_vecu_on_a_sheet() -> None:
+    """O-40: raising a trait spends Vécu; never more than the sheet has."""
+    character = load_character(EXAMPLES / "isaure.json")
+    plan = plan_raise(character, "esquive", 4)
+    assert (plan.trait, plan.kind, plan.level, plan.cost) == ("Esquive", Kind.ABILITY, 3, 20)
+    with pytest.raises(RuleError, match="Vécu"):
+        apply_raise(character, plan)
+    cheap = plan_raise(character, "Mère Ardoise", 3, contact=True)
+    after = apply_raise(character, cheap)
+    assert after.sheet.contacts["Mère Ardoise"] == 3
+    assert after.resource("vecu").current == 8 - 3
+    new = apply_raise(character, plan_raise(character, "Natation", 1))  # a Capacité at 0
+    assert new.sheet.abilities["Natation"] == 1 and new.resource("vecu").current == 8 - 5
+
+
+def test_O41_three_successes_vs_rarity_two_at_140_percent() -> None:
+    """O-41: 3 dice with 3 successes vs Rareté 2: available at 140 % of the price."""
+    outcome = resolve_acquire(AcquireParams(2, price=Fraction(50)), ((6, 4, 1),))
+    assert outcome.availability == 3 and outcome.available
+    assert outcome.price_percent == 140 and outcome.price == 70
+    assert price_percent(3, 2) == 140
+    assert not resolve_acquire(AcquireParams(2), ((6, 1, 1),)).available
+
+
+def test_O41_exact_availability_odds_and_distance_table() -> None:
+    """O-41: P(available) is exact; distance raises the Rareté by a provisional table."""
+    check = AcquireCheck()
+    params = AcquireParams(2)
+    odds = check.odds(params)
+    assert odds == brute_force(check, params)
+    # 3 dice: P(successes > 2) = 1 - P(0) - P(1) - P(2) = 1 - 1/8 - 1/4 - 7/24
+    assert odds.p_where(lambda key: key[1]) == Fraction(1, 3)
+    table = acquisition_table()
+    assert table.provisional
+    assert AcquireParams(2, distance=1).effective_rarity == 2 + table.distance[1].rarity_bonus
+    with pytest.raises(RuleError):
+        AcquireParams(7)
+    with pytest.raises(RuleError):
+        AcquireParams(2, distance=len(table.distance))

@@ -1,0 +1,135 @@
+"""The Obscur test and opposition (O-1 to O-9), each rule pinned by a test citing it."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from meneur.errors import LimitError
+from meneur.odds import brute_force
+from meneur.systems.obscur.checks import OpposeCheck
+from meneur.systems.obscur.checks import TestCheck as Check
+from meneur.systems.obscur.odds import summary
+from meneur.systems.obscur.odds import test_dist as dist_of
+from meneur.systems.obscur.rules import OpposeParams, resolve_oppose
+from meneur.systems.obscur.rules import TestParams as Params
+
+CHECK = Check()
+
+
+def roll(params: Params, *faces: int):  # type: ignore[no-untyped-def]
+    return CHECK.resolve(params, (tuple(faces),))
+
+
+def test_O1_automatic_success_and_failure_roll_nothing() -> None:
+    """O-1: common sense: no dice are read, the verdict is given."""
+    success = roll(Params(3, automatic="success"))
+    failure = roll(Params(3, automatic="failure"))
+    assert success.passed and success.faces == () and success.automatic == "success"
+    assert not failure.passed and failure.faces == ()
+    _, figures = summary(Params(3, automatic="success", difficulty=5))
+    assert figures["p_success"] == 1
+    _, figures = summary(Params(30, automatic="failure"))
+    assert figures["p_success"] == 0
+
+
+def test_O2_faces_give_zero_one_or_two_successes() -> None:
+    """O-2: 1-3 nothing, 4-5 one, 6 two; faces 6,4,2 give 3 successes."""
+    for face, expected in zip(range(1, 7), (0, 0, 0, 1, 1, 2), strict=True):
+        assert roll(Params(1), face).successes == expected
+    outcome = roll(Params(3), 6, 4, 2)
+    assert outcome.successes == 3 and outcome.passed and not outcome.fumble
+
+
+def test_O2_three_dice_distribution_is_exact() -> None:
+    """O-2/O-8: 3 dice at difficulty 1 succeed 7/8; the whole distribution is pinned."""
+    _, figures = summary(Params(3, difficulty=1))
+    assert figures["p_success"] == Fraction(7, 8)
+    assert figures["successes"] == {
+        0: Fraction(1, 8),
+        1: Fraction(1, 4),
+        2: Fraction(7, 24),
+        3: Fraction(11, 54),
+        4: Fraction(7, 72),
+        5: Fraction(1, 36),
+        6: Fraction(1, 216),
+    }
+
+
+def test_O3_all_ones_is_a_maladresse() -> None:
+    """O-3: faces 1,1,1 are a Maladresse with 0 successes; one other face is not."""
+    outcome = roll(Params(3), 1, 1, 1)
+    assert outcome.fumble and outcome.successes == 0 and not outcome.passed
+    assert not roll(Params(3), 1, 1, 2).fumble
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 20, 40])
+def test_O3_fumble_probability_is_one_over_six_to_the_n(n: int) -> None:
+    """O-3: P(Maladresse) = 1/6^N."""
+    _, figures = summary(Params(n))
+    assert figures["p_fumble"] == Fraction(1, 6**n)
+
+
+def test_O4_pool_is_the_sum_of_the_two_traits() -> None:
+    """O-4: the pool is the dice count; a test reads exactly that many faces."""
+    assert Params(5).pool == 5
+    assert len(roll(Params(4), 1, 2, 3, 4).faces) == 4
+
+
+def test_O5_zero_skill_counts_only_sixes_two_each() -> None:
+    """O-5: a Capacité at 0: only 6s count, still 2 each."""
+    params = Params(3, zero_skill=True)
+    assert roll(params, 4, 5, 6).successes == 2
+    assert roll(params, 6, 6, 5).successes == 4
+    _, figures = summary(params)
+    assert figures["successes"][0] == Fraction(125, 216)
+
+
+def test_O6_zero_attribute_counts_only_sixes_one_each() -> None:
+    """O-6: a Caractéristique at 0: only 6s, 1 each; both zero: the same."""
+    assert roll(Params(3, zero_attribute=True), 4, 5, 6).successes == 1
+    assert roll(Params(3, zero_attribute=True, zero_skill=True), 6, 6, 5).successes == 2
+    _, figures = summary(Params(2, zero_attribute=True, difficulty=2))
+    assert figures["p_success"] == Fraction(1, 36)
+
+
+def test_O7_modifiers_change_the_pool_and_zero_dice_cannot_succeed() -> None:
+    """O-7: modifiers add or remove dice; 0 or fewer dice: 0 successes, no Maladresse."""
+    assert Params(3, modifier=2).pool == 5
+    empty = Params(2, modifier=-3)
+    assert empty.pool == 0
+    outcome = roll(empty)
+    assert outcome.successes == 0 and not outcome.fumble and not outcome.passed
+    assert dist_of(empty).probabilities() == {(0, False): 1}
+
+
+def test_O8_difficulty_and_margins() -> None:
+    """O-8: MR = excess successes, ME = shortfall (shown as a negative margin)."""
+    win = roll(Params(3, difficulty=2), 6, 6, 1)
+    assert win.passed and win.margin == 2
+    loss = roll(Params(3, difficulty=4), 6, 1, 1)
+    assert not loss.passed and loss.margin == -2
+    exact = roll(Params(2, difficulty=2), 4, 5)
+    assert exact.passed and exact.margin == 0
+
+
+def test_O9_opposition_more_successes_wins_by_the_difference() -> None:
+    """O-9: more successes wins by the difference; equal: no winner."""
+    params = OpposeParams(Params(3, difficulty=0), Params(2, difficulty=0))
+    won = resolve_oppose(params, ((6, 4, 1), (5, 1)))
+    assert won.winner == "a" and won.margin == 2
+    tie = resolve_oppose(params, ((4, 1, 1), (5, 2)))
+    assert tie.winner is None and tie.margin == 0
+    lost = resolve_oppose(params, ((1, 1, 1), (6, 6)))
+    assert lost.winner == "b" and lost.margin == 4 and lost.a.fumble
+    odds = OpposeCheck().odds(params)
+    assert odds == brute_force(OpposeCheck(), params)
+    assert sum(odds.probabilities().values()) == 1
+
+
+def test_limits_are_clear_errors() -> None:
+    with pytest.raises(LimitError):
+        Params(10_000)
+    with pytest.raises(LimitError):
+        Params(3, difficulty=-1)

@@ -1,0 +1,150 @@
+"""The Obscur sheet and trait catalogue (O-4): loading, pools, and every bad input named."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meneur.errors import RuleError, SheetError
+from meneur.systems.obscur.catalog import Kind, build_catalog, catalog
+from meneur.systems.obscur.sheet import (
+    add_to_resource,
+    character_from,
+    load_character,
+    save_character,
+    updated,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
+
+
+def sheet(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((EXAMPLES / "isaure.json").read_text(encoding="utf-8"))
+    for path, value in changes.items():
+        *parents, last = path.split("__")
+        node = data
+        for key in parents:
+            node = node[key]
+        if value is None:
+            del node[last]
+        else:
+            node[last] = value
+    return data
+
+
+def test_O4_catalogue_associations_from_data() -> None:
+    """O-4: the associations of the rules are data: Bagarre→Hargne, Secourisme→Nourrisseur..."""
+    known = catalog()
+    expected = {
+        "Bagarre": "Hargne",
+        "Esquive": "Hargne",
+        "Acrobaties": "Agilité",
+        "Natation": "Agilité",
+        "Endurance": "Résistance",
+        "Choc": "Résistance",
+        "Régénération": "Résistance",
+        "Détermination": "Trempe",
+        "Intimidation": "Prestance",
+        "Secourisme": "Nourrisseur",
+        "Éloquence": "Fouineur",
+        "Milieu": "Marcheur",
+        "Armes courtes": "Gardien du feu",
+    }
+    for trait, base in expected.items():
+        found = known.find(trait)
+        assert found is not None and found.base == base
+
+
+def test_O4_a_broken_association_in_data_is_named() -> None:
+    """O-4: an association naming no Caractéristique is a clear error naming it."""
+    raw = {
+        "caracteristiques": ["Hargne"],
+        "connaissances": ["Fouineur"],
+        "capacites": {"Bagarre": "Hargn"},
+        "competences": {},
+    }
+    with pytest.raises(SheetError, match="Bagarre"):
+        build_catalog(raw)
+    raw = {
+        "caracteristiques": ["Hargne"],
+        "connaissances": ["Fouineur"],
+        "capacites": {},
+        "competences": {"Éloquence": "Hargne"},
+    }
+    with pytest.raises(SheetError, match="Éloquence"):
+        build_catalog(raw)
+
+
+def test_O4_O5_O6_pools_from_a_sheet() -> None:
+    """O-4: a Capacité rolls with its Caractéristique, a Compétence with its Connaissance;
+    O-5/O-6 follow from zero levels; a Caractéristique may be tested alone."""
+    character = character_from(sheet(), "isaure")
+    bagarre = character.pool("bagarre")
+    assert (bagarre.name, bagarre.base_name, bagarre.dice) == ("Bagarre", "Hargne", 4)
+    assert not bagarre.zero_skill and not bagarre.zero_attribute
+    natation = character.pool("Natation")  # not on the sheet: 0
+    assert natation.dice == 3 and natation.zero_skill and not natation.zero_attribute
+    crochetage = character.pool("crochetage")  # the sheet's own association
+    assert crochetage.base_name == "Fouineur" and crochetage.dice == 6
+    alone = character.pool("AGILITE")
+    assert alone.dice == 3 and not alone.zero_skill
+    zero_base = character_from(sheet(connaissances__Nourrisseur=0), "x").pool("Secourisme")
+    assert zero_base.zero_attribute and zero_base.zero_skill and zero_base.dice == 0
+    with pytest.raises(RuleError):
+        character.pool("Mère Ardoise")
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"capacites__Bagarre": -1}, "capacites.Bagarre"),
+        ({"capacites__Voltige": 2}, "capacites.Voltige"),
+        ({"caracteristiques__Hargne": None}, "caracteristiques.Hargne"),
+        ({"caracteristiques__Bagarre": 2}, "caracteristiques.Bagarre"),
+        ({"associations__Crochetage": "Hargne"}, "associations.Crochetage"),
+        ({"ressources__vecu": -2}, "ressources"),
+        ({"ressources__moral": {"max": 3, "current": 4}}, "ressources"),
+        ({"capacites__Esquive": "3"}, "capacites.Esquive"),
+        ({"ressources": None}, "ressources"),
+        ({"pouvoirs": {}}, "pouvoirs"),
+    ],
+)
+def test_O4_bad_sheets_name_the_field(changes: dict[str, Any], field: str) -> None:
+    """O-4: a missing association, a negative trait, an unknown trait... name the field."""
+    with pytest.raises(SheetError) as caught:
+        character_from(sheet(**changes), "isaure.json")
+    assert field in str(caught.value)
+
+
+def test_O4_malformed_files(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{ not json", encoding="utf-8")
+    with pytest.raises(SheetError, match="JSON"):
+        load_character(broken)
+    bad_toml = tmp_path / "broken.toml"
+    bad_toml.write_text("name = ", encoding="utf-8")
+    with pytest.raises(SheetError, match="TOML"):
+        load_character(bad_toml)
+
+
+def test_O3_updates_keep_unknown_form_and_write_atomically(tmp_path: Path) -> None:
+    """O-3/O-40: updates change only what they must; TOML sheets stay TOML."""
+    for name in ("isaure.json", "bruno.toml"):
+        target = tmp_path / name
+        target.write_bytes((EXAMPLES / name).read_bytes())
+        character = load_character(target)
+        before = character.resource("vecu").current
+        save_character(updated(character, lambda raw: add_to_resource(raw, "vecu", 1)))
+        again = load_character(target)
+        assert again.resource("vecu").current == before + 1
+        assert again.sheet.attributes == character.sheet.attributes
+        assert list(tmp_path.glob(".*")) == []
+
+
+def test_examples_load() -> None:
+    for path in EXAMPLES.iterdir():
+        character = load_character(path)
+        assert character.sheet.table(Kind.ATTRIBUTE)
