@@ -36,10 +36,10 @@ SOURCES = {
 def die(face: int) -> str:
     """A d20 face as rich markup: a natural 20 green, a natural 1 red."""
     if face == NATURAL_SUCCESS:
-        return f"[bold black on green] {face} [/]"
+        return f"[bold green]\\[{face}][/]"
     if face == NATURAL_FAILURE:
-        return f"[bold white on red] {face} [/]"
-    return f"[bold black on white] {face} [/]"
+        return f"[bold red]\\[{face}][/]"
+    return f"[bold]\\[{face}][/]"
 
 
 def signed(value: int) -> str:
@@ -88,7 +88,7 @@ def render_test(
     console.print("[bold]Krâsses[/] — " + _("test"))
     if trait is not None:
         level = (
-            _("no level: no bonus (K-6)")
+            _("no level, so no bonus: K-6")
             if trait["source"] == "none"
             else _("{source} {bonus}").format(source=SOURCES[trait["source"]](), bonus=params.bonus)
         )
@@ -103,12 +103,12 @@ def render_test(
         return
     parts = [
         _("d20 {die}").format(die=die(outcome.natural)),
-        _("bonus {value}").format(value=signed(params.bonus)),
+        _("{value} (bonus)").format(value=signed(params.bonus)),
     ]
     if params.modifier:
-        parts.append(_("modifiers {value}").format(value=signed(params.modifier)))
+        parts.append(_("{value} (modifiers)").format(value=signed(params.modifier)))
     console.print(
-        _("Roll: {parts} = [bold]{total}[/]").format(parts="  ".join(parts), total=outcome.total)
+        _("Roll: {parts} = [bold]{total}[/]").format(parts=" ".join(parts), total=outcome.total)
     )
     console.print(
         _("Difficulty: {text}").format(
