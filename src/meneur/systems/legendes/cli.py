@@ -82,13 +82,17 @@ def _parse_effect(text: str) -> Effect:
 DiceOpt = Annotated[
     int | None,
     typer.Option(
-        "--dice", parser=int_parser(0, MAX_DICE), help=_("The hero's dice (instead of --domain).")
+        "--dice",
+        metavar="N",
+        parser=int_parser(0, MAX_DICE),
+        help=_("The hero's dice (instead of --domain)."),
     ),
 ]
 DomainOpt = Annotated[
     Domain | None,
     typer.Option(
         "--domain",
+        metavar="DOMAIN",
         parser=meneur_parser(parse_domain),
         help=_("The hero's domain: legendary (3 dice), secondary (2) or ordinary (0) (L-1)."),
     ),
@@ -97,6 +101,7 @@ VsOpt = Annotated[
     Level | None,
     typer.Option(
         "--vs",
+        metavar="LEVEL",
         parser=meneur_parser(parse_level),
         help=_("Opposition level: legendaire, heroique, elite or commun (L-3)."),
     ),
@@ -109,6 +114,7 @@ VsDiceOpt = Annotated[
     int | None,
     typer.Option(
         "--vs-dice",
+        metavar="M",
         parser=int_parser(0, MAX_DICE),
         help=_("The opposition's dice (instead of --vs)."),
     ),
@@ -117,6 +123,7 @@ ModifierOpt = Annotated[
     int,
     typer.Option(
         "--modifier",
+        metavar="K",
         parser=meneur_parser(_parse_modifier),
         help=_("Circumstance: -2 or +2 on the hero's total (L-7)."),
     ),
@@ -128,6 +135,7 @@ RegretOpt = Annotated[
     int,
     typer.Option(
         "--regret",
+        metavar="1|2",
         parser=meneur_parser(_parse_regret),
         help=_("Regret or blocage touched: -1 or -2 dice (L-6)."),
     ),
@@ -136,6 +144,7 @@ RemoveOpt = Annotated[
     int,
     typer.Option(
         "--remove-dice",
+        metavar="N",
         parser=int_parser(0, MAX_DICE),
         help=_("Dice the GM removes for an action described too thinly (L-6)."),
     ),
@@ -147,6 +156,7 @@ SpendOpt = Annotated[
     int,
     typer.Option(
         "--spend",
+        metavar="N",
         parser=int_parser(0, MAX_SPEND),
         help=_("Motivation points spent: +1 die each (L-12)."),
     ),
@@ -161,6 +171,7 @@ AidOpt = Annotated[
     Effect | None,
     typer.Option(
         "--aid",
+        metavar="RESULT",
         parser=meneur_parser(_parse_effect),
         help=_("Help received before this roll: extra_die, plus_2 or plus_1 (L-11)."),
     ),
@@ -169,6 +180,7 @@ TakeOpt = Annotated[
     Band | None,
     typer.Option(
         "--take",
+        metavar="BAND",
         parser=meneur_parser(parse_band),
         help=_("The winner takes at most this outcome (L-8)."),
     ),
@@ -305,13 +317,17 @@ def aid_command(
     helper_dice: Annotated[
         int,
         typer.Option(
-            "--helper-dice", parser=int_parser(0, MAX_DICE), help=_("The helper's dice (L-11).")
+            "--helper-dice",
+            metavar="N",
+            parser=int_parser(0, MAX_DICE),
+            help=_("The helper's dice (L-11)."),
         ),
     ],
     helped_dice: Annotated[
         int,
         typer.Option(
             "--helped-dice",
+            metavar="M",
             parser=int_parser(0, MAX_DICE),
             help=_("The helped character's dice (L-11)."),
         ),
@@ -386,13 +402,19 @@ def scene_add(
     name: Annotated[str, typer.Argument(help=_("The opposition's name."))],
     level: Annotated[
         Level,
-        typer.Option("--level", parser=meneur_parser(parse_level), help=_("Its level (L-3).")),
+        typer.Option(
+            "--level",
+            metavar="LEVEL",
+            parser=meneur_parser(parse_level),
+            help=_("Its level (L-3)."),
+        ),
     ],
     group: GroupOpt = False,
     count: Annotated[
         int,
         typer.Option(
             "--count",
+            metavar="N",
             parser=int_parser(1, 100_000),
             help=_("A crowd of this many members, split by tens (L-4)."),
         ),
@@ -426,12 +448,18 @@ def scene_roll(
     sheet: SheetArg,
     vs: Annotated[
         list[str],
-        typer.Option("--vs", help=_("An opposition of the scene (repeat for several, L-10).")),
+        typer.Option(
+            "--vs",
+            metavar="NAME",
+            help=_("An opposition of the scene (repeat for several, L-10)."),
+        ),
     ],
     domain: Annotated[
         str,
         typer.Option(
-            "--domain", help=_("One of the hero's domains, or legendary/secondary/ordinary.")
+            "--domain",
+            metavar="DOMAIN",
+            help=_("One of the hero's domains, or legendary/secondary/ordinary."),
         ),
     ] = "ordinary",
     dice: DiceOpt = None,
@@ -472,10 +500,18 @@ def scene_aid(
     helper: Annotated[str, typer.Option("--helper", help=_("Who helps (once per scene, L-11)."))],
     helper_dice: Annotated[
         int,
-        typer.Option("--helper-dice", parser=int_parser(0, MAX_DICE), help=_("The helper's dice.")),
+        typer.Option(
+            "--helper-dice",
+            metavar="N",
+            parser=int_parser(0, MAX_DICE),
+            help=_("The helper's dice."),
+        ),
     ],
     domain: Annotated[
-        str, typer.Option("--domain", help=_("The hero's domain for the opposed help roll."))
+        str,
+        typer.Option(
+            "--domain", metavar="DOMAIN", help=_("The hero's domain for the opposed help roll.")
+        ),
     ] = "ordinary",
     modifier: ModifierOpt = 0,
     faces: FacesArg = None,

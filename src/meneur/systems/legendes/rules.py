@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from meneur.errors import LimitError, RuleError, UsageError
-from meneur.locale import N_, gettext
+from meneur.locale import N_
 from meneur.systems.base import Check, FaceReader, Faces
+from meneur.systems.legendes.data import Term, rules_data
 from meneur.text import fold
 
 if TYPE_CHECKING:
     from meneur.odds.dist import Dist
-    from meneur.systems.legendes.data import RulesData
 
 Level = Literal["commun", "elite", "heroique", "legendaire"]
 Domain = Literal["legendary", "secondary", "ordinary"]
@@ -88,13 +88,6 @@ _BAND_NAMES: dict[str, Band] = {
     "tie": "tie",
     "egalite": "tie",
 }
-
-
-def rules_data() -> RulesData:
-    """The rule numbers, loaded (with pydantic) on first use only: the CLI starts fast."""
-    from meneur.systems.legendes.data import rules_data as load
-
-    return load()
 
 
 def parse_level(text: str) -> Level:
@@ -249,17 +242,8 @@ def check_circumstance(modifier: int) -> int:
     return modifier
 
 
-class _Term(str):
-    """A message id used as a parameter of another message, translated when shown."""
-
-    __slots__ = ()
-
-    def __format__(self, spec: str) -> str:
-        return format(gettext(str(self)), spec)
-
-
 def _count(value: int, low: int, high: int, what: str) -> None:
-    what = _Term(what)
+    what = Term(what)
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(N_("{what} is a whole number."), what=what)
     if value < low:

@@ -1,0 +1,77 @@
+"""The rule data file: shipped values, a user override, and clear errors for bad files."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meneur.errors import SheetError
+from meneur.systems.legendes.data import parse_rules, rules_data
+from meneur.systems.legendes.rules import band_of
+
+
+def shipped() -> dict[str, Any]:
+    text = (
+        resources.files("meneur.systems.legendes").joinpath("data", "rules.toml").read_text("utf-8")
+    )
+    return tomllib.loads(text)
+
+
+@pytest.fixture
+def clear_cache() -> Iterator[None]:
+    rules_data.cache_clear()
+    yield
+    rules_data.cache_clear()
+
+
+def test_L1_L3_L8_shipped_numbers() -> None:
+    """L-1, L-3, L-8: the shipped file holds the rules' numbers."""
+    data = parse_rules(shipped())
+    assert (data.domains.legendary, data.domains.secondary, data.domains.ordinary) == (3, 2, 0)
+    assert (
+        data.levels.legendaire,
+        data.levels.heroique,
+        data.levels.elite,
+        data.levels.commun,
+    ) == (3, 2, 1, 0)
+    assert (data.resolution.definitive, data.resolution.partial) == (6, 4)
+    assert data.help.once_per == "helper"
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "value"),
+    [
+        ("domains", "legendary", -1),
+        ("domains", "legendary", "trois"),
+        ("resolution", "partial", 9),
+        ("help", "once_per", "jamais"),
+        ("resolution", "circumstances", "±2"),
+        ("wounds", "extra", 1),
+    ],
+)
+def test_bad_rule_data_is_one_clear_error(table: str, key: str, value: object) -> None:
+    raw = shipped()
+    raw[table][key] = value
+    with pytest.raises(SheetError) as error:
+        parse_rules(raw)
+    assert table in str(error.value)
+
+
+def test_L8_user_override_changes_the_bands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clear_cache: None
+) -> None:
+    """L-8: a table that reads the bands otherwise drops its own rules.toml."""
+    folder = tmp_path / "legendes"
+    folder.mkdir()
+    text = (
+        resources.files("meneur.systems.legendes").joinpath("data", "rules.toml").read_text("utf-8")
+    )
+    (folder / "rules.toml").write_text(text.replace("definitive = 6", "definitive = 7"), "utf-8")
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    assert band_of(6) == "partial"
+    assert band_of(7) == "definitive"
