@@ -78,16 +78,25 @@ def best_gain(scoring: Scoring, cls: int, budget: int, counts_margin: bool) -> i
 
 
 @cache
+def reroll_hits(
+    scoring: Scoring, kept: int, rerolled: int, budget: int, need: int, counts_margin: bool
+) -> int:
+    """Rerolled face sequences (out of ``6**rerolled``) that pass, under the best play after."""
+    dist = class_dist(rerolled, scoring, 0, kept)
+    return int(
+        sum(
+            w
+            for (s, cls), w in dist.items()
+            if s + best_gain(scoring, cls, budget, counts_margin) >= need
+        )
+    )
+
+
 def reroll_pass(
     scoring: Scoring, kept: int, rerolled: int, budget: int, need: int, counts_margin: bool
 ) -> Fraction:
     """P(pass) when ``rerolled`` fresh dice join kept dice of class ``kept`` (best play after)."""
-    dist = class_dist(rerolled, scoring, 0, kept)
-    hits = sum(
-        w
-        for (s, cls), w in dist.items()
-        if s + best_gain(scoring, cls, budget, counts_margin) >= need
-    )
+    hits = reroll_hits(scoring, kept, rerolled, budget, need, counts_margin)
     return Fraction(hits, 6**rerolled)
 
 
@@ -157,8 +166,10 @@ def before_roll_value(
     low_ways = [3**k for k in range(dice + 1)]
     total = 0
 
+    spare = [int(6 ** (dice - k)) for k in range(dice + 1)]
+
     def reroll_value(kept: int, count: int, left: int, need: int) -> int:
-        return int(reroll_pass(scoring, kept, count, left, need, counts_margin) * scale)
+        return reroll_hits(scoring, kept, count, left, need, counts_margin) * spare[count]
 
     for c6 in range(dice + 1):
         w6 = comb(dice, c6)

@@ -40,7 +40,7 @@ def caps(scoring: Scoring) -> Raw:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Machine:
     start: int
     step: tuple[tuple[int, ...], ...]
@@ -57,9 +57,26 @@ class Machine:
 
     def advance(self, cls: int, face: int, count: int) -> int:
         """The class after ``count`` more dice showing ``face``."""
-        for _ in range(min(count, self.caps[face - 1])):
-            cls = self.step[cls][face - 1]
-        return cls
+        return self.jumps[cls][face - 1][min(count, self.caps[face - 1])]
+
+    @property
+    def jumps(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """jumps[cls][face - 1][count]: the class after ``count`` (up to the cap) dice."""
+        return _jumps(self)
+
+
+@cache
+def _jumps(table: Machine) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    out = []
+    for cls in range(len(table.step)):
+        row = []
+        for face in range(6):
+            chain = [cls]
+            for _ in range(table.caps[face]):
+                chain.append(table.step[chain[-1]][face])
+            row.append(tuple(chain))
+        out.append(tuple(row))
+    return tuple(out)
 
 
 def _advance(raw: Raw, face: int, limits: Raw) -> Raw:

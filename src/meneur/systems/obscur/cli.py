@@ -658,7 +658,7 @@ def push_command(
     def describe(spend: dict[str, Any]) -> str:
         parts = []
         if spend["extra_dice"]:
-            parts.append(_("+{n} dice").format(n=spend["extra_dice"]))
+            parts.append(_("extra dice: +{n}").format(n=spend["extra_dice"]))
         if spend["reroll_up_to"]:
             parts.append(_("reroll faces 1 to {n}").format(n=spend["reroll_up_to"]))
         if spend["adjust_tier"]:

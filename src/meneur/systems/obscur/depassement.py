@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import product
 
 from meneur.errors import RuleError
@@ -122,9 +123,36 @@ def face_gain(values: Sequence[int], face: int, increment: int) -> int:
     return values[min(face + increment, 6) - 1] - values[face - 1]
 
 
-def best_assignment(
-    counts: Sequence[int], tier: int, scoring: Scoring
-) -> tuple[int, tuple[tuple[int | None, int], ...]]:
+Choice = tuple[tuple[int | None, int], ...]
+
+
+@cache
+def _ranked_choices(
+    scoring: Scoring, variant: tuple[int, ...]
+) -> tuple[tuple[int, tuple[int, ...], Choice], ...]:
+    """Every way to place ``variant``'s increments on faces (or nowhere), best gain first.
+
+    Static per scoring: each entry is (gain, dice needed per face, choice); a stable sort
+    keeps the fixed enumeration order among equal gains.
+    """
+    values = scoring.values
+    options = [
+        [None, *[f for f in range(1, 6) if face_gain(values, f, inc) > 0]] for inc in variant
+    ]
+    entries = []
+    for choice in product(*options):
+        needed = [0] * 6
+        gain = 0
+        for face, inc in zip(choice, variant, strict=True):
+            if face is not None:
+                needed[face - 1] += 1
+                gain += face_gain(values, face, inc)
+        entries.append((gain, tuple(needed), tuple(zip(choice, variant, strict=True))))
+    entries.sort(key=lambda entry: -entry[0])
+    return tuple(entries)
+
+
+def best_assignment(counts: Sequence[int], tier: int, scoring: Scoring) -> tuple[int, Choice]:
     """The most successes a score adjustment of ``tier`` can add to faces with ``counts``.
 
     ``counts[f - 1]`` is how many dice show ``f`` (capping counts at 3 changes nothing:
@@ -132,26 +160,15 @@ def best_assignment(
     a face ``None`` means the increment helps no die (it goes on any die). The first
     best in a fixed order wins, so the choice is deterministic.
     """
-    values = scoring.values
     best_gain = -1
-    best: tuple[tuple[int | None, int], ...] = ()
+    best: Choice = ()
     for variant in ADJUST_VARIANTS[tier]:
-        options = [
-            [None, *[f for f in range(1, 6) if counts[f - 1] and face_gain(values, f, inc) > 0]]
-            for inc in variant
-        ]
-        for choice in product(*options):
-            used: dict[int, int] = {}
-            gain = 0
-            for face, inc in zip(choice, variant, strict=True):
-                if face is not None:
-                    used[face] = used.get(face, 0) + 1
-                    gain += face_gain(values, face, inc)
-            if any(used[f] > counts[f - 1] for f in used):
-                continue
-            if gain > best_gain:
-                best_gain = gain
-                best = tuple(zip(choice, variant, strict=True))
+        for gain, needed, choice in _ranked_choices(scoring, variant):
+            if gain <= best_gain:
+                break
+            if all(n <= c for n, c in zip(needed, counts, strict=False)):
+                best_gain, best = gain, choice
+                break
     return max(best_gain, 0), best
 
 

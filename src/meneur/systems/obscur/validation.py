@@ -13,8 +13,8 @@ from meneur.errors import SheetError
 from meneur.locale import N_
 
 _REASONS = {
-    "missing": N_("this field is missing"),
-    "extra_forbidden": N_("unknown field"),
+    "missing": N_("missing field"),
+    "extra_forbidden": N_("unknown field name"),
     "int_type": N_("a whole number is expected"),
     "int_parsing": N_("a whole number is expected"),
     "int_from_float": N_("a whole number is expected"),
