@@ -106,7 +106,7 @@ def _table(raw: dict[str, Any], name: str, keys: tuple[str, ...]) -> dict[str, A
         raise _fail(name, N_("a table is expected"))
     unknown = set(table) - set(keys)
     if unknown:
-        raise _fail(f"{name}.{sorted(unknown)[0]}", N_("unknown field"))
+        raise _fail(f"{name}.{sorted(unknown)[0]}", N_("this field is not known"))
     for key in keys:
         if key not in table:
             raise _fail(f"{name}.{key}", N_("this field is missing"))
