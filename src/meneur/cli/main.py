@@ -132,6 +132,9 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     if wanted and wanted[0] in groups.groups_by_name():
         for system in systems_named_in(wanted, SYSTEMS):
             system.register_cli(groups)
+    from meneur.cli.campaign import register as register_campaign
+
+    register_campaign(app, groups, wanted)
     return app
 
 

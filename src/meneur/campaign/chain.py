@@ -1,0 +1,282 @@
+"""Verifiable dice and the hash-chained roll log (standard library only: light to import).
+
+How players can trust the dice without trusting the game master's computer:
+
+1. **Commit.** A game session draws a secret 32-byte seed and publishes
+   ``sha256(seed)`` (the *commitment*) before the first roll.
+2. **Draw.** Each die comes from ``HMAC-SHA256(seed, counter)`` (the counter as 8
+   big-endian bytes, incremented at every attempt): the top ``bits`` bits of the digest,
+   where ``bits`` is the width of ``sides - 1``, rejected when they pass ``sides - 1``.
+   Every face is equally likely (rejection, never modulo), and nobody without the seed
+   can predict the next one.
+3. **Chain.** Each log entry stores the hash of the entry before it; its own hash is
+   ``sha256(previous hash + canonical JSON of the entry)``. Changing, removing or
+   reordering any entry breaks every link after it.
+4. **Reveal.** At the end of the session the seed is revealed: anyone can check that it
+   hashes to the commitment, recompute every committed face from the counters, and walk
+   the chain (:func:`verify_log`). Physical dice (typed by a player) cannot be recomputed:
+   their entries are marked ``physical`` and only chain-checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from meneur.campaign.errors import VerifyError
+from meneur.locale import N_
+from meneur.rng import MAX_SIDES
+
+SEED_BYTES = 32
+GENESIS = "0" * 64
+"""The "previous hash" of a campaign's first entry."""
+
+COMMITTED = "committed"
+
+HASHED_FIELDS = (
+    "seq",
+    "at",
+    "who",
+    "system",
+    "kind",
+    "params",
+    "faces",
+    "decisions",
+    "outcome",
+    "source",
+    "commitment",
+    "counter",
+    "draws",
+)
+"""The fields of a log entry covered by its hash (local database ids are not)."""
+
+
+def canonical_json(data: Any) -> bytes:
+    """One byte string per value: sorted keys, no spaces, UTF-8 (RFC 8785-like)."""
+    return json.dumps(
+        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def entry_hash(prev_hash: str, entry: Mapping[str, Any]) -> str:
+    """``sha256(previous hash + canonical JSON of the hashed fields)`` in hex."""
+    body = {name: entry.get(name) for name in HASHED_FIELDS}
+    return hashlib.sha256(prev_hash.encode("ascii") + canonical_json(body)).hexdigest()
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment_of(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+def block(seed: bytes, counter: int) -> bytes:
+    return hmac.digest(seed, counter.to_bytes(8, "big"), "sha256")
+
+
+def committed_face(seed: bytes, counter: int, sides: int) -> tuple[int, int]:
+    """The face drawn for a die of ``sides`` from ``counter`` on, and the next counter."""
+    if sides == 1:
+        return 1, counter
+    width = (sides - 1).bit_length()
+    while True:
+        value = int.from_bytes(block(seed, counter), "big") >> (256 - width)
+        counter += 1
+        if value < sides:
+            return value + 1, counter
+
+
+@dataclass
+class CommittedDice:
+    """A :class:`~meneur.rng.DiceSource` drawing from a committed seed (see module doc).
+
+    It remembers what it served (``draws``: ``[sides, face]`` in order) and the counter
+    range, which the log entry stores so that :func:`verify_log` can recompute the faces.
+    """
+
+    seed: bytes
+    counter: int = 0
+    commitment: str = ""
+    draws: list[list[int]] = field(default_factory=list)
+    start: int = 0
+
+    kind = COMMITTED
+
+    def __post_init__(self) -> None:
+        self.commitment = self.commitment or commitment_of(self.seed)
+        self.start = self.counter
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        from meneur.rng import _check_request
+
+        _check_request(sides, count)
+        faces = []
+        for _ in range(count):
+            face, self.counter = committed_face(self.seed, self.counter, sides)
+            faces.append(face)
+            self.draws.append([sides, face])
+        return tuple(faces)
+
+    def finish(self) -> None:
+        return None
+
+    def begin_entry(self) -> None:
+        """Start a new log entry: forget the draws already logged."""
+        self.draws = []
+        self.start = self.counter
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    entries: int
+    recomputed: int
+    physical: int
+    unrevealed: int
+    complete: bool
+    head: str
+
+
+def _entry_label(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "seq": entry.get("seq", "?"),
+        "who": str(entry.get("who", "?"))[:80],
+        "kind": f"{entry.get('system', '?')} {entry.get('kind', '?')}"[:80],
+    }
+
+
+def _fail(message: str, entry: Mapping[str, Any], **params: Any) -> VerifyError:
+    return VerifyError(message, **_entry_label(entry), **params)
+
+
+def verify_log(document: Mapping[str, Any]) -> VerifyReport:
+    """Check an exported log; raise :class:`VerifyError` naming the first bad entry."""
+    if document.get("format") != "meneur-log":
+        raise VerifyError(N_("This file is not a meneur roll log (no 'format': 'meneur-log')."))
+    sessions: dict[str, bytes | None] = {}
+    for session in document.get("sessions", []):
+        commitment = str(session.get("commitment", ""))
+        seed_hex = session.get("seed")
+        seed = None
+        if seed_hex is not None:
+            try:
+                seed = bytes.fromhex(str(seed_hex))
+            except ValueError:
+                seed = b""
+            if commitment_of(seed) != commitment:
+                raise VerifyError(
+                    N_("The revealed seed of the game session {commitment} does not match it."),
+                    commitment=commitment[:16],
+                )
+        sessions[commitment] = seed
+    entries: Sequence[Mapping[str, Any]] = document.get("entries", [])
+    previous: Mapping[str, Any] | None = None
+    counters: dict[str, int] = {}
+    complete = True
+    recomputed = physical = unrevealed = 0
+    head = GENESIS
+    for entry in entries:
+        if not isinstance(entry, Mapping):
+            raise VerifyError(N_("The log holds an entry that is not an object."))
+        seq = entry.get("seq")
+        if previous is None:
+            if entry.get("prev_hash") != GENESIS or seq != 1:
+                complete = False
+        elif isinstance(seq, int) and seq == previous.get("seq", 0) + 1:
+            if entry.get("prev_hash") != previous.get("hash"):
+                raise _fail(
+                    N_("Entry {seq} ({who}, {kind}): its link to the entry before it is broken."),
+                    entry,
+                )
+        else:
+            complete = False
+        prev_hash = str(entry.get("prev_hash", ""))
+        try:
+            recomputed_hash = entry_hash(prev_hash, entry)
+        except (TypeError, ValueError, UnicodeError):
+            recomputed_hash = ""
+        if recomputed_hash != entry.get("hash"):
+            raise _fail(
+                N_("Entry {seq} ({who}, {kind}): its content was changed after it was logged."),
+                entry,
+            )
+        source = entry.get("source")
+        if source == COMMITTED:
+            commitment = str(entry.get("commitment"))
+            if commitment not in sessions:
+                raise _fail(N_("Entry {seq} ({who}, {kind}): unknown game session."), entry)
+            seed = sessions[commitment]
+            counter = entry.get("counter")
+            if not isinstance(counter, int) or counter < 0:
+                raise _fail(N_("Entry {seq} ({who}, {kind}): no dice counter."), entry)
+            expected = counters.get(commitment)
+            if expected is not None and complete and counter != expected:
+                raise _fail(
+                    N_(
+                        "Entry {seq} ({who}, {kind}): committed dice were drawn and not "
+                        "logged (counter {counter}, expected {expected})."
+                    ),
+                    entry,
+                    counter=counter,
+                    expected=expected,
+                )
+            if seed is None:
+                unrevealed += 1
+                counters.pop(commitment, None)
+            else:
+                counters[commitment] = _check_draws(entry, seed, counter)
+                recomputed += 1
+        elif source == "physical":
+            physical += 1
+        previous = entry
+        head = str(entry.get("hash"))
+    return VerifyReport(len(entries), recomputed, physical, unrevealed, complete, head)
+
+
+def _check_draws(entry: Mapping[str, Any], seed: bytes, counter: int) -> int:
+    """Recompute the committed faces of ``entry``; the counter after them."""
+    draws = entry.get("draws")
+    if not isinstance(draws, list):
+        raise _fail(N_("Entry {seq} ({who}, {kind}): no committed draws."), entry)
+    served: list[int] = []
+    for number, draw in enumerate(draws, start=1):
+        if (
+            not isinstance(draw, list)
+            or len(draw) != 2
+            or not all(isinstance(x, int) for x in draw)
+            or not 1 <= draw[0] <= MAX_SIDES
+        ):
+            raise _fail(
+                N_("Entry {seq} ({who}, {kind}): die {number} is malformed."), entry, number=number
+            )
+        sides, face = draw
+        expected, counter = committed_face(seed, counter, sides)
+        if face != expected:
+            raise _fail(
+                N_(
+                    "Entry {seq} ({who}, {kind}): die {number} shows {face}, the committed "
+                    "dice gave {expected}."
+                ),
+                entry,
+                number=number,
+                face=face,
+                expected=expected,
+            )
+        served.append(face)
+    faces = entry.get("faces")
+    shown = sorted(
+        face
+        for stream in (faces if isinstance(faces, list) else [])
+        for face in (stream if isinstance(stream, list) else [stream])
+    )
+    if shown != sorted(served):
+        raise _fail(
+            N_("Entry {seq} ({who}, {kind}): the faces shown are not the faces drawn."), entry
+        )
+    return counter

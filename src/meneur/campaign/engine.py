@@ -1,0 +1,98 @@
+"""Which database, and how it is opened.
+
+* ``MENEUR_DB_URL`` picks any SQLAlchemy URL (``postgresql://user@host/db`` is read as
+  PostgreSQL through psycopg 3); without it, a SQLite file ``meneur.db`` in the user's
+  data folder (platformdirs), created on first use: zero setup.
+* SQLite is opened in WAL mode with ``synchronous=FULL`` (a roll reported done survives
+  a crash or a power cut), foreign keys on, and every transaction ``BEGIN IMMEDIATE`` so
+  that two writers queue instead of failing half-way (the roll log is a chain: two
+  appends must never interleave).
+* A wrong URL is one clear line (the password is never shown).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+from meneur.campaign.errors import StorageError
+from meneur.campaign.paths import ENV_URL, database_url, default_path
+from meneur.locale import N_
+
+BUSY_TIMEOUT_MS = 15_000
+
+__all__ = ["database_url", "default_path", "make_engine", "shown"]
+
+
+def shown(url: URL | str) -> str:
+    """The URL as it may be shown to a user: no password, and not a page long."""
+    if isinstance(url, URL):
+        text = url.render_as_string(hide_password=True)
+    else:
+        text = url.split("@")[-1] if "@" in url else url
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def parse_url(text: str) -> URL:
+    try:
+        url = make_url(text)
+    except (ArgumentError, ValueError):
+        raise StorageError(
+            N_("{variable} is not a database URL: '{url}' (try sqlite:///path/meneur.db)."),
+            variable=ENV_URL,
+            url=shown(text),
+        ) from None
+    if url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+psycopg")
+    return url
+
+
+def make_engine(text: str) -> Engine:
+    """An engine for ``text``, with meneur's settings for SQLite; nothing is connected yet."""
+    url = parse_url(text)
+    options: dict[str, Any] = {}
+    if url.get_backend_name() == "sqlite":
+        database = url.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            folder = Path(database).expanduser().resolve().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StorageError(
+                    N_("Cannot create the folder {path} for the database: {reason}."),
+                    path=str(folder),
+                    reason=error.strerror,
+                ) from None
+    elif url.get_backend_name() == "postgresql":
+        options["connect_args"] = {"connect_timeout": 5}
+    try:
+        engine = create_engine(url, **options)
+    except (ArgumentError, NoSuchModuleError, ImportError, TypeError) as error:
+        raise StorageError(
+            N_("Cannot use the database {url}: {reason}."),
+            url=shown(url),
+            reason=str(error).splitlines()[0][:200],
+        ) from None
+    if url.get_backend_name() == "sqlite":
+        _tune_sqlite(engine)
+    return engine
+
+
+def _tune_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(connection: Any, _record: Any) -> None:
+        connection.isolation_level = None  # we emit BEGIN ourselves, below
+        cursor = connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")

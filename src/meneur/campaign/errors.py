@@ -1,0 +1,17 @@
+"""Errors of the storage layer, in meneur's one error tree (one clear line, exit 2)."""
+
+from __future__ import annotations
+
+from meneur.errors import MeneurError
+
+
+class StorageError(MeneurError):
+    """The database cannot be opened, is from a newer meneur, or refuses a write."""
+
+
+class CampaignError(MeneurError):
+    """A campaign or a character is unknown, already exists, or is misnamed."""
+
+
+class VerifyError(MeneurError):
+    """An exported log does not verify: a broken link, an altered face, a wrong seed."""

@@ -1,0 +1,1 @@
+"""Alembic migrations of the campaign database, shipped in the package and run on open."""

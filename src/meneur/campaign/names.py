@@ -1,0 +1,49 @@
+"""Names of campaigns and characters: checked once, matched like players type them.
+
+A name is a short label: at most :data:`NAME_LENGTH` characters, no control characters.
+Markup (``[bold]``, ``<script>``) is allowed as text and always shown escaped (the CLI
+prints names with markup off). Two names that fold alike (case, accents, spaces) are
+the same name.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from meneur.campaign.errors import CampaignError
+from meneur.locale import N_, gettext
+from meneur.text import fold
+
+NAME_LENGTH = 80
+
+
+def clean_name(name: object, what: str) -> str:
+    """``name`` normalised (NFC, trimmed), or :class:`CampaignError` saying what is wrong.
+
+    ``what`` is a message id naming the thing (``N_("character")``): it is translated
+    when the error is shown.
+    """
+    what = gettext(what)
+    if not isinstance(name, str):
+        raise CampaignError(N_("A {what} name must be text."), what=what)
+    text = unicodedata.normalize("NFC", name).strip()
+    if not text:
+        raise CampaignError(N_("A {what} name cannot be empty."), what=what)
+    if len(text) > NAME_LENGTH:
+        raise CampaignError(
+            N_("A {what} name is at most {limit} characters long, not {length}."),
+            what=what,
+            limit=NAME_LENGTH,
+            length=len(text),
+        )
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") for c in text):
+        raise CampaignError(
+            N_("A {what} name cannot hold control characters or line breaks."), what=what
+        )
+    if not fold(text):
+        raise CampaignError(N_("A {what} name needs at least one letter or digit."), what=what)
+    return text
+
+
+def name_key(name: str) -> str:
+    return fold(name)

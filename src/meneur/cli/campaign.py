@@ -1,0 +1,587 @@
+"""Campaign commands: ``campaign``, ``character`` (not ``new``), ``log``, ``session``, ``verify``.
+
+This module stays light (Typer only): the database layer is imported inside the command
+bodies, so ``meneur --help`` and ``meneur roll`` never load SQLAlchemy. Names typed by
+players are shown as plain text (never as rich markup).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from meneur.cli.params import Json, int_parser
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from meneur.campaign.store import CharacterInfo, Store
+
+CampaignOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--campaign", metavar="NAME", help=_("Campaign to use (default: the current one).")
+    ),
+]
+Yes = Annotated[bool, typer.Option("--yes", help=_("Confirm a deletion that loses data."))]
+
+
+def open_store() -> Store:
+    from meneur.campaign.store import Store
+
+    return Store()
+
+
+def _when(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _text(value: str) -> Any:
+    """Player-typed text for a rich table: never read as markup."""
+    from rich.text import Text
+
+    return Text(value)
+
+
+def _print(line: str) -> None:
+    from meneur.cli.output import console
+
+    console().print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (a crash never leaves half a file)."""
+    import os
+    import tempfile
+
+    from meneur.errors import SheetError
+
+    try:
+        directory = path.expanduser().resolve().parent
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        raise SheetError(
+            N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror
+        ) from None
+
+
+# -- campaign ----------------------------------------------------------------------------
+
+
+def campaign_new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help=_("Name of the campaign."))],
+    as_json: Json = False,
+) -> None:
+    """Create a campaign (the first one becomes the current one)."""
+    with open_store() as store:
+        info = store.create_campaign(name)
+    if as_json:
+        _print(json.dumps(_campaign_json(info), ensure_ascii=False, indent=2))
+    elif info.current:
+        _print(_("Campaign '{name}' created; it is the current campaign.").format(name=info.name))
+    else:
+        _print(_("Campaign '{name}' created.").format(name=info.name))
+
+
+def _campaign_json(info: Any) -> dict[str, Any]:
+    return {
+        "name": info.name,
+        "current": info.current,
+        "characters": info.characters,
+        "rolls": info.rolls,
+        "created_at": _when(info.created_at),
+    }
+
+
+def campaign_list(as_json: Json = False) -> None:
+    """List the campaigns; the current one is marked."""
+    with open_store() as store:
+        infos = store.campaigns()
+    if as_json:
+        _print(json.dumps([_campaign_json(i) for i in infos], ensure_ascii=False, indent=2))
+        return
+    if not infos:
+        _print(_("No campaign yet: create one with 'meneur campaign new NAME'."))
+        return
+    from rich.table import Table
+
+    from meneur.cli.output import console
+
+    table = Table(title=_("Campaigns"))
+    for header in (_("Current"), _("Name"), _("Characters"), _("Rolls"), _("Created")):
+        table.add_column(header)
+    for info in infos:
+        table.add_row(
+            "*" if info.current else "",
+            _text(info.name),
+            str(info.characters),
+            str(info.rolls),
+            _when(info.created_at),
+        )
+    console().print(table)
+
+
+def campaign_use(
+    name: Annotated[str, typer.Argument(metavar="NAME", help=_("Name of the campaign."))],
+) -> None:
+    """Make a campaign the current one."""
+    with open_store() as store:
+        info = store.use_campaign(name)
+    _print(_("The current campaign is now '{name}'.").format(name=info.name))
+
+
+def campaign_delete(
+    name: Annotated[str, typer.Argument(metavar="NAME", help=_("Name of the campaign."))],
+    yes: Yes = False,
+) -> None:
+    """Delete a campaign with its characters and its roll log."""
+    with open_store() as store:
+        if not yes:
+            found = [i for i in store.campaigns() if _same(i.name, name)]
+            if found and (found[0].characters or found[0].rolls):
+                raise UsageError(
+                    N_(
+                        "The campaign '{name}' holds {characters} characters and {rolls} "
+                        "rolls: add --yes to delete them all."
+                    ),
+                    name=found[0].name,
+                    characters=found[0].characters,
+                    rolls=found[0].rolls,
+                )
+        info = store.delete_campaign(name)
+    _print(_("Campaign '{name}' deleted.").format(name=info.name))
+
+
+def _same(left: str, right: str) -> bool:
+    from meneur.text import fold
+
+    return fold(left) == fold(right)
+
+
+# -- character ---------------------------------------------------------------------------
+
+
+def _character_json(info: CharacterInfo) -> dict[str, Any]:
+    from meneur.campaign.transfer import character_json
+
+    return {"campaign": info.campaign, **character_json(info)}
+
+
+def character_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
+    """List the characters of the campaign."""
+    with open_store() as store:
+        infos = store.characters(campaign=campaign)
+        current = store.current_campaign().name if campaign is None else campaign
+    if as_json:
+        _print(json.dumps([_character_json(i) for i in infos], ensure_ascii=False, indent=2))
+        return
+    if not infos:
+        _print(_("No character in the campaign '{name}'.").format(name=current))
+        return
+    from rich.table import Table
+
+    from meneur.cli.output import console
+
+    table = Table(title=_text(_("Characters of '{name}'").format(name=infos[0].campaign)))
+    for header in (_("Name"), _("System"), _("Updated")):
+        table.add_column(header)
+    for info in infos:
+        table.add_row(_text(info.name), info.system, _when(info.updated_at))
+    console().print(table)
+
+
+def character_show(
+    name: Annotated[str, typer.Argument(metavar="NAME", help=_("Name of the character."))],
+    campaign: CampaignOpt = None,
+    as_json: Json = False,
+) -> None:
+    """Show a stored character: its sheet and its current state."""
+    with open_store() as store:
+        info = store.character(name, campaign=campaign)
+    data = _character_json(info)
+    if as_json:
+        _print(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    from rich.panel import Panel
+    from rich.pretty import Pretty
+    from rich.table import Table
+
+    from meneur.cli.output import console
+
+    table = Table.grid(padding=(0, 2))
+    table.add_row(_("System"), info.system)
+    table.add_row(_("Campaign"), _text(info.campaign))
+    table.add_row(_("Sheet"), Pretty(info.sheet))
+    table.add_row(_("State"), Pretty(info.state))
+    table.add_row(_("Updated"), _when(info.updated_at))
+    console().print(Panel(table, title=_text(info.name)))
+
+
+def character_delete(
+    name: Annotated[str, typer.Argument(metavar="NAME", help=_("Name of the character."))],
+    campaign: CampaignOpt = None,
+) -> None:
+    """Delete a stored character (its past rolls stay in the log)."""
+    with open_store() as store:
+        info = store.delete_character(name, campaign=campaign)
+    _print(_("Character '{name}' deleted.").format(name=info.name))
+
+
+def character_export(
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="[NAME]", help=_("Character to export (default: all of them).")),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE", help=_("Write to FILE instead of the screen.")),
+    ] = None,
+    campaign: CampaignOpt = None,
+) -> None:
+    """Export one character, or every character of the campaign, as JSON."""
+    from meneur.campaign.transfer import dumps, export_campaign, export_character
+
+    with open_store() as store:
+        if name is not None:
+            document = export_character(store.character(name, campaign=campaign))
+        else:
+            target = campaign or store.current_campaign().name
+            document = export_campaign(target, store.characters(campaign=target))
+    text = dumps(document)
+    if out is None:
+        sys.stdout.write(text)
+        return
+    _write(out, text)
+    count = 1 if name is not None else len(document["characters"])
+    _print(_("{count} character(s) exported to {path}.").format(count=count, path=out))
+
+
+def character_import(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help=_("A JSON export of meneur."))],
+    campaign: CampaignOpt = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help=_("Replace characters of the same name."))
+    ] = False,
+) -> None:
+    """Import characters from a JSON export: all of them are checked before any is written."""
+    from meneur.campaign.transfer import parse_characters, read_document
+
+    characters = parse_characters(read_document(file))
+    with open_store() as store:
+        written = store.add_characters(characters, campaign, replace=replace)
+    target = written[0].campaign if written else (campaign or "-")
+    _print(
+        _("{count} character(s) imported into the campaign '{name}'.").format(
+            count=len(written), name=target
+        )
+    )
+
+
+# -- log ---------------------------------------------------------------------------------
+
+
+def parse_since(text: str) -> datetime:
+    """``2026-12-01`` or ``2026-12-01T20:30`` (UTC unless an offset is given)."""
+    cleaned = text.strip()
+    try:
+        if len(cleaned) > 40:
+            raise ValueError(cleaned)
+        moment = datetime.fromisoformat(cleaned.replace("Z", "+00:00"))
+    except ValueError:
+        raise typer.BadParameter(
+            _("'{value}' is not a date: write it like 2026-12-01 or 2026-12-01T20:30.").format(
+                value=cleaned[:40]
+            )
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _summary(entry: dict[str, Any]) -> str:
+    outcome = entry.get("outcome") or {}
+    for key in ("verdict", "result", "outcome", "total", "successes"):
+        value = outcome.get(key) if isinstance(outcome, dict) else None
+        if value is not None and not isinstance(value, dict | list):
+            return f"{key}: {value}"
+    text = json.dumps(outcome, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+CSV_COLUMNS = (
+    "seq",
+    "at",
+    "who",
+    "system",
+    "kind",
+    "source",
+    "faces",
+    "params",
+    "outcome",
+    "decisions",
+    "commitment",
+    "counter",
+    "hash",
+)
+
+
+def _cell(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        text = "'" + text  # a spreadsheet must not run a formula typed as a name
+    return text
+
+
+def log_csv(entries: Sequence[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for entry in entries:
+        writer.writerow([_cell(entry.get(column)) for column in CSV_COLUMNS])
+    return buffer.getvalue()
+
+
+def log_command(
+    character: Annotated[
+        str | None,
+        typer.Option("--character", metavar="NAME", help=_("Only this character's rolls.")),
+    ] = None,
+    since: Annotated[
+        datetime | None,
+        typer.Option(
+            "--since", parser=parse_since, metavar="DATE", help=_("Only rolls since DATE.")
+        ),
+    ] = None,
+    as_json: Json = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help=_("Print the log as CSV."))] = False,
+    export: Annotated[
+        Path | None,
+        typer.Option(
+            "--export", metavar="FILE", help=_("Write the verifiable log to FILE (JSON).")
+        ),
+    ] = None,
+    last: Annotated[
+        int,
+        typer.Option(
+            "--last",
+            parser=int_parser(1, 1_000_000),
+            metavar="N",
+            help=_("Show only the last N rolls on screen."),
+        ),
+    ] = 50,
+    campaign: CampaignOpt = None,
+) -> None:
+    """The roll log of the campaign: who rolled what, when, with which dice."""
+    if as_json and as_csv:
+        raise UsageError(N_("Choose --json or --csv, not both."))
+    with open_store() as store:
+        if export is not None:
+            document = store.export_log(campaign=campaign, character=character, since=since)
+            _write(export, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+            _print(
+                _("{count} log entries exported to {path}.").format(
+                    count=len(document["entries"]), path=export
+                )
+            )
+            return
+        entries = store.rolls(campaign=campaign, character=character, since=since)
+    if as_json:
+        _print(json.dumps(entries, ensure_ascii=False, indent=2))
+    elif as_csv:
+        sys.stdout.write(log_csv(entries))
+    else:
+        from meneur.cli.output import console
+
+        render_log(entries[-last:], console())
+
+
+def render_log(entries: Sequence[dict[str, Any]], console: Console) -> None:
+    if not entries:
+        console.print(_("The log is empty."))
+        return
+    from rich.table import Table
+
+    table = Table(title=_("Roll log"))
+    for header in ("#", _("When"), _("Who"), _("Roll"), _("Dice"), _("Faces"), _("Result")):
+        table.add_column(header)
+    for entry in entries:
+        faces = " | ".join(" ".join(map(str, stream)) for stream in entry["faces"])
+        table.add_row(
+            str(entry["seq"]),
+            entry["at"][:19].replace("T", " "),
+            _text(entry["who"] or "-"),
+            _text(f"{entry['system']} {entry['kind']}"),
+            entry["source"],
+            _text(faces if len(faces) <= 40 else faces[:37] + "..."),
+            _text(_summary(entry)),
+        )
+    console.print(table)
+
+
+# -- session -----------------------------------------------------------------------------
+
+
+def session_start(campaign: CampaignOpt = None, as_json: Json = False) -> None:
+    """Start a game session with committed dice: publish the commitment before playing."""
+    with open_store() as store:
+        info = store.start_session(campaign=campaign)
+    if as_json:
+        _print(json.dumps({"commitment": info.commitment, "started_at": _when(info.started_at)}))
+        return
+    _print(_("Game session started. Publish this commitment to the players now:"))
+    _print(f"  sha256(seed) = {info.commitment}")
+    _print(_("Rolls are drawn from the secret seed until 'meneur session reveal'."))
+
+
+def session_reveal(campaign: CampaignOpt = None, as_json: Json = False) -> None:
+    """End the game session: reveal the seed so that anyone can verify the rolls."""
+    with open_store() as store:
+        info = store.reveal_session(campaign=campaign)
+    data = {
+        "commitment": info.commitment,
+        "seed": info.seed,
+        "rolls": info.rolls,
+        "closing_hash": info.closing_hash,
+    }
+    if as_json:
+        _print(json.dumps(data, indent=2))
+        return
+    _print(
+        _("Game session over: {rolls} roll(s) drawn from the committed seed.").format(
+            rolls=info.rolls
+        )
+    )
+    _print(f"  sha256(seed) = {info.commitment}")
+    _print(f"  seed         = {info.seed}")
+    _print(_("  log head     = {head}").format(head=info.closing_hash))
+    _print(_("Check it: meneur log --export FILE, then meneur verify FILE."))
+
+
+def session_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
+    """The game sessions of the campaign: commitments, and seeds once revealed."""
+    with open_store() as store:
+        infos = store.game_sessions(campaign=campaign)
+    rows = [
+        {
+            "commitment": i.commitment,
+            "started_at": _when(i.started_at),
+            "revealed_at": _when(i.revealed_at) if i.revealed_at else None,
+            "seed": i.seed,
+            "rolls": i.rolls,
+        }
+        for i in infos
+    ]
+    if as_json:
+        _print(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        _print(_("No game session yet: start one with 'meneur session start'."))
+    for row in rows:
+        state = _("open") if row["revealed_at"] is None else _("revealed")
+        _print(f"{row['started_at']}  {row['commitment']}  {state}  ({row['rolls']})")
+
+
+# -- verify ------------------------------------------------------------------------------
+
+
+def verify_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help=_("A log exported by meneur."))],
+    as_json: Json = False,
+) -> None:
+    """Check an exported roll log: every link of the chain and every committed face."""
+    from meneur.campaign.chain import verify_log
+    from meneur.campaign.transfer import read_document
+
+    report = verify_log(read_document(file))
+    if as_json:
+        _print(
+            json.dumps(
+                {
+                    "ok": True,
+                    "entries": report.entries,
+                    "recomputed": report.recomputed,
+                    "physical": report.physical,
+                    "unrevealed": report.unrevealed,
+                    "complete": report.complete,
+                    "head": report.head,
+                },
+                indent=2,
+            )
+        )
+        return
+    _print(
+        _("The log verifies: {entries} entries, every link intact.").format(entries=report.entries)
+    )
+    _print(
+        _("  {count} committed roll(s) recomputed from the revealed seeds.").format(
+            count=report.recomputed
+        )
+    )
+    _print(
+        _("  {count} physical roll(s): typed by players, chain-checked only.").format(
+            count=report.physical
+        )
+    )
+    if report.unrevealed:
+        _print(
+            _("  {count} committed roll(s) wait for their seed to be revealed.").format(
+                count=report.unrevealed
+            )
+        )
+    if not report.complete:
+        _print(_("  This is part of a log (filtered): its first link is not checked."))
+    _print(_("  head = {head}").format(head=report.head))
+
+
+# -- registration ------------------------------------------------------------------------
+
+GROUPS = {
+    "campaign": N_("Create, list, choose and delete campaigns."),
+    "session": N_("Game sessions with verifiable dice: commit, then reveal."),
+}
+
+
+def register(app: typer.Typer, groups: Any, wanted: Sequence[str] = ()) -> None:
+    """Add the campaign commands to the CLI (only the group typed gets its commands)."""
+    first = wanted[0] if wanted else ""
+    for name, help_id in GROUPS.items():
+        group = typer.Typer(help=_(help_id), no_args_is_help=True)
+        if first == name and name == "campaign":
+            group.command("new", help=_("Create a campaign."))(campaign_new)
+            group.command("list", help=_("List the campaigns."))(campaign_list)
+            group.command("use", help=_("Make a campaign the current one."))(campaign_use)
+            group.command("delete", help=_("Delete a campaign and all it holds."))(campaign_delete)
+        elif first == name:
+            group.command("start", help=_("Start a game session: commit to a secret seed."))(
+                session_start
+            )
+            group.command("reveal", help=_("End the game session: reveal its seed."))(
+                session_reveal
+            )
+            group.command("list", help=_("List the game sessions."))(session_list)
+        app.add_typer(group, name=name)
+    if first == "character":
+        group = groups.group("character")
+        group.command("list", help=_("List the stored characters."))(character_list)
+        group.command("show", help=_("Show a stored character."))(character_show)
+        group.command("delete", help=_("Delete a stored character."))(character_delete)
+        group.command("export", help=_("Export characters as JSON."))(character_export)
+        group.command("import", help=_("Import characters from JSON, all or nothing."))(
+            character_import
+        )
+    app.command("log", help=_("Show or export the roll log."))(log_command)
+    app.command("verify", help=_("Verify an exported roll log."))(verify_command)
