@@ -75,3 +75,27 @@ def test_L8_user_override_changes_the_bands(
     monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
     assert band_of(6) == "partial"
     assert band_of(7) == "definitive"
+
+
+def test_L11_option_help_once_per_scene(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clear_cache: None
+) -> None:
+    """L-11 option: with `once_per = "scene"`, a second helper is refused too."""
+    from meneur.errors import RuleError
+    from meneur.rng import PhysicalDice
+    from meneur.systems.legendes import scene
+    from meneur.systems.legendes.sheet import Hero
+
+    folder = tmp_path / "legendes"
+    folder.mkdir()
+    text = (
+        resources.files("meneur.systems.legendes").joinpath("data", "rules.toml").read_text("utf-8")
+    )
+    (folder / "rules.toml").write_text(
+        text.replace('once_per = "helper"', 'once_per = "scene"'), "utf-8"
+    )
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    hero, _ = scene.start(Hero(name="Lyssia"), "")
+    hero, _ = scene.aid(hero, "Tomas", 1, 0, 0, PhysicalDice([3]), PhysicalDice([]))
+    with pytest.raises(RuleError):
+        scene.aid(hero, "Mira", 1, 0, 0, PhysicalDice([3]), PhysicalDice([]))
