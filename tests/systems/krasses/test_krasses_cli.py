@@ -406,3 +406,24 @@ def test_character_new_writes_a_sheet_the_test_can_roll(
     )
     assert bad.status == 2 and len(bad.err.strip().splitlines()) == 1
     assert not (tmp_path / "b.json").exists()
+
+
+def test_english_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """Messages in English with --lang en; French game terms stay in the data (Moyen)."""
+    result = invoke(
+        capsys,
+        "--lang",
+        "en",
+        "test",
+        "krasses",
+        "--bonus",
+        "5",
+        "--difficulty",
+        "average",
+        "--faces",
+        "1",
+    )
+    assert result.status == 0
+    assert "Natural 1" in result.out and "Failure" in result.out and "Moyen (15)" in result.out
+    bad = invoke(capsys, "--lang", "en", "test", "krasses", "--bonus", "1", "--difficulty", "zzz")
+    assert bad.status == 2 and "Unknown difficulty 'zzz'" in bad.err
