@@ -26,9 +26,11 @@ def test_unknown_system_lists_the_known_ones() -> None:
         assert system.name in message
 
 
-def test_names_are_unique() -> None:
-    names = [fold(n) for s in SYSTEMS for n in (s.name, s.title, *s.aliases)]
-    assert len(names) == len(set(names))
+def test_no_name_answers_for_two_systems() -> None:
+    names = [{fold(n) for n in (s.name, s.title, *s.aliases)} for s in SYSTEMS]
+    for index, mine in enumerate(names):
+        for others in names[index + 1 :]:
+            assert not mine & others
 
 
 def test_fold_ignores_case_accents_and_spacing() -> None:

@@ -98,6 +98,7 @@ def update_po(language: str) -> None:
 
 
 def merged_catalogue(language: str) -> Catalog:
+    """All areas' translations in one catalogue; an empty entry never hides a filled one."""
     merged = Catalog(
         locale=language,
         domain="meneur",
@@ -108,7 +109,8 @@ def merged_catalogue(language: str) -> Catalog:
     )
     for path in sorted((LOCALE_DIR / language).glob("*.po")):
         for message in _read(path, language):
-            if message.id:
+            already = merged.get(message.id) if message.id else None
+            if message.id and not (already is not None and already.string and not message.string):
                 merged.add(message.id, message.string)
     return merged
 
