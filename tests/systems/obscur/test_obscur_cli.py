@@ -370,3 +370,47 @@ def test_bad_options_exit_2_in_one_line(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
 ) -> None:
     one_line_error(invoke(capsys, *args))
+
+
+def test_O10_push_from_a_sheet_cannot_spend_more_than_it_has(
+    capsys: pytest.CaptureFixture[str], isaure: Path
+) -> None:
+    """O-10: the advisor's budget defaults to the sheet's points and never exceeds them."""
+    data = invoke(
+        capsys,
+        "push",
+        "obscur",
+        "--sheet",
+        str(isaure),
+        "--trait",
+        "Esquive",
+        "--difficulty",
+        "3",
+        "--json",
+    ).json()
+    assert data["points"] == 8 + 5 + 4 and data["dice"] == 5
+    line = one_line_error(
+        invoke(
+            capsys, "push", "obscur", "--sheet", str(isaure), "--trait", "Esquive", "--points", "20"
+        )
+    )
+    assert "17" in line
+
+
+def test_O10_after_roll_names_the_dice_to_raise(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-10: after the roll, an adjustment option says which dice to raise (1-based)."""
+    data = invoke(
+        capsys,
+        "push",
+        "obscur",
+        "--dice",
+        "5",
+        "--difficulty",
+        "3",
+        "--points",
+        "6",
+        "--faces",
+        "2,5,1,3,1",
+        "--json",
+    ).json()
+    assert data["best"]["spend"]["adjust_on"] == [[2, 1], [4, 1]] and data["best"]["cost"] == 3

@@ -26,8 +26,10 @@ from meneur.systems.obscur.automaton import machine
 from meneur.systems.obscur.depassement import (
     TIERS,
     PushPlan,
+    best_assignment,
     extra_dice,
     margin_bonus,
+    place_assignment,
     reroll_up_to,
     tier_cost,
 )
@@ -288,6 +290,11 @@ def advise_after(
                 if adjust and not faces:
                     continue
                 p = plan_probability(counts, plan, scoring, difficulty, counts_margin)
+                if adjust and not reroll:  # the dice to raise are known: say which
+                    choice = best_assignment(counts, adjust, scoring)[1]
+                    plan = PushPlan(
+                        adjust=adjust, margin=margin, adjust_on=place_assignment(faces, choice)
+                    )
                 options.append(Option(plan, plan.cost, 0, p))
     return _ranked(options)
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from meneur.cli.params import FacesArg, Json, Seed, VsFacesArg, int_parser, meneur_parser
-from meneur.errors import UsageError
+from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
@@ -611,12 +611,20 @@ def push_command(
 
     pool, zs, za, character, _label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
     counts = margin_counts or rule_tables().options.margin_counts_as_successes
-    if points is None:
-        if character is None:
-            raise UsageError(N_("Give --points P (the points you may spend)."))
+    if character is not None:
         available = _available(character)
         single = rule_tables().options.single_resource
-        points = min(LIMIT, max(available.values()) if single else sum(available.values()))
+        have = max(available.values()) if single else sum(available.values())
+        if points is None:
+            points = min(LIMIT, have)
+        elif points > have:
+            raise RuleError(
+                N_("The sheet has only {have} points of Vécu, Volonté and Moral, not {points}."),
+                have=have,
+                points=points,
+            )
+    if points is None:
+        raise UsageError(N_("Give --points P (the points you may spend)."))
     params = TestParams(
         pool, difficulty=difficulty, modifier=modifier, zero_skill=zs, zero_attribute=za
     )
@@ -661,7 +669,10 @@ def push_command(
             parts.append(_("extra dice: +{n}").format(n=spend["extra_dice"]))
         if spend["reroll_up_to"]:
             parts.append(_("reroll faces 1 to {n}").format(n=spend["reroll_up_to"]))
-        if spend["adjust_tier"]:
+        if spend.get("adjust_on"):
+            raised = ", ".join(f"#{die} +{inc}" for die, inc in spend["adjust_on"])
+            parts.append(_("score adjustment: {dice}").format(dice=raised))
+        elif spend["adjust_tier"]:
             parts.append(_("score adjustment tier {n}").format(n=spend["adjust_tier"]))
         if spend["margin_bonus"]:
             parts.append(_("margin +{n}").format(n=spend["margin_bonus"]))
@@ -689,16 +700,15 @@ def push_command(
                 dice_text(list(faces.values) if faces else [], params.scoring.values),
                 style="bold",
             )
-        table = Table(_("Spend"), _("Cost"), _("Kept for after"), _("Réussite"), _("Exact"))
+        if stage == "before":
+            table = Table(_("Spend"), _("Cost"), _("Kept for after"), _("Réussite"), _("Exact"))
+        else:
+            table = Table(_("Spend"), _("Cost"), _("Réussite"), _("Exact"))
         for row in listed:
-            kept = str(row["kept_for_after"]) if stage == "before" else "-"
-            table.add_row(
-                describe(row["spend"]),
-                str(row["cost"]),
-                kept,
-                percent(row["p_success"]),
-                row["p_exact"],
-            )
+            cells = [describe(row["spend"]), str(row["cost"])]
+            if stage == "before":
+                cells.append(str(row["kept_for_after"]))
+            table.add_row(*cells, percent(row["p_success"]), row["p_exact"])
         console.print(table)
         if listed:
             console.print(
