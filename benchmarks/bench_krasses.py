@@ -32,7 +32,7 @@ from meneur.systems.krasses.rules import CooperateParams, Member, OpposeParams, 
 
 TEST_CASES = [(b, d) for b in range(-10, 41) for d in range(0, 61)]
 OPPOSE_CASES = [(a, b) for a in range(21) for b in range(21)]
-GROUPS = {
+GROUPS: dict[int, list[tuple[Member, ...]]] = {
     3: [
         (Member(5, 1), Member(3, 1), Member(6, 0)),
         (Member(2, 2), Member(8, 1), Member(0, 0)),
@@ -121,7 +121,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
     runs = parser.parse_args().runs
-    rows = [
+    Engine = Callable[..., list[Fraction]]
+    rows: list[tuple[str, Engine, Engine, tuple[int, ...]]] = [
         (f"test ({len(TEST_CASES)} cases)", ours_test, theirs_test, ()),
         (f"opposed PC/PC ({len(OPPOSE_CASES)} cases)", ours_oppose, theirs_oppose, ()),
         (f"cooperation, 3 members ({len(GROUPS[3])})", ours_coop, theirs_coop, (3,)),
