@@ -148,3 +148,30 @@ def test_examples_load() -> None:
     for path in EXAMPLES.iterdir():
         character = load_character(path)
         assert character.sheet.table(Kind.ATTRIBUTE)
+
+
+def test_O4_a_user_override_of_the_traits_data_is_validated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """O-4: a table's own traits.toml overrides the shipped one and is checked at load."""
+    from cli_helpers import invoke
+
+    folder = tmp_path / "obscur"
+    folder.mkdir()
+    (folder / "traits.toml").write_text(
+        'caracteristiques = ["Hargne"]\nconnaissances = ["Fouineur"]\n'
+        '[capacites]\nBagarre = "Hargen"\n[competences]\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    catalog.cache_clear()
+    try:
+        with pytest.raises(SheetError, match="Hargen"):
+            catalog()
+        result = invoke(
+            capsys, "test", "obscur", "--sheet", str(EXAMPLES / "isaure.json"), "--trait", "Bagarre"
+        )
+        assert result.status == 2 and "Bagarre" in result.err and "Traceback" not in result.err
+    finally:
+        monkeypatch.delenv("MENEUR_DATA_DIR")
+        catalog.cache_clear()

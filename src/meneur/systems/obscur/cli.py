@@ -474,7 +474,7 @@ def oppose_command(
 
         for key, p, label in (("a", params.a, a_label), ("b", params.b, b_label)):
             side = data[key]
-            name = label or key.upper()
+            name = label or (_("Side A") if key == "a" else _("Side B"))
             console.print(f"{name}: ", dice_text(side["faces"], p.scoring.values))
             line = _("  {successes} successes").format(successes=side["successes"])
             if side["fumble"]:
@@ -483,7 +483,7 @@ def oppose_command(
         if data["winner"] is None:
             console.print(_("Tie: no winner, status quo."), style="bold")
         else:
-            winner = (a_label if data["winner"] == "a" else b_label) or data["winner"].upper()
+            winner = (a_label or _("Side A")) if data["winner"] == "a" else (b_label or _("Side B"))
             console.print(
                 _("{winner} wins by {margin}.").format(winner=winner, margin=data["margin"]),
                 style="bold green",
@@ -831,7 +831,8 @@ def acquire_command(
     def render(console: Console) -> None:
         from meneur.systems.obscur.render import dice_text, percent
 
-        console.print(_("Disponibilité: "), dice_text(data["faces"]), str(data["availability"]))
+        console.print(dice_text(data["faces"]))
+        console.print(_("Disponibilité: {availability}").format(availability=data["availability"]))
         note = " " + _("(table provisoire)") if data["provisional"] and distance else ""
         console.print(
             _("Rareté {rarity} (base {base}, distance {distance}){note}").format(

@@ -92,8 +92,11 @@ def render_test(
         )
     sheet = data.get("sheet")
     if sheet:
+        from meneur.systems.obscur.sheet import RESOURCE_LABELS
+
         for name, points in (sheet.get("paid") or {}).items():
-            console.print(_("  {points} from {resource}").format(points=points, resource=name))
+            label = RESOURCE_LABELS.get(name, name)
+            console.print(_("  {points} from {resource}").format(points=points, resource=label))
         if sheet.get("vecu_gained"):
             console.print(
                 _("+{points} Vécu written to {path} (Maladresse).").format(
