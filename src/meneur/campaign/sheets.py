@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from meneur.errors import SheetError
+from meneur.errors import SheetError, UnknownSystemError
 from meneur.locale import N_
 
 MAX_SHEET_BYTES = 1_000_000
@@ -23,7 +23,15 @@ def validate_sheet(system_name: str, sheet: Any, *, character: str) -> str:
     """The system's canonical name, once ``sheet`` is valid for it; :class:`SheetError` else."""
     from meneur.systems.registry import find_system
 
-    system = find_system(system_name)
+    try:
+        system = find_system(system_name)
+    except UnknownSystemError as error:
+        raise SheetError(
+            N_("Character {name}: field '{field}': {reason}"),
+            name=character,
+            field="system",
+            reason=str(error),
+        ) from None
     if not isinstance(sheet, dict):
         raise SheetError(
             N_("Character {name}: the sheet must be an object of fields."), name=character

@@ -1,0 +1,193 @@
+"""The store: campaigns, characters and the roll log, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from meneur.campaign.chain import GENESIS, verify_log
+from meneur.campaign.errors import CampaignError
+from meneur.campaign.rolllog import log_roll
+from meneur.campaign.store import NewRoll, Store
+from meneur.errors import MeneurError, SheetError
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    with Store(db_url) as opened:
+        yield opened
+
+
+def roll(who: str | None = None, total: int = 7) -> NewRoll:
+    return NewRoll(
+        system="generic",
+        kind="roll",
+        params={"expression": "2d6"},
+        faces=[[3, total - 3]],
+        outcome={"total": total},
+        source="physical",
+        character=who,
+    )
+
+
+def test_first_campaign_becomes_current(store: Store) -> None:
+    first = store.create_campaign("Les Tunnels")
+    second = store.create_campaign("Obscur du jeudi")
+    assert first.current and not second.current
+    assert store.current_campaign().name == "Les Tunnels"
+    assert [c.name for c in store.campaigns()] == ["Les Tunnels", "Obscur du jeudi"]
+
+
+def test_current_campaign_is_stored_in_the_database(db_url: str) -> None:
+    with Store(db_url) as store:
+        store.create_campaign("A")
+        store.create_campaign("B")
+        store.use_campaign("b")
+    with Store(db_url) as reopened:
+        assert reopened.current_campaign().name == "B"
+
+
+def test_campaign_names_are_unique_without_case_or_accents(store: Store) -> None:
+    store.create_campaign("Légendes")
+    with pytest.raises(CampaignError):
+        store.create_campaign("  LEGENDES ")
+
+
+def test_deleting_the_current_campaign_makes_the_oldest_other_current(store: Store) -> None:
+    store.create_campaign("A")
+    store.create_campaign("B")
+    store.add_character("krasses", "Zed", {"skills": {}}, campaign="A")
+    store.append_roll(roll("Zed"), campaign="A")
+    deleted = store.delete_campaign("A")
+    assert (deleted.characters, deleted.rolls) == (1, 1)
+    assert store.current_campaign().name == "B"
+    store.delete_campaign("B")
+    with pytest.raises(CampaignError):
+        store.current_campaign()
+
+
+def test_unknown_campaign_is_a_clear_error(store: Store) -> None:
+    with pytest.raises(CampaignError, match="Nowhere"):
+        store.use_campaign("Nowhere")
+
+
+def test_first_character_makes_a_default_campaign(store: Store) -> None:
+    """Zero setup: no campaign yet, the first character creates one."""
+    zed = store.add_character("krasses", "Zed", {"skills": {"Bagarre": 2}})
+    assert zed.campaign == "default"
+    assert store.current_campaign().name == "default"
+
+
+def test_character_crud(store: Store) -> None:
+    store.create_campaign("Table")
+    made = store.add_character("Krâsses", "Zoé", {"skills": {"Bagarre": 2}}, {"hp": 10})
+    assert made.system == "krasses"  # the system's canonical name
+    assert store.character("zoe").sheet == {"skills": {"Bagarre": 2}}
+    updated = store.update_character("Zoé", state={"hp": 7})
+    assert updated.state == {"hp": 7}
+    assert updated.updated_at >= made.updated_at
+    assert [c.name for c in store.characters()] == ["Zoé"]
+    with pytest.raises(CampaignError):
+        store.add_character("krasses", "ZOE", {})
+    store.delete_character("Zoé")
+    assert store.characters() == []
+    with pytest.raises(CampaignError):
+        store.character("Zoé")
+
+
+def test_a_character_needs_a_known_system(store: Store) -> None:
+    with pytest.raises(SheetError, match="monopoly"):
+        store.add_character("monopoly", "Zed", {})
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["x" * 10_000, "", "   ", "Zed\nDrop", "Zed\x00", "Zed\u202e", "---"],
+)
+def test_bad_names_are_refused(store: Store, name: str) -> None:
+    """Bad input: a name of 10,000 characters, empty, with control characters."""
+    with pytest.raises(CampaignError):
+        store.add_character("krasses", name, {})
+    with pytest.raises(CampaignError):
+        store.create_campaign(name)
+    assert store.campaigns() == [] or all(c.characters == 0 for c in store.campaigns())
+
+
+def test_markup_in_names_is_kept_as_text(store: Store) -> None:
+    """Markup is stored as typed (the CLI shows it escaped, see the CLI tests)."""
+    made = store.add_character("krasses", "[bold red]Zed[/] <script>", {})
+    assert store.character(made.name).name == "[bold red]Zed[/] <script>"
+
+
+def test_append_roll_chains_entries(store: Store) -> None:
+    store.create_campaign("Table")
+    first = store.append_roll(roll())
+    second = store.append_roll(roll(total=9))
+    assert first["prev_hash"] == GENESIS and first["seq"] == 1
+    assert second["prev_hash"] == first["hash"] and second["seq"] == 2
+    assert [e["hash"] for e in store.rolls()] == [first["hash"], second["hash"]]
+    assert verify_log(store.export_log()).entries == 2
+
+
+def test_roll_and_state_change_are_one_transaction(store: Store) -> None:
+    store.add_character("krasses", "Zed", {}, {"vecu": 3})
+    entry = log_roll(
+        store,
+        "krasses",
+        "test",
+        {"score": 12},
+        [[5]],
+        {"success": True},
+        "physical",
+        character="zed",
+        state={"vecu": 2},
+    )
+    assert entry["who"] == "Zed"
+    assert store.character("Zed").state == {"vecu": 2}
+    # A failing roll (unknown character) writes neither the entry nor any state.
+    with pytest.raises(MeneurError):
+        store.append_roll(roll("Nobody"), state={"vecu": 0})
+    assert len(store.rolls()) == 1
+    assert store.character("Zed").state == {"vecu": 2}
+
+
+def test_log_filters_by_character_and_date(store: Store) -> None:
+    store.add_character("krasses", "Zed", {})
+    store.add_character("krasses", "Ana", {})
+    store.append_roll(roll("Zed"))
+    middle = store.append_roll(roll("Ana"))
+    store.append_roll(roll("Zed"))
+    assert [e["seq"] for e in store.rolls(character="zed")] == [1, 3]
+    from datetime import datetime
+
+    since = datetime.fromisoformat(middle["at"].replace("Z", "+00:00"))
+    assert [e["seq"] for e in store.rolls(since=since)] == [2, 3]
+
+
+def test_deleting_a_character_keeps_its_rolls(store: Store) -> None:
+    store.add_character("krasses", "Zed", {})
+    store.append_roll(roll("Zed"))
+    store.delete_character("Zed")
+    [entry] = store.rolls()
+    assert entry["who"] == "Zed"
+    assert verify_log(store.export_log()).entries == 1
+
+
+def test_committed_session_rolls_verify(store: Store) -> None:
+    store.create_campaign("Table")
+    opened = store.start_session()
+    dice = store.committed_dice()
+    assert dice is not None and dice.commitment == opened.commitment
+    for _ in range(3):
+        faces = dice.roll(6, 2)
+        log_roll(
+            store, "generic", "roll", {}, [faces], {"total": sum(faces)}, "committed", dice=dice
+        )
+    with pytest.raises(CampaignError):
+        store.start_session()
+    closed = store.reveal_session()
+    assert closed.rolls == 3 and closed.seed is not None
+    assert store.committed_dice() is None
+    report = verify_log(store.export_log())
+    assert (report.entries, report.recomputed) == (3, 3)

@@ -1,0 +1,149 @@
+"""Export and import of characters: exact round trip, all or nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.campaign.store import Store
+from meneur.systems.krasses.sheet import KrassesSheet
+from meneur.systems.registry import find_system
+
+
+def sheet(name: str, level: int = 2) -> dict[str, object]:
+    return {"name": name, "skills": {"Bagarre": level}, "characteristics": {"Force": 1}}
+
+
+@pytest.fixture
+def krasses_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give Krâsses a ``sheet_model()`` (the hook systems may offer) for these tests."""
+    monkeypatch.setattr(find_system("krasses"), "sheet_model", lambda: KrassesSheet, raising=False)
+
+
+def fill(store: Store, count: int = 10) -> None:
+    store.create_campaign("Table")
+    for number in range(count):
+        store.add_character(
+            "krasses", f"Héros {number}", sheet(f"Héros {number}"), {"vecu": number}
+        )
+
+
+def test_export_import_round_trips_exactly(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], krasses_model: None
+) -> None:
+    with Store(db_url) as store:
+        fill(store)
+    first = tmp_path / "table.json"
+    assert invoke(capsys, "character", "export", "--out", str(first)).status == 0
+    one = tmp_path / "one.json"
+    assert invoke(capsys, "character", "export", "héros 3", "--out", str(one)).status == 0
+    assert json.loads(one.read_text())["character"]["state"] == {"vecu": 3}
+    with Store(db_url) as store:
+        store.delete_campaign("Table")
+        store.create_campaign("Table")
+    result = invoke(capsys, "character", "import", str(first))
+    assert result.status == 0, result.err
+    second = tmp_path / "again.json"
+    assert invoke(capsys, "character", "export", "--out", str(second)).status == 0
+    assert second.read_bytes() == first.read_bytes()
+    # one character's file imports into another campaign, identical too
+    with Store(db_url) as store:
+        store.create_campaign("Autre")
+    assert invoke(capsys, "character", "import", str(one), "--campaign", "Autre").status == 0
+    again = tmp_path / "one-again.json"
+    invoke(capsys, "character", "export", "Héros 3", "--campaign", "Autre", "--out", str(again))
+    assert again.read_bytes() == one.read_bytes()
+
+
+def write_ten(tmp_path: Path, bad: dict[str, object]) -> Path:
+    characters = [
+        {"system": "krasses", "name": f"Héros {n}", "sheet": sheet(f"Héros {n}"), "state": {}}
+        for n in range(10)
+    ]
+    characters[6] = {**characters[6], **bad}
+    path = tmp_path / "ten.json"
+    document = {
+        "format": "meneur-campaign",
+        "version": 1,
+        "campaign": "X",
+        "characters": characters,
+    }
+    path.write_text(json.dumps(document))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("bad", "field"),
+    [
+        ({"sheet": sheet("Héros 6", level=-4)}, "'skills'"),
+        ({"sheet": {"name": "Héros 6", "charisme": 3}}, "charisme"),
+        ({"sheet": ["not", "a", "sheet"]}, "sheet"),
+        ({"system": "monopoly"}, "monopoly"),
+        ({"state": 5}, "state"),
+        ({"name": "x" * 10_000}, "10000"),
+    ],
+)
+def test_one_invalid_character_among_ten_writes_nothing(
+    db_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    krasses_model: None,
+    bad: dict[str, object],
+    field: str,
+) -> None:
+    """Bad input: nothing is written, the error names the character and the field."""
+    with Store(db_url) as store:
+        store.create_campaign("Table")
+    result = invoke(capsys, "--lang", "en", "character", "import", str(write_ten(tmp_path, bad)))
+    assert result.status == 2
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.err
+    assert field in lines[0]
+    assert "Héros 6" in lines[0] or "#7" in lines[0]
+    with Store(db_url) as store:
+        assert store.characters() == []
+
+
+def test_import_refuses_names_already_taken_unless_replace(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Store(db_url) as store:
+        fill(store, 2)
+    path = tmp_path / "two.json"
+    invoke(capsys, "character", "export", "--out", str(path))
+    refused = invoke(capsys, "character", "import", str(path))
+    assert refused.status == 2 and "Héros 0" in refused.err
+    assert invoke(capsys, "character", "import", str(path), "--replace").status == 0
+    with Store(db_url) as store:
+        assert len(store.characters()) == 2
+
+
+def test_import_of_a_duplicate_within_the_file_writes_nothing(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_ten(tmp_path, {"name": "HÉROS 1"})
+    result = invoke(capsys, "character", "import", str(path))
+    assert result.status == 2 and "HÉROS 1" in result.err
+    with Store(db_url) as store:
+        assert store.campaigns() == []
+
+
+@pytest.mark.parametrize(
+    "content", ["{not json", "[]", '{"format": "other"}', '{"format": "meneur-character"}']
+)
+def test_import_of_a_malformed_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    result = invoke(capsys, "character", "import", str(path))
+    assert result.status == 2
+    assert len(result.err.strip().splitlines()) == 1
+
+
+def test_import_of_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys, "character", "import", str(tmp_path / "nowhere.json"))
+    assert result.status == 2 and "nowhere.json" in result.err
