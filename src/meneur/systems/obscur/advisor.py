@@ -38,7 +38,7 @@ from meneur.systems.obscur.rules import MAX_DICE
 from meneur.systems.obscur.scoring import Scoring
 
 MAX_POINTS = 30
-MAX_ADVISED_DICE = 16
+MAX_ADVISED_DICE = 26
 """Beyond this the first roll has too many face multisets to enumerate quickly."""
 
 
