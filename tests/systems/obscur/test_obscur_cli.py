@@ -414,3 +414,44 @@ def test_O10_after_roll_names_the_dice_to_raise(capsys: pytest.CaptureFixture[st
         "--json",
     ).json()
     assert data["best"]["spend"]["adjust_on"] == [[2, 1], [4, 1]] and data["best"]["cost"] == 3
+
+
+def test_O10_no_kind_twice_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-10: one tier of each kind per test: a kind given twice is refused."""
+    line = one_line_error(
+        invoke(
+            capsys,
+            "test",
+            "obscur",
+            "--dice",
+            "2",
+            "--reroll",
+            "1",
+            "--reroll",
+            "3",
+            "--faces",
+            "4,4",
+        )
+    )
+    assert "--reroll" in line
+
+
+def test_O40_xp_apply_never_overdraws(capsys: pytest.CaptureFixture[str], isaure: Path) -> None:
+    """O-40: --apply with too little Vécu: exit 2, the sheet untouched."""
+    before = isaure.read_bytes()
+    line = one_line_error(
+        invoke(
+            capsys,
+            "xp",
+            "obscur",
+            "--sheet",
+            str(isaure),
+            "--trait",
+            "Agilité",
+            "--to",
+            "5",
+            "--apply",
+        )
+    )
+    assert "Vécu" in line
+    assert isaure.read_bytes() == before

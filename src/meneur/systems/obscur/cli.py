@@ -157,7 +157,7 @@ ModifierOpt = Annotated[
 ]
 PointsTier = int_parser(0, 6)
 PushDiceOpt = Annotated[
-    int,
+    list[int] | None,
     typer.Option(
         "--push-dice",
         parser=PointsTier,
@@ -166,7 +166,7 @@ PushDiceOpt = Annotated[
     ),
 ]
 RerollOpt = Annotated[
-    int,
+    list[int] | None,
     typer.Option(
         "--reroll",
         parser=PointsTier,
@@ -175,7 +175,7 @@ RerollOpt = Annotated[
     ),
 ]
 AdjustOpt = Annotated[
-    int,
+    list[int] | None,
     typer.Option(
         "--adjust",
         parser=PointsTier,
@@ -193,7 +193,7 @@ AdjustOnOpt = Annotated[
     ),
 ]
 MarginOpt = Annotated[
-    int,
+    list[int] | None,
     typer.Option(
         "--margin-points",
         parser=PointsTier,
@@ -237,10 +237,17 @@ def _as_automatic(value: str | None) -> Automatic | None:
     return None
 
 
-def _points_tier(points: int) -> int:
+def _points_tier(points: list[int] | None, flag: str) -> int:
+    """The tier bought with a kind's points; each kind once per test (O-10)."""
     from meneur.systems.obscur.depassement import tier_for_points
 
-    return tier_for_points(points)
+    if not points:
+        return 0
+    if len(points) > 1:
+        raise UsageError(
+            N_("{flag} is given twice: one tier of each kind per test (O-10)."), flag=flag
+        )
+    return tier_for_points(points[0])
 
 
 def _resolve_pool(
@@ -339,11 +346,11 @@ def test_command(
     zero_skill: ZeroSkillOpt = False,
     zero_attribute: ZeroAttrOpt = False,
     modifier: ModifierOpt = 0,
-    push_dice: PushDiceOpt = 0,
-    reroll: RerollOpt = 0,
-    adjust: AdjustOpt = 0,
+    push_dice: PushDiceOpt = None,
+    reroll: RerollOpt = None,
+    adjust: AdjustOpt = None,
     adjust_on: AdjustOnOpt = None,
-    margin_points: MarginOpt = 0,
+    margin_points: MarginOpt = None,
     pay: PayOpt = None,
     one_resource: OneResourceOpt = False,
     margin_counts: MarginCountsOpt = False,
@@ -362,10 +369,10 @@ def test_command(
 
     pool, zs, za, character, label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
     plan = PushPlan(
-        dice=_points_tier(push_dice),
-        reroll=_points_tier(reroll),
-        adjust=_points_tier(adjust),
-        margin=_points_tier(margin_points),
+        dice=_points_tier(push_dice, "--push-dice"),
+        reroll=_points_tier(reroll, "--reroll"),
+        adjust=_points_tier(adjust, "--adjust"),
+        margin=_points_tier(margin_points, "--margin-points"),
         adjust_on=adjust_on.pairs if adjust_on else None,
     )
     params = TestParams(
@@ -500,10 +507,10 @@ def odds_command(
     zero_skill: ZeroSkillOpt = False,
     zero_attribute: ZeroAttrOpt = False,
     modifier: ModifierOpt = 0,
-    push_dice: PushDiceOpt = 0,
-    reroll: RerollOpt = 0,
-    adjust: AdjustOpt = 0,
-    margin_points: MarginOpt = 0,
+    push_dice: PushDiceOpt = None,
+    reroll: RerollOpt = None,
+    adjust: AdjustOpt = None,
+    margin_points: MarginOpt = None,
     margin_counts: MarginCountsOpt = False,
     as_json: Json = False,
 ) -> None:
@@ -515,10 +522,10 @@ def odds_command(
 
     pool, zs, za, _character, label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
     plan = PushPlan(
-        dice=_points_tier(push_dice),
-        reroll=_points_tier(reroll),
-        adjust=_points_tier(adjust),
-        margin=_points_tier(margin_points),
+        dice=_points_tier(push_dice, "--push-dice"),
+        reroll=_points_tier(reroll, "--reroll"),
+        adjust=_points_tier(adjust, "--adjust"),
+        margin=_points_tier(margin_points, "--margin-points"),
     )
     params = TestParams(
         pool,
