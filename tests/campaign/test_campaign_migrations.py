@@ -20,8 +20,8 @@ from meneur.campaign.store import Store
 
 
 def test_there_are_two_revisions_and_the_head_is_the_latest() -> None:
-    assert migrate.known_revisions() == {"0001", "0002"}
-    assert migrate.head_revision() == "0002"
+    assert migrate.known_revisions() == {"0001", "0002"} == set(migrate.REVISIONS)
+    assert migrate.head_revision() == "0002" == migrate.HEAD
 
 
 def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:

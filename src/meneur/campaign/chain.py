@@ -146,7 +146,7 @@ class VerifyReport:
 def _entry_label(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "seq": entry.get("seq", "?"),
-        "who": str(entry.get("who", "?"))[:80],
+        "who": str(entry.get("who") or "-")[:80],
         "kind": f"{entry.get('system', '?')} {entry.get('kind', '?')}"[:80],
     }
 

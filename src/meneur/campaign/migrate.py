@@ -9,21 +9,30 @@ rather than half-understood.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, inspect, text
 
 from meneur.campaign.errors import StorageError
 from meneur.locale import N_
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
 SCRIPT_LOCATION = "meneur.campaign:migrations"
+REVISIONS = ("0001", "0002")
+"""Every revision in ``migrations/versions``, oldest first (a test checks it against them).
+
+Knowing them without Alembic lets an up-to-date database open without importing Alembic
+(a few hundred milliseconds on every command)."""
+HEAD = REVISIONS[-1]
 
 
 @cache
 def _config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
     return config
@@ -31,6 +40,8 @@ def _config() -> Config:
 
 @cache
 def _scripts() -> ScriptDirectory:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(_config())
 
 
@@ -45,7 +56,11 @@ def known_revisions() -> set[str]:
 
 
 def current_revision(connection: Connection) -> str | None:
-    return MigrationContext.configure(connection).get_current_revision()
+    """The database's schema revision (``None`` for an empty database)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return str(found) if found is not None else None
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
@@ -53,18 +68,19 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     with engine.connect() as connection:
         current = current_revision(connection)
         connection.rollback()
-    if current is not None and current not in known_revisions():
+    if current is not None and current not in REVISIONS:
         raise StorageError(
             N_(
                 "This database was made by a newer version of meneur (schema {found}, "
                 "this one knows up to {head}): upgrade meneur to open it."
             ),
             found=current[:40],
-            head=head_revision(),
+            head=HEAD,
         )
-    target = head_revision() if revision == "head" else revision
-    if current == target:
+    if current == (HEAD if revision == "head" else revision):
         return
+    from alembic import command
+
     with engine.begin() as connection:
         config = _config()
         config.attributes["connection"] = connection

@@ -1,0 +1,221 @@
+"""The campaign commands as a user types them: clear output, one-line errors, exit 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.campaign.store import Store
+
+
+def run_meneur(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    merged = {**os.environ, "MENEUR_LANG": "en", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "meneur", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=merged,
+    )
+
+
+def test_campaign_new_list_use_delete(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    made = invoke(capsys, "--lang", "en", "campaign", "new", "Les Tunnels")
+    assert made.status == 0
+    assert "Les Tunnels" in made.out and "current" in made.out
+    assert invoke(capsys, "campaign", "new", "Obscur").status == 0
+    listed = invoke(capsys, "campaign", "list", "--json").json()
+    assert [(c["name"], c["current"]) for c in listed] == [("Les Tunnels", True), ("Obscur", False)]
+    assert invoke(capsys, "campaign", "use", "obscur").status == 0
+    assert invoke(capsys, "campaign", "list", "--json").json()[1]["current"] is True
+    table = invoke(capsys, "campaign", "list")
+    assert "Les Tunnels" in table.out and "Obscur" in table.out
+    assert invoke(capsys, "campaign", "delete", "Obscur").status == 0
+    assert [c["name"] for c in invoke(capsys, "campaign", "list", "--json").json()] == [
+        "Les Tunnels"
+    ]
+
+
+def test_deleting_a_campaign_with_data_needs_yes(
+    db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Store(db_url) as store:
+        store.add_character("krasses", "Zed", {})
+    refused = invoke(capsys, "--lang", "en", "campaign", "delete", "default")
+    assert refused.status == 2 and "--yes" in refused.err
+    assert invoke(capsys, "campaign", "delete", "default", "--yes").status == 0
+
+
+def test_markup_in_a_name_is_shown_as_typed(
+    db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert invoke(capsys, "campaign", "new", "[bold red]Zed[/] <b>").status == 0
+    with Store(db_url) as store:
+        store.add_character("krasses", "[link=http://x]Ana[/link]", {})
+    assert "[bold red]Zed[/] <b>" in invoke(capsys, "campaign", "list").out
+    assert "[link=http://x]Ana[/link]" in invoke(capsys, "character", "list").out
+    shown = invoke(capsys, "character", "show", "[link=http://x]Ana[/link]")
+    assert "[link=http://x]Ana[/link]" in shown.out
+
+
+def test_a_name_of_ten_thousand_characters_is_one_short_line(
+    db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = invoke(capsys, "--lang", "en", "campaign", "new", "x" * 10_000)
+    assert result.status == 2
+    assert result.err.strip() == (
+        "Error: A campaign name is at most 80 characters long, not 10000."
+    )
+    assert invoke(capsys, "campaign", "list", "--json").json() == []
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("nonsense", "is not a database URL"),
+        ("foo://x/y", "Cannot use the database foo://x/y"),
+        ("postgresql://meneur:s3cret@127.0.0.1:1/x", "Cannot open the database"),
+        ("sqlite:////proc/no/such/folder/meneur.db", "Cannot create the folder"),
+    ],
+)
+def test_a_wrong_database_url_is_one_clear_line(url: str, expected: str) -> None:
+    done = run_meneur("campaign", "list", env={"MENEUR_DB_URL": url})
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr
+    assert expected in lines[0]
+    assert "s3cret" not in done.stderr
+
+
+def test_character_commands(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with Store(db_url) as store:
+        store.add_character("krasses", "Zoé", {"skills": {"Bagarre": 2}}, {"vecu": 3})
+    listed = invoke(capsys, "character", "list", "--json").json()
+    assert [(c["name"], c["system"]) for c in listed] == [("Zoé", "krasses")]
+    shown = invoke(capsys, "character", "show", "zoe", "--json").json()
+    assert shown["state"] == {"vecu": 3} and shown["campaign"] == "default"
+    assert "Bagarre" in invoke(capsys, "character", "show", "Zoé").out
+    assert invoke(capsys, "character", "delete", "Zoé").status == 0
+    missing = invoke(capsys, "character", "show", "Zoé")
+    assert missing.status == 2 and "Zoé" in missing.err
+
+
+def test_roll_is_logged_with_meneur_log(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    assert invoke(capsys, "roll", "3d6+1", "--seed", "4").status == 0
+    assert invoke(capsys, "roll", "1d6", "--faces", "5").status == 0
+    entries = invoke(capsys, "log", "--json").json()
+    assert [(e["system"], e["kind"], e["source"]) for e in entries] == [
+        ("generic", "roll", "seeded"),
+        ("generic", "roll", "physical"),
+    ]
+    assert entries[1]["faces"] == [[5]]
+    assert entries[0]["params"] == {"expression": "3d6+1"}
+    monkeypatch.setenv("MENEUR_LOG", "0")
+    invoke(capsys, "roll", "1d6")
+    assert len(invoke(capsys, "log", "--json").json()) == 2
+
+
+def test_a_newcomer_roll_creates_and_imports_nothing(tmp_path: Path) -> None:
+    """No campaign database and no MENEUR_LOG: nothing is written, SQLAlchemy stays out."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MENEUR_DB_URL", "MENEUR_LOG")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    env["HOME"] = str(tmp_path)
+    code = (
+        "import sys; from meneur.cli.main import run; run(['roll', '3d6']);"
+        "print('HEAVY:' + str('sqlalchemy' in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "HEAVY:False"
+    assert not (tmp_path / "data").exists()
+    # with MENEUR_LOG=1 the default database is created: zero setup
+    env["MENEUR_LOG"] = "1"
+    subprocess.run(
+        [sys.executable, "-m", "meneur", "roll", "2d6"], env=env, check=True, capture_output=True
+    )
+    assert (tmp_path / "data" / "meneur" / "meneur.db").is_file()
+
+
+def test_session_verify_round_trip(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A committed session: untouched export verifies, one altered face names its entry."""
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    started = invoke(capsys, "session", "start", "--json").json()
+    for expression in ("3d6", "1d20", "4d6kh3"):
+        rolled = invoke(capsys, "roll", expression, "--json").json()
+        assert rolled["dice_source"] == "committed"
+    invoke(capsys, "roll", "2d6", "--faces", "6,6")
+    assert invoke(capsys, "session", "start").status == 2  # one at a time
+    revealed = invoke(capsys, "session", "reveal", "--json").json()
+    assert revealed["commitment"] == started["commitment"] and revealed["rolls"] == 3
+    path = tmp_path / "log.json"
+    assert invoke(capsys, "log", "--export", str(path)).status == 0
+    ok = invoke(capsys, "verify", str(path), "--json").json()
+    assert (ok["entries"], ok["recomputed"], ok["physical"]) == (4, 3, 1)
+    human = invoke(capsys, "--lang", "en", "verify", str(path))
+    assert human.status == 0 and "4 entries" in human.out
+    document = json.loads(path.read_text())
+    entry = document["entries"][1]
+    entry["faces"][0][0] = entry["faces"][0][0] % 20 + 1
+    path.write_text(json.dumps(document))
+    bad = invoke(capsys, "--lang", "en", "verify", str(path))
+    assert bad.status == 2
+    assert bad.err.strip().splitlines() == [
+        "Error: Entry 2 (-, generic roll): its content was changed after it was logged."
+    ]
+    assert invoke(capsys, "session", "reveal").status == 2  # nothing open
+
+
+def test_log_formats_and_filters(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Store(db_url) as store:
+        store.add_character("krasses", "=cmd|calc", {})
+        from meneur.campaign.rolllog import log_roll
+
+        for total in (4, 9):
+            log_roll(
+                store,
+                "krasses",
+                "test",
+                {"score": 10},
+                [[total]],
+                {"total": total},
+                "physical",
+                character="=cmd|calc",
+            )
+        log_roll(store, "generic", "roll", {}, [[1]], {"total": 1}, "secure")
+    assert "total: 9" in invoke(capsys, "log").out
+    assert len(invoke(capsys, "log", "--character", "=CMD|calc", "--json").json()) == 2
+    rows = list(csv.reader(io.StringIO(invoke(capsys, "log", "--csv").out)))
+    assert rows[0][:3] == ["seq", "at", "who"]
+    assert rows[1][2] == "'=cmd|calc"  # a spreadsheet does not run it
+    assert len(rows) == 4
+    assert invoke(capsys, "log", "--since", "2999-01-01", "--json").json() == []
+    bad = invoke(capsys, "log", "--since", "yesterday")
+    assert bad.status == 2 and len(bad.err.strip().splitlines()) == 1
+    both = invoke(capsys, "log", "--json", "--csv")
+    assert both.status == 2
+
+
+def test_verify_of_a_missing_or_foreign_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert invoke(capsys, "verify", str(tmp_path / "none.json")).status == 2
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "x"}')
+    result = invoke(capsys, "verify", str(other))
+    assert result.status == 2 and len(result.err.strip().splitlines()) == 1
