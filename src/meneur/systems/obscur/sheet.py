@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from meneur.errors import RuleError, SheetError
 from meneur.files import read_sheet
@@ -60,6 +61,16 @@ class Resource(BaseModel):
     current: Annotated[int, Field(ge=-MAX_RESOURCE, le=MAX_RESOURCE)]
     max: Annotated[int, Field(ge=0, le=MAX_RESOURCE)] | None = None
 
+    @model_validator(mode="after")
+    def _within_max(self) -> Resource:
+        if self.max is not None and self.current > self.max:
+            raise PydanticCustomError(
+                "above_max",
+                "current {current} > max {max}",
+                {"current": self.current, "max": self.max},
+            )
+        return self
+
 
 def _shorthand(value: Any, *, keep_max: bool) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
@@ -83,16 +94,15 @@ class Resources(BaseModel):
             return {k: _shorthand(v, keep_max=k != "vecu") for k, v in data.items()}
         return data
 
-    @model_validator(mode="after")
-    def _bounds(self) -> Resources:
-        for name in RESOURCE_FIELDS:
-            resource: Resource = getattr(self, name)
-            # Vie may fall below 0 (O-31: coma, death); spent points never do (O-10).
-            if name != "vie" and resource.current < 0:
-                raise ValueError(f"{name}: {resource.current} < 0")
-            if resource.max is not None and resource.current > resource.max:
-                raise ValueError(f"{name}: {resource.current} > max {resource.max}")
-        return self
+    @field_validator("vecu", "volonte", "moral", "encombrement")
+    @classmethod
+    def _not_below_zero(cls, resource: Resource) -> Resource:
+        # Vie may fall below 0 (O-31: coma, death); points spent never do (O-10).
+        if resource.current < 0:
+            raise PydanticCustomError(
+                "below_zero", "current {current} < 0", {"current": resource.current}
+            )
+        return resource
 
 
 class ObscurSheet(BaseModel):

@@ -26,6 +26,8 @@ _REASONS = {
     "list_type": N_("a list is expected"),
     "bool_type": N_("true or false is expected"),
     "literal_error": N_("this value is not allowed"),
+    "above_max": N_("the current points are above the maximum"),
+    "below_zero": N_("the points cannot fall below 0"),
 }
 
 
