@@ -47,9 +47,8 @@ def signed(value: int) -> str:
 
 
 def verdict(passed: bool) -> str:
-    if passed:
-        return "[bold green]" + _("Success") + "[/]"
-    return "[bold red]" + _("Failure") + "[/]"
+    # The markup is part of the message id: "Success" alone is shared with other areas.
+    return _("[bold green]Success[/]") if passed else _("[bold red]Failure[/]")
 
 
 def kind_name(kind: str) -> str:
@@ -141,7 +140,7 @@ def render_oppose(console: Console, params: OpposeParams, outcome: OpposeOutcome
     table.add_column(_("Round"), justify="right")
     table.add_column("a")
     table.add_column("b")
-    table.add_column(_("Result"))
+    table.add_column(_("Round result"))
     for number, exchange in enumerate(outcome.rounds, start=1):
         if exchange.result == "reroll":
             result = _("tie: roll again")
