@@ -294,3 +294,20 @@ def test_O10_advisor_names_the_cheapest_sure_spend() -> None:
     cheaper = {o.cost: o.p_success for o in options}
     assert cheaper[2] == Fraction(1, 2)
     assert cheaper[0] == 0
+
+
+@pytest.mark.parametrize("scoring", list(Scoring))
+def test_O10_fast_before_roll_walk_equals_the_plain_multiset_sum(scoring: Scoring) -> None:
+    """O-10 advisor: the memoised walk over the first roll equals summing every face
+    multiset with its multinomial weight (a second, plainer path)."""
+    from meneur.systems.obscur.advisor import after_roll_value, before_roll_value, multisets
+
+    for dice, budget, difficulty, counts in [(3, 4, 3, False), (5, 7, 5, True), (6, 2, 4, False)]:
+        plain = (
+            sum(
+                weight * after_roll_value(c, scoring, budget, difficulty, counts)
+                for c, weight in multisets(dice)
+            )
+            / 6**dice
+        )
+        assert before_roll_value(dice, scoring, budget, difficulty, counts) == plain

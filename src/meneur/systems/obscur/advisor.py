@@ -163,58 +163,79 @@ def before_roll_value(
         for tier in TIERS[1:]
         if tier_cost(tier) <= budget
     ]
-    advance = table.advance
+    # jump[face][cls][count]: the machine class after ``count`` more dice showing ``face``.
+    jump = [
+        [[table.advance(cls, face, c) for c in range(dice + 1)] for cls in range(len(table.step))]
+        for face in range(7)
+    ]
+    gain_now = [best_gain(scoring, cls, budget, counts_margin) for cls in range(len(table.step))]
+    binomial = [[comb(n, k) for k in range(n + 1)] for n in range(dice + 1)]
+    spare = [int(6 ** (dice - k)) for k in range(dice + 1)]
     # Dice of faces 1-3 never score; only their count and machine class matter below.
     low_ways = [3**k for k in range(dice + 1)]
-    total = 0
-
-    spare = [int(6 ** (dice - k)) for k in range(dice + 1)]
+    hits_memo: dict[tuple[int, int, int, int], int] = {}
 
     def reroll_value(kept: int, count: int, left: int, need: int) -> int:
-        return reroll_hits(scoring, kept, count, left, need, counts_margin) * spare[count]
+        key = (kept, count, left, need)
+        value = hits_memo.get(key)
+        if value is None:
+            value = reroll_hits(scoring, kept, count, left, need, counts_margin) * spare[count]
+            hits_memo[key] = value
+        return value
 
+    low_memo: dict[tuple[int, int, int], int] = {}
+
+    def low_faces(k4: int, need: int, left4: int) -> int:
+        """Weighted value of every way ``left4`` dice show faces 1-3 (memoised: it
+        depends only on the class of the faces 4-6, the successes still needed and
+        how many dice are left)."""
+        key = (k4, need, left4)
+        found = low_memo.get(key)
+        if found is not None:
+            return found
+        total = 0
+        for c3 in range(left4 + 1):
+            left3 = left4 - c3
+            w3 = binomial[left4][c3]
+            k3 = jump[3][k4][c3]
+            for c2 in range(left3 + 1):
+                c1 = left3 - c2
+                weight = w3 * binomial[left3][c2]
+                k2 = jump[2][k3][c2]
+                if gain_now[jump[1][k2][c1]] >= need:
+                    total += weight * scale
+                    continue
+                best = 0
+                for up_to, left in rerolls:
+                    if up_to == 1:
+                        kept, count = k2, c1
+                    elif up_to == 2:
+                        kept, count = k3, c1 + c2
+                    elif up_to == 3:
+                        kept, count = k4, c1 + c2 + c3
+                    else:  # a table with other reroll tiers than 1-3
+                        raise LimitError(N_("The advisor handles rerolls of faces 1 to 3 only."))
+                    if count:
+                        best = max(best, reroll_value(kept, count, left, need))
+                total += weight * best
+        low_memo[key] = total
+        return total
+
+    total = 0
     for c6 in range(dice + 1):
-        w6 = comb(dice, c6)
-        k6 = advance(table.start, 6, c6)
+        w6 = binomial[dice][c6]
+        k6 = jump[6][table.start][c6]
         for c5 in range(dice - c6 + 1):
-            w5 = w6 * comb(dice - c6, c5)
-            k5 = advance(k6, 5, c5)
+            w5 = w6 * binomial[dice - c6][c5]
+            k5 = jump[5][k6][c5]
             for c4 in range(dice - c6 - c5 + 1):
                 left4 = dice - c6 - c5 - c4
-                w4 = w5 * comb(dice - c6 - c5, c4)
+                w4 = w5 * binomial[dice - c6 - c5][c4]
                 s = values[5] * c6 + values[4] * c5 + values[3] * c4
                 if s >= difficulty:
                     total += w4 * low_ways[left4] * scale
                     continue
-                k4 = advance(k5, 4, c4)
-                need = difficulty - s
-                for c3 in range(left4 + 1):
-                    left3 = left4 - c3
-                    w3 = w4 * comb(left4, c3)
-                    k3 = advance(k4, 3, c3)
-                    for c2 in range(left3 + 1):
-                        c1 = left3 - c2
-                        weight = w3 * comb(left3, c2)
-                        k2 = advance(k3, 2, c2)
-                        whole = advance(k2, 1, c1)
-                        if best_gain(scoring, whole, budget, counts_margin) >= need:
-                            total += weight * scale
-                            continue
-                        best = 0
-                        for up_to, left in rerolls:
-                            if up_to == 1:
-                                kept, count = k2, c1
-                            elif up_to == 2:
-                                kept, count = k3, c1 + c2
-                            elif up_to == 3:
-                                kept, count = k4, c1 + c2 + c3
-                            else:  # a table with other reroll tiers: fall back to counts
-                                counts = (c1, c2, c3, c4, c5, c6)
-                                kept = table.class_of((0,) * up_to + counts[up_to:])
-                                count = sum(counts[:up_to])
-                            if count:
-                                best = max(best, reroll_value(kept, count, left, need))
-                        total += weight * best
+                total += w4 * low_faces(jump[4][k5][c4], difficulty - s, left4)
     return Fraction(total, scale * scale)
 
 

@@ -27,7 +27,7 @@ class DepassementTable(_Strict):
     tier_costs: Tier3
     extra_dice: Tier3
     reroll_up_to: Annotated[
-        list[Annotated[int, Field(ge=1, le=5)]], Field(min_length=3, max_length=3)
+        list[Annotated[int, Field(ge=1, le=3)]], Field(min_length=3, max_length=3)
     ]
     margin: Tier3
     payment_order: list[ResourceName]
