@@ -145,7 +145,7 @@ def test_O3_updates_keep_unknown_form_and_write_atomically(tmp_path: Path) -> No
 
 
 def test_examples_load() -> None:
-    for path in EXAMPLES.iterdir():
+    for path in (EXAMPLES / "isaure.json", EXAMPLES / "bruno.toml"):
         character = load_character(path)
         assert character.sheet.table(Kind.ATTRIBUTE)
 
