@@ -209,6 +209,7 @@ def test_O10_push_before_and_after(capsys: pytest.CaptureFixture[str]) -> None:
         "--json",
     ).json()
     assert data["stage"] == "after" and data["best"]["p_exact"] == "1" and data["best"]["cost"] == 3
+    assert data["cheapest_sure"] == data["best"]
     text = invoke(capsys, "push", "obscur", "--dice", "3", "--difficulty", "2", "--points", "6")
     assert text.status == 0 and "Réussite" in text.out
 

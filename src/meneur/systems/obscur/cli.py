@@ -666,6 +666,11 @@ def push_command(
         "points": points,
         "options": listed,
         "best": listed[0] if listed else None,
+        "cheapest_sure": min(
+            (row for row in listed if row["p_exact"] == "1"),
+            key=lambda row: row["cost"],
+            default=None,
+        ),
     }
     if faces is not None:
         data["faces"] = list(faces.values)
