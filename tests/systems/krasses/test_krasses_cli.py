@@ -427,3 +427,52 @@ def test_english_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Natural 1" in result.out and "Failure" in result.out and "Moyen (15)" in result.out
     bad = invoke(capsys, "--lang", "en", "test", "krasses", "--bonus", "1", "--difficulty", "zzz")
     assert bad.status == 2 and "Unknown difficulty 'zzz'" in bad.err
+
+
+def test_K4_oppose_from_sheets(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """K-4 with K-5/K-6 from sheets: each side rolls a skill with its equipment bonus."""
+    hero = tmp_path / "hero.json"
+    hero.write_text(
+        json.dumps(
+            {
+                "name": "Aurore",
+                "skills": {"Discrétion": 3},
+                "equipment": [{"name": "Cape", "bonus": 1, "applies_to": ["discretion"]}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    data = invoke(
+        capsys,
+        "oppose",
+        "krasses",
+        "--sheet",
+        str(hero),
+        "--skill",
+        "discrétion",
+        "--vs-sheet",
+        str(hero),
+        "--vs-skill",
+        "Vigilance",
+        "--faces",
+        "12",
+        "--vs-faces",
+        "15",
+        "--json",
+    ).json()
+    assert (data["a"]["total"], data["b"]["total"], data["winner"]) == (16, 15, "a")
+    assert data["b"]["trait"]["source"] == "none"
+    both = invoke(
+        capsys,
+        "oppose",
+        "krasses",
+        "--sheet",
+        str(hero),
+        "--skill",
+        "x",
+        "--bonus",
+        "2",
+        "--vs-bonus",
+        "1",
+    )
+    assert both.status == 2 and len(both.err.strip().splitlines()) == 1

@@ -148,6 +148,16 @@ SkillOpt = Annotated[
         help=_("The skill, advantage or characteristic to roll from the sheet."),
     ),
 ]
+VsSheetOpt = Annotated[
+    Path | None,
+    typer.Option("--vs-sheet", metavar="FILE", help=_("The opposing side's sheet.")),
+]
+VsSkillOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--vs-skill", metavar="NAME", help=_("What the opposing side rolls from its sheet.")
+    ),
+]
 AKindOpt = Annotated[
     str,
     typer.Option(
@@ -197,6 +207,43 @@ def _need(value: Any, option: str) -> Any:
     return value
 
 
+def _trait(sheet: Path | None, skill: str | None, prefix: str) -> tuple[int, int, dict[str, Any]]:
+    """Bonus, modifier and description of what a sheet rolls for a skill (K-1, K-5, K-6)."""
+    from meneur.systems.krasses.sheet import load_sheet, trait_roll
+
+    path = _need(sheet, prefix + "sheet")
+    trait = trait_roll(load_sheet(path), _need(skill, prefix + "skill"))
+    described = {
+        "name": trait.name,
+        "source": trait.source,
+        "level": trait.level,
+        "modifiers": [{"name": n, "value": v} for n, v in trait.modifiers],
+    }
+    return trait.bonus, trait.modifier, described
+
+
+def _side_bonus(
+    bonus: int | None,
+    modifier: list[int] | None,
+    sheet: Path | None,
+    skill: str | None,
+    prefix: str,
+) -> tuple[int, int, dict[str, Any] | None]:
+    """One side's bonus and modifier: from ``--bonus`` or from ``--sheet`` and ``--skill``."""
+    extra = _modifiers(modifier)
+    if sheet is None and skill is None:
+        return _need(bonus, (prefix or "--") + "bonus"), extra, None
+    if bonus is not None:
+        raise UsageError(
+            N_("Give either {bonus} or {sheet} with {skill}, not both."),
+            bonus=(prefix or "--") + "bonus",
+            sheet=(prefix or "--") + "sheet",
+            skill=(prefix or "--") + "skill",
+        )
+    trait_bonus, trait_modifier, described = _trait(sheet, skill, prefix or "--")
+    return trait_bonus, extra + trait_modifier, described
+
+
 def _test_params(
     bonus: int | None,
     difficulty: Difficulty | None,
@@ -206,28 +253,10 @@ def _test_params(
     skill: str | None,
 ) -> tuple[TestParams, dict[str, Any] | None]:
     """The test's parameters, from ``--bonus`` or from ``--sheet`` and ``--skill``."""
-    rolled: dict[str, Any] | None = None
-    extra = _modifiers(modifier)
-    if sheet is not None or skill is not None:
-        from meneur.systems.krasses.sheet import load_sheet, trait_roll
-
-        if bonus is not None:
-            raise UsageError(N_("Give either --bonus or --sheet with --skill, not both."))
-        trait = trait_roll(load_sheet(_need(sheet, "--sheet")), _need(skill, "--skill"))
-        bonus = trait.bonus
-        extra += trait.modifier
-        rolled = {
-            "name": trait.name,
-            "source": trait.source,
-            "level": trait.level,
-            "modifiers": [{"name": n, "value": v} for n, v in trait.modifiers],
-        }
+    value, extra, rolled = _side_bonus(bonus, modifier, sheet, skill, "")
     chosen = _need(difficulty, "--difficulty")
     params = TestParams(
-        bonus=_need(bonus, "--bonus"),
-        difficulty=chosen.value,
-        modifier=extra,
-        krasses=tuple(krasse or ()),
+        bonus=value, difficulty=chosen.value, modifier=extra, krasses=tuple(krasse or ())
     )
     return params, rolled
 
@@ -267,6 +296,10 @@ def oppose_command(
     modifier: ModifierOpt = None,
     vs_modifier: VsModifierOpt = None,
     ignore_naturals: IgnoreNaturalsOpt = False,
+    sheet: SheetOpt = None,
+    skill: SkillOpt = None,
+    vs_sheet: VsSheetOpt = None,
+    vs_skill: VsSkillOpt = None,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
     seed: Seed = None,
@@ -278,14 +311,19 @@ def oppose_command(
     from meneur.systems.krasses.render import render_oppose
     from meneur.systems.krasses.rules import KrassesOppose, OpposeParams, Side, check_kind
 
+    a_bonus, a_extra, a_trait = _side_bonus(bonus, modifier, sheet, skill, "")
+    b_bonus, b_extra, b_trait = _side_bonus(vs_bonus, vs_modifier, vs_sheet, vs_skill, "--vs-")
     params = OpposeParams(
-        Side(_need(bonus, "--bonus"), check_kind(a_kind), _modifiers(modifier)),
-        Side(_need(vs_bonus, "--vs-bonus"), check_kind(b_kind), _modifiers(vs_modifier)),
+        Side(a_bonus, check_kind(a_kind), a_extra),
+        Side(b_bonus, check_kind(b_kind), b_extra),
         naturals=not ignore_naturals,
     )
     check = KrassesOppose()
     rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
     data = check.to_json(params, rolled.outcome)
+    for side, trait in (("a", a_trait), ("b", b_trait)):
+        if trait is not None:
+            data[side]["trait"] = trait
     emit(data, lambda c: render_oppose(c, params, rolled.outcome), as_json=as_json)
 
 
