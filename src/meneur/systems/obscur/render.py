@@ -77,6 +77,12 @@ def render_test(
             console.print(
                 _("Adjusted: {list}").format(list=", ".join(f"#{i} +{inc}" for i, inc in adjusted))
             )
+    if values == (0, 0, 0, 0, 0, 2):
+        console.print(_("Trait at 0 (O-5): only 6s count, 2 each."), style="dim")
+    elif values == (0, 0, 0, 0, 0, 1):
+        console.print(
+            _("Caractéristique or Connaissance at 0 (O-6): only 6s count, 1 each."), style="dim"
+        )
     marks = {i - 1 for i, _inc in data.get("adjusted") or []}
     console.print(_("Dice:    "), dice_text(data["faces"], values, marks))
     console.print(
