@@ -33,6 +33,11 @@ GROUP_HELP = {
     "cooperate": N_("Roll a group test where helpers assist a leader."),
     "aid": N_("One character helps another before a roll."),
     "scene": N_("Play a scene step by step, saving what lasts."),
+    "survive": N_("Survival: a party's days in a hostile land."),
+    "hurt": N_("Apply a source of damage to a character sheet."),
+    "heal": N_("Treat wounds, hang on to life, lift morale."),
+    "rest": N_("Recover with or without rest."),
+    "march": N_("March with a load: encumbrance tests."),
 }
 
 

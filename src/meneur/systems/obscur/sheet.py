@@ -121,6 +121,10 @@ class ObscurSheet(BaseModel):
     """Extra Capacités/Compétences of this character and their base (O-4)."""
     resources: Resources = Field(alias="ressources")
     notes: str = ""
+    equipment: dict[str, Any] = Field(default_factory=dict, alias="equipement")
+    """Weapons, armour, shield, survival gear, load (issue 5: validated by ``gear.py``)."""
+    state: dict[str, Any] = Field(default_factory=dict, alias="etat")
+    """Wounds, Intempéries, maluses, conditions (issue 5: validated by ``state.py``)."""
 
     def table(self, kind: Kind) -> dict[str, int]:
         return {

@@ -25,8 +25,10 @@ class ObscurSystem(System):
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.obscur.cli import register
+        from meneur.systems.obscur.play_cli import register as register_play
 
         register(groups)
+        register_play(groups)
 
 
 @cache

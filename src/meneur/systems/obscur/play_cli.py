@@ -1,0 +1,906 @@
+"""The Obscur commands of play (issue 5): fight, survive, hurt, heal, rest, march.
+
+Sheets are read and checked first (gear, state, options); dice are rolled through
+:func:`meneur.systems.obscur.play.run_step`; a sheet is written last, atomically, and
+only when asked (``--save`` for a fight or a journey; ``hurt``/``heal``/``rest``/``march``
+write unless ``--dry-run``). Any error before that leaves every file untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from meneur.cli.params import FacesArg, Json, Seed, VsFacesArg, int_parser, meneur_parser
+from meneur.errors import RuleError, UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from meneur.systems.obscur.sheet import Character
+    from meneur.systems.obscur.state import Body
+
+PROVISIONAL = N_("table provisoire")
+
+
+def _strategy(text: str) -> str:
+    from meneur.systems.obscur.combat import check_strategy
+
+    return check_strategy(text)
+
+
+def _side(text: str) -> str:
+    from meneur.text import fold
+
+    value = fold(text)
+    if value not in {"a", "b", "both"}:
+        raise UsageError(N_("Give a, b or both (not '{value}')."), value=str(text)[:20])
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Poison:
+    """``--poison 6,2`` (a class so that Typer reads one text value)."""
+
+    virulence: int
+    dispersion: int
+
+
+def _pair(text: str) -> Poison:
+    parts = str(text).replace(" ", "").split(",")
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+        raise UsageError(
+            N_("Give VIRULENCE,DISPERSION as two whole numbers, such as 6,2 (not '{value}')."),
+            value=str(text)[:20],
+        )
+    return Poison(int(parts[0]), int(parts[1]))
+
+
+SheetA = Annotated[
+    Path, typer.Option("--a", metavar="SHEET", help=_("Fighter A's sheet (JSON or TOML)."))
+]
+SheetB = Annotated[
+    Path, typer.Option("--b", metavar="SHEET", help=_("Fighter B's sheet (JSON or TOML)."))
+]
+
+
+def _strategy_option(flag: str) -> Any:
+    return typer.Option(
+        flag,
+        parser=meneur_parser(_strategy),
+        metavar="NAME",
+        help=_(
+            "How the PA is split: equilibree, offensive, defensive, totale, prudente, attaque=N."
+        ),
+    )
+
+
+SheetOpt = Annotated[
+    Path, typer.Option("--sheet", metavar="FILE", help=_("An Obscur character sheet."))
+]
+DryRun = Annotated[
+    bool, typer.Option("--dry-run", help=_("Show the result without writing the sheet."))
+]
+Save = Annotated[
+    bool, typer.Option("--save", help=_("Write the new state back to the sheet files."))
+]
+
+
+def _load(path: Path) -> tuple[Character, Body]:
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.state import body_of
+
+    character = load_character(path)
+    return character, body_of(character)
+
+
+def _vie_text(body: dict[str, Any]) -> str:
+    status = {"ok": "", "coma": " — " + _("coma"), "dead": " — " + _("dead")}[body["status"]]
+    return _("Vie {vie}/{max}").format(vie=body["vie"], max=body["vie_max"]) + status
+
+
+def _test_line(console: Console, label: str, test: dict[str, Any]) -> None:
+    from meneur.systems.obscur.render import dice_text
+
+    line = dice_text(test["faces"])
+    line.append(" → " + _("{n} successes").format(n=test["successes"]), style="bold")
+    if test["difficulty"]:
+        verdict = _("Réussite") if test["passed"] else _("Échec")
+        line.append(
+            "  " + _("difficulty {d}: {verdict}").format(d=test["difficulty"], verdict=verdict)
+        )
+    if test["fumble"]:
+        line.append("  " + _("Maladresse!"), style="bold red")
+    console.print(f"  {label} ({test['dice']}): ", line)
+
+
+# --- fight ------------------------------------------------------------------------------
+
+
+def fight_command(
+    a: SheetA,
+    b: SheetB,
+    strategy_a: Annotated[str | None, _strategy_option("--strategy-a")] = None,
+    strategy_b: Annotated[str | None, _strategy_option("--strategy-b")] = None,
+    impress: Annotated[
+        str | None,
+        typer.Option(
+            "--impress",
+            parser=meneur_parser(_side),
+            metavar="a|b|both",
+            help=_("Who tries to impress the other before the fight (O-20)."),
+        ),
+    ] = None,
+    sheathed: Annotated[
+        str | None,
+        typer.Option(
+            "--sheathed",
+            parser=meneur_parser(_side),
+            metavar="a|b|both",
+            help=_("Who must draw their weapon while fighting (O-18)."),
+        ),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--rounds", parser=int_parser(1, 200), metavar="N", help=_("Stop after N rounds.")
+        ),
+    ] = None,
+    save: Save = False,
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """A melee to the end (O-11..O-22): RA, split, dice, MR, damage, shock, state."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.obscur.combat import (
+        FightParams,
+        combat_data,
+        fighter_of,
+        final_bodies,
+        resolve_fight,
+    )
+    from meneur.systems.obscur.gear import armoury
+    from meneur.systems.obscur.health import health_tables
+    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.state import save_body
+
+    char_a, body_a = _load(a)
+    char_b, body_b = _load(b)
+    if save and a.resolve() == b.resolve():
+        raise UsageError(N_("A fighter cannot fight their own sheet with --save."))
+    both = {"a", "b"} if sheathed == "both" else {sheathed} if sheathed else set()
+    params = FightParams(
+        fighter_of(char_a, strategy=strategy_a, sheathed="a" in both),
+        fighter_of(char_b, strategy=strategy_b, sheathed="b" in both),
+        body_a,
+        body_b,
+        impress=("a", "b") if impress == "both" else ((impress,) if impress else ()),  # type: ignore[arg-type]
+        max_rounds=rounds,
+    )
+    outcome, rolled = run_step(
+        lambda f: resolve_fight(params, f), dice_sources(seed, faces, vs_faces), streams=2
+    )
+    provisional = armoury().provisional or health_tables().provisional
+    data: dict[str, Any] = {
+        "system": "obscur",
+        "fighters": {
+            "a": {"name": params.a.name, "sheet": str(a), "strategy": params.a.strategy},
+            "b": {"name": params.b.name, "sheet": str(b), "strategy": params.b.strategy},
+        },
+        "opening": list(outcome.opening),
+        "rounds": list(outcome.rounds),
+        "outcome": {
+            "end": outcome.end,
+            "winner": outcome.winner,
+            "rounds": len(outcome.rounds),
+            "a": outcome.a,
+            "b": outcome.b,
+        },
+        "faces": {"a": list(rolled[0]), "b": list(rolled[1])},
+        "provisional_tables": provisional,
+        "max_rounds": rounds or combat_data().variants.max_rounds,
+        "saved": save,
+    }
+    if save:
+        new_a, new_b = final_bodies(params, outcome)
+        save_body(char_a, new_a)
+        save_body(char_b, new_b)
+    names = {"a": params.a.name, "b": params.b.name}
+    emit(data, lambda console: render_fight(console, data, names), as_json=as_json)
+
+
+def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) -> None:
+    console.print(_("Fight: {a} against {b}").format(a=names["a"], b=names["b"]), style="bold")
+    if data["provisional_tables"]:
+        console.print(
+            _("Hit zones, gear, shock and pain: {note}.").format(note=_(PROVISIONAL)), style="dim"
+        )
+    for step in data["opening"]:
+        _test_line(console, names[step["fighter"]] + " " + _("impresses"), step["test"])
+        if step["malus"]:
+            other = "b" if step["fighter"] == "a" else "a"
+            console.print(
+                "  "
+                + _("{name}: -{n} dice for the whole fight.").format(
+                    name=names[other], n=step["malus"]
+                )
+            )
+    status = {"coma": _("coma"), "dead": _("dead")}
+    for record in data["rounds"]:
+        first = record["initiator"]
+        head = _("Round {n}").format(n=record["round"])
+        ra = _("RA {a} against {b}").format(a=record["a"]["ra"], b=record["b"]["ra"])
+        who = names[first] if first else _("simultaneous")
+        console.rule(_("{head} — initiator: {who} ({ra})").format(head=head, who=who, ra=ra))
+        for key in ("a", "b"):
+            prep = record[key]
+            if "draw" in prep:
+                _test_line(console, names[key] + " " + _("draws"), prep["draw"])
+            parts = ", ".join(
+                _("{weapon}: PA {pa} = Attaque {attack} + Parade {parade}").format(**s)
+                for s in prep["split"]
+            )
+            malus = "  " + _("(malus -{n})").format(n=prep["malus"]) if prep["malus"] else ""
+            console.print(f"{names[key]}: {parts}{malus}")
+        if "disengage" in record:
+            step = record["disengage"]
+            _test_line(console, names[step["fighter"]] + " " + _("disengages"), step["agility"])
+            if step["broken"]:
+                console.print(
+                    "  "
+                    + _("RA {ra} above {other}: combat broken.").format(
+                        ra=step["ra"], other=step["attacker_ra"]
+                    ),
+                    style="bold",
+                )
+        for strike in record["strikes"]:
+            attacker = names[strike["attacker"]]
+            _test_line(
+                console,
+                _("{name} — Attaque ({weapon})").format(name=attacker, weapon=strike["weapon"]),
+                strike["attack"],
+            )
+            if "parade" in strike:
+                p = strike["parade"]
+                label = _("Parade {dice} + Défense {defense} + bouclier {shield}").format(
+                    dice=p["parade_dice"], defense=p["defense"], shield=p["shield"]
+                )
+                _test_line(console, label, p)
+            if "dodge" in strike:
+                _test_line(console, _("Esquive"), strike["dodge"])
+            if not strike["hit"]:
+                console.print("  " + _("Parried or dodged."), style="dim")
+                continue
+            text = _(
+                "Hit ({zone}): MR {mr} + Hargne {hargne} + arme {weapon} − armure {armour}"
+                " − Résistance {res} = {damage} damage"
+            ).format(
+                zone=strike["zone"],
+                mr=strike["margin"],
+                hargne=strike.get("hargne_bonus", 0),
+                weapon=strike.get("weapon_damage", 0),
+                armour=strike["protection"],
+                res=strike.get("resistance", 0),
+                damage=strike["damage"],
+            )
+            console.print("  " + text, style="bold red" if strike["damage"] else "bold")
+            if "shock" in strike:
+                sh = strike["shock"]
+                if "test" in sh:
+                    _test_line(console, _("Résistance + Choc"), sh["test"])
+                console.print(
+                    "  "
+                    + _(
+                        "Shock: -{base} dice, -{n} after the test, for the rest of the round."
+                    ).format(base=sh["base_malus"], n=sh["malus"])
+                )
+        state = record["state"]
+        console.print(
+            "  ".join(
+                _("{name}: Vie {vie}").format(name=names[k], vie=state[k]["vie"])
+                + (" " + _("(pain -{n})").format(n=state[k]["pain"]) if state[k]["pain"] else "")
+                + (f" [{status[state[k]['status']]}]" if state[k]["status"] != "ok" else "")
+                for k in ("a", "b")
+            ),
+            style="cyan",
+        )
+    out = data["outcome"]
+    ends = {
+        "coma": _("coma"),
+        "dead": _("death"),
+        "disengaged": _("disengaged"),
+        "rounds": _("round limit"),
+    }
+    if out["winner"]:
+        line = _("{winner} wins ({end}) after {n} rounds.").format(
+            winner=names[out["winner"]], end=ends[out["end"]], n=out["rounds"]
+        )
+    else:
+        line = _("No winner ({end}) after {n} rounds.").format(
+            end=ends[out["end"]], n=out["rounds"]
+        )
+    console.print(line, style="bold green")
+    for key in ("a", "b"):
+        console.print(f"{names[key]}: {_vie_text(out[key])}")
+    if data["saved"]:
+        console.print(_("State written to the sheets."), style="yellow")
+
+
+# --- survival ---------------------------------------------------------------------------
+
+
+def _at_zero(text: str) -> str:
+    from meneur.text import fold
+
+    value = fold(text)
+    if value in {"roll", "intemperie", "de"}:
+        return "roll"
+    if value in {"dependant", "dependent"}:
+        return "dependant"
+    raise UsageError(N_("Give roll or dependant (not '{value}')."), value=str(text)[:20])
+
+
+def survive_command(
+    milieu: Annotated[
+        str | None,
+        typer.Option("--milieu", metavar="NAME", help=_("A Milieu of the data (O-35).")),
+    ] = None,
+    milieu_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--milieu-file", metavar="FILE", help=_("A Milieu of your own (TOML or JSON).")
+        ),
+    ] = None,
+    party: Annotated[
+        list[Path] | None,
+        typer.Option("--party", metavar="SHEET", help=_("A member's sheet (repeat the option).")),
+    ] = None,
+    days: Annotated[
+        int, typer.Option("--days", parser=int_parser(1, 60), metavar="N", help=_("Days."))
+    ] = 1,
+    at_zero: Annotated[
+        str,
+        typer.Option(
+            "--at-zero",
+            parser=meneur_parser(_at_zero),
+            metavar="roll|dependant",
+            help=_("At PS 0: roll an Intempérie of one die, or become Dépendant."),
+        ),
+    ] = "roll",
+    save: Save = False,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """The party's days in a Milieu (O-35..O-39): PS, Intempéries, Dépendance, aid."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.files import read_sheet
+    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.state import require_standing, save_body
+    from meneur.systems.obscur.survival import (
+        MAX_PARTY,
+        DayParams,
+        hostility,
+        milieu_from,
+        milieu_named,
+        milieux,
+        resolve_journey,
+        traveller_of,
+    )
+
+    if (milieu is None) == (milieu_file is None):
+        raise UsageError(N_("Give --milieu NAME or --milieu-file FILE (one of them)."))
+    if milieu_file is not None:
+        raw = read_sheet(milieu_file)
+        name = str(raw.pop("name", milieu_file.stem))
+        where = milieu_from(raw, str(milieu_file))
+        provisional = False
+    else:
+        name, where = milieu_named(milieu or "")
+        provisional = milieux().provisional
+    paths = list(party or [])
+    if not 1 <= len(paths) <= MAX_PARTY:
+        raise RuleError(
+            N_("A party has 1 to {most} members, not {count}."), most=MAX_PARTY, count=len(paths)
+        )
+    if len({p.resolve() for p in paths}) != len(paths):
+        raise UsageError(N_("The same sheet is given twice in the party."))
+    loaded = [_load(p) for p in paths]
+    for character, body in loaded:
+        require_standing(character, body)
+    params = DayParams(
+        name,
+        where,
+        tuple(traveller_of(c, "roll" if at_zero == "roll" else "dependant") for c, _b in loaded),
+    )
+
+    def run(faces: tuple[tuple[int, ...], ...]) -> tuple[list[dict[str, Any]], list[Body]]:
+        from meneur.systems.obscur.combat import _copy
+
+        bodies = [_copy(b) for _c, b in loaded]
+        return resolve_journey(params, bodies, faces, days), bodies
+
+    (journey, bodies), rolled = run_step(run, dice_sources(seed, None), streams=len(paths))
+    data: dict[str, Any] = {
+        "system": "obscur",
+        "milieu": {"name": name, **where.model_dump(), "provisional": provisional},
+        "party": [
+            {
+                "name": t.name,
+                "sheet": str(p),
+                "marcheur_milieu": t.pool.dice,
+                "hostility": hostility(where, t.gear),
+            }
+            for t, p in zip(params.party, paths, strict=True)
+        ],
+        "days": journey,
+        "final": [b.to_json() for b in bodies],
+        "faces": [list(f) for f in rolled],
+        "saved": save,
+    }
+    if save:
+        for (character, _b), body in zip(loaded, bodies, strict=True):
+            save_body(character, body)
+    emit(data, lambda console: render_journey(console, data), as_json=as_json)
+
+
+def render_journey(console: Console, data: dict[str, Any]) -> None:
+    from meneur.systems.obscur.survival import THREAT_LABELS
+
+    m = data["milieu"]
+    factors = ", ".join(f"{THREAT_LABELS[k]} {m[k]}" for k in THREAT_LABELS)
+    note = f" ({_(PROVISIONAL)})" if m["provisional"] else ""
+    console.print(
+        _("Milieu {name}: {factors}").format(name=m["name"], factors=factors) + note, style="bold"
+    )
+    for member in data["party"]:
+        console.print(
+            _("{name}: Marcheur + Milieu {pa}, Hostilité {h}").format(
+                name=member["name"], pa=member["marcheur_milieu"], h=member["hostility"]
+            )
+        )
+    results = {
+        "fine": _("copes"),
+        "dependant": _("Dépendant"),
+        "intemperie": _("Intempérie"),
+        "dead": _("dead"),
+    }
+    for day in data["days"]:
+        console.rule(_("Day {n}").format(n=day["day"]))
+        for entry in day["members"]:
+            head = f"{entry['name']}: PS {entry.get('ps', '-')}"
+            if "test" in entry:
+                _test_line(console, head, entry["test"])
+                head = "  "
+            line = f"{head} → {results[entry['result']]}"
+            if "intemperie" in entry:
+                line += " " + _("of {n}").format(n=entry["intemperie"])
+            if "margin" in entry:
+                line += "  " + _("MR {n}").format(n=entry["margin"])
+            if entry.get("helps"):
+                line += "  " + _("helps {names}").format(names=", ".join(entry["helps"]))
+            if "helped_by" in entry:
+                line += "  " + _("helped by {name}").format(name=entry["helped_by"])
+            if "worsened" in entry:
+                line += "  " + _("not helped: Intempérie ({source}) +1").format(
+                    source=entry["worsened"]
+                )
+            if "contracted" in entry:
+                line += "  " + _("not helped: an Intempérie of 1")
+            line += "  " + _("(Vie {vie})").format(vie=entry.get("vie", "-"))
+            console.print(line)
+    if data["saved"]:
+        console.print(_("State written to the sheets."), style="yellow")
+
+
+# --- hurt, heal, rest, march ------------------------------------------------------------
+
+
+def _apply(
+    path: Path,
+    action: Any,
+    dry_run: bool,
+    seed: int | None,
+    faces: Any,
+    as_json: bool,
+    title: str,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Run ``action(body, character, reader)`` on the sheet's state; save unless dry run."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.base import FaceReader
+    from meneur.systems.obscur.combat import _copy
+    from meneur.systems.obscur.health import body_malus, health_tables
+    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.state import save_body
+
+    character, body = _load(path)
+    before = body.to_json()
+
+    def run(f: tuple[tuple[int, ...], ...]) -> tuple[dict[str, Any], Body]:
+        fresh = _copy(body)
+        return action(fresh, character, FaceReader(f)), fresh
+
+    (result, after), rolled = run_step(run, dice_sources(seed, faces))
+    if not dry_run:
+        save_body(character, after)
+    data: dict[str, Any] = {
+        "system": "obscur",
+        "sheet": str(path),
+        "name": after.name,
+        "before": before,
+        "result": result,
+        "after": after.to_json() | {"malus": body_malus(after)},
+        "faces": list(rolled[0]),
+        "provisional_tables": health_tables().provisional,
+        "saved": not dry_run,
+    } | (extra or {})
+    emit(data, lambda console: render_step(console, data, title), as_json=as_json)
+
+
+def _walk(console: Console, value: Any, label: str = "") -> None:
+    """Print every test found in a result, in order, then its numbers."""
+    if isinstance(value, dict):
+        if "faces" in value and "successes" in value and "test" in value:
+            _test_line(console, value["test"], value)
+            return
+        for key, item in value.items():
+            _walk(console, item, key)
+    elif isinstance(value, list):
+        for item in value:
+            _walk(console, item, label)
+
+
+def render_step(console: Console, data: dict[str, Any], title: str) -> None:
+    console.print(f"{data['name']} — {title}", style="bold")
+    _walk(console, data["result"])
+    result = data["result"]
+    numbers = []
+    for key, label in (
+        ("lost", _("HP lost")),
+        ("healed", _("HP healed")),
+        ("gained", _("HP regained")),
+        ("minutes", _("minutes more")),
+        ("metres", _("metres swum")),
+        ("fatigue", _("fatigue malus")),
+        ("surencombrement", _("Surencombrement")),
+    ):
+        if key in result and isinstance(result[key], int):
+            numbers.append(f"{label}: {result[key]}")
+    total = sum(
+        step.get("lost", 0)
+        for k in ("rounds", "periods", "minutes")
+        for step in (result.get(k) if isinstance(result.get(k), list) else [])
+    )
+    if total:
+        numbers.append(_("HP lost: {n}").format(n=total))
+    if "malus" in result and "base_malus" in result:
+        numbers.append(_("shock malus: -{n} dice").format(n=result["malus"]))
+    if numbers:
+        console.print("  " + " · ".join(numbers), style="bold")
+    if result.get("house_rule"):
+        console.print("  " + _("(house rule)"), style="dim")
+    before, after = data["before"], data["after"]
+    if before["volonte"] != after["volonte"]:
+        console.print(
+            _("Volonté {a} → {b}").format(a=before["volonte"], b=after["volonte"]), style="cyan"
+        )
+    if after["asphyxia_malus"]:
+        console.print(
+            _("Asphyxia malus: -{n} dice on the next test.").format(n=after["asphyxia_malus"])
+        )
+    console.print(
+        f"{_vie_text(before)} → {_vie_text(after)}"
+        + (
+            "  " + _("malus -{n} dice on every roll").format(n=after["malus"])
+            if after["malus"]
+            else ""
+        ),
+        style="cyan",
+    )
+    if data["provisional_tables"]:
+        console.print("  " + _("Tables: {note}.").format(note=_(PROVISIONAL)), style="dim")
+    if data["saved"]:
+        console.print(_("Written to {path}.").format(path=data["sheet"]), style="yellow")
+    else:
+        console.print(_("Dry run: the sheet is unchanged."), style="dim")
+
+
+def hurt_command(
+    sheet: SheetOpt,
+    fall: Annotated[
+        int | None,
+        typer.Option(
+            "--fall", parser=int_parser(0, 500), metavar="METRES", help=_("A fall (O-23).")
+        ),
+    ] = None,
+    fire: Annotated[
+        int | None,
+        typer.Option(
+            "--fire", parser=int_parser(0, 50), metavar="INTENSITY", help=_("Fire (O-26).")
+        ),
+    ] = None,
+    poison: Annotated[
+        Poison | None,
+        typer.Option(
+            "--poison",
+            parser=meneur_parser(_pair),
+            metavar="VIRULENCE,DISPERSION",
+            help=_("Poison or disease (O-27)."),
+        ),
+    ] = None,
+    asphyxia: Annotated[
+        str | None,
+        typer.Option("--asphyxia", metavar="LEVEL", help=_("Asphyxia (O-24), by table level.")),
+    ] = None,
+    drown: Annotated[
+        str | None,
+        typer.Option("--drown", metavar="LEVEL", help=_("Drowning (O-25), by table level.")),
+    ] = None,
+    blow: Annotated[
+        int | None,
+        typer.Option(
+            "--blow",
+            parser=int_parser(0, 100),
+            metavar="DAMAGE",
+            help=_("Damage of a blow, with shock (O-28)."),
+        ),
+    ] = None,
+    aggravate: Annotated[
+        int | None,
+        typer.Option(
+            "--aggravate",
+            parser=int_parser(1, 60),
+            metavar="DAYS",
+            help=_("Untreated wounds worsen over days (O-30)."),
+        ),
+    ] = None,
+    steps: Annotated[
+        int,
+        typer.Option(
+            "--steps",
+            parser=int_parser(1, 60),
+            metavar="N",
+            help=_("Rounds of fire, minutes of asphyxia or drowning, Périodes of poison."),
+        ),
+    ] = 1,
+    modifier: Annotated[
+        int,
+        typer.Option(
+            "--modifier", parser=int_parser(-30, 30), metavar="M", help=_("Dice added or removed.")
+        ),
+    ] = 0,
+    armour: Annotated[
+        int,
+        typer.Option(
+            "--armour", parser=int_parser(0, 30), metavar="P", help=_("Armour against fire.")
+        ),
+    ] = 0,
+    dry_run: DryRun = False,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Apply one source of damage to a sheet (O-23..O-30)."""
+    from meneur.systems.obscur import health
+    from meneur.systems.obscur.combat import dice_of
+
+    given = [
+        k
+        for k, v in {
+            "fall": fall,
+            "fire": fire,
+            "poison": poison,
+            "asphyxia": asphyxia,
+            "drown": drown,
+            "blow": blow,
+            "aggravate": aggravate,
+        }.items()
+        if v is not None
+    ]
+    if len(given) != 1:
+        raise UsageError(
+            N_(
+                "Give exactly one of --fall, --fire, --poison, --asphyxia, --drown, --blow,"
+                " --aggravate."
+            )
+        )
+    kind = given[0]
+
+    def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
+        if body.dead:
+            raise RuleError(N_("{name} is dead (O-31)."), name=body.name)
+        if kind == "fall":
+            return health.fall(
+                body, reader, fall or 0, dice_of(character, "Acrobaties"), modifier=modifier
+            )
+        if kind == "fire":
+            return health.fire(
+                body, reader, fire or 0, dice_of(character, "Résistance"), armour, rounds=steps
+            )
+        if kind == "poison":
+            v, d = (poison.virulence, poison.dispersion) if poison else (0, 0)
+            return health.poison(
+                body,
+                reader,
+                v,
+                d,
+                dice_of(character, "Résistance"),
+                periods=steps if steps > 1 or d == 0 else None,
+            )
+        if kind == "asphyxia":
+            return health.asphyxia(
+                body, reader, asphyxia or "", dice_of(character, "Endurance"), minutes=steps
+            )
+        if kind == "drown":
+            return health.drowning(
+                body,
+                reader,
+                drown or "",
+                dice_of(character, "Natation"),
+                dice_of(character, "Endurance"),
+                minutes=steps,
+            )
+        if kind == "blow":
+            lost = body.lose(blow or 0, "coup")
+            return {"rule": "O-28", **health.shock(reader, lost, dice_of(character, "Choc"))}
+        return health.aggravate(body, aggravate or 0)
+
+    titles = {
+        "fall": _("Fall of {n} m").format(n=fall),
+        "fire": _("Fire of intensity {n}").format(n=fire),
+        "poison": _("Poison").format(),
+        "asphyxia": _("Asphyxia"),
+        "drown": _("Drowning"),
+        "blow": _("Blow of {n} damage").format(n=blow),
+        "aggravate": _("Aggravation over {n} days").format(n=aggravate),
+    }
+    _apply(sheet, action, dry_run, seed, faces, as_json, titles[kind], {"kind": kind})
+
+
+def heal_command(
+    sheet: SheetOpt,
+    healer: Annotated[
+        Path | None,
+        typer.Option(
+            "--healer", metavar="FILE", help=_("Who treats or talks (default: the sheet).")
+        ),
+    ] = None,
+    wound: Annotated[
+        int | None,
+        typer.Option(
+            "--wound",
+            parser=int_parser(1, 100),
+            metavar="N",
+            help=_("Which wound (default: the worst)."),
+        ),
+    ] = None,
+    hang_on: Annotated[
+        bool, typer.Option("--hang-on", help=_("S'accrocher à la vie: 6 Vécu (O-31)."))
+    ] = False,
+    morale: Annotated[
+        bool, typer.Option("--morale", help=_("Regain morale: Fouineur + Éloquence (O-34)."))
+    ] = False,
+    dry_run: DryRun = False,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Treat a wound (O-32), hang on to life (O-31) or lift morale (O-34)."""
+    from meneur.systems.obscur import health
+    from meneur.systems.obscur.combat import dice_of
+    from meneur.systems.obscur.sheet import load_character
+
+    if hang_on and morale:
+        raise UsageError(N_("Give --hang-on or --morale, not both."))
+    helper = load_character(healer) if healer is not None else None
+
+    def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
+        who = helper or character
+        if hang_on:
+            return health.hang_on(body, reader, dice_of(character, "Détermination"))
+        if morale:
+            return health.cheer([body], reader, dice_of(who, "Éloquence"))
+        return health.treat(body, reader, dice_of(who, "Secourisme"), wound=wound)
+
+    title = _("S'accrocher à la vie") if hang_on else _("Morale") if morale else _("First aid")
+    _apply(sheet, action, dry_run, seed, faces, as_json, title)
+
+
+def rest_command(
+    sheet: SheetOpt,
+    days: Annotated[
+        int, typer.Option("--days", parser=int_parser(1, 365), metavar="N", help=_("Days."))
+    ] = 6,
+    no_rest: Annotated[
+        bool,
+        typer.Option(
+            "--no-rest", help=_("Recover without rest: one Résistance + Régénération test.")
+        ),
+    ] = False,
+    dry_run: DryRun = False,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Recovery (O-33): Résistance + Régénération HP every 6 days at rest; a new day
+    also clears the count of over-encumbrance tests (O-42) and Volonté 0 comes back to 1."""
+    from meneur.systems.obscur import health
+    from meneur.systems.obscur.combat import dice_of
+
+    def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
+        if body.dead:
+            raise RuleError(N_("{name} is dead (O-31)."), name=body.name)
+        result = health.recover(
+            body, reader, dice_of(character, "Régénération"), days=days, rest=not no_rest
+        )
+        body.load_tests = 0
+        body.asphyxia = 0
+        if not no_rest:
+            body.fatigue = 0
+        result["volonte_back"] = health.catch_breath(body)
+        return result
+
+    _apply(sheet, action, dry_run, seed, faces, as_json, _("Recovery"))
+
+
+def march_command(
+    sheet: SheetOpt,
+    hours: Annotated[
+        int,
+        typer.Option("--hours", parser=int_parser(1, 24), metavar="H", help=_("Hours of march.")),
+    ] = 8,
+    dry_run: DryRun = False,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """A march with the sheet's load (O-42): Surencombrement and its tests."""
+    from meneur.systems.obscur.combat import dice_of
+    from meneur.systems.obscur.encumbrance import MarchParams, load_of, march
+    from meneur.systems.obscur.gear import equipment_of
+
+    def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
+        gear = equipment_of(character.sheet.equipment, str(character.path))
+        kind, key = character.find("Résistance")
+        params = MarchParams(
+            load_of(list(gear.charge)),
+            character.resource("encombrement").current,
+            character.level(kind, key),
+            dice_of(character, "Endurance"),
+            hours,
+        )
+        return march(params, body, reader)
+
+    _apply(sheet, action, dry_run, seed, faces, as_json, _("March of {n} h").format(n=hours))
+
+
+def register(groups: CommandGroups) -> None:
+    groups.group("fight").command("obscur", help=_("An Obscur melee to its end, round by round."))(
+        fight_command
+    )
+    groups.group("survive").command(
+        "obscur", help=_("An Obscur party's days in a Milieu (Potentiel de Survie).")
+    )(survive_command)
+    groups.group("hurt").command("obscur", help=_("Apply an Obscur source of damage to a sheet."))(
+        hurt_command
+    )
+    groups.group("heal").command(
+        "obscur", help=_("Obscur first aid, s'accrocher à la vie, morale.")
+    )(heal_command)
+    groups.group("rest").command("obscur", help=_("Obscur recovery with or without rest."))(
+        rest_command
+    )
+    groups.group("march").command(
+        "obscur", help=_("An Obscur march with the sheet's load (encumbrance).")
+    )(march_command)

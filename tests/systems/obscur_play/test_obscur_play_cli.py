@@ -1,0 +1,278 @@
+"""The Obscur play commands: fight, survive, hurt, heal, rest, march, and bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import Result, invoke
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
+
+
+@pytest.fixture
+def sheets(tmp_path: Path) -> Path:
+    for path in EXAMPLES.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    return tmp_path
+
+
+def one_line_error(result: Result) -> str:
+    assert result.status == 2, result
+    assert "Traceback" not in result.err and "Traceback" not in result.out
+    lines = [line for line in result.err.splitlines() if line.strip()]
+    assert len(lines) == 1, result.err
+    return lines[0]
+
+
+def fight(capsys: pytest.CaptureFixture[str], d: Path, *extra: str) -> Result:
+    return invoke(
+        capsys,
+        "fight",
+        "obscur",
+        "--a",
+        str(d / "garance.toml"),
+        "--b",
+        str(d / "corbeau.toml"),
+        *extra,
+    )
+
+
+def test_O12_fight_json_is_reproducible_and_replays_from_faces(
+    capsys: pytest.CaptureFixture[str], sheets: Path
+) -> None:
+    """O-11..O-13: a fight with a seed is reproducible; --faces/--vs-faces replay it."""
+    first = fight(capsys, sheets, "--seed", "7", "--json")
+    assert first.status == 0, first.err
+    data = first.json()
+    assert data["system"] == "obscur"
+    assert {"fighters", "rounds", "outcome", "faces"} <= set(data)
+    assert data["outcome"]["end"] in {"coma", "dead", "disengaged", "rounds"}
+    record = data["rounds"][0]
+    assert {"initiator", "a", "b", "strikes", "state"} <= set(record)
+    assert {"ra", "split", "malus"} <= set(record["a"])
+    again = fight(capsys, sheets, "--seed", "7", "--json")
+    assert again.out == first.out
+    faces_a = ",".join(map(str, data["faces"]["a"]))
+    faces_b = ",".join(map(str, data["faces"]["b"]))
+    replay = fight(capsys, sheets, "--faces", faces_a, "--vs-faces", faces_b, "--json")
+    replayed = replay.json()
+    assert replayed["rounds"] == data["rounds"] and replayed["outcome"] == data["outcome"]
+
+
+def test_O12_fight_human_output_and_save(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
+    """The fight shows RA, split, dice, damage; --save writes Vie and wounds back."""
+    before = (sheets / "corbeau.toml").read_text()
+    shown = fight(capsys, sheets, "--seed", "7", "--lang", "fr")
+    assert shown.status == 0 and "Tour 1" in shown.out and "table provisoire" in shown.out
+    assert (sheets / "corbeau.toml").read_text() == before  # no --save: untouched
+    saved = fight(capsys, sheets, "--seed", "7", "--save", "--json").json()
+    from meneur.systems.obscur.sheet import load_character
+
+    corbeau = load_character(sheets / "corbeau.toml")
+    assert corbeau.resource("vie").current == saved["outcome"]["b"]["vie"]
+    wounds = corbeau.sheet.state["blessures"]
+    assert sum(w["points"] for w in wounds) == 16 - saved["outcome"]["b"]["vie"]
+
+
+def test_O31_bad_input_fight(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
+    """A weapon of unknown class, a sheet with Vie below 0: one line, exit 2, untouched."""
+    path = sheets / "garance.toml"
+    text = path.read_text().replace(
+        'armes = ["Épée"]', 'armes = [{ name = "Hache", class = "Lourdingues" }]'
+    )
+    path.write_text(text)
+    line = one_line_error(fight(capsys, sheets, "--seed", "1", "--save"))
+    assert "Lourdingues" in line
+    assert path.read_text() == text
+    broken = sheets / "corbeau.toml"
+    low = broken.read_text().replace(
+        "vie = { max = 16, current = 16 }", "vie = { max = 16, current = -2 }"
+    )
+    broken.write_text(low)
+    (sheets / "garance.toml").write_text((EXAMPLES / "garance.toml").read_text())
+    line = one_line_error(fight(capsys, sheets, "--seed", "1", "--save"))
+    assert "-2" in line
+    assert broken.read_text() == low
+    one_line_error(fight(capsys, sheets, "--strategy-a", "berserk"))
+    one_line_error(fight(capsys, sheets, "--rounds", "100000"))
+
+
+def test_O37_survive_party_and_bad_input(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
+    """O-35..O-39 through the CLI; a milieu factor of 4 and a party of zero are refused."""
+    party = [
+        arg
+        for name in ("garance", "corbeau", "ninon")
+        for arg in ("--party", str(sheets / f"{name}.toml"))
+    ]
+    result = invoke(
+        capsys,
+        "survive",
+        "obscur",
+        "--milieu",
+        "Tunnels",
+        *party,
+        "--days",
+        "3",
+        "--seed",
+        "2",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert len(data["days"]) == 3 and len(data["days"][0]["members"]) == 3
+    assert data["milieu"]["provisional"]
+    again = invoke(
+        capsys,
+        "survive",
+        "obscur",
+        "--milieu",
+        "Tunnels",
+        *party,
+        "--days",
+        "3",
+        "--seed",
+        "2",
+        "--json",
+    )
+    assert again.out == result.out
+    custom = invoke(
+        capsys,
+        "survive",
+        "obscur",
+        "--milieu-file",
+        str(sheets / "marais.toml"),
+        *party,
+        "--seed",
+        "1",
+    )
+    assert custom.status == 0 and "Marais" in custom.out
+    bad = sheets / "bad.toml"
+    bad.write_text("faim = 4\n")
+    before = (sheets / "ninon.toml").read_text()
+    line = one_line_error(
+        invoke(capsys, "survive", "obscur", "--milieu-file", str(bad), *party, "--save")
+    )
+    assert "faim" in line
+    assert (sheets / "ninon.toml").read_text() == before
+    one_line_error(invoke(capsys, "survive", "obscur", "--milieu", "Tunnels"))
+    one_line_error(invoke(capsys, "survive", "obscur", "--milieu", "Lune", *party))
+    saved = invoke(
+        capsys,
+        "survive",
+        "obscur",
+        "--milieu",
+        "Désert de cendres",
+        *party,
+        "--seed",
+        "4",
+        "--save",
+        "--json",
+    )
+    assert saved.status == 0
+    final = {m["name"]: m["vie"] for m in saved.json()["final"]}
+    from meneur.systems.obscur.sheet import load_character
+
+    ninon = load_character(sheets / "ninon.toml")
+    assert ninon.resource("vie").current == final[ninon.sheet.name]
+
+
+def test_O23_hurt_heal_rest_write_the_sheet(
+    capsys: pytest.CaptureFixture[str], sheets: Path
+) -> None:
+    """O-23, O-32, O-33: hurt, heal and rest change the sheet's state and save it."""
+    path = sheets / "corbeau.toml"
+    hurt = invoke(
+        capsys, "hurt", "obscur", "--sheet", str(path), "--fall", "6", "--faces", "1,1", "--json"
+    )
+    assert hurt.status == 0, hurt.err
+    assert hurt.json()["after"]["vie"] == 10
+    from meneur.systems.obscur.sheet import load_character
+
+    assert load_character(path).resource("vie").current == 10
+    healed = invoke(
+        capsys,
+        "heal",
+        "obscur",
+        "--sheet",
+        str(path),
+        "--healer",
+        str(sheets / "ninon.toml"),
+        "--faces",
+        "6,6,6,1,1,1",
+        "--json",
+    )
+    data = healed.json()
+    assert data["result"]["treated"] and data["result"]["healed"] == 3  # 6 successes, difficulty 3
+    assert load_character(path).sheet.state["blessures"][0]["soignee"] is True
+    rest = invoke(capsys, "rest", "obscur", "--sheet", str(path), "--days", "6", "--json")
+    assert rest.json()["after"]["vie"] == 16
+    dry = invoke(
+        capsys, "hurt", "obscur", "--sheet", str(path), "--fire", "5", "--seed", "1", "--dry-run"
+    )
+    assert dry.status == 0 and load_character(path).resource("vie").current == 16
+    for args in (("--fall", "3", "--fire", "2"), ("--poison", "6"), ("--asphyxia", "lune"), ()):
+        one_line_error(invoke(capsys, "hurt", "obscur", "--sheet", str(path), *args))
+    one_line_error(invoke(capsys, "heal", "obscur", "--sheet", str(path)))  # no open wound
+
+
+def test_O31_hang_on_through_the_cli(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
+    """O-31: a dead character spends 6 Vécu to hang on to life."""
+    path = sheets / "ninon.toml"
+    path.write_text(
+        path.read_text().replace(
+            "vie = { max = 11, current = 11 }", "vie = { max = 11, current = -11 }"
+        )
+    )
+    result = invoke(
+        capsys,
+        "heal",
+        "obscur",
+        "--sheet",
+        str(path),
+        "--hang-on",
+        "--faces",
+        "6,4,1,1,1",
+        "--json",
+    )
+    data = result.json()
+    assert data["result"]["minutes"] == 3 and data["after"]["vecu"] == 15 - 6
+
+
+def test_O42_march_through_the_cli(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
+    """O-42: an over-encumbered march tests every (Résistance) hours."""
+    path = sheets / "corbeau.toml"
+    text = path.read_text().replace("encombrement = 15", "encombrement = 8")
+    path.write_text(text)
+    result = invoke(
+        capsys,
+        "march",
+        "obscur",
+        "--sheet",
+        str(path),
+        "--hours",
+        "6",
+        "--faces",
+        "1,1,1,1,1,1,1,1,1,1,1",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["result"]["surencombrement"] == 2 and data["result"]["every_hours"] == 3
+    assert [t["test"]["difficulty"] for t in data["result"]["tests"]] == [2, 3]
+    assert data["after"]["fatigue_malus"] == 2
+    from meneur.systems.obscur.sheet import load_character
+
+    assert load_character(path).sheet.state["tests_charge"] == 2
+
+
+def test_existing_examples_still_load() -> None:
+    from meneur.systems.obscur.sheet import load_character
+
+    for path in EXAMPLES.iterdir():
+        if path.name != "marais.toml":
+            load_character(path)
+    assert json.loads((EXAMPLES / "isaure.json").read_text())["name"]

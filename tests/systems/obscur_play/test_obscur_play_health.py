@@ -1,0 +1,174 @@
+"""Obscur health (O-23 to O-34): each rule on a body, from given faces."""
+
+from __future__ import annotations
+
+import pytest
+
+from meneur.errors import RuleError
+from meneur.systems.base import FaceReader
+from meneur.systems.obscur import health
+from meneur.systems.obscur.health import Dice, health_tables
+from meneur.systems.obscur.state import Body, Intemperie, Wound
+
+
+def reader(*faces: int) -> FaceReader:
+    return FaceReader((tuple(faces),))
+
+
+def fresh(vie: int = 12, **kw: int) -> Body:
+    return Body(
+        "Test", vie, 12, vecu=kw.get("vecu", 10), volonte=kw.get("volonte", 3), volonte_max=5
+    )
+
+
+def test_O23_fall_metres_less_acrobatics_successes() -> None:
+    """O-23: 1 damage per metre less Agilité + Acrobaties successes; no armour/Résistance."""
+    body = fresh()
+    result = health.fall(body, reader(6, 4, 1), 4, Dice(3))
+    assert result["test"]["successes"] == 3 and result["lost"] == 1 and body.vie == 11
+    # height/surprise modifier removes dice
+    body = fresh()
+    assert health.fall(body, reader(6), 4, Dice(3), modifier=-2)["lost"] == 2
+    # never a gain
+    body = fresh()
+    assert health.fall(body, reader(6, 6, 6), 1, Dice(3))["lost"] == 0 and body.vie == 12
+
+
+def test_O24_asphyxia_cumulative_malus_then_coma() -> None:
+    """O-24: success: next test −1 die; failure: the ME is a cumulative malus; at 0 dice:
+    coma, losing the threshold each round (no armour, no Résistance)."""
+    body = fresh()
+    out = health.asphyxia(body, reader(6, 1, 1, 1, 1, 1, 4), "fumée", Dice(4), minutes=2)
+    first, second = out["minutes"]
+    assert out["threshold"] == 2
+    assert first["test"]["dice"] == 4 and first["test"]["passed"] and first["malus_after"] == 1
+    assert second["test"]["dice"] == 3 and not second["test"]["passed"]
+    assert second["malus_after"] == 2  # +1 from ME 1
+    body = fresh()
+    out = health.asphyxia(body, reader(6), "fumée", Dice(1), minutes=3)
+    assert out["minutes"][1]["coma"] and out["minutes"][1]["lost"] == 2
+    assert body.vie == 12 - 4 and body.intemperies[0].source == "asphyxie"
+    with pytest.raises(RuleError):
+        health.asphyxia(fresh(), reader(), "vide sidéral", Dice(2))
+
+
+def test_O25_drowning_metres_or_asphyxia() -> None:
+    """O-25: Agilité + Natation vs the drowning table; success: MR metres; failure: asphyxia."""
+    body = fresh()
+    out = health.drowning(body, reader(6, 6, 4), "eau calme", Dice(3), Dice(2))
+    assert out["difficulty"] == 1 and out["metres"] == 4
+    body = fresh()
+    out = health.drowning(body, reader(1, 1, 1, 6, 6), "eau calme", Dice(3), Dice(2))
+    assert "asphyxia" in out["minutes"][0] and out["metres"] == 0
+    assert body.asphyxia == 1
+
+
+def test_O26_fire_intensity_less_resistance_and_armour() -> None:
+    """O-26: each round lose fire intensity − Résistance successes − armour."""
+    body = fresh()
+    out = health.fire(body, reader(6, 1, 4, 1), 5, Dice(2), 1, rounds=2)
+    assert [r["lost"] for r in out["rounds"]] == [2, 3] and body.vie == 7
+
+
+def test_O27_poison_virulence_drops_by_dispersion_each_period() -> None:
+    """O-27: lose Virulence − Résistance successes; then Virulence − Dispersion."""
+    body = fresh(20)
+    body.vie_max = 20
+    # period 1: 2 dice 4,1 (1 success): lose 5; pain then takes dice (O-29):
+    # period 2: 1 die (1): lose 4; period 3: no die left: lose 2; Virulence 0: over
+    out = health.poison(body, reader(4, 1, 1), 6, 2, Dice(2))
+    assert [p["virulence"] for p in out["periods"]] == [6, 4, 2]
+    assert [p["test"]["dice"] for p in out["periods"]] == [2, 1, 0]
+    assert [p["lost"] for p in out["periods"]] == [5, 4, 2]
+    assert body.vie == 9 and all(i.source == "poison" for i in body.intemperies)
+    with pytest.raises(RuleError):
+        health.poison(fresh(), reader(), 3, 0, Dice(2))
+
+
+def test_O28_shock_table_reduced_by_choc_test() -> None:
+    """O-28: a malus for the rest of the round from HP lost (table provisoire), reduced by
+    the successes of Résistance + Choc."""
+    assert health_tables().provisional
+    out = health.shock(reader(4, 4), 5, Dice(2))
+    assert out["base_malus"] == 3 and out["malus"] == 1
+    assert health.shock(reader(), 0, Dice(2))["malus"] == 0
+    assert health.shock(reader(6, 6), 1, Dice(2))["malus"] == 0
+
+
+def test_O29_pain_malus_from_hp_lost() -> None:
+    """O-29: after the round, a dice malus from HP lost (table provisoire)."""
+    assert [health.pain_malus(n) for n in (0, 2, 3, 6, 9, 12, 30)] == [0, 0, 1, 2, 3, 4, 4]
+    body = fresh(6)
+    assert health.body_malus(body) == 2
+    body.fatigue = 1
+    assert health.body_malus(body) == 3
+
+
+def test_O30_untreated_wounds_worsen() -> None:
+    """O-30: untreated wounds worsen by the damage table (provisoire); treated ones don't."""
+    body = fresh(4)
+    body.wounds = [Wound(4, "coup"), Wound(4, "coup", treated=True)]
+    out = health.aggravate(body, 2)
+    assert out["lost"] == 2 and body.wounds[0].points == 6 and body.wounds[1].points == 4
+    assert body.vie == 2
+
+
+def test_O31_coma_death_and_hanging_on() -> None:
+    """O-31: Vie 0 → coma; Vie lost ≥ twice the resource → dead; *s'accrocher à la vie*
+    costs 6 Vécu, Trempe + Détermination, 1 minute per success."""
+    assert Body("x", 0, 10).status == "coma"
+    assert Body("x", -9, 10).status == "coma"
+    assert Body("x", -10, 10).status == "dead"
+    assert Body("x", 1, 10).status == "ok"
+    dead = Body("x", -10, 10, vecu=7)
+    out = health.hang_on(dead, reader(6, 4, 1), Dice(3))
+    assert out["vecu_spent"] == 6 and dead.vecu == 1 and out["minutes"] == 3
+    with pytest.raises(RuleError):
+        health.hang_on(dead, reader(6), Dice(3))  # 1 Vécu left
+    with pytest.raises(RuleError):
+        health.hang_on(Body("x", 3, 10, vecu=20), reader(6), Dice(3))
+
+
+def test_O32_first_aid_heals_mr_and_stops_aggravation() -> None:
+    """O-32: Nourrisseur + Secourisme vs the wound table; success heals MR HP and the
+    wound stops worsening; Intempéries heal only with rest."""
+    body = fresh(8)
+    body.wounds = [Wound(4, "coup")]
+    out = health.treat(body, reader(6, 6, 1), Dice(3))
+    assert out["test"]["difficulty"] == 2 and out["healed"] == 2 and out["treated"]
+    assert body.vie == 10 and body.wounds[0].points == 2 and body.wounds[0].treated
+    assert health.aggravate(body, 3)["lost"] == 0
+    sick = fresh(9)
+    sick.intemperies = [Intemperie(3, "Froid")]
+    with pytest.raises(RuleError):
+        health.treat(sick, reader(6, 6), Dice(2))
+    failed = fresh(8)
+    failed.wounds = [Wound(4, "coup")]
+    out = health.treat(failed, reader(4, 1, 1), Dice(3))
+    assert not out["treated"] and out["healed"] == 0 and not failed.wounds[0].treated
+
+
+def test_O33_recovery_with_and_without_rest() -> None:
+    """O-33: at rest, Résistance + Régénération HP every 6 days; without rest, the test's
+    successes, capped at Résistance + Régénération."""
+    body = fresh(2)
+    body.wounds = [Wound(6, "coup")]
+    body.intemperies = [Intemperie(4, "Froid")]
+    out = health.recover(body, reader(), Dice(3), days=13, rest=True)
+    assert out["gained"] == 6 and body.vie == 8
+    assert body.intemperies == [] and body.wounds[0].points == 4  # Intempéries first
+    body = fresh(10)
+    out = health.recover(body, reader(6, 6), Dice(2), days=1, rest=False)
+    assert out["test"]["successes"] == 4 and out["gained"] == 2
+
+
+def test_O34_morale_exhaustion_and_regain() -> None:
+    """O-34: Volonté 0: incapable, then 1 back; Fouineur + Éloquence: listeners regain
+    Volonté equal to the successes, up to their maximum (house rule)."""
+    body = fresh(volonte=0)
+    assert health.exhausted(body)
+    assert health.catch_breath(body) == 1 and body.volonte == 1 and not health.exhausted(body)
+    other = Body("y", 5, 5, volonte=4, volonte_max=5)
+    out = health.cheer([body, other], reader(6, 4, 1), Dice(3))
+    assert out["house_rule"] and out["gained"] == {"Test": 3, "y": 1}
+    assert body.volonte == 4 and other.volonte == 5

@@ -1,0 +1,170 @@
+"""Obscur survival (O-35 to O-39) and encumbrance (O-42)."""
+
+from __future__ import annotations
+
+import pytest
+
+from meneur.errors import RuleError, SheetError
+from meneur.systems.base import FaceReader
+from meneur.systems.obscur.encumbrance import (
+    MarchParams,
+    load_of,
+    march,
+    movement_malus,
+    over_encumbrance,
+)
+from meneur.systems.obscur.encumbrance import (
+    test_difficulty as load_test_difficulty,
+)
+from meneur.systems.obscur.gear import Load, Survival
+from meneur.systems.obscur.health import Dice
+from meneur.systems.obscur.state import Body, Intemperie
+from meneur.systems.obscur.survival import (
+    DayParams,
+    Milieu,
+    Traveller,
+    aid_cost,
+    hostility,
+    milieu_from,
+    milieu_named,
+    milieux,
+    potential,
+    reduced_factors,
+    resolve_day,
+    resolve_journey,
+)
+
+
+def test_O35_milieux_are_data_with_six_factors_0_to_3() -> None:
+    """O-35: a Milieu rates Faim, Froid, Obscurité, Soif, Spécial, Vents 0-3."""
+    assert len(milieux().milieux) >= 3
+    name, tunnels = milieu_named("tunnels")
+    assert name == "Tunnels" and tunnels.obscurite == 3
+    with pytest.raises(SheetError, match="froid"):
+        milieu_from({"faim": 1, "froid": 4}, "x.toml")
+    with pytest.raises(RuleError):
+        milieu_named("Lune")
+
+
+def test_O36_gear_reduces_factors_and_hostility_is_their_sum() -> None:
+    """O-36: Rations/Vêtements/Éclairage/Distillateurs/Filtres reduce Faim/Froid/Obscurité/
+    Soif/Vents, not below 0; Spécial has no gear."""
+    milieu = Milieu(faim=2, froid=3, obscurite=1, soif=2, special=2, vents=1)
+    gear = Survival(rations=1, vetements=5, eclairage=1, distillateurs=0, filtres=1)
+    assert reduced_factors(milieu, gear) == {
+        "faim": 1,
+        "froid": 0,
+        "obscurite": 0,
+        "soif": 2,
+        "special": 2,
+        "vents": 0,
+    }
+    assert hostility(milieu, gear) == 5
+    assert hostility(milieu, Survival()) == 11
+
+
+MILD = Milieu(faim=1, froid=1)  # hostility 2 without gear
+
+
+def traveller(name: str, dice: int, **kw: object) -> Traveller:
+    return Traveller(name, Dice(dice), Survival(), **kw)  # type: ignore[arg-type]
+
+
+def bodies(n: int) -> list[Body]:
+    return [Body(f"m{i}", 10, 10) for i in range(n)]
+
+
+def test_O37_ps_positive_zero_negative() -> None:
+    """O-37: PS = (Marcheur + Milieu) − Hostilité. PS > 0: test at SR 1 (success: fine with
+    MR; failure: Dépendant). PS = 0: an Intempérie of one die (0/1/2) or Dépendant, by
+    choice. PS < 0: an Intempérie of |PS|."""
+    party = (
+        traveller("ok", 4),  # PS 2: faces 6,4 -> 3 successes, MR 2
+        traveller("ko", 3),  # PS 1: face 1 -> Dépendant
+        traveller("zero", 2),  # PS 0: one die, 6 -> Intempérie of 2
+        traveller("zero-dep", 2, at_zero="dependant"),
+        traveller("neg", 0),  # PS -2 -> Intempérie of 2
+    )
+    assert [potential(t, MILD) for t in party] == [2, 1, 0, 0, -2]
+    group = bodies(5)
+    faces = ((6, 4), (1,), (6,), (), ())
+    day = resolve_day(DayParams("mild", MILD, party), group, FaceReader(faces))
+    results = [m["result"] for m in day["members"]]
+    assert results == ["fine", "dependant", "intemperie", "dependant", "intemperie"]
+    assert day["members"][0]["margin"] == 2
+    assert day["members"][2]["intemperie"] == 2 and day["members"][4]["intemperie"] == 2
+    # the MR 2 helps one Dépendant (cost 1), not two (1 + 2 = 3 > 2)
+    assert day["members"][0]["helps"] == ["ko"]
+    assert day["members"][1]["helped_by"] == "ok"
+    assert group[1].vie == 10 and not group[1].dependent
+    # the second Dépendant was not helped and had no Intempérie: contracts one of 1
+    assert group[3].vie == 9 and group[3].dependent
+    zero_one = resolve_day(
+        DayParams("mild", MILD, (traveller("zero", 2),)), bodies(1), FaceReader(((4,),))
+    )
+    assert zero_one["members"][0]["intemperie"] == 1
+
+
+def test_O38_dependant_not_helped_worsens_latest_intemperie() -> None:
+    """O-38: a Dépendant not helped: their latest Intempérie worsens by 1."""
+    group = bodies(1)
+    group[0].intemperies = [Intemperie(1, "Faim"), Intemperie(2, "Froid")]
+    group[0].vie = 7
+    day = resolve_day(DayParams("m", MILD, (traveller("alone", 3),)), group, FaceReader(((1,),)))
+    assert day["members"][0]["worsened"] == "Froid"
+    assert group[0].intemperies[-1].points == 3 and group[0].vie == 6
+
+
+def test_O39_mutual_aid_costs_1_then_2_then_3() -> None:
+    """O-39: the 1st Dépendant helped costs 1 MR, the 2nd 2, the 3rd 3..."""
+    assert [aid_cost(n) for n in range(5)] == [0, 1, 3, 6, 10]
+    party = (traveller("guide", 8), *(traveller(f"d{i}", 3) for i in range(3)))
+    # guide: PS 6, faces 6,6,6,1,1,1 -> 6 successes, MR 5: helps 2 (1 + 2), 2 left
+    faces = ((6, 6, 6, 1, 1, 1), (1,), (1,), (1,))
+    group = bodies(4)
+    day = resolve_day(DayParams("m", MILD, party), group, FaceReader(faces))
+    guide = day["members"][0]
+    assert guide["margin"] == 5 and guide["helps"] == ["d0", "d1"] and guide["margin_left"] == 2
+    assert [b.dependent for b in group] == [False, False, False, True]
+
+
+def test_O37_party_of_zero_and_journey_replays() -> None:
+    with pytest.raises(RuleError):
+        DayParams("m", MILD, ())
+    from meneur.rng import make_source
+    from meneur.systems.obscur.play import run_step
+
+    party = (traveller("a", 3), traveller("b", 2))
+    params = DayParams("m", MILD, party)
+
+    def run(f: tuple[tuple[int, ...], ...]) -> object:
+        return resolve_journey(params, bodies(2), f, 5)
+
+    source = make_source(seed=5)
+    out, faces = run_step(run, [source, source], streams=2)
+    assert run(faces) == out
+
+
+def test_O42_encumbrance_surencombrement_and_march_tests() -> None:
+    """O-42: Surencombrement = load beyond Encombrement, a movement malus; every
+    (Résistance) hours a Résistance + Endurance test, difficulty = Surencombrement +
+    tests already made that day; each failure −1 die on all rolls, cumulative."""
+    load = load_of([Load(name="Sac", encombrement=8), Load(name="Tente", encombrement=6)])
+    assert load == 14 and over_encumbrance(14, 12) == 2 and over_encumbrance(12, 12) == 0
+    assert movement_malus(14, 12) == 2
+    assert load_test_difficulty(2, 0) == 2 and load_test_difficulty(2, 3) == 5
+    body = Body("x", 10, 10)
+    params = MarchParams(14, 12, 3, Dice(4), 9)
+    # tests at hours 3, 6, 9: difficulty 2, 3, 4
+    faces = (6, 4, 1, 1, 6, 6, 1, 1, 1, 1, 1, 1)  # hours 3, 6, 9
+    out = march(params, body, FaceReader((faces,)))
+    assert [t["hour"] for t in out["tests"]] == [3, 6, 9]
+    assert [t["test"]["difficulty"] for t in out["tests"]] == [2, 3, 4]
+    assert [t["test"]["passed"] for t in out["tests"]] == [True, True, False]
+    assert [t["test"]["dice"] for t in out["tests"]] == [4, 4, 4]
+    assert body.fatigue == 1 and body.load_tests == 3
+    # not over-encumbered: no test
+    assert (
+        march(MarchParams(5, 12, 3, Dice(4), 9), Body("y", 10, 10), FaceReader(((),)))["tests"]
+        == []
+    )
