@@ -219,3 +219,19 @@ def test_verify_of_a_missing_or_foreign_file(
     other.write_text('{"format": "x"}')
     result = invoke(capsys, "verify", str(other))
     assert result.status == 2 and len(result.err.strip().splitlines()) == 1
+
+
+def test_sqlite_durability_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WAL always; synchronous NORMAL by default, FULL on request, anything else refused."""
+    from sqlalchemy import text
+
+    url = f"sqlite:///{tmp_path / 'sync.db'}"
+    for wanted, code in (("", 1), ("full", 2)):
+        monkeypatch.setenv("MENEUR_DB_SYNC", wanted)
+        with Store(url) as store, store.engine.connect() as connection:
+            assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+            assert connection.execute(text("PRAGMA synchronous")).scalar() == code
+            assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+    done = run_meneur("log", env={"MENEUR_DB_SYNC": "sometimes", "MENEUR_DB_URL": url})
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("Error: MENEUR_DB_SYNC is 'normal' or 'full', not 'sometimes'.")

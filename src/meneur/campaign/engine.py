@@ -3,15 +3,20 @@
 * ``MENEUR_DB_URL`` picks any SQLAlchemy URL (``postgresql://user@host/db`` is read as
   PostgreSQL through psycopg 3); without it, a SQLite file ``meneur.db`` in the user's
   data folder (platformdirs), created on first use: zero setup.
-* SQLite is opened in WAL mode with ``synchronous=FULL`` (a roll reported done survives
-  a crash or a power cut), foreign keys on, and every transaction ``BEGIN IMMEDIATE`` so
-  that two writers queue instead of failing half-way (the roll log is a chain: two
-  appends must never interleave).
+* SQLite is opened in WAL mode, foreign keys on, and every transaction is
+  ``BEGIN IMMEDIATE`` so that two writers queue instead of failing half-way (the roll log
+  is a chain: two appends must never interleave).
+* Durability: ``synchronous=NORMAL`` by default, SQLite's recommended setting for WAL:
+  a committed roll survives the process being killed (the SIGKILL test) and the
+  database is never corrupted, but an operating-system crash or power cut may lose the
+  last commits. ``MENEUR_DB_SYNC=full`` syncs the disk at every commit (survives a power
+  cut too) at the disk's fsync rate: see ``benchmarks/bench_campaign.py``.
 * A wrong URL is one clear line (the password is never shown).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +29,7 @@ from meneur.campaign.paths import ENV_URL, database_url, default_path
 from meneur.locale import N_
 
 BUSY_TIMEOUT_MS = 15_000
+ENV_SYNC = "MENEUR_DB_SYNC"
 
 __all__ = ["database_url", "default_path", "make_engine", "shown"]
 
@@ -82,14 +88,29 @@ def make_engine(text: str) -> Engine:
     return engine
 
 
+def sqlite_synchronous(environ: dict[str, str] | None = None) -> str:
+    """``NORMAL`` (default) or ``FULL`` from ``MENEUR_DB_SYNC``; anything else is an error."""
+    env = os.environ if environ is None else environ
+    wanted = env.get(ENV_SYNC, "").strip().upper() or "NORMAL"
+    if wanted not in ("NORMAL", "FULL"):
+        raise StorageError(
+            N_("{variable} is 'normal' or 'full', not '{value}'."),
+            variable=ENV_SYNC,
+            value=wanted[:20].lower(),
+        )
+    return wanted
+
+
 def _tune_sqlite(engine: Engine) -> None:
+    synchronous = sqlite_synchronous()
+
     @event.listens_for(engine, "connect")
     def _on_connect(connection: Any, _record: Any) -> None:
         connection.isolation_level = None  # we emit BEGIN ourselves, below
         cursor = connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute(f"PRAGMA synchronous = {synchronous}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 

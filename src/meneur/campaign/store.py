@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import Engine, delete, func, select
@@ -20,10 +21,24 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from meneur.campaign import migrate
-from meneur.campaign.chain import GENESIS, CommittedDice, commitment_of, entry_hash, new_seed
+from meneur.campaign.chain import (
+    GENESIS,
+    HASHED_FIELDS,
+    CommittedDice,
+    commitment_of,
+    entry_hash,
+    new_seed,
+)
 from meneur.campaign.engine import database_url, make_engine, shown
 from meneur.campaign.errors import CampaignError, StorageError
-from meneur.campaign.models import Campaign, Character, GameSession, Roll, Setting, utcnow
+from meneur.campaign.models import (
+    Campaign,
+    Character,
+    GameSession,
+    Roll,
+    Setting,
+    utcnow,
+)
 from meneur.campaign.names import clean_name, name_key
 from meneur.campaign.sheets import validate_sheet
 from meneur.locale import N_
@@ -31,6 +46,7 @@ from meneur.locale import N_
 CURRENT_KEY = "current_campaign"
 DEFAULT_CAMPAIGN = "default"
 MAX_JSON_BYTES = 1_000_000
+JSON_FIELDS = ("params", "faces", "decisions", "outcome", "draws")
 
 
 def format_at(moment: datetime) -> str:
@@ -145,6 +161,7 @@ class Store:
                 reason=_reason(error),
             ) from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._has_current = False
 
     def close(self) -> None:
         self.engine.dispose()
@@ -535,71 +552,169 @@ class Store:
         """Log ``roll`` at the end of the chain and, with it, the character's new ``state``.
 
         Both are one transaction: after a crash the database holds both or neither.
-        Returns the entry as exported (with its hash).
+        Returns the entry as exported (with its hash). This is the hot path of play, so
+        it speaks SQLAlchemy Core (a handful of cached statements), not the ORM.
         """
-        with self.transaction() as session:
-            target = self._campaign(session, campaign, create=campaign is None, lock=True)
-            character: Character | None = None
+        if state is not None and roll.character is None:
+            raise CampaignError(N_("A state change needs a character."))
+        if campaign is None and not self._has_current:
+            with self.transaction() as session:  # zero setup: a default campaign on demand
+                self._campaign(session, None, create=True)
+            self._has_current = True
+        entry = self._append(roll, state, campaign)
+        if roll.dice is not None:
+            roll.dice.begin_entry()
+        return entry
+
+    @cached_property
+    def _sql(self) -> dict[str, str]:
+        """The statements of :meth:`append_roll` in the driver's own parameter style.
+
+        The hot path of play talks to the DB-API connection directly: SQLAlchemy's
+        statement machinery costs several times what SQLite itself does here.
+        """
+        sqlite = self.engine.dialect.name == "sqlite"
+        lock = "" if sqlite else " FOR UPDATE"
+        columns = (
+            "campaign_id, seq, at, character_id, who, system, kind, params, faces, decisions,"
+            " outcome, source, game_session_id, commitment, counter, draws, prev_hash,"
+            " entry_hash"
+        )
+        values = ", ".join(
+            f"CAST(:{name} AS json)" if name in JSON_FIELDS and not sqlite else f":{name}"
+            for name in (column.strip() for column in columns.split(","))
+        )
+        state = ":state" if sqlite else "CAST(:state AS json)"
+        statements = {
+            "current": "SELECT value FROM settings WHERE key = :key",
+            "campaign_id": "SELECT id, name FROM campaigns WHERE id = :id" + lock,
+            "campaign_key": "SELECT id, name FROM campaigns WHERE name_key = :key" + lock,
+            "character": "SELECT id, name FROM characters"
+            " WHERE campaign_id = :campaign AND name_key = :key",
+            "state": f"UPDATE characters SET state = {state}, updated_at = :now WHERE id = :id",
+            "session": "SELECT id, next_counter, revealed_at FROM game_sessions"
+            " WHERE campaign_id = :campaign AND commitment = :commitment" + lock,
+            "counter": "UPDATE game_sessions SET next_counter = :counter WHERE id = :id",
+            "head": "SELECT seq, entry_hash FROM rolls WHERE campaign_id = :campaign"
+            " ORDER BY seq DESC LIMIT 1",
+            "insert": f"INSERT INTO rolls ({columns}) VALUES ({values})",
+        }
+        if sqlite:
+            return statements
+        import re
+
+        return {key: re.sub(r":(\w+)", r"%(\1)s", sql) for key, sql in statements.items()}
+
+    def _moment(self, moment: datetime) -> Any:
+        """A moment as SQLAlchemy would have stored it (SQLite keeps text, naive UTC)."""
+        if self.engine.dialect.name == "sqlite":
+            return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return moment
+
+    def _append(
+        self,
+        roll: NewRoll,
+        state: dict[str, Any] | None,
+        campaign: str | None,
+    ) -> dict[str, Any]:
+        import json
+
+        sql = self._sql
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            if self.engine.dialect.name == "sqlite":
+                cursor.execute("BEGIN IMMEDIATE")
+
+            def one(name: str, params: dict[str, Any]) -> Any:
+                cursor.execute(sql[name], params)
+                return cursor.fetchone()
+
+            if campaign is None:
+                current = one("current", {"key": CURRENT_KEY})
+                found = one("campaign_id", {"id": int(current[0]) if current else 0})
+            else:
+                found = one("campaign_key", {"key": name_key(campaign)})
+            if found is None:
+                raise CampaignError(N_("No campaign named '{name}'."), name=(campaign or "?")[:80])
+            campaign_id, campaign_name = found
+            now = utcnow()
+            character_id: int | None = None
             who = roll.who or ""
             if roll.character is not None:
-                character = self._character(session, target, roll.character)
-                who = character.name
+                row = one("character", {"campaign": campaign_id, "key": name_key(roll.character)})
+                if row is None:
+                    raise CampaignError(
+                        N_("No character named '{name}' in the campaign '{campaign}'."),
+                        name=roll.character[:80],
+                        campaign=campaign_name,
+                    )
+                character_id, who = row
                 if state is not None:
-                    character.state = state
-                    character.updated_at = utcnow()
-            elif state is not None:
-                raise CampaignError(N_("A state change needs a character."))
-            game_session: GameSession | None = None
+                    cursor.execute(
+                        sql["state"],
+                        {"state": json.dumps(state), "now": self._moment(now), "id": character_id},
+                    )
+            session_id: int | None = None
             draws: list[Any] = []
             counter: int | None = None
             commitment: str | None = None
             if roll.dice is not None:
-                game_session = session.scalar(
-                    select(GameSession)
-                    .where(
-                        GameSession.campaign_id == target.id,
-                        GameSession.commitment == roll.dice.commitment,
-                    )
-                    .with_for_update()
-                )
-                if game_session is None or game_session.revealed_at is not None:
+                game = one("session", {"campaign": campaign_id, "commitment": roll.dice.commitment})
+                if game is None or game[2] is not None:
                     raise CampaignError(N_("The game session of these dice is not open any more."))
-                if game_session.next_counter != roll.dice.start:
+                if game[1] != roll.dice.start:
                     raise CampaignError(
                         N_("Another roll used the committed dice at the same time: roll again.")
                     )
-                game_session.next_counter = roll.dice.counter
+                cursor.execute(sql["counter"], {"counter": roll.dice.counter, "id": game[0]})
+                session_id = game[0]
                 draws = [list(d) for d in roll.dice.draws]
                 counter = roll.dice.start
                 commitment = roll.dice.commitment
-            seq, prev_hash = self._head(session, target)
-            row = Roll(
-                campaign_id=target.id,
-                seq=seq + 1,
-                at=utcnow(),
-                character_id=character.id if character else None,
-                who=who,
-                system=roll.system,
-                kind=roll.kind,
-                params=roll.params,
-                faces=[list(stream) for stream in roll.faces],
-                decisions=list(roll.decisions),
-                outcome=roll.outcome,
-                source=roll.source,
-                game_session_id=game_session.id if game_session else None,
-                commitment=commitment,
-                counter=counter,
-                draws=draws,
+            last = one("head", {"campaign": campaign_id})
+            seq, prev_hash = (last[0], last[1]) if last is not None else (0, GENESIS)
+            entry: dict[str, Any] = {
+                "seq": seq + 1,
+                "at": format_at(now),
+                "who": who,
+                "system": roll.system,
+                "kind": roll.kind,
+                "params": roll.params,
+                "faces": [list(stream) for stream in roll.faces],
+                "decisions": list(roll.decisions),
+                "outcome": roll.outcome,
+                "source": roll.source,
+                "commitment": commitment,
+                "counter": counter,
+                "draws": draws,
+                "prev_hash": prev_hash,
+            }
+            entry["hash"] = entry_hash(prev_hash, entry)
+            params = {name: entry[name] for name in HASHED_FIELDS}
+            params.update({name: json.dumps(entry[name]) for name in JSON_FIELDS})
+            params.update(
+                at=self._moment(now),
+                campaign_id=campaign_id,
+                character_id=character_id,
+                game_session_id=session_id,
                 prev_hash=prev_hash,
-                entry_hash="",
+                entry_hash=entry["hash"],
             )
-            entry = roll_dict(row)
-            row.entry_hash = entry_hash(prev_hash, entry)
-            session.add(row)
-            session.flush()
-            entry["hash"] = row.entry_hash
-        if roll.dice is not None:
-            roll.dice.begin_entry()
+            cursor.execute(sql["insert"], params)
+            cursor.close()
+            raw.commit()
+        except BaseException as error:
+            raw.rollback()
+            if isinstance(error, self.engine.dialect.loaded_dbapi.Error):
+                raise StorageError(
+                    N_("The database {url} failed: {reason}"),
+                    url=shown(self.engine.url),
+                    reason=_reason(error),
+                ) from None
+            raise
+        finally:
+            raw.close()
         return entry
 
     def rolls(
@@ -610,19 +725,82 @@ class Store:
         since: datetime | None = None,
         limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Log entries, oldest first, optionally one character's or since a moment."""
+        """Log entries, oldest first, optionally one character's or since a moment.
+
+        Read straight from the DB-API cursor: a campaign's log may hold many thousands
+        of entries, and building ORM objects for each costs more than the query.
+        """
+        import json
+
         with self.transaction() as session:
             target = self._campaign(session, campaign)
-            query = select(Roll).where(Roll.campaign_id == target.id)
-            if character is not None:
-                who = self._character(session, target, character)
-                query = query.where(Roll.character_id == who.id)
-            if since is not None:
-                query = query.where(Roll.at >= since)
-            query = query.order_by(Roll.seq)
-            if limit is not None:
-                query = query.limit(limit)
-            return [roll_dict(row) for row in session.scalars(query)]
+            who = self._character(session, target, character).id if character else None
+        sqlite = self.engine.dialect.name == "sqlite"
+
+        def mark(name: str) -> str:
+            return f":{name}" if sqlite else f"%({name})s"
+
+        query = (
+            "SELECT seq, at, who, system, kind, params, faces, decisions, outcome, source,"
+            " commitment, counter, draws, prev_hash, entry_hash FROM rolls"
+            f" WHERE campaign_id = {mark('campaign')}"
+        )
+        params: dict[str, Any] = {"campaign": target.id}
+        if who is not None:
+            query += f" AND character_id = {mark('character')}"
+            params["character"] = who
+        if since is not None:
+            query += f" AND at >= {mark('since')}"
+            params["since"] = self._moment(since)
+        query += " ORDER BY seq"
+        if limit is not None:
+            query += f" LIMIT {int(limit)}"
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute(query, params)
+            rows = cursor.fetchall()
+            cursor.close()
+            raw.rollback()
+        except self.engine.dialect.loaded_dbapi.Error as error:
+            raise StorageError(
+                N_("The database {url} failed: {reason}"),
+                url=shown(self.engine.url),
+                reason=_reason(error),
+            ) from None
+        finally:
+            raw.close()
+
+        def load(value: Any) -> Any:
+            return json.loads(value) if isinstance(value, str | bytes) else value
+
+        def moment(value: Any) -> str:
+            if isinstance(value, str):
+                value = datetime.fromisoformat(value)
+            if value.tzinfo is None:
+                value = value.replace(tzinfo=UTC)
+            return format_at(value)
+
+        return [
+            {
+                "seq": row[0],
+                "at": moment(row[1]),
+                "who": row[2],
+                "system": row[3],
+                "kind": row[4],
+                "params": load(row[5]),
+                "faces": load(row[6]),
+                "decisions": load(row[7]),
+                "outcome": load(row[8]),
+                "source": row[9],
+                "commitment": row[10],
+                "counter": row[11],
+                "draws": load(row[12]),
+                "prev_hash": row[13],
+                "hash": row[14],
+            }
+            for row in rows
+        ]
 
     def export_log(
         self,
