@@ -158,7 +158,13 @@ def test_O37_survive_party_and_bad_input(capsys: pytest.CaptureFixture[str], she
     )
     assert "faim" in line
     assert (sheets / "ninon.toml").read_text() == before
-    one_line_error(invoke(capsys, "survive", "obscur", "--milieu", "Tunnels"))
+    one_line_error(invoke(capsys, "survive", "obscur", "--milieu", "Tunnels"))  # party of zero
+    coma = sheets / "isaure.json"
+    coma.write_text(coma.read_text().replace('"current": 12', '"current": -1'))
+    line = one_line_error(
+        invoke(capsys, "survive", "obscur", "--milieu", "Tunnels", "--party", str(coma), "--save")
+    )
+    assert "-1" in line
     one_line_error(invoke(capsys, "survive", "obscur", "--milieu", "Lune", *party))
     saved = invoke(
         capsys,

@@ -172,3 +172,50 @@ def test_O34_morale_exhaustion_and_regain() -> None:
     out = health.cheer([body, other], reader(6, 4, 1), Dice(3))
     assert out["house_rule"] and out["gained"] == {"Test": 3, "y": 1}
     assert body.volonte == 4 and other.volonte == 5
+
+
+def test_O28_provisional_tables_are_overridable_by_a_user_file(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """O-28/O-29: the shipped tables are provisional; a user file replaces them."""
+    from pathlib import Path
+
+    from meneur.files import load_data
+
+    shipped = load_data("obscur", "health_tables")
+    assert shipped["provisional"] is True
+    folder = Path(str(tmp_path)) / "obscur"
+    folder.mkdir()
+    text = Path(health.__file__).with_name("data").joinpath("health_tables.toml").read_text()
+    text = text.replace("provisional = true", "provisional = false")
+    text = text.replace("[[shock]]\nfrom = 1\nmalus = 1", "[[shock]]\nfrom = 1\nmalus = 5", 1)
+    (folder / "health_tables.toml").write_text(text)
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    health.health_tables.cache_clear()
+    try:
+        assert not health_tables().provisional
+        assert health.shock(reader(1, 1), 1, Dice(2))["base_malus"] == 5
+    finally:
+        monkeypatch.delenv("MENEUR_DATA_DIR")
+        health.health_tables.cache_clear()
+    assert health_tables().provisional
+
+
+def test_O31_broken_user_table_is_one_clear_error(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    from meneur.errors import SheetError
+
+    folder = Path(str(tmp_path)) / "obscur"
+    folder.mkdir()
+    (folder / "health_tables.toml").write_text("asphyxia = {}\n")
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    health.health_tables.cache_clear()
+    try:
+        with pytest.raises(SheetError, match="health_tables"):
+            health_tables()
+    finally:
+        monkeypatch.delenv("MENEUR_DATA_DIR")
+        health.health_tables.cache_clear()

@@ -308,7 +308,7 @@ def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) 
             "  ".join(
                 _("{name}: Vie {vie}").format(name=names[k], vie=state[k]["vie"])
                 + (" " + _("(pain -{n})").format(n=state[k]["pain"]) if state[k]["pain"] else "")
-                + (f" [{status[state[k]['status']]}]" if state[k]["status"] != "ok" else "")
+                + (" — " + status[state[k]["status"]] if state[k]["status"] != "ok" else "")
                 for k in ("a", "b")
             ),
             style="cyan",
