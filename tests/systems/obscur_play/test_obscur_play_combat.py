@@ -307,3 +307,37 @@ def test_O31_fight_ends_in_coma_and_a_comatose_fighter_is_refused() -> None:
     with pytest.raises(RuleError):
         FightParams(a, b, body("A"), Body("B", -1, 10))
     assert Fraction(1, 2) == armoury().unarmed().hargne_share
+
+
+def test_O13_strike_check_exact_odds_against_icepool() -> None:
+    """O-12/O-13/O-22: one blow's exact damage distribution, checked by an independent
+    icepool computation (the conformance suite also checks it against brute force)."""
+    import icepool
+
+    from meneur.systems.obscur.rules import TestParams
+    from meneur.systems.obscur.strike import StrikeCheck, StrikeParams
+
+    params = StrikeParams(
+        TestParams(3, difficulty=0),
+        TestParams(2, difficulty=0),
+        weapon_class="Moyennes",
+        weapon_damage=1,
+        hargne=4,
+        armour=(("Tête", 2),),
+        resistance=1,
+    )
+    ours = StrikeCheck().odds(params).probabilities()
+    success = icepool.Die({0: 3, 1: 2, 2: 1})
+    attack, parade = 3 @ success, 2 @ success
+    zone_prot = icepool.Die([2, 0, 0, 0, 0, 0])
+
+    def damage(a: int, p: int, prot: int) -> tuple[bool, int]:
+        if a <= p:
+            return (False, 0)
+        return (True, max(0, a - p + 4 + 1 - prot - 1))
+
+    oracle = icepool.map(damage, attack, parade, zone_prot)
+    expected = {k: Fraction(oracle.quantity(k), oracle.denominator()) for k in oracle.outcomes()}
+    assert ours == expected
+    # MR 2 with Hargne 4, +1, armour 2, Résistance 1: 4 damage (the issue's example)
+    assert params.damage(2, "Tête") == 4

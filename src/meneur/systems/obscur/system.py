@@ -34,8 +34,14 @@ class ObscurSystem(System):
 @cache
 def _checks() -> Mapping[str, Check[Any, Any]]:
     from meneur.systems.obscur.checks import AcquireCheck, OpposeCheck, TestCheck
+    from meneur.systems.obscur.strike import StrikeCheck
 
-    return {"test": TestCheck(), "oppose": OpposeCheck(), "acquire": AcquireCheck()}
+    return {
+        "test": TestCheck(),
+        "oppose": OpposeCheck(),
+        "acquire": AcquireCheck(),
+        "strike": StrikeCheck(),
+    }
 
 
 SYSTEM = ObscurSystem()
