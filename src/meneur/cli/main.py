@@ -140,6 +140,9 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     from meneur.cli.campaign import register as register_campaign
 
     register_campaign(app, groups, wanted)
+    from meneur.cli.lab import register as register_lab
+
+    register_lab(app, wanted)
     return app
 
 

@@ -1,0 +1,221 @@
+"""The design lab's commands: ``table``, ``compare`` and ``simulate``.
+
+Only the command the user typed gets its full options (start-up stays fast); numpy,
+matplotlib and the systems' odds load inside the command bodies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from meneur.cli.params import Json, Seed, int_parser
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+
+COMMANDS = ("table", "compare", "simulate")
+
+SystemArg = Annotated[
+    str, typer.Argument(metavar="SYSTEM", help=_("The system: tunnels, obscur, krasses, legendes."))
+]
+CheckOpt = Annotated[
+    str | None,
+    typer.Option("--check", metavar="CHECK", help=_("Which roll: test (default) or oppose.")),
+]
+RowsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rows",
+        metavar="1..10",
+        help=_("The rows: dice (Tunnels, Obscur, Légendes) or bonus (Krâsses), as 1..10 or 2,4,6."),
+    ),
+]
+ColsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--cols",
+        metavar="1..10",
+        help=_(
+            "The columns: threshold (Tunnels), difficulty (Obscur, Krâsses), opposing dice or "
+            "bonus (oppose), opposition level (Légendes)."
+        ),
+    ),
+]
+PanelsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--panels",
+        metavar="P,P",
+        help=_(
+            "Which panels: modes and policies (Tunnels, e.g. blessed/needed), "
+            "circumstances (Légendes, e.g. 0,2)."
+        ),
+    ),
+]
+CsvOpt = Annotated[bool, typer.Option("--csv", help=_("Print the table as CSV."))]
+PlotOpt = Annotated[
+    Path | None,
+    typer.Option("--plot", metavar="FILE", help=_("Also draw the table in FILE (.png or .svg).")),
+]
+KindOpt = Annotated[
+    str,
+    typer.Option(
+        "--kind", metavar="curves|heatmap", help=_("The kind of plot: curves or heatmap.")
+    ),
+]
+
+
+def _adapter(system: str) -> Any:
+    from meneur.lab.adapters import adapter_for, system_named
+
+    return adapter_for(system_named(system))
+
+
+def _title(adapter: Any, check: str) -> str:
+    from meneur.lab.adapters import system_named
+
+    return _("{system}: {check}, exact odds").format(
+        system=system_named(adapter.system).title, check=check
+    )
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in ("curves", "heatmap"):
+        raise UsageError(N_("A plot is curves or heatmap, not '{kind}'."), kind=kind[:20])
+    return kind
+
+
+def table_command(
+    system: SystemArg,
+    check: CheckOpt = None,
+    rows: RowsOpt = None,
+    cols: ColsOpt = None,
+    panels: PanelsOpt = None,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            metavar="OPTION=VALUE",
+            help=_("Rule options, such as explode=always,sixes=all."),
+        ),
+    ] = None,
+    as_csv: CsvOpt = False,
+    as_json: Json = False,
+    plot: PlotOpt = None,
+    kind: KindOpt = "curves",
+) -> None:
+    """Exact odds over a grid, from the system's own odds."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.plot import check_path, plot_grid
+
+    if as_csv and as_json:
+        raise UsageError(N_("Choose --csv or --json, not both."))
+    _check_kind(kind)
+    if plot is not None:
+        check_path(plot)
+    adapter = _adapter(system)
+    chosen = adapter.parse_variant(variant or "")
+    grid = adapter.grid(check, chosen, rows, cols, panels)
+    title = _title(adapter, grid.check)
+    if plot is not None:
+        plot_grid(grid, plot, title, kind)
+    if as_json:
+        data = grid.to_json()
+        if plot is not None:
+            data["plot"] = str(plot)
+        print_json(data)
+    elif as_csv:
+        print(grid.to_csv(), end="")
+    else:
+        from meneur.lab.render import render_grid
+
+        render_grid(console(), grid, title)
+        if plot is not None:
+            console().print(_("Plot written to {path}.").format(path=plot))
+
+
+def compare_command(
+    system: SystemArg,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant",
+            metavar="OPTION=VALUE",
+            help=_(
+                "A variant (give it twice): rule options such as explode=always. "
+                "An empty one is the default rules."
+            ),
+        ),
+    ] = None,
+    check: CheckOpt = None,
+    rows: RowsOpt = None,
+    cols: ColsOpt = None,
+    panels: PanelsOpt = None,
+    as_csv: CsvOpt = False,
+    as_json: Json = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Two variants of the rules side by side, with the difference."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.compare import compare_grids
+    from meneur.lab.plot import check_path, plot_compare
+
+    if as_csv and as_json:
+        raise UsageError(N_("Choose --csv or --json, not both."))
+    variants = list(variant or [])
+    if len(variants) != 2:
+        raise UsageError(
+            N_("Give exactly two --variant options (an empty one is the default rules).")
+        )
+    if plot is not None:
+        check_path(plot)
+    adapter = _adapter(system)
+    result = compare_grids(adapter, variants[0], variants[1], check, rows, cols, panels)
+    labels = result.labels()
+    title = _("{system}: {a} against {b}").format(
+        system=_title(adapter, result.a.check), a=labels[0], b=labels[1]
+    )
+    if plot is not None:
+        plot_compare(result.a, result.b, labels, plot, title)
+    if as_json:
+        data = result.to_json()
+        if plot is not None:
+            data["plot"] = str(plot)
+        print_json(data)
+    elif as_csv:
+        print(result.to_csv(), end="")
+    else:
+        from meneur.lab.render import render_compare
+
+        render_compare(console(), result.a, result.b, title)
+        if plot is not None:
+            console().print(_("Plot written to {path}.").format(path=plot))
+
+
+def _placeholder() -> None:
+    """Shown in ``meneur --help`` only; the real command is built when typed."""
+
+
+def register(app: typer.Typer, wanted: Sequence[str] = ()) -> None:
+    """Add ``table``, ``compare`` and ``simulate`` (full options only when typed)."""
+    first = wanted[0] if wanted else ""
+    table_help = _("Exact odds over a grid (dice × threshold...), as a table, CSV, JSON or a plot.")
+    compare_help = _("Compare two variants of the rules: odds side by side with the difference.")
+    simulate_help = _("Simulate many rolls or whole fights (numpy), with confidence intervals.")
+    app.command("table", help=table_help)(table_command if first == "table" else _placeholder)
+    app.command("compare", help=compare_help)(
+        compare_command if first == "compare" else _placeholder
+    )
+    simulate = typer.Typer(help=simulate_help, no_args_is_help=True)
+    if first == "simulate":
+        from meneur.cli.lab_simulate import register_simulate
+
+        register_simulate(simulate)
+    app.add_typer(simulate, name="simulate")
+
+
+__all__ = ["COMMANDS", "Seed", "int_parser", "register"]

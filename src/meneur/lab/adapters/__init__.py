@@ -1,0 +1,148 @@
+"""What the lab knows about each system, one small module per system.
+
+An adapter is found by the system's name (``meneur.lab.adapters.tunnels``), or a system
+may offer its own with a ``lab_adapter()`` method. It turns grid coordinates and a
+variant into the system's own params and reads the system's own exact odds: the lab adds
+no rule of its own here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from meneur.errors import UsageError
+from meneur.lab.grid import Axis, Grid, Measure, compute, parse_variant
+from meneur.locale import N_
+from meneur.systems.base import Check, System
+
+
+class Adapter(ABC):
+    """The lab's view of one system: grid axes, variants, params and their odds."""
+
+    system: ClassVar[str]
+    checks: ClassVar[tuple[str, ...]] = ("test",)
+    """The checks that have a grid (the first is the default of ``meneur table``)."""
+    options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Variant options and their values (the first value is the rule's default)."""
+
+    @abstractmethod
+    def axes(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        rows: str | None,
+        columns: str | None,
+        panels: str | None,
+    ) -> tuple[Axis, Axis, Axis]:
+        """(panels, rows, columns) from what the user typed (``None``: the default)."""
+
+    @abstractmethod
+    def measures(self, check: str) -> tuple[Measure, ...]:
+        """The probabilities of a cell, the headline first."""
+
+    @abstractmethod
+    def cell(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> dict[str, Fraction] | None:
+        """The measures at one point of the grid, from the system's own exact odds."""
+
+    def parse_variant(self, text: str) -> dict[str, str]:
+        return parse_variant(text, self.options)
+
+    def option(self, variant: Mapping[str, str], key: str) -> str:
+        return variant.get(key, self.options[key][0])
+
+    def grid(
+        self,
+        check: str | None = None,
+        variant: Mapping[str, str] | None = None,
+        rows: str | None = None,
+        columns: str | None = None,
+        panels: str | None = None,
+        progress: Any = None,
+    ) -> Grid:
+        check = self.check_name(check)
+        variant = dict(variant or {})
+        panel_axis, row_axis, column_axis = self.axes(check, variant, rows, columns, panels)
+        return compute(
+            system=self.system,
+            check=check,
+            variant=variant,
+            panels=panel_axis,
+            rows=row_axis,
+            columns=column_axis,
+            measures=self.measures(check),
+            cell=lambda p, r, c: self.cell(check, variant, p, r, c),
+            progress=progress,
+        )
+
+    def check_name(self, check: str | None) -> str:
+        if check is None:
+            return self.checks[0]
+        if check not in self.checks:
+            raise UsageError(
+                N_("No table for the check '{check}' of {system}: choose among {known}."),
+                check=check[:40],
+                system=self.system,
+                known=", ".join(self.checks),
+            )
+        return check
+
+
+def adapter_for(system: System) -> Adapter:
+    """The adapter of ``system``: its own ``lab_adapter()`` hook, else ours by its name."""
+    hook = getattr(system, "lab_adapter", None)
+    if callable(hook):
+        adapter = hook()
+        if isinstance(adapter, Adapter):
+            return adapter
+    try:
+        module = importlib.import_module(f"meneur.lab.adapters.{system.name}")
+    except ModuleNotFoundError:
+        raise UsageError(
+            N_("The lab has no adapter for the system {system} yet."), system=system.name
+        ) from None
+    adapter = module.ADAPTER
+    assert isinstance(adapter, Adapter)
+    return adapter
+
+
+def system_named(name: str) -> System:
+    """The registered system ``name``; else a system package the lab has an adapter for.
+
+    The fallback lets the lab serve a system whose package exists but which the registry
+    does not list yet (Tunnels while it is being finished).
+    """
+    from meneur.errors import UnknownSystemError
+    from meneur.systems.registry import find_system
+    from meneur.text import fold
+
+    try:
+        return find_system(name)
+    except UnknownSystemError:
+        wanted = fold(name)
+        if wanted.isidentifier():
+            try:
+                module = importlib.import_module(f"meneur.systems.{wanted}.system")
+                importlib.import_module(f"meneur.lab.adapters.{wanted}")
+            except ModuleNotFoundError:
+                pass
+            else:
+                system = module.SYSTEM
+                assert isinstance(system, System)
+                return system
+        raise
+
+
+def check_of(system: str, check: str) -> Check[Any, Any]:
+    """The system's own check (its ``odds``, ``resolve``...)."""
+    return system_named(system).checks()[check]

@@ -1,0 +1,96 @@
+"""Krâsses in the lab: bonus × the difficulty ladder (K-1 to K-3), bonus × bonus (K-4).
+
+Variant: ``naturals`` (K-4 option: naturals ignored in oppositions). The opposed grid
+sets a player character (rows) against a non-player character (columns), so ties go
+to the PC and never reroll (K-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from meneur.lab.adapters import Adapter, check_of
+from meneur.lab.grid import Axis, Measure, parse_int_list
+from meneur.locale import N_
+from meneur.locale import gettext as _
+
+LADDER = (5, 10, 15, 20, 25, 30, 35, 40)
+
+
+def ladder_values() -> tuple[int, ...]:
+    """The rungs of the ladder data file (K-3), falling back to the text's."""
+    try:
+        from meneur.systems.krasses.ladder import ladder
+
+        return tuple(level.value for level in ladder().levels) or LADDER
+    except Exception:  # a broken user file is reported by the Krâsses commands themselves
+        return LADDER
+
+
+class KrassesAdapter(Adapter):
+    system = "krasses"
+    checks: ClassVar[tuple[str, ...]] = ("test", "oppose")
+    options: ClassVar[Mapping[str, tuple[str, ...]]] = {"naturals": ("on", "off")}
+
+    def axes(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        rows: str | None,
+        columns: str | None,
+        panels: str | None,
+    ) -> tuple[Axis, Axis, Axis]:
+        panel_axis = Axis("panel", N_("Variant"), ("variant",), (_("normal"),))
+        row_values = parse_int_list(rows or "0..15", -1000, 1000, _("Bonus"))
+        if check == "test":
+            if columns:
+                cols = parse_int_list(columns, -1000, 1000, _("Difficulty"))
+            else:
+                cols = ladder_values()
+            return (
+                panel_axis,
+                Axis("bonus", N_("Bonus"), row_values),
+                Axis("difficulty", N_("Difficulty"), cols),
+            )
+        cols = parse_int_list(columns or "0..15", -1000, 1000, _("Opposing bonus"))
+        label = _("naturals {state}").format(state=self.option(variant, "naturals"))
+        return (
+            Axis("panel", N_("Variant"), ("variant",), (label,)),
+            Axis("bonus", N_("Bonus"), row_values),
+            Axis("vs_bonus", N_("Opposing bonus"), cols),
+        )
+
+    def measures(self, check: str) -> tuple[Measure, ...]:
+        if check == "test":
+            return (Measure("success", N_("Success")),)
+        return (Measure("win", N_("Win")), Measure("loss", N_("Loss")))
+
+    def cell(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> dict[str, Fraction] | None:
+        assert isinstance(row, int) and isinstance(column, int)
+        if check == "test":
+            from meneur.systems.krasses.rules import TestParams
+
+            dist: Any = check_of("krasses", "test").odds(TestParams(bonus=row, difficulty=column))
+            return {"success": dist.p_where(lambda k: k[0])}
+        from meneur.systems.krasses.rules import OpposeParams, Side
+
+        params = OpposeParams(
+            Side(row, "pc"), Side(column, "npc"), naturals=self.option(variant, "naturals") == "on"
+        )
+        dist = check_of("krasses", "oppose").odds(params)
+        return {
+            "win": dist.p_where(lambda k: k[0] == "a"),
+            "loss": dist.p_where(lambda k: k[0] == "b"),
+        }
+
+
+ADAPTER = KrassesAdapter()

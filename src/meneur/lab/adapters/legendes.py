@@ -1,0 +1,126 @@
+"""Légendes in the lab: the hero's dice × opposition level × circumstance (L-1 to L-8).
+
+Rows are dice (0..6) or domains (legendary, secondary, ordinary: L-1). Variants: the PC
+dice of each domain (``legendary``, ``secondary``, ``ordinary``: L-1 reads them from
+data, here they can be switched to compare readings), and ``motivation`` (+2, L-12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from meneur.lab.adapters import Adapter, check_of
+from meneur.lab.grid import Axis, Measure, parse_int_list, parse_names
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.text import fold
+
+DICE = ("0", "1", "2", "3", "4", "5", "6")
+LEVELS = ("commun", "elite", "heroique", "legendaire")
+DOMAINS = ("legendary", "secondary", "ordinary")
+
+
+class LegendesAdapter(Adapter):
+    system = "legendes"
+    checks: ClassVar[tuple[str, ...]] = ("test",)
+    options: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "legendary": ("3", *DICE),
+        "secondary": ("2", *DICE),
+        "ordinary": ("0", *DICE),
+        "motivation": ("no", "yes"),
+    }
+
+    def level_label(self, level: str) -> str:
+        return {
+            "commun": _("Commun"),
+            "elite": _("Élite"),
+            "heroique": _("Héroïque"),
+            "legendaire": _("Légendaire"),
+        }[level]
+
+    def axes(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        rows: str | None,
+        columns: str | None,
+        panels: str | None,
+    ) -> tuple[Axis, Axis, Axis]:
+        modifiers: tuple[int, ...] = (0, 2, -2)
+        if panels:
+            modifiers = tuple(
+                m
+                for m in parse_int_list(panels.replace("+", ""), -2, 2, _("Circumstance"))
+                if m in (-2, 0, 2)
+            ) or (0,)
+        panel_axis = Axis(
+            "modifier",
+            N_("Circumstance"),
+            modifiers,
+            tuple(f"{m:+d}" if m else "±0" for m in modifiers),
+        )
+        by_domain = any(k in variant for k in DOMAINS)
+        row_text = rows or ("legendary,secondary,ordinary" if by_domain else "0..6")
+        if any(fold(part).isalpha() for part in row_text.split(",")):
+            names = {
+                **{d: d for d in DOMAINS},
+                "legendaire": "legendary",
+                "secondaire": "secondary",
+                "ordinaire": "ordinary",
+            }
+            row_values: tuple[Hashable, ...] = parse_names(row_text, names, _("Domain"))
+            row_axis = Axis("domain", N_("Domain"), row_values)
+        else:
+            row_axis = Axis("dice", N_("Dice"), parse_int_list(row_text, 0, 30, _("Dice")))
+        names = {level: level for level in LEVELS}
+        names.update({"common": "commun", "heroic": "heroique", "legendary": "legendaire"})
+        levels = parse_names(columns or ",".join(LEVELS), names, _("Opposition level"))
+        column_axis = Axis(
+            "level", N_("Opposition"), levels, tuple(self.level_label(str(v)) for v in levels)
+        )
+        return panel_axis, row_axis, column_axis
+
+    def measures(self, check: str) -> tuple[Measure, ...]:
+        return (
+            Measure("win", N_("Win")),
+            Measure("definitive", N_("Victoire définitive")),
+            Measure("tie", N_("Nobody wins")),
+            Measure("loss", N_("Loss")),
+        )
+
+    def dice_of(self, variant: Mapping[str, str], row: Hashable) -> int:
+        if isinstance(row, int):
+            return row
+        return int(self.option(variant, str(row)))
+
+    def params(self, variant: Mapping[str, str], panel: Any, row: Any, column: Any) -> Any:
+        from meneur.systems.legendes.rules import OpposedParams, level_dice
+
+        return OpposedParams(
+            dice=self.dice_of(variant, row),
+            vs_dice=level_dice(column),
+            vs_level=column,
+            modifier=panel,
+            motivation=self.option(variant, "motivation") == "yes",
+        )
+
+    def cell(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> dict[str, Fraction] | None:
+        dist: Any = check_of("legendes", "test").odds(self.params(variant, panel, row, column))
+        return {
+            "win": dist.p_where(lambda k: k.startswith("win")),
+            "definitive": dist.p("win:definitive"),
+            "tie": dist.p("tie"),
+            "loss": dist.p_where(lambda k: k.startswith("loss")),
+        }
+
+
+ADAPTER = LegendesAdapter()

@@ -1,0 +1,118 @@
+"""Obscur in the lab: Potentiel d'Action × difficulty (O-2 to O-10).
+
+Variants: ``scoring`` (O-5, O-6: a zero skill, a zero attribute, or both), and one
+Dépassement tier of each kind (O-10: ``dice``, ``reroll``, ``adjust``, ``margin`` 0-3),
+so that ``meneur compare obscur --variant reroll=1 --variant adjust=1`` answers "what is
+one Vécu point worth?"; ``margin_counts`` is the O-10 option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from meneur.lab.adapters import Adapter, check_of
+from meneur.lab.grid import Axis, Measure, parse_int_list
+from meneur.locale import N_
+from meneur.locale import gettext as _
+
+TIERS = ("0", "1", "2", "3")
+
+
+class ObscurAdapter(Adapter):
+    system = "obscur"
+    checks: ClassVar[tuple[str, ...]] = ("test", "oppose")
+    options: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "scoring": ("normal", "zero-skill", "zero-attribute", "both"),
+        "dice": TIERS,
+        "reroll": TIERS,
+        "adjust": TIERS,
+        "margin": TIERS,
+        "margin_counts": ("no", "yes"),
+    }
+
+    def axes(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        rows: str | None,
+        columns: str | None,
+        panels: str | None,
+    ) -> tuple[Axis, Axis, Axis]:
+        label = _("normal") if not variant else ",".join(f"{k}={v}" for k, v in variant.items())
+        panel_axis = Axis("panel", N_("Variant"), ("variant",), (label,))
+        row_values = parse_int_list(rows or "1..30", 0, 60, _("Dice"))
+        if check == "test":
+            cols = parse_int_list(columns or "1..15", 0, 200, _("Difficulty"))
+            return (
+                panel_axis,
+                Axis("dice", N_("Dice"), row_values),
+                Axis("difficulty", N_("Difficulty"), cols),
+            )
+        row_values = parse_int_list(rows or "1..15", 0, 60, _("Dice"))
+        cols = parse_int_list(columns or "1..15", 0, 60, _("Opposing dice"))
+        return (
+            panel_axis,
+            Axis("dice", N_("Dice"), row_values),
+            Axis("vs_dice", N_("Opposing dice"), cols),
+        )
+
+    def measures(self, check: str) -> tuple[Measure, ...]:
+        if check == "test":
+            return (Measure("success", N_("Success")), Measure("fumble", N_("Maladresse")))
+        return (
+            Measure("win", N_("Win")),
+            Measure("tie", N_("Nobody wins")),
+            Measure("loss", N_("Loss")),
+        )
+
+    def test_params(self, variant: Mapping[str, str], dice: int, difficulty: int = 1) -> Any:
+        from meneur.systems.obscur.depassement import PushPlan
+        from meneur.systems.obscur.rules import TestParams
+
+        scoring = self.option(variant, "scoring")
+        return TestParams(
+            dice,
+            difficulty=difficulty,
+            zero_skill=scoring in ("zero-skill", "both"),
+            zero_attribute=scoring in ("zero-attribute", "both"),
+            push=PushPlan(
+                dice=int(self.option(variant, "dice")),
+                reroll=int(self.option(variant, "reroll")),
+                adjust=int(self.option(variant, "adjust")),
+                margin=int(self.option(variant, "margin")),
+            ),
+            margin_counts=self.option(variant, "margin_counts") == "yes",
+        )
+
+    def cell(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> dict[str, Fraction] | None:
+        from meneur.systems.obscur.rules import verdict
+
+        assert isinstance(row, int) and isinstance(column, int)
+        if check == "test":
+            params = self.test_params(variant, row, column)
+            dist: Any = check_of("obscur", "test").odds(params)
+            return {
+                "success": dist.p_where(lambda k: verdict(params, k[0])[0]),
+                "fumble": dist.p_where(lambda k: k[1]),
+            }
+        from meneur.systems.obscur.rules import OpposeParams
+
+        opposed = OpposeParams(self.test_params(variant, row), self.test_params({}, column))
+        dist = check_of("obscur", "oppose").odds(opposed)
+        return {
+            "win": dist.p_where(lambda k: k[0] == "a"),
+            "tie": dist.p_where(lambda k: k[0] is None),
+            "loss": dist.p_where(lambda k: k[0] == "b"),
+        }
+
+
+ADAPTER = ObscurAdapter()

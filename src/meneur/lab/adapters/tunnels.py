@@ -1,0 +1,150 @@
+"""Tunnels in the lab: dice × threshold per mode and explosion policy (T-3 to T-9).
+
+Variants (RULES.md): ``explode`` (T-6 policy: needed, always, never), ``sixes`` (T-7:
+three 6s in one batch, or over all dice). Fight variants (``loss``, ``tie``) are read by
+the simulator (T-9, T-10 options).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from meneur.lab.adapters import Adapter, check_of
+from meneur.lab.grid import Axis, Measure, parse_int_list
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.text import fold
+
+MODES = ("normal", "blessed", "cursed")
+POLICIES = ("needed", "always", "never")
+MAX_GRID_DICE = 30
+"""The exact engine's own limit (``tunnels.odds.MAX_ODDS_DICE``)."""
+MAX_OPPOSE_DICE = 8
+"""Exact oppositions with the ``needed`` policy take seconds past 6 dice a side."""
+
+
+def mode_label(mode: str) -> str:
+    return {"normal": _("normal"), "blessed": _("béni"), "cursed": _("maudit")}[mode]
+
+
+class TunnelsAdapter(Adapter):
+    system = "tunnels"
+    checks: ClassVar[tuple[str, ...]] = ("test", "oppose")
+    options: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "explode": POLICIES,
+        "sixes": ("batch", "all"),
+        "loss": ("margin", "one"),
+        "tie": ("none", "reroll"),
+    }
+
+    def axes(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        rows: str | None,
+        columns: str | None,
+        panels: str | None,
+    ) -> tuple[Axis, Axis, Axis]:
+        policies = (variant["explode"],) if "explode" in variant else POLICIES
+        modes: tuple[str, ...] = MODES if check == "test" else ("normal",)
+        chosen = [(m, p) for m in modes for p in policies]
+        if panels:
+            wanted = [fold(t) for part in panels.split(",") for t in part.split("/") if t.strip()]
+            names = {**{m: m for m in MODES}, "beni": "blessed", "maudit": "cursed"}
+            keep_modes = {names[w] for w in wanted if w in names}
+            keep_policies = {w for w in wanted if w in POLICIES}
+            unknown = [w for w in wanted if w not in names and w not in POLICIES]
+            if unknown:
+                from meneur.errors import UsageError
+
+                raise UsageError(
+                    N_("{what}: unknown value '{value}'; choose among {known}."),
+                    what=_("Panels"),
+                    value=unknown[0][:40],
+                    known=", ".join((*MODES, *POLICIES)),
+                )
+            chosen = [
+                (m, p)
+                for m, p in chosen
+                if (not keep_modes or m in keep_modes) and (not keep_policies or p in keep_policies)
+            ]
+        panel_axis = Axis(
+            "panel",
+            N_("Mode and explosion"),
+            tuple(chosen),
+            tuple(f"{mode_label(m)} · {p}" if check == "test" else p for m, p in chosen),
+        )
+        if check == "test":
+            row_values = parse_int_list(rows or "1..10", 1, MAX_GRID_DICE, _("Dice"))
+            col_values = parse_int_list(columns or "1..10", 1, 1000, _("Threshold"))
+            return (
+                panel_axis,
+                Axis("dice", N_("Dice"), row_values),
+                Axis("threshold", N_("Threshold"), col_values),
+            )
+        # the exact opposition with ``needed`` grows fast (8 dice a side: ~20 s)
+        row_values = parse_int_list(rows or "1..6", 1, MAX_OPPOSE_DICE, _("Dice"))
+        col_values = parse_int_list(columns or "1..6", 1, MAX_OPPOSE_DICE, _("Opposing dice"))
+        return (
+            panel_axis,
+            Axis("dice", N_("Dice"), row_values),
+            Axis("vs_dice", N_("Opposing dice (MR)"), col_values),
+        )
+
+    def measures(self, check: str) -> tuple[Measure, ...]:
+        if check == "test":
+            return (
+                Measure("success", N_("Success")),
+                Measure("exceptional", N_("Exceptional success")),
+                Measure("critical", N_("Critical failure")),
+            )
+        return (
+            Measure("win", N_("Win")),
+            Measure("tie", N_("Nobody wins")),
+            Measure("loss", N_("Loss")),
+        )
+
+    def params(
+        self, check: str, variant: Mapping[str, str], panel: Any, row: Any, column: Any
+    ) -> Any:
+        from meneur.systems.tunnels.rules import OpposedParams, Side, TestParams
+
+        mode, policy = panel
+        sixes: Any = self.option(variant, "sixes")
+        if check == "test":
+            return TestParams(
+                dice=row,
+                threshold=column,
+                blessed=mode == "blessed",
+                cursed=mode == "cursed",
+                explode=policy,
+                sixes=sixes,
+            )
+        return OpposedParams(Side(row, explode=policy), Side(column, explode=policy), sixes=sixes)
+
+    def cell(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> dict[str, Fraction] | None:
+        params = self.params(check, variant, panel, row, column)
+        dist: Any = check_of("tunnels", check).odds(params)
+        if check == "test":
+            threshold = params.threshold
+            return {
+                "success": dist.p_where(lambda k: k[0] >= threshold and not k[2]),
+                "exceptional": dist.p_where(lambda k: k[1]),
+                "critical": dist.p_where(lambda k: k[2]),
+            }
+        from meneur.systems.tunnels.rules import judge
+
+        winners = dist.map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4])[0])
+        return {"win": winners.p("a"), "tie": winners.p(None), "loss": winners.p("b")}
+
+
+ADAPTER = TunnelsAdapter()

@@ -1,0 +1,88 @@
+"""Two variants of the rules over the same grid, and their difference."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from typing import Any
+
+from meneur.lab.grid import Grid, jsonable, variant_label
+
+
+@dataclass(frozen=True)
+class Comparison:
+    a: Grid
+    b: Grid
+
+    def labels(self) -> tuple[str, str]:
+        from meneur.locale import gettext as _
+
+        def label(grid: Grid) -> str:
+            return variant_label(grid.variant) if grid.variant else _("default rules")
+
+        return label(self.a), label(self.b)
+
+    def rows(self) -> list[tuple[int, int, int]]:
+        return sorted(set(self.a.cells) & set(self.b.cells))
+
+    def to_json(self) -> dict[str, Any]:
+        cells = []
+        for p, r, c in self.rows():
+            entry: dict[str, Any] = {
+                "panel": jsonable(self.a.panels.values[p]),
+                self.a.rows.name: jsonable(self.a.rows.values[r]),
+                self.a.columns.name: jsonable(self.a.columns.values[c]),
+            }
+            for m in self.a.measures:
+                pa, pb = self.a.cells[(p, r, c)][m.name], self.b.cells[(p, r, c)][m.name]
+                entry[m.name] = {"a": float(pa), "b": float(pb), "difference": float(pb - pa)}
+            cells.append(entry)
+        return {
+            "system": self.a.system,
+            "check": self.a.check,
+            "a": dict(self.a.variant),
+            "b": dict(self.b.variant),
+            "measures": [m.name for m in self.a.measures],
+            "cells": cells,
+        }
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        header = [self.a.panels.name, self.a.rows.name, self.a.columns.name]
+        for m in self.a.measures:
+            header += [f"{m.name}_a", f"{m.name}_b", f"{m.name}_difference"]
+        writer.writerow(header)
+        for p, r, c in self.rows():
+            line = [
+                jsonable(self.a.panels.values[p]),
+                jsonable(self.a.rows.values[r]),
+                jsonable(self.a.columns.values[c]),
+            ]
+            for m in self.a.measures:
+                pa, pb = self.a.cells[(p, r, c)][m.name], self.b.cells[(p, r, c)][m.name]
+                line += [f"{float(pa):.12g}", f"{float(pb):.12g}", f"{float(pb - pa):.12g}"]
+            writer.writerow(line)
+        return out.getvalue()
+
+
+def compare_grids(
+    adapter: Any,
+    variant_a: str,
+    variant_b: str,
+    check: str | None = None,
+    rows: str | None = None,
+    columns: str | None = None,
+    panels: str | None = None,
+) -> Comparison:
+    """The same grid under two variants; panels are matched by position."""
+    first, second = adapter.parse_variant(variant_a), adapter.parse_variant(variant_b)
+    # an option one variant sets and the other does not takes its default there, so that
+    # both grids have the same panels, rows and columns
+    for key in (*first, *second):
+        first.setdefault(key, adapter.options[key][0])
+        second.setdefault(key, adapter.options[key][0])
+    a = adapter.grid(check, first, rows, columns, panels)
+    b = adapter.grid(check, second, rows, columns, panels)
+    return Comparison(a, b)

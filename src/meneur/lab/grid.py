@@ -1,0 +1,242 @@
+"""Odds tables over a grid: axes, cells of exact probabilities, JSON and CSV forms.
+
+A grid is ``panels × rows × columns`` of cells; each cell holds a few named exact
+probabilities (``Fraction``), the first one being the headline (the chance of success).
+An adapter says what the axes mean for its system; this module only computes, stores
+and serialises, the same way for every system.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from meneur.errors import LimitError, UsageError
+from meneur.locale import N_
+from meneur.text import fold
+
+MAX_CELLS = 20_000
+"""The most cells one table may hold (a guard: a typo must not start an hour of work)."""
+MAX_AXIS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """One axis of a grid: its JSON name, its (translatable) label and its values."""
+
+    name: str
+    label: str
+    values: tuple[Hashable, ...]
+    labels: tuple[str, ...] = ()
+
+    def label_of(self, index: int) -> str:
+        return self.labels[index] if self.labels else str(self.values[index])
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """A named probability of a cell (``success``, ``critical``...) and its label."""
+
+    name: str
+    label: str
+
+
+Variant = Mapping[str, str]
+"""Rule options chosen by name (``{"explode": "always"}``); missing keys keep the default."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A computed table: axes, measures, and ``cells[(panel, row, column)]``."""
+
+    system: str
+    check: str
+    variant: Mapping[str, str]
+    panels: Axis
+    rows: Axis
+    columns: Axis
+    measures: tuple[Measure, ...]
+    cells: dict[tuple[int, int, int], dict[str, Fraction]] = field(default_factory=dict)
+
+    def headline(self, panel: int, row: int, column: int) -> Fraction | None:
+        cell = self.cells.get((panel, row, column))
+        return None if cell is None else cell[self.measures[0].name]
+
+    def to_json(self) -> dict[str, Any]:
+        def axis(a: Axis) -> dict[str, Any]:
+            return {"name": a.name, "values": [jsonable(v) for v in a.values]}
+
+        cells = []
+        for (p, r, c), values in sorted(self.cells.items()):
+            entry: dict[str, Any] = {
+                "panel": jsonable(self.panels.values[p]),
+                self.rows.name: jsonable(self.rows.values[r]),
+                self.columns.name: jsonable(self.columns.values[c]),
+            }
+            for measure in self.measures:
+                value = values[measure.name]
+                entry[measure.name] = float(value)
+                entry[f"{measure.name}_exact"] = f"{value.numerator}/{value.denominator}"
+            cells.append(entry)
+        return {
+            "system": self.system,
+            "check": self.check,
+            "variant": dict(self.variant),
+            "panels": axis(self.panels),
+            "rows": axis(self.rows),
+            "columns": axis(self.columns),
+            "measures": [m.name for m in self.measures],
+            "cells": cells,
+        }
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(
+            [self.panels.name, self.rows.name, self.columns.name, *(m.name for m in self.measures)]
+        )
+        for (p, r, c), values in sorted(self.cells.items()):
+            writer.writerow(
+                [
+                    jsonable(self.panels.values[p]),
+                    jsonable(self.rows.values[r]),
+                    jsonable(self.columns.values[c]),
+                    *(f"{float(values[m.name]):.12g}" for m in self.measures),
+                ]
+            )
+        return out.getvalue()
+
+
+def jsonable(value: Hashable) -> Any:
+    """A grid value as JSON/CSV see it: ``("blessed", "always")`` is ``blessed/always``."""
+    if isinstance(value, int | float | str) or value is None:
+        return value
+    if isinstance(value, tuple):
+        return "/".join(str(v) for v in value)
+    return str(value)
+
+
+CellFunction = Callable[[Hashable, Hashable, Hashable], dict[str, Fraction] | None]
+
+
+def compute(
+    *,
+    system: str,
+    check: str,
+    variant: Mapping[str, str],
+    panels: Axis,
+    rows: Axis,
+    columns: Axis,
+    measures: Sequence[Measure],
+    cell: CellFunction,
+    progress: Callable[[int], None] | None = None,
+) -> Grid:
+    """Fill every cell with ``cell(panel, row, column)`` (``None``: no cell there)."""
+    size = len(panels.values) * len(rows.values) * len(columns.values)
+    if size > MAX_CELLS:
+        raise LimitError(
+            N_("A table holds at most {limit} cells, not {cells}: narrow the grid."),
+            limit=MAX_CELLS,
+            cells=size,
+        )
+    grid = Grid(system, check, dict(variant), panels, rows, columns, tuple(measures))
+    for p, panel in enumerate(panels.values):
+        for r, row in enumerate(rows.values):
+            for c, column in enumerate(columns.values):
+                values = cell(panel, row, column)
+                if values is not None:
+                    grid.cells[(p, r, c)] = values
+                if progress is not None:
+                    progress(1)
+    return grid
+
+
+# --- parsing what the user typed --------------------------------------------------
+
+
+def parse_int_list(text: str, low: int, high: int, what: str) -> tuple[int, ...]:
+    """``1..10``, ``2,4,6`` or ``1..3,8``: whole numbers from ``low`` to ``high``."""
+    values: list[int] = []
+    for part in str(text).split(","):
+        part = part.strip()
+        if not part:
+            continue
+        start, sep, end = part.partition("..")
+        try:
+            first = int(start)
+            last = int(end) if sep else first
+        except ValueError:
+            raise UsageError(
+                N_("'{text}' is not a list of whole numbers such as 1..10 or 2,4,6."),
+                text=str(text)[:40],
+            ) from None
+        for number in (first, last):
+            if not low <= number <= high:
+                raise UsageError(
+                    N_("{what}: {number} is out of range, give numbers from {low} to {high}."),
+                    what=what,
+                    number=number,
+                    low=low,
+                    high=high,
+                )
+        if last < first:
+            raise UsageError(N_("'{text}' is an empty range."), text=part[:40])
+        values.extend(range(first, last + 1))
+        if len(values) > MAX_AXIS:
+            raise LimitError(N_("An axis has at most {limit} values."), limit=MAX_AXIS)
+    if not values:
+        raise UsageError(N_("'{text}' names no value."), text=str(text)[:40])
+    return tuple(dict.fromkeys(values))
+
+
+def parse_names(text: str, known: Mapping[str, Hashable], what: str) -> tuple[Hashable, ...]:
+    """Comma-separated names, matched without case or accents against ``known``."""
+    found: list[Hashable] = []
+    for part in str(text).split(","):
+        if not part.strip():
+            continue
+        value = known.get(fold(part))
+        if value is None:
+            raise UsageError(
+                N_("{what}: unknown value '{value}'; choose among {known}."),
+                what=what,
+                value=part.strip()[:40],
+                known=", ".join(dict.fromkeys(str(v) for v in known.values())),
+            )
+        found.append(value)
+    if not found:
+        raise UsageError(N_("'{text}' names no value."), text=str(text)[:40])
+    return tuple(dict.fromkeys(found))
+
+
+def parse_variant(text: str, options: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """``explode=always,sixes=all``: each key one of ``options``, each value one of its choices."""
+    chosen: dict[str, str] = {}
+    for part in str(text).split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        key, value = fold(key.strip()), fold(value.strip())
+        if not sep or key not in options:
+            raise UsageError(
+                N_("Unknown variant '{text}': write OPTION=VALUE with OPTION among {known}."),
+                text=part.strip()[:40],
+                known=", ".join(options) or "-",
+            )
+        if value not in options[key]:
+            raise UsageError(
+                N_("Variant {option}: unknown value '{value}'; choose among {known}."),
+                option=key,
+                value=value[:40],
+                known=", ".join(options[key]),
+            )
+        chosen[key] = value
+    return chosen
+
+
+def variant_label(variant: Mapping[str, str]) -> str:
+    return ",".join(f"{k}={v}" for k, v in variant.items()) or "default"

@@ -1,0 +1,117 @@
+"""Grids as rich tables: one table per panel, percentages coloured by value."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from meneur.lab.grid import Grid
+from meneur.locale import current_language
+from meneur.locale import gettext as _
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+
+def percent(p: float | Fraction, digits: int = 1, signed: bool = False) -> str:
+    """``0.5`` -> ``50.0 %`` (``50,0 %`` in French); ``signed`` shows ``+``."""
+    value = float(p) * 100
+    text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+    if current_language() == "fr":
+        text = text.replace(".", ",")
+    return f"{text} %"
+
+
+def style_of(p: float) -> str:
+    if p >= 0.75:
+        return "bold green"
+    if p >= 0.5:
+        return "green"
+    if p >= 0.25:
+        return "yellow"
+    if p > 0:
+        return "red"
+    return "dim"
+
+
+def diff_style(d: float) -> str:
+    if abs(d) < 0.0005:
+        return "dim"
+    return "green" if d > 0 else "red"
+
+
+def corner(grid: Grid) -> str:
+    """The top-left header: ``Dés \\ Seuil`` when short, else the rows' label alone."""
+    text = f"{_(grid.rows.label)} \\ {_(grid.columns.label)}"
+    return text if len(text) <= 14 else _(grid.rows.label)
+
+
+def caption(grid: Grid, measure: int, extra: str = "") -> str:
+    return _("{measure}; columns: {columns}{extra}").format(
+        measure=_(grid.measures[measure].label), columns=_(grid.columns.label), extra=extra
+    )
+
+
+def panel_table(grid: Grid, panel: int, measure: int = 0, title: str | None = None) -> Table:
+    from rich.table import Table
+
+    name = grid.measures[measure].name
+    table = Table(
+        title=title or grid.panels.label_of(panel),
+        title_style="bold",
+        caption=caption(grid, measure),
+    )
+    table.add_column(corner(grid), justify="right", style="bold")
+    for c in range(len(grid.columns.values)):
+        table.add_column(grid.columns.label_of(c), justify="right")
+    for r in range(len(grid.rows.values)):
+        cells = []
+        for c in range(len(grid.columns.values)):
+            cell = grid.cells.get((panel, r, c))
+            if cell is None:
+                cells.append("")
+                continue
+            p = float(cell[name])
+            cells.append(f"[{style_of(p)}]{percent(p)}[/]")
+        table.add_row(grid.rows.label_of(r), *cells)
+    return table
+
+
+def render_grid(console: Console, grid: Grid, title: str, measure: int = 0) -> None:
+    console.print(f"[bold]{title}[/]")
+    for panel in range(len(grid.panels.values)):
+        console.print(panel_table(grid, panel, measure))
+
+
+def render_compare(console: Console, a: Grid, b: Grid, title: str, measure: int = 0) -> None:
+    """Each panel: variant A, variant B, and B − A in percentage points."""
+    from rich.table import Table
+
+    name = a.measures[measure].name
+    console.print(f"[bold]{title}[/]")
+    for panel in range(len(a.panels.values)):
+        label = a.panels.label_of(panel)
+        other = b.panels.label_of(panel)
+        heading = label if label == other else f"{label} / {other}"
+        table = Table(
+            title=heading,
+            title_style="bold",
+            caption=caption(a, measure, _("; A → B, then B − A in points")),
+        )
+        table.add_column(corner(a), justify="right", style="bold")
+        for c in range(len(a.columns.values)):
+            table.add_column(a.columns.label_of(c), justify="right")
+        for r in range(len(a.rows.values)):
+            row = []
+            for c in range(len(a.columns.values)):
+                x, y = a.cells.get((panel, r, c)), b.cells.get((panel, r, c))
+                if x is None or y is None:
+                    row.append("")
+                    continue
+                pa, pb = float(x[name]), float(y[name])
+                d = pb - pa
+                change = f"[{diff_style(d)}]{percent(d, 1, True)}[/]"
+                row.append(f"{percent(pa, 0)} → {percent(pb, 0)}\n{change}")
+            table.add_row(a.rows.label_of(r), *row)
+        console.print(table)

@@ -1,0 +1,166 @@
+"""The design lab's odds tables: each cell is the system's own exact odds."""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.lab.adapters import adapter_for, system_named
+from meneur.lab.compare import compare_grids
+
+SYSTEMS = ("tunnels", "obscur", "krasses", "legendes")
+
+
+def adapter(name: str):  # type: ignore[no-untyped-def]
+    return adapter_for(system_named(name))
+
+
+def test_T3_seed_example_in_the_grid() -> None:
+    """T-3: Dextérité 3, niveau 2, no explosion: P = 1/2, as a cell of the table."""
+    grid = adapter("tunnels").grid("test", {"explode": "never"}, "3", "2", "normal")
+    assert grid.headline(0, 0, 0) == Fraction(1, 2)
+
+
+def test_tunnels_panels_are_modes_times_policies() -> None:
+    grid = adapter("tunnels").grid("test", {}, "1..2", "1..2")
+    assert len(grid.panels.values) == 9
+    assert ("blessed", "always") in grid.panels.values
+
+
+def test_obscur_cell_is_the_systems_summary() -> None:
+    from meneur.systems.obscur.odds import summary
+    from meneur.systems.obscur.rules import TestParams
+
+    grid = adapter("obscur").grid("test", {}, "4", "2")
+    assert grid.headline(0, 0, 0) == summary(TestParams(4, difficulty=2))[1]["p_success"]
+
+
+def test_K1_krasses_ladder_columns() -> None:
+    """K-1/K-3: bonus 0 against Moyen (15) passes on 15-20: 6/20."""
+    grid = adapter("krasses").grid("test", {}, "0")
+    assert 15 in grid.columns.values
+    assert grid.headline(0, 0, grid.columns.values.index(15)) == Fraction(6, 20)
+
+
+def test_K4_naturals_option_changes_oppositions() -> None:
+    """K-4 option: ignoring naturals lets a +10 PC win more often against +0."""
+    result = compare_grids(adapter("krasses"), "naturals=on", "naturals=off", "oppose", "10", "0")
+    a, b = result.a.headline(0, 0, 0), result.b.headline(0, 0, 0)
+    assert a is not None and b is not None and b > a
+
+
+def test_L1_domain_dice_variant() -> None:
+    """L-1 read as data: an ordinary domain rolling 1 die beats an élite more than 0 dice."""
+    result = compare_grids(adapter("legendes"), "", "ordinary=1", "test", None, "elite", "0")
+    rows = result.a.rows.values
+    assert rows == ("legendary", "secondary", "ordinary")
+    row = rows.index("ordinary")
+    assert result.a.headline(0, row, 0) == 0
+    assert result.b.headline(0, row, 0) == Fraction(15, 36)
+
+
+def test_T6_compare_policies_aligns_panels() -> None:
+    """T-6: never against always; the default variant takes the same panels."""
+    result = compare_grids(adapter("tunnels"), "", "explode=always", "test", "1..3", "1..3")
+    assert len(result.a.panels.values) == len(result.b.panels.values) == 3
+    data = result.to_json()
+    assert data["a"] == {"explode": "needed"}
+    assert all("difference" in cell["success"] for cell in data["cells"])
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_table_json_for_every_system(capsys: pytest.CaptureFixture[str], system: str) -> None:
+    result = invoke(capsys, "table", system, "--rows", "1..3", "--json")
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["system"] == system
+    assert data["cells"]
+    assert 0 <= data["cells"][0][data["measures"][0]] <= 1
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_table_rich_and_csv(capsys: pytest.CaptureFixture[str], system: str) -> None:
+    result = invoke(capsys, "table", system, "--rows", "1..2")
+    assert result.status == 0, result.err
+    assert "%" in result.out
+    result = invoke(capsys, "table", system, "--rows", "1..2", "--csv")
+    rows = list(csv.reader(io.StringIO(result.out)))
+    assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows)
+
+
+def test_table_plot_png_and_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    png, svg = tmp_path / "t.png", tmp_path / "t.svg"
+    assert invoke(capsys, "table", "krasses", "--plot", str(png)).status == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (
+        invoke(
+            capsys, "table", "obscur", "--rows", "1..5", "--kind", "heatmap", "--plot", str(svg)
+        ).status
+        == 0
+    )
+    assert b"<svg" in svg.read_bytes()[:500]
+
+
+def test_compare_cli_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    png = tmp_path / "c.png"
+    result = invoke(
+        capsys,
+        "compare",
+        "tunnels",
+        "--variant",
+        "explode=never",
+        "--variant",
+        "explode=always",
+        "--rows",
+        "1..4",
+        "--cols",
+        "1..3",
+        "--json",
+        "--plot",
+        str(png),
+    )
+    assert result.status == 0, result.err
+    assert result.json()["b"] == {"explode": "always"}
+    assert png.exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("table", "tunnels", "--rows", "0..99"),
+        ("table", "tunnels", "--variant", "explode=sometimes"),
+        ("table", "tunnels", "--variant", "nonsense"),
+        ("table", "obscur", "--rows", "a..b"),
+        ("table", "krasses", "--check", "cooperate"),
+        ("table", "legendes", "--cols", "dragon"),
+        ("table", "krasses", "--plot", "out.txt"),
+        ("table", "krasses", "--plot", "/no/such/dir/x.png"),
+        ("table", "krasses", "--csv", "--json"),
+        ("table", "nosystem"),
+        ("table", "obscur", "--rows", "1..200", "--cols", "1..200"),
+        ("compare", "krasses", "--variant", "naturals=off"),
+        ("table", "tunnels", "--panels", "sideways"),
+    ],
+)
+def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
+    result = invoke(capsys, *args)
+    assert result.status == 2
+    assert len(result.err.strip().splitlines()) == 1
+    assert "Traceback" not in result.err
+
+
+def test_start_up_imports_no_numpy_or_matplotlib() -> None:
+    code = (
+        "import sys; from meneur.cli.main import build_app; build_app(('table',)); "
+        "build_app(('simulate',)); "
+        "print('numpy' in sys.modules, 'matplotlib' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
