@@ -1,0 +1,140 @@
+"""Tunnels characters: random creation (T-1), derived statistics (T-2), the sheet file.
+
+Creation rolls one d6 per characteristic from the dice source it is given (so seeded and
+typed dice work as for any roll): 1-2 gives 2, 3-4 gives 3, 5-6 gives 4, one chance in
+three each (T-1). Endurance, Mana and Chance follow from formulas in ``data/derived.toml``
+(T-2, a house rule: the text gives none).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from meneur.errors import RuleError, SheetError
+from meneur.files import read_sheet, write_sheet
+from meneur.locale import N_
+from meneur.rng import DiceSource
+from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
+
+
+def trait_from_face(face: int) -> int:
+    """A d6 face as a characteristic from {2, 3, 4}, uniformly (T-1)."""
+    if not 1 <= face <= 6:
+        raise RuleError(N_("The face {face} is impossible on a d6."), face=face)
+    return (face + 1) // 2 + 1
+
+
+def derive(characteristics: dict[str, int]) -> dict[str, int]:
+    """Endurance, Mana and Chance from the formulas of the data file (T-2), at least 0."""
+    stats: dict[str, int] = {}
+    for stat in STATS:
+        total = 0
+        for factor, trait in parse_formula(derived().formulas[stat]):
+            total += factor * (characteristics[trait] if trait else 1)
+        stats[stat] = max(0, total)
+    return stats
+
+
+class Pool(BaseModel):
+    """A statistic that varies in play: its current value and its maximum."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    current: int = Field(ge=0, le=10_000)
+    max: int = Field(ge=0, le=10_000)
+
+
+class Sheet(BaseModel):
+    """A Tunnels character sheet, as stored in JSON."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: str = "tunnels"
+    name: str = Field(min_length=1, max_length=100)
+    characteristics: dict[str, int]
+    endurance: Pool
+    mana: Pool
+    chance: Pool
+    wounded: bool = False
+    dead: bool = False
+
+    @field_validator("system")
+    @classmethod
+    def _system(cls, value: str) -> str:
+        if value != "tunnels":
+            raise ValueError(f"a Tunnels sheet, not a {value!r} one")
+        return value
+
+    @field_validator("characteristics")
+    @classmethod
+    def _traits(cls, value: dict[str, int]) -> dict[str, int]:
+        fixed: dict[str, int] = {}
+        for name, score in value.items():
+            try:
+                trait = find_trait(name)
+            except SheetError as error:
+                raise ValueError(str(error)) from error
+            if not 0 <= score <= 100:
+                raise ValueError(f"{trait} must lie between 0 and 100")
+            fixed[trait] = score
+        missing = [t for t in TRAITS if t not in fixed]
+        if missing:
+            raise ValueError("missing " + ", ".join(missing))
+        return {t: fixed[t] for t in TRAITS}
+
+    def trait(self, name: str) -> tuple[str, int]:
+        """A characteristic by name (``dexterite`` finds Dextérité) and its value."""
+        trait = find_trait(name)
+        return trait, self.characteristics[trait]
+
+
+def create(name: str, source: DiceSource) -> Sheet:
+    """A random character (T-1) with its derived statistics (T-2) at their maximum."""
+    faces = source.roll(6, len(TRAITS))
+    source.finish()
+    characteristics = {
+        trait: trait_from_face(face) for trait, face in zip(TRAITS, faces, strict=True)
+    }
+    stats = derive(characteristics)
+    return Sheet(
+        name=name,
+        characteristics=characteristics,
+        endurance=Pool(current=stats["Endurance"], max=stats["Endurance"]),
+        mana=Pool(current=stats["Mana"], max=stats["Mana"]),
+        chance=Pool(current=stats["Chance"], max=stats["Chance"]),
+    )
+
+
+def check_name(name: str) -> str:
+    cleaned = name.strip()
+    if not cleaned or len(cleaned) > 100:
+        raise SheetError(N_("A character's name has from 1 to 100 characters."))
+    return cleaned
+
+
+def load(path: Path) -> Sheet:
+    """A sheet from a JSON (or TOML) file; SheetError naming the file if malformed."""
+    data = read_sheet(path)
+    return from_dict(data, str(path))
+
+
+def from_dict(data: dict[str, Any], where: str) -> Sheet:
+    try:
+        return Sheet.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "-"
+        raise SheetError(
+            N_("The sheet {path} is not a valid Tunnels sheet ({field}: {reason})."),
+            path=where,
+            field=field,
+            reason=first["msg"],
+        ) from None
+
+
+def save(path: Path, sheet: Sheet) -> None:
+    """Write the sheet atomically (never half-written)."""
+    write_sheet(path, sheet.model_dump())

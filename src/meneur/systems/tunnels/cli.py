@@ -1,0 +1,701 @@
+"""The Tunnels commands: test, oppose, odds, fight and character new.
+
+Help strings are translated when this module is imported (the language is set before).
+Rules, odds and data load inside the command bodies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from meneur.cli.params import FacesArg, Json, Seed, VsFacesArg, int_parser, meneur_parser
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome
+
+MAX_DICE = 100  # the same as rules.MAX_DICE, kept here so that --help imports no rules
+MAX_ODDS_DICE = 20
+MAX_OPPOSED_ODDS_DICE = 10
+FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
+
+
+def _policy(text: str) -> str:
+    from meneur.systems.tunnels.rules import check_policy
+
+    return check_policy(text.strip().lower())
+
+
+def _sixes(text: str) -> str:
+    cleaned = text.strip().lower()
+    if cleaned not in ("batch", "all"):
+        raise UsageError(
+            N_("Unknown rule for sixes '{rule}': choose batch or all."), rule=cleaned[:40]
+        )
+    return cleaned
+
+
+def _loss(text: str) -> str:
+    cleaned = text.strip().lower()
+    if cleaned not in ("margin", "one"):
+        raise UsageError(N_("Unknown loss rule '{loss}': choose margin or one."), loss=cleaned[:40])
+    return cleaned
+
+
+def _threshold(text: str) -> int:
+    from meneur.systems.tunnels.data import threshold_of
+    from meneur.systems.tunnels.rules import MAX_THRESHOLD
+
+    value, _provisional = threshold_of(text)
+    if not 1 <= value <= MAX_THRESHOLD:
+        raise UsageError(
+            N_("A threshold lies between 1 and {limit}, not {value}."),
+            limit=MAX_THRESHOLD,
+            value=value,
+        )
+    return value
+
+
+Dice = Annotated[
+    int | None,
+    typer.Option(
+        "--dice", parser=int_parser(1, MAX_DICE), help=_("Dice rolled (the characteristic).")
+    ),
+]
+Threshold = Annotated[
+    int | None,
+    typer.Option(
+        "--threshold",
+        parser=meneur_parser(_threshold),
+        help=_("Successes needed (the niveau): a number, or a level such as moyenne."),
+    ),
+]
+Blessed = Annotated[bool, typer.Option("--blessed", help=_("Blessed roll (béni): 3-6 succeed."))]
+Cursed = Annotated[
+    bool, typer.Option("--cursed", help=_("Cursed roll (maudit): only 5-6 succeed."))
+]
+Explode = Annotated[
+    str,
+    typer.Option(
+        "--explode",
+        parser=meneur_parser(_policy),
+        help=_("When doubles explode: never, always or needed (while short of the goal)."),
+    ),
+]
+Sixes = Annotated[
+    str,
+    typer.Option(
+        "--sixes",
+        parser=meneur_parser(_sixes),
+        help=_("Exceptional success needs three 6s in one batch (batch) or anywhere (all)."),
+    ),
+]
+
+
+def _die(face: int, lowest: int) -> str:
+    glyph = FACE_GLYPHS[face - 1] if 1 <= face <= 6 else "?"
+    if face == 1:
+        return f"[bold red]{glyph} {face}[/]"
+    if face >= lowest:
+        return f"[bold green]{glyph} {face}[/]"
+    return f"[dim]{glyph} {face}[/]"
+
+
+def _batches_line(outcome: TestOutcome, lowest: int) -> str:
+    parts = []
+    for index, batch in enumerate(outcome.batches):
+        dice = "  ".join(_die(face, lowest) for face in batch)
+        label = _("roll") if index == 0 else _("explosion {n}").format(n=index)
+        parts.append(f"[cyan]{label}:[/] {dice}")
+    return "\n".join(parts)
+
+
+def _verdict(outcome: TestOutcome) -> str:
+    if outcome.critical:
+        return "[bold white on red] " + _("A critical failure") + " [/]"
+    if outcome.exceptional:
+        return "[bold black on yellow] " + _("An exceptional success") + " [/]"
+    if outcome.passed:
+        return "[bold green]" + _("A success") + "[/]"
+    return "[bold red]" + _("A failure") + "[/]"
+
+
+def _mode_note(blessed: bool, cursed: bool) -> str | None:
+    if blessed and cursed:
+        return _("Blessed and cursed cancel out (T-4): an ordinary roll, 4-6 succeed.")
+    if blessed:
+        return _("Blessed (béni): 3-6 succeed.")
+    if cursed:
+        return _("Cursed (maudit): only 5-6 succeed.")
+    return None
+
+
+def _render_test(console: Console, outcome: TestOutcome, lowest: int, notes: list[str]) -> None:
+    for note in notes:
+        console.print(f"[italic]{note}[/]")
+    console.print(_batches_line(outcome, lowest))
+    margin_label = _("Marge de Réussite") if outcome.margin >= 0 else _("Marge d'Échec")
+    console.print(
+        _("Successes: {successes} / threshold {threshold} ({label} {margin})").format(
+            successes=f"[bold]{outcome.successes}[/]",
+            threshold=outcome.threshold,
+            label=margin_label,
+            margin=abs(outcome.margin),
+        )
+    )
+    console.print(_verdict(outcome))
+    if outcome.critical and outcome.successes >= outcome.threshold:
+        console.print(_("Three 1s or more: the critical failure beats the successes (T-8)."))
+
+
+def test_command(
+    dice: Dice = None,
+    threshold: Threshold = None,
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    explode: Explode = "needed",
+    sixes: Sixes = "batch",
+    sheet: Annotated[
+        Path | None, typer.Option("--sheet", help=_("Roll from a character sheet (JSON)."))
+    ] = None,
+    trait: Annotated[
+        str | None,
+        typer.Option(
+            "--trait", help=_("The characteristic to roll from the sheet (Dextérité...).")
+        ),
+    ] = None,
+    spell: Annotated[
+        str | None,
+        typer.Option("--spell", help=_("Cast a spell from the sheet: spends its Mana (T-13).")),
+    ] = None,
+    chance: Annotated[
+        int,
+        typer.Option(
+            "--chance",
+            parser=int_parser(0, 100),
+            help=_("Spend up to N Chance on a failed test: each rerolls a failed die (T-12)."),
+        ),
+    ] = 0,
+    faces: FacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Roll a Tunnels test."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.tunnels import character as characters
+    from meneur.systems.tunnels.chance import spend_chance
+    from meneur.systems.tunnels.data import find_spell
+    from meneur.systems.tunnels.magic import spend_mana
+    from meneur.systems.tunnels.rules import LOWEST_SUCCESS, TestParams, TunnelsTest, check_policy
+
+    notes: list[str] = []
+    loaded = characters.load(sheet) if sheet is not None else None
+    chosen_spell = None
+    if spell is not None:
+        if loaded is None:
+            raise UsageError(N_("Casting a spell needs --sheet."))
+        chosen_spell = find_spell(spell)
+        trait = chosen_spell.trait
+        if threshold is None:
+            threshold = chosen_spell.threshold
+    if chance and loaded is not None and chance > loaded.chance.current:
+        raise UsageError(
+            N_("{name} has only {chance} Chance left."),
+            name=loaded.name,
+            chance=loaded.chance.current,
+        )
+    if loaded is not None:
+        if trait is None:
+            raise UsageError(N_("With --sheet, name the characteristic with --trait."))
+        if dice is not None:
+            raise UsageError(N_("Give either --dice or --sheet with --trait, not both."))
+        trait_name, dice = loaded.trait(trait)
+        notes.append(f"{loaded.name}: {trait_name} {dice}")
+    elif trait is not None:
+        raise UsageError(N_("--trait needs --sheet."))
+    if dice is None:
+        raise UsageError(N_("Missing --dice (or --sheet with --trait)."))
+    if threshold is None:
+        raise UsageError(N_("Missing --threshold."))
+    if dice < 1:
+        raise UsageError(N_("A test rolls at least 1 die, not {dice}."), dice=dice)
+    policy: Policy = check_policy(explode)
+    params = TestParams(
+        dice=dice,
+        threshold=threshold,
+        blessed=blessed,
+        cursed=cursed,
+        explode=policy,
+        sixes="all" if sixes == "all" else "batch",
+    )
+    mode_note = _mode_note(blessed, cursed)
+    if mode_note:
+        notes.append(mode_note)
+    if chosen_spell is not None and loaded is not None:
+        loaded = spend_mana(loaded, chosen_spell)
+        notes.append(
+            _("Spell {spell}: {cost} Mana spent, {left} left.").format(
+                spell=chosen_spell.name, cost=chosen_spell.cost, left=loaded.mana.current
+            )
+        )
+    check = TunnelsTest()
+    (source,) = dice_sources(seed, faces)
+    if chance:
+        from meneur.systems.tunnels.combat import _Held
+
+        held = _Held(source)
+        outcome = check.roll(params, [held]).outcome
+        result = spend_chance(params, outcome, chance, held)
+        source.finish()
+        outcome = result.outcome
+        spent = result.spent
+    else:
+        outcome = check.roll(params, [source]).outcome
+        spent = 0
+        result = None
+    if spent:
+        notes_after = [
+            _("Chance spent: {spent} (house rule T-12: 1 Chance rerolls one die).").format(
+                spent=spent
+            )
+        ]
+        for _b, _i, old, new in result.changes if result else ():
+            notes_after.append(_("Rerolled a {old}: now {new}.").format(old=old, new=new))
+    else:
+        notes_after = []
+    if loaded is not None and (spent or chosen_spell is not None):
+        if spent:
+            loaded = loaded.model_copy(
+                update={
+                    "chance": characters.Pool(
+                        current=loaded.chance.current - spent, max=loaded.chance.max
+                    )
+                }
+            )
+        assert sheet is not None
+        characters.save(sheet, loaded)
+    data: dict[str, Any] = check.to_json(params, outcome)
+    if chance:
+        data["chance_spent"] = spent
+    if chosen_spell is not None and loaded is not None:
+        data["spell"] = chosen_spell.name
+        data["mana"] = loaded.mana.current
+    lowest = LOWEST_SUCCESS[params.mode]
+
+    def render(console: Console) -> None:
+        _render_test(console, outcome, lowest, notes)
+        for line in notes_after:
+            console.print(line)
+
+    emit(data, render, as_json=as_json)
+
+
+def oppose_command(
+    dice: Annotated[
+        int, typer.Option("--dice", parser=int_parser(1, MAX_DICE), help=_("Dice of side a."))
+    ],
+    vs: Annotated[
+        int,
+        typer.Option(
+            "--vs",
+            parser=int_parser(1, MAX_DICE),
+            help=_("Dice of side b (or its Monster Rating)."),
+        ),
+    ],
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    vs_blessed: Annotated[
+        bool, typer.Option("--vs-blessed", help=_("Side b's roll is blessed."))
+    ] = False,
+    vs_cursed: Annotated[
+        bool, typer.Option("--vs-cursed", help=_("Side b's roll is cursed."))
+    ] = False,
+    explode: Explode = "needed",
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Roll an opposed Tunnels test."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.tunnels.rules import (
+        LOWEST_SUCCESS,
+        OpposedParams,
+        Side,
+        TunnelsOppose,
+        check_policy,
+    )
+
+    policy = check_policy(explode)
+    params = OpposedParams(
+        Side(dice, blessed=blessed, cursed=cursed, explode=policy),
+        Side(vs, blessed=vs_blessed, cursed=vs_cursed, explode=policy),
+    )
+    check = TunnelsOppose()
+    rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
+    outcome = rolled.outcome
+
+    def render(console: Console) -> None:
+        for label, side, test in (("a", params.a, outcome.a), ("b", params.b, outcome.b)):
+            note = _mode_note(side.blessed, side.cursed)
+            console.print(
+                f"[bold]{label}[/] ({side.dice}d6)" + (f" [italic]{note}[/]" if note else "")
+            )
+            console.print(_batches_line(test, LOWEST_SUCCESS[side.mode]))
+            line = _("Successes: {n}").format(n=f"[bold]{test.successes}[/]")
+            if test.critical:
+                line += "  " + _verdict(test)
+            elif test.six_streak:
+                line += "  " + _("three 6s")
+            console.print(line)
+        if outcome.winner is None:
+            console.print("[bold]" + _("Tie: nobody wins this exchange.") + "[/]")
+        else:
+            console.print(
+                "[bold green]"
+                + _("{side} wins, Marge de Réussite {margin}.").format(
+                    side=outcome.winner, margin=outcome.margin
+                )
+                + "[/]"
+            )
+
+    emit(check.to_json(params, outcome), render, as_json=as_json)
+
+
+def odds_command(
+    dice: Annotated[
+        int, typer.Option("--dice", parser=int_parser(1, MAX_ODDS_DICE), help=_("Dice rolled."))
+    ],
+    threshold: Threshold = None,
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    explode: Explode = "needed",
+    sixes: Sixes = "batch",
+    vs: Annotated[
+        int | None,
+        typer.Option(
+            "--vs",
+            parser=int_parser(1, MAX_OPPOSED_ODDS_DICE),
+            help=_("Odds of an opposition against this many dice instead of a threshold."),
+        ),
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """Exact odds of a Tunnels test (or opposition), explosions included."""
+    from fractions import Fraction
+
+    from meneur.cli.output import emit
+    from meneur.systems.tunnels.odds import test_odds, winner_odds
+    from meneur.systems.tunnels.rules import OpposedParams, Side, TestParams, check_policy
+
+    policy = check_policy(explode)
+    rule: SixesRule = "all" if sixes == "all" else "batch"
+    if vs is not None:
+        if dice > MAX_OPPOSED_ODDS_DICE:
+            raise UsageError(
+                N_("Exact odds of an opposition are computed for at most {limit} dice a side."),
+                limit=MAX_OPPOSED_ODDS_DICE,
+            )
+        oparams = OpposedParams(
+            Side(dice, blessed=blessed, cursed=cursed, explode=policy),
+            Side(vs, explode=policy),
+            sixes=rule,
+        )
+        law = winner_odds(oparams)
+        p_a = law.p_where(lambda k: k[0] == "a")  # type: ignore[index]
+        p_b = law.p_where(lambda k: k[0] == "b")  # type: ignore[index]
+        p_tie = law.p_where(lambda k: k[0] is None)  # type: ignore[index]
+        data = {"system": "tunnels", "p_a": float(p_a), "p_b": float(p_b), "p_tie": float(p_tie)}
+
+        def render_vs(console: Console) -> None:
+            from rich.table import Table
+
+            table = Table(
+                title=_("Opposition {a}d6 vs {b}d6 (explode: {policy})").format(
+                    a=dice, b=vs, policy=policy
+                )
+            )
+            table.add_column(_("Result"))
+            table.add_column("%", justify="right")
+            table.add_column(_("Exact"), justify="right")
+            for label, p in ((_("a wins"), p_a), (_("b wins"), p_b), (_("Tie"), p_tie)):
+                table.add_row(label, f"{float(p) * 100:.2f}", str(p))
+            console.print(table)
+
+        emit(data, render_vs, as_json=as_json)
+        return
+    if threshold is None:
+        raise UsageError(N_("Missing --threshold."))
+    params = TestParams(
+        dice=dice, threshold=threshold, blessed=blessed, cursed=cursed, explode=policy, sixes=rule
+    )
+    law3 = test_odds(params)
+    p_success = law3.p_where(lambda k: k[0] >= threshold and not k[2])
+    p_exceptional = law3.p_where(lambda k: k[1])
+    p_critical = law3.p_where(lambda k: k[2])
+    successes: dict[int, Fraction] = {}
+    for (count, _exc, _crit), p in law3.probabilities().items():
+        successes[count] = successes.get(count, Fraction(0)) + p
+    ordered = dict(sorted(successes.items()))
+    data = {
+        "system": "tunnels",
+        "p_success": float(p_success),
+        "p_exceptional": float(p_exceptional),
+        "p_critical": float(p_critical),
+        "successes": {str(k): float(v) for k, v in ordered.items()},
+    }
+
+    def render(console: Console) -> None:
+        from rich.table import Table
+
+        note = _mode_note(blessed, cursed)
+        if note:
+            console.print(f"[italic]{note}[/]")
+        title = _("{dice}d6, threshold {threshold}, explode: {policy}").format(
+            dice=dice, threshold=threshold, policy=policy
+        )
+        summary = Table(title=title)
+        summary.add_column(_("Result"))
+        summary.add_column("%", justify="right")
+        summary.add_column(_("Exact"), justify="right")
+        for label, p in (
+            (_("A success"), p_success),
+            (_("An exceptional success"), p_exceptional),
+            (_("A critical failure"), p_critical),
+        ):
+            summary.add_row(label, f"{float(p) * 100:.2f}", str(p))
+        console.print(summary)
+        table = Table(title=_("Successes"))
+        table.add_column(_("Successes"), justify="right")
+        table.add_column("%", justify="right")
+        table.add_column(_("Exact"), justify="right")
+        for count, p in ordered.items():
+            style = "green" if count >= threshold else ""
+            table.add_row(
+                f"[{style}]{count}[/]" if style else str(count), f"{float(p) * 100:.2f}", str(p)
+            )
+        console.print(table)
+
+    emit(data, render, as_json=as_json)
+
+
+def fight_command(
+    dice: Annotated[
+        int | None,
+        typer.Option(
+            "--dice", parser=int_parser(1, MAX_DICE), help=_("The character's Force (dice).")
+        ),
+    ] = None,
+    endurance: Annotated[
+        int | None,
+        typer.Option(
+            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+        ),
+    ] = None,
+    sheet: Annotated[
+        Path | None, typer.Option("--sheet", help=_("The character's sheet (JSON)."))
+    ] = None,
+    vs_mr: Annotated[
+        int | None,
+        typer.Option(
+            "--vs-mr", parser=int_parser(1, MAX_DICE), help=_("The monster's Monster Rating.")
+        ),
+    ] = None,
+    vs_dice: Annotated[
+        int | None,
+        typer.Option(
+            "--vs-dice", parser=int_parser(1, MAX_DICE), help=_("Another character's Force.")
+        ),
+    ] = None,
+    vs_endurance: Annotated[
+        int | None,
+        typer.Option(
+            "--vs-endurance", parser=int_parser(1, 10_000), help=_("Another character's Endurance.")
+        ),
+    ] = None,
+    vs_sheet: Annotated[
+        Path | None, typer.Option("--vs-sheet", help=_("Another character's sheet."))
+    ] = None,
+    explode: Explode = "needed",
+    loss: Annotated[
+        str,
+        typer.Option(
+            "--loss",
+            parser=meneur_parser(_loss),
+            help=_("What the loser loses: the margin, or one point."),
+        ),
+    ] = "margin",
+    faces: FacesArg = None,
+    vs_faces: VsFacesArg = None,
+    seed: Seed = None,
+    as_json: Json = False,
+) -> None:
+    """Melee to the end against a monster's MR or another character."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.tunnels import character as characters
+    from meneur.systems.tunnels.combat import Fighter, character, fight, fight_json, monster
+    from meneur.systems.tunnels.rules import check_policy
+
+    def side(
+        dice_: int | None, endurance_: int | None, sheet_: Path | None, default: str, flag: str
+    ) -> Fighter | None:
+        if sheet_ is not None:
+            if dice_ is not None or endurance_ is not None:
+                raise UsageError(
+                    N_("Give either a sheet or dice and Endurance for {flag}, not both."), flag=flag
+                )
+            loaded = characters.load(sheet_)
+            if loaded.dead:
+                raise UsageError(N_("{name} is dead."), name=loaded.name)
+            if loaded.endurance.current < 1:
+                raise UsageError(N_("{name} has no Endurance left."), name=loaded.name)
+            return Fighter(
+                loaded.name,
+                loaded.characteristics["Force"],
+                loaded.endurance.current,
+                max(loaded.endurance.max, loaded.endurance.current),
+                wounded=loaded.wounded,
+            )
+        if dice_ is None and endurance_ is None:
+            return None
+        if dice_ is None or endurance_ is None:
+            raise UsageError(N_("A character needs both dice and Endurance ({flag})."), flag=flag)
+        return character(default, dice_, endurance_)
+
+    a = side(dice, endurance, sheet, _("Hero"), "--dice/--endurance")
+    if a is None:
+        raise UsageError(N_("Missing the character: --dice and --endurance, or --sheet."))
+    b = side(vs_dice, vs_endurance, vs_sheet, _("Opponent"), "--vs-dice/--vs-endurance")
+    if vs_mr is not None:
+        if b is not None:
+            raise UsageError(N_("Give either --vs-mr or another character, not both."))
+        b = monster(_("Monster"), vs_mr)
+    if b is None:
+        raise UsageError(
+            N_("Missing the opponent: --vs-mr, --vs-dice with --vs-endurance, or --vs-sheet.")
+        )
+    result = fight(
+        a,
+        b,
+        dice_sources(seed, faces, vs_faces),
+        explode=check_policy(explode),
+        loss="one" if loss == "one" else "margin",
+    )
+
+    def state(f: Fighter) -> str:
+        if f.monster:
+            return _("{name}: MR {mr}").format(name=f.name, mr=f.dice)
+        words = _("{name}: Endurance {e}").format(name=f.name, e=f.endurance)
+        if f.dead:
+            words += " [bold red]" + _("dead") + "[/]"
+        elif f.wounded:
+            words += " [yellow]" + _("wounded") + "[/]"
+        return words
+
+    def render(console: Console) -> None:
+        console.print(f"[bold]{state(a)}[/]  vs  [bold]{state(b)}[/]")
+        for r in result.rounds:
+            console.rule(_("Round {n}").format(n=r.number))
+            for name, count, test in (
+                (a.name, r.a_dice, r.outcome.a),
+                (b.name, r.b_dice, r.outcome.b),
+            ):
+                dice_text = _batches_line(test, 4).replace("\n", "  ")
+                console.print(f"{name} ({count}d6): {dice_text} → [bold]{test.successes}[/]")
+            if r.outcome.winner is None:
+                console.print(_("Tie: nobody loses anything."))
+            else:
+                loser = b.name if r.outcome.winner == "a" else a.name
+                console.print(
+                    _("Margin {margin}: {loser} loses {lost}.").format(
+                        margin=r.outcome.margin, loser=loser, lost=r.lost
+                    )
+                )
+            console.print(f"{state(r.a)}  |  {state(r.b)}")
+        if result.winner is None:
+            console.print("[bold]" + _("Nobody wins.") + "[/]")
+        else:
+            winner = result.a if result.winner == "a" else result.b
+            console.print(
+                "[bold green]" + _("{name} wins the fight.").format(name=winner.name) + "[/]"
+            )
+
+    emit(fight_json(result), render, as_json=as_json)
+
+
+def character_new_command(
+    name: Annotated[str, typer.Argument(help=_("The character's name."))],
+    seed: Seed = None,
+    faces: FacesArg = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help=_("Save the sheet to this JSON file."))
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """Create a random Tunnels character (T-1) with its derived statistics (T-2)."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.tunnels import character as characters
+    from meneur.systems.tunnels.data import derived
+
+    (source,) = dice_sources(seed, faces)
+    sheet = characters.create(characters.check_name(name), source)
+    if out is not None:
+        characters.save(out, sheet)
+    house = derived().house_rule
+
+    def render(console: Console) -> None:
+        from rich.table import Table
+
+        table = Table(title=f"{sheet.name} (Tunnels)")
+        table.add_column(_("Characteristic"))
+        table.add_column(_("Value"), justify="right")
+        for trait, value in sheet.characteristics.items():
+            table.add_row(trait, str(value))
+        table.add_section()
+        for label, pool in (
+            ("Endurance", sheet.endurance),
+            ("Mana", sheet.mana),
+            ("Chance", sheet.chance),
+        ):
+            table.add_row(f"[bold]{label}[/]", str(pool.max))
+        console.print(table)
+        if house:
+            console.print(
+                "[italic]"
+                + _("Derived statistics: house rule (the text gives no formula).")
+                + "[/]"
+            )
+        if out is not None:
+            console.print(_("Saved to {path}.").format(path=out))
+
+    emit(sheet.model_dump(), render, as_json=as_json)
+
+
+def register(groups: CommandGroups) -> None:
+    groups.group("test").command(
+        "tunnels", help=_("Roll a Tunnels test (1d6 per point, 4-6 succeed).")
+    )(test_command)
+    groups.group("oppose").command(
+        "tunnels", help=_("Roll an opposed Tunnels test (or against an MR).")
+    )(oppose_command)
+    groups.group("odds").command(
+        "tunnels", help=_("Exact odds of a Tunnels test, explosions included.")
+    )(odds_command)
+    groups.group("fight").command(
+        "tunnels", help=_("Melee to the end against an MR or another character.")
+    )(fight_command)
+    groups.group("character", "new").command(
+        "tunnels", help=_("Create a random Tunnels character.")
+    )(character_new_command)

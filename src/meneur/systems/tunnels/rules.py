@@ -1,0 +1,418 @@
+"""The Tunnels test and opposed test as pure functions of the faces (T-3 to T-9).
+
+A test rolls one d6 per point of a characteristic, in *batches*: the first batch is the
+pool; every face shown k >= 2 times in a batch grants k-1 extra dice (T-5), rolled as the
+next batch if the explosion policy says so (T-6). Successes, sixes and ones are counted
+over every batch; three 6s in one batch is an exceptional success (T-7), three 1s over
+all batches a critical failure that fails the test whatever its successes (T-8).
+
+Everything here reads faces through :class:`~meneur.systems.base.FaceReader`, so the same
+code serves random dice, seeded dice, typed faces, brute-force enumeration and replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from meneur.errors import LimitError, RuleError
+from meneur.locale import N_
+from meneur.systems.base import Check, FaceReader, Faces
+
+if TYPE_CHECKING:
+    from meneur.odds.dist import Dist
+
+Policy = Literal["never", "always", "needed"]
+Mode = Literal["normal", "blessed", "cursed"]
+SixesRule = Literal["batch", "all"]
+
+POLICIES: tuple[Policy, ...] = ("never", "always", "needed")
+SIXES_RULES: tuple[SixesRule, ...] = ("batch", "all")
+MAX_DICE = 100
+"""Dice in one pool (a characteristic is 2-4, a Monster Rating rarely passes 30)."""
+MAX_THRESHOLD = 1000
+LOWEST_SUCCESS: dict[Mode, int] = {"normal": 4, "blessed": 3, "cursed": 5}
+"""The lowest face that succeeds in each mode (T-3, T-4)."""
+CRITICAL_ONES = 3
+EXCEPTIONAL_SIXES = 3
+
+
+def mode_of(blessed: bool, cursed: bool) -> Mode:
+    """Blessed and cursed together cancel out (T-4)."""
+    if blessed and not cursed:
+        return "blessed"
+    if cursed and not blessed:
+        return "cursed"
+    return "normal"
+
+
+def extra_dice(batch: Sequence[int]) -> int:
+    """Dice granted by one batch (T-5): each face shown k >= 2 times grants k - 1."""
+    return len(batch) - len(set(batch))
+
+
+def wants_to_explode(policy: Policy, behind: bool) -> bool:
+    """Whether a side explodes its pending dice (T-6); ``behind``: short of its goal."""
+    if policy == "always":
+        return True
+    if policy == "never":
+        return False
+    return behind
+
+
+def check_policy(policy: str) -> Policy:
+    for known in POLICIES:
+        if policy == known:
+            return known
+    raise RuleError(
+        N_("Unknown explosion policy '{policy}': choose never, always or needed."),
+        policy=str(policy)[:40],
+    )
+
+
+def check_dice(dice: int) -> None:
+    if isinstance(dice, bool) or not isinstance(dice, int):
+        raise RuleError(N_("A number of dice is a whole number."))
+    if dice < 1:
+        raise RuleError(N_("A test rolls at least 1 die, not {dice}."), dice=dice)
+    if dice > MAX_DICE:
+        raise LimitError(
+            N_("A test rolls at most {limit} dice, not {dice}."), limit=MAX_DICE, dice=dice
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TestParams:
+    """A test: ``dice`` d6 against ``threshold`` successes (the TM's *niveau*)."""
+
+    __test__: ClassVar[bool] = False  # not a pytest class
+
+    dice: int
+    threshold: int
+    blessed: bool = False
+    cursed: bool = False
+    explode: Policy = "needed"
+    sixes: SixesRule = "batch"
+    """Where three 6s must show for an exceptional success: one batch (T-7) or any dice."""
+
+    def __post_init__(self) -> None:
+        check_dice(self.dice)
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int):
+            raise RuleError(N_("A threshold is a whole number."))
+        if self.threshold < 1:
+            raise RuleError(
+                N_("A threshold is at least 1, not {threshold}."), threshold=self.threshold
+            )
+        if self.threshold > MAX_THRESHOLD:
+            raise LimitError(
+                N_("A threshold is at most {limit}, not {threshold}."),
+                limit=MAX_THRESHOLD,
+                threshold=self.threshold,
+            )
+        check_policy(self.explode)
+        if self.sixes not in SIXES_RULES:
+            raise RuleError(
+                N_("Unknown rule for sixes '{rule}': choose batch or all."),
+                rule=str(self.sixes)[:40],
+            )
+
+    @property
+    def mode(self) -> Mode:
+        return mode_of(self.blessed, self.cursed)
+
+
+@dataclass(frozen=True, slots=True)
+class TestOutcome:
+    """What a test showed: every batch, and the verdict."""
+
+    __test__: ClassVar[bool] = False
+
+    batches: tuple[tuple[int, ...], ...]
+    successes: int
+    ones: int
+    sixes: int
+    six_streak: bool
+    """Whether three 6s showed (within one batch, or anywhere under the ``all`` option)."""
+    threshold: int
+    passed: bool
+    exceptional: bool
+    critical: bool
+
+    @property
+    def margin(self) -> int:
+        """Successes minus threshold: the *Marge de Réussite* (negative: *d'Échec*)."""
+        return self.successes - self.threshold
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        return tuple(face for batch in self.batches for face in batch)
+
+
+class Pool:
+    """One side's dice while they are being rolled: counts so far and dice pending."""
+
+    __slots__ = (
+        "batches",
+        "lowest",
+        "ones",
+        "pending",
+        "six_streak",
+        "sixes",
+        "sixes_rule",
+        "successes",
+    )
+
+    def __init__(self, *, lowest: int, sixes_rule: SixesRule) -> None:
+        self.lowest = lowest
+        self.sixes_rule = sixes_rule
+        self.batches: list[tuple[int, ...]] = []
+        self.successes = 0
+        self.ones = 0
+        self.sixes = 0
+        self.six_streak = False
+        self.pending = 0
+
+    def add(self, batch: tuple[int, ...]) -> None:
+        lowest = self.lowest
+        self.batches.append(batch)
+        self.successes += sum(1 for face in batch if face >= lowest)
+        self.ones += batch.count(1)
+        sixes = batch.count(6)
+        self.sixes += sixes
+        limit = sixes if self.sixes_rule == "batch" else self.sixes
+        if limit >= EXCEPTIONAL_SIXES:
+            self.six_streak = True
+        self.pending = extra_dice(batch)
+
+    @property
+    def critical(self) -> bool:
+        return self.ones >= CRITICAL_ONES
+
+
+def make_outcome(pool: Pool, threshold: int, passed: bool) -> TestOutcome:
+    """The outcome of a pool once rolled; ``passed`` is decided by the caller.
+
+    In an opposition, a side's threshold is the other side's successes (its margin is
+    then the difference) and ``passed`` means that it won the exchange.
+    """
+    return TestOutcome(
+        batches=tuple(pool.batches),
+        successes=pool.successes,
+        ones=pool.ones,
+        sixes=pool.sixes,
+        six_streak=pool.six_streak,
+        threshold=threshold,
+        passed=passed,
+        exceptional=passed and pool.six_streak,
+        critical=pool.critical,
+    )
+
+
+def roll_test(params: TestParams, reader: FaceReader, stream: int = 0) -> TestOutcome:
+    """Resolve a test from the faces of ``stream`` (T-3 to T-8).
+
+    With ``needed``, a batch explodes only while the successes so far are below the
+    threshold (T-6). An exceptional success is a passed test that showed its three 6s
+    (T-7); a critical failure never passes (T-8).
+    """
+    pool = Pool(lowest=LOWEST_SUCCESS[params.mode], sixes_rule=params.sixes)
+    pool.add(reader.take(params.dice, stream))
+    while pool.pending and wants_to_explode(params.explode, pool.successes < params.threshold):
+        pool.add(reader.take(pool.pending, stream))
+    passed = pool.successes >= params.threshold and not pool.critical
+    return make_outcome(pool, params.threshold, passed)
+
+
+def test_json(outcome: TestOutcome) -> dict[str, Any]:
+    """The test's public JSON fields (without ``system``)."""
+    return {
+        "batches": [list(batch) for batch in outcome.batches],
+        "successes": outcome.successes,
+        "threshold": outcome.threshold,
+        "passed": outcome.passed,
+        "margin": outcome.margin,
+        "exceptional": outcome.exceptional,
+        "critical": outcome.critical,
+    }
+
+
+test_json.__test__ = False  # type: ignore[attr-defined]
+
+
+class TunnelsTest(Check[TestParams, TestOutcome]):
+    """The Tunnels test (T-3 to T-8)."""
+
+    name = "test"
+    die_sides = 6
+
+    def streams(self, params: TestParams) -> int:
+        return 1
+
+    def resolve(self, params: TestParams, faces: Faces) -> TestOutcome:
+        return roll_test(params, FaceReader(faces))
+
+    def key(self, outcome: TestOutcome) -> Hashable:
+        return (outcome.successes, outcome.exceptional, outcome.critical)
+
+    def odds(self, params: TestParams) -> Dist[Hashable]:
+        from meneur.systems.tunnels.odds import test_odds
+
+        return test_odds(params)  # type: ignore[return-value]
+
+    def examples(self) -> Sequence[TestParams]:
+        return (
+            TestParams(dice=3, threshold=2, explode="never"),
+            TestParams(dice=3, threshold=2, blessed=True, explode="needed"),
+            TestParams(dice=3, threshold=1, cursed=True, explode="always"),
+            TestParams(dice=4, threshold=3, explode="needed"),
+            TestParams(dice=4, threshold=2, explode="always", sixes="all"),
+            TestParams(dice=2, threshold=1, blessed=True, cursed=True, explode="always"),
+        )
+
+    def to_json(self, params: TestParams, outcome: TestOutcome) -> dict[str, Any]:
+        return {"system": "tunnels", **test_json(outcome)}
+
+
+# --- opposed test (T-9) -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of an opposition: a characteristic (or a Monster Rating) in dice."""
+
+    dice: int
+    blessed: bool = False
+    cursed: bool = False
+    explode: Policy = "needed"
+
+    def __post_init__(self) -> None:
+        check_dice(self.dice)
+        check_policy(self.explode)
+
+    @property
+    def mode(self) -> Mode:
+        return mode_of(self.blessed, self.cursed)
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedParams:
+    """Side ``a`` (stream 0) against side ``b`` (stream 1)."""
+
+    a: Side
+    b: Side
+    sixes: SixesRule = "batch"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.a, Side) or not isinstance(self.b, Side):
+            raise RuleError(N_("An opposition needs two sides."))
+        if self.sixes not in SIXES_RULES:
+            raise RuleError(
+                N_("Unknown rule for sixes '{rule}': choose batch or all."),
+                rule=str(self.sixes)[:40],
+            )
+
+
+Winner = Literal["a", "b"] | None
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedOutcome:
+    a: TestOutcome
+    b: TestOutcome
+    winner: Winner
+    margin: int
+
+
+def judge(
+    successes_a: int, critical_a: bool, successes_b: int, critical_b: bool
+) -> tuple[Winner, int]:
+    """Who wins an exchange, and by how much (T-9).
+
+    More successes wins by the difference. A side with a critical failure loses (both:
+    nobody wins); reading of this engine: a win on the other side's critical failure is
+    worth the difference of successes, and at least 1.
+    """
+    if critical_a and critical_b:
+        return None, 0
+    if critical_a:
+        return "b", max(1, successes_b - successes_a)
+    if critical_b:
+        return "a", max(1, successes_a - successes_b)
+    if successes_a > successes_b:
+        return "a", successes_a - successes_b
+    if successes_b > successes_a:
+        return "b", successes_b - successes_a
+    return None, 0
+
+
+def roll_opposed(params: OpposedParams, reader: FaceReader) -> OpposedOutcome:
+    """Resolve an opposition (T-9): both first batches, then each side explodes by policy.
+
+    ``needed`` in an opposition: after both first batches, a side explodes its pending
+    dice while it is not ahead (it would not win now). When both sides explode in the same
+    step, side a's batch is read before side b's; each step is decided on the counts
+    before it.
+    """
+    a = Pool(lowest=LOWEST_SUCCESS[params.a.mode], sixes_rule=params.sixes)
+    b = Pool(lowest=LOWEST_SUCCESS[params.b.mode], sixes_rule=params.sixes)
+    a.add(reader.take(params.a.dice, 0))
+    b.add(reader.take(params.b.dice, 1))
+    while True:
+        winner, _ = judge(a.successes, a.critical, b.successes, b.critical)
+        go_a = a.pending > 0 and wants_to_explode(params.a.explode, winner != "a")
+        go_b = b.pending > 0 and wants_to_explode(params.b.explode, winner != "b")
+        if not (go_a or go_b):
+            break
+        if go_a:
+            a.add(reader.take(a.pending, 0))
+        if go_b:
+            b.add(reader.take(b.pending, 1))
+    winner, margin = judge(a.successes, a.critical, b.successes, b.critical)
+    return OpposedOutcome(
+        a=make_outcome(a, b.successes, winner == "a"),
+        b=make_outcome(b, a.successes, winner == "b"),
+        winner=winner,
+        margin=margin,
+    )
+
+
+class TunnelsOppose(Check[OpposedParams, OpposedOutcome]):
+    """The opposed test (T-9): each side's successes, the winner and the margin."""
+
+    name = "oppose"
+    die_sides = 6
+
+    def streams(self, params: OpposedParams) -> int:
+        return 2
+
+    def resolve(self, params: OpposedParams, faces: Faces) -> OpposedOutcome:
+        return roll_opposed(params, FaceReader(faces))
+
+    def key(self, outcome: OpposedOutcome) -> Hashable:
+        a, b = outcome.a, outcome.b
+        return (a.successes - b.successes, a.six_streak, a.critical, b.six_streak, b.critical)
+
+    def odds(self, params: OpposedParams) -> Dist[Hashable]:
+        from meneur.systems.tunnels.odds import opposed_odds
+
+        return opposed_odds(params)  # type: ignore[return-value]
+
+    def examples(self) -> Sequence[OpposedParams]:
+        return (
+            OpposedParams(Side(2, explode="never"), Side(2, explode="never")),
+            OpposedParams(Side(3), Side(2)),
+            OpposedParams(
+                Side(2, blessed=True, explode="always"), Side(3, cursed=True, explode="needed")
+            ),
+            OpposedParams(Side(2, explode="needed"), Side(2, explode="always"), sixes="all"),
+        )
+
+    def to_json(self, params: OpposedParams, outcome: OpposedOutcome) -> dict[str, Any]:
+        return {
+            "system": "tunnels",
+            "a": test_json(outcome.a),
+            "b": test_json(outcome.b),
+            "winner": outcome.winner,
+            "margin": outcome.margin,
+        }

@@ -1,0 +1,41 @@
+"""The Tunnels system as the registry sees it: light on purpose (imported at every start).
+
+Rules, odds, data and commands load lazily, inside :meth:`TunnelsSystem.checks` and
+:meth:`TunnelsSystem.register_cli`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from meneur.systems.base import Check, CommandGroups, System
+
+
+@cache
+def _checks() -> dict[str, Check[Any, Any]]:
+    from meneur.systems.tunnels.rules import TunnelsOppose, TunnelsTest
+
+    return {"test": TunnelsTest(), "oppose": TunnelsOppose()}
+
+
+class TunnelsSystem(System):
+    """Tunnels: d6 pools, successes on 4+, explosions on doubles, melee against MR."""
+
+    name = "tunnels"
+    aliases = ("tnt", "tunnel")
+    title = "Tunnels"
+    rule_prefix = "T"
+    die_sides = 6
+
+    def checks(self) -> Mapping[str, Check[Any, Any]]:
+        return _checks()
+
+    def register_cli(self, groups: CommandGroups) -> None:
+        from meneur.systems.tunnels.cli import register
+
+        register(groups)
+
+
+SYSTEM = TunnelsSystem()

@@ -1,0 +1,370 @@
+"""The Tunnels commands: JSON contracts, human output, and every bad input of the issue."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+
+
+def test_T3_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--dice",
+        "4",
+        "--threshold",
+        "2",
+        "--faces",
+        "1,1,4,6",
+        "--explode",
+        "never",
+        "--json",
+    )
+    assert r.status == 0
+    assert r.json() == {
+        "system": "tunnels",
+        "batches": [[1, 1, 4, 6]],
+        "successes": 2,
+        "threshold": 2,
+        "passed": True,
+        "margin": 0,
+        "exceptional": False,
+        "critical": False,
+    }
+
+
+def test_T5_faces_are_consumed_batch_by_batch(capsys: pytest.CaptureFixture[str]) -> None:
+    """T-5: 2,2,2,5 asks for 2 more dice, read from the typed faces."""
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--dice",
+        "4",
+        "--threshold",
+        "3",
+        "--faces",
+        "2,2,2,5,6,4",
+        "--explode",
+        "always",
+        "--json",
+    )
+    assert r.status == 0
+    assert r.json()["batches"] == [[2, 2, 2, 5], [6, 4]]
+    assert r.json()["successes"] == 3
+
+
+def test_T3_human_output_has_the_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "2", "--faces", "4,5,2")
+    assert r.status == 0 and "Réussite" in r.out
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--dice",
+        "3",
+        "--threshold",
+        "1",
+        "--faces",
+        "1,1,1",
+        "--explode",
+        "never",
+    )
+    assert "Échec critique" in r.out
+
+
+def test_T4_blessed_and_cursed_cancel_and_say_so(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--dice",
+        "3",
+        "--threshold",
+        "1",
+        "--blessed",
+        "--cursed",
+        "--faces",
+        "3,4,2",
+        "--explode",
+        "never",
+    )
+    assert r.status == 0
+    assert "annulent" in r.out
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--dice",
+        "3",
+        "--threshold",
+        "1",
+        "--blessed",
+        "--cursed",
+        "--faces",
+        "3,4,2",
+        "--explode",
+        "never",
+        "--json",
+    )
+    assert r.json()["successes"] == 1
+
+
+def test_T9_oppose_seed_orc(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(
+        capsys,
+        "oppose",
+        "tunnels",
+        "--dice",
+        "4",
+        "--vs",
+        "3",
+        "--faces",
+        "1,1,4,6",
+        "--vs-faces",
+        "2,3,5",
+        "--explode",
+        "never",
+        "--json",
+    )
+    assert r.status == 0
+    data = r.json()
+    assert set(data) == {"system", "a", "b", "winner", "margin"}
+    assert (data["a"]["successes"], data["b"]["successes"], data["winner"], data["margin"]) == (
+        2,
+        1,
+        "a",
+        1,
+    )
+
+
+def test_odds_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(
+        capsys, "odds", "tunnels", "--dice", "3", "--threshold", "2", "--explode", "never", "--json"
+    )
+    assert r.status == 0
+    data = r.json()
+    assert set(data) == {"system", "p_success", "p_exceptional", "p_critical", "successes"}
+    assert data["p_success"] == 0.5
+    assert data["successes"] == {"0": 0.125, "1": 0.375, "2": 0.375, "3": 0.125}
+    r = invoke(
+        capsys,
+        "odds",
+        "tunnels",
+        "--dice",
+        "3",
+        "--threshold",
+        "2",
+        "--blessed",
+        "--explode",
+        "never",
+    )
+    assert "20/27" in r.out
+    r = invoke(
+        capsys,
+        "odds",
+        "tunnels",
+        "--dice",
+        "3",
+        "--threshold",
+        "moyenne",
+        "--explode",
+        "never",
+        "--json",
+    )
+    assert r.json()["p_success"] == 0.5
+    r = invoke(capsys, "odds", "tunnels", "--dice", "3", "--vs", "2", "--json")
+    assert r.status == 0 and abs(sum(r.json()[k] for k in ("p_a", "p_b", "p_tie")) - 1) < 1e-12
+
+
+def test_T10_fight_json(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(
+        capsys,
+        "fight",
+        "tunnels",
+        "--dice",
+        "4",
+        "--endurance",
+        "8",
+        "--vs-mr",
+        "3",
+        "--faces",
+        "1,1,4,6,4,5,6,2",
+        "--vs-faces",
+        "2,3,5,1,2",
+        "--explode",
+        "never",
+        "--json",
+    )
+    assert r.status == 0, r.err
+    data = r.json()
+    assert data["winner"] == "a"
+    assert [round_["b_after"]["mr"] for round_ in data["rounds"]] == [2, 0]
+    assert data["rounds"][1]["b"]["batches"] == [[1, 2]]
+    r = invoke(
+        capsys, "fight", "tunnels", "--dice", "4", "--endurance", "8", "--vs-mr", "3", "--seed", "3"
+    )
+    assert r.status == 0 and "MR" in r.out
+
+
+def test_T1_character_new_and_test_from_sheet(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "aria.json"
+    r = invoke(capsys, "character", "new", "tunnels", "Aria", "--seed", "5", "--out", str(path))
+    assert r.status == 0 and "Endurance" in r.out
+    sheet = json.loads(path.read_text(encoding="utf-8"))
+    dex = sheet["characteristics"]["Dextérité"]
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--sheet",
+        str(path),
+        "--trait",
+        "dexterite",
+        "--threshold",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    )
+    assert r.status == 0, r.err
+    assert len(r.json()["batches"][0]) == dex
+
+
+def test_T13_spell_spends_mana_on_the_sheet(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "aria.json"
+    invoke(
+        capsys, "character", "new", "tunnels", "Aria", "--faces", "1,3,5,2,4,6", "--out", str(path)
+    )
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--sheet",
+        str(path),
+        "--spell",
+        "Flammèche",
+        "--seed",
+        "2",
+        "--json",
+    )
+    assert r.status == 0, r.err
+    assert r.json()["mana"] == 4
+    assert json.loads(path.read_text(encoding="utf-8"))["mana"]["current"] == 4
+
+
+def test_T12_chance_from_the_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "aria.json"
+    invoke(
+        capsys, "character", "new", "tunnels", "Aria", "--faces", "1,3,5,2,4,6", "--out", str(path)
+    )
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--sheet",
+        str(path),
+        "--trait",
+        "Force",
+        "--threshold",
+        "1",
+        "--faces",
+        "1,2,6",
+        "--explode",
+        "never",
+        "--chance",
+        "2",
+        "--json",
+    )
+    assert r.status == 0, r.err
+    assert r.json()["chance_spent"] == 1 and r.json()["passed"]
+    assert json.loads(path.read_text(encoding="utf-8"))["chance"]["current"] == 3
+
+
+BAD = [
+    ("test", "tunnels", "--dice", "0", "--threshold", "1"),
+    ("test", "tunnels", "--dice", "-3", "--threshold", "1"),
+    ("test", "tunnels", "--dice", "10000", "--threshold", "1"),
+    ("test", "tunnels", "--dice", "3", "--threshold", "0"),
+    ("test", "tunnels", "--dice", "3", "--threshold", "2", "--explode", "sometimes"),
+    (
+        "test",
+        "tunnels",
+        "--dice",
+        "4",
+        "--threshold",
+        "5",
+        "--faces",
+        "2,2,2,5",
+        "--explode",
+        "always",
+    ),
+    ("test", "tunnels", "--dice", "3", "--threshold", "2", "--faces", "4,5"),
+    ("test", "tunnels", "--dice", "3", "--threshold", "2", "--faces", "4,5,6,6"),
+    ("test", "tunnels", "--dice", "3", "--threshold", "impossible"),
+    ("test", "tunnels", "--dice", "3"),
+    ("oppose", "tunnels", "--dice", "4", "--vs", "3", "--faces", "1,1,4,6", "--vs-faces", "2,3"),
+    ("oppose", "tunnels", "--dice", "0", "--vs", "3"),
+    ("odds", "tunnels", "--dice", "10000", "--threshold", "1"),
+    ("odds", "tunnels", "--dice", "3", "--threshold", "1", "--explode", "sometimes"),
+    ("fight", "tunnels", "--dice", "4", "--vs-mr", "3"),
+    ("fight", "tunnels", "--dice", "4", "--endurance", "8"),
+    ("fight", "tunnels", "--dice", "4", "--endurance", "8", "--vs-mr", "0"),
+    (
+        "test",
+        "tunnels",
+        "--sheet",
+        "/nonexistent/sheet.json",
+        "--trait",
+        "Force",
+        "--threshold",
+        "1",
+    ),
+    ("character", "new", "tunnels", "  "),
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=" ".join)
+def test_bad_input_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    r = invoke(capsys, *args)
+    assert r.status == 2
+    assert "Traceback" not in r.err
+    assert len(r.err.strip().splitlines()) == 1, r.err
+    assert r.out == ""
+
+
+def test_short_faces_say_how_many_are_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--dice",
+        "4",
+        "--threshold",
+        "5",
+        "--faces",
+        "2,2,2,5",
+        "--explode",
+        "always",
+    )
+    assert r.status == 2 and "2" in r.err and "manquent" in r.err
+
+
+def test_bad_sheet_trait(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "aria.json"
+    invoke(capsys, "character", "new", "tunnels", "Aria", "--seed", "1", "--out", str(path))
+    r = invoke(
+        capsys, "test", "tunnels", "--sheet", str(path), "--trait", "Agilité", "--threshold", "1"
+    )
+    assert r.status == 2 and "Agilité" in r.err

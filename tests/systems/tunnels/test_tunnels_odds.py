@@ -1,0 +1,156 @@
+"""Exact odds of the Tunnels test and opposition: pinned fractions, brute force, icepool."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from meneur.errors import LimitError
+from meneur.odds import brute_force
+from meneur.odds.montecarlo import agrees
+from meneur.rng import SeededDice
+from meneur.systems.tunnels.odds import batch_groups, opposed_odds, test_odds, winner_odds
+from meneur.systems.tunnels.rules import (
+    POLICIES,
+    OpposedParams,
+    Side,
+    TestParams,
+    TunnelsOppose,
+    TunnelsTest,
+    judge,
+)
+
+from .tunnels_icepool import icepool_test_law
+
+TEST = TunnelsTest()
+OPPOSE = TunnelsOppose()
+
+
+def p_success(params: TestParams) -> Fraction:
+    return test_odds(params).p_where(lambda k: k[0] >= params.threshold and not k[2])
+
+
+def test_T3_seed_example_is_one_half() -> None:
+    """T-3: Dextérité 3, niveau 2, no explosion: P(success) = 1/2 exactly."""
+    assert p_success(TestParams(dice=3, threshold=2, explode="never")) == Fraction(1, 2)
+
+
+def test_T4_seed_example_blessed_is_twenty_over_twenty_seven() -> None:
+    """T-4: blessed, the same test passes with 20/27."""
+    assert p_success(TestParams(dice=3, threshold=2, blessed=True, explode="never")) == Fraction(
+        20, 27
+    )
+    cursed = p_success(TestParams(dice=3, threshold=2, cursed=True, explode="never"))
+    assert cursed == Fraction(7, 27)
+    both = TestParams(dice=3, threshold=2, blessed=True, cursed=True, explode="never")
+    assert p_success(both) == Fraction(1, 2)
+
+
+def test_T5_batch_groups_are_multinomial_counts() -> None:
+    """T-5: the grouped law of one batch weighs all 6**n ordered faces."""
+    for n in range(1, 7):
+        groups = batch_groups(n, 4)
+        assert sum(g[4] for g in groups) == 6**n
+        assert max(g[3] for g in groups) == n - 1
+    # 2 dice: 6 doubles of 36 grant one die
+    assert sum(g[4] for g in batch_groups(2, 4) if g[3] == 1) == 6
+
+
+def test_T6_the_three_policies_give_different_odds() -> None:
+    """T-6: never, always and needed differ (needed stops at the threshold)."""
+    laws = {policy: test_odds(TestParams(4, 3, explode=policy)) for policy in POLICIES}
+    success = {p: laws[p].p_where(lambda k: k[0] >= 3 and not k[2]) for p in POLICIES}
+    critical = {p: laws[p].p_where(lambda k: k[2]) for p in POLICIES}
+    assert len(set(success.values())) == 3
+    assert success["never"] < success["needed"]
+    assert critical["needed"] < critical["always"]
+    assert success["always"] < success["needed"]  # always risks the critical failure
+
+
+def test_T7_T8_pinned_exact_values() -> None:
+    """T-7 / T-8: three 6s in 3 dice is 1/216; three 1s too (no explosion)."""
+    law = test_odds(TestParams(3, 1, explode="never"))
+    assert law.p_where(lambda k: k[1]) == Fraction(1, 216)
+    assert law.p_where(lambda k: k[2]) == Fraction(1, 216)
+    # with explosions, a critical failure becomes likelier
+    always = test_odds(TestParams(3, 1, explode="always"))
+    assert always.p_where(lambda k: k[2]) > Fraction(1, 216)
+
+
+CASES = [
+    TestParams(dice, threshold, blessed=blessed, cursed=cursed, explode=policy, sixes=sixes)
+    for dice, threshold in ((1, 1), (2, 2), (3, 1), (3, 3))
+    for policy in POLICIES
+    for blessed, cursed in ((False, False), (True, False), (False, True))
+    for sixes in ("batch", "all")
+]
+
+
+@pytest.mark.parametrize("params", CASES, ids=str)
+def test_T5_odds_equal_brute_force(params: TestParams) -> None:
+    """T-3..T-8: the exact engine equals enumeration of every face and batch."""
+    assert test_odds(params) == brute_force(TEST, params)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+@pytest.mark.parametrize(
+    ("dice", "threshold", "lowest", "blessed", "cursed"),
+    [
+        (4, 2, 4, False, False),
+        (6, 3, 4, False, False),
+        (5, 2, 3, True, False),
+        (5, 1, 5, False, True),
+    ],
+)
+def test_T5_odds_equal_icepool(
+    policy: str, sixes: str, dice: int, threshold: int, lowest: int, blessed: bool, cursed: bool
+) -> None:
+    """T-5..T-8: the exact engine equals an independent icepool formulation."""
+    params = TestParams(
+        dice, threshold, blessed=blessed, cursed=cursed, explode=policy, sixes=sixes
+    )  # type: ignore[arg-type]
+    oracle = icepool_test_law(dice, threshold, lowest=lowest, policy=policy, rule=sixes)
+    assert test_odds(params).probabilities() == oracle
+
+
+def test_T5_monte_carlo_of_100000_tests_agrees() -> None:
+    """T-5/T-6: a seeded Monte Carlo of 10**5 tests lies within 4 standard errors."""
+    params = TestParams(5, 3, explode="needed")
+    law = test_odds(params)
+    source = SeededDice(7)
+    n = 100_000
+    counts = Counter(TEST.key(TEST.roll(params, [source]).outcome) for _ in range(n))
+    for key, p in law.probabilities().items():
+        assert agrees(p, counts[key], n, sigmas=4.0), (key, p, counts[key])
+    assert set(counts) <= set(law)
+
+
+OPPOSED = [
+    OpposedParams(Side(2, explode="never"), Side(3, explode="needed")),
+    OpposedParams(Side(3, explode="needed"), Side(2, explode="needed")),
+    OpposedParams(Side(2, blessed=True, explode="always"), Side(2, cursed=True, explode="needed")),
+    OpposedParams(Side(2, explode="always"), Side(2, explode="always"), sixes="all"),
+]
+
+
+@pytest.mark.parametrize("params", OPPOSED, ids=str)
+def test_T9_opposed_odds_equal_brute_force(params: OpposedParams) -> None:
+    """T-9: the opposed engine equals enumeration of every face of both sides."""
+    assert opposed_odds(params) == brute_force(OPPOSE, params)
+
+
+def test_T9_opposed_odds_of_two_single_dice() -> None:
+    """T-9: 1 die against 1 die, never exploding: each wins 1/4, tie 1/2 exactly."""
+    law = winner_odds(OpposedParams(Side(1, explode="never"), Side(1, explode="never")))
+    assert law.p(("a", 1)) == Fraction(1, 4)
+    assert law.p(("b", 1)) == Fraction(1, 4)
+    assert law.p((None, 0)) == Fraction(1, 2)
+    assert judge(1, False, 0, False) == ("a", 1)
+
+
+def test_odds_refuse_huge_pools() -> None:
+    with pytest.raises(LimitError):
+        test_odds(TestParams(99, 1))

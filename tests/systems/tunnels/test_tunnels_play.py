@@ -1,0 +1,193 @@
+"""Characters (T-1, T-2), melee (T-10, T-11), Chance (T-12) and Mana (T-13)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from meneur.errors import DiceSourceError, RuleError, SheetError
+from meneur.rng import PhysicalDice, SeededDice
+from meneur.systems.tunnels import character as characters
+from meneur.systems.tunnels.chance import spend_chance
+from meneur.systems.tunnels.combat import character, fight, monster
+from meneur.systems.tunnels.data import find_spell, find_trait, parse_formula, threshold_of
+from meneur.systems.tunnels.magic import spend_mana
+from meneur.systems.tunnels.rules import TestParams, TunnelsTest
+
+
+def test_T1_characteristics_are_uniform_on_two_three_four() -> None:
+    """T-1: six characteristics, each 2, 3 or 4 with one chance in three."""
+    assert [characters.trait_from_face(f) for f in range(1, 7)] == [2, 2, 3, 3, 4, 4]
+    counts: Counter[int] = Counter()
+    source = SeededDice(11)
+    for _ in range(300):
+        sheet = characters.create("X", source)
+        assert list(sheet.characteristics) == [
+            "Force",
+            "Dextérité",
+            "Constitution",
+            "Volonté",
+            "Intelligence",
+            "Charisme",
+        ]
+        counts.update(sheet.characteristics.values())
+    assert set(counts) == {2, 3, 4}
+    assert all(500 < counts[v] < 700 for v in (2, 3, 4))
+
+
+def test_T1_creation_from_typed_dice() -> None:
+    sheet = characters.create("Aria", PhysicalDice((1, 3, 5, 2, 4, 6)))
+    assert sheet.characteristics == {
+        "Force": 2,
+        "Dextérité": 3,
+        "Constitution": 4,
+        "Volonté": 2,
+        "Intelligence": 3,
+        "Charisme": 4,
+    }
+
+
+def test_T2_derived_statistics_follow_the_formulas() -> None:
+    """T-2: Endurance = Force + Constitution, Mana = Intelligence + Volonté, Chance = Charisme."""
+    sheet = characters.create("Aria", PhysicalDice((1, 3, 5, 2, 4, 6)))
+    assert (sheet.endurance.max, sheet.mana.max, sheet.chance.max) == (6, 5, 4)
+    assert parse_formula("2*Force - 1") == ((2, "Force"), (-1, None))
+
+
+def test_T2_formulas_are_data_a_user_file_overrides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-2: the formulas come from data/derived.toml, which a user file overrides."""
+    from meneur.systems.tunnels import data
+
+    folder = tmp_path / "tunnels"
+    folder.mkdir()
+    (folder / "derived.toml").write_text(
+        '[formulas]\nEndurance = "2*Constitution"\nMana = "Intelligence"\nChance = "1"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    data.derived.cache_clear()
+    try:
+        sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
+        assert (sheet.endurance.max, sheet.mana.max, sheet.chance.max) == (8, 3, 1)
+        (folder / "derived.toml").write_text('[formulas]\nEndurance = "Bogus"\n', encoding="utf-8")
+        data.derived.cache_clear()
+        with pytest.raises(SheetError):
+            characters.create("C", PhysicalDice((1, 3, 5, 2, 4, 6)))
+    finally:
+        data.derived.cache_clear()
+
+
+def test_T3_trait_names_and_levels_match_without_accents() -> None:
+    assert find_trait("dexterite") == "Dextérité"
+    assert find_trait(" DEXTÉRITÉ ") == "Dextérité"
+    assert threshold_of("moyenne") == (2, False)
+    assert threshold_of("Tres difficile") == (4, True)
+    with pytest.raises(SheetError):
+        find_trait("agilité")
+
+
+def test_sheet_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "aria.json"
+    sheet = characters.create("Aria", SeededDice(1))
+    characters.save(path, sheet)
+    assert characters.load(path) == sheet
+    path.write_text('{"name": "x"}', encoding="utf-8")
+    with pytest.raises(SheetError):
+        characters.load(path)
+
+
+def test_T10_seed_orc_loses_one_mr_and_rolls_two_dice_next_round() -> None:
+    """T-10: 1-1-4-6 vs 2-3-5: the orc goes from MR 3 to MR 2, then rolls 2 dice."""
+    hero = character("Guerrier", 4, 8)
+    orc = monster("Orc", 3)
+    result = fight(
+        hero,
+        orc,
+        [PhysicalDice((1, 1, 4, 6, 4, 5, 6, 2)), PhysicalDice((2, 3, 5, 1, 2))],
+        explode="never",
+    )
+    first, second = result.rounds
+    assert (first.outcome.a.successes, first.outcome.b.successes, first.outcome.margin) == (2, 1, 1)
+    assert first.b.dice == 2 and first.b_dice == 3
+    assert second.b_dice == 2 and second.outcome.b.batches == ((1, 2),)
+    assert result.b.dice == 0 and result.b.down and result.winner == "a"
+
+
+def test_T10_option_loser_loses_one_point() -> None:
+    """T-10 option: the loser loses 1 point whatever the margin."""
+    hero, orc = character("G", 4, 8), monster("Orc", 3)
+    from meneur.systems.tunnels.combat import play_round
+
+    outcome, lost, _a, b = play_round(
+        hero,
+        orc,
+        [PhysicalDice((4, 5, 6, 2)), PhysicalDice((1, 2, 3))],
+        explode="never",
+        loss="one",
+    )
+    assert outcome.margin == 3 and lost == 1 and b.dice == 2
+
+
+def test_T11_endurance_zero_wounds_then_kills() -> None:
+    """T-11: Endurance at 0 -> wounded with full Endurance back; at 0 again -> dead."""
+    hero = character("G", 2, 3)
+    hurt = hero.hurt(2)
+    assert (hurt.endurance, hurt.wounded, hurt.dead) == (1, False, False)
+    wounded = hurt.hurt(5)
+    assert (wounded.endurance, wounded.wounded, wounded.dead) == (3, True, False)
+    dead = wounded.hurt(3)
+    assert dead.dead and dead.down
+
+
+def test_T11_a_fight_to_the_death() -> None:
+    """T-11: against a strong monster the character is wounded, then dies."""
+    result = fight(character("G", 1, 1), monster("Troll", 6), [SeededDice(3)], explode="never")
+    assert result.winner == "b" and result.a.dead and result.a.wounded
+    assert any(r.a.wounded and not r.a.dead for r in result.rounds)
+
+
+def test_T10_fight_between_two_characters_and_typed_dice_running_short() -> None:
+    result = fight(character("A", 3, 4), character("B", 3, 4), [SeededDice(5)])
+    assert result.winner in ("a", "b")
+    with pytest.raises(DiceSourceError):
+        fight(
+            character("A", 3, 4), monster("Orc", 3), [PhysicalDice((1, 2, 3)), PhysicalDice((1,))]
+        )
+
+
+def test_T12_chance_rerolls_the_lowest_failed_die() -> None:
+    """T-12: 1 Chance rerolls one failed die (a 1 first); no new explosion."""
+    params = TestParams(3, 2, explode="never")
+    outcome = TunnelsTest().roll(params, [PhysicalDice((1, 3, 5))]).outcome
+    assert not outcome.passed
+    result = spend_chance(params, outcome, 2, PhysicalDice((6,)))
+    assert result.spent == 1 and result.outcome.passed
+    assert result.outcome.batches == ((6, 3, 5),)
+    # option: one Chance rerolls every failed die
+    result = spend_chance(params, outcome, 1, PhysicalDice((2, 2)), all_failed=True)
+    assert result.spent == 1 and result.outcome.batches == ((2, 2, 5),)
+
+
+def test_T12_chance_undoes_a_critical_failure() -> None:
+    params = TestParams(3, 1, explode="never")
+    outcome = TunnelsTest().roll(params, [PhysicalDice((1, 1, 1))]).outcome
+    assert outcome.critical
+    result = spend_chance(params, outcome, 1, PhysicalDice((4,)))
+    assert not result.outcome.critical and result.outcome.passed
+
+
+def test_T13_spells_are_data_and_mana_never_below_zero() -> None:
+    """T-13: a spell costs Mana; the pool is tracked and never goes below 0."""
+    sheet = characters.create("Aria", PhysicalDice((1, 3, 5, 2, 4, 6)))  # Mana 5
+    spell = find_spell("boule de feu")
+    assert (spell.cost, spell.trait, spell.threshold) == (3, "Intelligence", 3)
+    after = spend_mana(sheet, spell)
+    assert after.mana.current == 2
+    with pytest.raises(RuleError):
+        spend_mana(after, spell)
+    with pytest.raises(SheetError):
+        find_spell("abracadabra")
