@@ -193,3 +193,15 @@ def test_not_a_log_is_refused() -> None:
     broken["entries"][0] = "nope"
     with pytest.raises(VerifyError):
         verify_log(broken)
+
+
+def test_a_rewritten_log_misses_the_published_head() -> None:
+    """The head published at reveal pins the log: rewriting all hashes is caught."""
+    document = log_of()
+    document["sessions"][0]["closing_hash"] = document["entries"][-1]["hash"]
+    assert verify_log(document).entries == 5
+    document["entries"][2]["faces"] = [[1, 1]]  # a physical roll, forged with new hashes
+    rehash(document, 2)
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.params["commitment"] == commitment_of(SEED)[:16]

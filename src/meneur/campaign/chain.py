@@ -236,6 +236,18 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
             physical += 1
         previous = entry
         head = str(entry.get("hash"))
+    if complete:
+        seen = {GENESIS, *(str(entry.get("hash")) for entry in entries)}
+        for session in document.get("sessions", []):
+            closing = session.get("closing_hash")
+            if closing is not None and closing not in seen:
+                raise VerifyError(
+                    N_(
+                        "The log head published when the game session {commitment} ended "
+                        "is not in this log: entries were rewritten or removed."
+                    ),
+                    commitment=str(session.get("commitment", ""))[:16],
+                )
     return VerifyReport(len(entries), recomputed, physical, unrevealed, complete, head)
 
 
