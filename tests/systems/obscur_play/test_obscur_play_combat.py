@@ -341,3 +341,44 @@ def test_O13_strike_check_exact_odds_against_icepool() -> None:
     assert ours == expected
     # MR 2 with Hargne 4, +1, armour 2, Résistance 1: 4 damage (the issue's example)
     assert params.damage(2, "Tête") == 4
+
+
+def test_O22_special_blows_cost_attack_dice_and_apply_their_effect() -> None:
+    """O-22 coups spéciaux (table provisoire): a cost in Attack dice, an effect on a hit."""
+    from meneur.systems.obscur.combat import special_blow, special_blows
+
+    assert special_blows().provisional
+    power, head, disarm = (
+        special_blow("coup puissant"),
+        special_blow("Coup à la tête"),
+        special_blow("désarmer"),
+    )
+    base = fighter("A", agility=3, strategy="totale")
+    b = fighter("B", agility=1, strategy="totale")
+    plain = resolve_fight(
+        FightParams(base, b, body("A"), body("B", 40), max_rounds=1),
+        ((6, 6, 6, 6, 3, *ONES), ONES),
+    ).rounds[0]["strikes"][0]
+    # 4 dice − 2: the same first faces give fewer successes, and +2 damage on a hit
+    strong = Fighter(**{**base.__dict__, "special": power})
+    hit = resolve_fight(
+        FightParams(strong, b, body("A"), body("B", 40), max_rounds=1),
+        ((6, 6, 3, *ONES), ONES),
+    ).rounds[0]["strikes"][0]
+    assert hit["attack"]["dice"] == 2 and hit["special"]["cost"] == 2
+    assert plain["margin"] == 8 and hit["margin"] == 4
+    assert hit["damage"] == plain["damage"] - 4 + 2
+    # a chosen zone: no hit-zone die is read
+    aimed = Fighter(**{**base.__dict__, "special": head})
+    out = resolve_fight(
+        FightParams(aimed, b, body("A"), body("B", 40), max_rounds=1), ((6, *ONES), ONES)
+    )
+    assert out.rounds[0]["strikes"][0]["zone"] == "Tête"
+    assert out.rounds[0]["strikes"][0]["zone_face"] is None
+    # disarmed: the defender must draw again next round (O-18)
+    rough = Fighter(**{**base.__dict__, "special": disarm})
+    out = resolve_fight(
+        FightParams(rough, b, body("A"), body("B", 40), max_rounds=2), ((6, 6, 2, *ONES), ONES)
+    )
+    assert out.rounds[0]["strikes"][0]["disarmed"]
+    assert "draw" in out.rounds[1]["b"] and out.rounds[1]["b"]["split"][0]["weapon"] == "Mains nues"

@@ -66,6 +66,50 @@ class RangedTable(_Strict):
     distance: dict[str, Annotated[int, Field(ge=0, le=30)]]
 
 
+class SpecialBlow(_Strict):
+    """O-22 coup spécial (table provisoire): a cost in Attack dice and one effect."""
+
+    name: str
+    condition: str = ""
+    cost: Annotated[int, Field(ge=0, le=20)]
+    effect: Literal["damage", "zone", "disarm"]
+    value: Annotated[int, Field(ge=0, le=20)] = 0
+    zone: str | None = None
+
+
+class SpecialBlowsFile(_Strict):
+    provisional: bool = False
+    blows: list[SpecialBlow]
+
+
+@cache
+def special_blows() -> SpecialBlowsFile:
+    try:
+        data = SpecialBlowsFile.model_validate(load_data("obscur", "special_blows"))
+    except ValidationError as error:
+        raise sheet_error(error, "obscur/data/special_blows.toml") from None
+    zones = {fold(z.name) for z in armoury().zones_file.zones}
+    for blow in data.blows:
+        if blow.effect == "zone" and fold(blow.zone or "") not in zones:
+            raise RuleError(
+                N_("Special blow '{name}': unknown zone '{zone}'."),
+                name=blow.name,
+                zone=str(blow.zone),
+            )
+    return data
+
+
+def special_blow(name: str) -> SpecialBlow:
+    for blow in special_blows().blows:
+        if fold(blow.name) == fold(name):
+            return blow
+    raise UsageError(
+        N_("Unknown special blow '{name}' (known: {known})."),
+        name=str(name)[:40],
+        known=", ".join(b.name for b in special_blows().blows),
+    )
+
+
 class CombatFile(_Strict):
     variants: Variants = Variants()
     ranged: RangedTable
@@ -153,6 +197,8 @@ class Fighter:
     opponents: int = 1
     sheathed: bool = False
     """O-18: the weapon is not in hand yet; the fighter must draw it while fighting."""
+    special: SpecialBlow | None = None
+    """O-22: a coup spécial tried with every attack (table provisoire)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.opponents <= 10:
@@ -289,9 +335,11 @@ def _strike(
 ) -> dict[str, Any]:
     """One attack against the defender's Parade (O-12), its damage (O-13, O-22) and the
     shock of the wound (O-28)."""
+    special = attacker.fighter.special
+    cost = special.cost if special else 0
     pool = Dice(attack_dice, arm.pa.zero_skill, arm.pa.zero_attribute)
     params, outcome = roll(
-        reader, pool, difficulty=0, modifier=-attacker.shock, stream=attacker.stream
+        reader, pool, difficulty=0, modifier=-attacker.shock - cost, stream=attacker.stream
     )
     parade = _parade(reader, defender, defender_dice, defender_arms, defender.fighter)
     winner, margin = duel(outcome.successes, parade)
@@ -303,10 +351,18 @@ def _strike(
         "hit": winner == "a",
         "margin": margin if winner == "a" else 0,
     }
+    if special:
+        entry["special"] = {"name": special.name, "cost": cost}
     if winner != "a":
         return entry
-    zone_face = reader.take(1, attacker.stream)[0]
-    zone = armoury().zone_of(zone_face)
+    zone_face: int | None = None
+    if special and special.effect == "zone":
+        zone = next(
+            z.name for z in armoury().zones_file.zones if fold(z.name) == fold(special.zone or "")
+        )
+    else:
+        zone_face = reader.take(1, attacker.stream)[0]
+        zone = armoury().zone_of(zone_face)
     protection = defender.fighter.armour.get(zone, 0)
     damage = blow_damage(
         margin,
@@ -315,6 +371,11 @@ def _strike(
         protection=protection,
         resistance=defender.fighter.resistance,
     )
+    if special and special.effect == "damage":
+        damage += special.value
+    if special and special.effect == "disarm" and defender.drawn and defender.fighter.arms:
+        defender.drawn = False  # O-18: must draw again while fighting
+        entry["disarmed"] = True
     entry |= {
         "zone_face": zone_face,
         "zone": zone,
@@ -681,6 +742,7 @@ def fighter_of(
     strategy: str | None = None,
     opponents: int = 1,
     sheathed: bool = False,
+    special: str | None = None,
 ) -> Fighter:
     """A :class:`Fighter` from a validated sheet and its ``equipement`` (O-11)."""
     from meneur.systems.obscur.catalog import Kind
@@ -698,6 +760,7 @@ def fighter_of(
     )
     unarmed = Arm(arms_data.unarmed(), dice_of(character, "Bagarre"))
     sang_froid = character.level(Kind.ABILITY, character.find("Sang-froid")[1])
+    coup = special or kit.tactics.coup
     return Fighter(
         name=character.sheet.name or str(character.path or "?"),
         agility=level("Agilité"),
@@ -717,4 +780,5 @@ def fighter_of(
         flee_at=kit.tactics.fuite,
         opponents=opponents,
         sheathed=sheathed,
+        special=special_blow(coup) if coup else None,
     )

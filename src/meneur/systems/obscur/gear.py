@@ -250,6 +250,8 @@ class Tactics(_Strict):
     """Points of Gardien du feu moved to the Rang d'Action each round (O-11)."""
     fuite: Annotated[int, Field(ge=-100, le=1000)] | None = None
     """Try to disengage (O-19) once current Vie is at or below this (None: never)."""
+    coup: str | None = None
+    """A coup spécial tried with every attack (O-22, data/special_blows.toml)."""
 
 
 class Survival(_Strict):

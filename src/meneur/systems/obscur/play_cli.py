@@ -146,6 +146,22 @@ def fight_command(
             help=_("Who must draw their weapon while fighting (O-18)."),
         ),
     ] = None,
+    special_a: Annotated[
+        str | None,
+        typer.Option(
+            "--special-a",
+            metavar="NAME",
+            help=_("A's coup spécial, tried with every attack (O-22, table provisoire)."),
+        ),
+    ] = None,
+    special_b: Annotated[
+        str | None,
+        typer.Option(
+            "--special-b",
+            metavar="NAME",
+            help=_("B's coup spécial, tried with every attack (O-22, table provisoire)."),
+        ),
+    ] = None,
     rounds: Annotated[
         int | None,
         typer.Option(
@@ -179,8 +195,8 @@ def fight_command(
         raise UsageError(N_("A fighter cannot fight their own sheet with --save."))
     both = {"a", "b"} if sheathed == "both" else {sheathed} if sheathed else set()
     params = FightParams(
-        fighter_of(char_a, strategy=strategy_a, sheathed="a" in both),
-        fighter_of(char_b, strategy=strategy_b, sheathed="b" in both),
+        fighter_of(char_a, strategy=strategy_a, sheathed="a" in both, special=special_a),
+        fighter_of(char_b, strategy=strategy_b, sheathed="b" in both, special=special_b),
         body_a,
         body_b,
         impress=("a", "b") if impress == "both" else ((impress,) if impress else ()),  # type: ignore[arg-type]
@@ -264,6 +280,13 @@ def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) 
                 )
         for strike in record["strikes"]:
             attacker = names[strike["attacker"]]
+            if "special" in strike:
+                console.print(
+                    "  "
+                    + _("Coup spécial {name}: -{cost} dice of Attaque.").format(
+                        name=strike["special"]["name"], cost=strike["special"]["cost"]
+                    )
+                )
             _test_line(
                 console,
                 _("{name} — Attaque ({weapon})").format(name=attacker, weapon=strike["weapon"]),
@@ -293,6 +316,8 @@ def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) 
                 damage=strike["damage"],
             )
             console.print("  " + text, style="bold red" if strike["damage"] else "bold")
+            if strike.get("disarmed"):
+                console.print("  " + _("Disarmed: must draw again (O-18)."), style="bold")
             if "shock" in strike:
                 sh = strike["shock"]
                 if "test" in sh:
