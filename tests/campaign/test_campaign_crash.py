@@ -77,3 +77,40 @@ def test_sigkill_mid_stream_keeps_every_reported_roll(db_url: str) -> None:
         assert verify_log(store.export_log()).entries == len(entries)
         # and the database still takes writes
         store.add_character("krasses", "Ana", {})
+
+
+CONCURRENT = """
+import sys
+from meneur.campaign.rolllog import log_roll
+from meneur.campaign.store import Store
+
+with Store(sys.argv[1]) as store:
+    for n in range(int(sys.argv[3])):
+        log_roll(store, "generic", "roll", {"writer": sys.argv[2], "n": n}, [[n % 6 + 1]],
+                 {"total": n % 6 + 1}, "physical", character="Zed")
+"""
+
+
+def test_concurrent_writers_keep_one_unbroken_chain(db_url: str) -> None:
+    """Three processes logging at once: every roll lands, in one chain without forks."""
+    with Store(db_url) as store:
+        store.add_character("krasses", "Zed", {})
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", CONCURRENT, db_url, str(number), "40"],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for number in range(3)
+    ]
+    for writer in writers:
+        _, errors = writer.communicate(timeout=120)
+        assert writer.returncode == 0, errors
+    with Store(db_url) as store:
+        entries = store.rolls()
+        assert len(entries) == 120
+        assert {(e["params"]["writer"], e["params"]["n"]) for e in entries} == {
+            (str(w), n) for w in range(3) for n in range(40)
+        }
+        report = verify_log(store.export_log())
+        assert report.entries == 120 and report.complete
