@@ -382,3 +382,23 @@ def test_O22_special_blows_cost_attack_dice_and_apply_their_effect() -> None:
     )
     assert out.rounds[0]["strikes"][0]["disarmed"]
     assert "draw" in out.rounds[1]["b"] and out.rounds[1]["b"]["split"][0]["weapon"] == "Mains nues"
+
+
+def test_O12_one_pass_draw_equals_the_inherited_loop() -> None:
+    """The one-pass draw (speed) gives the same faces and outcome as Check.roll's loop."""
+    from meneur.systems.obscur.combat import fight_with
+    from meneur.systems.obscur.state import body_of
+
+    a = load_character(EXAMPLES / "garance.toml")
+    b = load_character(EXAMPLES / "corbeau.toml")
+    params = FightParams(fighter_of(a), fighter_of(b), body_of(a), body_of(b))
+    for seed in range(5):
+        s1, s2 = make_source(seed=seed), make_source(seed=seed)
+        slow = run_step(lambda f: resolve_fight(params, f), [s1, s1], streams=2)
+        fast = run_step(
+            lambda f: resolve_fight(params, f),
+            [s2, s2],
+            streams=2,
+            run_reader=lambda r: fight_with(params, r),
+        )
+        assert slow == fast

@@ -520,7 +520,11 @@ def impress(reader: FaceReader, who: _Side, target: _Side) -> dict[str, Any]:
 
 def resolve_fight(params: FightParams, faces: tuple[tuple[int, ...], ...]) -> FightOutcome:
     """A melee to its end (coma, death, disengagement or the round limit), pure in faces."""
-    reader = FaceReader(faces)
+    return fight_with(params, FaceReader(faces))
+
+
+def fight_with(params: FightParams, reader: FaceReader) -> FightOutcome:
+    """:func:`resolve_fight` reading its dice from ``reader`` (stream 0: A, 1: B)."""
     sides = {
         "a": _Side("a", 0, params.a, _copy(params.a_body), drawn=not params.a.sheathed),
         "b": _Side("b", 1, params.b, _copy(params.b_body), drawn=not params.b.sheathed),

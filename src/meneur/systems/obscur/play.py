@@ -1,12 +1,17 @@
 """Running the play rules (fight, health, survival, march) with dice sources.
 
 The rules of ``combat``, ``health``, ``survival`` and ``encumbrance`` are pure functions
-of the faces. :class:`StepCheck` wraps one of them as a :class:`Check` so that the
-inherited :meth:`Check.roll` draws the dice they ask for (seeded, secure or typed) and
-records every face; the step is rebuilt from fresh copies on each call, so asking for
-more dice never applies a rule twice. These checks have no exact odds (a whole fight
-has too many branches): they stay out of ``System.checks()`` and their replay is tested
-directly.
+of the faces. :class:`StepCheck` wraps one of them as a :class:`Check`: the inherited
+:meth:`Check.roll` draws the dice they ask for (seeded, secure or typed) and records
+every face; the step is rebuilt from fresh copies on each call, so asking for more dice
+never applies a rule twice. These checks have no exact odds (a whole fight has too many
+branches): they stay out of ``System.checks()`` and their replay is tested directly.
+
+Speed (measured, ``benchmarks/bench_obscur_play.py``): a fight asks for dice some sixty
+times, and the inherited loop re-runs it from the start each time (44 fights/s). A step
+that also gives ``run_reader`` is run once with a :class:`DrawingReader`, which draws
+each batch when the rule takes it, in the same order and the same counts as the
+inherited loop, so the same seed gives the same faces and the same outcome (tested).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.odds.dist import Dist
 from meneur.rng import DiceSource
-from meneur.systems.base import Check, Faces
+from meneur.systems.base import Check, FaceReader, Faces, Rolled
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,24 @@ class Step:
 
     run: Callable[[Faces], Any]
     streams: int = 1
+    run_reader: Callable[[FaceReader], Any] | None = None
+    """The same rule reading a :class:`FaceReader` (enables the one-pass draw)."""
+
+
+class DrawingReader(FaceReader):
+    """A reader that draws each batch from the dice sources when the rule takes it."""
+
+    def __init__(self, sources: Sequence[DiceSource], streams: int) -> None:
+        super().__init__(tuple(() for _ in range(streams)))
+        self.sources = sources
+        self.drawn: list[list[int]] = [[] for _ in range(streams)]
+
+    def take(self, count: int, stream: int = 0) -> tuple[int, ...]:
+        if count <= 0:
+            return ()
+        faces = tuple(self.sources[stream].roll(6, count))
+        self.drawn[stream].extend(faces)
+        return faces
 
 
 class StepCheck(Check[Step, Any]):
@@ -36,6 +59,17 @@ class StepCheck(Check[Step, Any]):
 
     def streams(self, params: Step) -> int:
         return params.streams
+
+    def roll(self, params: Step, sources: Sequence[DiceSource]) -> Rolled[Step, Any]:
+        if params.run_reader is None:
+            return super().roll(params, sources)
+        if len(sources) < params.streams:
+            sources = [*sources, *([sources[-1]] * (params.streams - len(sources)))]
+        reader = DrawingReader(sources, params.streams)
+        outcome = params.run_reader(reader)
+        for source in {id(s): s for s in sources[: params.streams]}.values():
+            source.finish()
+        return Rolled(params, tuple(tuple(f) for f in reader.drawn), outcome)
 
     def resolve(self, params: Step, faces: Faces) -> Any:
         return params.run(faces)
@@ -54,8 +88,12 @@ class StepCheck(Check[Step, Any]):
 
 
 def run_step(
-    run: Callable[[Faces], Any], sources: Sequence[DiceSource], streams: int = 1
+    run: Callable[[Faces], Any],
+    sources: Sequence[DiceSource],
+    streams: int = 1,
+    *,
+    run_reader: Callable[[FaceReader], Any] | None = None,
 ) -> tuple[Any, Faces]:
     """Run a pure rule with dice drawn on demand; returns its result and every face."""
-    rolled = StepCheck().roll(Step(run, streams), sources)
+    rolled = StepCheck().roll(Step(run, streams, run_reader), sources)
     return rolled.outcome, rolled.faces

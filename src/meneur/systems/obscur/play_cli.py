@@ -180,6 +180,7 @@ def fight_command(
     from meneur.systems.obscur.combat import (
         FightParams,
         combat_data,
+        fight_with,
         fighter_of,
         final_bodies,
         resolve_fight,
@@ -203,7 +204,10 @@ def fight_command(
         max_rounds=rounds,
     )
     outcome, rolled = run_step(
-        lambda f: resolve_fight(params, f), dice_sources(seed, faces, vs_faces), streams=2
+        lambda f: resolve_fight(params, f),
+        dice_sources(seed, faces, vs_faces),
+        streams=2,
+        run_reader=lambda r: fight_with(params, r),
     )
     provisional = armoury().provisional or health_tables().provisional
     data: dict[str, Any] = {
@@ -409,16 +413,17 @@ def survive_command(
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.files import read_sheet
+    from meneur.systems.base import FaceReader
     from meneur.systems.obscur.play import run_step
     from meneur.systems.obscur.state import require_standing, save_body
     from meneur.systems.obscur.survival import (
         MAX_PARTY,
         DayParams,
         hostility,
+        journey_with,
         milieu_from,
         milieu_named,
         milieux,
-        resolve_journey,
         traveller_of,
     )
 
@@ -449,12 +454,17 @@ def survive_command(
     )
 
     def run(faces: tuple[tuple[int, ...], ...]) -> tuple[list[dict[str, Any]], list[Body]]:
+        return run_with(FaceReader(faces))
+
+    def run_with(reader: FaceReader) -> tuple[list[dict[str, Any]], list[Body]]:
         from meneur.systems.obscur.combat import _copy
 
         bodies = [_copy(b) for _c, b in loaded]
-        return resolve_journey(params, bodies, faces, days), bodies
+        return journey_with(params, bodies, reader, days), bodies
 
-    (journey, bodies), rolled = run_step(run, dice_sources(seed, None), streams=len(paths))
+    (journey, bodies), rolled = run_step(
+        run, dice_sources(seed, None), streams=len(paths), run_reader=run_with
+    )
     data: dict[str, Any] = {
         "system": "obscur",
         "milieu": {"name": name, **where.model_dump(), "provisional": provisional},
@@ -553,10 +563,13 @@ def _apply(
     before = body.to_json()
 
     def run(f: tuple[tuple[int, ...], ...]) -> tuple[dict[str, Any], Body]:
-        fresh = _copy(body)
-        return action(fresh, character, FaceReader(f)), fresh
+        return run_with(FaceReader(f))
 
-    (result, after), rolled = run_step(run, dice_sources(seed, faces))
+    def run_with(reader: FaceReader) -> tuple[dict[str, Any], Body]:
+        fresh = _copy(body)
+        return action(fresh, character, reader), fresh
+
+    (result, after), rolled = run_step(run, dice_sources(seed, faces), run_reader=run_with)
     if not dry_run:
         save_body(character, after)
     data: dict[str, Any] = {

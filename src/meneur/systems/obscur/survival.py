@@ -236,9 +236,15 @@ def resolve_journey(
     params: DayParams, bodies: list[Body], faces: tuple[tuple[int, ...], ...], days: int
 ) -> list[dict[str, Any]]:
     """``days`` days in a row, pure in the faces (member ``i`` on stream ``i``)."""
+    return journey_with(params, bodies, FaceReader(faces), days)
+
+
+def journey_with(
+    params: DayParams, bodies: list[Body], reader: FaceReader, days: int
+) -> list[dict[str, Any]]:
+    """:func:`resolve_journey` reading its dice from ``reader``."""
     if not 1 <= days <= MAX_DAYS:
         raise RuleError(N_("Give 1 to {most} days."), most=MAX_DAYS)
-    reader = FaceReader(faces)
     out = []
     for day in range(1, days + 1):
         out.append({"day": day} | resolve_day(params, bodies, reader))
