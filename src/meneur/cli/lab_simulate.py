@@ -1,9 +1,315 @@
-"""Placeholder until the simulator lands."""
+"""``meneur simulate fight SYSTEM`` and ``meneur simulate test SYSTEM`` (numpy, chunked).
+
+The fight takes the options of ``meneur fight tunnels`` (``--dice``, ``--endurance``,
+``--vs-mr``, ``--explode``, ``--loss``) plus ``--runs``, ``--seed``, ``--plot``, ``--json``
+and the rule variants of RULES.md (``--tie``, ``--sixes``...).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from meneur.cli.params import Json, Seed, int_parser
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+
+MAX_RUNS = 10**10
+"""Runs are chunked (constant memory): 10^10 is hours, not a crash."""
+
+SystemArg = Annotated[str, typer.Argument(metavar="SYSTEM", help=_("The system (tunnels)."))]
+Runs = Annotated[
+    int,
+    typer.Option("--runs", parser=int_parser(1, MAX_RUNS), metavar="N", help=_("How many runs.")),
+]
+Plot = Annotated[
+    Path | None,
+    typer.Option("--plot", metavar="FILE", help=_("Also draw the result in FILE (.png or .svg).")),
+]
+Explode = Annotated[
+    str,
+    typer.Option(
+        "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
+    ),
+]
+Sixes = Annotated[
+    str,
+    typer.Option(
+        "--sixes", metavar="batch|all", help=_("Three 6s in one batch (T-7) or over all dice.")
+    ),
+]
+Blessed = Annotated[bool, typer.Option("--blessed", help=_("Blessed roll (béni): 3-6 succeed."))]
+Cursed = Annotated[
+    bool, typer.Option("--cursed", help=_("Cursed roll (maudit): only 5-6 succeed."))
+]
 
 
-def register_simulate(group: Any) -> None:
+def _choice(value: str, known: tuple[str, ...], what: str) -> str:
+    if value not in known:
+        raise UsageError(
+            N_("{what}: unknown value '{value}'; choose among {known}."),
+            what=what,
+            value=value[:40],
+            known=", ".join(known),
+        )
+    return value
+
+
+def _tunnels_only(system: str) -> None:
+    from meneur.lab.adapters import system_named
+
+    found = system_named(system)
+    if found.name != "tunnels":
+        raise UsageError(
+            N_("The simulator plays whole fights of {known} only, not {system} yet."),
+            known="tunnels",
+            system=found.title,
+        )
+
+
+def fight_command(
+    system: SystemArg,
+    dice: Annotated[
+        int | None,
+        typer.Option("--dice", parser=int_parser(1, 30), help=_("The character's Force (dice).")),
+    ] = None,
+    endurance: Annotated[
+        int | None,
+        typer.Option(
+            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+        ),
+    ] = None,
+    vs_mr: Annotated[
+        int | None,
+        typer.Option("--vs-mr", parser=int_parser(1, 30), help=_("The monster's Monster Rating.")),
+    ] = None,
+    explode: Explode = "needed",
+    vs_explode: Annotated[
+        str | None,
+        typer.Option(
+            "--vs-explode", metavar="POLICY", help=_("The monster's policy (default: the same).")
+        ),
+    ] = None,
+    loss: Annotated[
+        str,
+        typer.Option(
+            "--loss",
+            metavar="margin|one",
+            help=_("What the loser loses: the margin, or one point."),
+        ),
+    ] = "margin",
+    tie: Annotated[
+        str,
+        typer.Option(
+            "--tie",
+            metavar="none|reroll",
+            help=_("A tied round: nobody wins it, or it is rolled again."),
+        ),
+    ] = "none",
+    sixes: Sixes = "batch",
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    max_rounds: Annotated[
+        int,
+        typer.Option(
+            "--max-rounds",
+            parser=int_parser(1, 1000),
+            help=_("Stop a fight after this many rounds."),
+        ),
+    ] = 200,
+    runs: Runs = 100_000,
+    seed: Seed = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """Many whole fights, vectorised: win rate with its 95 % interval, rounds, survival."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.plot import check_path
+
+    _tunnels_only(system)
+    if dice is None or endurance is None:
+        raise UsageError(N_("Missing the character: --dice and --endurance."))
+    if vs_mr is None:
+        raise UsageError(N_("Missing the opponent: --vs-mr."))
+    policies = ("never", "always", "needed")
+    _choice(explode, policies, "--explode")
+    _choice(vs_explode or explode, policies, "--vs-explode")
+    _choice(loss, ("margin", "one"), "--loss")
+    _choice(tie, ("none", "reroll"), "--tie")
+    _choice(sixes, ("batch", "all"), "--sixes")
+    if plot is not None:
+        check_path(plot)
+    from meneur.lab.simulate import TunnelsFight, fight_report, run_chunks, survival, tunnels_fights
+
+    fight = TunnelsFight(
+        dice,
+        endurance,
+        vs_mr,
+        blessed,
+        cursed,
+        explode,
+        vs_explode or explode,
+        sixes,
+        loss,
+        tie,
+        max_rounds,
+    )
+    tally = run_chunks(
+        runs,
+        lambda rng, n: tunnels_fights(fight, rng, n),
+        seed=seed,
+        description=_("Fights"),
+    )
+    data = fight_report(fight, tally)
+    rounds = tally.histograms.get("rounds", {})
+    last = max(rounds, default=0)
+    if plot is not None:
+        from meneur.lab.plot import plot_fight
+
+        curves = {
+            _("Character alive"): survival(tally.histograms.get("dead_at", {}), tally.runs, last),
+            _("Character unhurt"): survival(
+                tally.histograms.get("wounded_at", {}), tally.runs, last
+            ),
+            _("Monster standing"): survival(tally.histograms.get("won_at", {}), tally.runs, last),
+        }
+        title = _(
+            "Tunnels: Force {dice}, Endurance {endurance} against MR {mr} ({runs} fights)"
+        ).format(dice=dice, endurance=endurance, mr=vs_mr, runs=tally.runs)
+        plot_fight(curves, {k: v / tally.runs for k, v in rounds.items()}, plot, title)
+        data["plot"] = str(plot)
+    if as_json:
+        print_json(data)
+        return
+    from meneur.lab.render import percent
+
+    out = console()
+    low, high = data["win_interval_95"]
+    out.print(
+        _("[bold]{runs}[/] fights: Force {dice}, Endurance {endurance} against MR {mr}.").format(
+            runs=tally.runs, dice=dice, endurance=endurance, mr=vs_mr
+        )
+    )
+    out.print(
+        _("Victory: [bold green]{rate}[/] (95 % interval {low} to {high})").format(
+            rate=percent(data["win_rate"], 2), low=percent(low, 2), high=percent(high, 2)
+        )
+    )
+    out.print(
+        _("Death: {rate}; wounded: {wounded}").format(
+            rate=percent(data["death_rate"], 2), wounded=percent(data["wounded_rate"], 2)
+        )
+    )
+    out.print(_("Rounds: {mean:.2f} on average").format(mean=data["rounds"]["mean"]))
+    if data["unfinished"]:
+        out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
+    if tally.interrupted:
+        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
+    if plot is not None:
+        out.print(_("Plot written to {path}.").format(path=plot))
+
+
+def test_command(
+    system: SystemArg,
+    dice: Annotated[
+        int, typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled."))
+    ] = 3,
+    threshold: Annotated[
+        int, typer.Option("--threshold", parser=int_parser(1, 1000), help=_("Successes needed."))
+    ] = 1,
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    explode: Explode = "needed",
+    sixes: Sixes = "batch",
+    runs: Runs = 1_000_000,
+    seed: Seed = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """Many tests, vectorised, beside the exact odds."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.plot import check_path
+
+    _tunnels_only(system)
+    _choice(explode, ("never", "always", "needed"), "--explode")
+    _choice(sixes, ("batch", "all"), "--sixes")
+    if plot is not None:
+        check_path(plot)
+    from meneur.lab.simulate import run_chunks, tunnels_test_chunk
+    from meneur.systems.tunnels.rules import TestParams
+
+    params = TestParams(dice, threshold, blessed, cursed, explode, sixes)  # type: ignore[arg-type]
+    tally = run_chunks(runs, tunnels_test_chunk(params), seed=seed, description=_("Tests"))
+    exact: Any = None
+    if dice <= 20:
+        from meneur.lab.adapters import check_of
+
+        dist: Any = check_of("tunnels", "test").odds(params)
+        exact = dist.p_where(lambda k: k[0] >= threshold and not k[2])
+    passed = tally.rate("passed")
+    data: dict[str, Any] = {
+        "system": "tunnels",
+        "runs": tally.runs,
+        "success_rate": passed["rate"],
+        "success_interval_95": passed["interval_95"],
+        "exceptional_rate": tally.rate("exceptional")["rate"],
+        "critical_rate": tally.rate("critical")["rate"],
+        "exact": None if exact is None else float(exact),
+        "exact_fraction": None if exact is None else f"{exact.numerator}/{exact.denominator}",
+        "successes": {
+            str(k): v / tally.runs for k, v in sorted(tally.histograms["successes"].items())
+        },
+        "interrupted": tally.interrupted,
+        "seconds": round(tally.seconds, 3),
+    }
+    if plot is not None:
+        from meneur.lab.plot import plot_distribution
+
+        plot_distribution(
+            {str(k): v for k, v in data["successes"].items()},
+            plot,
+            _("Tunnels: {dice} dice, successes over {runs} tests").format(
+                dice=dice, runs=tally.runs
+            ),
+            _("Successes"),
+        )
+        data["plot"] = str(plot)
+    if as_json:
+        print_json(data)
+        return
+    from meneur.lab.render import percent
+
+    out = console()
+    low, high = passed["interval_95"]
+    out.print(
+        _("{runs} tests: success {rate} (95 % interval {low} to {high})").format(
+            runs=tally.runs,
+            rate=percent(passed["rate"], 2),
+            low=percent(low, 2),
+            high=percent(high, 2),
+        )
+    )
+    if exact is not None:
+        out.print(
+            _("Exact odds: {p} ({fraction})").format(
+                p=percent(exact, 2), fraction=data["exact_fraction"]
+            )
+        )
+    out.print(
+        _("{rate} tests per second").format(rate=f"{tally.runs / max(tally.seconds, 1e-9):,.0f}")
+    )
+    if tally.interrupted:
+        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
+
+
+def register_simulate(group: typer.Typer) -> None:
     """Add ``simulate fight`` and ``simulate test``."""
+    group.command(
+        "fight", help=_("Simulate many whole fights (Tunnels: a character against a MR).")
+    )(fight_command)
+    group.command("test", help=_("Simulate many tests beside their exact odds (Tunnels)."))(
+        test_command
+    )

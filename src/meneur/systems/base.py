@@ -122,6 +122,23 @@ class Check(ABC, Generic[P, O]):
     def to_json(self, params: P, outcome: O) -> dict[str, Any]:
         """The public JSON form of an outcome (its keys are a contract)."""
 
+    def vectorised(self, params: P) -> Any:
+        """Optional hook: resolve many rolls at once with numpy (``None``: not offered).
+
+        Simulation is the only user. When offered, return an object with:
+
+        * ``width``: the most faces one roll can read on a stream (explosions included);
+        * ``__call__(faces)``: ``faces`` is an integer array ``[runs, streams, width]``
+          read in order per stream, as :class:`FaceReader` would; it returns a tuple of
+          arrays, one entry per run;
+        * ``key_at(result, i)``: run ``i``'s value of :meth:`key`.
+
+        ``tests/test_conformance_vector.py`` checks that ``key_at`` equals
+        ``key(resolve(params, faces[i]))`` on the same faces for every check offering it
+        (the design lab also offers vectorised resolves for checks that lack this hook).
+        """
+        return None
+
     def roll(self, params: P, sources: Sequence[DiceSource]) -> Rolled[P, O]:
         """Draw faces from ``sources`` (one per stream) as ``resolve`` asks, then resolve."""
         count = self.streams(params)

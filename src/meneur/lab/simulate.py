@@ -1,0 +1,297 @@
+"""Monte Carlo with numpy: chunked (constant memory), with a progress bar and Ctrl-C.
+
+:func:`run_chunks` splits ``runs`` into chunks of at most ``chunk`` runs, merges each
+chunk's counts into one result, shows a rich progress bar when the run is forecast to
+last over a second, and on Ctrl-C returns what was done so far (``interrupted``).
+
+:func:`tunnels_fights` plays whole Tunnels fights (T-9 to T-11) to their end, all runs at
+once: each round is one vectorised opposition over the fights still going.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from meneur.lab.vector import LOWEST, RandomReader, tunnels_oppose
+from meneur.odds.montecarlo import wilson_interval
+
+DEFAULT_CHUNK = 1 << 20
+"""Runs per chunk: about 100 MB of temporaries at worst for an exploding 10-die pool."""
+
+
+@dataclass
+class Tally:
+    """Counts merged over chunks: named totals and named histograms."""
+
+    runs: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    histograms: dict[str, dict[int, int]] = field(default_factory=dict)
+    interrupted: bool = False
+    seconds: float = 0.0
+    arrays: dict[str, Any] = field(default_factory=dict)
+    """Per-run results, kept only when asked for (the conformance test)."""
+
+    def add(self, other: Tally) -> None:
+        self.runs += other.runs
+        for key, value in other.counts.items():
+            self.counts[key] = self.counts.get(key, 0) + value
+        for name, histogram in other.histograms.items():
+            mine = self.histograms.setdefault(name, {})
+            for bucket, value in histogram.items():
+                mine[bucket] = mine.get(bucket, 0) + value
+
+    def rate(self, key: str) -> dict[str, Any]:
+        hits = self.counts.get(key, 0)
+        low, high = wilson_interval(hits, self.runs)
+        return {
+            "rate": hits / self.runs if self.runs else 0.0,
+            "hits": hits,
+            "interval_95": [low, high],
+        }
+
+
+def histogram(values: np.ndarray[Any, Any]) -> dict[int, int]:
+    keys, counts = np.unique(values, return_counts=True)
+    return {int(k): int(c) for k, c in zip(keys, counts, strict=True)}
+
+
+def run_chunks(
+    runs: int,
+    one_chunk: Callable[[np.random.Generator, int], Tally],
+    *,
+    seed: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    progress: bool = True,
+    description: str = "",
+) -> Tally:
+    """``runs`` simulations by chunks; Ctrl-C keeps the chunks already done."""
+    rng = np.random.default_rng(seed)
+    total = Tally()
+    started = time.perf_counter()
+    bar: Any = None
+    task: Any = None
+    try:
+        done = 0
+        while done < runs:
+            size = min(chunk, runs - done)
+            total.add(one_chunk(rng, size))
+            done += size
+            elapsed = time.perf_counter() - started
+            if progress and bar is None and done < runs and elapsed * runs / done > 1.0:
+                from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+                from meneur.cli.output import error_console
+
+                bar = Progress(
+                    TextColumn("{task.description}"),
+                    BarColumn(),
+                    TextColumn("{task.percentage:>3.0f} %"),
+                    TimeRemainingColumn(),
+                    console=error_console(),
+                    transient=True,
+                )
+                bar.start()
+                task = bar.add_task(description, total=runs, completed=done)
+            elif bar is not None:
+                bar.update(task, completed=done)
+    except KeyboardInterrupt:
+        total.interrupted = True
+    finally:
+        if bar is not None:
+            bar.stop()
+    total.seconds = time.perf_counter() - started
+    return total
+
+
+# --- Tunnels tests --------------------------------------------------------------------
+
+
+def tunnels_test_chunk(params: Any) -> Callable[[np.random.Generator, int], Tally]:
+    """One chunk of Tunnels tests: passed, exceptional, critical, successes."""
+    from meneur.lab.vector import TunnelsTestVector
+
+    vector = TunnelsTestVector(params)
+
+    def one(rng: np.random.Generator, size: int) -> Tally:
+        successes, exceptional, critical = vector.run(RandomReader(rng), size)
+        passed = (successes >= params.threshold) & ~critical
+        return Tally(
+            runs=size,
+            counts={
+                "passed": int(passed.sum()),
+                "exceptional": int(exceptional.sum()),
+                "critical": int(critical.sum()),
+            },
+            histograms={"successes": histogram(successes)},
+        )
+
+    return one
+
+
+# --- Tunnels fights (T-9 to T-11) -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelsFight:
+    """A character (``dice`` of Force, ``endurance``) against a monster of rating ``mr``.
+
+    ``loss``: the loser of a round loses the margin (T-10) or ``one`` point (option);
+    ``tie``: a tied round counts (``none``: nobody wins it) or is rolled again (``reroll``,
+    T-9 option: it does not count as a round). ``max_rounds`` bounds a fight.
+    """
+
+    dice: int
+    endurance: int
+    mr: int
+    blessed: bool = False
+    cursed: bool = False
+    explode: str = "needed"
+    mr_explode: str = "needed"
+    sixes: str = "batch"
+    loss: str = "margin"
+    tie: str = "none"
+    max_rounds: int = 200
+
+
+class Subset:
+    """A reader seen through the fights still going: row ``i`` is fight ``live[i]``."""
+
+    def __init__(self, reader: Any, live: np.ndarray[Any, Any]) -> None:
+        self.reader = reader
+        self.live = live
+
+    def take(self, rows: np.ndarray[Any, Any], counts: np.ndarray[Any, Any]) -> Any:
+        return self.reader.take(self.live[rows], counts)
+
+
+def tunnels_fights(
+    fight: TunnelsFight, rng: np.random.Generator, runs: int, readers: Any = None
+) -> Tally:
+    """Play ``runs`` fights to their end; counts wins, deaths, wounds and rounds.
+
+    ``readers``: (character's, monster's) face readers, for the conformance test; by
+    default both draw from ``rng``.
+    """
+    from meneur.lab.vector import judge
+    from meneur.systems.tunnels.rules import mode_of
+
+    lowest = LOWEST[mode_of(fight.blessed, fight.cursed)]
+    reader_a, reader_b = readers or (RandomReader(rng), RandomReader(rng))
+    random = readers is None
+    mr = np.full(runs, fight.mr, dtype=np.int64)
+    endurance = np.full(runs, fight.endurance, dtype=np.int64)
+    wounded = np.zeros(runs, dtype=np.bool_)
+    dead = np.zeros(runs, dtype=np.bool_)
+    rounds = np.zeros(runs, dtype=np.int64)
+    wounded_at = np.zeros(runs, dtype=np.int64)
+    live = np.arange(runs)
+    dice = np.full(runs, fight.dice, dtype=np.int64)
+    attempts = 0
+    while live.size and attempts < fight.max_rounds * 4:
+        attempts += 1
+        a, b = tunnels_oppose(
+            reader_a if random else Subset(reader_a, live),
+            reader_b if random else Subset(reader_b, live),
+            dice[: live.size],
+            mr[live],
+            lowest,
+            4,
+            fight.explode,
+            fight.mr_explode,
+            fight.sixes,
+        )
+        winner, margin = judge(a.successes, a.critical, b.successes, b.critical)
+        if fight.loss == "one":
+            margin = np.minimum(margin, 1)
+        counted = winner != 0 if fight.tie == "reroll" else np.ones_like(winner, dtype=np.bool_)
+        rounds[live] += counted
+        hit_monster = winner == 1
+        mr[live[hit_monster]] -= margin[hit_monster]
+        hit_char = np.flatnonzero(winner == -1)
+        who = live[hit_char]
+        endurance[who] -= margin[hit_char]
+        down = who[endurance[who] <= 0]
+        dies = down[wounded[down]]
+        dead[dies] = True
+        first = down[~wounded[down]]
+        wounded[first] = True
+        wounded_at[first] = rounds[first]
+        endurance[first] = fight.endurance  # T-11: wounded, and full Endurance back
+        over = (mr[live] <= 0) | dead[live] | (rounds[live] >= fight.max_rounds)
+        live = live[~over]
+    won = mr <= 0
+    tally = Tally(
+        runs=runs,
+        counts={
+            "won": int(won.sum()),
+            "dead": int(dead.sum()),
+            "wounded": int(wounded.sum()),
+            "unfinished": int((~won & ~dead).sum()),
+        },
+        histograms={
+            "rounds": histogram(rounds),
+            "won_at": histogram(rounds[won]),
+            "dead_at": histogram(rounds[dead]),
+            "wounded_at": histogram(wounded_at[wounded]),
+        },
+    )
+    if not random:
+        tally.arrays = {
+            "won": won,
+            "dead": dead,
+            "rounds": rounds,
+            "mr": mr,
+            "endurance": endurance,
+        }
+    return tally
+
+
+def survival(events: Mapping[int, int], runs: int, last: int) -> list[float]:
+    """P(the event has not happened yet) after each round 0..last."""
+    curve, gone = [], 0
+    for k in range(last + 1):
+        gone += events.get(k, 0)
+        curve.append(1.0 - gone / runs if runs else 1.0)
+    return curve
+
+
+def fight_report(fight: TunnelsFight, tally: Tally) -> dict[str, Any]:
+    """The public JSON of ``meneur simulate fight tunnels``."""
+    runs = tally.runs
+    rounds = tally.histograms.get("rounds", {})
+    mean = sum(k * v for k, v in rounds.items()) / runs if runs else 0.0
+    won = tally.rate("won")
+    return {
+        "system": "tunnels",
+        "fight": {
+            "dice": fight.dice,
+            "endurance": fight.endurance,
+            "mr": fight.mr,
+            "blessed": fight.blessed,
+            "cursed": fight.cursed,
+            "explode": fight.explode,
+            "mr_explode": fight.mr_explode,
+            "sixes": fight.sixes,
+            "loss": fight.loss,
+            "tie": fight.tie,
+            "max_rounds": fight.max_rounds,
+        },
+        "runs": runs,
+        "win_rate": won["rate"],
+        "win_interval_95": won["interval_95"],
+        "death_rate": tally.rate("dead")["rate"],
+        "death_interval_95": tally.rate("dead")["interval_95"],
+        "wounded_rate": tally.rate("wounded")["rate"],
+        "unfinished": tally.counts.get("unfinished", 0),
+        "rounds": {
+            "mean": mean,
+            "distribution": {str(k): v / runs for k, v in sorted(rounds.items())},
+        },
+        "interrupted": tally.interrupted,
+        "seconds": round(tally.seconds, 3),
+    }

@@ -1,0 +1,364 @@
+"""Vectorised resolves with numpy: many rolls at once, the same rules as ``resolve``.
+
+Faces come from a *reader*: :class:`RandomReader` draws them from a numpy generator as
+the rule asks (simulation), :class:`ArrayReader` reads them from a fixed array in order,
+per stream, exactly as :class:`~meneur.systems.base.FaceReader` does (so that the
+conformance suite can feed the scalar ``resolve`` and the vectorised one the same faces).
+A reader's ``take(rows, counts)`` returns a ``[len(rows), max(counts)]`` array of faces
+where row ``i`` holds its ``counts[i]`` faces and 0 beyond them (0 is no face).
+
+Each ``*Vector`` class here is what :meth:`Check.vectorised` returns for one check: its
+``width``, ``__call__(faces)`` and ``key_at(result, i)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+Int = NDArray[np.int64]
+Bool = NDArray[np.bool_]
+
+
+class ArrayReader:
+    """Faces read in order from ``faces[runs, width]`` (one stream)."""
+
+    def __init__(self, faces: NDArray[Any]) -> None:
+        self.faces = np.asarray(faces)
+        self.pos = np.zeros(self.faces.shape[0], dtype=np.int64)
+
+    def take(self, rows: Int, counts: Int) -> NDArray[np.uint8]:
+        k = int(counts.max(initial=0))
+        if k == 0:
+            return np.zeros((len(rows), 0), dtype=np.uint8)
+        span = np.arange(k)
+        index = self.pos[rows, None] + span
+        unused = span >= counts[:, None]
+        width = self.faces.shape[1]
+        if bool((index[~unused] >= width).any()):
+            raise ValueError("the faces array is narrower than the roll reads")
+        out: NDArray[np.uint8] = self.faces[rows[:, None], np.minimum(index, width - 1)].astype(
+            np.uint8
+        )
+        out[unused] = 0
+        self.pos[rows] += counts
+        return out
+
+
+class RandomReader:
+    """Faces drawn from a numpy generator, ``sides``-sided dice."""
+
+    def __init__(self, rng: np.random.Generator, sides: int = 6) -> None:
+        self.rng = rng
+        self.sides = sides
+
+    def take(self, rows: Int, counts: Int) -> NDArray[np.uint8]:
+        k = int(counts.max(initial=0))
+        out = self.rng.integers(1, self.sides + 1, size=(len(rows), k), dtype=np.uint8)
+        if k and int(counts.min()) != k:
+            out[np.arange(k) >= counts[:, None]] = 0
+        return out
+
+
+# --- Tunnels (T-3 to T-9) ------------------------------------------------------------
+
+LOWEST = {"normal": 4, "blessed": 3, "cursed": 5}
+_PRESENCE = np.array([0, 1, 2, 4, 8, 16, 32], dtype=np.uint8)
+_POPCOUNT = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
+
+
+def _packed_table(lowest: int) -> NDArray[np.int32]:
+    """Per face: successes in bits 0-7, ones in 8-15, sixes in 16-23 (face 0 counts nothing)."""
+    table = np.zeros(7, dtype=np.int32)
+    for face in range(1, 7):
+        table[face] = int(face >= lowest) + (int(face == 1) << 8) + (int(face == 6) << 16)
+    return table
+
+
+_TABLES = {lowest: _packed_table(lowest) for lowest in (3, 4, 5)}
+
+
+def batch_stats(faces: NDArray[np.uint8], counts: Int, lowest: int) -> tuple[Int, Int, Int, Int]:
+    """(successes, ones, sixes, extra dice) of one batch per row (T-3, T-5)."""
+    if faces.shape[1] == 0:
+        zero = np.zeros(faces.shape[0], dtype=np.int64)
+        return zero, zero, zero, zero
+    packed = _TABLES[lowest][faces].sum(axis=1, dtype=np.int32)
+    successes = (packed & 0xFF).astype(np.int64)
+    ones = ((packed >> 8) & 0xFF).astype(np.int64)
+    sixes = ((packed >> 16) & 0xFF).astype(np.int64)
+    distinct = _POPCOUNT[np.bitwise_or.reduce(_PRESENCE[faces], axis=1)]
+    return successes, ones, sixes, counts - distinct
+
+
+class PoolState:
+    """Vectorised :class:`~meneur.systems.tunnels.rules.Pool`: counts per run."""
+
+    def __init__(self, runs: int, lowest: Int | int, sixes_rule: str) -> None:
+        self.lowest = lowest
+        self.all_sixes = sixes_rule == "all"
+        self.successes = np.zeros(runs, dtype=np.int64)
+        self.ones = np.zeros(runs, dtype=np.int64)
+        self.sixes = np.zeros(runs, dtype=np.int64)
+        self.streak = np.zeros(runs, dtype=np.bool_)
+        self.pending = np.zeros(runs, dtype=np.int64)
+
+    def add(self, rows: Int, faces: NDArray[np.uint8], counts: Int, lowest: int) -> None:
+        s, o, x, e = batch_stats(faces, counts, lowest)
+        self.successes[rows] += s
+        self.ones[rows] += o
+        self.sixes[rows] += x
+        limit = self.sixes[rows] if self.all_sixes else x
+        self.streak[rows] |= limit >= 3
+        self.pending[rows] = e
+
+    @property
+    def critical(self) -> Bool:
+        return self.ones >= 3
+
+
+def wants(policy: str, behind: Bool) -> Bool:
+    if policy == "always":
+        return np.ones_like(behind)
+    if policy == "never":
+        return np.zeros_like(behind)
+    return behind
+
+
+def tunnels_test(
+    reader: Any, runs: int, dice: int, threshold: int, mode: str, policy: str, sixes: str
+) -> tuple[Int, Bool, Bool]:
+    """(successes, exceptional, critical) of ``runs`` tests (T-3 to T-8)."""
+    lowest = LOWEST[mode]
+    pool = PoolState(runs, lowest, sixes)
+    rows = np.arange(runs)
+    counts = np.full(runs, dice, dtype=np.int64)
+    pool.add(rows, reader.take(rows, counts), counts, lowest)
+    while True:
+        go = (pool.pending > 0) & wants(policy, pool.successes < threshold)
+        if not go.any():
+            break
+        pool.pending[~go] = 0  # a pool that stops exploding has finished (T-6)
+        rows = np.flatnonzero(go)
+        counts = pool.pending[rows]
+        pool.add(rows, reader.take(rows, counts), counts, lowest)
+    critical = pool.critical
+    passed = (pool.successes >= threshold) & ~critical
+    return pool.successes, passed & pool.streak, critical
+
+
+def judge(sa: Int, ca: Bool, sb: Int, cb: Bool) -> tuple[Int, Int]:
+    """Winner (1: a, -1: b, 0: nobody) and margin of each exchange (T-9)."""
+    diff = sa - sb
+    winner = np.sign(diff)
+    margin = np.abs(diff)
+    only_a, only_b = ca & ~cb, cb & ~ca
+    winner = np.where(ca & cb, 0, np.where(only_a, -1, np.where(only_b, 1, winner)))
+    margin = np.where(
+        ca & cb,
+        0,
+        np.where(only_a, np.maximum(1, -diff), np.where(only_b, np.maximum(1, diff), margin)),
+    )
+    return winner, margin
+
+
+def tunnels_oppose(
+    reader_a: Any,
+    reader_b: Any,
+    dice_a: Int,
+    dice_b: Int,
+    lowest_a: int,
+    lowest_b: int,
+    policy_a: str,
+    policy_b: str,
+    sixes: str,
+) -> tuple[PoolState, PoolState]:
+    """Both sides' pools after an opposition (T-9); ``dice_*`` may differ per run."""
+    runs = len(dice_a)
+    a, b = PoolState(runs, lowest_a, sixes), PoolState(runs, lowest_b, sixes)
+    rows = np.arange(runs)
+    a.add(rows, reader_a.take(rows, dice_a), dice_a, lowest_a)
+    b.add(rows, reader_b.take(rows, dice_b), dice_b, lowest_b)
+    live = np.ones(runs, dtype=np.bool_)
+    while True:
+        winner, _ = judge(a.successes, a.critical, b.successes, b.critical)
+        go_a = live & (a.pending > 0) & wants(policy_a, winner != 1)
+        go_b = live & (b.pending > 0) & wants(policy_b, winner != -1)
+        live &= go_a | go_b
+        if not live.any():
+            break
+        if go_a.any():
+            rows = np.flatnonzero(go_a)
+            counts = a.pending[rows]
+            a.add(rows, reader_a.take(rows, counts), counts, lowest_a)
+        if go_b.any():
+            rows = np.flatnonzero(go_b)
+            counts = b.pending[rows]
+            b.add(rows, reader_b.take(rows, counts), counts, lowest_b)
+    return a, b
+
+
+def most_dice(n: int) -> int:
+    return n * (n + 1) // 2
+
+
+class TunnelsTestVector:
+    """The vectorised Tunnels test (``TunnelsTest.key``: successes, exceptional, critical)."""
+
+    def __init__(self, params: Any) -> None:
+        self.params = params
+        self.width = params.dice if params.explode == "never" else most_dice(params.dice)
+
+    def run(self, reader: Any, runs: int) -> tuple[Int, Bool, Bool]:
+        p = self.params
+        return tunnels_test(reader, runs, p.dice, p.threshold, p.mode, p.explode, p.sixes)
+
+    def __call__(self, faces: NDArray[Any]) -> tuple[Int, Bool, Bool]:
+        return self.run(ArrayReader(faces[:, 0, :]), faces.shape[0])
+
+    def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
+        return (int(result[0][i]), bool(result[1][i]), bool(result[2][i]))
+
+
+class TunnelsOpposeVector:
+    """The vectorised Tunnels opposition (``TunnelsOppose.key``)."""
+
+    def __init__(self, params: Any) -> None:
+        self.params = params
+        self.width = max(most_dice(params.a.dice), most_dice(params.b.dice))
+
+    def run(self, reader_a: Any, reader_b: Any, runs: int) -> tuple[Any, ...]:
+        p = self.params
+        a, b = tunnels_oppose(
+            reader_a,
+            reader_b,
+            np.full(runs, p.a.dice, dtype=np.int64),
+            np.full(runs, p.b.dice, dtype=np.int64),
+            LOWEST[p.a.mode],
+            LOWEST[p.b.mode],
+            p.a.explode,
+            p.b.explode,
+            p.sixes,
+        )
+        return (a.successes - b.successes, a.streak, a.critical, b.streak, b.critical)
+
+    def __call__(self, faces: NDArray[Any]) -> tuple[Any, ...]:
+        return self.run(ArrayReader(faces[:, 0, :]), ArrayReader(faces[:, 1, :]), faces.shape[0])
+
+    def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
+        return (int(result[0][i]), *(bool(r[i]) for r in result[1:]))
+
+
+# --- Obscur (O-2, O-3, O-5 to O-7), Krâsses (K-1, K-2), Légendes (L-6 to L-8) ---------
+
+
+class ObscurTestVector:
+    """The Obscur test without Dépassement after the roll: (successes, fumble)."""
+
+    def __init__(self, params: Any) -> None:
+        self.params = params
+        self.width = max(1, params.pool)
+        self.values = np.array((0, *params.scoring.values), dtype=np.int64)
+
+    def run(self, reader: Any, runs: int) -> tuple[Int, Bool]:
+        pool = self.params.pool
+        if pool == 0:
+            return np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.bool_)
+        faces = reader.take(np.arange(runs), np.full(runs, pool, dtype=np.int64))
+        successes = self.values[faces].sum(axis=1)
+        fumble = (faces == 1).all(axis=1)
+        return successes, fumble
+
+    def __call__(self, faces: NDArray[Any]) -> tuple[Int, Bool]:
+        return self.run(ArrayReader(faces[:, 0, :]), faces.shape[0])
+
+    def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
+        return (int(result[0][i]), bool(result[1][i]))
+
+
+class KrassesTestVector:
+    """d20 + bonus against the difficulty; natural 20 passes, natural 1 fails (K-1, K-2)."""
+
+    width = 1
+
+    def __init__(self, params: Any) -> None:
+        self.params = params
+
+    def run(self, reader: Any, runs: int) -> tuple[Bool, Int]:
+        natural = reader.take(np.arange(runs), np.ones(runs, dtype=np.int64))[:, 0].astype(np.int64)
+        total = natural + self.params.bonus + self.params.modifier
+        target = self.params.target
+        passed = np.where(natural == 20, True, np.where(natural == 1, False, total >= target))
+        return passed, total - target
+
+    def __call__(self, faces: NDArray[Any]) -> tuple[Bool, Int]:
+        return self.run(ArrayReader(faces[:, 0, :]), faces.shape[0])
+
+    def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
+        return (bool(result[0][i]), int(result[1][i]))
+
+
+class LegendesTestVector:
+    """Both sums, their difference, the band of L-8 (as the index in OUTCOME_KEYS)."""
+
+    def __init__(self, params: Any) -> None:
+        from meneur.systems.legendes.data import rules_data
+        from meneur.systems.legendes.rules import OUTCOME_KEYS
+
+        self.params = params
+        self.keys = OUTCOME_KEYS
+        self.width = max(1, params.pc_dice, params.opposition_dice)
+        cuts = rules_data().resolution
+        self.cuts = (cuts.definitive, cuts.partial, cuts.advantage, cuts.cosmetic)
+
+    def run(self, reader_a: Any, reader_b: Any, runs: int) -> tuple[Int]:
+        p = self.params
+        rows = np.arange(runs)
+        mine = reader_a.take(rows, np.full(runs, p.pc_dice, dtype=np.int64)).sum(
+            axis=1, dtype=np.int64
+        )
+        theirs = reader_b.take(rows, np.full(runs, p.opposition_dice, dtype=np.int64)).sum(
+            axis=1, dtype=np.int64
+        )
+        d = mine + p.pc_bonus - theirs - p.opposition_bonus
+        size = np.abs(d)
+        definitive, partial, advantage, cosmetic = self.cuts
+        band = np.where(
+            size >= definitive,
+            0,
+            np.where(
+                size >= partial, 1, np.where(size >= advantage, 2, np.where(size >= cosmetic, 3, 4))
+            ),
+        )
+        index = np.where(band == 4, 4, np.where(d > 0, band, 8 - band))
+        return (index,)
+
+    def __call__(self, faces: NDArray[Any]) -> tuple[Int]:
+        return self.run(ArrayReader(faces[:, 0, :]), ArrayReader(faces[:, 1, :]), faces.shape[0])
+
+    def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
+        return self.keys[int(result[0][i])]
+
+
+def vector_for(system: str, check_name: str, check: Any, params: Any) -> Any:
+    """The check's own vectorised resolve, else the lab's, else ``None``."""
+    own = check.vectorised(params)
+    if own is not None:
+        return own
+    if system == "tunnels" and check_name == "test":
+        return TunnelsTestVector(params)
+    if system == "tunnels" and check_name == "oppose":
+        return TunnelsOpposeVector(params)
+    if system == "obscur" and check_name == "test":
+        push = params.push
+        if params.automatic is None and push.reroll == 0 and push.adjust == 0:
+            return ObscurTestVector(params)
+        return None
+    if system == "krasses" and check_name == "test":
+        return None if params.target is None else KrassesTestVector(params)
+    if system == "legendes" and check_name == "test":
+        return None if params.swept else LegendesTestVector(params)
+    return None

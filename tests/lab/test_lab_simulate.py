@@ -1,0 +1,231 @@
+"""Simulation: vectorised fights equal the scalar fight; Monte Carlo agrees with exact odds."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cli_helpers import invoke
+from meneur.lab.simulate import TunnelsFight, run_chunks, tunnels_fights, tunnels_test_chunk
+from meneur.lab.vector import ArrayReader
+from meneur.odds.montecarlo import agrees
+
+
+class Faces:
+    """Typed faces that may be left over (a fight reads as many as it needs)."""
+
+    kind = "physical"
+
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = iter(faces)
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        return tuple(next(self.faces) for _ in range(count))
+
+    def finish(self) -> None:
+        return None
+
+
+def scalar_fight(fight: TunnelsFight, faces_a: list[int], faces_b: list[int]):  # type: ignore[no-untyped-def]
+    from meneur.systems.tunnels.combat import character, monster
+    from meneur.systems.tunnels.combat import fight as play
+
+    return play(
+        character("a", fight.dice, fight.endurance),
+        monster("b", fight.mr),
+        [Faces(faces_a), Faces(faces_b)],
+        explode=fight.explode,  # type: ignore[arg-type]
+        loss=fight.loss,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(
+    "fight",
+    [
+        TunnelsFight(4, 8, 3),
+        TunnelsFight(2, 3, 4, explode="always", mr_explode="always"),
+        TunnelsFight(3, 5, 3, loss="one", explode="never", mr_explode="never"),
+    ],
+)
+def test_T10_T11_vectorised_fight_equals_the_scalar_fight(fight: TunnelsFight) -> None:
+    """T-10/T-11: on the same faces, each vectorised fight ends as the system's own fight."""
+    runs, width = 300, 400
+    rng = np.random.default_rng(5)
+    a = rng.integers(1, 7, size=(runs, width))
+    b = rng.integers(1, 7, size=(runs, width))
+    tally = tunnels_fights(fight, rng, runs, readers=(ArrayReader(a), ArrayReader(b)))
+    for i in range(runs):
+        result = scalar_fight(fight, a[i].tolist(), b[i].tolist())
+        assert int(tally.arrays["rounds"][i]) == len(result.rounds), i
+        assert bool(tally.arrays["won"][i]) == (result.winner == "a"), i
+        assert bool(tally.arrays["dead"][i]) == result.a.dead, i
+
+
+def test_monte_carlo_test_agrees_with_exact_odds() -> None:
+    """Tunnels tests sampled in chunks match the exact odds (4 sigmas)."""
+    from meneur.systems.tunnels.odds import test_odds
+    from meneur.systems.tunnels.rules import TestParams
+
+    for params in (
+        TestParams(dice=5, threshold=3, explode="never"),
+        TestParams(dice=5, threshold=3, explode="always"),
+        TestParams(dice=4, threshold=2, blessed=True, explode="needed", sixes="all"),
+    ):
+        tally = run_chunks(
+            200_000, tunnels_test_chunk(params), seed=3, chunk=50_000, progress=False
+        )
+        dist = test_odds(params)
+        exact = dist.p_where(lambda k, t=params.threshold: k[0] >= t and not k[2])
+        assert agrees(exact, tally.counts["passed"], tally.runs)
+        assert agrees(dist.p_where(lambda k: k[2]), tally.counts["critical"], tally.runs)
+        assert agrees(dist.p_where(lambda k: k[1]), tally.counts["exceptional"], tally.runs)
+
+
+def test_monte_carlo_one_round_fight_agrees_with_exact_opposition() -> None:
+    """A fight cut after one round is won as often as the exact opposition says (T-9)."""
+    from meneur.systems.tunnels.odds import winner_odds
+    from meneur.systems.tunnels.rules import OpposedParams, Side
+
+    fight = TunnelsFight(3, 100, 1, max_rounds=1)
+    tally = run_chunks(
+        200_000, lambda rng, n: tunnels_fights(fight, rng, n), seed=9, progress=False
+    )
+    exact = winner_odds(OpposedParams(Side(3), Side(1))).p_where(lambda k: k[0] == "a")
+    assert agrees(exact, tally.counts["won"], tally.runs)
+
+
+def test_chunks_are_reproducible_and_bounded() -> None:
+    fight = TunnelsFight(4, 8, 3)
+    one = run_chunks(
+        30_000, lambda rng, n: tunnels_fights(fight, rng, n), seed=1, chunk=7_000, progress=False
+    )
+    two = run_chunks(
+        30_000, lambda rng, n: tunnels_fights(fight, rng, n), seed=1, chunk=7_000, progress=False
+    )
+    assert one.runs == 30_000 and one.counts == two.counts
+
+
+def test_ctrl_c_returns_the_partial_result() -> None:
+    calls = []
+
+    def chunk(rng: np.random.Generator, n: int):  # type: ignore[no-untyped-def]
+        from meneur.lab.simulate import Tally
+
+        calls.append(n)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return Tally(runs=n, counts={"won": n})
+
+    tally = run_chunks(100, chunk, chunk=10, progress=False)
+    assert tally.interrupted and tally.runs == 20
+
+
+def test_simulate_fight_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    png = tmp_path / "fight.png"
+    result = invoke(
+        capsys,
+        "simulate",
+        "fight",
+        "tunnels",
+        "--dice",
+        "4",
+        "--endurance",
+        "8",
+        "--vs-mr",
+        "3",
+        "--runs",
+        "20000",
+        "--seed",
+        "1",
+        "--json",
+        "--plot",
+        str(png),
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["runs"] == 20000
+    low, high = data["win_interval_95"]
+    assert low <= data["win_rate"] <= high
+    assert abs(sum(data["rounds"]["distribution"].values()) - 1) < 1e-9
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_simulate_test_json_shows_exact_beside(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(
+        capsys,
+        "simulate",
+        "test",
+        "tunnels",
+        "--dice",
+        "3",
+        "--threshold",
+        "2",
+        "--explode",
+        "never",
+        "--runs",
+        "10000",
+        "--seed",
+        "2",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["exact"] == pytest.approx(0.5)
+    assert Fraction(data["exact_fraction"]) == Fraction(1, 2)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (
+            "simulate",
+            "fight",
+            "tunnels",
+            "--dice",
+            "4",
+            "--endurance",
+            "8",
+            "--vs-mr",
+            "3",
+            "--runs",
+            "0",
+        ),
+        ("simulate", "fight", "tunnels", "--dice", "4", "--vs-mr", "3"),
+        (
+            "simulate",
+            "fight",
+            "tunnels",
+            "--dice",
+            "4",
+            "--endurance",
+            "8",
+            "--vs-mr",
+            "3",
+            "--runs",
+            "99999999999999",
+        ),
+        ("simulate", "fight", "krasses", "--dice", "4", "--endurance", "8", "--vs-mr", "3"),
+        (
+            "simulate",
+            "fight",
+            "tunnels",
+            "--dice",
+            "4",
+            "--endurance",
+            "8",
+            "--vs-mr",
+            "3",
+            "--plot",
+            "a.gif",
+        ),
+        ("simulate", "test", "tunnels", "--dice", "400", "--threshold", "2"),
+    ],
+)
+def test_simulate_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
+    result = invoke(capsys, *args)
+    assert result.status == 2
+    assert len(result.err.strip().splitlines()) == 1
+    assert "Traceback" not in result.err
