@@ -192,10 +192,21 @@ def test_O23_hurt_heal_rest_write_the_sheet(
     """O-23, O-32, O-33: hurt, heal and rest change the sheet's state and save it."""
     path = sheets / "corbeau.toml"
     hurt = invoke(
-        capsys, "hurt", "obscur", "--sheet", str(path), "--fall", "6", "--faces", "1,1", "--json"
+        capsys,
+        "hurt",
+        "obscur",
+        "--sheet",
+        str(path),
+        "--fall",
+        "6",
+        "--faces",
+        "1,1,4,4,1,1",
+        "--json",
     )
     assert hurt.status == 0, hurt.err
     assert hurt.json()["after"]["vie"] == 10
+    # O-28: 6 HP lost: shock 3 (table provisoire), less 2 successes of Résistance + Choc
+    assert hurt.json()["result"]["shock"]["malus"] == 1
     from meneur.systems.obscur.sheet import load_character
 
     assert load_character(path).resource("vie").current == 10

@@ -622,8 +622,9 @@ def render_step(console: Console, data: dict[str, Any], title: str) -> None:
     )
     if total:
         numbers.append(_("HP lost: {n}").format(n=total))
-    if "malus" in result and "base_malus" in result:
-        numbers.append(_("shock malus: -{n} dice").format(n=result["malus"]))
+    shocked = result.get("shock") if isinstance(result.get("shock"), dict) else result
+    if "malus" in shocked and "base_malus" in shocked:
+        numbers.append(_("shock malus: -{n} dice").format(n=shocked["malus"]))
     if numbers:
         console.print("  " + " · ".join(numbers), style="bold")
     if result.get("house_rule"):
@@ -759,9 +760,12 @@ def hurt_command(
         if body.dead:
             raise RuleError(N_("{name} is dead (O-31)."), name=body.name)
         if kind == "fall":
-            return health.fall(
+            result = health.fall(
                 body, reader, fall or 0, dice_of(character, "Acrobaties"), modifier=modifier
             )
+            if not body.coma:  # O-28: a fall shocks too, for the rest of the round
+                result["shock"] = health.shock(reader, result["lost"], dice_of(character, "Choc"))
+            return result
         if kind == "fire":
             return health.fire(
                 body, reader, fire or 0, dice_of(character, "Résistance"), armour, rounds=steps
