@@ -383,6 +383,10 @@ def log_command(
             help=_("Show only the last N rolls on screen."),
         ),
     ] = 50,
+    luck: Annotated[
+        bool,
+        typer.Option("--luck", help=_("How lucky each player has been, against fair dice.")),
+    ] = False,
     campaign: CampaignOpt = None,
 ) -> None:
     """The roll log of the campaign: who rolled what, when, with which dice."""
@@ -399,7 +403,9 @@ def log_command(
             )
             return
         entries = store.rolls(campaign=campaign, character=character, since=since)
-    if as_json:
+    if luck:
+        show_luck(entries, as_json=as_json)
+    elif as_json:
         _print(json.dumps(entries, ensure_ascii=False, indent=2))
     elif as_csv:
         sys.stdout.write(log_csv(entries))
@@ -407,6 +413,51 @@ def log_command(
         from meneur.cli.output import console
 
         render_log(entries[-last:], console())
+
+
+def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
+    from meneur.campaign.luck import luck_table
+
+    table = luck_table(entries)
+    if as_json:
+        rows = [
+            {
+                "who": line.who,
+                "sides": line.sides,
+                "dice": line.dice,
+                "mean": round(line.mean, 4),
+                "expected": line.expected,
+                "p_at_least": line.tail,
+                "exact": line.exact,
+            }
+            for line in table
+        ]
+        _print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    from rich.table import Table
+
+    from meneur.cli.output import console
+
+    if not table:
+        console().print(_("The log is empty."))
+        return
+    grid = Table(
+        title=_("Luck: the chance that fair dice do at least as well"),
+        caption=_("near 0%: very lucky; near 100%: very unlucky; ≈: normal approximation"),
+    )
+    for header in (_("Who"), _("Die"), _("Dice"), _("Mean"), _("Expected"), _("Chance")):
+        grid.add_column(header)
+    for line in table:
+        chance = f"{line.tail:.1%}" if line.exact else f"≈ {line.tail:.1%}"
+        grid.add_row(
+            _text(line.who),
+            f"d{line.sides}",
+            str(line.dice),
+            f"{line.mean:.2f}",
+            f"{line.expected:.1f}",
+            chance,
+        )
+    console().print(grid)
 
 
 def render_log(entries: Sequence[dict[str, Any]], console: Console) -> None:
