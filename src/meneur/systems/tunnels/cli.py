@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 MAX_DICE = 100  # the same as rules.MAX_DICE, kept here so that --help imports no rules
 MAX_ODDS_DICE = 20
-MAX_OPPOSED_ODDS_DICE = 10
+MAX_OPPOSED_ODDS_DICE = 8
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
 
 
@@ -256,10 +256,12 @@ def test_command(
         outcome = check.roll(params, [held]).outcome
         result = spend_chance(params, outcome, chance, held)
         source.finish()
+        first = outcome
         outcome = result.outcome
         spent = result.spent
     else:
         outcome = check.roll(params, [source]).outcome
+        first = outcome
         spent = 0
         result = None
     if spent:
@@ -292,9 +294,13 @@ def test_command(
     lowest = LOWEST_SUCCESS[params.mode]
 
     def render(console: Console) -> None:
-        _render_test(console, outcome, lowest, notes)
-        for line in notes_after:
-            console.print(line)
+        if spent:
+            _render_test(console, first, lowest, notes)
+            for line in notes_after:
+                console.print(f"[italic]{line}[/]")
+            _render_test(console, outcome, lowest, [])
+        else:
+            _render_test(console, outcome, lowest, notes)
 
     emit(data, render, as_json=as_json)
 
@@ -612,7 +618,8 @@ def fight_command(
                 (b.name, r.b_dice, r.outcome.b),
             ):
                 dice_text = _batches_line(test, 4).replace("\n", "  ")
-                console.print(f"{name} ({count}d6): {dice_text} → [bold]{test.successes}[/]")
+                mark = "  " + _verdict(test) if test.critical else ""
+                console.print(f"{name} ({count}d6): {dice_text} → [bold]{test.successes}[/]{mark}")
             if r.outcome.winner is None:
                 console.print(_("Tie: nobody loses anything."))
             else:

@@ -41,6 +41,9 @@ from meneur.systems.tunnels.rules import (
 
 MAX_ODDS_DICE = 30
 """Largest pool the exact engine accepts (a 30-die pool may roll 465 dice)."""
+MAX_OPPOSED_ODDS_DICE = 12
+"""Largest side of an opposition with ``needed`` (the joint state grows fast: 8 against 8
+takes a few seconds, 12 against 12 about a minute)."""
 
 Group = tuple[int, int, int, int, int]
 """(successes, ones capped at 3, sixes capped at 3, extra dice, weight) of one batch."""
@@ -54,11 +57,11 @@ def most_dice(pending: int) -> int:
     return pending * (pending + 1) // 2
 
 
-def check_odds_size(dice: int) -> None:
-    if dice > MAX_ODDS_DICE:
+def check_odds_size(dice: int, limit: int = MAX_ODDS_DICE) -> None:
+    if dice > limit:
         raise LimitError(
             N_("Exact odds are computed for at most {limit} dice, not {dice}."),
-            limit=MAX_ODDS_DICE,
+            limit=limit,
             dice=dice,
         )
 
@@ -108,6 +111,31 @@ def rule_groups(n: int, lowest: int, rule: SixesRule) -> tuple[Group, ...]:
     return tuple((*key, ways) for key, ways in merged.items())
 
 
+@cache
+def leaf_groups(n: int, lowest: int, rule: SixesRule) -> tuple[Group, ...]:
+    """:func:`rule_groups` for a batch that will not explode (extra dice reported as 0).
+
+    Four kinds of faces matter: 1, other failures, successes below 6, and 6; the law
+    is a multinomial over their counts, O(n**3) terms instead of a walk over six faces.
+    """
+    failures, middles = lowest - 2, 6 - lowest
+    merged: dict[tuple[int, int, int], int] = {}
+    for ones in range(n + 1):
+        for sixes in range(n - ones + 1):
+            ways_16 = comb(n, ones) * comb(n - ones, sixes)
+            left = n - ones - sixes
+            for middle in range(left + 1):
+                ways = ways_16 * comb(left, middle) * middles**middle * failures ** (left - middle)
+                if not ways:
+                    continue
+                capped = min(EXCEPTIONAL_SIXES, sixes)
+                if rule == "batch" and capped < EXCEPTIONAL_SIXES:
+                    capped = 0
+                key = (sixes + middle, min(CRITICAL_ONES, ones), capped)
+                merged[key] = merged.get(key, 0) + ways
+    return tuple((*key, 0, ways) for key, ways in merged.items())
+
+
 def next_sixes(state: int, batch_sixes: int, rule: SixesRule) -> int:
     """The sixes state after a batch: 3 once three 6s showed as the rule counts them."""
     if rule == "all":
@@ -130,7 +158,8 @@ def _test_tail(
     """
     out: dict[tuple[int, int, int], int] = {}
     top = most_dice(n) - n
-    for successes, batch_ones, batch_sixes, extra, ways in rule_groups(n, lowest, rule):
+    groups = leaf_groups(n, lowest, rule) if policy == "never" else rule_groups(n, lowest, rule)
+    for successes, batch_ones, batch_sixes, extra, ways in groups:
         ones_after = min(CRITICAL_ONES, ones + batch_ones)
         sixes_after = next_sixes(sixes, batch_sixes, rule)
         missing = max(0, need - successes)
@@ -211,7 +240,7 @@ def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
     lowest_b, policy_b = LOWEST_SUCCESS[params.b.mode], params.b.explode
     dice_a, dice_b = params.a.dice, params.b.dice
     weights: dict[OpposedKey, int] = {}
-    if "needed" not in (policy_a, policy_b):
+    if "needed" not in (policy_a, policy_b):  # independent sides: the laws multiply
         for (succ_a, ones_a, sixes_a), weight_a in _side_law(dice_a, lowest_a, rule, policy_a):
             for (succ_b, ones_b, sixes_b), weight_b in _side_law(dice_b, lowest_b, rule, policy_b):
                 key = (
@@ -223,6 +252,7 @@ def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
                 )
                 weights[key] = weights.get(key, 0) + weight_a * weight_b
         return Dist(weights)
+    check_odds_size(max(dice_a, dice_b), MAX_OPPOSED_ODDS_DICE)
     # Side a's batch and side b's batch of one step are expanded one after the other
     # (a state whose ``b_next`` is set must roll b's pending dice next, with no choice),
     # so a step costs |groups a| + |groups b| per state instead of their product.
@@ -288,5 +318,5 @@ def winner_odds(params: OpposedParams) -> Dist[Hashable]:
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
-    for function in (batch_groups, rule_groups, _test_tail, test_odds, opposed_odds):
+    for function in (batch_groups, rule_groups, leaf_groups, _test_tail, test_odds, opposed_odds):
         function.cache_clear()

@@ -12,13 +12,15 @@ code serves random dice, seeded dice, typed faces, brute-force enumeration and r
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
-from meneur.systems.base import Check, FaceReader, Faces
+from meneur.rng import DiceSource
+from meneur.systems.base import Check, FaceReader, Faces, Rolled
 
 if TYPE_CHECKING:
     from meneur.odds.dist import Dist
@@ -136,8 +138,16 @@ class TestOutcome:
     """Whether three 6s showed (within one batch, or anywhere under the ``all`` option)."""
     threshold: int
     passed: bool
-    exceptional: bool
-    critical: bool
+
+    @property
+    def critical(self) -> bool:
+        """Three 1s or more over all batches (T-8)."""
+        return self.ones >= CRITICAL_ONES
+
+    @property
+    def exceptional(self) -> bool:
+        """A passed test that showed its three 6s (T-7)."""
+        return self.passed and self.six_streak
 
     @property
     def margin(self) -> int:
@@ -176,14 +186,13 @@ class Pool:
     def add(self, batch: tuple[int, ...]) -> None:
         lowest = self.lowest
         self.batches.append(batch)
-        self.successes += sum(1 for face in batch if face >= lowest)
+        self.successes += len([face for face in batch if face >= lowest])
         self.ones += batch.count(1)
         sixes = batch.count(6)
         self.sixes += sixes
-        limit = sixes if self.sixes_rule == "batch" else self.sixes
-        if limit >= EXCEPTIONAL_SIXES:
+        if (sixes if self.sixes_rule == "batch" else self.sixes) >= EXCEPTIONAL_SIXES:
             self.six_streak = True
-        self.pending = extra_dice(batch)
+        self.pending = len(batch) - len(set(batch))  # extra_dice(batch), inlined (T-5)
 
     @property
     def critical(self) -> bool:
@@ -204,24 +213,51 @@ def make_outcome(pool: Pool, threshold: int, passed: bool) -> TestOutcome:
         six_streak=pool.six_streak,
         threshold=threshold,
         passed=passed,
-        exceptional=passed and pool.six_streak,
-        critical=pool.critical,
     )
 
 
-def roll_test(params: TestParams, reader: FaceReader, stream: int = 0) -> TestOutcome:
-    """Resolve a test from the faces of ``stream`` (T-3 to T-8).
+def roll_test(params: TestParams, take: Callable[[int], tuple[int, ...]]) -> TestOutcome:
+    """Resolve a test, asking ``take(n)`` for each batch of n faces (T-3 to T-8).
 
     With ``needed``, a batch explodes only while the successes so far are below the
     threshold (T-6). An exceptional success is a passed test that showed its three 6s
-    (T-7); a critical failure never passes (T-8).
+    (T-7); a critical failure never passes (T-8). ``take`` reads typed or enumerated
+    faces in :meth:`TunnelsTest.resolve`, or draws from a dice source in the fast
+    :meth:`TunnelsTest.roll`: the rule itself is written once, here.
     """
-    pool = Pool(lowest=LOWEST_SUCCESS[params.mode], sixes_rule=params.sixes)
-    pool.add(reader.take(params.dice, stream))
-    while pool.pending and wants_to_explode(params.explode, pool.successes < params.threshold):
-        pool.add(reader.take(pool.pending, stream))
-    passed = pool.successes >= params.threshold and not pool.critical
-    return make_outcome(pool, params.threshold, passed)
+    # The counting of :meth:`Pool.add`, kept in local variables: this is the hot path of
+    # every random test (see benchmarks/bench_tunnels.py); brute-force tests hold the two
+    # in step.
+    lowest = LOWEST_SUCCESS[params.mode]
+    per_batch = params.sixes == "batch"
+    threshold = params.threshold
+    policy = params.explode
+    batch = take(params.dice)
+    batches = [batch]
+    successes = len([face for face in batch if face >= lowest])
+    ones = batch.count(1)
+    sixes = batch.count(6)
+    streak = sixes >= EXCEPTIONAL_SIXES
+    pending = len(batch) - len(set(batch))
+    while pending and (policy == "always" or (policy == "needed" and successes < threshold)):
+        batch = take(pending)
+        batches.append(batch)
+        successes += len([face for face in batch if face >= lowest])
+        ones += batch.count(1)
+        count = batch.count(6)
+        sixes += count
+        if (count if per_batch else sixes) >= EXCEPTIONAL_SIXES:
+            streak = True
+        pending = len(batch) - len(set(batch))
+    return TestOutcome(
+        tuple(batches),
+        successes,
+        ones,
+        sixes,
+        streak,
+        threshold,
+        successes >= threshold and ones < CRITICAL_ONES,
+    )
 
 
 def test_json(outcome: TestOutcome) -> dict[str, Any]:
@@ -250,7 +286,24 @@ class TunnelsTest(Check[TestParams, TestOutcome]):
         return 1
 
     def resolve(self, params: TestParams, faces: Faces) -> TestOutcome:
-        return roll_test(params, FaceReader(faces))
+        return roll_test(params, FaceReader(faces).take)
+
+    def roll(
+        self, params: TestParams, sources: Sequence[DiceSource]
+    ) -> Rolled[TestParams, TestOutcome]:
+        """Draw each batch straight from the source (the same draws as the inherited loop).
+
+        Overridden for speed (measured in ``benchmarks/bench_tunnels.py``): the inherited
+        loop re-resolves from the start after every NeedMoreDice, which costs a test with
+        explosions about twice as much. The faces drawn, their order and the outcome are
+        the same; the conformance suite replays them through :meth:`resolve`.
+        """
+        source = sources[0]
+        outcome = roll_test(params, lambda count: source.roll(6, count))
+        source.finish()
+        batches = outcome.batches
+        faces = batches[0] if len(batches) == 1 else tuple(chain.from_iterable(batches))
+        return Rolled(params, (faces,), outcome)
 
     def key(self, outcome: TestOutcome) -> Hashable:
         return (outcome.successes, outcome.exceptional, outcome.critical)
