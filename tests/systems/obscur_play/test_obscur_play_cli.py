@@ -293,3 +293,14 @@ def test_existing_examples_still_load() -> None:
         if path.name != "marais.toml":
             load_character(path)
     assert json.loads((EXAMPLES / "isaure.json").read_text())["name"]
+
+
+def test_O17_outnumbered_option(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
+    """O-17: --opponents-a 3 takes 6 dice from A's PA."""
+    one = fight(capsys, sheets, "--seed", "1", "--rounds", "1", "--json").json()
+    three = fight(
+        capsys, sheets, "--seed", "1", "--rounds", "1", "--opponents-a", "3", "--json"
+    ).json()
+    pa = one["rounds"][0]["a"]["split"][0]["pa"]
+    assert three["rounds"][0]["a"]["split"][0]["pa"] == max(0, pa - 6)
+    one_line_error(fight(capsys, sheets, "--opponents-a", "0"))

@@ -162,6 +162,24 @@ def fight_command(
             help=_("B's coup spécial, tried with every attack (O-22, table provisoire)."),
         ),
     ] = None,
+    opponents_a: Annotated[
+        int,
+        typer.Option(
+            "--opponents-a",
+            parser=int_parser(1, 10),
+            metavar="N",
+            help=_("Opponents A faces (O-17: -3 dice each beyond the first)."),
+        ),
+    ] = 1,
+    opponents_b: Annotated[
+        int,
+        typer.Option(
+            "--opponents-b",
+            parser=int_parser(1, 10),
+            metavar="N",
+            help=_("Opponents B faces (O-17: -3 dice each beyond the first)."),
+        ),
+    ] = 1,
     rounds: Annotated[
         int | None,
         typer.Option(
@@ -196,8 +214,20 @@ def fight_command(
         raise UsageError(N_("A fighter cannot fight their own sheet with --save."))
     both = {"a", "b"} if sheathed == "both" else {sheathed} if sheathed else set()
     params = FightParams(
-        fighter_of(char_a, strategy=strategy_a, sheathed="a" in both, special=special_a),
-        fighter_of(char_b, strategy=strategy_b, sheathed="b" in both, special=special_b),
+        fighter_of(
+            char_a,
+            strategy=strategy_a,
+            sheathed="a" in both,
+            special=special_a,
+            opponents=opponents_a,
+        ),
+        fighter_of(
+            char_b,
+            strategy=strategy_b,
+            sheathed="b" in both,
+            special=special_b,
+            opponents=opponents_b,
+        ),
         body_a,
         body_b,
         impress=("a", "b") if impress == "both" else ((impress,) if impress else ()),  # type: ignore[arg-type]
