@@ -368,3 +368,37 @@ def test_bad_sheet_trait(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
         capsys, "test", "tunnels", "--sheet", str(path), "--trait", "Agilité", "--threshold", "1"
     )
     assert r.status == 2 and "Agilité" in r.err
+
+
+def test_T10_fight_odds_command(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(
+        capsys,
+        "fight",
+        "tunnels",
+        "--dice",
+        "1",
+        "--endurance",
+        "1",
+        "--vs-mr",
+        "1",
+        "--explode",
+        "never",
+        "--odds",
+        "--json",
+    )
+    assert r.status == 0 and r.json()["p_win"] == 0.75
+    r = invoke(
+        capsys,
+        "fight",
+        "tunnels",
+        "--dice",
+        "1",
+        "--endurance",
+        "1",
+        "--vs-dice",
+        "1",
+        "--vs-endurance",
+        "1",
+        "--odds",
+    )
+    assert r.status == 2 and len(r.err.strip().splitlines()) == 1

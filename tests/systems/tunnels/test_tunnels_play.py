@@ -191,3 +191,31 @@ def test_T13_spells_are_data_and_mana_never_below_zero() -> None:
         spend_mana(after, spell)
     with pytest.raises(SheetError):
         find_spell("abracadabra")
+
+
+def test_T10_T11_exact_fight_odds_by_hand() -> None:
+    """T-10/T-11: 1 die, Endurance 1 against MR 1 (never exploding) wins with 3/4.
+
+    Each round: a wins 1/4 (MR 0), b wins 1/4 (wounded, Endurance back), tie 1/2.
+    Wounded: p1 = (1/4) / (1/2) = 1/2; unhurt: p0 = (1/4 + 1/4 * p1) / (1/2) = 3/4.
+    """
+    from fractions import Fraction
+
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+
+    assert p_win_against_monster(1, 1, 1, explode="never") == Fraction(3, 4)
+    assert p_win_against_monster(1, 1, 1, wounded=True, explode="never") == Fraction(1, 2)
+
+
+def test_T10_T11_fight_odds_agree_with_simulated_fights() -> None:
+    """T-10/T-11: exact melee odds against 3000 seeded fights, within 4 standard errors."""
+    from meneur.odds.montecarlo import agrees
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+
+    exact = p_win_against_monster(2, 2, 3, explode="needed")
+    source = SeededDice(99)
+    n = 3000
+    wins = sum(
+        fight(character("G", 2, 2), monster("M", 3), [source]).winner == "a" for _ in range(n)
+    )
+    assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)

@@ -20,11 +20,12 @@ from meneur.systems.base import CommandGroups
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from meneur.systems.tunnels.combat import Fighter, Loss
     from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome
 
 MAX_DICE = 100  # the same as rules.MAX_DICE, kept here so that --help imports no rules
 MAX_ODDS_DICE = 20
-MAX_OPPOSED_ODDS_DICE = 8
+MAX_OPPOSED_ODDS_DICE = 10
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
 
 
@@ -418,9 +419,9 @@ def odds_command(
             sixes=rule,
         )
         law = winner_odds(oparams)
-        p_a = law.p_where(lambda k: k[0] == "a")  # type: ignore[index]
-        p_b = law.p_where(lambda k: k[0] == "b")  # type: ignore[index]
-        p_tie = law.p_where(lambda k: k[0] is None)  # type: ignore[index]
+        p_a = law.p_where(lambda k: k[0] == "a")
+        p_b = law.p_where(lambda k: k[0] == "b")
+        p_tie = law.p_where(lambda k: k[0] is None)
         data = {"system": "tunnels", "p_a": float(p_a), "p_b": float(p_b), "p_tie": float(p_tie)}
 
         def render_vs(console: Console) -> None:
@@ -541,6 +542,12 @@ def fight_command(
             help=_("What the loser loses: the margin, or one point."),
         ),
     ] = "margin",
+    odds: Annotated[
+        bool,
+        typer.Option(
+            "--odds", help=_("Print the exact odds of winning against the MR instead of fighting.")
+        ),
+    ] = False,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
     seed: Seed = None,
@@ -591,6 +598,11 @@ def fight_command(
         raise UsageError(
             N_("Missing the opponent: --vs-mr, --vs-dice with --vs-endurance, or --vs-sheet.")
         )
+    if odds:
+        _fight_odds(
+            a, b, check_policy(explode), "one" if loss == "one" else "margin", as_json=as_json
+        )
+        return
     result = fight(
         a,
         b,
@@ -639,6 +651,40 @@ def fight_command(
             )
 
     emit(fight_json(result), render, as_json=as_json)
+
+
+def _fight_odds(a: Fighter, b: Fighter, explode: Policy, loss: Loss, *, as_json: bool) -> None:
+    from meneur.cli.output import emit
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+
+    if not b.monster:
+        raise UsageError(N_("Exact fight odds are computed against a Monster Rating (--vs-mr)."))
+    p = p_win_against_monster(
+        a.dice,
+        a.endurance,
+        b.dice,
+        wounded=a.wounded,
+        max_endurance=a.max_endurance,
+        explode=explode,
+        loss=loss,
+    )
+    data = {"system": "tunnels", "p_win": float(p), "p_lose": float(1 - p)}
+
+    def render(console: Console) -> None:
+        console.print(
+            _(
+                "{name} ({force}d6, Endurance {e}) against MR {mr}: wins with {percent} ({exact})."
+            ).format(
+                name=a.name,
+                force=a.dice,
+                e=a.endurance,
+                mr=b.dice,
+                percent=f"[bold]{float(p) * 100:.2f} %[/]",
+                exact=p if p.denominator < 10**12 else "≈",
+            )
+        )
+
+    emit(data, render, as_json=as_json)
 
 
 def character_new_command(

@@ -20,7 +20,6 @@ How it stays fast:
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from functools import cache, lru_cache
 from math import comb
 
@@ -43,7 +42,7 @@ MAX_ODDS_DICE = 30
 """Largest pool the exact engine accepts (a 30-die pool may roll 465 dice)."""
 MAX_OPPOSED_ODDS_DICE = 12
 """Largest side of an opposition with ``needed`` (the joint state grows fast: 8 against 8
-takes a few seconds, 12 against 12 about a minute)."""
+takes about a second, 10 against 10 a few seconds)."""
 
 Group = tuple[int, int, int, int, int]
 """(successes, ones capped at 3, sixes capped at 3, extra dice, weight) of one batch."""
@@ -220,6 +219,25 @@ def _side_law(dice: int, lowest: int, rule: SixesRule, policy: Policy) -> Tail:
     return _test_tail(dice, 0, 0, 0, lowest, rule, policy)
 
 
+@cache
+def _moves(
+    pending: int, lowest: int, rule: SixesRule, ones: int, sixes: int
+) -> tuple[tuple[int, SideState, int], ...]:
+    """A side's possible batches from (pending, ones, sixes): (successes, next state, factor).
+
+    The factor is the batch's weight times 6**(most_dice(pending) - pending -
+    most_dice(extra)), which depends on this side only; batches that lead to the same
+    next state and successes are merged, so the opposition walks fewer transitions.
+    """
+    merged: dict[tuple[int, SideState], int] = {}
+    top = most_dice(pending) - pending
+    for successes, batch_ones, batch_sixes, extra, ways in rule_groups(pending, lowest, rule):
+        state = (extra, min(CRITICAL_ONES, ones + batch_ones), next_sixes(sixes, batch_sixes, rule))
+        key = (successes, state)
+        merged[key] = merged.get(key, 0) + ways * 6 ** (top - most_dice(extra))
+    return tuple((successes, state, factor) for (successes, state), factor in merged.items())
+
+
 @lru_cache(maxsize=1024)
 def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
     """The exact law of an opposition (T-9): lead, three 6s and critical of each side.
@@ -255,16 +273,13 @@ def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
     check_odds_size(max(dice_a, dice_b), MAX_OPPOSED_ODDS_DICE)
     # Side a's batch and side b's batch of one step are expanded one after the other
     # (a state whose ``b_next`` is set must roll b's pending dice next, with no choice),
-    # so a step costs |groups a| + |groups b| per state instead of their product.
+    # so a step costs |moves a| + |moves b| per state instead of their product.
     Key = tuple[SideState, SideState, int, bool]
     buckets: dict[int, dict[Key, int]] = {}
-    rest = most_dice(dice_a) + most_dice(dice_b) - dice_a
-    for succ_a, o_a, s_a, extra_a, ways_a in rule_groups(dice_a, lowest_a, rule):
-        key0: Key = ((extra_a, o_a, s_a), (dice_b, 0, 0), succ_a, True)
-        bucket = buckets.setdefault(extra_a + dice_b, {})
-        bucket[key0] = bucket.get(key0, 0) + ways_a * 6 ** (
-            rest - most_dice(extra_a) - most_dice(dice_b)
-        )
+    for succ_a, next_a, factor in _moves(dice_a, lowest_a, rule, 0, 0):
+        key0: Key = (next_a, (dice_b, 0, 0), succ_a, True)
+        bucket = buckets.setdefault(next_a[0] + dice_b, {})
+        bucket[key0] = bucket.get(key0, 0) + factor
     for pending in range(max(buckets, default=0), -1, -1):
         for (state_a, state_b, lead, b_next), value in buckets.pop(pending, {}).items():
             pending_a, ones_a, sixes_a = state_a
@@ -287,36 +302,32 @@ def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
                     weights[final] = weights.get(final, 0) + value * 6**here
                     continue
             if b_next or not go_a:  # b rolls now (its first batch, or alone this step)
-                power0 = here - pending_b - most_dice(pending_a)
-                for add_b, o_b, s_b, extra_b, ways_b in rule_groups(pending_b, lowest_b, rule):
-                    next_b = (
-                        extra_b,
-                        min(CRITICAL_ONES, ones_b + o_b),
-                        next_sixes(sixes_b, s_b, rule),
-                    )
+                for add_b, next_b, factor in _moves(pending_b, lowest_b, rule, ones_b, sixes_b):
                     key1: Key = (state_a, next_b, lead - add_b, False)
-                    bucket = buckets.setdefault(pending_a + extra_b, {})
-                    bucket[key1] = bucket.get(key1, 0) + value * ways_b * 6 ** (
-                        power0 - most_dice(extra_b)
-                    )
+                    bucket = buckets.setdefault(pending_a + next_b[0], {})
+                    bucket[key1] = bucket.get(key1, 0) + value * factor
                 continue
-            power = here - pending_a - most_dice(pending_b)
-            for add_a, o_a, s_a, extra_a, ways_a in rule_groups(pending_a, lowest_a, rule):
-                next_a = (extra_a, min(CRITICAL_ONES, ones_a + o_a), next_sixes(sixes_a, s_a, rule))
+            for add_a, next_a, factor in _moves(pending_a, lowest_a, rule, ones_a, sixes_a):
                 key3: Key = (next_a, state_b, lead + add_a, go_b)
-                bucket = buckets.setdefault(extra_a + pending_b, {})
-                bucket[key3] = bucket.get(key3, 0) + value * ways_a * 6 ** (
-                    power - most_dice(extra_a)
-                )
+                bucket = buckets.setdefault(next_a[0] + pending_b, {})
+                bucket[key3] = bucket.get(key3, 0) + value * factor
     return Dist(weights)
 
 
-def winner_odds(params: OpposedParams) -> Dist[Hashable]:
+def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
     """The exact law of (winner, margin) of an opposition."""
     return opposed_odds(params).map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4]))
 
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
-    for function in (batch_groups, rule_groups, leaf_groups, _test_tail, test_odds, opposed_odds):
+    for function in (
+        batch_groups,
+        rule_groups,
+        leaf_groups,
+        _test_tail,
+        test_odds,
+        _moves,
+        opposed_odds,
+    ):
         function.cache_clear()

@@ -454,10 +454,10 @@ class TunnelsOppose(Check[OpposedParams, OpposedOutcome]):
     def examples(self) -> Sequence[OpposedParams]:
         return (
             OpposedParams(Side(2, explode="never"), Side(2, explode="never")),
-            OpposedParams(Side(3), Side(2)),
-            OpposedParams(
-                Side(2, blessed=True, explode="always"), Side(3, cursed=True, explode="needed")
-            ),
+            OpposedParams(Side(3), Side(1)),
+            OpposedParams(Side(2), Side(2)),
+            OpposedParams(Side(3, explode="never"), Side(2)),
+            OpposedParams(Side(2, blessed=True, explode="always"), Side(2, cursed=True)),
             OpposedParams(Side(2, explode="needed"), Side(2, explode="always"), sixes="all"),
         )
 

@@ -1,0 +1,78 @@
+"""Exact odds of a whole melee against a monster (T-10, T-11), without sampling.
+
+A melee is a Markov chain over (MR left, Endurance left, wounded). Each round's law is
+the exact opposed law (T-9) of Force against the MR in dice; a tie changes nothing, so a
+state's value solves ``p = sum(non-tie moves) + p_tie * p``, that is
+``p = sum(non-tie moves) / (1 - p_tie)``. Every other move lowers the MR or the
+Endurance (or wounds), so the recursion is finite; values are exact ``Fraction``s.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+from meneur.errors import LimitError
+from meneur.locale import N_
+from meneur.systems.tunnels.combat import Loss
+from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, winner_odds
+from meneur.systems.tunnels.rules import OpposedParams, Policy, Side
+
+MAX_FIGHT_ENDURANCE = 60
+
+
+@cache
+def _round_law(
+    force: int, mr: int, explode: Policy
+) -> tuple[tuple[str | None, int, Fraction], ...]:
+    law = winner_odds(OpposedParams(Side(force, explode=explode), Side(mr, explode=explode)))
+    moves: list[tuple[str | None, int, Fraction]] = []
+    for key in law:
+        winner, margin = key
+        moves.append((winner, margin, law.p(key)))
+    return tuple(moves)
+
+
+def p_win_against_monster(
+    force: int,
+    endurance: int,
+    mr: int,
+    *,
+    wounded: bool = False,
+    max_endurance: int | None = None,
+    explode: Policy = "needed",
+    loss: Loss = "margin",
+) -> Fraction:
+    """The exact probability that the character brings the monster to MR 0 before dying."""
+    if max(force, mr) > MAX_OPPOSED_ODDS_DICE:
+        raise LimitError(
+            N_("Exact fight odds are computed for at most {limit} dice a side."),
+            limit=MAX_OPPOSED_ODDS_DICE,
+        )
+    if max(endurance, max_endurance or 0) > MAX_FIGHT_ENDURANCE:
+        raise LimitError(
+            N_("Exact fight odds are computed for an Endurance of at most {limit}."),
+            limit=MAX_FIGHT_ENDURANCE,
+        )
+    full = max(endurance, max_endurance or 0)
+
+    @cache
+    def value(mr_left: int, endurance_left: int, hurt: bool) -> Fraction:
+        if mr_left <= 0:
+            return Fraction(1)
+        total = Fraction(0)
+        tie = Fraction(0)
+        for winner, margin, p in _round_law(force, mr_left, explode):
+            lost = 1 if loss == "one" else margin
+            if winner is None:
+                tie += p
+            elif winner == "a":
+                total += p * value(mr_left - lost, endurance_left, hurt)
+            elif endurance_left - lost > 0:
+                total += p * value(mr_left, endurance_left - lost, hurt)
+            elif not hurt:
+                total += p * value(mr_left, full, True)
+            # else: dead, worth 0
+        return total / (1 - tie)
+
+    return value(mr, endurance, wounded)
