@@ -669,19 +669,17 @@ def _fight_odds(a: Fighter, b: Fighter, explode: Policy, loss: Loss, *, as_json:
         loss=loss,
     )
     data = {"system": "tunnels", "p_win": float(p), "p_lose": float(1 - p)}
+    percent = float(p) * 100
+    shown = f"{percent:.2f}" if 0.01 <= percent <= 99.99 else f"{percent:.6f}"
+    exact = f" ({p})" if p.denominator < 10**12 else ""
 
     def render(console: Console) -> None:
+        line = _("{name} ({force}d6, Endurance {e}) against MR {mr}: wins with {percent}.")
         console.print(
-            _(
-                "{name} ({force}d6, Endurance {e}) against MR {mr}: wins with {percent} ({exact})."
-            ).format(
-                name=a.name,
-                force=a.dice,
-                e=a.endurance,
-                mr=b.dice,
-                percent=f"[bold]{float(p) * 100:.2f} %[/]",
-                exact=p if p.denominator < 10**12 else "≈",
+            line.format(
+                name=a.name, force=a.dice, e=a.endurance, mr=b.dice, percent=f"[bold]{shown} %[/]"
             )
+            + exact
         )
 
     emit(data, render, as_json=as_json)
