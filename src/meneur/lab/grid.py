@@ -121,6 +121,9 @@ def jsonable(value: Hashable) -> Any:
 
 
 CellFunction = Callable[[Hashable, Hashable, Hashable], dict[str, Fraction] | None]
+RowFunction = Callable[
+    [Hashable, Hashable, Sequence[Hashable]], Sequence[dict[str, Fraction] | None] | None
+]
 
 
 def compute(
@@ -133,9 +136,14 @@ def compute(
     columns: Axis,
     measures: Sequence[Measure],
     cell: CellFunction,
+    row: RowFunction | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Grid:
-    """Fill every cell with ``cell(panel, row, column)`` (``None``: no cell there)."""
+    """Fill every cell with ``cell(panel, row, column)`` (``None``: no cell there).
+
+    ``row(panel, row, columns)``, when given and not ``None``, fills a whole row at once
+    from one distribution (a threshold or a difficulty only cuts the same law).
+    """
     size = len(panels.values) * len(rows.values) * len(columns.values)
     if size > MAX_CELLS:
         raise LimitError(
@@ -145,9 +153,10 @@ def compute(
         )
     grid = Grid(system, check, dict(variant), panels, rows, columns, tuple(measures))
     for p, panel in enumerate(panels.values):
-        for r, row in enumerate(rows.values):
+        for r, row_value in enumerate(rows.values):
+            whole = row(panel, row_value, columns.values) if row is not None else None
             for c, column in enumerate(columns.values):
-                values = cell(panel, row, column)
+                values = whole[c] if whole is not None else cell(panel, row_value, column)
                 if values is not None:
                     grid.cells[(p, r, c)] = values
                 if progress is not None:

@@ -56,8 +56,11 @@ class Tally:
 
 
 def histogram(values: np.ndarray[Any, Any]) -> dict[int, int]:
-    keys, counts = np.unique(values, return_counts=True)
-    return {int(k): int(c) for k, c in zip(keys, counts, strict=True)}
+    """Counts of each value (non-negative integers: one ``bincount``, no sort)."""
+    if values.size == 0:
+        return {}
+    counts = np.bincount(values)
+    return {int(k): int(counts[k]) for k in np.flatnonzero(counts)}
 
 
 def run_chunks(

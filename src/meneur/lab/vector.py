@@ -4,8 +4,9 @@ Faces come from a *reader*: :class:`RandomReader` draws them from a numpy genera
 the rule asks (simulation), :class:`ArrayReader` reads them from a fixed array in order,
 per stream, exactly as :class:`~meneur.systems.base.FaceReader` does (so that the
 conformance suite can feed the scalar ``resolve`` and the vectorised one the same faces).
-A reader's ``take(rows, counts)`` returns a ``[len(rows), max(counts)]`` array of faces
-where row ``i`` holds its ``counts[i]`` faces and 0 beyond them (0 is no face).
+A reader's ``take(rows, counts)`` returns a ``[max(counts), len(rows)]`` array of faces
+(die-major: each die is one contiguous row, so that counting adds whole rows, the fast
+way for numpy) where column ``i`` holds its ``counts[i]`` faces and 0 beyond them.
 
 Each ``*Vector`` class here is what :meth:`Check.vectorised` returns for one check: its
 ``width``, ``__call__(faces)`` and ``key_at(result, i)``.
@@ -19,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-Int = NDArray[np.int64]
+Int = NDArray[np.integer[Any]]
 Bool = NDArray[np.bool_]
 
 
@@ -33,7 +34,7 @@ class ArrayReader:
     def take(self, rows: Int, counts: Int) -> NDArray[np.uint8]:
         k = int(counts.max(initial=0))
         if k == 0:
-            return np.zeros((len(rows), 0), dtype=np.uint8)
+            return np.zeros((0, len(rows)), dtype=np.uint8)
         span = np.arange(k)
         index = self.pos[rows, None] + span
         unused = span >= counts[:, None]
@@ -45,7 +46,7 @@ class ArrayReader:
         )
         out[unused] = 0
         self.pos[rows] += counts
-        return out
+        return np.ascontiguousarray(out.T)
 
 
 class RandomReader:
@@ -57,9 +58,9 @@ class RandomReader:
 
     def take(self, rows: Int, counts: Int) -> NDArray[np.uint8]:
         k = int(counts.max(initial=0))
-        out = self.rng.integers(1, self.sides + 1, size=(len(rows), k), dtype=np.uint8)
+        out = self.rng.integers(1, self.sides + 1, size=(k, len(rows)), dtype=np.uint8)
         if k and int(counts.min()) != k:
-            out[np.arange(k) >= counts[:, None]] = 0
+            out[np.arange(k)[:, None] >= counts[None, :]] = 0
         return out
 
 
@@ -67,47 +68,74 @@ class RandomReader:
 
 LOWEST = {"normal": 4, "blessed": 3, "cursed": 5}
 _PRESENCE = np.array([0, 1, 2, 4, 8, 16, 32], dtype=np.uint8)
-_POPCOUNT = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
+_POPCOUNT = np.array([bin(i).count("1") for i in range(64)], dtype=np.int16)
 
 
-def _packed_table(lowest: int) -> NDArray[np.int32]:
-    """Per face: successes in bits 0-7, ones in 8-15, sixes in 16-23 (face 0 counts nothing)."""
-    table = np.zeros(7, dtype=np.int32)
+def _packed_table(lowest: int) -> NDArray[np.uint16]:
+    """Per face: successes in bits 0-4, ones in 5-9, sixes in 10-14 (face 0 counts nothing).
+
+    A batch has at most 30 dice (the engine's limit), so each count fits its 5 bits.
+    """
+    table = np.zeros(7, dtype=np.uint16)
     for face in range(1, 7):
-        table[face] = int(face >= lowest) + (int(face == 1) << 8) + (int(face == 6) << 16)
+        table[face] = int(face >= lowest) + (int(face == 1) << 5) + (int(face == 6) << 10)
     return table
 
 
 _TABLES = {lowest: _packed_table(lowest) for lowest in (3, 4, 5)}
 
 
-def batch_stats(faces: NDArray[np.uint8], counts: Int, lowest: int) -> tuple[Int, Int, Int, Int]:
-    """(successes, ones, sixes, extra dice) of one batch per row (T-3, T-5)."""
-    if faces.shape[1] == 0:
-        zero = np.zeros(faces.shape[0], dtype=np.int64)
+def batch_stats(
+    faces: NDArray[np.uint8], counts: Int, lowest: int, extra: bool = True
+) -> tuple[Int, Int, Int, Int]:
+    """(successes, ones, sixes, extra dice) of one batch per run (T-3, T-5).
+
+    ``faces`` is die-major (``[dice, runs]``): each die adds one whole row. ``extra``
+    False skips the distinct faces (a policy that never explodes needs none).
+    """
+    runs = faces.shape[1]
+    if faces.shape[0] == 0:
+        zero = np.zeros(runs, dtype=np.int16)
         return zero, zero, zero, zero
-    packed = _TABLES[lowest][faces].sum(axis=1, dtype=np.int32)
-    successes = (packed & 0xFF).astype(np.int64)
-    ones = ((packed >> 8) & 0xFF).astype(np.int64)
-    sixes = ((packed >> 16) & 0xFF).astype(np.int64)
-    distinct = _POPCOUNT[np.bitwise_or.reduce(_PRESENCE[faces], axis=1)]
-    return successes, ones, sixes, counts - distinct
+    table = _TABLES[lowest]
+    packed = table[faces[0]]
+    for die in faces[1:]:
+        packed += table[die]
+    # counts below 32 fit int16: a view, not a copy
+    successes = (packed & 0x1F).view(np.int16)
+    ones = ((packed >> 5) & 0x1F).view(np.int16)
+    sixes = (packed >> 10).view(np.int16)
+    if not extra:
+        return successes, ones, sixes, np.zeros(runs, dtype=np.int16)
+    presence = _PRESENCE[faces[0]]
+    for die in faces[1:]:
+        presence |= _PRESENCE[die]
+    return successes, ones, sixes, (counts - _POPCOUNT[presence]).astype(np.int16)
 
 
 class PoolState:
     """Vectorised :class:`~meneur.systems.tunnels.rules.Pool`: counts per run."""
 
-    def __init__(self, runs: int, lowest: Int | int, sixes_rule: str) -> None:
+    def __init__(self, runs: int, lowest: int, sixes_rule: str, explodes: bool = True) -> None:
         self.lowest = lowest
+        self.explodes = explodes
         self.all_sixes = sixes_rule == "all"
-        self.successes = np.zeros(runs, dtype=np.int64)
-        self.ones = np.zeros(runs, dtype=np.int64)
-        self.sixes = np.zeros(runs, dtype=np.int64)
-        self.streak = np.zeros(runs, dtype=np.bool_)
-        self.pending = np.zeros(runs, dtype=np.int64)
+        # int16: a pool of 30 dice rolls at most 465 dice
+        self.successes: Int = np.zeros(runs, dtype=np.int16)
+        self.ones: Int = np.zeros(runs, dtype=np.int16)
+        self.sixes: Int = np.zeros(runs, dtype=np.int16)
+        self.streak: Bool = np.zeros(runs, dtype=np.bool_)
+        self.pending: Int = np.zeros(runs, dtype=np.int16)
+        self.fresh = True
 
     def add(self, rows: Int, faces: NDArray[np.uint8], counts: Int, lowest: int) -> None:
-        s, o, x, e = batch_stats(faces, counts, lowest)
+        s, o, x, e = batch_stats(faces, counts, lowest, self.explodes)
+        if self.fresh and len(rows) == len(self.successes):  # the first batch of every run
+            self.fresh = False
+            self.successes, self.ones, self.sixes, self.pending = s, o, x, e
+            self.streak = x >= 3
+            return
+        self.fresh = False
         self.successes[rows] += s
         self.ones[rows] += o
         self.sixes[rows] += x
@@ -133,9 +161,9 @@ def tunnels_test(
 ) -> tuple[Int, Bool, Bool]:
     """(successes, exceptional, critical) of ``runs`` tests (T-3 to T-8)."""
     lowest = LOWEST[mode]
-    pool = PoolState(runs, lowest, sixes)
-    rows = np.arange(runs)
-    counts = np.full(runs, dice, dtype=np.int64)
+    pool = PoolState(runs, lowest, sixes, policy != "never")
+    rows: Int = np.arange(runs)
+    counts: Int = np.full(runs, dice, dtype=np.int64)
     pool.add(rows, reader.take(rows, counts), counts, lowest)
     while True:
         go = (pool.pending > 0) & wants(policy, pool.successes < threshold)
@@ -178,7 +206,8 @@ def tunnels_oppose(
 ) -> tuple[PoolState, PoolState]:
     """Both sides' pools after an opposition (T-9); ``dice_*`` may differ per run."""
     runs = len(dice_a)
-    a, b = PoolState(runs, lowest_a, sixes), PoolState(runs, lowest_b, sixes)
+    a = PoolState(runs, lowest_a, sixes, policy_a != "never")
+    b = PoolState(runs, lowest_b, sixes, policy_b != "never")
     rows = np.arange(runs)
     a.add(rows, reader_a.take(rows, dice_a), dice_a, lowest_a)
     b.add(rows, reader_b.take(rows, dice_b), dice_b, lowest_b)
@@ -268,8 +297,8 @@ class ObscurTestVector:
         if pool == 0:
             return np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.bool_)
         faces = reader.take(np.arange(runs), np.full(runs, pool, dtype=np.int64))
-        successes = self.values[faces].sum(axis=1)
-        fumble = (faces == 1).all(axis=1)
+        successes = self.values[faces].sum(axis=0)
+        fumble = (faces == 1).all(axis=0)
         return successes, fumble
 
     def __call__(self, faces: NDArray[Any]) -> tuple[Int, Bool]:
@@ -288,7 +317,7 @@ class KrassesTestVector:
         self.params = params
 
     def run(self, reader: Any, runs: int) -> tuple[Bool, Int]:
-        natural = reader.take(np.arange(runs), np.ones(runs, dtype=np.int64))[:, 0].astype(np.int64)
+        natural = reader.take(np.arange(runs), np.ones(runs, dtype=np.int64))[0].astype(np.int64)
         total = natural + self.params.bonus + self.params.modifier
         target = self.params.target
         passed = np.where(natural == 20, True, np.where(natural == 1, False, total >= target))
@@ -318,10 +347,10 @@ class LegendesTestVector:
         p = self.params
         rows = np.arange(runs)
         mine = reader_a.take(rows, np.full(runs, p.pc_dice, dtype=np.int64)).sum(
-            axis=1, dtype=np.int64
+            axis=0, dtype=np.int64
         )
         theirs = reader_b.take(rows, np.full(runs, p.opposition_dice, dtype=np.int64)).sum(
-            axis=1, dtype=np.int64
+            axis=0, dtype=np.int64
         )
         d = mine + p.pc_bonus - theirs - p.opposition_bonus
         size = np.abs(d)

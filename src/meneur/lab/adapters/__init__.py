@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -55,6 +55,17 @@ class Adapter(ABC):
     ) -> dict[str, Fraction] | None:
         """The measures at one point of the grid, from the system's own exact odds."""
 
+    def row(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        columns: Sequence[Hashable],
+    ) -> Sequence[dict[str, Fraction] | None] | None:
+        """Optional: a whole row at once, from one law (``None``: cell by cell)."""
+        return None
+
     def parse_variant(self, text: str) -> dict[str, str]:
         return parse_variant(text, self.options)
 
@@ -82,6 +93,7 @@ class Adapter(ABC):
             columns=column_axis,
             measures=self.measures(check),
             cell=lambda p, r, c: self.cell(check, variant, p, r, c),
+            row=lambda p, r, columns: self.row(check, variant, p, r, columns),
             progress=progress,
         )
 
@@ -114,6 +126,20 @@ def adapter_for(system: System) -> Adapter:
     adapter = module.ADAPTER
     assert isinstance(adapter, Adapter)
     return adapter
+
+
+def tails(weights: Mapping[int, int], thresholds: Sequence[Hashable], total: int) -> list[Fraction]:
+    """P(value >= t) for each ``t``, from integer weights by value (one suffix sum)."""
+    top = max(weights, default=0)
+    suffix = [0] * (top + 2)
+    for value in range(top, -1, -1):
+        suffix[value] = suffix[value + 1] + weights.get(value, 0)
+    out = []
+    for t in thresholds:
+        assert isinstance(t, int)
+        index = min(max(t, 0), top + 1)
+        out.append(Fraction(suffix[index], total))
+    return out
 
 
 def system_named(name: str) -> System:

@@ -8,11 +8,11 @@ one Vécu point worth?"; ``margin_counts`` is the O-10 option.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from meneur.lab.adapters import Adapter, check_of
+from meneur.lab.adapters import Adapter, check_of, tails
 from meneur.lab.grid import Axis, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -85,6 +85,31 @@ class ObscurAdapter(Adapter):
             ),
             margin_counts=self.option(variant, "margin_counts") == "yes",
         )
+
+    def row(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        columns: Sequence[Hashable],
+    ) -> Sequence[dict[str, Fraction] | None] | None:
+        """One law per pool: a difficulty only cuts it (unless a margin adjustment counts)."""
+        if check != "test" or not isinstance(row, int):
+            return None
+        params = self.test_params(variant, row, 1)
+        if params.push.margin and params.counts_margin:
+            return None
+        dist: Any = check_of("obscur", "test").odds(params)
+        by_successes: dict[int, int] = {}
+        fumble = 0
+        for (successes, fumbled), weight in dist.items():
+            by_successes[successes] = by_successes.get(successes, 0) + weight
+            fumble += weight if fumbled else 0
+        p_fumble = Fraction(fumble, dist.total)
+        return [
+            {"success": p, "fumble": p_fumble} for p in tails(by_successes, columns, dist.total)
+        ]
 
     def cell(
         self,

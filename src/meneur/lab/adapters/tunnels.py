@@ -7,11 +7,11 @@ the simulator (T-9, T-10 options).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from meneur.lab.adapters import Adapter, check_of
+from meneur.lab.adapters import Adapter, check_of, tails
 from meneur.lab.grid import Axis, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -123,6 +123,39 @@ class TunnelsAdapter(Adapter):
                 sixes=sixes,
             )
         return OpposedParams(Side(row, explode=policy), Side(column, explode=policy), sixes=sixes)
+
+    def row(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        columns: Sequence[Hashable],
+    ) -> Sequence[dict[str, Fraction] | None] | None:
+        """``never`` and ``always`` roll the same law whatever the threshold: cut it once.
+
+        (``needed`` stops exploding at the threshold, so its law depends on it.)
+        """
+        if check != "test" or not isinstance(panel, tuple) or panel[1] == "needed":
+            return None
+        params = self.params(check, variant, panel, row, 1)
+        dist: Any = check_of("tunnels", check).odds(params)
+        total = dist.total
+        ok: dict[int, int] = {}
+        streak: dict[int, int] = {}
+        critical = 0
+        for (successes, exceptional, is_critical), weight in dist.items():
+            if is_critical:
+                critical += weight
+                continue
+            ok[successes] = ok.get(successes, 0) + weight
+            if exceptional:  # at threshold 1: three 6s shown (so at least 3 successes)
+                streak[successes] = streak.get(successes, 0) + weight
+        p_critical = Fraction(critical, total)
+        return [
+            {"success": p, "exceptional": e, "critical": p_critical}
+            for p, e in zip(tails(ok, columns, total), tails(streak, columns, total), strict=True)
+        ]
 
     def cell(
         self,
