@@ -190,6 +190,8 @@ def test_O23_hurt_heal_rest_write_the_sheet(
     capsys: pytest.CaptureFixture[str], sheets: Path
 ) -> None:
     """O-23, O-32, O-33: hurt, heal and rest change the sheet's state and save it."""
+    from meneur.systems.obscur.sheet import load_character
+
     path = sheets / "corbeau.toml"
     hurt = invoke(
         capsys,
@@ -207,6 +209,9 @@ def test_O23_hurt_heal_rest_write_the_sheet(
     assert hurt.json()["after"]["vie"] == 10
     # O-28: 6 HP lost: shock 3 (table provisoire), less 2 successes of Résistance + Choc
     assert hurt.json()["result"]["shock"]["malus"] == 1
+    # O-3: the fall test 1,1 is a Maladresse: +1 Vécu written to the sheet
+    assert hurt.json()["fumbles"] == 1 and hurt.json()["after"]["vecu"] == 7
+    assert load_character(path).resource("vecu").current == 7
     from meneur.systems.obscur.sheet import load_character
 
     assert load_character(path).resource("vie").current == 10

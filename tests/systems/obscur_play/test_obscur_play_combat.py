@@ -402,3 +402,13 @@ def test_O12_one_pass_draw_equals_the_inherited_loop() -> None:
             run_reader=lambda r: fight_with(params, r),
         )
         assert slow == fast
+
+
+def test_O12_maladresses_in_a_fight_earn_vecu() -> None:
+    """O-3/O-40 in a fight: each Maladresse (all dice 1) earns its roller 1 Vécu."""
+    a = fighter("A", agility=3, strategy="attaque=2")
+    b = fighter("B", agility=1, strategy="attaque=2")
+    # A attacks 1,1 (Maladresse); B parries 1,1,1 (Maladresse); B attacks; A parries
+    out = resolve_fight(FightParams(a, b, body("A"), body("B"), max_rounds=1), (ONES, ONES))
+    assert out.a["fumbles"] == 2 and out.b["fumbles"] == 2
+    assert out.a["vecu"] == 6 + 2 and out.b["vecu"] == 6 + 2

@@ -168,3 +168,10 @@ def test_O42_encumbrance_surencombrement_and_march_tests() -> None:
         march(MarchParams(5, 12, 3, Dice(4), 9), Body("y", 10, 10), FaceReader(((),)))["tests"]
         == []
     )
+
+
+def test_O37_a_maladresse_on_the_survival_test_earns_vecu() -> None:
+    """O-3 on the daily test: all dice 1 is a Maladresse, +1 Vécu."""
+    group = bodies(1)
+    resolve_day(DayParams("m", MILD, (traveller("x", 4),)), group, FaceReader(((1, 1),)))
+    assert group[0].vecu == 1 and group[0].dependent

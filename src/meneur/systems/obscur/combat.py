@@ -262,6 +262,8 @@ class _Side:
     parade: int | None = None
     parade_json: dict[str, Any] | None = None
     arms: tuple[Arm, ...] = ()
+    fumbles: int = 0
+    """Maladresses rolled in this fight: each earns Vécu (O-3, O-40)."""
 
 
 @dataclass(frozen=True)
@@ -313,6 +315,7 @@ def _parade(
         defence = sum(arm.weapon.defense for arm in arms) + fighter.shield
         pool = Dice(dice + defence, arms[0].pa.zero_skill, arms[0].pa.zero_attribute)
         params, outcome = roll(reader, pool, difficulty=0, modifier=-side.shock, stream=side.stream)
+        side.fumbles += outcome.fumble
         side.parade = outcome.successes
         side.parade_json = test_json("Parade", params, outcome) | {
             "parade_dice": dice,
@@ -341,6 +344,7 @@ def _strike(
     params, outcome = roll(
         reader, pool, difficulty=0, modifier=-attacker.shock - cost, stream=attacker.stream
     )
+    attacker.fumbles += outcome.fumble
     parade = _parade(reader, defender, defender_dice, defender_arms, defender.fighter)
     winner, margin = duel(outcome.successes, parade)
     entry: dict[str, Any] = {
@@ -389,6 +393,7 @@ def _strike(
         defender.body.lose(damage, "coup")
         if not defender.body.coma:
             sh = shock(reader, damage, defender.fighter.choc, stream=defender.stream)
+            defender.fumbles += bool(sh.get("test", {}).get("fumble"))
             entry["shock"] = sh
             if not delay_shock:
                 defender.shock += sh["malus"]
@@ -416,6 +421,7 @@ def _prepare(reader: FaceReader, side: _Side) -> dict[str, Any]:
         params, outcome = roll(
             reader, pool, difficulty=variants.draw_difficulty, stream=side.stream
         )
+        side.fumbles += outcome.fumble
         info["draw"] = test_json("Gardien du feu", params, outcome)
         if outcome.passed:
             side.drawn = True
@@ -442,6 +448,7 @@ def _disengage(
     """O-19 first step: the fleer's RA is the successes of an Agilité test; above the
     attacker's RA, the combat is broken."""
     params, outcome = roll(reader, Dice(fleer.fighter.agility), difficulty=0, stream=fleer.stream)
+    fleer.fumbles += outcome.fumble
     return {
         "fighter": fleer.key,
         "agility": test_json("Agilité", params, outcome),
@@ -460,10 +467,12 @@ def _dodge_strike(
     params, outcome = roll(
         reader, pool, difficulty=0, modifier=-attacker.shock, stream=attacker.stream
     )
+    attacker.fumbles += outcome.fumble
     dodge = fleer.fighter.dodge or Dice(fleer.fighter.hargne, zero_skill=True)
     d_params, d_outcome = roll(
         reader, dodge, difficulty=0, modifier=-body_malus(fleer.body), stream=fleer.stream
     )
+    fleer.fumbles += d_outcome.fumble
     entry: dict[str, Any] = {
         "attacker": attacker.key,
         "weapon": arm.weapon.name,
@@ -497,6 +506,7 @@ def _dodge_strike(
     }
     if fleer.body.lose(damage, "coup") and not fleer.body.coma:
         sh = shock(reader, damage, fleer.fighter.choc, stream=fleer.stream)
+        fleer.fumbles += bool(sh.get("test", {}).get("fumble"))
         entry["shock"] = sh
         fleer.shock += sh["malus"]
     return entry
@@ -509,6 +519,7 @@ def impress(reader: FaceReader, who: _Side, target: _Side) -> dict[str, Any]:
     params, outcome = roll(
         reader, pool, difficulty=max(1, target.fighter.sang_froid), stream=who.stream
     )
+    who.fumbles += outcome.fumble
     malus = outcome.margin if outcome.passed else 0
     target.impressed += malus
     return {
@@ -598,12 +609,17 @@ def fight_with(params: FightParams, reader: FaceReader) -> FightOutcome:
             end = "dead" if any(sides[k].body.dead for k in down) else "coma"
             winner = None if len(down) == 2 else ("b" if down[0] == "a" else "a")
             break
+    from meneur.systems.obscur.tables import rule_tables
+
+    reward = rule_tables().experience.fumble_reward
+    for side in sides.values():
+        side.body.vecu += side.fumbles * reward
     return FightOutcome(
         tuple(rounds),
         end,
         winner,
-        sides["a"].body.to_json(),
-        sides["b"].body.to_json(),
+        sides["a"].body.to_json() | {"fumbles": sides["a"].fumbles},
+        sides["b"].body.to_json() | {"fumbles": sides["b"].fumbles},
         opening,
     )
 
@@ -629,6 +645,7 @@ def final_bodies(params: FightParams, outcome: FightOutcome) -> tuple[Body, Body
     def build(base: Body, data: dict[str, Any]) -> Body:
         body = _copy(base)
         body.vie = data["vie"]
+        body.vecu = data["vecu"]
         body.wounds = [Wound(w["points"], w["source"], w["treated"]) for w in data["wounds"]]
         body.intemperies = [Intemperie(i["points"], i["source"]) for i in data["intemperies"]]
         return body

@@ -389,7 +389,10 @@ def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) 
         )
     console.print(line, style="bold green")
     for key in ("a", "b"):
-        console.print(f"{names[key]}: {_vie_text(out[key])}")
+        line = f"{names[key]}: {_vie_text(out[key])}"
+        if out[key].get("fumbles"):
+            line += "  " + _("+{n} Vécu (Maladresse).").format(n=out[key]["fumbles"])
+        console.print(line)
     if data["saved"]:
         console.print(_("State written to the sheets."), style="yellow")
 
@@ -579,6 +582,8 @@ def _apply(
     as_json: bool,
     title: str,
     extra: dict[str, Any] | None = None,
+    *,
+    own_tests: bool = True,
 ) -> None:
     """Run ``action(body, character, reader)`` on the sheet's state; save unless dry run."""
     from meneur.cli.output import emit
@@ -600,6 +605,11 @@ def _apply(
         return action(fresh, character, reader), fresh
 
     (result, after), rolled = run_step(run, dice_sources(seed, faces), run_reader=run_with)
+    fumbles = _fumbles(result) if own_tests else 0
+    if fumbles:  # O-3: each Maladresse of the character earns Vécu (O-40)
+        from meneur.systems.obscur.tables import rule_tables
+
+        after.vecu += fumbles * rule_tables().experience.fumble_reward
     if not dry_run:
         save_body(character, after)
     data: dict[str, Any] = {
@@ -610,10 +620,22 @@ def _apply(
         "result": result,
         "after": after.to_json() | {"malus": body_malus(after)},
         "faces": list(rolled[0]),
+        "fumbles": fumbles,
         "provisional_tables": health_tables().provisional,
         "saved": not dry_run,
     } | (extra or {})
     emit(data, lambda console: render_step(console, data, title), as_json=as_json)
+
+
+def _fumbles(value: Any) -> int:
+    """Maladresses among the tests of a result (dicts with faces, successes, fumble)."""
+    if isinstance(value, dict):
+        if "fumble" in value and "faces" in value:
+            return int(bool(value["fumble"]))
+        return sum(_fumbles(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_fumbles(v) for v in value)
+    return 0
 
 
 def _walk(console: Console, value: Any, label: str = "") -> None:
@@ -677,6 +699,10 @@ def render_step(console: Console, data: dict[str, Any], title: str) -> None:
         ),
         style="cyan",
     )
+    if data["fumbles"]:
+        console.print(
+            _("+{n} Vécu (Maladresse).").format(n=after["vecu"] - before["vecu"]), style="yellow"
+        )
     if data["provisional_tables"]:
         console.print("  " + _("Tables: {note}.").format(note=_(PROVISIONAL)), style="dim")
     if data["saved"]:
@@ -886,7 +912,16 @@ def heal_command(
         return health.treat(body, reader, dice_of(who, "Secourisme"), wound=wound)
 
     title = _("S'accrocher à la vie") if hang_on else _("Morale") if morale else _("First aid")
-    _apply(sheet, action, dry_run, seed, faces, as_json, title)
+    _apply(
+        sheet,
+        action,
+        dry_run,
+        seed,
+        faces,
+        as_json,
+        title,
+        own_tests=healer is None or hang_on,
+    )
 
 
 def rest_command(

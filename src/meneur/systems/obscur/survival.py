@@ -145,6 +145,12 @@ def _worst_threat(milieu: Milieu, gear: Survival) -> str:
     return THREAT_LABELS[threat]
 
 
+def fumble_reward() -> int:
+    from meneur.systems.obscur.tables import rule_tables
+
+    return rule_tables().experience.fumble_reward
+
+
 def aid_cost(helped: int) -> int:
     """O-39: the MR that helping ``helped`` Dépendants costs (1, then 2, then 3...)."""
     return helped * (helped + 1) // 2
@@ -180,6 +186,8 @@ def resolve_day(params: DayParams, bodies: list[Body], reader: FaceReader) -> di
                 stream=index,
             )
             entry["test"] = test_json("Potentiel de Survie", t_params, outcome)
+            if outcome.fumble:  # O-3: a Maladresse earns Vécu (O-40)
+                body.vecu += fumble_reward()
             if outcome.passed:
                 entry["result"] = "fine"
                 margins[index] = outcome.margin
