@@ -402,3 +402,52 @@ def test_T10_fight_odds_command(capsys: pytest.CaptureFixture[str]) -> None:
         "--odds",
     )
     assert r.status == 2 and len(r.err.strip().splitlines()) == 1
+
+
+def test_T11_fight_saves_wounds_to_the_sheet(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """T-11: after a lost exchange the sheet keeps the Endurance left (and the wound)."""
+    path = tmp_path / "aria.json"
+    invoke(
+        capsys, "character", "new", "tunnels", "Aria", "--faces", "1,3,5,2,4,6", "--out", str(path)
+    )
+    # Force 2, Endurance 6: loses 2 points, then wins by 2 against MR 2
+    r = invoke(
+        capsys,
+        "fight",
+        "tunnels",
+        "--sheet",
+        str(path),
+        "--vs-mr",
+        "2",
+        "--explode",
+        "never",
+        "--faces",
+        "1,2,4,5",
+        "--vs-faces",
+        "4,5,1,3",
+        "--save",
+        "--json",
+    )
+    assert r.status == 0, r.err
+    sheet = json.loads(path.read_text(encoding="utf-8"))
+    assert sheet["endurance"]["current"] == r.json()["a"]["endurance"] == 4
+    assert sheet["wounded"] is False and sheet["dead"] is False
+
+
+def test_short_faces_name_the_side(capsys: pytest.CaptureFixture[str]) -> None:
+    r = invoke(
+        capsys,
+        "oppose",
+        "tunnels",
+        "--dice",
+        "4",
+        "--vs",
+        "3",
+        "--faces",
+        "1,1,4,6",
+        "--vs-faces",
+        "2,3",
+    )
+    assert r.status == 2 and "--vs-faces" in r.err and "1" in r.err

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from meneur.cli.params import FacesArg, Json, Seed, VsFacesArg, int_parser, meneur_parser
-from meneur.errors import UsageError
+from meneur.errors import DiceSourceError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
@@ -20,6 +20,7 @@ from meneur.systems.base import CommandGroups
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from meneur.rng import DiceSource
     from meneur.systems.tunnels.combat import Fighter, Loss
     from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome
 
@@ -99,6 +100,45 @@ Sixes = Annotated[
         help=_("Exceptional success needs three 6s in one batch (batch) or anywhere (all)."),
     ),
 ]
+
+
+class _Labelled:
+    """A dice source whose errors name the option its faces came from (--faces, --vs-faces)."""
+
+    def __init__(self, source: DiceSource, flag: str) -> None:
+        self.source = source
+        self.flag = flag
+
+    @property
+    def kind(self) -> str:
+        return self.source.kind
+
+    def _named(self, error: DiceSourceError) -> DiceSourceError:
+        return DiceSourceError(N_("{flag}: {message}"), flag=self.flag, message=str(error))
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        try:
+            return self.source.roll(sides, count)
+        except DiceSourceError as error:
+            raise self._named(error) from None
+
+    def finish(self) -> None:
+        try:
+            self.source.finish()
+        except DiceSourceError as error:
+            raise self._named(error) from None
+
+
+def _two_sources(
+    seed: int | None, faces: tuple[int, ...] | None, vs_faces: tuple[int, ...] | None
+) -> list[DiceSource]:
+    from meneur.cli.params import dice_sources
+
+    first, second = dice_sources(seed, faces, vs_faces)
+    return [
+        _Labelled(first, "--faces") if faces is not None else first,
+        _Labelled(second, "--vs-faces") if vs_faces is not None else second,
+    ]
 
 
 def _die(face: int, lowest: int) -> str:
@@ -349,7 +389,7 @@ def oppose_command(
         Side(vs, blessed=vs_blessed, cursed=vs_cursed, explode=policy),
     )
     check = TunnelsOppose()
-    rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
+    rolled = check.roll(params, _two_sources(seed, faces, vs_faces))
     outcome = rolled.outcome
 
     def render(console: Console) -> None:
@@ -548,6 +588,13 @@ def fight_command(
             "--odds", help=_("Print the exact odds of winning against the MR instead of fighting.")
         ),
     ] = False,
+    save: Annotated[
+        bool,
+        typer.Option(
+            "--save",
+            help=_("Write Endurance, wounds and death back to the sheets after the fight."),
+        ),
+    ] = False,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
     seed: Seed = None,
@@ -606,10 +653,19 @@ def fight_command(
     result = fight(
         a,
         b,
-        dice_sources(seed, faces, vs_faces),
+        _two_sources(seed, faces, vs_faces),
         explode=check_policy(explode),
         loss="one" if loss == "one" else "margin",
     )
+    if save:
+        if sheet is None and vs_sheet is None:
+            raise UsageError(N_("--save needs --sheet or --vs-sheet."))
+        for path, after in ((sheet, result.a), (vs_sheet, result.b)):
+            if path is not None:
+                before = characters.load(path)
+                endurance_pool = characters.Pool(current=after.endurance, max=before.endurance.max)
+                update = {"endurance": endurance_pool, "wounded": after.wounded, "dead": after.dead}
+                characters.save(path, before.model_copy(update=update))
 
     def state(f: Fighter) -> str:
         if f.monster:
