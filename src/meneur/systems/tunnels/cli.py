@@ -20,6 +20,7 @@ from meneur.systems.base import CommandGroups
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from meneur.cli.params import TypedFaces
     from meneur.rng import DiceSource
     from meneur.systems.tunnels.combat import Fighter, Loss
     from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome
@@ -130,7 +131,7 @@ class _Labelled:
 
 
 def _two_sources(
-    seed: int | None, faces: tuple[int, ...] | None, vs_faces: tuple[int, ...] | None
+    seed: int | None, faces: TypedFaces | None, vs_faces: TypedFaces | None
 ) -> list[DiceSource]:
     from meneur.cli.params import dice_sources
 
@@ -374,7 +375,6 @@ def oppose_command(
 ) -> None:
     """Roll an opposed Tunnels test."""
     from meneur.cli.output import emit
-    from meneur.cli.params import dice_sources
     from meneur.systems.tunnels.rules import (
         LOWEST_SUCCESS,
         OpposedParams,
@@ -602,7 +602,6 @@ def fight_command(
 ) -> None:
     """Melee to the end against a monster's MR or another character."""
     from meneur.cli.output import emit
-    from meneur.cli.params import dice_sources
     from meneur.systems.tunnels import character as characters
     from meneur.systems.tunnels.combat import Fighter, character, fight, fight_json, monster
     from meneur.systems.tunnels.rules import check_policy
