@@ -235,3 +235,17 @@ def test_sqlite_durability_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     done = run_meneur("log", env={"MENEUR_DB_SYNC": "sometimes", "MENEUR_DB_URL": url})
     assert done.returncode == 2
     assert done.stderr.strip() == ("Error: MENEUR_DB_SYNC is 'normal' or 'full', not 'sometimes'.")
+
+
+def test_character_edit(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with Store(db_url) as store:
+        store.add_character("krasses", "Zoé", {"skills": {}}, {"vecu": 3})
+    assert invoke(capsys, "character", "edit", "zoé", "--state", '{"vecu": 1}').status == 0
+    sheet = tmp_path / "zoe.json"
+    sheet.write_text('{"name": "Zoé", "skills": {"Bagarre": 4}}')
+    assert invoke(capsys, "character", "edit", "Zoé", "--sheet", str(sheet)).status == 0
+    shown = invoke(capsys, "character", "show", "Zoé", "--json").json()
+    assert shown["state"] == {"vecu": 1} and shown["sheet"]["skills"] == {"Bagarre": 4}
+    for args in (("--state", "[1]"), ("--state", "{"), ("--sheet", str(tmp_path / "no.json")), ()):
+        result = invoke(capsys, "character", "edit", "Zoé", *args)
+        assert result.status == 2 and len(result.err.strip().splitlines()) == 1

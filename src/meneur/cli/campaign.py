@@ -243,6 +243,44 @@ def character_delete(
     _print(_("Character '{name}' deleted.").format(name=info.name))
 
 
+def parse_state(text: str) -> dict[str, Any]:
+    """``--state '{"vecu": 2}'``: a JSON object, at most 100,000 characters."""
+    if len(text) > 100_000:
+        raise typer.BadParameter(_("The state is limited to 100,000 characters."))
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        raise typer.BadParameter(_("The state must be a JSON object such as '{\"vecu\": 2}'."))
+    return value
+
+
+def character_edit(
+    name: Annotated[str, typer.Argument(metavar="NAME", help=_("Name of the character."))],
+    sheet: Annotated[
+        Path | None,
+        typer.Option(
+            "--sheet", metavar="FILE", help=_("Replace the sheet with FILE (JSON or TOML).")
+        ),
+    ] = None,
+    state: Annotated[
+        dict[str, Any] | None,
+        typer.Option("--state", parser=parse_state, metavar="JSON", help=_("Replace the state.")),
+    ] = None,
+    campaign: CampaignOpt = None,
+) -> None:
+    """Replace a stored character's sheet (validated by its system) or state."""
+    from meneur.files import read_sheet
+
+    if sheet is None and state is None:
+        raise UsageError(N_("Give --sheet FILE or --state JSON (or both)."))
+    new_sheet = read_sheet(sheet) if sheet is not None else None
+    with open_store() as store:
+        info = store.update_character(name, sheet=new_sheet, state=state, campaign=campaign)
+    _print(_("Character '{name}' updated.").format(name=info.name))
+
+
 def character_export(
     name: Annotated[
         str | None,
@@ -629,6 +667,9 @@ def register(app: typer.Typer, groups: Any, wanted: Sequence[str] = ()) -> None:
         group = groups.group("character")
         group.command("list", help=_("List the stored characters."))(character_list)
         group.command("show", help=_("Show a stored character."))(character_show)
+        group.command("edit", help=_("Replace a stored character's sheet or state."))(
+            character_edit
+        )
         group.command("delete", help=_("Delete a stored character."))(character_delete)
         group.command("export", help=_("Export characters as JSON."))(character_export)
         group.command("import", help=_("Import characters from JSON, all or nothing."))(
