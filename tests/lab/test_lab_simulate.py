@@ -229,3 +229,32 @@ def test_simulate_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str,
     assert result.status == 2
     assert len(result.err.strip().splitlines()) == 1
     assert "Traceback" not in result.err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("tunnels", "--row", "4", "--col", "2", "--panel", "blessed/always"),
+        ("tunnels", "--check", "oppose", "--row", "3", "--col", "2", "--panel", "needed"),
+        ("obscur", "--row", "4", "--col", "2"),
+        ("obscur", "--row", "3", "--col", "2", "--variant", "scoring=zero-skill,dice=1"),
+        ("krasses", "--row", "5", "--col", "15"),
+        ("legendes", "--row", "2", "--col", "elite", "--panel", "-2"),
+    ],
+)
+def test_monte_carlo_agrees_with_exact_for_every_system(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    """One cell of each system's table, simulated: within 4 sigmas of its exact odds."""
+    result = invoke(capsys, "simulate", "test", *args, "--runs", "200000", "--seed", "4", "--json")
+    assert result.status == 0, result.err
+    data = result.json()
+    hits = round(data["success_rate"] * data["runs"])
+    assert agrees(Fraction(data["exact_fraction"]), hits, data["runs"])
+
+
+def test_simulate_test_without_a_vectorised_resolve(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(
+        capsys, "simulate", "test", "krasses", "--check", "oppose", "--row", "1", "--col", "2"
+    )
+    assert result.status == 2 and "Traceback" not in result.err

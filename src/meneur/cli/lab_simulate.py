@@ -184,7 +184,7 @@ def fight_command(
     if as_json:
         print_json(data)
         return
-    from meneur.lab.render import percent
+    from meneur.lab.render import decimal, percent
 
     out = console()
     low, high = data["win_interval_95"]
@@ -203,7 +203,7 @@ def fight_command(
             rate=percent(data["death_rate"], 2), wounded=percent(data["wounded_rate"], 2)
         )
     )
-    out.print(_("Rounds: {mean:.2f} on average").format(mean=data["rounds"]["mean"]))
+    out.print(_("Rounds: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
     if data["unfinished"]:
         out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
     if tally.interrupted:
@@ -214,54 +214,123 @@ def fight_command(
 
 def test_command(
     system: SystemArg,
+    check: Annotated[
+        str | None,
+        typer.Option("--check", metavar="CHECK", help=_("Which roll: test (default) or oppose.")),
+    ] = None,
+    row: Annotated[
+        str | None,
+        typer.Option(
+            "--row", metavar="R", help=_("The row of the table to simulate (as in meneur table).")
+        ),
+    ] = None,
+    col: Annotated[
+        str | None,
+        typer.Option("--col", metavar="C", help=_("The column of the table to simulate.")),
+    ] = None,
+    panel: Annotated[
+        str | None,
+        typer.Option("--panel", metavar="P", help=_("The panel of the table to simulate.")),
+    ] = None,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            metavar="OPTION=VALUE",
+            help=_("Rule options, such as explode=always,sixes=all."),
+        ),
+    ] = None,
     dice: Annotated[
-        int, typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled."))
-    ] = 3,
+        int | None,
+        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (Tunnels).")),
+    ] = None,
     threshold: Annotated[
-        int, typer.Option("--threshold", parser=int_parser(1, 1000), help=_("Successes needed."))
-    ] = 1,
+        int | None,
+        typer.Option(
+            "--threshold", parser=int_parser(1, 1000), help=_("Successes needed (Tunnels).")
+        ),
+    ] = None,
     blessed: Blessed = False,
     cursed: Cursed = False,
-    explode: Explode = "needed",
-    sixes: Sixes = "batch",
+    explode: Annotated[
+        str | None,
+        typer.Option(
+            "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
+        ),
+    ] = None,
+    sixes: Annotated[
+        str | None,
+        typer.Option(
+            "--sixes", metavar="batch|all", help=_("Three 6s in one batch (T-7) or over all dice.")
+        ),
+    ] = None,
     runs: Runs = 1_000_000,
     seed: Seed = None,
     plot: Plot = None,
     as_json: Json = False,
 ) -> None:
-    """Many tests, vectorised, beside the exact odds."""
+    """Many rolls of one cell of ``meneur table``, vectorised, beside its exact odds."""
     from meneur.cli.output import console, print_json
+    from meneur.lab.adapters import adapter_for, check_of, system_named
     from meneur.lab.plot import check_path
 
-    _tunnels_only(system)
-    _choice(explode, ("never", "always", "needed"), "--explode")
-    _choice(sixes, ("batch", "all"), "--sixes")
+    found = system_named(system)
+    adapter = adapter_for(found)
+    chosen = adapter.parse_variant(variant or "")
+    if found.name == "tunnels":  # the options of ``meneur test tunnels``
+        if dice is not None:
+            row = str(dice)
+        if threshold is not None:
+            col = str(threshold)
+        if explode is not None:
+            chosen["explode"] = _choice(explode, ("never", "always", "needed"), "--explode")
+        if sixes is not None:
+            chosen["sixes"] = _choice(sixes, ("batch", "all"), "--sixes")
+        if panel is None:
+            mode = (
+                "blessed"
+                if blessed and not cursed
+                else "cursed"
+                if cursed and not blessed
+                else "normal"
+            )
+            panel = f"{mode}/{chosen.get('explode', 'needed')}"
+    if row is None or col is None:
+        raise UsageError(N_("Name the cell to simulate: --row and --col (as in meneur table)."))
     if plot is not None:
         check_path(plot)
-    from meneur.lab.simulate import run_chunks, tunnels_test_chunk
-    from meneur.systems.tunnels.rules import TestParams
+    name = adapter.check_name(check)
+    panels, rows, columns = adapter.axes(name, chosen, row, col, panel)
+    if not panels.values:
+        raise UsageError(N_("'{text}' names no value."), text=str(panel)[:40])
+    at = (panels.values[0], rows.values[0], columns.values[0])
+    from meneur.lab.simulate import cell_chunk, run_chunks
+    from meneur.lab.vector import vector_for
 
-    params = TestParams(dice, threshold, blessed, cursed, explode, sixes)  # type: ignore[arg-type]
-    tally = run_chunks(runs, tunnels_test_chunk(params), seed=seed, description=_("Tests"))
-    exact: Any = None
-    if dice <= 20:
-        from meneur.lab.adapters import check_of
-
-        dist: Any = check_of("tunnels", "test").odds(params)
-        exact = dist.p_where(lambda k: k[0] >= threshold and not k[2])
-    passed = tally.rate("passed")
+    params = adapter.params_at(name, chosen, *at)
+    vector = vector_for(found.name, name, check_of(found.name, name), params)
+    if vector is None:
+        raise UsageError(N_("No vectorised resolve for this roll yet (it is left to exact odds)."))
+    tally = run_chunks(runs, cell_chunk(vector), seed=seed, description=_("Tests"))
+    measures = adapter.measures(name)
+    exact = adapter.cell(name, chosen, *at)
+    p_exact = None if exact is None else exact[measures[0].name]
+    rate = tally.rate("success")
+    values = tally.histograms.get("values", {})
     data: dict[str, Any] = {
-        "system": "tunnels",
+        "system": found.name,
+        "check": name,
+        "variant": chosen,
+        "panel": panels.label_of(0),
+        rows.name: rows.values[0],
+        columns.name: columns.values[0],
+        "measure": measures[0].name,
         "runs": tally.runs,
-        "success_rate": passed["rate"],
-        "success_interval_95": passed["interval_95"],
-        "exceptional_rate": tally.rate("exceptional")["rate"],
-        "critical_rate": tally.rate("critical")["rate"],
-        "exact": None if exact is None else float(exact),
-        "exact_fraction": None if exact is None else f"{exact.numerator}/{exact.denominator}",
-        "successes": {
-            str(k): v / tally.runs for k, v in sorted(tally.histograms["successes"].items())
-        },
+        "success_rate": rate["rate"],
+        "success_interval_95": rate["interval_95"],
+        "exact": None if p_exact is None else float(p_exact),
+        "exact_fraction": None if p_exact is None else f"{p_exact.numerator}/{p_exact.denominator}",
+        "values": {str(k): v / tally.runs for k, v in sorted(values.items())},
         "interrupted": tally.interrupted,
         "seconds": round(tally.seconds, 3),
     }
@@ -269,12 +338,10 @@ def test_command(
         from meneur.lab.plot import plot_distribution
 
         plot_distribution(
-            {str(k): v for k, v in data["successes"].items()},
+            data["values"],
             plot,
-            _("Tunnels: {dice} dice, successes over {runs} tests").format(
-                dice=dice, runs=tally.runs
-            ),
-            _("Successes"),
+            _("{system}: {runs} rolls of one cell").format(system=found.title, runs=tally.runs),
+            _("Successes") if found.name in ("tunnels", "obscur") else _("Outcome"),
         )
         data["plot"] = str(plot)
     if as_json:
@@ -283,23 +350,24 @@ def test_command(
     from meneur.lab.render import percent
 
     out = console()
-    low, high = passed["interval_95"]
+    low, high = rate["interval_95"]
     out.print(
-        _("{runs} tests: success {rate} (95 % interval {low} to {high})").format(
+        _("{runs} rolls: {measure} {rate} (95 % interval {low} to {high})").format(
             runs=tally.runs,
-            rate=percent(passed["rate"], 2),
+            measure=_(measures[0].label).lower(),
+            rate=percent(rate["rate"], 2),
             low=percent(low, 2),
             high=percent(high, 2),
         )
     )
-    if exact is not None:
+    if p_exact is not None:
         out.print(
             _("Exact odds: {p} ({fraction})").format(
-                p=percent(exact, 2), fraction=data["exact_fraction"]
+                p=percent(p_exact, 2), fraction=data["exact_fraction"]
             )
         )
     out.print(
-        _("{rate} tests per second").format(rate=f"{tally.runs / max(tally.seconds, 1e-9):,.0f}")
+        _("{rate} rolls per second").format(rate=f"{tally.runs / max(tally.seconds, 1e-9):,.0f}")
     )
     if tally.interrupted:
         out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")

@@ -187,7 +187,8 @@ def plot_compare(
         if panel >= panels:
             ax.axis("off")
             continue
-        ax.set_title(a.panels.label_of(panel), fontsize=10)
+        first, second = a.panels.label_of(panel), b.panels.label_of(panel)
+        ax.set_title(first if first == second else f"{first} / {second}", fontsize=10)
         xs = list(a.rows.values) if numeric else list(range(len(a.rows.values)))
         for i, c in enumerate(shown):
             colour = cmap(i / max(1, len(shown) - 1))

@@ -23,6 +23,12 @@ def percent(p: float | Fraction, digits: int = 1, signed: bool = False) -> str:
     return f"{text} %"
 
 
+def decimal(value: float, digits: int = 2) -> str:
+    """``8.81`` (``8,81`` in French)."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if current_language() == "fr" else text
+
+
 def style_of(p: float) -> str:
     if p >= 0.75:
         return "bold green"

@@ -298,3 +298,24 @@ def fight_report(fight: TunnelsFight, tally: Tally) -> dict[str, Any]:
         "interrupted": tally.interrupted,
         "seconds": round(tally.seconds, 3),
     }
+
+
+# --- one cell of any system's table -----------------------------------------------------
+
+
+def cell_chunk(vector: Any) -> Callable[[np.random.Generator, int], Tally]:
+    """One chunk of a vectorised roll: successes (as the table counts them) and values."""
+
+    def one(rng: np.random.Generator, size: int) -> Tally:
+        result = vector.sample(rng, size)
+        won = vector.success(result)
+        first = np.asarray(result[0])
+        values = first.astype(np.int64)
+        low = min(0, int(values.min())) if values.size else 0
+        return Tally(
+            runs=size,
+            counts={"success": int(won.sum())},
+            histograms={"values": {k + low: v for k, v in histogram(values - low).items()}},
+        )
+
+    return one

@@ -248,6 +248,13 @@ class TunnelsTestVector:
     def __call__(self, faces: NDArray[Any]) -> tuple[Int, Bool, Bool]:
         return self.run(ArrayReader(faces[:, 0, :]), faces.shape[0])
 
+    def sample(self, rng: np.random.Generator, runs: int) -> tuple[Any, ...]:
+        return self.run(RandomReader(rng), runs)
+
+    def success(self, result: tuple[Any, ...]) -> Bool:
+        passed: Bool = (result[0] >= self.params.threshold) & ~result[2]
+        return passed
+
     def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
         return (int(result[0][i]), bool(result[1][i]), bool(result[2][i]))
 
@@ -277,6 +284,15 @@ class TunnelsOpposeVector:
     def __call__(self, faces: NDArray[Any]) -> tuple[Any, ...]:
         return self.run(ArrayReader(faces[:, 0, :]), ArrayReader(faces[:, 1, :]), faces.shape[0])
 
+    def sample(self, rng: np.random.Generator, runs: int) -> tuple[Any, ...]:
+        return self.run(RandomReader(rng), RandomReader(rng), runs)
+
+    def success(self, result: tuple[Any, ...]) -> Bool:
+        """Side a wins (T-9): ahead with no critical failure, or only b fails critically."""
+        lead, _, ca, _, cb = result
+        won: Bool = ((lead > 0) & ~ca & ~cb) | (cb & ~ca)
+        return won
+
     def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
         return (int(result[0][i]), *(bool(r[i]) for r in result[1:]))
 
@@ -304,6 +320,18 @@ class ObscurTestVector:
     def __call__(self, faces: NDArray[Any]) -> tuple[Int, Bool]:
         return self.run(ArrayReader(faces[:, 0, :]), faces.shape[0])
 
+    def sample(self, rng: np.random.Generator, runs: int) -> tuple[Any, ...]:
+        return self.run(RandomReader(rng), runs)
+
+    def success(self, result: tuple[Any, ...]) -> Bool:
+        """O-8, and the O-10 option where a margin adjustment counts as successes."""
+        from meneur.systems.obscur.depassement import margin_bonus
+
+        p = self.params
+        bonus = margin_bonus(p.push.margin) if p.counts_margin else 0
+        passed: Bool = result[0] + bonus >= p.difficulty
+        return passed
+
     def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
         return (int(result[0][i]), bool(result[1][i]))
 
@@ -325,6 +353,13 @@ class KrassesTestVector:
 
     def __call__(self, faces: NDArray[Any]) -> tuple[Bool, Int]:
         return self.run(ArrayReader(faces[:, 0, :]), faces.shape[0])
+
+    def sample(self, rng: np.random.Generator, runs: int) -> tuple[Any, ...]:
+        return self.run(RandomReader(rng, 20), runs)
+
+    def success(self, result: tuple[Any, ...]) -> Bool:
+        passed: Bool = result[0]
+        return passed
 
     def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
         return (bool(result[0][i]), int(result[1][i]))
@@ -367,6 +402,14 @@ class LegendesTestVector:
 
     def __call__(self, faces: NDArray[Any]) -> tuple[Int]:
         return self.run(ArrayReader(faces[:, 0, :]), ArrayReader(faces[:, 1, :]), faces.shape[0])
+
+    def sample(self, rng: np.random.Generator, runs: int) -> tuple[Any, ...]:
+        return self.run(RandomReader(rng), RandomReader(rng), runs)
+
+    def success(self, result: tuple[Any, ...]) -> Bool:
+        """A win of any band (the first four keys of OUTCOME_KEYS)."""
+        won: Bool = result[0] <= 3
+        return won
 
     def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
         return self.keys[int(result[0][i])]

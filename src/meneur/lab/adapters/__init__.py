@@ -66,6 +66,17 @@ class Adapter(ABC):
         """Optional: a whole row at once, from one law (``None``: cell by cell)."""
         return None
 
+    def params_at(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> Any:
+        """The system's own params at one point of the grid (for simulating one cell)."""
+        raise UsageError(N_("The lab cannot simulate {system} yet."), system=self.system)
+
     def parse_variant(self, text: str) -> dict[str, str]:
         return parse_variant(text, self.options)
 

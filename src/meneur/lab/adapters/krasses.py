@@ -67,6 +67,22 @@ class KrassesAdapter(Adapter):
             return (Measure("success", N_("Success")),)
         return (Measure("win", N_("Win")), Measure("loss", N_("Loss")))
 
+    def params_at(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> Any:
+        from meneur.systems.krasses.rules import OpposeParams, Side, TestParams
+
+        assert isinstance(row, int) and isinstance(column, int)
+        if check == "test":
+            return TestParams(bonus=row, difficulty=column)
+        naturals = self.option(variant, "naturals") == "on"
+        return OpposeParams(Side(row, "pc"), Side(column, "npc"), naturals=naturals)
+
     def cell(
         self,
         check: str,

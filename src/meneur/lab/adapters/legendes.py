@@ -40,6 +40,14 @@ class LegendesAdapter(Adapter):
             "legendaire": _("Légendaire"),
         }[level]
 
+    def domain_label(self, domain: str, variant: Mapping[str, str]) -> str:
+        name = {
+            "legendary": _("légendaire"),
+            "secondary": _("secondaire"),
+            "ordinary": _("ordinaire"),
+        }[domain]
+        return f"{name} ({self.option(variant, domain)}d6)"
+
     def axes(
         self,
         check: str,
@@ -71,7 +79,12 @@ class LegendesAdapter(Adapter):
                 "ordinaire": "ordinary",
             }
             row_values: tuple[Hashable, ...] = parse_names(row_text, names, _("Domain"))
-            row_axis = Axis("domain", N_("Domain"), row_values)
+            row_axis = Axis(
+                "domain",
+                N_("Domain"),
+                row_values,
+                tuple(self.domain_label(str(v), variant) for v in row_values),
+            )
         else:
             row_axis = Axis("dice", N_("Dice"), parse_int_list(row_text, 0, 30, _("Dice")))
         names = {level: level for level in LEVELS}
@@ -94,6 +107,16 @@ class LegendesAdapter(Adapter):
         if isinstance(row, int):
             return row
         return int(self.option(variant, str(row)))
+
+    def params_at(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> Any:
+        return self.params(variant, panel, row, column)
 
     def params(self, variant: Mapping[str, str], panel: Any, row: Any, column: Any) -> Any:
         from meneur.systems.legendes.rules import OpposedParams, level_dice

@@ -67,6 +67,21 @@ class ObscurAdapter(Adapter):
             Measure("loss", N_("Loss")),
         )
 
+    def params_at(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> Any:
+        from meneur.systems.obscur.rules import OpposeParams
+
+        assert isinstance(row, int) and isinstance(column, int)
+        if check == "test":
+            return self.test_params(variant, row, column)
+        return OpposeParams(self.test_params(variant, row), self.test_params({}, column))
+
     def test_params(self, variant: Mapping[str, str], dice: int, difficulty: int = 1) -> Any:
         from meneur.systems.obscur.depassement import PushPlan
         from meneur.systems.obscur.rules import TestParams

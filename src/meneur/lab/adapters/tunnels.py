@@ -106,6 +106,16 @@ class TunnelsAdapter(Adapter):
             Measure("loss", N_("Loss")),
         )
 
+    def params_at(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> Any:
+        return self.params(check, variant, panel, row, column)
+
     def params(
         self, check: str, variant: Mapping[str, str], panel: Any, row: Any, column: Any
     ) -> Any:
