@@ -7,8 +7,6 @@ players are shown as plain text (never as rich markup).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sys
 from collections.abc import Sequence
@@ -385,6 +383,9 @@ def _cell(value: Any) -> str:
 
 
 def log_csv(entries: Sequence[dict[str, Any]]) -> str:
+    import csv
+    import io
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -675,5 +676,15 @@ def register(app: typer.Typer, groups: Any, wanted: Sequence[str] = ()) -> None:
         group.command("import", help=_("Import characters from JSON, all or nothing."))(
             character_import
         )
-    app.command("log", help=_("Show or export the roll log."))(log_command)
-    app.command("verify", help=_("Verify an exported roll log."))(verify_command)
+    # Typer converts every parameter of every attached command at start-up: commands
+    # not typed get a bare stand-in with the same help (``meneur --help`` lists them).
+    app.command("log", help=_("Show or export the roll log."))(
+        log_command if first == "log" else _stand_in
+    )
+    app.command("verify", help=_("Verify an exported roll log."))(
+        verify_command if first == "verify" else _stand_in
+    )
+
+
+def _stand_in() -> None:
+    """Never run: replaced by the real command when its name is typed."""
