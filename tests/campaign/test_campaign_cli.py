@@ -249,3 +249,27 @@ def test_character_edit(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixtu
     for args in (("--state", "[1]"), ("--state", "{"), ("--sheet", str(tmp_path / "no.json")), ()):
         result = invoke(capsys, "character", "edit", "Zoé", *args)
         assert result.status == 2 and len(result.err.strip().splitlines()) == 1
+
+
+def test_a_filtered_export_verifies_as_part_of_a_log(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meneur.campaign.rolllog import log_roll
+
+    with Store(db_url) as store:
+        store.add_character("krasses", "Zoé", {})
+        store.add_character("krasses", "Ana", {})
+        store.start_session()
+        for who in ("Zoé", "Ana", "Zoé", "Ana"):
+            dice = store.committed_dice()
+            assert dice is not None
+            faces = dice.roll(20, 1)
+            log_roll(
+                store, "krasses", "test", {}, [faces], {}, "committed", character=who, dice=dice
+            )
+        store.reveal_session()
+    path = tmp_path / "zoe.json"
+    assert invoke(capsys, "log", "--character", "Zoé", "--export", str(path)).status == 0
+    report = invoke(capsys, "verify", str(path), "--json").json()
+    assert (report["entries"], report["recomputed"], report["complete"]) == (2, 2, False)
+    assert "(filtr" in invoke(capsys, "verify", str(path)).out
