@@ -208,6 +208,9 @@ def test_simulate_test_json_shows_exact_beside(capsys: pytest.CaptureFixture[str
             "99999999999999",
         ),
         ("simulate", "fight", "krasses", "--dice", "4", "--endurance", "8", "--vs-mr", "3"),
+        ("simulate", "fight", "legendes", "--dice", "3", "--vs-level", "dragon"),
+        ("simulate", "fight", "legendes", "--dice", "3"),
+        ("simulate", "fight", "legendes", "--dice", "3", "--vs-level", "elite", "--modifier", "1"),
         (
             "simulate",
             "fight",
@@ -258,3 +261,48 @@ def test_simulate_test_without_a_vectorised_resolve(capsys: pytest.CaptureFixtur
         capsys, "simulate", "test", "krasses", "--check", "oppose", "--row", "1", "--col", "2"
     )
     assert result.status == 2 and "Traceback" not in result.err
+
+
+def test_L8_one_roll_conflict_agrees_with_exact_odds() -> None:
+    """L-8/L-14: against an élite, one roll puts it out on a definitive or partial win."""
+    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+    from meneur.systems.legendes.odds import opposed_odds
+    from meneur.systems.legendes.rules import OpposedParams
+
+    conflict = LegendesConflict(2, "elite", max_rolls=1)
+    tally = run_chunks(
+        200_000, lambda rng, n: legendes_conflicts(conflict, rng, n), seed=2, progress=False
+    )
+    dist = opposed_odds(OpposedParams(dice=2, vs_dice=1, vs_level="elite"))
+    assert agrees(dist.p("win:definitive") + dist.p("win:partial"), tally.counts["won"], tally.runs)
+    assert agrees(dist.p("loss:definitive"), tally.counts["dead"], tally.runs)
+
+
+def test_L5_commoners_are_swept_in_a_conflict() -> None:
+    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+
+    tally = legendes_conflicts(LegendesConflict(1, "commun"), np.random.default_rng(1), 100)
+    assert tally.counts["won"] == 100 and tally.histograms["rounds"] == {1: 100}
+
+
+def test_simulate_fight_legendes_json(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(
+        capsys,
+        "simulate",
+        "fight",
+        "legendes",
+        "--dice",
+        "3",
+        "--vs-level",
+        "heroique",
+        "--runs",
+        "20000",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["runs"] == 20000 and 0.9 < data["win_rate"] <= 1
+    low, high = data["win_interval_95"]
+    assert low <= data["win_rate"] <= high

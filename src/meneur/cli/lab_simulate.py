@@ -20,7 +20,10 @@ from meneur.locale import gettext as _
 MAX_RUNS = 10**10
 """Runs are chunked (constant memory): 10^10 is hours, not a crash."""
 
-SystemArg = Annotated[str, typer.Argument(metavar="SYSTEM", help=_("The system (tunnels)."))]
+SystemArg = Annotated[
+    str,
+    typer.Argument(metavar="SYSTEM", help=_("The system: tunnels or legendes (fights).")),
+]
 Runs = Annotated[
     int,
     typer.Option("--runs", parser=int_parser(1, MAX_RUNS), metavar="N", help=_("How many runs.")),
@@ -65,7 +68,7 @@ def _tunnels_only(system: str) -> None:
     if found.name != "tunnels":
         raise UsageError(
             N_("The simulator plays whole fights of {known} only, not {system} yet."),
-            known="tunnels",
+            known="tunnels, legendes",
             system=found.title,
         )
 
@@ -86,6 +89,22 @@ def fight_command(
         int | None,
         typer.Option("--vs-mr", parser=int_parser(1, 30), help=_("The monster's Monster Rating.")),
     ] = None,
+    vs_level: Annotated[
+        str | None,
+        typer.Option(
+            "--vs-level",
+            metavar="LEVEL",
+            help=_("Légendes: the opposition's level (commun, elite, heroique, legendaire)."),
+        ),
+    ] = None,
+    modifier: Annotated[
+        int,
+        typer.Option(
+            "--modifier",
+            parser=int_parser(-2, 2),
+            help=_("Légendes: the circumstance, -2, 0 or +2."),
+        ),
+    ] = 0,
     explode: Explode = "needed",
     vs_explode: Annotated[
         str | None,
@@ -127,8 +146,13 @@ def fight_command(
 ) -> None:
     """Many whole fights, vectorised: win rate with its 95 % interval, rounds, survival."""
     from meneur.cli.output import console, print_json
+    from meneur.lab.adapters import system_named
     from meneur.lab.plot import check_path
 
+    found = system_named(system)
+    if found.name == "legendes":
+        _legendes_fight(dice, vs_level, modifier, max_rounds, runs, seed, plot, as_json)
+        return
     _tunnels_only(system)
     if dice is None or endurance is None:
         raise UsageError(N_("Missing the character: --dice and --endurance."))
@@ -204,6 +228,93 @@ def fight_command(
         )
     )
     out.print(_("Rounds: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
+    if data["unfinished"]:
+        out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
+    if tally.interrupted:
+        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
+    if plot is not None:
+        out.print(_("Plot written to {path}.").format(path=plot))
+
+
+def _legendes_fight(
+    dice: int | None,
+    vs_level: str | None,
+    modifier: int,
+    max_rounds: int,
+    runs: int,
+    seed: int | None,
+    plot: Path | None,
+    as_json: bool,
+) -> None:
+    """A hero against one opposition, roll after roll, until someone is out (L-8, L-13, L-14)."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.plot import check_path
+    from meneur.systems.legendes.rules import check_circumstance, parse_level
+
+    if dice is None or vs_level is None:
+        raise UsageError(N_("Missing the hero's dice (--dice) or the opposition (--vs-level)."))
+    level = parse_level(vs_level)
+    check_circumstance(modifier)
+    if plot is not None:
+        check_path(plot)
+    from meneur.lab.adapters.legendes import ADAPTER
+    from meneur.lab.simulate import (
+        LegendesConflict,
+        conflict_report,
+        legendes_conflicts,
+        run_chunks,
+        survival,
+    )
+
+    shown = ADAPTER.level_label(level)
+    conflict = LegendesConflict(dice, level, modifier, None, max_rounds)
+    tally = run_chunks(
+        runs,
+        lambda rng, n: legendes_conflicts(conflict, rng, n),
+        seed=seed,
+        description=_("Fights"),
+    )
+    data = conflict_report(conflict, tally)
+    rounds = tally.histograms.get("rounds", {})
+    if plot is not None:
+        from meneur.lab.plot import plot_fight
+
+        last = max(rounds, default=0)
+        curves = {
+            _("Hero standing"): survival(tally.histograms.get("dead_at", {}), tally.runs, last),
+            _("Hero unhurt"): survival(tally.histograms.get("wounded_at", {}), tally.runs, last),
+            _("Opposition standing"): survival(
+                tally.histograms.get("won_at", {}), tally.runs, last
+            ),
+        }
+        title = _("Légendes: {dice} dice against {level} ({runs} conflicts)").format(
+            dice=dice, level=shown, runs=tally.runs
+        )
+        plot_fight(curves, {k: v / tally.runs for k, v in rounds.items()}, plot, title)
+        data["plot"] = str(plot)
+    if as_json:
+        print_json(data)
+        return
+    from meneur.lab.render import decimal, percent
+
+    out = console()
+    low, high = data["win_interval_95"]
+    out.print(
+        _("[bold]{runs}[/] conflicts: {dice} dice against {level}.").format(
+            runs=tally.runs, dice=dice, level=shown
+        )
+    )
+    out.print(
+        _("Victory: [bold green]{rate}[/] (95 % interval {low} to {high})").format(
+            rate=percent(data["win_rate"], 2), low=percent(low, 2), high=percent(high, 2)
+        )
+    )
+    out.print(
+        _("Defeat: {rate}; wounded: {wounded}").format(
+            rate=percent(data["defeat_rate"], 2), wounded=percent(data["wounded_rate"], 2)
+        )
+    )
+    out.print(_("Rolls: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
     if data["unfinished"]:
         out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
     if tally.interrupted:

@@ -319,3 +319,124 @@ def cell_chunk(vector: Any) -> Callable[[np.random.Generator, int], Tally]:
         )
 
     return one
+
+
+# --- Légendes conflicts (L-6 to L-8, L-13, L-14) -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LegendesConflict:
+    """A hero rolling ``dice`` against one opposition of ``level``, roll after roll.
+
+    Each roll is L-8: a *victoire définitive* ends it (the opposition is out, or the
+    hero defeated); a *victoire partielle* wounds the loser (light, then grave: L-13),
+    and a non-heroic NPC is out after its first wound (L-14, ``keeps_fighting`` lifts
+    it). Wounds weigh on the next rolls (light −2, grave −1 die). ``max_rolls`` bounds it.
+    """
+
+    dice: int
+    level: str
+    modifier: int = 0
+    keeps_fighting: bool | None = None
+    max_rolls: int = 100
+
+
+def legendes_conflicts(conflict: LegendesConflict, rng: np.random.Generator, runs: int) -> Tally:
+    from meneur.systems.legendes.data import rules_data
+    from meneur.systems.legendes.rules import is_swept, level_dice, npc_out_after_wound
+
+    data = rules_data()
+    cuts = data.resolution
+    light, grave_dice = data.wounds.light_penalty, data.wounds.grave_dice
+    npc_out = npc_out_after_wound(conflict.level, conflict.keeps_fighting)  # type: ignore[arg-type]
+    reader = RandomReader(rng)
+    hero_wound = np.zeros(runs, dtype=np.int64)
+    opp_wound = np.zeros(runs, dtype=np.int64)
+    won = np.zeros(runs, dtype=np.bool_)
+    lost = np.zeros(runs, dtype=np.bool_)
+    rolls = np.zeros(runs, dtype=np.int64)
+    hero_hurt_at = np.zeros(runs, dtype=np.int64)
+    if is_swept(conflict.level, False):  # type: ignore[arg-type]
+        won[:] = True
+        rolls[:] = 1
+    live = np.flatnonzero(~won)
+    vs = level_dice(conflict.level)  # type: ignore[arg-type]
+    while live.size and int(rolls[live].max(initial=0)) < conflict.max_rolls:
+        hw, ow = hero_wound[live], opp_wound[live]
+        mine_n = np.maximum(0, conflict.dice - np.where(hw == 2, grave_dice, 0))
+        theirs_n = np.maximum(0, vs - np.where(ow == 2, grave_dice, 0))
+        rows = np.arange(live.size)
+        mine = reader.take(rows, mine_n).sum(axis=0, dtype=np.int64)
+        theirs = reader.take(rows, theirs_n).sum(axis=0, dtype=np.int64)
+        if mine.size == 0:
+            mine = np.zeros(live.size, dtype=np.int64)
+        if theirs.size == 0:
+            theirs = np.zeros(live.size, dtype=np.int64)
+        d = (
+            mine
+            + conflict.modifier
+            - np.where(hw == 1, light, 0)
+            - theirs
+            + np.where(ow == 1, light, 0)
+        )
+        size = np.abs(d)
+        definitive = size >= cuts.definitive
+        partial = (size >= cuts.partial) & ~definitive
+        rolls[live] += 1
+        hero_wins, opp_wins = d > 0, d < 0
+        won[live[hero_wins & definitive]] = True
+        hit = live[hero_wins & partial]
+        opp_wound[hit] = np.minimum(2, opp_wound[hit] + 1)
+        if npc_out:
+            won[hit] = True
+        lost[live[opp_wins & definitive]] = True
+        hurt = live[opp_wins & partial]
+        first = hurt[hero_wound[hurt] == 0]
+        hero_hurt_at[first] = rolls[first]
+        hero_wound[hurt] = np.minimum(2, hero_wound[hurt] + 1)
+        live = live[~(won[live] | lost[live])]
+    return Tally(
+        runs=runs,
+        counts={
+            "won": int(won.sum()),
+            "dead": int(lost.sum()),
+            "wounded": int((hero_wound > 0).sum()),
+            "unfinished": int((~won & ~lost).sum()),
+        },
+        histograms={
+            "rounds": histogram(rolls),
+            "won_at": histogram(rolls[won]),
+            "dead_at": histogram(rolls[lost]),
+            "wounded_at": histogram(hero_hurt_at[hero_wound > 0]),
+        },
+    )
+
+
+def conflict_report(conflict: LegendesConflict, tally: Tally) -> dict[str, Any]:
+    """The public JSON of ``meneur simulate fight legendes``."""
+    runs = tally.runs
+    rounds = tally.histograms.get("rounds", {})
+    won, lost = tally.rate("won"), tally.rate("dead")
+    return {
+        "system": "legendes",
+        "fight": {
+            "dice": conflict.dice,
+            "level": conflict.level,
+            "modifier": conflict.modifier,
+            "keeps_fighting": conflict.keeps_fighting,
+            "max_rolls": conflict.max_rolls,
+        },
+        "runs": runs,
+        "win_rate": won["rate"],
+        "win_interval_95": won["interval_95"],
+        "defeat_rate": lost["rate"],
+        "defeat_interval_95": lost["interval_95"],
+        "wounded_rate": tally.rate("wounded")["rate"],
+        "unfinished": tally.counts.get("unfinished", 0),
+        "rounds": {
+            "mean": sum(k * v for k, v in rounds.items()) / runs if runs else 0.0,
+            "distribution": {str(k): v / runs for k, v in sorted(rounds.items())},
+        },
+        "interrupted": tally.interrupted,
+        "seconds": round(tally.seconds, 3),
+    }
