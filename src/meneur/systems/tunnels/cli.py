@@ -70,7 +70,10 @@ def _threshold(text: str) -> int:
 Dice = Annotated[
     int | None,
     typer.Option(
-        "--dice", parser=int_parser(1, MAX_DICE), help=_("Dice rolled (the characteristic).")
+        "--dice",
+        parser=int_parser(1, MAX_DICE),
+        metavar="N",
+        help=_("Dice rolled (the characteristic)."),
     ),
 ]
 Threshold = Annotated[
@@ -78,6 +81,7 @@ Threshold = Annotated[
     typer.Option(
         "--threshold",
         parser=meneur_parser(_threshold),
+        metavar="T",
         help=_("Successes needed (the niveau): a number, or a level such as moyenne."),
     ),
 ]
@@ -90,6 +94,7 @@ Explode = Annotated[
     typer.Option(
         "--explode",
         parser=meneur_parser(_policy),
+        metavar="never|always|needed",
         help=_("When doubles explode: never, always or needed (while short of the goal)."),
     ),
 ]
@@ -98,6 +103,7 @@ Sixes = Annotated[
     typer.Option(
         "--sixes",
         parser=meneur_parser(_sixes),
+        metavar="batch|all",
         help=_("Exceptional success needs three 6s in one batch (batch) or anywhere (all)."),
     ),
 ]
@@ -206,23 +212,31 @@ def test_command(
     explode: Explode = "needed",
     sixes: Sixes = "batch",
     sheet: Annotated[
-        Path | None, typer.Option("--sheet", help=_("Roll from a character sheet (JSON)."))
+        Path | None,
+        typer.Option("--sheet", metavar="FILE", help=_("Roll from a character sheet (JSON).")),
     ] = None,
     trait: Annotated[
         str | None,
         typer.Option(
-            "--trait", help=_("The characteristic to roll from the sheet (Dextérité...).")
+            "--trait",
+            metavar="NAME",
+            help=_("The characteristic to roll from the sheet (Dextérité...)."),
         ),
     ] = None,
     spell: Annotated[
         str | None,
-        typer.Option("--spell", help=_("Cast a spell from the sheet: spends its Mana (T-13).")),
+        typer.Option(
+            "--spell",
+            metavar="NAME",
+            help=_("Cast a spell from the sheet: spends its Mana (T-13)."),
+        ),
     ] = None,
     chance: Annotated[
         int,
         typer.Option(
             "--chance",
             parser=int_parser(0, 100),
+            metavar="N",
             help=_("Spend up to N Chance on a failed test: each rerolls a failed die (T-12)."),
         ),
     ] = 0,
@@ -349,13 +363,17 @@ def test_command(
 
 def oppose_command(
     dice: Annotated[
-        int, typer.Option("--dice", parser=int_parser(1, MAX_DICE), help=_("Dice of side a."))
+        int,
+        typer.Option(
+            "--dice", parser=int_parser(1, MAX_DICE), metavar="N", help=_("Dice of side a.")
+        ),
     ],
     vs: Annotated[
         int,
         typer.Option(
             "--vs",
             parser=int_parser(1, MAX_DICE),
+            metavar="N",
             help=_("Dice of side b (or its Monster Rating)."),
         ),
     ],
@@ -421,7 +439,10 @@ def oppose_command(
 
 def odds_command(
     dice: Annotated[
-        int, typer.Option("--dice", parser=int_parser(1, MAX_ODDS_DICE), help=_("Dice rolled."))
+        int,
+        typer.Option(
+            "--dice", parser=int_parser(1, MAX_ODDS_DICE), metavar="N", help=_("Dice rolled.")
+        ),
     ],
     threshold: Threshold = None,
     blessed: Blessed = False,
@@ -433,6 +454,7 @@ def odds_command(
         typer.Option(
             "--vs",
             parser=int_parser(1, MAX_OPPOSED_ODDS_DICE),
+            metavar="N",
             help=_("Odds of an opposition against this many dice instead of a threshold."),
         ),
     ] = None,
@@ -540,38 +562,55 @@ def fight_command(
     dice: Annotated[
         int | None,
         typer.Option(
-            "--dice", parser=int_parser(1, MAX_DICE), help=_("The character's Force (dice).")
+            "--dice",
+            parser=int_parser(1, MAX_DICE),
+            metavar="N",
+            help=_("The character's Force (dice)."),
         ),
     ] = None,
     endurance: Annotated[
         int | None,
         typer.Option(
-            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+            "--endurance",
+            parser=int_parser(1, 10_000),
+            metavar="N",
+            help=_("The character's Endurance."),
         ),
     ] = None,
     sheet: Annotated[
-        Path | None, typer.Option("--sheet", help=_("The character's sheet (JSON)."))
+        Path | None,
+        typer.Option("--sheet", metavar="FILE", help=_("The character's sheet (JSON).")),
     ] = None,
     vs_mr: Annotated[
         int | None,
         typer.Option(
-            "--vs-mr", parser=int_parser(1, MAX_DICE), help=_("The monster's Monster Rating.")
+            "--vs-mr",
+            parser=int_parser(1, MAX_DICE),
+            metavar="N",
+            help=_("The monster's Monster Rating."),
         ),
     ] = None,
     vs_dice: Annotated[
         int | None,
         typer.Option(
-            "--vs-dice", parser=int_parser(1, MAX_DICE), help=_("Another character's Force.")
+            "--vs-dice",
+            parser=int_parser(1, MAX_DICE),
+            metavar="N",
+            help=_("Another character's Force."),
         ),
     ] = None,
     vs_endurance: Annotated[
         int | None,
         typer.Option(
-            "--vs-endurance", parser=int_parser(1, 10_000), help=_("Another character's Endurance.")
+            "--vs-endurance",
+            parser=int_parser(1, 10_000),
+            metavar="N",
+            help=_("Another character's Endurance."),
         ),
     ] = None,
     vs_sheet: Annotated[
-        Path | None, typer.Option("--vs-sheet", help=_("Another character's sheet."))
+        Path | None,
+        typer.Option("--vs-sheet", metavar="FILE", help=_("Another character's sheet.")),
     ] = None,
     explode: Explode = "needed",
     loss: Annotated[
@@ -579,6 +618,7 @@ def fight_command(
         typer.Option(
             "--loss",
             parser=meneur_parser(_loss),
+            metavar="margin|one",
             help=_("What the loser loses: the margin, or one point."),
         ),
     ] = "margin",
@@ -745,7 +785,8 @@ def character_new_command(
     seed: Seed = None,
     faces: FacesArg = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help=_("Save the sheet to this JSON file."))
+        Path | None,
+        typer.Option("--out", metavar="FILE.json", help=_("Save the sheet to this JSON file.")),
     ] = None,
     as_json: Json = False,
 ) -> None:
