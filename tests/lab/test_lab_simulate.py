@@ -306,3 +306,32 @@ def test_simulate_fight_legendes_json(capsys: pytest.CaptureFixture[str]) -> Non
     assert data["runs"] == 20000 and 0.9 < data["win_rate"] <= 1
     low, high = data["win_interval_95"]
     assert low <= data["win_rate"] <= high
+
+
+def test_simulate_fight_obscur_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """O-11..O-22: the system's own fight, many times: rates, interval, rounds."""
+    result = invoke(
+        capsys,
+        "simulate",
+        "fight",
+        "obscur",
+        "--a",
+        "examples/obscur/garance.toml",
+        "--b",
+        "examples/obscur/corbeau.toml",
+        "--runs",
+        "200",
+        "--seed",
+        "5",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["runs"] == 200
+    assert data["win_rate"] + data["loss_rate"] + data["unfinished"] / 200 == pytest.approx(1)
+    assert data["win_interval_95"][0] <= data["win_rate"] <= data["win_interval_95"][1]
+
+
+def test_simulate_fight_obscur_needs_both_sheets(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys, "simulate", "fight", "obscur", "--a", "examples/obscur/garance.toml")
+    assert result.status == 2 and len(result.err.strip().splitlines()) == 1

@@ -22,7 +22,7 @@ MAX_RUNS = 10**10
 
 SystemArg = Annotated[
     str,
-    typer.Argument(metavar="SYSTEM", help=_("The system: tunnels or legendes (fights).")),
+    typer.Argument(metavar="SYSTEM", help=_("The system: tunnels, legendes or obscur (fights).")),
 ]
 Runs = Annotated[
     int,
@@ -68,7 +68,7 @@ def _tunnels_only(system: str) -> None:
     if found.name != "tunnels":
         raise UsageError(
             N_("The simulator plays whole fights of {known} only, not {system} yet."),
-            known="tunnels, legendes",
+            known="tunnels, legendes, obscur",
             system=found.title,
         )
 
@@ -105,6 +105,20 @@ def fight_command(
             help=_("Légendes: the circumstance, -2, 0 or +2."),
         ),
     ] = 0,
+    sheet_a: Annotated[
+        Path | None, typer.Option("--a", metavar="SHEET", help=_("Obscur: fighter A's sheet."))
+    ] = None,
+    sheet_b: Annotated[
+        Path | None, typer.Option("--b", metavar="SHEET", help=_("Obscur: fighter B's sheet."))
+    ] = None,
+    strategy_a: Annotated[
+        str | None,
+        typer.Option("--strategy-a", metavar="NAME", help=_("Obscur: how A splits the PA (O-12).")),
+    ] = None,
+    strategy_b: Annotated[
+        str | None,
+        typer.Option("--strategy-b", metavar="NAME", help=_("Obscur: how B splits the PA (O-12).")),
+    ] = None,
     explode: Explode = "needed",
     vs_explode: Annotated[
         str | None,
@@ -152,6 +166,10 @@ def fight_command(
     found = system_named(system)
     if found.name == "legendes":
         _legendes_fight(dice, vs_level, modifier, max_rounds, runs, seed, plot, as_json)
+        return
+    if found.name == "obscur":
+        sheets = (sheet_a, sheet_b)
+        _obscur_fight(sheets, (strategy_a, strategy_b), max_rounds, runs, seed, plot, as_json)
         return
     _tunnels_only(system)
     if dice is None or endurance is None:
@@ -225,6 +243,97 @@ def fight_command(
     out.print(
         _("Death: {rate}; wounded: {wounded}").format(
             rate=percent(data["death_rate"], 2), wounded=percent(data["wounded_rate"], 2)
+        )
+    )
+    out.print(_("Rounds: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
+    if data["unfinished"]:
+        out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
+    if tally.interrupted:
+        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
+    if plot is not None:
+        out.print(_("Plot written to {path}.").format(path=plot))
+
+
+def _obscur_fight(
+    sheets: tuple[Path | None, Path | None],
+    strategies: tuple[str | None, str | None],
+    max_rounds: int,
+    runs: int,
+    seed: int | None,
+    plot: Path | None,
+    as_json: bool,
+) -> None:
+    """Two sheets in melee (O-11..O-22), the system's own fight run many times."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.plot import check_path
+
+    if sheets[0] is None or sheets[1] is None:
+        raise UsageError(N_("Missing a fighter: --a SHEET and --b SHEET."))
+    if plot is not None:
+        check_path(plot)
+    from meneur.systems.obscur.combat import MAX_ROUNDS, FightParams, fighter_of
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.state import body_of
+
+    char_a, char_b = load_character(sheets[0]), load_character(sheets[1])
+    params = FightParams(
+        fighter_of(char_a, strategy=strategies[0]),
+        fighter_of(char_b, strategy=strategies[1]),
+        body_of(char_a),
+        body_of(char_b),
+        max_rounds=min(max_rounds, MAX_ROUNDS),
+    )
+    from meneur.lab.simulate import duel_report, obscur_duels, run_chunks, survival
+
+    tally = run_chunks(
+        runs,
+        lambda rng, n: obscur_duels(params, rng, n),
+        seed=seed,
+        chunk=1000,
+        description=_("Fights"),
+    )
+    names = (params.a.name, params.b.name)
+    data = duel_report(names, (params.a.strategy, params.b.strategy), tally)
+    rounds = tally.histograms.get("rounds", {})
+    if plot is not None:
+        from meneur.lab.plot import plot_fight
+
+        last = max(rounds, default=0)
+        curves = {
+            _("{name} standing").format(name=names[0]): survival(
+                tally.histograms.get("dead_at", {}), tally.runs, last
+            ),
+            _("{name} standing").format(name=names[1]): survival(
+                tally.histograms.get("won_at", {}), tally.runs, last
+            ),
+        }
+        title = _("Obscur: {a} against {b} ({runs} fights)").format(
+            a=names[0], b=names[1], runs=tally.runs
+        )
+        plot_fight(curves, {k: v / tally.runs for k, v in rounds.items()}, plot, title)
+        data["plot"] = str(plot)
+    if as_json:
+        print_json(data)
+        return
+    from meneur.lab.render import decimal, percent
+
+    out = console()
+    low, high = data["win_interval_95"]
+    out.print(
+        _("[bold]{runs}[/] fights: {a} ({sa}) against {b} ({sb}).").format(
+            runs=tally.runs,
+            a=names[0],
+            sa=params.a.strategy,
+            b=names[1],
+            sb=params.b.strategy,
+        )
+    )
+    out.print(
+        _("Victory of {name}: [bold green]{rate}[/] (95 % interval {low} to {high})").format(
+            name=names[0],
+            rate=percent(data["win_rate"], 2),
+            low=percent(low, 2),
+            high=percent(high, 2),
         )
     )
     out.print(_("Rounds: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
