@@ -451,3 +451,41 @@ def test_short_faces_name_the_side(capsys: pytest.CaptureFixture[str]) -> None:
         "2,3",
     )
     assert r.status == 2 and "--vs-faces" in r.err and "1" in r.err
+
+
+def test_provisional_tables_are_shown_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    """T-3 / T-10: named levels (but moyenne) and gear come from tables provisoires."""
+    r = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "difficile", "--seed", "1")
+    assert r.status == 0 and "table provisoire" in r.out
+    r = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "moyenne", "--seed", "1")
+    assert "table provisoire" not in r.out
+    r = invoke(
+        capsys,
+        "fight",
+        "tunnels",
+        "--dice",
+        "3",
+        "--endurance",
+        "6",
+        "--vs-mr",
+        "2",
+        "--weapon",
+        "épée",
+        "--seed",
+        "1",
+    )
+    assert r.status == 0 and "table provisoire" in r.out
+    r = invoke(
+        capsys,
+        "fight",
+        "tunnels",
+        "--dice",
+        "3",
+        "--endurance",
+        "6",
+        "--vs-mr",
+        "2",
+        "--weapon",
+        "bazooka",
+    )
+    assert r.status == 2 and "bazooka" in r.err

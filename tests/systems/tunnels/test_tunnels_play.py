@@ -219,3 +219,42 @@ def test_T10_T11_fight_odds_agree_with_simulated_fights() -> None:
         fight(character("G", 2, 2), monster("M", 3), [source]).winner == "a" for _ in range(n)
     )
     assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)
+
+
+def test_T10_weapons_and_armour_are_data_modifiers() -> None:
+    """T-10: a weapon adds to the loss it deals, armour absorbs from the loss taken."""
+    from meneur.systems.tunnels.combat import loss_points, play_round
+    from meneur.systems.tunnels.data import find_armour, find_weapon
+
+    assert find_weapon("epee").damage == 1 and find_armour("mailles").absorb == 2
+    assert loss_points(2, "margin", 1, 0) == 3
+    assert loss_points(1, "margin", 0, 2) == 0
+    assert loss_points(3, "one", 0, 0) == 1
+    hero = character("G", 4, 8, damage=1)
+    orc = monster("Orc", 3, absorb=1)
+    _out, lost, _a, b = play_round(
+        hero, orc, [PhysicalDice((1, 1, 4, 6)), PhysicalDice((2, 3, 5))], explode="never"
+    )
+    assert lost == 1 and b.dice == 2  # margin 1 + épée 1 - cuir 1
+
+
+def test_T10_fight_odds_with_gear_agree_with_simulated_fights() -> None:
+    """T-10: exact odds with a weapon and armour against 3000 seeded fights."""
+    from meneur.odds.montecarlo import agrees
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+
+    exact = p_win_against_monster(2, 3, 3, damage=1, absorb=1)
+    source = SeededDice(5)
+    n = 3000
+    wins = sum(
+        fight(character("G", 2, 3, damage=1, absorb=1), monster("M", 3), [source]).winner == "a"
+        for _ in range(n)
+    )
+    assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)
+
+
+def test_T10_a_fight_that_cannot_end_is_an_error() -> None:
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+
+    with pytest.raises(RuleError):
+        p_win_against_monster(1, 1, 1, explode="never", absorb=5, vs_absorb=5)

@@ -53,18 +53,32 @@ def _loss(text: str) -> str:
     return cleaned
 
 
+class _Level(int):
+    """A threshold as typed; remembers if it came from the provisional table of levels."""
+
+    provisional: bool = False
+
+
 def _threshold(text: str) -> int:
     from meneur.systems.tunnels.data import threshold_of
     from meneur.systems.tunnels.rules import MAX_THRESHOLD
 
-    value, _provisional = threshold_of(text)
+    value, provisional = threshold_of(text)
     if not 1 <= value <= MAX_THRESHOLD:
         raise UsageError(
             N_("A threshold lies between 1 and {limit}, not {value}."),
             limit=MAX_THRESHOLD,
             value=value,
         )
-    return value
+    level = _Level(value)
+    level.provisional = provisional
+    return level
+
+
+def _level_note(threshold: int | None) -> str | None:
+    if getattr(threshold, "provisional", False):
+        return _("Named level from a table provisoire (only moyenne = 2 comes from the text).")
+    return None
 
 
 Dice = Annotated[
@@ -249,7 +263,7 @@ def test_command(
     from meneur.cli.params import dice_sources
     from meneur.systems.tunnels import character as characters
     from meneur.systems.tunnels.chance import spend_chance
-    from meneur.systems.tunnels.data import find_spell
+    from meneur.systems.tunnels.data import find_spell, spells
     from meneur.systems.tunnels.magic import spend_mana
     from meneur.systems.tunnels.rules import LOWEST_SUCCESS, TestParams, TunnelsTest, check_policy
 
@@ -293,11 +307,13 @@ def test_command(
         explode=policy,
         sixes="all" if sixes == "all" else "batch",
     )
-    mode_note = _mode_note(blessed, cursed)
-    if mode_note:
-        notes.append(mode_note)
+    for note in (_mode_note(blessed, cursed), _level_note(threshold)):
+        if note:
+            notes.append(note)
     if chosen_spell is not None and loaded is not None:
         loaded = spend_mana(loaded, chosen_spell)
+        if spells().provisional:
+            notes.append(_("Spells: table provisoire."))
         notes.append(
             _("Spell {spell}: {cost} Mana spent, {left} left.").format(
                 spell=chosen_spell.name, cost=chosen_spell.cost, left=loaded.mana.current
@@ -527,9 +543,9 @@ def odds_command(
     def render(console: Console) -> None:
         from rich.table import Table
 
-        note = _mode_note(blessed, cursed)
-        if note:
-            console.print(f"[italic]{note}[/]")
+        for note in (_mode_note(blessed, cursed), _level_note(threshold)):
+            if note:
+                console.print(f"[italic]{note}[/]")
         title = _("{dice}d6, threshold {threshold}, explode: {policy}").format(
             dice=dice, threshold=threshold, policy=policy
         )
@@ -628,6 +644,24 @@ def fight_command(
             "--odds", help=_("Print the exact odds of winning against the MR instead of fighting.")
         ),
     ] = False,
+    weapon: Annotated[
+        str | None,
+        typer.Option(
+            "--weapon", metavar="NAME", help=_("The character's weapon (table provisoire).")
+        ),
+    ] = None,
+    armour: Annotated[
+        str | None,
+        typer.Option(
+            "--armour", metavar="NAME", help=_("The character's armour (table provisoire).")
+        ),
+    ] = None,
+    vs_weapon: Annotated[
+        str | None, typer.Option("--vs-weapon", metavar="NAME", help=_("The opponent's weapon."))
+    ] = None,
+    vs_armour: Annotated[
+        str | None, typer.Option("--vs-armour", metavar="NAME", help=_("The opponent's armour."))
+    ] = None,
     save: Annotated[
         bool,
         typer.Option(
@@ -684,9 +718,34 @@ def fight_command(
         raise UsageError(
             N_("Missing the opponent: --vs-mr, --vs-dice with --vs-endurance, or --vs-sheet.")
         )
+    from dataclasses import replace
+
+    from meneur.systems.tunnels.data import find_armour, find_weapon, gear
+
+    gear_note = (
+        _("Weapons and armour: table provisoire.")
+        if (weapon or armour or vs_weapon or vs_armour) and gear().provisional
+        else None
+    )
+
+    a = replace(
+        a,
+        damage=find_weapon(weapon).damage if weapon else 0,
+        absorb=find_armour(armour).absorb if armour else 0,
+    )
+    b = replace(
+        b,
+        damage=find_weapon(vs_weapon).damage if vs_weapon else 0,
+        absorb=find_armour(vs_armour).absorb if vs_armour else 0,
+    )
     if odds:
         _fight_odds(
-            a, b, check_policy(explode), "one" if loss == "one" else "margin", as_json=as_json
+            a,
+            b,
+            check_policy(explode),
+            "one" if loss == "one" else "margin",
+            as_json=as_json,
+            note=gear_note,
         )
         return
     result = fight(
@@ -717,6 +776,8 @@ def fight_command(
         return words
 
     def render(console: Console) -> None:
+        if gear_note:
+            console.print(f"[italic]{gear_note}[/]")
         console.print(f"[bold]{state(a)}[/]  vs  [bold]{state(b)}[/]")
         for r in result.rounds:
             console.rule(_("Round {n}").format(n=r.number))
@@ -748,7 +809,9 @@ def fight_command(
     emit(fight_json(result), render, as_json=as_json)
 
 
-def _fight_odds(a: Fighter, b: Fighter, explode: Policy, loss: Loss, *, as_json: bool) -> None:
+def _fight_odds(
+    a: Fighter, b: Fighter, explode: Policy, loss: Loss, *, as_json: bool, note: str | None = None
+) -> None:
     from meneur.cli.output import emit
     from meneur.systems.tunnels.combat_odds import p_win_against_monster
 
@@ -762,6 +825,10 @@ def _fight_odds(a: Fighter, b: Fighter, explode: Policy, loss: Loss, *, as_json:
         max_endurance=a.max_endurance,
         explode=explode,
         loss=loss,
+        damage=a.damage,
+        absorb=a.absorb,
+        vs_damage=b.damage,
+        vs_absorb=b.absorb,
     )
     data = {"system": "tunnels", "p_win": float(p), "p_lose": float(1 - p)}
     percent = float(p) * 100
@@ -769,6 +836,8 @@ def _fight_odds(a: Fighter, b: Fighter, explode: Policy, loss: Loss, *, as_json:
     exact = f" ({p})" if p.denominator < 10**12 else ""
 
     def render(console: Console) -> None:
+        if note:
+            console.print(f"[italic]{note}[/]")
         line = _("{name} ({force}d6, Endurance {e}) against MR {mr}: wins with {percent}.")
         console.print(
             line.format(

@@ -4,7 +4,9 @@ A round is an opposed test (T-9) of Force against Force, or against a Monster Ra
 The loser loses the margin: a monster loses MR (and rolls that many dice next round,
 falling at MR 0); a character loses Endurance, and at 0 becomes wounded and recovers all
 of it, or dies if already wounded (T-11). Option: the loser loses 1 point whatever the
-margin. Equal successes: nobody loses anything this round.
+margin. Equal successes: nobody loses anything this round. Weapons and armour (T-10:
+announced, not given) are an optional modifier from ``data/gear.toml``: the winner's
+weapon adds to the loss, the loser's armour absorbs from it.
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ class Fighter:
     wounded: bool = False
     dead: bool = False
     monster: bool = False
+    damage: int = 0
+    """Weapon bonus: added to what the opponent loses after an exchange this fighter wins."""
+    absorb: int = 0
+    """Armour: points taken off each loss of this fighter (never below 0)."""
 
     def __post_init__(self) -> None:
         if self.monster:
@@ -95,22 +101,30 @@ class Fighter:
         }
 
 
-def character(name: str, force: int, endurance: int, *, wounded: bool = False) -> Fighter:
+def character(
+    name: str,
+    force: int,
+    endurance: int,
+    *,
+    wounded: bool = False,
+    damage: int = 0,
+    absorb: int = 0,
+) -> Fighter:
     if endurance < 1:
         raise RuleError(
             N_("Endurance lies between 1 and {limit}, not {endurance}."),
             limit=MAX_ENDURANCE,
             endurance=endurance,
         )
-    return Fighter(name, force, endurance, endurance, wounded=wounded)
+    return Fighter(name, force, endurance, endurance, wounded=wounded, damage=damage, absorb=absorb)
 
 
-def monster(name: str, mr: int) -> Fighter:
+def monster(name: str, mr: int, *, damage: int = 0, absorb: int = 0) -> Fighter:
     if mr < 1:
         raise RuleError(
             N_("A Monster Rating lies between 1 and {limit}, not {mr}."), limit=MAX_DICE, mr=mr
         )
-    return Fighter(name, mr, monster=True)
+    return Fighter(name, mr, monster=True, damage=damage, absorb=absorb)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +183,17 @@ def play_round(
     outcome = TunnelsOppose().roll(params, sources).outcome
     if outcome.winner is None:
         return outcome, 0, a, b
-    lost = 1 if loss == "one" else outcome.margin
+    winner, loser = (a, b) if outcome.winner == "a" else (b, a)
+    lost = loss_points(outcome.margin, loss, winner.damage, loser.absorb)
     if outcome.winner == "a":
         return outcome, lost, a, b.hurt(lost)
     return outcome, lost, a.hurt(lost), b
+
+
+def loss_points(margin: int, loss: Loss, damage: int = 0, absorb: int = 0) -> int:
+    """Points the loser of an exchange loses (T-10): the margin (or 1), + weapon - armour."""
+    base = 1 if loss == "one" else margin
+    return max(0, base + damage - absorb)
 
 
 def fight(

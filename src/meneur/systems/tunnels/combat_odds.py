@@ -12,9 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from meneur.errors import LimitError
+from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
-from meneur.systems.tunnels.combat import Loss
+from meneur.systems.tunnels.combat import Loss, loss_points
 from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, winner_odds
 from meneur.systems.tunnels.rules import OpposedParams, Policy, Side
 
@@ -42,8 +42,15 @@ def p_win_against_monster(
     max_endurance: int | None = None,
     explode: Policy = "needed",
     loss: Loss = "margin",
+    damage: int = 0,
+    absorb: int = 0,
+    vs_damage: int = 0,
+    vs_absorb: int = 0,
 ) -> Fraction:
-    """The exact probability that the character brings the monster to MR 0 before dying."""
+    """The exact probability that the character brings the monster to MR 0 before dying.
+
+    ``damage``/``absorb`` are the character's weapon and armour, ``vs_*`` the monster's.
+    """
     if max(force, mr) > MAX_OPPOSED_ODDS_DICE:
         raise LimitError(
             N_("Exact fight odds are computed for at most {limit} dice a side."),
@@ -63,8 +70,14 @@ def p_win_against_monster(
         total = Fraction(0)
         tie = Fraction(0)
         for winner, margin, p in _round_law(force, mr_left, explode):
-            lost = 1 if loss == "one" else margin
             if winner is None:
+                tie += p
+                continue
+            if winner == "a":
+                lost = loss_points(margin, loss, damage, vs_absorb)
+            else:
+                lost = loss_points(margin, loss, vs_damage, absorb)
+            if lost == 0:  # an exchange that changes nothing, like a tie
                 tie += p
             elif winner == "a":
                 total += p * value(mr_left - lost, endurance_left, hurt)
@@ -73,6 +86,8 @@ def p_win_against_monster(
             elif not hurt:
                 total += p * value(mr_left, full, True)
             # else: dead, worth 0
+        if tie == 1:
+            raise RuleError(N_("This fight can never end: every exchange changes nothing."))
         return total / (1 - tie)
 
     return value(mr, endurance, wounded)

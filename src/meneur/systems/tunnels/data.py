@@ -117,6 +117,28 @@ class Spells(BaseModel):
     spells: list[Spell]
 
 
+class Weapon(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    damage: int = Field(ge=0, le=100)
+
+
+class Armour(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    absorb: int = Field(ge=0, le=100)
+
+
+class Gear(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    provisional: bool = True
+    weapons: list[Weapon]
+    armours: list[Armour]
+
+
 def _load(name: str, model: type[BaseModel]) -> Any:
     raw = load_data("tunnels", name)
     try:
@@ -148,6 +170,36 @@ def levels() -> Levels:
 def spells() -> Spells:
     result: Spells = _load("spells", Spells)
     return result
+
+
+@cache
+def gear() -> Gear:
+    result: Gear = _load("gear", Gear)
+    return result
+
+
+def find_weapon(name: str) -> Weapon:
+    wanted = fold(name)
+    for weapon in gear().weapons:
+        if fold(weapon.name) == wanted:
+            return weapon
+    raise SheetError(
+        N_("Unknown weapon '{name}': known weapons are {known}."),
+        name=name[:40],
+        known=", ".join(w.name for w in gear().weapons),
+    )
+
+
+def find_armour(name: str) -> Armour:
+    wanted = fold(name)
+    for armour in gear().armours:
+        if fold(armour.name) == wanted:
+            return armour
+    raise SheetError(
+        N_("Unknown armour '{name}': known armours are {known}."),
+        name=name[:40],
+        known=", ".join(a.name for a in gear().armours),
+    )
 
 
 def find_spell(name: str) -> Spell:
