@@ -596,8 +596,12 @@ def test_command(
 def register_simulate(group: typer.Typer) -> None:
     """Add ``simulate fight`` and ``simulate test``."""
     group.command(
-        "fight", help=_("Simulate many whole fights (Tunnels: a character against a MR).")
+        "fight",
+        help=_(
+            "Simulate many whole fights (Tunnels: a character against a MR; Légendes: a hero "
+            "against an opposition; Obscur: two sheets)."
+        ),
     )(fight_command)
-    group.command("test", help=_("Simulate many tests beside their exact odds (Tunnels)."))(
-        test_command
-    )
+    group.command(
+        "test", help=_("Simulate one cell of a table beside its exact odds (every system).")
+    )(test_command)
