@@ -121,7 +121,7 @@ def test_T9_seed_orc_example() -> None:
 def test_T9_needed_means_explode_while_not_ahead() -> None:
     """T-9: after both first batches, a side explodes while it is not ahead."""
     params = OpposedParams(Side(3), Side(3))
-    # a 4,4,1 (1 success... 2) vs b 5,6,2 (2): tie, a has a double -> a explodes
+    # a 4,4,1 (2 successes) vs b 5,6,2 (2): a tie; a has a double, so a explodes
     with pytest.raises(NeedMoreDice) as need:
         OPPOSE.resolve(params, ((4, 4, 1), (5, 6, 2)))
     assert need.value.stream == 0 and need.value.count == 1
