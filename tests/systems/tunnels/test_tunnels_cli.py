@@ -489,3 +489,26 @@ def test_provisional_tables_are_shown_as_such(capsys: pytest.CaptureFixture[str]
         "bazooka",
     )
     assert r.status == 2 and "bazooka" in r.err
+
+
+def test_T12_chance_all_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """T-12 option: one Chance rerolls every failed die."""
+    r = invoke(
+        capsys,
+        "test",
+        "tunnels",
+        "--dice",
+        "3",
+        "--threshold",
+        "3",
+        "--faces",
+        "1,2,4,5,6",
+        "--explode",
+        "never",
+        "--chance",
+        "1",
+        "--chance-all",
+        "--json",
+    )
+    assert r.status == 0, r.err
+    assert r.json()["batches"] == [[5, 6, 4]] and r.json()["chance_spent"] == 1

@@ -254,6 +254,10 @@ def test_command(
             help=_("Spend up to N Chance on a failed test: each rerolls a failed die (T-12)."),
         ),
     ] = 0,
+    chance_all: Annotated[
+        bool,
+        typer.Option("--chance-all", help=_("Option of T-12: 1 Chance rerolls every failed die.")),
+    ] = False,
     faces: FacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
@@ -326,7 +330,7 @@ def test_command(
 
         held = _Held(source)
         outcome = check.roll(params, [held]).outcome
-        result = spend_chance(params, outcome, chance, held)
+        result = spend_chance(params, outcome, chance, held, all_failed=chance_all)
         source.finish()
         first = outcome
         outcome = result.outcome
