@@ -183,3 +183,46 @@ def test_whole_rows_equal_cell_by_cell(system: str, variant: dict[str, str]) -> 
     for (p, r, c), values in grid.cells.items():
         panel, row, column = grid.panels.values[p], grid.rows.values[r], grid.columns.values[c]
         assert values == lab.cell("test", variant, panel, row, column)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("tunnels", "--rows", "5", "--cols", "3", "--panels", "normal/always"),
+        ("tunnels", "--check", "oppose", "--rows", "3", "--cols", "2", "--panels", "never"),
+        ("obscur", "--rows", "4", "--cols", "2"),
+        ("obscur", "--check", "oppose", "--rows", "4", "--cols", "3"),
+        ("krasses", "--rows", "5", "--cols", "15"),
+        ("krasses", "--check", "oppose", "--rows", "5", "--cols", "3"),
+        ("legendes", "--rows", "3", "--cols", "heroique"),
+    ],
+)
+def test_exact_distribution_of_one_cell(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    """--kind distribution: the cell's whole exact law, summing to 1."""
+    result = invoke(capsys, "table", *args, "--kind", "distribution", "--json")
+    assert result.status == 0, result.err
+    law = result.json()["distribution"]
+    assert sum(Fraction(entry["exact"]) for entry in law) == 1
+    assert len({entry["outcome"] for entry in law}) == len(law)
+
+
+def test_T3_distribution_of_the_seed_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """T-3: 3d6 without explosion, at least two successes half the time (critical apart)."""
+    result = invoke(
+        capsys,
+        "table",
+        "tunnels",
+        "--rows",
+        "3",
+        "--cols",
+        "2",
+        "--panels",
+        "normal/never",
+        "--kind",
+        "distribution",
+        "--json",
+    )
+    law = {entry["outcome"]: Fraction(entry["exact"]) for entry in result.json()["distribution"]}
+    assert law["2"] + law["3"] == Fraction(1, 2)

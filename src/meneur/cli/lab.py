@@ -84,9 +84,70 @@ def _title(adapter: Any, check: str) -> str:
 
 
 def _check_kind(kind: str) -> str:
-    if kind not in ("curves", "heatmap"):
-        raise UsageError(N_("A plot is curves or heatmap, not '{kind}'."), kind=kind[:20])
+    if kind not in ("curves", "heatmap", "distribution"):
+        raise UsageError(
+            N_("A plot is curves, heatmap or distribution, not '{kind}'."), kind=kind[:20]
+        )
     return kind
+
+
+def _distribution(
+    adapter: Any,
+    check: str | None,
+    variant: dict[str, str],
+    rows: str | None,
+    cols: str | None,
+    panels: str | None,
+    as_csv: bool,
+    as_json: bool,
+    plot: Path | None,
+) -> None:
+    """The exact law of one cell (the first row, column and panel named)."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.adapters import system_named
+
+    params, law = adapter.distribution(check, variant, rows, cols, panels)
+    name = adapter.check_name(check)
+    title = _("{system}: {check}, exact distribution").format(
+        system=system_named(adapter.system).title, check=name
+    )
+    if plot is not None:
+        from meneur.lab.plot import plot_distribution
+
+        plot_distribution({label: float(p) for label, p in law}, plot, title, _("Outcome"))
+    if as_json:
+        data: dict[str, Any] = {
+            "system": adapter.system,
+            "check": name,
+            "variant": variant,
+            "params": repr(params),
+            "distribution": [
+                {"outcome": label, "p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+                for label, p in law
+            ],
+        }
+        if plot is not None:
+            data["plot"] = str(plot)
+        print_json(data)
+        return
+    if as_csv:
+        print("outcome,p")
+        for label, p in law:
+            print(f"{label},{float(p):.12g}")
+        return
+    from rich.table import Table
+
+    from meneur.lab.render import percent
+
+    table = Table(title=title, title_style="bold")
+    table.add_column(_("Outcome"), justify="right")
+    table.add_column("%", justify="right")
+    table.add_column(_("Exact"), justify="right")
+    for label, p in law:
+        table.add_row(label, percent(p, 2), f"{p.numerator}/{p.denominator}")
+    console().print(table)
+    if plot is not None:
+        console().print(_("Plot written to {path}.").format(path=plot))
 
 
 def table_command(
@@ -119,6 +180,9 @@ def table_command(
         check_path(plot)
     adapter = _adapter(system)
     chosen = adapter.parse_variant(variant or "")
+    if kind == "distribution":
+        _distribution(adapter, check, chosen, rows, cols, panels, as_csv, as_json, plot)
+        return
     grid = adapter.grid(check, chosen, rows, cols, panels)
     title = _title(adapter, grid.check)
     if plot is not None:

@@ -77,6 +77,33 @@ class Adapter(ABC):
         """The system's own params at one point of the grid (for simulating one cell)."""
         raise UsageError(N_("The lab cannot simulate {system} yet."), system=self.system)
 
+    def outcome_of(self, check: str, key: Hashable) -> tuple[Any, str]:
+        """(sort order, label) of one value of the check's ``key``, for distributions."""
+        return str(key), str(key)
+
+    def distribution(
+        self,
+        check: str | None,
+        variant: Mapping[str, str],
+        rows: str | None,
+        columns: str | None,
+        panels: str | None,
+    ) -> tuple[Any, list[tuple[str, Fraction]]]:
+        """The exact law of the first cell named: (params, [(label, probability)...])."""
+        name = self.check_name(check)
+        panel_axis, row_axis, column_axis = self.axes(name, variant, rows, columns, panels)
+        if not panel_axis.values:
+            raise UsageError(N_("'{text}' names no value."), text=str(panels)[:40])
+        at = (panel_axis.values[0], row_axis.values[0], column_axis.values[0])
+        params = self.params_at(name, variant, *at)
+        dist = check_of(self.system, name).odds(params)
+        merged: dict[str, tuple[Any, int]] = {}
+        for key, weight in dist.items():
+            order, label = self.outcome_of(name, key)
+            merged[label] = (order, merged.get(label, (order, 0))[1] + weight)
+        ordered = sorted(merged.items(), key=lambda item: item[1][0])
+        return params, [(label, Fraction(w, dist.total)) for label, (_, w) in ordered]
+
     def parse_variant(self, text: str) -> dict[str, str]:
         return parse_variant(text, self.options)
 

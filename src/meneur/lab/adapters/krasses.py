@@ -67,6 +67,17 @@ class KrassesAdapter(Adapter):
             return (Measure("success", N_("Success")),)
         return (Measure("win", N_("Win")), Measure("loss", N_("Loss")))
 
+    def outcome_of(self, check: str, key: Hashable) -> tuple[Any, str]:
+        """The margin (test; a success by a natural 20 or failure by a 1 shows as such)."""
+        assert isinstance(key, tuple)
+        if check == "test":
+            passed, margin = key
+            if margin is None:
+                return 0, _("Success")
+            mark = "✓" if passed else "✗"
+            return margin, f"{margin:+d} {mark}"
+        return str(key), f"{key[0]} ({key[1]})"
+
     def params_at(
         self,
         check: str,

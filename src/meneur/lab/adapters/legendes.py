@@ -108,6 +108,12 @@ class LegendesAdapter(Adapter):
             return row
         return int(self.option(variant, str(row)))
 
+    def outcome_of(self, check: str, key: Hashable) -> tuple[Any, str]:
+        """The outcome keys in their public order (from the hero's best to worst)."""
+        from meneur.systems.legendes.rules import OUTCOME_KEYS
+
+        return OUTCOME_KEYS.index(str(key)), str(key)
+
     def params_at(
         self,
         check: str,

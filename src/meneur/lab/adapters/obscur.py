@@ -67,6 +67,14 @@ class ObscurAdapter(Adapter):
             Measure("loss", N_("Loss")),
         )
 
+    def outcome_of(self, check: str, key: Hashable) -> tuple[Any, str]:
+        """Successes (test; a Maladresse apart) or the signed margin of side a (oppose)."""
+        assert isinstance(key, tuple)
+        if check == "test":
+            return (-1, _("Maladresse")) if key[1] else (key[0], str(key[0]))
+        signed = 0 if key[0] is None else key[1] if key[0] == "a" else -key[1]
+        return signed, f"{signed:+d}"
+
     def params_at(
         self,
         check: str,

@@ -106,6 +106,13 @@ class TunnelsAdapter(Adapter):
             Measure("loss", N_("Loss")),
         )
 
+    def outcome_of(self, check: str, key: Hashable) -> tuple[Any, str]:
+        """Successes (test) or the lead of side a (oppose); a critical failure apart."""
+        assert isinstance(key, tuple)
+        if check == "test":
+            return (-1, _("critical")) if key[2] else (key[0], str(key[0]))
+        return key[0], f"{key[0]:+d}"
+
     def params_at(
         self,
         check: str,
