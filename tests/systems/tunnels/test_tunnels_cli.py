@@ -512,3 +512,39 @@ def test_T12_chance_all_option(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert r.status == 0, r.err
     assert r.json()["batches"] == [[5, 6, 4]] and r.json()["chance_spent"] == 1
+
+
+def test_T9_reroll_ties_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """T-9 option: a tie is rolled again; the odds then count decisive exchanges only."""
+    r = invoke(
+        capsys,
+        "oppose",
+        "tunnels",
+        "--dice",
+        "2",
+        "--vs",
+        "2",
+        "--faces",
+        "4,1,5,6",
+        "--vs-faces",
+        "5,2,1,3",
+        "--reroll-ties",
+        "--json",
+    )
+    assert r.status == 0, r.err
+    data = r.json()
+    assert data["ties_rerolled"] == 1 and data["winner"] == "a" and data["a"]["batches"] == [[5, 6]]
+    r = invoke(
+        capsys,
+        "odds",
+        "tunnels",
+        "--dice",
+        "1",
+        "--vs",
+        "1",
+        "--explode",
+        "never",
+        "--reroll-ties",
+        "--json",
+    )
+    assert r.json() == {"system": "tunnels", "p_a": 0.5, "p_b": 0.5, "p_tie": 0.0}

@@ -29,6 +29,7 @@ MAX_DICE = 100  # the same as rules.MAX_DICE, kept here so that --help imports n
 MAX_ODDS_DICE = 20
 MAX_OPPOSED_ODDS_DICE = 10
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
+MAX_TIES = 1000
 
 
 def _policy(text: str) -> str:
@@ -406,6 +407,12 @@ def oppose_command(
         bool, typer.Option("--vs-cursed", help=_("Side b's roll is cursed."))
     ] = False,
     explode: Explode = "needed",
+    reroll_ties: Annotated[
+        bool,
+        typer.Option(
+            "--reroll-ties", help=_("Option of T-9: a tie is rolled again until someone wins.")
+        ),
+    ] = False,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
     seed: Seed = None,
@@ -427,10 +434,29 @@ def oppose_command(
         Side(vs, blessed=vs_blessed, cursed=vs_cursed, explode=policy),
     )
     check = TunnelsOppose()
-    rolled = check.roll(params, _two_sources(seed, faces, vs_faces))
-    outcome = rolled.outcome
+    sources = _two_sources(seed, faces, vs_faces)
+    if reroll_ties:
+        from meneur.systems.tunnels.combat import _Held
+
+        held = [_Held(source) for source in sources]
+        ties = 0
+        outcome = check.roll(params, held).outcome
+        while outcome.winner is None:
+            ties += 1
+            if ties >= MAX_TIES:
+                raise UsageError(N_("Still tied after {limit} exchanges."), limit=MAX_TIES)
+            outcome = check.roll(params, held).outcome
+        for source in {id(s): s for s in sources}.values():
+            source.finish()
+    else:
+        ties = 0
+        outcome = check.roll(params, sources).outcome
 
     def render(console: Console) -> None:
+        if ties:
+            console.print(
+                "[italic]" + _("Ties rolled again (option of T-9): {n}.").format(n=ties) + "[/]"
+            )
         for label, side, test in (("a", params.a, outcome.a), ("b", params.b, outcome.b)):
             note = _mode_note(side.blessed, side.cursed)
             console.print(
@@ -454,7 +480,10 @@ def oppose_command(
                 + "[/]"
             )
 
-    emit(check.to_json(params, outcome), render, as_json=as_json)
+    data = check.to_json(params, outcome)
+    if reroll_ties:
+        data["ties_rerolled"] = ties
+    emit(data, render, as_json=as_json)
 
 
 def odds_command(
@@ -478,6 +507,12 @@ def odds_command(
             help=_("Odds of an opposition against this many dice instead of a threshold."),
         ),
     ] = None,
+    reroll_ties: Annotated[
+        bool,
+        typer.Option(
+            "--reroll-ties", help=_("Option of T-9: a tie is rolled again until someone wins.")
+        ),
+    ] = False,
     as_json: Json = False,
 ) -> None:
     """Exact odds of a Tunnels test (or opposition), explosions included."""
@@ -504,6 +539,8 @@ def odds_command(
         p_a = law.p_where(lambda k: k[0] == "a")
         p_b = law.p_where(lambda k: k[0] == "b")
         p_tie = law.p_where(lambda k: k[0] is None)
+        if reroll_ties:  # option of T-9: a tie is rolled again, so only the decisive ones count
+            p_a, p_b, p_tie = p_a / (1 - p_tie), p_b / (1 - p_tie), Fraction(0)
         data = {"system": "tunnels", "p_a": float(p_a), "p_b": float(p_b), "p_tie": float(p_tie)}
 
         def render_vs(console: Console) -> None:
