@@ -64,7 +64,12 @@ PlotOpt = Annotated[
 KindOpt = Annotated[
     str,
     typer.Option(
-        "--kind", metavar="curves|heatmap", help=_("The kind of plot: curves or heatmap.")
+        "--kind",
+        metavar="curves|heatmap|distribution",
+        help=_(
+            "The kind of output: curves or heatmap of the grid, or the exact distribution "
+            "of one cell."
+        ),
     ),
 ]
 
