@@ -593,6 +593,114 @@ def test_command(
         out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
 
 
+def sweep_command(
+    system: SystemArg,
+    dice: Annotated[
+        str,
+        typer.Option("--dice", metavar="1..6", help=_("The character's Force: a range of dice.")),
+    ] = "2..6",
+    endurance: Annotated[
+        int,
+        typer.Option(
+            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+        ),
+    ] = 8,
+    vs_mr: Annotated[
+        str,
+        typer.Option("--vs-mr", metavar="1..8", help=_("The monster's Monster Rating: a range.")),
+    ] = "1..8",
+    explode: Explode = "needed",
+    loss: Annotated[
+        str,
+        typer.Option(
+            "--loss",
+            metavar="margin|one",
+            help=_("What the loser loses: the margin, or one point."),
+        ),
+    ] = "margin",
+    runs: Annotated[
+        int,
+        typer.Option(
+            "--runs",
+            parser=int_parser(1, 10**9),
+            metavar="N",
+            help=_("Fights per point of the sweep."),
+        ),
+    ] = 100_000,
+    seed: Seed = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help=_("A Dask scheduler (tcp://host:8786) to run the sweep on; default: local cores."),
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", parser=int_parser(1, 256), help=_("Local processes (default: the cores).")
+        ),
+    ] = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """Win rates of Tunnels fights over dice × MR, each point simulated on a worker."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.grid import parse_int_list
+    from meneur.lab.plot import check_path
+
+    _tunnels_only(system)
+    _choice(explode, ("never", "always", "needed"), "--explode")
+    _choice(loss, ("margin", "one"), "--loss")
+    dice_values = parse_int_list(dice, 1, 30, "--dice")
+    mr_values = parse_int_list(vs_mr, 1, 30, "--vs-mr")
+    if plot is not None:
+        check_path(plot)
+    from meneur.lab.simulate import TunnelsFight
+    from meneur.lab.sweep import run_sweep, sweep_grid
+
+    fights = [
+        TunnelsFight(d, endurance, mr, explode=explode, mr_explode=explode, loss=loss)
+        for d in dice_values
+        for mr in mr_values
+    ]
+    reports = run_sweep(fights, runs, seed=seed, scheduler=scheduler, workers=workers)
+    grid = sweep_grid(dice_values, mr_values, reports)
+    title = _(
+        "Tunnels: victory over Force × MR, Endurance {endurance} ({runs} fights a point)"
+    ).format(endurance=endurance, runs=runs)
+    if plot is not None:
+        from meneur.lab.plot import plot_grid
+
+        plot_grid(grid, plot, title, "heatmap")
+    if as_json:
+        data: dict[str, Any] = {
+            "system": "tunnels",
+            "runs": runs,
+            "scheduler": scheduler,
+            "points": [
+                {
+                    "dice": r["fight"]["dice"],
+                    "mr": r["fight"]["mr"],
+                    "win_rate": r["win_rate"],
+                    "win_interval_95": r["win_interval_95"],
+                    "rounds_mean": r["rounds"]["mean"],
+                }
+                for r in reports
+            ],
+        }
+        if plot is not None:
+            data["plot"] = str(plot)
+        print_json(data)
+        return
+    from meneur.lab.render import render_grid
+
+    render_grid(console(), grid, title)
+    if plot is not None:
+        console().print(_("Plot written to {path}.").format(path=plot))
+
+
 def register_simulate(group: typer.Typer) -> None:
     """Add ``simulate fight`` and ``simulate test``."""
     group.command(
@@ -605,3 +713,7 @@ def register_simulate(group: typer.Typer) -> None:
     group.command(
         "test", help=_("Simulate one cell of a table beside its exact odds (every system).")
     )(test_command)
+    group.command(
+        "sweep",
+        help=_("Sweep Tunnels fights over dice × MR, on local cores or a Dask cluster."),
+    )(sweep_command)
