@@ -57,3 +57,41 @@ def test_vectorised_equals_scalar(system: str, check_name: str, index: int) -> N
             params, tuple(tuple(int(f) for f in faces[i, s]) for s in range(streams))
         )
         assert vector.key_at(result, i) == check.key(scalar), (i, faces[i].tolist())
+
+
+class _Faces:
+    kind = "physical"
+
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = iter(faces)
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        return tuple(next(self.faces) for _ in range(count))
+
+    def finish(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize("all_failed", [False, True])
+@pytest.mark.parametrize("index", range(6))
+def test_T12_vectorised_chance_equals_spend_chance(index: int, all_failed: bool) -> None:
+    """T-12: automatic Chance, vectorised, ends as the system's ``spend_chance``."""
+    from meneur.lab.vector import ArrayReader, tunnels_chance
+    from meneur.systems.tunnels.chance import spend_chance
+
+    check = system_named("tunnels").checks()["test"]
+    params = check.examples()[index]
+    runs, points = 1500, 3
+    width = params.dice * (params.dice + 1) // 2
+    rng = np.random.default_rng(index)
+    faces = rng.integers(1, 7, size=(runs, width))
+    rerolls = rng.integers(1, 7, size=(runs, points * 30))
+    passed, spent = tunnels_chance(
+        ArrayReader(faces), ArrayReader(rerolls), runs, params, points, all_failed
+    )
+    for i in range(runs):
+        outcome = check.resolve(params, (tuple(int(f) for f in faces[i]),))
+        result = spend_chance(
+            params, outcome, points, _Faces(rerolls[i].tolist()), all_failed=all_failed
+        )
+        assert (bool(passed[i]), int(spent[i])) == (result.outcome.passed, result.spent), i

@@ -335,3 +335,42 @@ def test_simulate_fight_obscur_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_simulate_fight_obscur_needs_both_sheets(capsys: pytest.CaptureFixture[str]) -> None:
     result = invoke(capsys, "simulate", "fight", "obscur", "--a", "examples/obscur/garance.toml")
     assert result.status == 2 and len(result.err.strip().splitlines()) == 1
+
+
+def test_T12_one_chance_on_the_seed_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """T-12: 3d6, niveau 2, no explosion, one Chance: 1/2 + P(one success) × 1/2 = 11/16.
+
+    (With exactly one success the lowest failed die is rerolled: a 4+ passes. No success,
+    or three 1s, cannot pass with one die.)
+    """
+    result = invoke(
+        capsys,
+        "simulate",
+        "test",
+        "tunnels",
+        "--dice",
+        "3",
+        "--threshold",
+        "2",
+        "--explode",
+        "never",
+        "--chance",
+        "1",
+        "--runs",
+        "200000",
+        "--seed",
+        "8",
+        "--json",
+    )
+    assert result.status == 0, result.err
+    data = result.json()
+    assert agrees(Fraction(11, 16), round(data["success_rate"] * data["runs"]), data["runs"])
+    assert data["exact"] == 0.5  # the exact odds shown are those without Chance
+    assert 0 < data["chance_spent_mean"] <= 1
+
+
+def test_chance_is_a_tunnels_resource(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(
+        capsys, "simulate", "test", "obscur", "--row", "3", "--col", "2", "--chance", "1"
+    )
+    assert result.status == 2 and len(result.err.strip().splitlines()) == 1

@@ -484,6 +484,19 @@ def test_command(
             "--sixes", metavar="batch|all", help=_("Three 6s in one batch (T-7) or over all dice.")
         ),
     ] = None,
+    chance: Annotated[
+        int,
+        typer.Option(
+            "--chance",
+            parser=int_parser(0, 20),
+            metavar="N",
+            help=_("Tunnels: Chance points spent automatically on a failed test (T-12)."),
+        ),
+    ] = 0,
+    chance_all: Annotated[
+        bool,
+        typer.Option("--chance-all", help=_("T-12 option: one Chance rerolls every failed die.")),
+    ] = False,
     runs: Runs = 1_000_000,
     seed: Seed = None,
     plot: Plot = None,
@@ -528,10 +541,20 @@ def test_command(
     from meneur.lab.vector import vector_for
 
     params = adapter.params_at(name, chosen, *at)
-    vector = vector_for(found.name, name, check_of(found.name, name), params)
-    if vector is None:
-        raise UsageError(N_("No vectorised resolve for this roll yet (it is left to exact odds)."))
-    tally = run_chunks(runs, cell_chunk(vector), seed=seed, description=_("Tests"))
+    if chance and (found.name != "tunnels" or name != "test"):
+        raise UsageError(N_("--chance is a Tunnels test's resource (T-12)."))
+    if chance:
+        from meneur.lab.simulate import tunnels_chance_chunk
+
+        one = tunnels_chance_chunk(params, chance, chance_all)
+    else:
+        vector = vector_for(found.name, name, check_of(found.name, name), params)
+        if vector is None:
+            raise UsageError(
+                N_("No vectorised resolve for this roll yet (it is left to exact odds).")
+            )
+        one = cell_chunk(vector)
+    tally = run_chunks(runs, one, seed=seed, description=_("Tests"))
     measures = adapter.measures(name)
     exact = adapter.cell(name, chosen, *at)
     p_exact = None if exact is None else exact[measures[0].name]
@@ -551,6 +574,8 @@ def test_command(
         "exact": None if p_exact is None else float(p_exact),
         "exact_fraction": None if p_exact is None else f"{p_exact.numerator}/{p_exact.denominator}",
         "values": {str(k): v / tally.runs for k, v in sorted(values.items())},
+        "chance": chance,
+        "chance_spent_mean": tally.counts.get("spent", 0) / tally.runs if chance else 0.0,
         "interrupted": tally.interrupted,
         "seconds": round(tally.seconds, 3),
     }
@@ -567,7 +592,7 @@ def test_command(
     if as_json:
         print_json(data)
         return
-    from meneur.lab.render import percent
+    from meneur.lab.render import decimal, percent
 
     out = console()
     low, high = rate["interval_95"]
@@ -581,10 +606,15 @@ def test_command(
         )
     )
     if p_exact is not None:
+        exact_label = (
+            _("Exact odds without Chance: {p} ({fraction})")
+            if chance
+            else _("Exact odds: {p} ({fraction})")
+        )
+        out.print(exact_label.format(p=percent(p_exact, 2), fraction=data["exact_fraction"]))
+    if chance:
         out.print(
-            _("Exact odds: {p} ({fraction})").format(
-                p=percent(p_exact, 2), fraction=data["exact_fraction"]
-            )
+            _("Chance spent: {mean} on average").format(mean=decimal(data["chance_spent_mean"]))
         )
     out.print(
         _("{rate} rolls per second").format(rate=f"{tally.runs / max(tally.seconds, 1e-9):,.0f}")

@@ -533,3 +533,22 @@ def duel_report(
         "interrupted": tally.interrupted,
         "seconds": round(tally.seconds, 3),
     }
+
+
+def tunnels_chance_chunk(
+    params: Any, points: int, all_failed: bool
+) -> Callable[[np.random.Generator, int], Tally]:
+    """One chunk of Tunnels tests with automatic Chance (T-12): passed, points spent."""
+    from meneur.lab.vector import tunnels_chance
+
+    def one(rng: np.random.Generator, size: int) -> Tally:
+        passed, spent = tunnels_chance(
+            RandomReader(rng), RandomReader(rng), size, params, points, all_failed
+        )
+        return Tally(
+            runs=size,
+            counts={"success": int(passed.sum()), "spent": int(spent.sum())},
+            histograms={"values": histogram(spent)},
+        )
+
+    return one

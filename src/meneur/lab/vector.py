@@ -434,3 +434,70 @@ def vector_for(system: str, check_name: str, check: Any, params: Any) -> Any:
     if system == "legendes" and check_name == "test":
         return None if params.swept else LegendesTestVector(params)
     return None
+
+
+# --- Tunnels Chance (T-12): when to spend it ------------------------------------------
+
+
+def failed_counts(faces: NDArray[np.uint8], lowest: int) -> NDArray[np.int16]:
+    """Failed dice per face value (rows 0..lowest-2 for faces 1..lowest-1) of a batch."""
+    return np.stack([(faces == v).sum(axis=0, dtype=np.int16) for v in range(1, lowest)])
+
+
+def tunnels_chance(
+    reader: Any,
+    rerolls: Any,
+    runs: int,
+    params: Any,
+    points: int,
+    all_failed: bool = False,
+) -> tuple[Bool, Int]:
+    """(passed, Chance spent) of ``runs`` tests, then automatic Chance (T-12).
+
+    While a test fails and Chance is left, one point rerolls the lowest failed die (a 1
+    first), or every failed die (option). A rerolled die grants no explosion. Faces of the
+    test come from ``reader``, rerolls from ``rerolls`` (the scalar engine's order).
+    """
+    lowest = LOWEST[params.mode]
+    pool = PoolState(runs, lowest, params.sixes, params.explode != "never")
+    failed = np.zeros((lowest - 1, runs), dtype=np.int16)
+    rows: Int = np.arange(runs)
+    counts: Int = np.full(runs, params.dice, dtype=np.int64)
+    faces = reader.take(rows, counts)
+    pool.add(rows, faces, counts, lowest)
+    failed += failed_counts(faces, lowest)
+    while True:
+        go = (pool.pending > 0) & wants(params.explode, pool.successes < params.threshold)
+        if not go.any():
+            break
+        pool.pending[~go] = 0
+        rows = np.flatnonzero(go)
+        counts = pool.pending[rows].astype(np.int64)
+        faces = reader.take(rows, counts)
+        pool.add(rows, faces, counts, lowest)
+        failed[:, rows] += failed_counts(faces, lowest)
+    successes = pool.successes.astype(np.int64)
+    ones = pool.ones.astype(np.int64)
+    spent = np.zeros(runs, dtype=np.int64)
+    for _ in range(points):
+        total = failed.sum(axis=0)
+        go = ~((successes >= params.threshold) & (ones < 3)) & (total > 0)
+        if not go.any():
+            break
+        rows = np.flatnonzero(go)
+        if all_failed:
+            counts = total[rows].astype(np.int64)
+            ones[rows] -= failed[0, rows]
+            failed[:, rows] = 0
+        else:
+            counts = np.ones(len(rows), dtype=np.int64)
+            value = np.argmax(failed[:, rows] > 0, axis=0)
+            failed[value, rows] -= 1
+            ones[rows] -= value == 0
+        new = rerolls.take(rows, counts)
+        successes[rows] += (new >= lowest).sum(axis=0)
+        ones[rows] += (new == 1).sum(axis=0)
+        failed[:, rows] += failed_counts(new, lowest)
+        spent[rows] += 1
+    passed: Bool = (successes >= params.threshold) & (ones < 3)
+    return passed, spent
