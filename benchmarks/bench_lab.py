@@ -19,6 +19,9 @@ Simulation:
 * whole Tunnels fights (4 dice, Endurance 8, against MR 3, to the end) per second;
 * memory: peak RSS growth from 2·10^6 to 2·10^7 tests (chunked: it should not grow).
 
+Every figure is the best of a few runs; exact engines have their caches cleared before
+each run (rule data stays loaded). The machine may be shared: expect ±30 %.
+
 Run: ``python benchmarks/bench_lab.py [--quick]``.
 """
 
@@ -237,16 +240,16 @@ def main() -> None:
     runs = 2_000_000 if args.quick else 10_000_000
 
     print("Exact odds (seconds, lower is better; ratio = icepool / meneur)")
-    ours, mine = timed(obscur_ours)
-    theirs, ref = timed(obscur_icepool)
+    ours, mine = timed(obscur_ours, 3)
+    theirs, ref = timed(obscur_icepool, 3)
     same(mine, ref)
     line("Obscur grid 30 x 30", ours, theirs, "s", "icepool", higher=False)
-    ours, mine = timed(tunnels_plain_ours)
-    theirs, ref = timed(tunnels_plain_icepool)
+    ours, mine = timed(tunnels_plain_ours, 3)
+    theirs, ref = timed(tunnels_plain_icepool, 3)
     same(mine, ref)
     line("Tunnels grid, no explosion, 1..20 x 3 modes", ours, theirs, "s", "icepool", higher=False)
-    ours, mine = timed(lambda: tunnels_explode_ours(top))
-    theirs, ref = timed(lambda: tunnels_explode_icepool(top))
+    ours, mine = timed(lambda: tunnels_explode_ours(top), 3)
+    theirs, ref = timed(lambda: tunnels_explode_icepool(top), 3)
     same(mine, ref)
     line(
         f"Tunnels grid, explosion always, 1..{top}",
