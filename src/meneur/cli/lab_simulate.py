@@ -547,6 +547,10 @@ def test_command(
         from meneur.lab.simulate import tunnels_chance_chunk
 
         one = tunnels_chance_chunk(params, chance, chance_all)
+    elif found.name == "tunnels" and name == "test":
+        from meneur.lab.simulate import as_cell_chunk, tunnels_test_chunk
+
+        one = as_cell_chunk(tunnels_test_chunk(params))
     else:
         vector = vector_for(found.name, name, check_of(found.name, name), params)
         if vector is None:

@@ -119,6 +119,8 @@ def tunnels_test_chunk(params: Any) -> Callable[[np.random.Generator, int], Tall
     from meneur.lab.vector import TunnelsTestVector
 
     vector = TunnelsTestVector(params)
+    if params.explode == "never":
+        return _never_chunk(params)
 
     def one(rng: np.random.Generator, size: int) -> Tally:
         successes, exceptional, critical = vector.run(RandomReader(rng), size)
@@ -131,6 +133,60 @@ def tunnels_test_chunk(params: Any) -> Callable[[np.random.Generator, int], Tall
                 "critical": int(critical.sum()),
             },
             histograms={"successes": histogram(successes)},
+        )
+
+    return one
+
+
+def as_cell_chunk(
+    one: Callable[[np.random.Generator, int], Tally],
+) -> Callable[[np.random.Generator, int], Tally]:
+    """A Tunnels test chunk seen as a table cell's: ``success`` and ``values`` (successes)."""
+
+    def cell(rng: np.random.Generator, size: int) -> Tally:
+        tally = one(rng, size)
+        return Tally(
+            runs=tally.runs,
+            counts={"success": tally.counts["passed"]},
+            histograms={"values": tally.histograms["successes"]},
+        )
+
+    return cell
+
+
+def _never_chunk(params: Any) -> Callable[[np.random.Generator, int], Tally]:
+    """Tests that never explode: one batch, so one histogram of its packed counts says all.
+
+    Each test's (successes, ones, sixes) is packed in 15 bits (``vector.batch_stats``'s
+    table); a single ``bincount`` over the packed values replaces every per-test
+    comparison and sum, and the verdicts are read off the (at most 32768) bins.
+    """
+    from meneur.lab.vector import _TABLES, LOWEST
+
+    table = _TABLES[LOWEST[params.mode]]
+    bins = np.arange(1 << 15)
+    successes, ones, sixes = bins & 0x1F, (bins >> 5) & 0x1F, bins >> 10
+    critical = ones >= 3
+    passed = (successes >= params.threshold) & ~critical
+    exceptional = passed & (sixes >= 3)  # one batch: the T-7 option changes nothing
+
+    def one(rng: np.random.Generator, size: int) -> Tally:
+        faces = rng.integers(1, 7, size=(params.dice, size), dtype=np.uint8)
+        packed = table[faces[0]]
+        for die in faces[1:]:
+            packed += table[die]
+        counts = np.bincount(packed, minlength=1 << 15)
+        by_successes = np.bincount(successes, weights=counts, minlength=32).astype(np.int64)
+        return Tally(
+            runs=size,
+            counts={
+                "passed": int(counts[passed].sum()),
+                "exceptional": int(counts[exceptional].sum()),
+                "critical": int(counts[critical].sum()),
+            },
+            histograms={
+                "successes": {int(k): int(by_successes[k]) for k in np.flatnonzero(by_successes)}
+            },
         )
 
     return one
