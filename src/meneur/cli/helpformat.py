@@ -36,7 +36,7 @@ class LocalizedHelpFormatter(formatting.HelpFormatter):
 
 def _translate_row(text: str) -> str:
     text = _(BUILT_IN_HELP[text]) if text in BUILT_IN_HELP else text
-    return text.replace("[required]", _("[required]"))
+    return text.replace("[required]", _("[required]")).replace("[default: ", _("[default: "))
 
 
 class LocalizedContext(click_core.Context):

@@ -10,9 +10,13 @@ from __future__ import annotations
 from meneur.errors import UnknownSystemError
 from meneur.locale import N_
 from meneur.systems.base import System
+from meneur.systems.krasses.system import SYSTEM as KRASSES
+from meneur.systems.legendes.system import SYSTEM as LEGENDES
+from meneur.systems.obscur.system import SYSTEM as OBSCUR
+from meneur.systems.tunnels.system import SYSTEM as TUNNELS
 from meneur.text import fold
 
-SYSTEMS: tuple[System, ...] = ()
+SYSTEMS: tuple[System, ...] = (TUNNELS, OBSCUR, KRASSES, LEGENDES)
 
 
 def find_system(name: str) -> System:

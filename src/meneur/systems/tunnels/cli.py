@@ -61,10 +61,14 @@ class _Level(int):
 
 
 def _threshold(text: str) -> int:
-    from meneur.systems.tunnels.data import threshold_of
     from meneur.systems.tunnels.rules import MAX_THRESHOLD
 
-    value, provisional = threshold_of(text)
+    if text.strip().isdigit() and len(text.strip()) <= 6:  # a number needs no data file
+        value, provisional = int(text), False
+    else:
+        from meneur.systems.tunnels.data import threshold_of
+
+        value, provisional = threshold_of(text)
     if not 1 <= value <= MAX_THRESHOLD:
         raise UsageError(
             N_("A threshold lies between 1 and {limit}, not {value}."),
@@ -266,18 +270,22 @@ def test_command(
     """Roll a Tunnels test."""
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
-    from meneur.systems.tunnels import character as characters
     from meneur.systems.tunnels.chance import spend_chance
-    from meneur.systems.tunnels.data import find_spell, spells
-    from meneur.systems.tunnels.magic import spend_mana
     from meneur.systems.tunnels.rules import LOWEST_SUCCESS, TestParams, TunnelsTest, check_policy
 
     notes: list[str] = []
-    loaded = characters.load(sheet) if sheet is not None else None
+    loaded = None
+    if sheet is not None:  # sheets and spells load pydantic models: only when used
+        from meneur.systems.tunnels import character as characters
+
+        loaded = characters.load(sheet)
     chosen_spell = None
     if spell is not None:
         if loaded is None:
             raise UsageError(N_("Casting a spell needs --sheet."))
+        from meneur.systems.tunnels.data import find_spell, spells
+        from meneur.systems.tunnels.magic import spend_mana
+
         chosen_spell = find_spell(spell)
         trait = chosen_spell.trait
         if threshold is None:
