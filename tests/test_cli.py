@@ -133,3 +133,17 @@ def test_plain_roll_does_not_import_heavy_modules() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "HEAVY:"
+
+
+def test_lazily_registered_commands_are_all_listed_and_reachable() -> None:
+    """Campaign and lab modules load only for their own commands; none may fall through."""
+    import typer
+
+    from meneur.cli.main import CAMPAIGN_COMMANDS, LAB_COMMANDS, build_app
+
+    listed = typer.main.get_command(build_app(())).commands  # type: ignore[attr-defined]
+    for name in (*CAMPAIGN_COMMANDS, *LAB_COMMANDS):
+        assert name in listed
+        assert name in typer.main.get_command(build_app((name,))).commands  # type: ignore[attr-defined]
+    roll_only = typer.main.get_command(build_app(("roll",))).commands  # type: ignore[attr-defined]
+    assert "roll" in roll_only

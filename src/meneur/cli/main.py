@@ -41,6 +41,12 @@ GROUP_HELP = {
 }
 
 
+CAMPAIGN_COMMANDS = ("campaign", "session", "character", "log", "verify")
+"""Top-level commands of :mod:`meneur.cli.campaign` (registered only when typed or listed)."""
+LAB_COMMANDS = ("table", "compare", "simulate")
+"""Top-level commands of :mod:`meneur.cli.lab`."""
+
+
 class TyperGroups(CommandGroups):
     """Typer sub-applications created on first use, with translated help.
 
@@ -137,12 +143,15 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     if wanted and wanted[0] in groups.groups_by_name():
         for system in systems_named_in(wanted, SYSTEMS):
             system.register_cli(groups)
-    from meneur.cli.campaign import register as register_campaign
+    first = wanted[0] if wanted else None
+    if first is None or first in CAMPAIGN_COMMANDS:  # `meneur roll` need not import them
+        from meneur.cli.campaign import register as register_campaign
 
-    register_campaign(app, groups, wanted)
-    from meneur.cli.lab import register as register_lab
+        register_campaign(app, groups, wanted)
+    if first is None or first in LAB_COMMANDS:
+        from meneur.cli.lab import register as register_lab
 
-    register_lab(app, wanted)
+        register_lab(app, wanted)
     return app
 
 
