@@ -246,6 +246,11 @@ def fight_command(
         )
     )
     out.print(_("Rounds: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
+    _print_ending(out, data, tally, plot)
+
+
+def _print_ending(out: Any, data: dict[str, Any], tally: Any, plot: Path | None) -> None:
+    """The lines every fight simulation ends with: cut fights, an interruption, the plot."""
     if data["unfinished"]:
         out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
     if tally.interrupted:
@@ -337,12 +342,7 @@ def _obscur_fight(
         )
     )
     out.print(_("Rounds: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
-    if data["unfinished"]:
-        out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
-    if tally.interrupted:
-        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
-    if plot is not None:
-        out.print(_("Plot written to {path}.").format(path=plot))
+    _print_ending(out, data, tally, plot)
 
 
 def _legendes_fight(
@@ -424,12 +424,7 @@ def _legendes_fight(
         )
     )
     out.print(_("Rolls: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
-    if data["unfinished"]:
-        out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
-    if tally.interrupted:
-        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
-    if plot is not None:
-        out.print(_("Plot written to {path}.").format(path=plot))
+    _print_ending(out, data, tally, plot)
 
 
 def test_command(
