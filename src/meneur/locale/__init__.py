@@ -62,20 +62,20 @@ def set_language(language: str) -> None:
     _language.set(code)
 
 
+def _active() -> _gettext.NullTranslations:
+    """The catalogue of the current language (French when the environment names another)."""
+    language = current_language()
+    return _catalogue(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+
+
 def gettext(message: str) -> str:
     """Translate ``message`` into the current language."""
-    language = current_language()
-    if language not in LANGUAGES:
-        language = DEFAULT_LANGUAGE
-    return _catalogue(language).gettext(message)
+    return _active().gettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """Translate with the plural form that fits ``count``."""
-    language = current_language()
-    if language not in LANGUAGES:
-        language = DEFAULT_LANGUAGE
-    return _catalogue(language).ngettext(singular, plural, count)
+    return _active().ngettext(singular, plural, count)
 
 
 _ = gettext

@@ -75,19 +75,24 @@ def _read(path: Path, language: str) -> Catalog:
         return read_po(handle, locale=language)
 
 
+def _empty_catalogue(language: str) -> Catalog:
+    """A catalogue with fixed dates, so that building twice gives the same bytes."""
+    return Catalog(
+        locale=language,
+        domain="meneur",
+        project="meneur",
+        creation_date=_FIXED_DATE,
+        revision_date=_FIXED_DATE,
+        fuzzy=False,
+    )
+
+
 def update_po(language: str) -> None:
     """Add new messages (untranslated) to each area's ``.po`` and drop obsolete ones."""
     for area, messages in extract().items():
         path = po_path(language, area)
         old = _read(path, language)
-        new = Catalog(
-            locale=language,
-            domain="meneur",
-            project="meneur",
-            creation_date=_FIXED_DATE,
-            revision_date=_FIXED_DATE,
-            fuzzy=False,
-        )
+        new = _empty_catalogue(language)
         for msgid, locations in sorted(messages.items(), key=lambda item: str(item[0])):
             previous = old.get(msgid)
             new.add(msgid, previous.string if previous else None, locations=locations)
@@ -99,14 +104,7 @@ def update_po(language: str) -> None:
 
 def merged_catalogue(language: str) -> Catalog:
     """All areas' translations in one catalogue; an empty entry never hides a filled one."""
-    merged = Catalog(
-        locale=language,
-        domain="meneur",
-        project="meneur",
-        creation_date=_FIXED_DATE,
-        revision_date=_FIXED_DATE,
-        fuzzy=False,
-    )
+    merged = _empty_catalogue(language)
     for path in sorted((LOCALE_DIR / language).glob("*.po")):
         for message in _read(path, language):
             already = merged.get(message.id) if message.id else None
