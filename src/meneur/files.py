@@ -81,16 +81,24 @@ def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
 
 
 def write_sheet(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON (or TOML is refused: JSON is the writable form) atomically."""
-    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    directory = path.resolve().parent
+    """Write ``data`` as a JSON sheet, atomically."""
+    write_text_atomically(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file: the old file or the new, never half."""
     try:
+        directory = path.expanduser().resolve().parent
         descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
     except OSError as error:
         raise SheetError(
             N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror

@@ -60,23 +60,9 @@ def _print(line: str) -> None:
 
 def _write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (a crash never leaves half a file)."""
-    import os
-    import tempfile
+    from meneur.files import write_text_atomically
 
-    from meneur.errors import SheetError
-
-    try:
-        directory = path.expanduser().resolve().parent
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except OSError as error:
-        raise SheetError(
-            N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror
-        ) from None
+    write_text_atomically(path, text)
 
 
 # -- campaign ----------------------------------------------------------------------------

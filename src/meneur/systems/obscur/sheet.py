@@ -23,8 +23,6 @@ fields; give them defaults so that existing sheets stay valid.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import PydanticCustomError
 
 from meneur.errors import RuleError, SheetError
-from meneur.files import read_sheet
+from meneur.files import read_sheet, write_text_atomically
 from meneur.locale import N_
 from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
 from meneur.systems.obscur.validation import sheet_error
@@ -326,22 +324,7 @@ def save_character(character: Character) -> None:
         text = toml_dumps(character.raw)
     else:
         text = json.dumps(character.raw, ensure_ascii=False, indent=2) + "\n"
-    directory = path.resolve().parent
-    try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-        try:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise SheetError(
-            N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror
-        ) from None
+    write_text_atomically(path, text)
 
 
 def _toml_value(value: Any) -> str:
