@@ -181,30 +181,10 @@ def tails(weights: Mapping[int, int], thresholds: Sequence[Hashable], total: int
 
 
 def system_named(name: str) -> System:
-    """The registered system ``name``; else a system package the lab has an adapter for.
-
-    The fallback lets the lab serve a system whose package exists but which the registry
-    does not list yet (Tunnels while it is being finished).
-    """
-    from meneur.errors import UnknownSystemError
+    """The registered system ``name`` (the lab knows systems only through the registry)."""
     from meneur.systems.registry import find_system
-    from meneur.text import fold
 
-    try:
-        return find_system(name)
-    except UnknownSystemError:
-        wanted = fold(name)
-        if wanted.isidentifier():
-            try:
-                module = importlib.import_module(f"meneur.systems.{wanted}.system")
-                importlib.import_module(f"meneur.lab.adapters.{wanted}")
-            except ModuleNotFoundError:
-                pass
-            else:
-                system = module.SYSTEM
-                assert isinstance(system, System)
-                return system
-        raise
+    return find_system(name)
 
 
 def check_of(system: str, check: str) -> Check[Any, Any]:
