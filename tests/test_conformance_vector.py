@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from meneur.lab.adapters import system_named
-from meneur.lab.vector import vector_for
 from meneur.systems.registry import SYSTEMS
 
 RUNS = 3000
@@ -21,13 +20,11 @@ RUNS = 3000
 
 def cases() -> list[tuple[str, str, Any]]:
     names = [s.name for s in SYSTEMS]
-    if "tunnels" not in names:  # served by the lab until the registry lists it
-        names.append("tunnels")
     found = []
     for name in names:
         for check_name, check in system_named(name).checks().items():
             for index, params in enumerate(check.examples()):
-                if vector_for(name, check_name, check, params) is not None:
+                if check.vectorised(params) is not None:
                     found.append((name, check_name, index))
     return found
 
@@ -43,7 +40,7 @@ def test_every_system_offers_a_vectorised_test() -> None:
 def test_vectorised_equals_scalar(system: str, check_name: str, index: int) -> None:
     check = system_named(system).checks()[check_name]
     params = check.examples()[index]
-    vector = vector_for(system, check_name, check, params)
+    vector = check.vectorised(params)
     streams = check.streams(params)
     rng = np.random.default_rng(index + 17)
     faces = rng.integers(1, check.die_sides + 1, size=(RUNS, streams, vector.width))

@@ -533,7 +533,6 @@ def test_command(
         raise UsageError(N_("'{text}' names no value."), text=str(panel)[:40])
     at = (panels.values[0], rows.values[0], columns.values[0])
     from meneur.lab.simulate import cell_chunk, run_chunks
-    from meneur.lab.vector import vector_for
 
     params = adapter.params_at(name, chosen, *at)
     if chance and (found.name != "tunnels" or name != "test"):
@@ -547,7 +546,7 @@ def test_command(
 
         one = as_cell_chunk(tunnels_test_chunk(params))
     else:
-        vector = vector_for(found.name, name, check_of(found.name, name), params)
+        vector = check_of(found.name, name).vectorised(params)
         if vector is None:
             raise UsageError(
                 N_("No vectorised resolve for this roll yet (it is left to exact odds).")

@@ -415,27 +415,6 @@ class LegendesTestVector:
         return self.keys[int(result[0][i])]
 
 
-def vector_for(system: str, check_name: str, check: Any, params: Any) -> Any:
-    """The check's own vectorised resolve, else the lab's, else ``None``."""
-    own = check.vectorised(params)
-    if own is not None:
-        return own
-    if system == "tunnels" and check_name == "test":
-        return TunnelsTestVector(params)
-    if system == "tunnels" and check_name == "oppose":
-        return TunnelsOpposeVector(params)
-    if system == "obscur" and check_name == "test":
-        push = params.push
-        if params.automatic is None and push.reroll == 0 and push.adjust == 0:
-            return ObscurTestVector(params)
-        return None
-    if system == "krasses" and check_name == "test":
-        return None if params.target is None else KrassesTestVector(params)
-    if system == "legendes" and check_name == "test":
-        return None if params.swept else LegendesTestVector(params)
-    return None
-
-
 # --- Tunnels Chance (T-12): when to spend it ------------------------------------------
 
 

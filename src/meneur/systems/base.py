@@ -134,8 +134,8 @@ class Check(ABC, Generic[P, O]):
         * ``key_at(result, i)``: run ``i``'s value of :meth:`key`.
 
         ``tests/test_conformance_vector.py`` checks that ``key_at`` equals
-        ``key(resolve(params, faces[i]))`` on the same faces for every check offering it
-        (the design lab also offers vectorised resolves for checks that lack this hook).
+        ``key(resolve(params, faces[i]))`` on the same faces for every check offering it.
+        Import numpy (or the lab) inside the method: start-up must stay light.
         """
         return None
 

@@ -193,6 +193,14 @@ class KrassesTest(Check[TestParams, TestOutcome]):
     name = "test"
     die_sides = SIDES
 
+    def vectorised(self, params: TestParams) -> Any:
+        """The design lab's numpy resolve (an automatic action rolls nothing)."""
+        if params.target is None:
+            return None
+        from meneur.lab.vector import KrassesTestVector
+
+        return KrassesTestVector(params)
+
     def streams(self, params: TestParams) -> int:
         return 1
 

@@ -377,6 +377,14 @@ class LegendesTest(Check[OpposedParams, OpposedOutcome]):
     name: ClassVar[str] = "test"
     die_sides: ClassVar[int] = 6
 
+    def vectorised(self, params: OpposedParams) -> Any:
+        """The design lab's numpy resolve (swept commoners roll nothing)."""
+        if params.swept:
+            return None
+        from meneur.lab.vector import LegendesTestVector
+
+        return LegendesTestVector(params)
+
     def streams(self, params: OpposedParams) -> int:
         return 2
 

@@ -61,6 +61,15 @@ class TestCheck(Check[TestParams, TestOutcome]):
     name: ClassVar[str] = "test"
     die_sides: ClassVar[int] = 6
 
+    def vectorised(self, params: TestParams) -> Any:
+        """The design lab's numpy resolve, for tests without post-roll Dépassement choices."""
+        push = params.push
+        if params.automatic is not None or push.reroll or push.adjust:
+            return None
+        from meneur.lab.vector import ObscurTestVector
+
+        return ObscurTestVector(params)
+
     def streams(self, params: TestParams) -> int:
         return 1
 

@@ -282,6 +282,12 @@ class TunnelsTest(Check[TestParams, TestOutcome]):
     name = "test"
     die_sides = 6
 
+    def vectorised(self, params: TestParams) -> Any:
+        """The design lab's numpy resolve of this test (checked against :meth:`resolve`)."""
+        from meneur.lab.vector import TunnelsTestVector
+
+        return TunnelsTestVector(params)
+
     def streams(self, params: TestParams) -> int:
         return 1
 
@@ -435,6 +441,12 @@ class TunnelsOppose(Check[OpposedParams, OpposedOutcome]):
 
     name = "oppose"
     die_sides = 6
+
+    def vectorised(self, params: OpposedParams) -> Any:
+        """The design lab's numpy resolve of this opposition (checked against :meth:`resolve`)."""
+        from meneur.lab.vector import TunnelsOpposeVector
+
+        return TunnelsOpposeVector(params)
 
     def streams(self, params: OpposedParams) -> int:
         return 2
