@@ -265,6 +265,77 @@ def compare_command(
             console().print(_("Plot written to {path}.").format(path=plot))
 
 
+def add_odds_plot(command: Any) -> None:
+    """Give every system's ``odds`` command a ``--plot FILE`` option (PNG or SVG).
+
+    Called once on the built command tree (``meneur.cli.main.run``), so that no system's
+    command needs to know about plots: the option is added to each ``odds SYSTEM``
+    command and the odds it emits are drawn by :func:`meneur.lab.odds_plot.plot_odds`.
+    Only the ``odds`` group is touched; without it (another command) nothing happens.
+    """
+    group = getattr(command, "commands", {}).get("odds")
+    for name, sub in getattr(group, "commands", {}).items():
+        if sub.callback is None or any(param.name == "plot" for param in sub.params):
+            continue
+        sub.params.append(_plot_option())
+        sub.callback = _with_plot(name, sub.callback)
+
+
+def _plot_option() -> Any:
+    """The ``--plot FILE`` option as Typer builds it (from a one-option carrier command)."""
+    carrier = typer.Typer()
+
+    def odds_plot(
+        plot: Annotated[
+            Path | None,
+            typer.Option(
+                "--plot", metavar="FILE", help=_("Also draw the odds in FILE (.png or .svg).")
+            ),
+        ] = None,
+    ) -> None:
+        """Carries the option only."""
+
+    carrier.command()(odds_plot)
+    return next(p for p in typer.main.get_command(carrier).params if p.name == "plot")
+
+
+def _with_plot(system: str, callback: Any) -> Any:
+    """``callback`` with ``--plot``: the odds it emits are drawn before being printed.
+
+    The system's command prints through ``meneur.cli.output.emit`` (looked up when the
+    command runs); while it runs, ``emit`` draws the data first and adds ``"plot"`` to it.
+    """
+
+    def run(**options: Any) -> Any:
+        plot = options.pop("plot", None)
+        if plot is None:
+            return callback(**options)
+        from meneur.cli import output
+        from meneur.lab.odds_plot import plot_odds
+        from meneur.lab.plot import check_path
+
+        target = check_path(plot)
+        original = output.emit
+        drawn: list[Path] = []
+
+        def emit(data: dict[str, Any], render: Any, *, as_json: bool) -> None:
+            if not drawn:
+                drawn.append(plot_odds(system, data, options, target))
+                data["plot"] = str(target)
+            original(data, render, as_json=as_json)
+
+        setattr(output, "emit", emit)  # noqa: B010 - restored below
+        try:
+            result = callback(**options)
+        finally:
+            setattr(output, "emit", original)  # noqa: B010
+        if drawn and not options.get("as_json"):
+            output.console().print(_("Plot written to {path}.").format(path=target))
+        return result
+
+    return run
+
+
 def _placeholder() -> None:
     """Shown in ``meneur --help`` only; the real command is built when typed."""
 
@@ -287,4 +358,4 @@ def register(app: typer.Typer, wanted: Sequence[str] = ()) -> None:
     app.add_typer(simulate, name="simulate")
 
 
-__all__ = ["COMMANDS", "Seed", "int_parser", "register"]
+__all__ = ["COMMANDS", "Seed", "add_odds_plot", "int_parser", "register"]

@@ -53,7 +53,11 @@ def _percent_axis(axis: Any) -> None:
 
     from meneur.lab.render import percent
 
-    axis.set_major_formatter(FuncFormatter(lambda v, _pos: percent(v, 0)))
+    def label(value: float, _position: Any) -> str:
+        whole = abs(value * 100 - round(value * 100)) < 1e-9  # 2.5 % must not read "2 %"
+        return percent(value, 0 if whole else 1)
+
+    axis.set_major_formatter(FuncFormatter(label))
 
 
 def _save(figure: Figure, path: Path) -> Path:
