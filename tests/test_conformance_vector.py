@@ -92,3 +92,88 @@ def test_T12_vectorised_chance_equals_spend_chance(index: int, all_failed: bool)
             params, outcome, points, _Faces(rerolls[i].tolist()), all_failed=all_failed
         )
         assert (bool(passed[i]), int(spent[i])) == (result.outcome.passed, result.spent), i
+
+
+def _duel(a: str, b: str, **options: Any) -> Any:
+    """Fight params from two example sheets (``strategy_a``, ``hargne_a``, ``vie_b``...)."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from meneur.systems.obscur.combat import FightParams, fighter_of
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.state import body_of
+
+    chars = [load_character(Path(f"examples/obscur/{name}.toml")) for name in (a, b)]
+    fighters, bodies = [], []
+    for side, char in zip("ab", chars, strict=True):
+        fighter = fighter_of(
+            char,
+            strategy=options.get(f"strategy_{side}"),
+            opponents=options.get(f"opponents_{side}", 1),
+        )
+        if f"hargne_{side}" in options:
+            fighter = replace(fighter, hargne=options[f"hargne_{side}"])
+        body = body_of(char)
+        if f"vie_{side}" in options:
+            body = replace(body, vie=options[f"vie_{side}"])
+        fighters.append(fighter)
+        bodies.append(body)
+    return FightParams(*fighters, *bodies, max_rounds=options.get("rounds"))
+
+
+DUELS = {
+    "garance-corbeau (B flees, O-19)": ("garance", "corbeau", {}),
+    "corbeau-garance prudente/totale": (
+        "corbeau",
+        "garance",
+        {"strategy_a": "prudente", "strategy_b": "totale"},
+    ),
+    "ninon-garance attaque=2, outnumbered (O-17)": (
+        "ninon",
+        "garance",
+        {"strategy_a": "attaque=2", "opponents_b": 2, "rounds": 4},
+    ),
+    "bruno bare hands-garance offensive": ("bruno", "garance", {"strategy_b": "offensive"}),
+    "garance-garance simultaneous (O-11 tie)": ("garance", "garance", {}),
+    "deadly blows (O-31 death)": ("garance", "ninon", {"hargne_a": 14, "vie_b": 3}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DUELS))
+def test_obscur_duel_vectorised_equals_fight_with(case: str) -> None:
+    """O-11..O-13, O-17, O-19, O-28, O-29, O-31: numpy duels end as the system's own fight."""
+    from meneur.lab.obscur_duel import ENDS, obscur_duels_vector, vectorisable
+    from meneur.lab.vector import ArrayReader
+    from meneur.systems.obscur.combat import resolve_fight
+
+    a, b, options = DUELS[case]
+    params = _duel(a, b, **options)
+    assert vectorisable(params)
+    runs, width = 300, 2500
+    rng = np.random.default_rng(len(case))
+    faces_a = rng.integers(1, 7, size=(runs, width))
+    faces_b = rng.integers(1, 7, size=(runs, width))
+    result = obscur_duels_vector(params, (ArrayReader(faces_a), ArrayReader(faces_b)), runs)
+    ends = set()
+    for i in range(runs):
+        fight = resolve_fight(params, (tuple(faces_a[i].tolist()), tuple(faces_b[i].tolist())))
+        expected = (
+            {"a": 1, "b": -1, None: 0}[fight.winner],
+            fight.end,
+            len(fight.rounds),
+            fight.a["vie"],
+            fight.b["vie"],
+        )
+        got = (
+            int(result.winner[i]),
+            ENDS[result.end[i]],
+            int(result.rounds[i]),
+            int(result.vie_a[i]),
+            int(result.vie_b[i]),
+        )
+        assert got == expected, (case, i)
+        ends.add(fight.end)
+    if "death" in case:
+        assert "dead" in ends
+    if "flees" in case:
+        assert "disengaged" in ends

@@ -332,6 +332,51 @@ def test_simulate_fight_obscur_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["win_interval_95"][0] <= data["win_rate"] <= data["win_interval_95"][1]
 
 
+def test_simulate_fight_obscur_vectorised_agrees_with_the_systems_fight(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The numpy duels and the system's own fight (fed by numpy) give the same win rate.
+
+    (Their dice differ, so the two estimates agree within their intervals, not exactly;
+    the conformance suite checks the same faces give the same fights.)
+    """
+    from meneur.lab.simulate import obscur_duels, run_chunks
+    from meneur.systems.obscur.combat import FightParams, fighter_of
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.state import body_of
+
+    args = ("simulate", "fight", "obscur", "--a", "examples/obscur/garance.toml")
+    args += ("--b", "examples/obscur/corbeau.toml", "--runs", "40000", "--seed", "2", "--json")
+    result = invoke(capsys, *args)
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["vectorised"] is True and data["runs"] == 40000
+    chars = [load_character(Path(f"examples/obscur/{n}.toml")) for n in ("garance", "corbeau")]
+    params = FightParams(
+        fighter_of(chars[0]), fighter_of(chars[1]), body_of(chars[0]), body_of(chars[1])
+    )
+    scalar = run_chunks(3000, lambda rng, n: obscur_duels(params, rng, n), seed=4, progress=False)
+    low, high = scalar.rate("won")["interval_95"]
+    low_v, high_v = data["win_interval_95"]
+    assert low <= high_v and low_v <= high  # the intervals overlap
+    assert set(data["ends"]) <= {"coma", "dead", "disengaged", "rounds"}
+
+
+def test_simulate_fight_obscur_takes_the_fight_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--sheathed``, ``--impress``, ``--special-a``: left to the system's own fight."""
+    args = ("simulate", "fight", "obscur", "--a", "examples/obscur/garance.toml")
+    args += ("--b", "examples/obscur/corbeau.toml", "--runs", "100", "--seed", "2", "--json")
+    sheathed = invoke(capsys, *args, "--sheathed", "b", "--rounds", "10")
+    assert sheathed.status == 0, sheathed.err
+    assert sheathed.json()["vectorised"] is False
+    outnumbered = invoke(capsys, *args, "--opponents-a", "2")
+    assert outnumbered.status == 0 and outnumbered.json()["vectorised"] is True
+    bad = invoke(capsys, *args, "--impress", "c")
+    assert bad.status == 2 and len(bad.err.strip().splitlines()) == 1
+
+
 def test_simulate_fight_obscur_needs_both_sheets(capsys: pytest.CaptureFixture[str]) -> None:
     result = invoke(capsys, "simulate", "fight", "obscur", "--a", "examples/obscur/garance.toml")
     assert result.status == 2 and len(result.err.strip().splitlines()) == 1

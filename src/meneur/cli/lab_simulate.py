@@ -7,6 +7,7 @@ and the rule variants of RULES.md (``--tie``, ``--sixes``...).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +17,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.text import fold
 
 MAX_RUNS = 10**10
 """Runs are chunked (constant memory): 10^10 is hours, not a crash."""
@@ -145,14 +147,57 @@ def fight_command(
     sixes: Sixes = "batch",
     blessed: Blessed = False,
     cursed: Cursed = False,
-    max_rounds: Annotated[
+    impress: Annotated[
+        str | None,
+        typer.Option(
+            "--impress",
+            metavar="a|b|both",
+            help=_("Obscur: who tries to impress the other before the fight (O-20)."),
+        ),
+    ] = None,
+    sheathed: Annotated[
+        str | None,
+        typer.Option(
+            "--sheathed",
+            metavar="a|b|both",
+            help=_("Obscur: who must draw their weapon while fighting (O-18)."),
+        ),
+    ] = None,
+    special_a: Annotated[
+        str | None,
+        typer.Option("--special-a", metavar="NAME", help=_("Obscur: A's coup spécial (O-22).")),
+    ] = None,
+    special_b: Annotated[
+        str | None,
+        typer.Option("--special-b", metavar="NAME", help=_("Obscur: B's coup spécial (O-22).")),
+    ] = None,
+    opponents_a: Annotated[
         int,
         typer.Option(
-            "--max-rounds",
-            parser=int_parser(1, 1000),
-            help=_("Stop a fight after this many rounds."),
+            "--opponents-a",
+            parser=int_parser(1, 10),
+            metavar="N",
+            help=_("Obscur: opponents A faces (O-17)."),
         ),
-    ] = 200,
+    ] = 1,
+    opponents_b: Annotated[
+        int,
+        typer.Option(
+            "--opponents-b",
+            parser=int_parser(1, 10),
+            metavar="N",
+            help=_("Obscur: opponents B faces (O-17)."),
+        ),
+    ] = 1,
+    max_rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--max-rounds",
+            "--rounds",
+            parser=int_parser(1, 1000),
+            help=_("Stop a fight after this many rounds (default: 200; Obscur: its rule data)."),
+        ),
+    ] = None,
     runs: Runs = 100_000,
     seed: Seed = None,
     plot: Plot = None,
@@ -165,11 +210,19 @@ def fight_command(
 
     found = system_named(system)
     if found.name == "legendes":
-        _legendes_fight(dice, vs_level, modifier, max_rounds, runs, seed, plot, as_json)
+        _legendes_fight(dice, vs_level, modifier, max_rounds or 200, runs, seed, plot, as_json)
         return
     if found.name == "obscur":
-        sheets = (sheet_a, sheet_b)
-        _obscur_fight(sheets, (strategy_a, strategy_b), max_rounds, runs, seed, plot, as_json)
+        options = ObscurOptions(
+            (sheet_a, sheet_b),
+            (strategy_a, strategy_b),
+            impress,
+            sheathed,
+            (special_a, special_b),
+            (opponents_a, opponents_b),
+            max_rounds,
+        )
+        _obscur_fight(options, runs, seed, plot, as_json)
         return
     _tunnels_only(system)
     if dice is None or endurance is None:
@@ -197,7 +250,7 @@ def fight_command(
         sixes,
         loss,
         tie,
-        max_rounds,
+        max_rounds or 200,
     )
     tally = run_chunks(
         runs,
@@ -259,46 +312,84 @@ def _print_ending(out: Any, data: dict[str, Any], tally: Any, plot: Path | None)
         out.print(_("Plot written to {path}.").format(path=plot))
 
 
+@dataclass(frozen=True)
+class ObscurOptions:
+    """The options of ``meneur fight obscur`` that ``meneur simulate fight obscur`` takes."""
+
+    sheets: tuple[Path | None, Path | None]
+    strategies: tuple[str | None, str | None]
+    impress: str | None
+    sheathed: str | None
+    specials: tuple[str | None, str | None]
+    opponents: tuple[int, int]
+    rounds: int | None
+
+
+def _sides(value: str | None, flag: str) -> set[str]:
+    if value is None:
+        return set()
+    chosen = _choice(fold(value), ("a", "b", "both"), flag)
+    return {"a", "b"} if chosen == "both" else {chosen}
+
+
 def _obscur_fight(
-    sheets: tuple[Path | None, Path | None],
-    strategies: tuple[str | None, str | None],
-    max_rounds: int,
+    options: ObscurOptions,
     runs: int,
     seed: int | None,
     plot: Path | None,
     as_json: bool,
 ) -> None:
-    """Two sheets in melee (O-11..O-22), the system's own fight run many times."""
+    """Two sheets in melee (O-11..O-22): numpy duels, or the system's own fight for what
+    they do not cover (several weapons, drawing, impressing, coups spéciaux)."""
     from meneur.cli.output import console, print_json
     from meneur.lab.plot import check_path
 
+    sheets = options.sheets
     if sheets[0] is None or sheets[1] is None:
         raise UsageError(N_("Missing a fighter: --a SHEET and --b SHEET."))
+    impress = _sides(options.impress, "--impress")
+    sheathed = _sides(options.sheathed, "--sheathed")
     if plot is not None:
         check_path(plot)
     from meneur.systems.obscur.combat import MAX_ROUNDS, FightParams, fighter_of
     from meneur.systems.obscur.sheet import load_character
     from meneur.systems.obscur.state import body_of
 
-    char_a, char_b = load_character(sheets[0]), load_character(sheets[1])
+    chars = (load_character(sheets[0]), load_character(sheets[1]))
+    fighters = [
+        fighter_of(
+            chars[i],
+            strategy=options.strategies[i],
+            sheathed=side in sheathed,
+            special=options.specials[i],
+            opponents=options.opponents[i],
+        )
+        for i, side in enumerate("ab")
+    ]
     params = FightParams(
-        fighter_of(char_a, strategy=strategies[0]),
-        fighter_of(char_b, strategy=strategies[1]),
-        body_of(char_a),
-        body_of(char_b),
-        max_rounds=min(max_rounds, MAX_ROUNDS),
+        fighters[0],
+        fighters[1],
+        body_of(chars[0]),
+        body_of(chars[1]),
+        impress=tuple(side for side in ("a", "b") if side in impress),
+        max_rounds=None if options.rounds is None else min(options.rounds, MAX_ROUNDS),
     )
+    from meneur.lab.obscur_duel import obscur_duel_tally, vectorisable
     from meneur.lab.simulate import duel_report, obscur_duels, run_chunks, survival
 
+    vectorised = vectorisable(params)
     tally = run_chunks(
         runs,
-        lambda rng, n: obscur_duels(params, rng, n),
+        (lambda rng, n: obscur_duel_tally(params, rng, n))
+        if vectorised
+        else (lambda rng, n: obscur_duels(params, rng, n)),
         seed=seed,
-        chunk=1000,
+        chunk=1 << 16 if vectorised else 1000,
         description=_("Fights"),
     )
     names = (params.a.name, params.b.name)
     data = duel_report(names, (params.a.strategy, params.b.strategy), tally)
+    data["vectorised"] = vectorised
     rounds = tally.histograms.get("rounds", {})
     if plot is not None:
         from meneur.lab.plot import plot_fight
