@@ -289,3 +289,52 @@ def plot_fight(
     figure.suptitle(title, fontsize=12, fontweight="bold")
     figure.tight_layout()
     return _save(figure, target)
+
+
+def plot_policies(
+    rows: Sequence[Mapping[str, Any]], path: str | Path, title: str, xlabel: str
+) -> Path:
+    """Each policy's success rate, its 95 % interval as an error bar, the mean spent."""
+    from meneur.lab.render import decimal, percent
+
+    target = check_path(path)
+    plt = _pyplot()
+    figure, ax = plt.subplots(figsize=(7.5, 1.2 + 0.7 * len(rows)))
+    names = [str(row["policy"]) for row in rows]
+    rates = [float(row["success_rate"]) for row in rows]
+    low = [
+        rate - float(row["success_interval_95"][0]) for rate, row in zip(rates, rows, strict=True)
+    ]
+    high = [
+        float(row["success_interval_95"][1]) - rate for rate, row in zip(rates, rows, strict=True)
+    ]
+    colours = ["#b0b0b0"] + ["#4c72b0"] * (len(rows) - 1)
+    ax.barh(
+        range(len(rows)),
+        rates,
+        xerr=[low, high],
+        color=colours,
+        capsize=4,
+        label=_("Success (95 % interval)"),
+    )
+    for i, (rate, row) in enumerate(zip(rates, rows, strict=True)):
+        ax.text(
+            min(rate + 0.02, 0.80),
+            i,
+            _("{p}, {spent} spent").format(
+                p=percent(rate, 1), spent=decimal(float(row["spent_mean"]))
+            ),
+            va="center",
+            fontsize=8,
+        )
+    ax.set_yticks(range(len(rows)), names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(_("Policy"))
+    ax.grid(alpha=0.3, axis="x")
+    ax.legend(loc="lower right", fontsize=8)
+    _percent_axis(ax.xaxis)
+    ax.set_title(title, fontweight="bold")
+    figure.tight_layout()
+    return _save(figure, target)

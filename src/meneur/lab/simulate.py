@@ -397,7 +397,17 @@ class LegendesConflict:
     max_rolls: int = 100
 
 
-def legendes_conflicts(conflict: LegendesConflict, rng: np.random.Generator, runs: int) -> Tally:
+def legendes_conflicts(
+    conflict: LegendesConflict,
+    rng: np.random.Generator,
+    runs: int,
+    *,
+    motivation: int = 0,
+    policy: str = "never",
+) -> Tally:
+    """``runs`` conflicts to their end; ``motivation`` points spent by ``policy`` (L-12:
+    +1 die on a roll): ``early`` (every roll), ``wounded`` (once the hero is wounded),
+    ``finish`` (once the opposition is wounded), ``never``."""
     from meneur.systems.legendes.data import rules_data
     from meneur.systems.legendes.rules import is_swept, level_dice, npc_out_after_wound
 
@@ -417,9 +427,17 @@ def legendes_conflicts(conflict: LegendesConflict, rng: np.random.Generator, run
         rolls[:] = 1
     live = np.flatnonzero(~won)
     vs = level_dice(conflict.level)  # type: ignore[arg-type]
+    points = np.full(runs, motivation, dtype=np.int64)
     while live.size and int(rolls[live].max(initial=0)) < conflict.max_rolls:
         hw, ow = hero_wound[live], opp_wound[live]
         mine_n = np.maximum(0, conflict.dice - np.where(hw == 2, grave_dice, 0))
+        if motivation and policy != "never":
+            wants = {"early": np.ones_like(hw, dtype=np.bool_), "wounded": hw > 0}.get(
+                policy, ow > 0
+            )
+            spend = wants & (points[live] > 0)
+            mine_n = mine_n + spend
+            points[live] -= spend
         theirs_n = np.maximum(0, vs - np.where(ow == 2, grave_dice, 0))
         rows = np.arange(live.size)
         mine = reader.take(rows, mine_n).sum(axis=0, dtype=np.int64)
@@ -458,6 +476,7 @@ def legendes_conflicts(conflict: LegendesConflict, rng: np.random.Generator, run
             "dead": int(lost.sum()),
             "wounded": int((hero_wound > 0).sum()),
             "unfinished": int((~won & ~lost).sum()),
+            "spent": int((motivation - points).sum()),
         },
         histograms={
             "rounds": histogram(rolls),

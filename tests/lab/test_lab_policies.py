@@ -1,0 +1,131 @@
+"""Resource policies by simulation (T-12 Chance, O-10 Dépassement, L-12 motivation)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.lab import policies as lab
+from meneur.lab.simulate import run_chunks
+
+RUNS = 200_000
+
+
+def close(rate: float, exact: Fraction, runs: int = RUNS) -> bool:
+    """Within four standard errors (a fixed seed: the test is deterministic)."""
+    p = float(exact)
+    return abs(rate - p) <= 4 * math.sqrt(max(p * (1 - p), 1e-9) / runs)
+
+
+def obscur_exact(pool: int, difficulty: int, **push: int) -> Fraction:
+    from meneur.systems.obscur.depassement import PushPlan
+    from meneur.systems.obscur.odds import summary
+    from meneur.systems.obscur.rules import TestParams
+
+    _dist, figures = summary(TestParams(pool, difficulty=difficulty, push=PushPlan(**push)))
+    p: Fraction = figures["p_success"]  # type: ignore[assignment]
+    return p
+
+
+@pytest.mark.parametrize(
+    ("policy", "points", "push"),
+    [
+        ("never", 3, {}),
+        ("dice", 3, {"dice": 1}),
+        ("reroll", 1, {"reroll": 1}),
+        ("reroll", 4, {"reroll": 2}),
+        ("adjust", 3, {"adjust": 2}),
+        ("adjust", 6, {"adjust": 3}),
+    ],
+)
+def test_O10_one_test_policy_agrees_with_exact_odds(
+    policy: str, points: int, push: dict[str, int]
+) -> None:
+    """O-10: on one test, spending after a failure passes as often as buying every time
+    (rerolls and adjustments never lower successes): Monte Carlo vs the exact odds."""
+    series = lab.ObscurSeries(dice=4, difficulty=3, points=points)
+    tally = run_chunks(RUNS, lab.obscur_chunk(series, policy), seed=7, progress=False)
+    assert close(tally.rate("success")["rate"], obscur_exact(4, 3, **push))
+
+
+def test_O10_after_failure_spends_only_on_failures() -> None:
+    series = lab.ObscurSeries(dice=4, difficulty=3, points=1)
+    tally = run_chunks(RUNS, lab.obscur_chunk(series, "reroll"), seed=3, progress=False)
+    fail = 1 - obscur_exact(4, 3)
+    assert close(tally.counts["spent"] / RUNS, fail)  # one point, on each failed roll
+
+
+def test_T12_never_spending_is_the_exact_test() -> None:
+    from meneur.systems.tunnels.odds import test_odds
+    from meneur.systems.tunnels.rules import TestParams
+
+    params = TestParams(dice=3, threshold=2)
+    exact = test_odds(params).p_where(lambda k: k[0] >= 2 and not k[2])
+    tally = run_chunks(RUNS, lab.tunnels_chunk(params, 2, "never"), seed=5, progress=False)
+    assert close(tally.rate("success")["rate"], exact)
+    assert tally.counts["spent"] == 0
+
+
+def test_L12_motivation_policies() -> None:
+    """L-12: no point, or never spending, is the plain conflict; spending helps here."""
+    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+
+    conflict = LegendesConflict(2, "heroique")
+    plain = run_chunks(
+        50_000, lambda rng, n: legendes_conflicts(conflict, rng, n), seed=2, progress=False
+    )
+    none = run_chunks(50_000, lab.legendes_chunk(conflict, 0, "early"), seed=2, progress=False)
+    never = run_chunks(50_000, lab.legendes_chunk(conflict, 3, "never"), seed=2, progress=False)
+    early = run_chunks(50_000, lab.legendes_chunk(conflict, 3, "early"), seed=2, progress=False)
+    assert none.counts["won"] == never.counts["won"] == plain.counts["won"]
+    assert never.counts["spent"] == 0 < early.counts["spent"] <= 3 * 50_000
+    assert early.rate("won")["interval_95"][0] > never.rate("won")["interval_95"][1]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("tunnels", "--dice", "3", "--threshold", "2", "--points", "2"),
+        ("obscur", "--dice", "4", "--difficulty", "3", "--points", "6", "--tests", "3"),
+        ("legendes", "--dice", "2", "--vs-level", "heroique", "--points", "2"),
+    ],
+)
+def test_simulate_policy_json(args: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys, "simulate", "policy", *args, "--runs", "5000", "--seed", "1", "--json")
+    assert result.status == 0, result.err
+    data = result.json()
+    assert [row["policy"] for row in data["policies"]] == list(lab.POLICIES[args[0]])
+    for row in data["policies"]:
+        low, high = row["success_interval_95"]
+        assert row["runs"] == 5000 and low <= row["success_rate"] <= high
+    assert data["policies"][0]["spent_mean"] == 0
+
+
+def test_simulate_policy_plot(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    target = Path(str(tmp_path)) / "policies.png"
+    args = ("obscur", "--dice", "4", "--difficulty", "3", "--points", "3", "--runs", "2000")
+    result = invoke(capsys, "simulate", "policy", *args, "--plot", str(target))
+    assert result.status == 0, result.err
+    assert target.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("krasses", "--dice", "2"),
+        ("obscur", "--dice", "4"),
+        ("tunnels", "--threshold", "2"),
+        ("legendes", "--dice", "2", "--vs-level", "dieu"),
+    ],
+)
+def test_simulate_policy_bad_input_is_one_line(
+    args: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = invoke(capsys, "simulate", "policy", *args, "--runs", "10")
+    assert result.status == 2
+    assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
