@@ -19,9 +19,9 @@ from meneur.campaign.models import Base
 from meneur.campaign.store import Store
 
 
-def test_there_are_two_revisions_and_the_head_is_the_latest() -> None:
-    assert migrate.known_revisions() == {"0001", "0002"} == set(migrate.REVISIONS)
-    assert migrate.head_revision() == "0002" == migrate.HEAD
+def test_there_are_three_revisions_and_the_head_is_the_latest() -> None:
+    assert migrate.known_revisions() == {"0001", "0002", "0003"} == set(migrate.REVISIONS)
+    assert migrate.head_revision() == "0003" == migrate.HEAD
 
 
 def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:
@@ -83,7 +83,7 @@ def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:
     with Store(db_url) as store:
         assert "game_sessions" in inspect(store.engine).get_table_names()
         with store.engine.connect() as connection:
-            assert migrate.current_revision(connection) == "0002"
+            assert migrate.current_revision(connection) == "0003"
         assert store.current_campaign().name == "Vieille"
         assert store.character("Zed").sheet == {"skills": {"Bagarre": 2}}
         [old] = store.rolls()
@@ -131,5 +131,5 @@ def test_newer_database_is_one_line_and_exit_2(db_url: str) -> None:
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
         "Error: This database was made by a newer version of meneur (schema 0999, this one "
-        "knows up to 0002): upgrade meneur to open it."
+        "knows up to 0003): upgrade meneur to open it."
     ]

@@ -148,3 +148,32 @@ class Roll(Base):
     draws: Mapped[list[Any]]
     prev_hash: Mapped[str] = mapped_column(String(64))
     entry_hash: Mapped[str] = mapped_column(String(64))
+
+
+class WebTable(Base):
+    """A live web table of a campaign: its GM and invite tokens and its combat tracker."""
+
+    __tablename__ = "web_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    gm_token: Mapped[str] = mapped_column(String(64))
+    invite_token: Mapped[str] = mapped_column(String(64))
+    combat: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebPlayer(Base):
+    """A player seated at a web table (their own token) and the character they play."""
+
+    __tablename__ = "web_players"
+    __table_args__ = (Index("ix_web_players_table", "table_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    token: Mapped[str] = mapped_column(String(64))
+    character_id: Mapped[int | None] = mapped_column(
+        ForeignKey("characters.id", ondelete="SET NULL"), default=None
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -32,10 +32,12 @@ METHOD_MAP = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
 
 
 def area_of(relative_path: str) -> str:
-    """The ``.po`` file a source file's messages belong to: its system, or ``core``."""
+    """The ``.po`` file a source file's messages belong to: its system, ``web``, or ``core``."""
     parts = Path(relative_path).parts
     if len(parts) >= 2 and parts[0] == "systems" and (PACKAGE_DIR / "systems" / parts[1]).is_dir():
         return parts[1]
+    if parts and (parts[0] == "web" or parts == ("cli", "serve.py")):
+        return "web"
     return "core"
 
 

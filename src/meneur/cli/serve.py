@@ -1,0 +1,87 @@
+"""``meneur serve``: start the live table on the campaign database and print the GM link.
+
+Zero setup: with no campaign yet, a ``default`` campaign and its table are made, so the
+first ``meneur serve`` gives a working GM link at once. FastAPI, uvicorn and the table's
+code load only when the command runs (``meneur --help`` stays fast).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from meneur.cli.params import int_parser
+from meneur.locale import gettext as _
+
+HostOpt = Annotated[
+    str,
+    typer.Option(
+        "--host", metavar="HOST", help=_("Address to listen on (127.0.0.1: this computer only).")
+    ),
+]
+PortOpt = Annotated[
+    int,
+    typer.Option(
+        "--port", metavar="PORT", parser=int_parser(1, 65535), help=_("Port to listen on.")
+    ),
+]
+CampaignOpt = Annotated[
+    str | None,
+    typer.Option("--campaign", metavar="NAME", help=_("The campaign (default: the current one).")),
+]
+NewOpt = Annotated[
+    bool, typer.Option("--new-table", help=_("Make a new table (new GM and invite links)."))
+]
+
+
+def serve_command(
+    host: HostOpt = "127.0.0.1",
+    port: PortOpt = 8000,
+    campaign: CampaignOpt = None,
+    new_table: NewOpt = False,
+) -> None:
+    """Start the live table: the GM and players roll together in the browser."""
+    import uvicorn
+
+    from meneur.campaign.store import Store
+    from meneur.web.app import create_app
+    from meneur.web.state import WebSettings
+    from meneur.web.tables import Tables
+
+    store = Store()
+    tables = Tables(store)
+    if new_table or campaign is not None:
+        table = tables.create(campaign) if new_table else tables.default_for(campaign)
+    else:
+        table = tables.default()
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    root = f"http://{shown}:{port}"
+    print(_("The table of the campaign '{campaign}' is ready.").format(campaign=table.campaign))
+    print(
+        _("GM link (keep it to yourself): {url}").format(
+            url=f"{root}/t/{table.id}/{table.gm_token}"
+        )
+    )
+    print(
+        _("Invite link (for your players): {url}").format(
+            url=f"{root}/t/{table.id}/join/{table.invite_token}"
+        )
+    )
+    print(_("Stop with Ctrl+C."), flush=True)
+    settings = WebSettings()
+    app = create_app(store, settings=settings)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=settings.max_ws_message * 4,
+        server_header=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve", help=_("Start the live table in the browser and print the GM link."))(
+        serve_command
+    )

@@ -1,0 +1,263 @@
+"""The FastAPI application of the live table: pages, the JSON API, the WebSocket log.
+
+Security in one place:
+
+* every page is a Jinja2 template with autoescape on: a name like
+  ``<script>alert(1)</script>`` is shown as text; a strict Content-Security-Policy
+  forbids inline scripts anyway;
+* request bodies are limited (:class:`BodyLimit`), WebSocket messages too (in the route);
+* POST forms carry a per-seat CSRF token, and a request whose ``Origin`` is another site
+  is refused (:class:`SameOrigin`); the JSON API takes ``application/json`` only, which
+  a cross-site form cannot send;
+* no response ever holds a stack trace: errors become a short page or JSON message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from meneur.campaign.store import Store
+from meneur.errors import MeneurError
+from meneur.locale import LANGUAGES, current_language, gettext, ngettext, set_language
+from meneur.web.rolls import Roller
+from meneur.web.state import HERE, WebSettings, WebState
+from meneur.web.tables import Tables
+
+log = logging.getLogger("meneur.web")
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cache-control", b"no-store"),
+]
+
+
+class TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (declared or streamed) with 413."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _plain(send, 413, "Request too large.")
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except TooLarge:
+            await _plain(send, 413, "Request too large.")
+
+
+class SameOrigin:
+    """Refuse unsafe requests and WebSockets that a page of another site started."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            unsafe = scope["type"] == "websocket" or scope.get("method") not in (
+                "GET",
+                "HEAD",
+                "OPTIONS",
+            )
+            headers = dict(scope.get("headers", []))
+            origin = headers.get(b"origin")
+            if unsafe and origin and origin != b"null":
+                host = headers.get(b"host", b"").decode("latin-1")
+                if urlsplit(origin.decode("latin-1")).netloc != host:
+                    if scope["type"] == "websocket":
+                        await send({"type": "websocket.close", "code": 1008})
+                    else:
+                        await _plain(send, 403, "Cross-site request refused.")
+                    return
+        await self.app(scope, receive, send)
+
+
+class Headers:
+    """Security headers on every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), *SECURITY_HEADERS],
+        }
+    )
+    await send({"type": "http.response.body", "body": text.encode()})
+
+
+def choose_language(request: HTTPConnection) -> str:
+    """``?lang=`` first, then the ``lang`` cookie, then Accept-Language, else French."""
+    asked = (request.query_params.get("lang") or request.cookies.get("lang") or "").lower()
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "fr"
+
+
+def wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or request.headers.get("x-requested-with") == (
+        "fetch"
+    )
+
+
+def error_response(request: Request, status: int, message: str) -> Response:
+    if wants_json(request):
+        return JSONResponse({"error": message}, status_code=status)
+    state: WebState = request.app.state.web
+    return state.templates.TemplateResponse(
+        request, "error.html", {"status": status, "message": message}, status_code=status
+    )
+
+
+def build_templates() -> Jinja2Templates:
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    env = templates.env
+    env.autoescape = True
+    env.globals["_"] = gettext
+    env.globals["ngettext"] = ngettext
+    env.globals["lang"] = current_language
+    env.filters["percent"] = lambda value: f"{float(value) * 100:.1f}".replace(".", ",")
+    env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
+    return templates
+
+
+def create_app(
+    store: Store | None = None, *, settings: WebSettings | None = None, url: str | None = None
+) -> FastAPI:
+    """The application on ``store`` (or a store opened on ``url`` / the default database)."""
+    from meneur.web.routes import api, pages, ws
+
+    owned = store is None
+    the_store = store if store is not None else Store(url)
+    the_settings = settings or WebSettings()
+    roller = Roller(the_store)
+    state = WebState(
+        store=the_store,
+        settings=the_settings,
+        templates=build_templates(),
+        tables=Tables(the_store),
+        roller=roller,
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        roller.close()
+        if owned:
+            the_store.close()
+
+    app = FastAPI(
+        title="meneur",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=lifespan,
+    )
+    app.state.web = state
+
+    @app.middleware("http")
+    async def language(request: Request, call_next: Any) -> Response:
+        code = choose_language(request)
+        set_language(code)
+        response: Response = await call_next(request)
+        if request.query_params.get("lang") == code:
+            response.set_cookie("lang", code, max_age=31_536_000, samesite="lax")
+        return response
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        messages = {
+            404: gettext("Nothing here: check the link you were given."),
+            403: gettext("This action is not allowed from here."),
+            405: gettext("This action is not allowed from here."),
+            429: gettext("Too many rolls at once: wait a moment."),
+        }
+        detail = error.detail if isinstance(error.detail, str) and error.status_code < 500 else ""
+        message = messages.get(error.status_code) if error.status_code != 400 else detail
+        return error_response(request, error.status_code, message or gettext("Bad request."))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> Response:
+        first = error.errors()[0] if error.errors() else {}
+        field = ".".join(str(p) for p in first.get("loc", ())[1:]) or "-"
+        message = gettext("Invalid value for {field}.").format(field=field[:60])
+        return error_response(request, 422, message)
+
+    @app.exception_handler(MeneurError)
+    async def refused(request: Request, error: MeneurError) -> Response:
+        return error_response(request, 400, str(error))
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, error: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path)
+        return error_response(request, 500, gettext("Something went wrong on the server."))
+
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(pages.router)
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.add_middleware(SameOrigin)
+    app.add_middleware(BodyLimit, limit=the_settings.max_body)
+    app.add_middleware(Headers)
+    return app

@@ -1,0 +1,101 @@
+"""A simple, honest combat tracker: initiative order, rounds, each combatant's health.
+
+The state is one JSON object kept with the table (``web_tables.combat``)::
+
+    {"round": 1, "turn": 0, "combatants": [
+        {"name": "Zoé", "initiative": 4, "health": 12, "max": 12, "wounds": "", "last": ""}]}
+
+Order: highest initiative first; the GM types it (the Rang d'Action in Obscur, the order
+the opposed tests gave in the other systems). ``health`` is whatever the system counts
+(Endurance, Vie, MR): the GM adjusts it; a roll by a combatant writes its verdict in
+``last``, so the table sees who acted and how.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meneur.errors import RuleError
+from meneur.locale import N_
+
+MAX_COMBATANTS = 40
+
+
+def empty() -> dict[str, Any]:
+    return {"round": 1, "turn": 0, "combatants": []}
+
+
+def normal(combat: dict[str, Any]) -> dict[str, Any]:
+    state = empty()
+    state.update({k: combat[k] for k in ("round", "turn", "combatants") if k in combat})
+    return state
+
+
+def add(combat: dict[str, Any], name: str, initiative: int, health: int) -> dict[str, Any]:
+    state = normal(combat)
+    people = list(state["combatants"])
+    if len(people) >= MAX_COMBATANTS:
+        raise RuleError(N_("A fight holds at most {limit} combatants."), limit=MAX_COMBATANTS)
+    clean = name.strip()[:80]
+    if not clean:
+        raise RuleError(N_("A combatant needs a name."))
+    people.append(
+        {
+            "name": clean,
+            "initiative": initiative,
+            "health": health,
+            "max": health,
+            "wounds": "",
+            "last": "",
+        }
+    )
+    people.sort(key=lambda c: -int(c["initiative"]))
+    state["combatants"] = people
+    return state
+
+
+def remove(combat: dict[str, Any], index: int) -> dict[str, Any]:
+    state = normal(combat)
+    people = list(state["combatants"])
+    if 0 <= index < len(people):
+        people.pop(index)
+    state["combatants"] = people
+    state["turn"] = min(state["turn"], max(0, len(people) - 1))
+    return state
+
+
+def advance(combat: dict[str, Any]) -> dict[str, Any]:
+    """The next combatant's turn; after the last, a new round begins."""
+    state = normal(combat)
+    count = len(state["combatants"])
+    if count == 0:
+        return state
+    turn = state["turn"] + 1
+    if turn >= count:
+        turn = 0
+        state["round"] += 1
+    state["turn"] = turn
+    return state
+
+
+def adjust(combat: dict[str, Any], index: int, delta: int, wounds: str | None) -> dict[str, Any]:
+    state = normal(combat)
+    people = [dict(c) for c in state["combatants"]]
+    if 0 <= index < len(people):
+        people[index]["health"] = int(people[index]["health"]) + delta
+        if wounds is not None:
+            people[index]["wounds"] = wounds.strip()[:120]
+    state["combatants"] = people
+    return state
+
+
+def record_roll(combat: dict[str, Any], name: str, verdict: str) -> dict[str, Any] | None:
+    """Note a combatant's roll; ``None`` when ``name`` is not in the fight."""
+    state = normal(combat)
+    people = [dict(c) for c in state["combatants"]]
+    for person in people:
+        if str(person["name"]).casefold() == name.casefold():
+            person["last"] = verdict[:120]
+            state["combatants"] = people
+            return state
+    return None

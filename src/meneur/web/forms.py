@@ -1,0 +1,82 @@
+"""Input models: what a form or a JSON body may hold (bounded strings, bounded numbers).
+
+Separate from the storage models (``campaign.models``) and the output models
+(``web.views``): a field added here never reaches the database by accident.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from meneur.web.systems import RollOptions
+
+Small = Field(default=0, ge=-200, le=200)
+
+
+class OptionsIn(BaseModel):
+    """The options of a roll (each system reads those it knows)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    threshold: int = Field(default=2, ge=1, le=50)
+    difficulty: int = Field(default=1, ge=0, le=200)
+    modifier: int = Field(default=0, ge=-60, le=60)
+    blessed: bool = False
+    cursed: bool = False
+    explode: Literal["needed", "always", "never"] = "needed"
+    level: Literal["commun", "elite", "heroique", "legendaire"] = "elite"
+
+    def options(self) -> RollOptions:
+        return RollOptions(
+            threshold=self.threshold,
+            difficulty=self.difficulty,
+            modifier=self.modifier,
+            blessed=self.blessed,
+            cursed=self.cursed,
+            explode=self.explode,
+            level=self.level,
+        )
+
+
+class RollIn(OptionsIn):
+    character: str = Field(min_length=1, max_length=80)
+    trait: str = Field(min_length=1, max_length=80)
+    mode: Literal["public", "gmroll", "blindroll", "selfroll"] = "public"
+    faces: str = Field(default="", max_length=400)
+
+
+class RollForm(RollIn):
+    csrf: str = Field(default="", max_length=80)
+
+
+class JoinForm(BaseModel):
+    name: str = Field(min_length=1, max_length=80)
+
+
+class CharacterForm(BaseModel):
+    """Pick a character of the campaign, or create one (fields of the system's form)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    csrf: str = Field(default="", max_length=80)
+    action: Literal["pick", "create"] = "create"
+    character: str = Field(default="", max_length=80)
+    system: str = Field(default="tunnels", max_length=40)
+    name: str = Field(default="", max_length=80)
+
+
+class CsrfForm(BaseModel):
+    csrf: str = Field(default="", max_length=80)
+
+
+class CombatForm(BaseModel):
+    csrf: str = Field(default="", max_length=80)
+    action: Literal["add", "remove", "next", "reset", "adjust"] = "next"
+    name: str = Field(default="", max_length=80)
+    initiative: int = Field(default=0, ge=-100, le=100)
+    health: int = Field(default=10, ge=0, le=10_000)
+    index: int = Field(default=0, ge=0, le=100)
+    delta: int = Field(default=0, ge=-1000, le=1000)
+    wounds: str = Field(default="", max_length=120)

@@ -1,0 +1,140 @@
+"""The shared live log: who may see a roll, and the fan-out over WebSocket.
+
+Roll modes keep Foundry VTT's names:
+
+* ``public``: everyone at the table;
+* ``gmroll``: the GM and the roller;
+* ``blindroll``: the GM only; the roller learns that a blind roll was made, not its dice;
+* ``selfroll``: the roller only.
+
+The server decides per connection what to send (:func:`audience`): a secret roll is
+never sent to a connection that may not see it, so no client-side code can leak it.
+
+Each connection has a bounded queue drained by its own sender task: one slow phone never
+delays the others. A connection whose queue overflows is closed (it reloads the page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from starlette.websockets import WebSocket
+
+RollMode = Literal["public", "gmroll", "blindroll", "selfroll"]
+ROLL_MODES: tuple[RollMode, ...] = ("public", "gmroll", "blindroll", "selfroll")
+Audience = Literal["full", "hidden"]
+QUEUE_LIMIT = 2000
+
+
+def audience(mode: str, roller: str | None, viewer: str, *, viewer_is_gm: bool) -> Audience | None:
+    """What ``viewer`` (a seat key) may see of a roll made by ``roller`` in ``mode``."""
+    mine = roller is not None and viewer == roller
+    if mode == "gmroll":
+        return "full" if viewer_is_gm or mine else None
+    if mode == "blindroll":
+        if viewer_is_gm:
+            return "full"
+        return "hidden" if mine else None
+    if mode == "selfroll":
+        return "full" if mine else None
+    return "full"
+
+
+def roll_meta(entry: dict[str, Any]) -> tuple[str, str | None]:
+    """The mode and roller of a log entry (rolls made outside the web table are public)."""
+    for decision in entry.get("decisions") or []:
+        if isinstance(decision, dict) and "mode" in decision:
+            return str(decision["mode"]), str(decision.get("seat"))
+    return "public", None
+
+
+class TokenBucket:
+    """At most ``rate`` events per second on average, bursts of ``burst``."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class Connection:
+    websocket: WebSocket
+    table_id: int
+    seat: str
+    is_gm: bool
+    language: str
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    closed: bool = False
+
+
+Render = Callable[[Audience, str], str]
+"""Builds the message for an audience and a language (memoised per publish)."""
+
+
+class Hub:
+    """The connections of every table of this process."""
+
+    def __init__(self) -> None:
+        self.tables: dict[int, set[Connection]] = {}
+
+    def add(self, connection: Connection) -> None:
+        self.tables.setdefault(connection.table_id, set()).add(connection)
+
+    def remove(self, connection: Connection) -> None:
+        connection.closed = True
+        self.tables.get(connection.table_id, set()).discard(connection)
+
+    def count(self, table_id: int) -> int:
+        return len(self.tables.get(table_id, ()))
+
+    def publish(self, table_id: int, mode: str, roller: str | None, render: Render) -> int:
+        """Queue the roll for every connection allowed to see it; returns how many."""
+        made: dict[tuple[Audience, str], str] = {}
+        sent = 0
+        for connection in list(self.tables.get(table_id, ())):
+            seen = audience(mode, roller, connection.seat, viewer_is_gm=connection.is_gm)
+            if seen is None:
+                continue
+            key = (seen, connection.language)
+            message = made.get(key)
+            if message is None:
+                message = made[key] = render(seen, connection.language)
+            self.send(connection, message)
+            sent += 1
+        return sent
+
+    def broadcast(self, table_id: int, message: str) -> None:
+        """A message for everyone at the table (the combat tracker, the session)."""
+        for connection in list(self.tables.get(table_id, ())):
+            self.send(connection, message)
+
+    def send(self, connection: Connection, message: str) -> None:
+        try:
+            connection.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.remove(connection)
+
+    async def pump(self, connection: Connection) -> None:
+        """Send the connection's queue in order until it closes."""
+        with contextlib.suppress(Exception):
+            while not connection.closed:
+                message = await connection.queue.get()
+                await connection.websocket.send_text(message)

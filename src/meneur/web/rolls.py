@@ -1,0 +1,122 @@
+"""Rolling from a sheet: the check of the character's system, logged in one transaction.
+
+Every roll is drawn through :meth:`meneur.systems.base.Check.roll` and written with
+:meth:`meneur.campaign.store.Store.append_roll`. When a game session is open the dice
+come from its committed seed (so ``meneur verify`` can recompute them); typed faces are
+physical dice. The roll mode and the seat that rolled travel in ``decisions`` (a choice
+made with the roll, covered by the entry's hash).
+
+Writes go through one worker thread: SQLite takes one writer at a time anyway, and a
+single writer keeps the committed dice's counter in step without retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+from meneur.campaign.chain import CommittedDice
+from meneur.campaign.errors import CampaignError
+from meneur.campaign.store import NewRoll, Store
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
+from meneur.systems.registry import find_system
+from meneur.web.live import ROLL_MODES
+from meneur.web.systems import RollOptions, adapter_for
+from meneur.web.tables import Seat
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class RollRequest:
+    """A roll asked by a seat: whose sheet, which trait, the options, the mode, the faces."""
+
+    character: str
+    trait: str
+    options: RollOptions
+    mode: str = "public"
+    faces: str = ""
+
+
+def params_json(trait: str, params: Any) -> dict[str, Any]:
+    data = json.loads(json.dumps(asdict(params), default=str))
+    return {"trait": trait, **data}
+
+
+class Roller:
+    """Rolls and logs, one at a time, in a worker thread."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="meneur-writer")
+        self._dice: dict[str, CommittedDice | None] = {}
+
+    async def run(self, function: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.worker, function, *args)
+
+    def close(self) -> None:
+        self.worker.shutdown(wait=True)
+
+    def forget_dice(self, campaign: str) -> None:
+        self._dice.pop(campaign, None)
+
+    def _committed(self, campaign: str) -> CommittedDice | None:
+        if campaign not in self._dice:
+            self._dice[campaign] = self.store.committed_dice(campaign=campaign)
+        return self._dice[campaign]
+
+    def roll(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
+        """Roll for ``seat`` (worker thread); the log entry as stored."""
+        if request.mode not in ROLL_MODES:
+            raise UsageError(N_("Unknown roll mode '{mode}'."), mode=request.mode[:20])
+        if not seat.may_act_for(request.character):
+            raise CampaignError(
+                N_("You may roll only for your own character, not for {name}."),
+                name=request.character[:80],
+            )
+        campaign = seat.table.campaign
+        character = self.store.character(request.character, campaign=campaign)
+        adapter = adapter_for(character.system)
+        params = adapter.params(character.sheet, request.trait, request.options)
+        check = find_system(character.system).checks()["test"]
+        try:
+            return self._roll_and_log(seat, request, character.name, adapter.system, check, params)
+        except CampaignError:
+            self.forget_dice(campaign)  # the session moved on (CLI roll, reveal): once more
+            return self._roll_and_log(seat, request, character.name, adapter.system, check, params)
+        except BaseException:
+            self.forget_dice(campaign)
+            raise
+
+    def _roll_and_log(
+        self, seat: Seat, request: RollRequest, name: str, system: str, check: Any, params: Any
+    ) -> dict[str, Any]:
+        campaign = seat.table.campaign
+        committed = self._committed(campaign)
+        shared: DiceSource = committed if committed is not None else SecureDice()
+        sources: list[DiceSource] = [shared] * check.streams(params)
+        kind = shared.kind
+        if request.faces.strip():
+            sources[0] = PhysicalDice(parse_faces(request.faces))
+            kind = "physical"
+            if len(sources) > 1:
+                sources[1:] = [SecureDice()] * (len(sources) - 1)
+        rolled = check.roll(params, sources)
+        outcome = check.to_json(params, rolled.outcome)
+        roll = NewRoll(
+            system=system,
+            kind="test",
+            params=params_json(request.trait, params),
+            faces=[list(stream) for stream in rolled.faces],
+            outcome=outcome,
+            source=kind,
+            character=name,
+            decisions=[{"mode": request.mode, "seat": seat.key}],
+            dice=committed if kind == "committed" else None,
+        )
+        return self.store.append_roll(roll, campaign=campaign)

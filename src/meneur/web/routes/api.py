@@ -1,0 +1,78 @@
+"""The JSON API: odds beside the button, rolls for scripts and the load test, the log.
+
+POST takes ``application/json`` only: a form on another site cannot send it without the
+browser asking this server first (and this server answers no CORS request).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import ValidationError
+
+from meneur.web.forms import RollIn
+from meneur.web.live import audience, roll_meta
+from meneur.web.rolls import RollRequest
+from meneur.web.routes.common import options_from, publish, recent_entries
+from meneur.web.routes.pages import note_in_fight
+from meneur.web.state import SeatDep, State
+from meneur.web.systems import adapter_for
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/t/{table_id}/{token}/odds")
+def odds(request: Request, seat: SeatDep, state: State, character: str) -> dict[str, Any]:
+    """The exact chance of success of each trait of ``character`` with the given options."""
+    if not seat.may_act_for(character[:80]):
+        raise HTTPException(status_code=403)
+    info = state.store.character(character[:80], campaign=seat.table.campaign)
+    adapter = adapter_for(info.system)
+    options = options_from(dict(request.query_params))
+    chances: dict[str, Any] = {}
+    for trait in adapter.traits(info.sheet):
+        chance = adapter.success(adapter.params(info.sheet, trait.name, options))
+        chances[trait.name] = {
+            "chance": float(chance),
+            "exact": f"{chance.numerator}/{chance.denominator}",
+        }
+    return {"character": info.name, "system": info.system, "traits": chances}
+
+
+@router.post("/t/{table_id}/{token}/roll")
+async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise HTTPException(status_code=415)
+    try:
+        body = RollIn.model_validate_json(await request.body())
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first.get("loc", ())) or "-"
+        raise HTTPException(
+            status_code=400, detail=f"{field}: {first.get('msg', '')}"[:200]
+        ) from None
+    if not state.allow_roll(seat):
+        raise HTTPException(status_code=429)
+    asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)
+    entry = await state.roller.run(state.roller.roll, seat, asked)
+    publish(state, seat.table.id, entry)
+    await note_in_fight(state, seat, entry)
+    seen = audience(body.mode, seat.key, seat.key, viewer_is_gm=seat.is_gm)
+    if seen != "full":
+        return {"seq": entry["seq"], "mode": body.mode}
+    return {"seq": entry["seq"], "mode": body.mode, "entry": entry}
+
+
+@router.get("/t/{table_id}/{token}/log")
+def log(seat: SeatDep, state: State) -> dict[str, Any]:
+    """The recent entries this seat may see (a blind roll's dice are left out)."""
+    shown = []
+    for entry in recent_entries(state, seat.table.campaign, state.settings.log_lines):
+        mode, roller = roll_meta(entry)
+        seen = audience(mode, roller, seat.key, viewer_is_gm=seat.is_gm)
+        if seen == "full":
+            shown.append(entry)
+        elif seen == "hidden":
+            shown.append({"seq": entry["seq"], "who": entry["who"], "mode": mode, "hidden": True})
+    return {"entries": shown}

@@ -1,0 +1,165 @@
+"""Helpers the routes share: the table page's data, rendering a log line, publishing a roll."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from fastapi import HTTPException
+from sqlalchemy import select
+
+from meneur.campaign.models import Campaign, Roll
+from meneur.campaign.store import roll_dict
+from meneur.errors import MeneurError
+from meneur.locale import current_language, set_language
+from meneur.web import combat as fights
+from meneur.web.live import Audience, audience, roll_meta
+from meneur.web.state import WebState
+from meneur.web.systems import ADAPTERS, RollOptions, Trait, creation_fields
+from meneur.web.tables import Seat, same_token
+from meneur.web.views import LogLine, log_line, mode_label
+
+
+@contextlib.contextmanager
+def language(code: str) -> Iterator[None]:
+    before = current_language()
+    set_language(code)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+def check_csrf(state: WebState, seat: Seat, given: str) -> None:
+    if not same_token(given, state.csrf(seat.token)):
+        raise HTTPException(status_code=403)
+
+
+def recent_entries(state: WebState, campaign: str, limit: int) -> list[dict[str, Any]]:
+    """The last ``limit`` log entries of the campaign, oldest first."""
+    with state.store.transaction() as session:
+        rows = session.scalars(
+            select(Roll)
+            .join(Campaign, Campaign.id == Roll.campaign_id)
+            .where(Campaign.name == campaign)
+            .order_by(Roll.seq.desc())
+            .limit(limit)
+        ).all()
+        return [roll_dict(row) for row in reversed(rows)]
+
+
+def visible_lines(state: WebState, seat: Seat) -> list[LogLine]:
+    lines = []
+    for entry in recent_entries(state, seat.table.campaign, state.settings.log_lines):
+        mode, roller = roll_meta(entry)
+        seen = audience(mode, roller, seat.key, viewer_is_gm=seat.is_gm)
+        if seen is not None:
+            lines.append(log_line(entry, mode, hidden=seen == "hidden"))
+    return list(reversed(lines))
+
+
+def render_line(state: WebState, line: LogLine) -> str:
+    template = state.templates.env.get_template("_line.html")
+    return template.render(line=line, mode_label=mode_label)
+
+
+def publish(state: WebState, table_id: int, entry: dict[str, Any]) -> int:
+    """Send a new log entry to every connection of the table allowed to see it."""
+    mode, roller = roll_meta(entry)
+
+    def render(seen: Audience, code: str) -> str:
+        with language(code):
+            html = render_line(state, log_line(entry, mode, hidden=seen == "hidden"))
+        return json.dumps({"type": "roll", "seq": entry["seq"], "html": html})
+
+    return state.hub.publish(table_id, mode, roller, render)
+
+
+@dataclass
+class SheetView:
+    """A character as the table page shows it, with its rollable traits and their odds."""
+
+    name: str
+    system: str
+    title: str
+    options: tuple[str, ...]
+    traits: list[tuple[Trait, Fraction | None]]
+    stats: list[tuple[str, str]]
+    owner: str = ""
+    error: str = ""
+    fields: list[str] = field(default_factory=list)
+
+
+def options_from(query: dict[str, str]) -> RollOptions:
+    """Roll options from a query string, falling back to defaults on anything odd."""
+    from pydantic import ValidationError
+
+    from meneur.web.forms import OptionsIn
+
+    try:
+        return OptionsIn.model_validate(query).options()
+    except ValidationError:
+        return OptionsIn().options()
+
+
+def sheet_view(
+    state: WebState, system: str, name: str, sheet: dict[str, Any], options: RollOptions
+) -> SheetView:
+    from meneur.systems.registry import find_system
+
+    adapter = ADAPTERS.get(system)
+    title = find_system(system).title
+    if adapter is None:
+        return SheetView(name, system, title, (), [], [])
+    try:
+        traits: list[tuple[Trait, Fraction | None]] = []
+        for trait in adapter.traits(sheet):
+            try:
+                chance: Fraction | None = adapter.success(
+                    adapter.params(sheet, trait.name, options)
+                )
+            except MeneurError:
+                chance = None
+            traits.append((trait, chance))
+        return SheetView(name, system, title, adapter.option_fields, traits, adapter.stats(sheet))
+    except MeneurError as error:
+        return SheetView(name, system, title, (), [], [], error=str(error))
+
+
+def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[str, Any]:
+    from meneur.systems.registry import find_system
+
+    options = options_from(query)
+    players = state.tables.players(seat.table.id)
+    owners = {p.character.casefold(): p.name for p in players if p.character}
+    characters = state.store.characters(campaign=seat.table.campaign)
+    sheets = []
+    for info in characters:
+        if seat.may_act_for(info.name):
+            view = sheet_view(state, info.system, info.name, info.sheet, options)
+            view.owner = owners.get(info.name.casefold(), "")
+            sheets.append(view)
+    sessions = state.store.game_sessions(campaign=seat.table.campaign)
+    unclaimed = [c.name for c in characters if c.name.casefold() not in owners]
+    return {
+        "seat": seat,
+        "table": seat.table,
+        "players": players,
+        "sheets": sheets,
+        "options": options,
+        "lines": visible_lines(state, seat),
+        "session": sessions[-1] if sessions else None,
+        "csrf": state.csrf(seat.token),
+        "combat": fights.normal(seat.table.combat),
+        "unclaimed": unclaimed,
+        "systems": [
+            (name, find_system(name).title, creation_fields(adapter))
+            for name, adapter in ADAPTERS.items()
+        ],
+        "mode_label": mode_label,
+        "base": f"/t/{seat.table.id}/{seat.token}",
+    }

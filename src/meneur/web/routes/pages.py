@@ -1,0 +1,158 @@
+"""HTML pages and their forms: they work without JavaScript (POST, then redirect)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from meneur.campaign.store import NewCharacter
+from meneur.locale import gettext as _
+from meneur.web import combat as fights
+from meneur.web.forms import CharacterForm, CombatForm, CsrfForm, JoinForm, RollForm
+from meneur.web.rolls import RollRequest
+from meneur.web.routes.common import check_csrf, publish, table_context
+from meneur.web.state import SeatDep, State, Token
+from meneur.web.systems import adapter_for
+from meneur.web.tables import Seat
+from meneur.web.views import log_line
+
+router = APIRouter()
+
+
+def back(seat: Seat, query: dict[str, Any] | None = None) -> RedirectResponse:
+    url = f"/t/{seat.table.id}/{seat.token}"
+    if query:
+        url += "?" + urlencode(query)
+    return RedirectResponse(url, status_code=303)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, state: State) -> Response:
+    return state.templates.TemplateResponse(request, "home.html", {})
+
+
+@router.get("/t/{table_id}/join/{invite}", response_class=HTMLResponse)
+def join_page(request: Request, table_id: int, invite: Token, state: State) -> Response:
+    table = state.tables.invited(table_id, invite)
+    if table is None:
+        raise HTTPException(status_code=404)
+    return state.templates.TemplateResponse(
+        request, "join.html", {"table": table, "invite": invite}
+    )
+
+
+@router.post("/t/{table_id}/join/{invite}")
+def join(table_id: int, invite: Token, form: Annotated[JoinForm, Form()], state: State) -> Response:
+    table = state.tables.invited(table_id, invite)
+    if table is None:
+        raise HTTPException(status_code=404)
+    player = state.tables.join(table, form.name)
+    return RedirectResponse(f"/t/{table.id}/{player.token}", status_code=303)
+
+
+@router.get("/t/{table_id}/{token}", response_class=HTMLResponse)
+def table_page(request: Request, seat: SeatDep, state: State) -> Response:
+    context = table_context(state, seat, dict(request.query_params))
+    return state.templates.TemplateResponse(request, "table.html", context)
+
+
+@router.post("/t/{table_id}/{token}/roll")
+async def roll(
+    request: Request, seat: SeatDep, form: Annotated[RollForm, Form()], state: State
+) -> Response:
+    check_csrf(state, seat, form.csrf)
+    if not state.allow_roll(seat):
+        raise HTTPException(status_code=429)
+    request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
+    entry = await state.roller.run(state.roller.roll, seat, request_)
+    publish(state, seat.table.id, entry)
+    await note_in_fight(state, seat, entry)
+    if request.headers.get("x-requested-with") == "fetch":
+        return JSONResponse({"seq": entry["seq"]})
+    keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
+    return back(seat, keep)
+
+
+async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None:
+    """A public roll by a combatant shows its verdict in the combat tracker."""
+    from meneur.web.live import roll_meta
+
+    if roll_meta(entry)[0] != "public" or not seat.table.combat.get("combatants"):
+        return
+    table = state.tables.get(seat.table.id)
+    if table is None:
+        return
+    line = log_line(entry, "public")
+    updated = fights.record_roll(table.combat, str(entry["who"]), line.verdict.words)
+    if updated is not None:
+        await state.roller.run(state.tables.set_combat, table.id, updated)
+        state.hub.broadcast(table.id, '{"type": "combat"}')
+
+
+@router.post("/t/{table_id}/{token}/character")
+async def character(request: Request, seat: SeatDep, state: State) -> Response:
+    raw = await request.form()
+    form = CharacterForm.model_validate({k: v for k, v in raw.items() if isinstance(v, str)})
+    check_csrf(state, seat, form.csrf)
+    if form.action == "pick":
+        if seat.is_gm:
+            raise HTTPException(status_code=403)
+        await state.roller.run(state.tables.claim, seat, form.character)
+        return back(seat)
+    if seat.player is not None and seat.player.character is not None:
+        raise HTTPException(status_code=400, detail=_("You already play a character."))
+    adapter = adapter_for(form.system)
+    fields = {k: v for k, v in (form.model_extra or {}).items() if isinstance(v, str)}
+    sheet = adapter.new_sheet(form.name, fields)
+    new = NewCharacter(adapter.system, form.name, sheet)
+    await state.roller.run(lambda: state.store.add_characters([new], campaign=seat.table.campaign))
+    if not seat.is_gm:
+        await state.roller.run(state.tables.claim, seat, form.name)
+    return back(seat)
+
+
+@router.post("/t/{table_id}/{token}/session/{action}")
+async def session(
+    action: str, seat: SeatDep, form: Annotated[CsrfForm, Form()], state: State
+) -> Response:
+    check_csrf(state, seat, form.csrf)
+    if not seat.is_gm or action not in ("start", "reveal"):
+        raise HTTPException(status_code=403)
+    campaign = seat.table.campaign
+
+    def change() -> None:
+        state.roller.forget_dice(campaign)
+        if action == "start":
+            state.store.start_session(campaign=campaign)
+        else:
+            state.store.reveal_session(campaign=campaign)
+
+    await state.roller.run(change)
+    state.hub.broadcast(seat.table.id, '{"type": "session"}')
+    return back(seat)
+
+
+@router.post("/t/{table_id}/{token}/combat")
+async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: State) -> Response:
+    check_csrf(state, seat, form.csrf)
+    if not seat.is_gm:
+        raise HTTPException(status_code=403)
+    table = state.tables.get(seat.table.id)
+    assert table is not None
+    current = table.combat
+    if form.action == "add":
+        updated = fights.add(current, form.name, form.initiative, form.health)
+    elif form.action == "remove":
+        updated = fights.remove(current, form.index)
+    elif form.action == "adjust":
+        updated = fights.adjust(current, form.index, form.delta, form.wounds or None)
+    elif form.action == "reset":
+        updated = fights.empty()
+    else:
+        updated = fights.advance(current)
+    await state.roller.run(state.tables.set_combat, table.id, updated)
+    state.hub.broadcast(table.id, '{"type": "combat"}')
+    return back(seat)

@@ -1,0 +1,88 @@
+"""What the routes share: settings, the store, the tables, the roller, the hub, templates.
+
+Routes get it through typed dependencies (:func:`web_state`, :func:`seat`), never from a
+module global, so a test can build as many independent apps as it likes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from fastapi import Path as PathParam
+from fastapi.templating import Jinja2Templates
+
+from meneur.campaign.store import Store
+from meneur.web.live import Hub, TokenBucket
+from meneur.web.rolls import Roller
+from meneur.web.tables import Seat, Tables
+
+HERE = Path(__file__).parent
+TOKEN_PATTERN = r"^[A-Za-z0-9_-]{20,64}$"
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """Limits of the web table (all explicit, all tested)."""
+
+    max_body: int = 32_768
+    """Bytes of a request body (forms and JSON)."""
+    max_ws_message: int = 1024
+    """Bytes of one WebSocket message from a client (they only send pings)."""
+    ws_rate: float = 5.0
+    ws_burst: float = 20.0
+    """Messages per second a WebSocket client may send (bursts of ``ws_burst``)."""
+    roll_rate: float = 5.0
+    roll_burst: float = 20.0
+    """Rolls per second one seat may make through the HTTP API (bursts of ``roll_burst``)."""
+    log_lines: int = 60
+    """Log entries shown when a page loads."""
+
+
+@dataclass
+class WebState:
+    store: Store
+    settings: WebSettings
+    templates: Jinja2Templates
+    tables: Tables
+    roller: Roller
+    hub: Hub = field(default_factory=Hub)
+    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    buckets: dict[str, TokenBucket] = field(default_factory=dict)
+
+    def csrf(self, seat_token: str) -> str:
+        """The anti-forgery token of a seat's forms (derived: nothing to store)."""
+        return hmac.new(self.secret, seat_token.encode(), hashlib.sha256).hexdigest()[:40]
+
+    def allow_roll(self, seat: Seat) -> bool:
+        bucket = self.buckets.get(seat.key + str(seat.table.id))
+        if bucket is None:
+            bucket = self.buckets[seat.key + str(seat.table.id)] = TokenBucket(
+                self.settings.roll_rate, self.settings.roll_burst
+            )
+        return bucket.take()
+
+
+def web_state(request: Request) -> WebState:
+    state: WebState = request.app.state.web
+    return state
+
+
+State = Annotated[WebState, Depends(web_state)]
+Token = Annotated[str, PathParam(pattern=TOKEN_PATTERN)]
+
+
+def seat(table_id: int, token: Token, state: State) -> Seat:
+    """The seat whose token is in the URL, or 404 (the same answer for a wrong table)."""
+    found = state.tables.seat(table_id, token)
+    if found is None:
+        raise HTTPException(status_code=404)
+    return found
+
+
+SeatDep = Annotated[Seat, Depends(seat)]

@@ -1,0 +1,495 @@
+"""What the web table needs from each system's main test: traits, params, odds, verdict.
+
+The web layer rolls through :meth:`meneur.systems.base.Check.roll` and the registry; this
+module only translates between a sheet plus a form and the check's params, and between
+the check's public JSON and words for the log. One small adapter per system, chosen by
+the system's name; a system without an adapter is shown but cannot be rolled from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from meneur.errors import RuleError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.base import Check
+from meneur.systems.registry import find_system
+
+MAX_OPTION = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Trait:
+    """A line of the sheet one can roll: its name and what it gives (dice or bonus)."""
+
+    name: str
+    label: str
+    value: int
+    shown: str
+
+
+@dataclass(frozen=True, slots=True)
+class RollOptions:
+    """The options of a roll as the form gave them (validated by the system's params)."""
+
+    threshold: int = 2
+    difficulty: int = 1
+    modifier: int = 0
+    blessed: bool = False
+    cursed: bool = False
+    explode: str = "needed"
+    level: str = "elite"
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """One die as shown in the log: its face and whether it is a success (or a fumble)."""
+
+    face: int
+    css: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    passed: bool | None
+    words: str
+    detail: str
+
+
+def _dist_success(dist: Any, passed: Callable[[Hashable], bool]) -> Fraction:
+    chance: Fraction = dist.p_where(passed)
+    return chance
+
+
+class WebAdapter:
+    """The web view of one system's main test (``test``)."""
+
+    system: str
+    option_fields: tuple[str, ...] = ()
+
+    @property
+    def check(self) -> Check[Any, Any]:
+        return find_system(self.system).checks()["test"]
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        raise NotImplementedError
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        raise NotImplementedError
+
+    def success(self, params: Any) -> Fraction:
+        raise NotImplementedError
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        raise NotImplementedError
+
+    def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
+        """The dice of a logged roll, successes marked (``params`` as logged)."""
+        return [[Mark(face, "") for face in stream] for stream in faces]
+
+    def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """What the table shows of a character besides its traits (Endurance, Vie...)."""
+        return []
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def find_trait(self, sheet: Mapping[str, Any], name: str) -> Trait:
+        for trait in self.traits(sheet):
+            if trait.name == name:
+                return trait
+        raise RuleError(N_("Unknown trait '{name}' on this sheet."), name=name[:60])
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else str(value)
+
+
+def _int_field(fields: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    text = (fields.get(name) or "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise RuleError(N_("'{value}' is not a whole number."), value=text[:20]) from None
+    if not low <= value <= high:
+        raise RuleError(
+            N_("{name} must be from {low} to {high}."), name=name[:40], low=low, high=high
+        )
+    return value
+
+
+def _pairs(text: str, low: int, high: int) -> dict[str, int]:
+    """``Bagarre=3, Discrétion=2`` (commas or lines) as a dict."""
+    found: dict[str, int] = {}
+    for item in text.replace("\n", ",").split(","):
+        if not item.strip():
+            continue
+        name, _sep, value = item.partition("=")
+        found[name.strip()[:80]] = _int_field({"v": value}, "v", 0, low, high)
+    return found
+
+
+def _names(text: str) -> list[str]:
+    return [item.strip()[:80] for item in text.replace("\n", ",").split(",") if item.strip()]
+
+
+class TunnelsWeb(WebAdapter):
+    system = "tunnels"
+    option_fields = ("threshold", "blessed", "cursed", "explode")
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        return [
+            Trait(name, name, int(value), _("{dice} dice").format(dice=value))
+            for name, value in sheet.get("characteristics", {}).items()
+        ]
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        from meneur.systems.tunnels.rules import TestParams, check_policy
+
+        return TestParams(
+            dice=self.find_trait(sheet, trait).value,
+            threshold=options.threshold,
+            blessed=options.blessed,
+            cursed=options.cursed,
+            explode=check_policy(options.explode),
+        )
+
+    def success(self, params: Any) -> Fraction:
+        threshold = params.threshold
+        return _dist_success(
+            self.check.odds(params),
+            lambda key: key[0] >= threshold and not key[2],  # type: ignore[index]
+        )
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        detail = _("{successes} successes for {threshold} needed, margin {margin}").format(
+            successes=result["successes"],
+            threshold=result["threshold"],
+            margin=_signed(result["margin"]),
+        )
+        if result["critical"]:
+            return Verdict(False, _("Critical failure"), detail)
+        if result["exceptional"]:
+            return Verdict(True, _("Exceptional success"), detail)
+        if result["passed"]:
+            return Verdict(True, _("Success"), detail)
+        return Verdict(False, _("Failure"), detail)
+
+    def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
+        from meneur.systems.tunnels.rules import LOWEST_SUCCESS, mode_of
+
+        lowest = LOWEST_SUCCESS[mode_of(bool(params["blessed"]), bool(params["cursed"]))]
+        return [
+            [Mark(f, "hit" if f >= lowest else ("fumble" if f == 1 else "")) for f in stream]
+            for stream in faces
+        ]
+
+    def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+        shown = []
+        for key, label in (("endurance", "Endurance"), ("mana", "Mana"), ("chance", "Chance")):
+            pool = sheet.get(key)
+            if isinstance(pool, dict):
+                shown.append((label, f"{pool.get('current')}/{pool.get('max')}"))
+        return shown
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        from meneur.rng import SecureDice
+        from meneur.systems.tunnels.character import Pool, create, derive
+        from meneur.systems.tunnels.data import TRAITS
+
+        sheet = create(name, SecureDice())
+        typed = {t: _int_field(fields, t, 0, 0, 100) for t in TRAITS}
+        if any(typed.values()):
+            chars = {t: typed[t] or sheet.characteristics[t] for t in TRAITS}
+            stats = derive(chars)
+            sheet = sheet.model_copy(
+                update={
+                    "characteristics": chars,
+                    "endurance": Pool(current=stats["Endurance"], max=stats["Endurance"]),
+                    "mana": Pool(current=stats["Mana"], max=stats["Mana"]),
+                    "chance": Pool(current=stats["Chance"], max=stats["Chance"]),
+                }
+            )
+        return sheet.model_dump(mode="json")
+
+    def creation_fields(self) -> list[str]:
+        from meneur.systems.tunnels.data import TRAITS
+
+        return list(TRAITS)
+
+
+class ObscurWeb(WebAdapter):
+    system = "obscur"
+    option_fields = ("difficulty", "modifier")
+
+    def _character(self, sheet: Mapping[str, Any]) -> Any:
+        from meneur.systems.obscur.sheet import character_from
+
+        return character_from(dict(sheet), "sheet")
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        character = self._character(sheet)
+        found = []
+        for table in ("caracteristiques", "capacites", "connaissances", "competences"):
+            for name in sheet.get(table, {}):
+                pool = character.pool(name)
+                shown = _("{dice} dice").format(dice=pool.dice)
+                label = f"{name} + {pool.base_name}" if pool.base_name else name
+                found.append(Trait(name, label, pool.dice, shown))
+        return found
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        from meneur.systems.obscur.rules import TestParams
+
+        self.find_trait(sheet, trait)
+        pool = self._character(sheet).pool(trait)
+        return TestParams(
+            pool.dice,
+            difficulty=options.difficulty,
+            modifier=options.modifier,
+            zero_skill=pool.zero_skill,
+            zero_attribute=pool.zero_attribute,
+        )
+
+    def success(self, params: Any) -> Fraction:
+        from meneur.systems.obscur.rules import verdict
+
+        return _dist_success(
+            self.check.odds(params),
+            lambda key: verdict(params, key[0])[0],  # type: ignore[index]
+        )
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        detail = _("{successes} successes for a difficulty of {difficulty}").format(
+            successes=result["successes"], difficulty=result["difficulty"]
+        )
+        if result["fumble"]:
+            return Verdict(False, _("Fumble (Maladresse)"), detail)
+        if result["passed"]:
+            words = _("Success, Marge de Réussite {margin}").format(margin=result["margin"])
+            return Verdict(True, words, detail)
+        words = _("Failure, Marge d'Échec {margin}").format(margin=-result["margin"])
+        return Verdict(False, words, detail)
+
+    def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
+        from meneur.systems.obscur.scoring import Scoring
+
+        scoring = Scoring.of(
+            zero_skill=bool(params["zero_skill"]), zero_attribute=bool(params["zero_attribute"])
+        )
+        values = scoring.values
+        return [
+            [Mark(f, "hit" if values[f - 1] else ("fumble" if f == 1 else "")) for f in stream]
+            for stream in faces
+        ]
+
+    def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+        shown = []
+        for key, label in (("vie", "Vie"), ("vecu", "Vécu"), ("volonte", "Volonté")):
+            value = sheet.get("ressources", {}).get(key)
+            if isinstance(value, dict):
+                maximum = value.get("max")
+                text = f"{value.get('current')}" + (f"/{maximum}" if maximum is not None else "")
+                shown.append((label, text))
+            elif value is not None:
+                shown.append((label, str(value)))
+        return shown
+
+    def creation_fields(self) -> list[str]:
+        from meneur.systems.obscur.catalog import Kind, catalog
+
+        known = catalog()
+        return [*known.names(Kind.ATTRIBUTE), *known.names(Kind.KNOWLEDGE)]
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        from meneur.systems.obscur.catalog import Kind, catalog
+
+        known = catalog()
+        attributes = {n: _int_field(fields, n, 2, 0, 30) for n in known.names(Kind.ATTRIBUTE)}
+        knowledge = {n: _int_field(fields, n, 1, 0, 30) for n in known.names(Kind.KNOWLEDGE)}
+        life = 10 + 2 * max(attributes.values(), default=0)
+        sheet = {
+            "system": "obscur",
+            "name": name,
+            "caracteristiques": attributes,
+            "connaissances": knowledge,
+            "capacites": _pairs(fields.get("abilities", ""), 0, 30),
+            "competences": _pairs(fields.get("skills", ""), 0, 30),
+            "ressources": {
+                "vie": {"max": life, "current": life},
+                "vecu": 0,
+                "volonte": {"max": 5, "current": 5},
+                "moral": {"max": 5, "current": 5},
+                "encombrement": {"max": 10, "current": 0},
+            },
+        }
+        self._character(sheet)
+        return sheet
+
+
+class KrassesWeb(WebAdapter):
+    system = "krasses"
+    option_fields = ("difficulty", "modifier")
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        from meneur.systems.krasses.sheet import KrassesSheet, trait_roll
+
+        model = KrassesSheet.model_validate(dict(sheet))
+        found = []
+        for name in [*model.skills, *model.characteristics]:
+            roll = trait_roll(model, name)
+            bonus = roll.bonus + roll.modifier
+            found.append(Trait(name, name, bonus, _("d20 {bonus}").format(bonus=_signed(bonus))))
+        return found
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        from meneur.systems.krasses.rules import TestParams
+
+        found = self.find_trait(sheet, trait)
+        return TestParams(
+            bonus=found.value, difficulty=options.difficulty, modifier=options.modifier
+        )
+
+    def success(self, params: Any) -> Fraction:
+        return _dist_success(self.check.odds(params), lambda key: bool(key[0]))  # type: ignore[index]
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        if result["automatic"]:
+            return Verdict(True, _("Automatic success"), "")
+        detail = _("natural {natural}, total {total} against {difficulty}").format(
+            natural=result["natural"], total=result["total"], difficulty=result["difficulty"]
+        )
+        if result["natural"] == 20:
+            return Verdict(True, _("Success (natural 20)"), detail)
+        if result["natural"] == 1:
+            return Verdict(False, _("Failure (natural 1)"), detail)
+        if result["passed"]:
+            return Verdict(True, _("Success"), detail)
+        return Verdict(False, _("Failure"), detail)
+
+    def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
+        return [
+            [Mark(f, "hit" if f == 20 else ("fumble" if f == 1 else "")) for f in stream]
+            for stream in faces
+        ]
+
+    def creation_fields(self) -> list[str]:
+        return []
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        from meneur.systems.krasses.sheet import KrassesSheet
+
+        sheet = {
+            "system": "krasses",
+            "name": name,
+            "characteristics": _pairs(fields.get("characteristics", ""), -MAX_OPTION, MAX_OPTION),
+            "skills": _pairs(fields.get("skills", ""), 0, MAX_OPTION),
+            "advantages": [],
+            "equipment": [],
+        }
+        return KrassesSheet.model_validate(sheet).model_dump(mode="json")
+
+
+class LegendesWeb(WebAdapter):
+    system = "legendes"
+    option_fields = ("level", "modifier")
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        from meneur.systems.legendes.rules import domain_dice
+
+        found = []
+        for key, domain in (("legendary", "legendary"), ("secondary", "secondary")):
+            dice = domain_dice(domain)  # type: ignore[arg-type]
+            for name in sheet.get(key, []):
+                found.append(Trait(name, name, dice, _("{dice} dice").format(dice=dice)))
+        ordinary = domain_dice("ordinary")
+        found.append(
+            Trait("-", _("Ordinary domain"), ordinary, _("{dice} dice").format(dice=ordinary))
+        )
+        return found
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        from meneur.systems.legendes.rules import OpposedParams, level_dice, parse_level
+
+        found = self.find_trait(sheet, trait)
+        level = parse_level(options.level)
+        wound = sheet.get("wound", "none")
+        return OpposedParams(
+            dice=found.value,
+            vs_dice=level_dice(level),
+            vs_level=level,
+            modifier=options.modifier,
+            weakness=trait in sheet.get("weaknesses", []),
+            light_wound=wound == "light",
+            grave_wound=wound == "grave",
+        )
+
+    def success(self, params: Any) -> Fraction:
+        return _dist_success(self.check.odds(params), lambda key: str(key).startswith("win:"))
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        bands = {
+            "definitive": _("definitive"),
+            "partial": _("partial"),
+            "advantage": _("advantage"),
+            "cosmetic": _("cosmetic"),
+        }
+        detail = _("{total} against {opposition}").format(
+            total=result["total"], opposition=result["opposition_total"]
+        )
+        if result["swept"]:
+            return Verdict(True, _("The opposition is swept aside"), "")
+        if result["winner"] == "pc":
+            words = _("Success ({band})").format(band=bands.get(result["outcome"], "?"))
+            return Verdict(True, words, detail)
+        if result["winner"] == "opposition":
+            words = _("Failure ({band})").format(band=bands.get(result["outcome"], "?"))
+            return Verdict(False, words, detail)
+        return Verdict(None, _("Tie"), detail)
+
+    def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+        wounds = {"none": _("none"), "light": _("light"), "grave": _("grave")}
+        return [
+            (_("Wound"), wounds.get(str(sheet.get("wound", "none")), "?")),
+            (_("Motivation"), str(sheet.get("motivation_points", 0))),
+        ]
+
+    def creation_fields(self) -> list[str]:
+        return []
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        from meneur.systems.legendes.sheet import Hero
+
+        sheet = {
+            "system": "legendes",
+            "name": name,
+            "legendary": _names(fields.get("legendary", "")),
+            "secondary": _names(fields.get("secondary", "")),
+            "weaknesses": _names(fields.get("weaknesses", "")),
+            "motivation": (fields.get("motivation") or "")[:300],
+            "motivation_points": _int_field(fields, "motivation_points", 1, 0, 99),
+        }
+        return Hero.model_validate(sheet).model_dump(mode="json", exclude_none=True)
+
+
+ADAPTERS: dict[str, WebAdapter] = {
+    adapter.system: adapter for adapter in (TunnelsWeb(), ObscurWeb(), KrassesWeb(), LegendesWeb())
+}
+
+
+def adapter_for(system: str) -> WebAdapter:
+    adapter = ADAPTERS.get(find_system(system).name)
+    if adapter is None:
+        raise RuleError(N_("The web table cannot roll for the system '{name}' yet."), name=system)
+    return adapter
+
+
+def creation_fields(adapter: WebAdapter) -> list[str]:
+    fields: Callable[[], list[str]] | None = getattr(adapter, "creation_fields", None)
+    return fields() if fields else []

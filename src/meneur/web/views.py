@@ -1,0 +1,95 @@
+"""Output models of the pages: a log entry as the table shows it (dice, verdict in words).
+
+Storage models (the log entry as stored and hashed) never reach a template directly:
+:func:`log_line` turns one into a :class:`LogLine` in the current language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from meneur.errors import MeneurError
+from meneur.locale import gettext as _
+from meneur.web.systems import ADAPTERS, Mark, Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    seq: int
+    at: str
+    who: str
+    system: str
+    title: str
+    mode: str
+    source: str
+    streams: list[list[Mark]]
+    verdict: Verdict
+    hidden: bool = False
+
+
+def _mark_faces(entry: Mapping[str, Any]) -> list[list[Mark]]:
+    adapter = ADAPTERS.get(str(entry.get("system")))
+    faces = [[int(f) for f in stream] for stream in entry.get("faces") or []]
+    if adapter is not None and entry.get("kind") == "test":
+        try:
+            return adapter.marks_json(entry.get("params") or {}, faces)
+        except (KeyError, TypeError, ValueError, MeneurError):
+            pass
+    return [[Mark(face, "") for face in stream] for stream in faces]
+
+
+def _verdict(entry: Mapping[str, Any]) -> Verdict:
+    adapter = ADAPTERS.get(str(entry.get("system")))
+    outcome = entry.get("outcome") or {}
+    if adapter is not None and entry.get("kind") == "test":
+        try:
+            return adapter.verdict(outcome)
+        except (KeyError, TypeError, ValueError):
+            pass
+    if "total" in outcome:
+        return Verdict(None, _("Total {total}").format(total=outcome["total"]), "")
+    return Verdict(None, "", "")
+
+
+def mode_label(mode: str) -> str:
+    return {
+        "public": _("public"),
+        "gmroll": _("GM only"),
+        "blindroll": _("blind"),
+        "selfroll": _("self"),
+    }.get(mode, mode)
+
+
+def log_line(entry: Mapping[str, Any], mode: str, *, hidden: bool = False) -> LogLine:
+    """The entry as shown; ``hidden``: the roller of a blind roll sees that it happened only."""
+    params = entry.get("params") or {}
+    trait = params.get("trait") if isinstance(params, dict) else None
+    system = str(entry.get("system", ""))
+    title = str(trait) if trait and trait != "-" else str(entry.get("kind", ""))
+    at = str(entry.get("at", ""))[11:19]
+    if hidden:
+        return LogLine(
+            int(entry["seq"]),
+            at,
+            str(entry.get("who") or "-"),
+            system,
+            title,
+            mode,
+            "",
+            [],
+            Verdict(None, _("Blind roll: only the GM sees the dice."), ""),
+            hidden=True,
+        )
+    return LogLine(
+        int(entry["seq"]),
+        at,
+        str(entry.get("who") or "-"),
+        system,
+        title,
+        mode,
+        str(entry.get("source", "")),
+        _mark_faces(entry),
+        _verdict(entry),
+    )

@@ -1,0 +1,258 @@
+"""The live table through FastAPI's TestClient: tables, seats, rolls, odds, security."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from meneur.campaign.chain import verify_log
+from meneur.campaign.store import Store
+from meneur.systems.registry import find_system
+from meneur.systems.tunnels.rules import TestParams
+from meneur.web.state import WebSettings
+from meneur.web.tables import Tables
+from web.web_helpers import Table, make_table
+
+TUNNELS = {
+    "Force": "3",
+    "Dextérité": "4",
+    "Constitution": "2",
+    "Volonté": "3",
+    "Intelligence": "2",
+    "Charisme": "3",
+}
+
+
+def test_first_serve_makes_a_campaign_and_a_table_with_long_tokens(tmp_path: Path) -> None:
+    """Zero setup: an empty database gets a 'default' campaign and its table."""
+    store = Store(f"sqlite:///{tmp_path / 'empty.db'}")
+    table = Tables(store).default()
+    assert table.campaign == "default"
+    assert len(table.gm_token) >= 43 and len(table.invite_token) >= 43  # >= 256 bits
+    assert Tables(store).default() == table  # the same links at the next start
+    store.close()
+
+
+def test_wrong_tokens_find_nothing(table: Table) -> None:
+    assert table.client.get(table.gm).status_code == 200
+    wrong = table.gm[:-4] + "AAAA"
+    assert table.client.get(wrong).status_code == 404
+    assert table.client.get(f"/t/{table.info.id + 1}/{table.info.gm_token}").status_code == 404
+    assert table.client.get(table.invite[:-3] + "xyz").status_code == 404
+    assert table.client.get(f"/t/{table.info.id}/{table.info.invite_token}").status_code == 404
+
+
+def test_a_player_joins_creates_a_tunnels_character_and_rolls(table: Table) -> None:
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    page = table.client.get(player).text
+    assert "Brindille" in page and "Dextérité" in page
+    result = table.roll(player, "Brindille", "Dextérité", threshold=2)
+    entry = result["entry"]
+    assert isinstance(entry, dict)
+    assert entry["who"] == "Brindille" and entry["system"] == "tunnels"
+    assert entry["params"]["dice"] == 4 and entry["params"]["threshold"] == 2
+    assert entry["decisions"] == [{"mode": "public", "seat": player.split("/")[2] and "p1"}]
+    [logged] = table.store.rolls()
+    assert logged["hash"] == entry["hash"]
+
+
+def test_the_odds_beside_the_button_are_the_checks_exact_odds(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    odds = table.client.get(
+        f"/api{table.gm}/odds",
+        params={"character": "Brindille", "threshold": 3, "blessed": "true"},
+    ).json()
+    check = find_system("tunnels").checks()["test"]
+    dist = check.odds(TestParams(dice=4, threshold=3, blessed=True))
+    exact = dist.p_where(lambda key: key[0] >= 3 and not key[2])
+    assert odds["traits"]["Dextérité"]["exact"] == f"{exact.numerator}/{exact.denominator}"
+    page = table.client.get(table.gm, params={"threshold": 3, "blessed": "true"}).text
+    assert f"{float(exact) * 100:.1f}".replace(".", ",") + " %" in page
+
+
+def test_a_player_rolls_only_for_their_own_character(table: Table) -> None:
+    alice, bob = table.join("Alice"), table.join("Bob")
+    table.create(alice, "tunnels", "Brindille", **TUNNELS)
+    table.create(bob, "tunnels", "Gros Jean", **TUNNELS)
+    refused = table.client.post(
+        f"/api{bob}/roll", json={"character": "Brindille", "trait": "Force"}
+    )
+    assert refused.status_code == 400
+    assert "Brindille" in refused.json()["error"]
+    assert table.client.get(f"/api{bob}/odds", params={"character": "Brindille"}).status_code == 403
+    assert "Brindille" not in table.client.get(bob).text.split("Roll log")[0].split("Journal")[0]
+    # the GM acts for everyone
+    assert table.roll(table.gm, "Brindille", "Force")["entry"]
+    # a character played by another cannot be picked
+    carol = table.join("Carol")
+    data = {"csrf": table.csrf(carol), "action": "pick", "character": "Brindille"}
+    assert table.client.post(f"{carol}/character", data=data).status_code == 400
+
+
+def test_forms_need_the_csrf_token_and_the_same_origin(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    form = {"character": "Brindille", "trait": "Force"}
+    assert table.client.post(f"{table.gm}/roll", data=form).status_code == 403
+    good = {**form, "csrf": table.csrf(table.gm)}
+    foreign = table.client.post(
+        f"{table.gm}/roll", data=good, headers={"Origin": "https://evil.example"}
+    )
+    assert foreign.status_code == 403
+    assert (
+        table.client.post(f"{table.gm}/roll", data=good, follow_redirects=False).status_code == 303
+    )
+    # the JSON API takes JSON only (a cross-site form cannot send it)
+    as_form = table.client.post(f"/api{table.gm}/roll", data=form)
+    assert as_form.status_code == 415
+    assert len(table.store.rolls()) == 1
+
+
+def test_markup_in_names_is_shown_as_text(table: Table) -> None:
+    player = table.join("<b>Zed</b>")
+    table.create(player, "tunnels", "<script>alert(1)</script>", **TUNNELS)
+    table.roll(player, "<script>alert(1)</script>", "Force")
+    for page in (table.client.get(player).text, table.client.get(table.gm).text):
+        assert "<script>alert(1)</script>" not in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;b&gt;Zed&lt;/b&gt;" in table.client.get(table.gm).text
+    headers = table.client.get(table.gm).headers
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_limits_on_bodies_and_rate(tmp_path: Path) -> None:
+    for table in make_table(tmp_path, WebSettings(roll_rate=0.01, roll_burst=2)):
+        table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+        big = table.client.post(
+            f"/api{table.gm}/roll",
+            content=b"x" * 40_000,
+            headers={"content-type": "application/json"},
+        )
+        assert big.status_code == 413
+        codes = [
+            table.client.post(
+                f"/api{table.gm}/roll", json={"character": "Brindille", "trait": "Force"}
+            ).status_code
+            for _ in range(4)
+        ]
+        assert codes == [200, 200, 429, 429]
+        too_long = table.client.post(
+            f"/api{table.gm}/roll", json={"character": "B" * 500, "trait": "Force"}
+        )
+        assert too_long.status_code == 400
+
+
+def test_no_stack_trace_in_any_response(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    app_state = table.client.app.state.web  # type: ignore[attr-defined]
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("secret internals /home/gm/.local")
+
+    monkeypatch.setattr(app_state.roller, "roll", broken)
+    for response in (
+        table.client.post(
+            f"/api{table.gm}/roll", json={"character": "Brindille", "trait": "Force"}
+        ),
+        table.client.post(
+            f"{table.gm}/roll",
+            data={"character": "Brindille", "trait": "Force", "csrf": table.csrf(table.gm)},
+        ),
+    ):
+        assert response.status_code == 500
+        assert "Traceback" not in response.text and "secret internals" not in response.text
+    bad = table.client.post(
+        f"/api{table.gm}/roll", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert bad.status_code == 400 and "Traceback" not in bad.text
+    assert table.client.get(f"/t/abc/{table.info.gm_token}").status_code == 422
+
+
+def test_pages_in_french_and_english(table: Table) -> None:
+    assert "Journal des jets" in table.client.get(table.gm).text
+    english = table.client.get(table.gm, params={"lang": "en"})
+    assert "Roll log" in english.text
+    assert "Roll log" in table.client.get(table.gm).text  # remembered in a cookie
+    table.client.cookies.clear()
+    accept = table.client.get(table.gm, headers={"accept-language": "en-GB,en;q=0.8"})
+    assert "Roll log" in accept.text
+
+
+def test_physical_dice_typed_by_the_player(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    entry = table.roll(table.gm, "Brindille", "Force", faces="4 5 1", explode="never")["entry"]
+    assert isinstance(entry, dict)
+    assert entry["source"] == "physical" and entry["faces"] == [[4, 5, 1]]
+    short = table.client.post(
+        f"/api{table.gm}/roll",
+        json={"character": "Brindille", "trait": "Force", "faces": "4", "explode": "never"},
+    )
+    assert short.status_code == 400 and "manque" in short.json()["error"]
+
+
+def test_committed_dice_shown_then_revealed_and_verifiable(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+    assert table.client.post(f"{table.gm}/session/start", data={"csrf": csrf}).status_code == 200
+    [session] = table.store.game_sessions()
+    player = table.join("Alice")
+    assert session.commitment in table.client.get(player).text
+    for _ in range(3):
+        assert table.roll(table.gm, "Brindille", "Force")["entry"]["source"] == "committed"
+    # a player cannot reveal
+    refused = table.client.post(f"{player}/session/reveal", data={"csrf": table.csrf(player)})
+    assert refused.status_code == 403
+    table.client.post(f"{table.gm}/session/reveal", data={"csrf": csrf})
+    [revealed] = table.store.game_sessions()
+    assert revealed.seed and revealed.seed in table.client.get(player).text
+    report = verify_log(table.store.export_log())
+    assert report.ok if hasattr(report, "ok") else report
+
+
+SYSTEM_FORMS = {
+    "obscur": ({}, "Agilité", {"difficulty": 1}),
+    "krasses": (
+        {"characteristics": "Force=2", "skills": "Bagarre=3"},
+        "Bagarre",
+        {"difficulty": 12},
+    ),
+    "legendes": ({"legendary": "Épée", "secondary": "Ruse"}, "Épée", {"level": "elite"}),
+}
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEM_FORMS))
+def test_the_other_systems_main_test(table: Table, system: str) -> None:
+    fields, trait, options = SYSTEM_FORMS[system]
+    table.create(table.gm, system, "Héros", **fields)
+    odds = table.client.get(f"/api{table.gm}/odds", params={"character": "Héros", **options})
+    assert odds.status_code == 200, odds.text
+    chance = odds.json()["traits"][trait]["chance"]
+    assert 0 < chance < 1
+    entry = table.roll(table.gm, "Héros", trait, **options)["entry"]
+    assert isinstance(entry, dict) and entry["system"] == system
+    assert "passed" in entry["outcome"] or "winner" in entry["outcome"]
+    assert "Héros" in table.client.get(table.gm).text
+
+
+def test_combat_tracker_order_rounds_health_and_rolls(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+    post = lambda **data: table.client.post(f"{table.gm}/combat", data={"csrf": csrf, **data})  # noqa: E731
+    post(action="add", name="Gobelin", initiative="2", health="6")
+    post(action="add", name="Brindille", initiative="5", health="5")
+    combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
+    assert [c["name"] for c in combat["combatants"]] == ["Brindille", "Gobelin"]
+    post(action="next")
+    post(action="next")
+    post(action="adjust", index="1", delta="-2")
+    table.roll(table.gm, "Brindille", "Force")
+    combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
+    assert combat["round"] == 2 and combat["turn"] == 0
+    assert combat["combatants"][1]["health"] == 4
+    assert combat["combatants"][0]["last"]  # the verdict of its roll
+    player = table.join("Alice")
+    assert (
+        table.client.post(f"{player}/combat", data={"csrf": table.csrf(player)}).status_code == 403
+    )

@@ -1,0 +1,134 @@
+"""The shared live log over WebSocket: each seat receives exactly what it may see.
+
+Secret rolls are checked on the socket itself: a connection that may not see a roll
+receives nothing for it (the next message it gets is the next roll it may see).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from meneur.web.live import audience
+from web.web_helpers import Table
+
+TUNNELS = {
+    "Force": "3",
+    "Dextérité": "4",
+    "Constitution": "2",
+    "Volonté": "3",
+    "Intelligence": "2",
+    "Charisme": "3",
+}
+
+
+def receive(socket: WebSocketTestSession) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(socket.receive_text())
+    return message
+
+
+def seats(table: Table) -> tuple[str, str]:
+    alice, bob = table.join("Alice"), table.join("Bob")
+    table.create(alice, "tunnels", "Brindille", **TUNNELS)
+    table.create(bob, "tunnels", "Gros Jean", **TUNNELS)
+    return alice, bob
+
+
+def test_audience_follows_foundrys_roll_modes() -> None:
+    def seen(mode: str, viewer: str) -> str | None:
+        return audience(mode, "p1", viewer, viewer_is_gm=viewer == "gm")
+
+    assert [seen("public", v) for v in ("gm", "p1", "p2")] == ["full"] * 3
+    assert [seen("gmroll", v) for v in ("gm", "p1", "p2")] == ["full", "full", None]
+    assert [seen("blindroll", v) for v in ("gm", "p1", "p2")] == ["full", "hidden", None]
+    assert [seen("selfroll", v) for v in ("gm", "p1", "p2")] == [None, "full", None]
+
+
+def test_a_public_roll_reaches_everyone_live_with_dice_and_verdict(table: Table) -> None:
+    alice, bob = seats(table)
+    with (
+        table.client.websocket_connect(f"{table.gm}/ws") as gm,
+        table.client.websocket_connect(f"{alice}/ws") as a,
+        table.client.websocket_connect(f"{bob}/ws?lang=en") as b,
+    ):
+        for socket in (gm, a, b):
+            assert receive(socket)["type"] == "hello"
+        seq = table.roll(alice, "Brindille", "Force", faces="4 6 2", explode="never")["seq"]
+        got = [receive(socket) for socket in (gm, a, b)]
+        assert {m["seq"] for m in got} == {seq}
+        assert got[0]["html"].count('class="die hit"') == 2  # 4 and 6 succeed
+        assert "Réussite" in got[0]["html"] and "Success" in got[2]["html"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "gm_sees", "roller_sees", "other_sees"),
+    [
+        ("gmroll", "full", "full", None),
+        ("blindroll", "full", "hidden", None),
+        ("selfroll", None, "full", None),
+    ],
+)
+def test_a_secret_roll_never_reaches_a_socket_that_may_not_see_it(
+    table: Table, mode: str, gm_sees: str | None, roller_sees: str | None, other_sees: str | None
+) -> None:
+    alice, bob = seats(table)
+    with (
+        table.client.websocket_connect(f"{table.gm}/ws") as gm,
+        table.client.websocket_connect(f"{alice}/ws") as a,
+        table.client.websocket_connect(f"{bob}/ws") as b,
+    ):
+        for socket in (gm, a, b):
+            receive(socket)
+        secret = table.roll(alice, "Brindille", "Force", faces="4 5 6", explode="never", mode=mode)
+        if roller_sees != "full":
+            assert "entry" not in secret  # the API does not tell the roller either
+        public = table.roll(bob, "Gros Jean", "Force", faces="1 2 3", explode="never")
+        for socket, sees in ((gm, gm_sees), (a, roller_sees), (b, other_sees)):
+            first = receive(socket)
+            if sees is None:
+                assert first["seq"] == public["seq"]  # the secret roll was never sent
+                continue
+            assert first["seq"] == secret["seq"]
+            if sees == "hidden":
+                assert 'class="die' not in first["html"]  # no dice, no verdict
+                assert "Réussite" not in first["html"]
+            else:
+                assert first["html"].count('class="die hit"') == 3
+            assert receive(socket)["seq"] == public["seq"]
+    # the pages and the log API hide it in the same way
+    other = bob if mode != "selfroll" else table.gm
+    entries = table.client.get(f"/api{other}/log").json()["entries"]
+    assert [e["seq"] for e in entries] == [public["seq"]]
+    assert "4 5 6" not in table.client.get(other).text
+
+
+def test_websocket_limits_size_rate_and_tokens(table: Table) -> None:
+    with table.client.websocket_connect(f"{table.gm}/ws") as socket:
+        receive(socket)
+        socket.send_text("x" * 5000)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_text()
+        assert closed.value.code == 1009
+    with table.client.websocket_connect(f"{table.gm}/ws") as socket:
+        receive(socket)
+        for _ in range(40):
+            socket.send_text("ping")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_text()
+        assert closed.value.code == 1008
+    with (
+        pytest.raises(WebSocketDisconnect),
+        table.client.websocket_connect(f"/t/{table.info.id}/{'A' * 43}/ws") as socket,
+    ):
+        socket.receive_text()
+    with (
+        pytest.raises(WebSocketDisconnect),
+        table.client.websocket_connect(
+            f"{table.gm}/ws", headers={"origin": "http://evil.example"}
+        ) as socket,
+    ):
+        socket.receive_text()
