@@ -51,3 +51,79 @@ def test_sweep_bad_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
     )
     assert result.status == 2
     assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
+
+
+SWEEPS = {
+    "tunnels": ("--dice", "2..3", "--vs-mr", "2"),
+    "legendes": ("--dice", "1..2", "--vs-level", "elite,heroique"),
+    "obscur": (
+        "--a",
+        "examples/obscur/garance.toml",
+        "--b",
+        "examples/obscur/corbeau.toml",
+        "--strategies-a",
+        "equilibree,offensive",
+        "--strategies-b",
+        "totale",
+    ),
+    "krasses": ("--rows", "0..2", "--cols", "1..2"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(SWEEPS))
+def test_sweep_every_system(system: str, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("simulate", "sweep", system, *SWEEPS[system], "--runs", "2000", "--seed", "3")
+    result = invoke(capsys, *args, "--workers", "1", "--json")
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["system"] == system and data["runs"] == 2000
+    assert data["kind"] == ("cells" if system == "krasses" else "fights")
+    for point in data["points"]:
+        low, high = point["win_interval_95"]
+        assert low <= point["win_rate"] <= high
+
+
+def test_sweep_of_cells_agrees_with_exact_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    """Monte Carlo cells of a sweep (every system's vectorised resolve) vs exact odds."""
+    import math
+
+    from meneur.lab.adapters import adapter_for, system_named
+
+    runs = 20_000
+    for system, rows, cols in (("obscur", "2..4", "1..3"), ("legendes", "1..2", "elite")):
+        args = ("simulate", "sweep", system, "--rows", rows, "--cols", cols, "--runs", str(runs))
+        result = invoke(capsys, *args, "--seed", "8", "--workers", "1", "--json")
+        assert result.status == 0, result.err
+        adapter = adapter_for(system_named(system))
+        grid = adapter.grid(None, {}, rows, cols, None)
+        exact = [
+            float(grid.cells[(0, r, c)][grid.measures[0].name])
+            for r in range(len(grid.rows.values))
+            for c in range(len(grid.columns.values))
+        ]
+        for point, p in zip(result.json()["points"], exact, strict=True):
+            assert abs(point["win_rate"] - p) <= 4 * math.sqrt(max(p * (1 - p), 1e-9) / runs)
+
+
+def test_sweep_of_legendes_on_a_local_dask_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    distributed = pytest.importorskip("distributed")
+    args = ("simulate", "sweep", "legendes", *SWEEPS["legendes"], "--runs", "2000", "--seed", "5")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        on_dask = invoke(capsys, *args, "--json", "--scheduler", cluster.scheduler_address)
+    assert on_dask.status == 0, on_dask.err
+    local = invoke(capsys, *args, "--json", "--workers", "1")
+    assert on_dask.json()["points"] == local.json()["points"]
+
+
+def test_sweep_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (
+        ("obscur", "--a", "examples/obscur/garance.toml"),
+        ("obscur", "--a", "x.toml", "--b", "y.toml", "--strategies-a", "folle"),
+        ("legendes", "--vs-level", "dieu"),
+        ("krasses", "--rows", "0..400", "--cols", "1..400"),
+    ):
+        result = invoke(capsys, "simulate", "sweep", *args, "--runs", "10", "--workers", "1")
+        assert result.status == 2, args
+        assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err

@@ -712,12 +712,20 @@ def test_command(
         out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
 
 
+MAX_SWEEP_POINTS = 400
+"""Points in one sweep at most (each is a whole simulation)."""
+
+
 def sweep_command(
     system: SystemArg,
     dice: Annotated[
-        str,
-        typer.Option("--dice", metavar="1..6", help=_("The character's Force: a range of dice.")),
-    ] = "2..6",
+        str | None,
+        typer.Option(
+            "--dice",
+            metavar="1..6",
+            help=_("The character's Force (Tunnels) or the hero's dice (Légendes): a range."),
+        ),
+    ] = None,
     endurance: Annotated[
         int,
         typer.Option(
@@ -728,6 +736,58 @@ def sweep_command(
         str,
         typer.Option("--vs-mr", metavar="1..8", help=_("The monster's Monster Rating: a range.")),
     ] = "1..8",
+    vs_level: Annotated[
+        str | None,
+        typer.Option(
+            "--vs-level",
+            metavar="L,L",
+            help=_("Légendes: opposition levels (default: elite, heroique, legendaire)."),
+        ),
+    ] = None,
+    sheet_a: Annotated[
+        Path | None, typer.Option("--a", metavar="SHEET", help=_("Obscur: fighter A's sheet."))
+    ] = None,
+    sheet_b: Annotated[
+        Path | None, typer.Option("--b", metavar="SHEET", help=_("Obscur: fighter B's sheet."))
+    ] = None,
+    strategies_a: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies-a", metavar="S,S", help=_("Obscur: A's strategies (default: all).")
+        ),
+    ] = None,
+    strategies_b: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies-b", metavar="S,S", help=_("Obscur: B's strategies (default: all).")
+        ),
+    ] = None,
+    check: Annotated[
+        str | None,
+        typer.Option(
+            "--check",
+            metavar="CHECK",
+            help=_("Sweep the cells of a table instead of fights: which roll (test, oppose)."),
+        ),
+    ] = None,
+    rows: Annotated[
+        str | None,
+        typer.Option("--rows", metavar="1..10", help=_("Table cells: the rows (as meneur table).")),
+    ] = None,
+    cols: Annotated[
+        str | None,
+        typer.Option(
+            "--cols", metavar="1..10", help=_("Table cells: the columns (as meneur table).")
+        ),
+    ] = None,
+    panel: Annotated[
+        str | None,
+        typer.Option("--panel", metavar="P", help=_("Table cells: the panel (as meneur table).")),
+    ] = None,
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", metavar="OPTION=VALUE", help=_("Table cells: rule options.")),
+    ] = None,
     explode: Explode = "needed",
     loss: Annotated[
         str,
@@ -743,7 +803,7 @@ def sweep_command(
             "--runs",
             parser=int_parser(1, 10**9),
             metavar="N",
-            help=_("Fights per point of the sweep."),
+            help=_("Fights (or rolls) per point of the sweep."),
         ),
     ] = 100_000,
     seed: Seed = None,
@@ -764,50 +824,78 @@ def sweep_command(
     plot: Plot = None,
     as_json: Json = False,
 ) -> None:
-    """Win rates of Tunnels fights over dice × MR, each point simulated on a worker."""
+    """A grid of simulations, each point on a worker: fights (Tunnels dice × MR, Légendes
+    dice × level, Obscur strategy × strategy) or the cells of a table (every system)."""
     from meneur.cli.output import console, print_json
-    from meneur.lab.grid import parse_int_list
+    from meneur.lab.adapters import system_named
     from meneur.lab.plot import check_path
 
-    _tunnels_only(system)
-    _choice(explode, ("never", "always", "needed"), "--explode")
-    _choice(loss, ("margin", "one"), "--loss")
-    dice_values = parse_int_list(dice, 1, 30, "--dice")
-    mr_values = parse_int_list(vs_mr, 1, 30, "--vs-mr")
+    found = system_named(system)
     if plot is not None:
         check_path(plot)
-    from meneur.lab.simulate import TunnelsFight
+    cells = found.name == "krasses" or any(v is not None for v in (check, rows, cols))
+    if cells:
+        row_axis, col_axis, points, title = _cell_points(found, check, rows, cols, panel, variant)
+        title = _("{title} ({runs} rolls a point)").format(title=title, runs=runs)
+    elif found.name == "tunnels":
+        row_axis, col_axis, points = _tunnels_points(dice, endurance, vs_mr, explode, loss)
+        title = _(
+            "Tunnels: victory over Force × MR, Endurance {endurance} ({runs} fights a point)"
+        ).format(endurance=endurance, runs=runs)
+    elif found.name == "legendes":
+        row_axis, col_axis, points = _legendes_points(dice, vs_level)
+        title = _("Légendes: victory over dice × opposition ({runs} conflicts a point)").format(
+            runs=runs
+        )
+    else:
+        row_axis, col_axis, points, names = _obscur_points(
+            (sheet_a, sheet_b), strategies_a, strategies_b
+        )
+        title = _("Obscur: victory of {a} over strategies ({runs} fights a point)").format(
+            a=names[0], runs=runs
+        )
+    if len(points) > MAX_SWEEP_POINTS:
+        from meneur.errors import LimitError
+
+        raise LimitError(
+            N_("A sweep has at most {limit} points, not {points}: narrow it."),
+            limit=MAX_SWEEP_POINTS,
+            points=len(points),
+        )
     from meneur.lab.sweep import run_sweep, sweep_grid
 
-    fights = [
-        TunnelsFight(d, endurance, mr, explode=explode, mr_explode=explode, loss=loss)
-        for d in dice_values
-        for mr in mr_values
-    ]
-    reports = run_sweep(fights, runs, seed=seed, scheduler=scheduler, workers=workers)
-    grid = sweep_grid(dice_values, mr_values, reports)
-    title = _(
-        "Tunnels: victory over Force × MR, Endurance {endurance} ({runs} fights a point)"
-    ).format(endurance=endurance, runs=runs)
+    reports = run_sweep(points, runs, seed=seed, scheduler=scheduler, workers=workers)
+    measure = None
+    if cells:
+        from meneur.lab.adapters import adapter_for
+
+        measure = adapter_for(found).measures(adapter_for(found).check_name(check))[0]
+    grid = sweep_grid(found.name, row_axis, col_axis, reports, measure)
     if plot is not None:
         from meneur.lab.plot import plot_grid
 
         plot_grid(grid, plot, title, "heatmap")
     if as_json:
+        from meneur.lab.grid import jsonable
+
+        entries = []
+        for index, report in enumerate(reports):
+            r, c = divmod(index, len(col_axis.values))
+            entries.append(
+                {
+                    row_axis.name: jsonable(row_axis.values[r]),
+                    col_axis.name: jsonable(col_axis.values[c]),
+                    "win_rate": report["win_rate"],
+                    "win_interval_95": report["win_interval_95"],
+                    "rounds_mean": report["rounds_mean"],
+                }
+            )
         data: dict[str, Any] = {
-            "system": "tunnels",
+            "system": found.name,
+            "kind": "cells" if cells else "fights",
             "runs": runs,
             "scheduler": scheduler,
-            "points": [
-                {
-                    "dice": r["fight"]["dice"],
-                    "mr": r["fight"]["mr"],
-                    "win_rate": r["win_rate"],
-                    "win_interval_95": r["win_interval_95"],
-                    "rounds_mean": r["rounds"]["mean"],
-                }
-                for r in reports
-            ],
+            "points": entries,
         }
         if plot is not None:
             data["plot"] = str(plot)
@@ -818,6 +906,128 @@ def sweep_command(
     render_grid(console(), grid, title)
     if plot is not None:
         console().print(_("Plot written to {path}.").format(path=plot))
+
+
+def _tunnels_points(
+    dice: str | None, endurance: int, vs_mr: str, explode: str, loss: str
+) -> tuple[Any, Any, list[Any]]:
+    from meneur.lab.grid import Axis, parse_int_list
+    from meneur.lab.simulate import TunnelsFight
+    from meneur.lab.sweep import Point
+
+    _choice(explode, ("never", "always", "needed"), "--explode")
+    _choice(loss, ("margin", "one"), "--loss")
+    dice_values = parse_int_list(dice or "2..6", 1, 30, "--dice")
+    mr_values = parse_int_list(vs_mr, 1, 30, "--vs-mr")
+    points = [
+        Point(
+            "tunnels",
+            TunnelsFight(d, endurance, mr, explode=explode, mr_explode=explode, loss=loss),
+        )
+        for d in dice_values
+        for mr in mr_values
+    ]
+    return (
+        Axis("dice", N_("Dice"), dice_values),
+        Axis("mr", N_("Monster Rating"), mr_values),
+        points,
+    )
+
+
+def _legendes_points(dice: str | None, vs_level: str | None) -> tuple[Any, Any, list[Any]]:
+    from meneur.lab.adapters.legendes import ADAPTER
+    from meneur.lab.grid import Axis, parse_int_list
+    from meneur.lab.simulate import LegendesConflict
+    from meneur.lab.sweep import Point
+    from meneur.systems.legendes.rules import parse_level
+
+    dice_values = parse_int_list(dice or "1..4", 0, 12, "--dice")
+    levels = tuple(
+        dict.fromkeys(
+            parse_level(part)
+            for part in (vs_level or "elite,heroique,legendaire").split(",")
+            if part.strip()
+        )
+    )
+    points = [
+        Point("legendes", LegendesConflict(d, level)) for d in dice_values for level in levels
+    ]
+    return (
+        Axis("dice", N_("Dice"), dice_values),
+        Axis("level", N_("Opposition"), levels, tuple(ADAPTER.level_label(v) for v in levels)),
+        points,
+    )
+
+
+def _obscur_points(
+    sheets: tuple[Path | None, Path | None], strategies_a: str | None, strategies_b: str | None
+) -> tuple[Any, Any, list[Any], tuple[str, str]]:
+    from meneur.lab.grid import Axis
+    from meneur.lab.sweep import Point
+    from meneur.systems.obscur.combat import STRATEGIES, FightParams, check_strategy, fighter_of
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.state import body_of
+
+    if sheets[0] is None or sheets[1] is None:
+        raise UsageError(N_("Missing a fighter: --a SHEET and --b SHEET."))
+    chars = (load_character(sheets[0]), load_character(sheets[1]))
+
+    def names(text: str | None) -> tuple[str, ...]:
+        chosen = [check_strategy(p) for p in (text or ",".join(STRATEGIES)).split(",") if p.strip()]
+        if not chosen:
+            raise UsageError(N_("'{text}' names no value."), text=str(text)[:40])
+        return tuple(dict.fromkeys(chosen))
+
+    mine, theirs = names(strategies_a), names(strategies_b)
+    points = [
+        Point(
+            "obscur",
+            FightParams(
+                fighter_of(chars[0], strategy=a),
+                fighter_of(chars[1], strategy=b),
+                body_of(chars[0]),
+                body_of(chars[1]),
+            ),
+        )
+        for a in mine
+        for b in theirs
+    ]
+    first = fighter_of(chars[0]).name
+    return (
+        Axis("strategy_a", N_("Strategy of A"), mine),
+        Axis("strategy_b", N_("Strategy of B"), theirs),
+        points,
+        (first, fighter_of(chars[1]).name),
+    )
+
+
+def _cell_points(
+    found: Any,
+    check: str | None,
+    rows: str | None,
+    cols: str | None,
+    panel: str | None,
+    variant: str | None,
+) -> tuple[Any, Any, list[Any], str]:
+    from meneur.lab.adapters import adapter_for
+    from meneur.lab.sweep import Point
+
+    adapter = adapter_for(found)
+    name = adapter.check_name(check)
+    chosen = adapter.parse_variant(variant or "")
+    panels, row_axis, col_axis = adapter.axes(name, chosen, rows, cols, panel)
+    if not panels.values:
+        raise UsageError(N_("'{text}' names no value."), text=str(panel)[:40])
+    at = panels.values[0]
+    points = [
+        Point("cell", (found.name, name, adapter.params_at(name, chosen, at, r, c)))
+        for r in row_axis.values
+        for c in col_axis.values
+    ]
+    title = _("{system}: {check}, simulated cells ({panel})").format(
+        system=found.title, check=name, panel=panels.label_of(0)
+    )
+    return row_axis, col_axis, points, title
 
 
 def policy_command(
@@ -1000,5 +1210,8 @@ def register_simulate(group: typer.Typer) -> None:
     )(policy_command)
     group.command(
         "sweep",
-        help=_("Sweep Tunnels fights over dice × MR, on local cores or a Dask cluster."),
+        help=_(
+            "Sweep fights (Tunnels, Légendes, Obscur) or table cells (every system), on "
+            "local cores or a Dask cluster."
+        ),
     )(sweep_command)

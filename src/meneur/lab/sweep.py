@@ -1,53 +1,119 @@
-"""Parameter sweeps of whole fights: on a Dask cluster (``--scheduler``) or local cores.
+"""Parameter sweeps: on a Dask cluster (``--scheduler``) or local cores, for every system.
 
-A sweep is a grid of Tunnels fights (the character's dice × the monster's MR); each
-point is one independent simulation with its own seed (spawned from the sweep's seed by
-numpy's ``SeedSequence``, so a sweep is reproducible wherever it runs). Points go to
-Dask workers when a scheduler address is given, else to a local process pool.
+A sweep is a grid of independent simulations, one per point, each with its own seed
+(spawned from the sweep's seed by numpy's ``SeedSequence``, so a sweep is reproducible
+wherever it runs). Points go to Dask workers when a scheduler address is given, else to
+a local process pool. What a point simulates (:class:`Point`'s ``kind``):
+
+* ``tunnels``: Tunnels fights, a character against a MR (T-9 to T-11);
+* ``legendes``: Légendes conflicts, a hero against one opposition (L-8, L-13, L-14);
+* ``obscur``: Obscur duels between two sheets (their strategies vary over the grid);
+* ``cell``: one cell of ``meneur table`` rolled many times, for any system with a
+  vectorised resolve (Krâsses included).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from meneur.errors import UsageError
 from meneur.lab.grid import Axis, Grid, Measure
-from meneur.lab.simulate import TunnelsFight, fight_report, run_chunks, tunnels_fights
+from meneur.lab.simulate import Tally, run_chunks
 from meneur.locale import N_
 
 
-def one_point(task: tuple[TunnelsFight, int, int]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Point:
+    """One point of a sweep: what to simulate (``kind``, ``spec``), how often, its seed."""
+
+    kind: str
+    spec: Any
+    runs: int = 0
+    seed: int = 0
+
+
+def cell_chunk_for(system: str, check: str, params: Any) -> Callable[[Any, int], Tally]:
+    """The vectorised chunk of one table cell (``success`` counted as the table does)."""
+    from meneur.lab.adapters import check_of
+    from meneur.lab.simulate import as_cell_chunk, cell_chunk, tunnels_test_chunk
+
+    if system == "tunnels" and check == "test":
+        return as_cell_chunk(tunnels_test_chunk(params))
+    vector = check_of(system, check).vectorised(params)
+    if vector is None:
+        raise UsageError(N_("No vectorised resolve for this roll yet (it is left to exact odds)."))
+    return cell_chunk(vector)
+
+
+def _chunk(point: Point) -> tuple[Callable[[Any, int], Tally], str, int | None]:
+    """(chunk, the count that is a "win", chunk size) of a point."""
+    from meneur.lab import simulate
+
+    if point.kind == "tunnels":
+        fight = point.spec
+        return (lambda rng, n: simulate.tunnels_fights(fight, rng, n)), "won", None
+    if point.kind == "legendes":
+        conflict = point.spec
+        return (lambda rng, n: simulate.legendes_conflicts(conflict, rng, n)), "won", None
+    if point.kind == "obscur":
+        from meneur.lab.obscur_duel import obscur_duel_tally, vectorisable
+
+        params = point.spec
+        if vectorisable(params):
+            return (lambda rng, n: obscur_duel_tally(params, rng, n)), "won", 1 << 16
+        return (lambda rng, n: simulate.obscur_duels(params, rng, n)), "won", 1000
+    if point.kind == "cell":
+        system, check, params = point.spec
+        return cell_chunk_for(system, check, params), "success", None
+    raise ValueError(f"unknown sweep point {point.kind!r}")
+
+
+def one_point(point: Point) -> dict[str, Any]:
     """Simulate one point of the sweep (runs on a worker: no progress bar)."""
-    fight, runs, seed = task
+    from meneur.lab.simulate import DEFAULT_CHUNK
+
+    chunk, key, size = _chunk(point)
     tally = run_chunks(
-        runs, lambda rng, n: tunnels_fights(fight, rng, n), seed=seed, progress=False
+        point.runs, chunk, seed=point.seed, chunk=size or DEFAULT_CHUNK, progress=False
     )
-    report = fight_report(fight, tally)
-    report["wins"] = tally.counts.get("won", 0)
-    return report
+    rate = tally.rate(key)
+    rounds = tally.histograms.get("rounds", {})
+    return {
+        "runs": tally.runs,
+        "wins": tally.counts.get(key, 0),
+        "win_rate": rate["rate"],
+        "win_interval_95": rate["interval_95"],
+        "rounds_mean": (
+            sum(k * v for k, v in rounds.items()) / tally.runs if rounds and tally.runs else None
+        ),
+    }
 
 
 def seeds(seed: int | None, count: int) -> list[int]:
-    import numpy as np
-
     sequence = np.random.SeedSequence(seed)
     return [int(child.generate_state(1)[0]) for child in sequence.spawn(count)]
 
 
 def run_sweep(
-    fights: Sequence[TunnelsFight],
+    points: Sequence[Point],
     runs: int,
     *,
     seed: int | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Every point's report, in the order of ``fights``."""
-    tasks = list(zip(fights, [runs] * len(fights), seeds(seed, len(fights)), strict=True))
+    """Every point's report, in the order of ``points``."""
+    tasks = [
+        Point(p.kind, p.spec, runs, s)
+        for p, s in zip(points, seeds(seed, len(points)), strict=True)
+    ]
     if scheduler:
         try:
             import distributed
@@ -78,18 +144,25 @@ def run_sweep(
         return list(pool.map(one_point, tasks))
 
 
-def sweep_grid(dice: Sequence[int], mrs: Sequence[int], reports: Sequence[dict[str, Any]]) -> Grid:
-    """The sweep as a grid (dice × MR) of win rates, for the table and plot renderers."""
+def sweep_grid(
+    system: str,
+    rows: Axis,
+    columns: Axis,
+    reports: Sequence[dict[str, Any]],
+    measure: Measure | None = None,
+) -> Grid:
+    """The sweep as a grid (rows × columns) of rates, for the table and plot renderers."""
     grid = Grid(
-        "tunnels",
-        "fight",
+        system,
+        "sweep",
         {},
         Axis("panel", N_("Variant"), ("sweep",), ("",)),
-        Axis("dice", N_("Dice"), tuple(dice)),
-        Axis("mr", N_("Monster Rating"), tuple(mrs)),
-        (Measure("win", N_("Win")),),
+        rows,
+        columns,
+        (measure or Measure("win", N_("Win")),),
     )
+    name = grid.measures[0].name
     for index, report in enumerate(reports):
-        r, c = divmod(index, len(mrs))
-        grid.cells[(0, r, c)] = {"win": Fraction(report["wins"], report["runs"])}
+        r, c = divmod(index, len(columns.values))
+        grid.cells[(0, r, c)] = {name: Fraction(report["wins"], max(1, report["runs"]))}
     return grid
