@@ -41,7 +41,7 @@
   var delay = 500;
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + location.host + base + "/ws" + location.search);
+    var socket = new WebSocket(scheme + location.host + base + "/ws?lang=" + encodeURIComponent(document.documentElement.lang));
     socket.onopen = function () { delay = 500; live.hidden = false; };
     socket.onmessage = function (event) {
       var data = JSON.parse(event.data);

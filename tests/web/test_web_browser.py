@@ -1,0 +1,199 @@
+"""The live table in a real browser: Debian's chromium, driven by Playwright, headless.
+
+A real uvicorn serves the app on a free local port. A GM and two players, each in their
+own browser context: a player rolls and the two others see it live; a GM-only roll never
+shows to players; a player cannot act for another's character; a name made of markup is
+shown as text; a phone-sized screen is usable (screenshots in docs/img/).
+
+Without chromium the suite is skipped with that reason, except in CI (``CI=true``),
+where a missing browser is a failure: the browser suite never silently skips there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meneur.campaign.store import Store
+from meneur.web.app import create_app
+from meneur.web.state import WebSettings
+from meneur.web.tables import Tables
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "img"
+CHROMIUM = os.environ.get("MENEUR_CHROMIUM", "/usr/bin/chromium")
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+WAIT = 8000  # ms
+
+
+def chromium_path() -> str:
+    found = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if found:
+        return found
+    message = "browser tests skipped: Debian's chromium is missing (apt-get install chromium)"
+    if IN_CI:
+        pytest.fail(message.replace("skipped", "cannot run in CI"))
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    import uvicorn
+
+    path = tmp_path_factory.mktemp("web") / "table.db"
+    store = Store(f"sqlite:///{path}")
+    table = Tables(store).default()
+    app = create_app(store, settings=WebSettings())
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    uvicorn_server = uvicorn.Server(config)
+    thread = threading.Thread(target=uvicorn_server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not uvicorn_server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    root = f"http://127.0.0.1:{port}"
+    yield {
+        "root": root,
+        "gm": f"{root}/t/{table.id}/{table.gm_token}",
+        "invite": f"{root}/t/{table.id}/join/{table.invite_token}",
+        "store": store,
+    }
+    uvicorn_server.should_exit = True
+    thread.join(timeout=10)
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def browser(server: dict[str, Any]) -> Iterator[Any]:
+    executable = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=["--no-sandbox"]
+        )
+        yield launched
+        launched.close()
+
+
+def join(browser: Any, server: dict[str, Any], name: str, character: str, **context: Any) -> Any:
+    page = browser.new_context(locale="fr-FR", **context).new_page()
+    page.set_default_timeout(WAIT)
+    page.goto(server["invite"])
+    page.fill("input[name=name]", name)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#log", state="attached")
+    form = page.locator("details[open] form")
+    form.locator("input[name=name]").fill(character)
+    for trait, value in (("Force", "3"), ("Dextérité", "4"), ("Constitution", "3")):
+        form.locator(f"input[name='{trait}']").fill(value)
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("form.roll")
+    page.wait_for_selector("#live:not([hidden])")
+    return page
+
+
+def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> None:
+    from playwright.sync_api import expect
+
+    dialogs: list[str] = []
+    gm = browser.new_context(locale="fr-FR", viewport={"width": 1280, "height": 900}).new_page()
+    gm.set_default_timeout(WAIT)
+    gm.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    gm.goto(server["gm"])
+    assert "/join/" in gm.input_value("#invite")
+    gm.click("text=Ouvrir une séance (engager les dés)")
+    gm.wait_for_selector("#commitment")
+
+    alice = join(browser, server, "Alice", "Brindille", viewport={"width": 1280, "height": 900})
+    bob = join(
+        browser,
+        server,
+        "Bob",
+        "<script>alert(1)</script>",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    bob.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    gm.goto(server["gm"])
+    gm.wait_for_selector("#live:not([hidden])")
+
+    # the odds beside the button: an exact percentage, updated when the threshold changes
+    chance = alice.locator(".chance[data-trait='Dextérité']")
+    before = chance.inner_text()
+    alice.fill("form.roll input[name=threshold]", "3")
+    alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+    expect(chance).not_to_have_text(before)
+    assert chance.inner_text().endswith("%")
+
+    # Alice rolls in public: Bob and the GM see it live, dice and verdict included
+    alice.check("form.roll input[value='Dextérité']")
+    alice.click("form.roll button.primary")
+    for page in (alice, bob, gm):
+        page.wait_for_selector("#log li.entry >> text=Brindille")
+        entry = page.locator("#log li.entry").first
+        assert entry.locator(".die").count() >= 4
+        assert entry.locator(".verdict strong").inner_text()
+
+    # Bob's GM-only roll: the GM sees it, Alice never does
+    bob.select_option("form.roll select[name=mode]", "gmroll")
+    bob.click("form.roll button.primary")
+    gm.wait_for_selector("#log li.mode-gmroll")
+    bob.wait_for_selector("#log li.mode-gmroll")
+    bob.select_option("form.roll select[name=mode]", "public")
+    bob.click("form.roll button.primary")
+    expect(alice.locator("#log li.entry")).to_have_count(2)
+    assert alice.locator("#log li.mode-gmroll").count() == 0
+    alice.reload()
+    assert alice.locator("#log li.mode-gmroll").count() == 0
+    assert alice.locator("#log li.entry").count() == 2
+
+    # markup in a name is text, everywhere; no script ever ran
+    for page in (gm, alice, bob):
+        assert page.locator("text=<script>alert(1)</script>").count() >= 1
+    assert dialogs == []
+
+    # Bob cannot act for Brindille: no form for her, and a forged request is refused
+    assert bob.locator("form.roll[data-character='Brindille']").count() == 0
+    token_path = bob.url.split("/t/", 1)[1].split("?")[0]
+    forged = bob.request.post(
+        f"{server['root']}/api/t/{token_path}/roll",
+        data={"character": "Brindille", "trait": "Force"},
+        headers={"content-type": "application/json"},
+    )
+    assert forged.status == 400
+    rolls = server["store"].rolls()
+    assert [r["who"] for r in rolls].count("Brindille") == 1
+
+    # a phone-sized screen: no sideways scrolling, the roll button reachable
+    width = bob.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    button = bob.locator("form.roll button.primary").bounding_box()
+    assert button is not None and button["width"] > 200 and button["x"] >= 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    gm.screenshot(path=str(SHOTS / "web_desktop.png"))
+    phone = bob.context.new_page()  # the page as a player opening it sees it (top)
+    phone.goto(bob.url)
+    phone.wait_for_selector("#live:not([hidden])")
+    phone.screenshot(path=str(SHOTS / "web_phone.png"))
+    bob.screenshot(path=str(SHOTS / "web_phone_full.png"), full_page=True)
+    for page in (gm, alice, bob):
+        page.context.close()
