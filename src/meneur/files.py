@@ -35,7 +35,11 @@ def user_data_dir() -> Path:
 
 
 def read_sheet(path: Path) -> dict[str, Any]:
-    """The content of a JSON or TOML sheet, as a dict."""
+    """The content of a JSON or TOML sheet, as a dict (or of a stored character's sheet)."""
+    from meneur.campaign.recording import StoredSheet, read_stored
+
+    if isinstance(path, StoredSheet):
+        return read_stored(path)
     try:
         if path.stat().st_size > MAX_SHEET_BYTES:
             raise SheetError(
@@ -86,7 +90,16 @@ def write_sheet(path: Path, data: dict[str, Any]) -> None:
 
 
 def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: the old file or the new, never half."""
+    """Write ``text`` to ``path`` through a temporary file: the old file or the new, never half.
+
+    A stored character's sheet (``--character``) is kept for the roll's log entry instead:
+    both are written in one transaction.
+    """
+    from meneur.campaign.recording import StoredSheet, write_stored
+
+    if isinstance(path, StoredSheet):
+        write_stored(path, parse_document(text.encode("utf-8"), path))
+        return
     try:
         directory = path.expanduser().resolve().parent
         descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)

@@ -120,7 +120,8 @@ def test_roll_is_logged_with_meneur_log(
         ("generic", "roll", "physical"),
     ]
     assert entries[1]["faces"] == [[5]]
-    assert entries[0]["params"] == {"expression": "3d6+1"}
+    assert entries[0]["params"] == {"expression": "3d6+1", "seed": 4}  # enough to replay it
+    assert entries[1]["params"] == {"expression": "1d6", "faces": [5]}
     monkeypatch.setenv("MENEUR_LOG", "0")
     invoke(capsys, "roll", "1d6")
     assert len(invoke(capsys, "log", "--json").json()) == 2

@@ -10,8 +10,12 @@ polynomial ``(1 + x + ... + x^(s-1))^n`` is one big integer raised to the ``n``-
 power, which Python does fast). Past :data:`EXACT_BITS` (thousands of dice) it would
 cost too much memory, and the normal approximation is used and marked as such.
 
-Only the faces are judged (a die is a die, whatever the system did with it); judging
-outcomes against each check's exact odds needs the systems' params, later work.
+That judges the faces alone (a die is a die, whatever the system did with it).
+:func:`check_luck_table` judges what the dice *did*: each system roll logged by a
+command carries, for every check it made, the roll's rank among the check's exact
+outcomes (``P(worse) + P(as good)/2``, 0.5 on average under fair dice) and that rank's
+exact variance (:func:`meneur.campaign.recording.judge`). A player's ranks add up; the
+normal law (many independent rolls) says how likely fair dice were to do as well.
 """
 
 from __future__ import annotations
@@ -129,3 +133,44 @@ def _tree_dice(node: Mapping[str, Any], found: list[tuple[int, int]]) -> None:
     for child in node.values():
         if isinstance(child, dict):
             _tree_dice(child, found)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckLuck:
+    """A player's rolls judged against each check's exact odds."""
+
+    who: str
+    rolls: int
+    rank: float
+    """The mean rank: 0.5 is what fair dice give on average, 1 the best possible."""
+    tail: float
+    """P(fair dice give a mean rank at least this high), normal approximation."""
+
+
+def check_luck_table(entries: Iterable[Mapping[str, Any]]) -> list[CheckLuck]:
+    """One line per player with judged rolls (see the module doc)."""
+    sums: dict[str, list[float]] = {}
+    for entry in entries:
+        outcome = entry.get("outcome")
+        judged = outcome.get("luck") if isinstance(outcome, dict) else None
+        if not isinstance(judged, list):
+            continue
+        who = str(entry.get("who") or "-")
+        for verdict in judged:
+            if not isinstance(verdict, dict):
+                continue
+            rank, var = verdict.get("rank"), verdict.get("var")
+            if isinstance(rank, int | float) and isinstance(var, int | float):
+                total = sums.setdefault(who, [0.0, 0.0, 0.0])
+                total[0] += 1
+                total[1] += float(rank)
+                total[2] += max(float(var), 0.0)
+    table = []
+    for who, (count, ranks, variance) in sorted(sums.items()):
+        excess = ranks - count / 2
+        if variance > 0:
+            tail = 0.5 * math.erfc(excess / math.sqrt(2 * variance))
+        else:
+            tail = 0.5
+        table.append(CheckLuck(who, int(count), ranks / count, tail))
+    return table

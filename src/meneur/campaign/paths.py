@@ -26,19 +26,20 @@ def database_url(environ: dict[str, str] | None = None) -> str:
     return f"sqlite:///{default_path()}"
 
 
-def logging_wanted(environ: dict[str, str] | None = None) -> bool:
+def logging_wanted(environ: dict[str, str] | None = None, *, creating: bool = False) -> bool:
     """Whether rolls made outside a stored character are logged.
 
     ``MENEUR_LOG=1`` forces it (the database is created if needed), ``MENEUR_LOG=0``
     turns it off; otherwise rolls are logged as soon as a campaign database exists
     (``MENEUR_DB_URL`` is set, or the default file is there). A newcomer who never made
-    a campaign pays nothing.
+    a campaign pays nothing. A command that creates the database (``creating``: a new
+    character) logs its rolls unless ``MENEUR_LOG=0``.
     """
     env = os.environ if environ is None else environ
     flag = env.get(ENV_LOG, "").strip().lower()
     if flag in ("0", "no", "false", "off"):
         return False
-    if flag in ("1", "yes", "true", "on"):
+    if flag in ("1", "yes", "true", "on") or creating:
         return True
     if env.get(ENV_URL, "").strip():
         return True

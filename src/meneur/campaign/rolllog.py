@@ -1,6 +1,4 @@
-"""Logging a roll: the one function the systems' commands call, and the generic roll's hook.
-
-For a system's command (later work wires ``--character NAME``)::
+"""Logging a roll from code that is not a command (the web table, scripts, tests)::
 
     from meneur.campaign.rolllog import log_roll
     log_roll(store, "krasses", "test", params_json, rolled.faces, outcome_json,
@@ -9,20 +7,13 @@ For a system's command (later work wires ``--character NAME``)::
 The entry and the character's new state are written in one transaction. Pass the
 :class:`~meneur.campaign.chain.CommittedDice` you rolled with (``dice=``) when a game
 session is open (:meth:`Store.committed_dice`), so that ``meneur verify`` can recompute
-the faces.
-
-For ``meneur roll``: :func:`open_roll_log` returns ``None`` (nothing imported, nothing
-written) unless logging is wanted (:func:`meneur.campaign.paths.logging_wanted`).
+the faces. The commands need none of this: :mod:`meneur.campaign.recording` logs them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from meneur.campaign.paths import logging_wanted
-from meneur.rng import DiceSource, RecordingDice
 
 if TYPE_CHECKING:
     from meneur.campaign.chain import CommittedDice
@@ -66,44 +57,3 @@ def log_roll(
         dice=dice if source_kind == (dice.kind if dice else None) else None,
     )
     return store.append_roll(roll, state=state, campaign=campaign)
-
-
-@dataclass
-class RollLog:
-    """The generic roll's link to the log: committed dice if a game session is open."""
-
-    store: Store
-    dice: CommittedDice | None = None
-    recorder: RecordingDice | None = None
-
-    def source(self, chosen: DiceSource, *, explicit: bool) -> RecordingDice:
-        """The source to roll with: the session's committed dice unless the user chose."""
-        if not explicit:
-            self.dice = self.store.committed_dice()
-        self.recorder = RecordingDice(self.dice if self.dice is not None else chosen)
-        return self.recorder
-
-    def record(self, expression: str, outcome: dict[str, Any]) -> None:
-        """Log the roll served by :meth:`source` (then close the database)."""
-        recorder = self.recorder
-        assert recorder is not None, "source() comes first"
-        log_roll(
-            self.store,
-            "generic",
-            "roll",
-            {"expression": expression},
-            [recorder.faces],
-            outcome,
-            recorder.kind,
-            dice=self.dice,
-        )
-        self.store.close()
-
-
-def open_roll_log() -> RollLog | None:
-    """The log for ``meneur roll``, or ``None`` when rolls are not logged (the default)."""
-    if not logging_wanted():
-        return None
-    from meneur.campaign.store import Store
-
-    return RollLog(Store())

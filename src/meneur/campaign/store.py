@@ -9,7 +9,7 @@ Results are plain frozen dataclasses (no ORM object escapes a transaction).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -547,11 +547,13 @@ class Store:
         roll: NewRoll,
         *,
         state: dict[str, Any] | None = None,
+        sheets: Mapping[str, dict[str, Any]] | None = None,
         campaign: str | None = None,
     ) -> dict[str, Any]:
-        """Log ``roll`` at the end of the chain and, with it, the character's new ``state``.
+        """Log ``roll`` at the end of the chain and, with it, the character's new ``state``
+        and the new ``sheets`` of the characters it changed (by name).
 
-        Both are one transaction: after a crash the database holds both or neither.
+        All are one transaction: after a crash the database holds all or nothing.
         Returns the entry as exported (with its hash). This is the hot path of play, so
         it speaks SQLAlchemy Core (a handful of cached statements), not the ORM.
         """
@@ -561,7 +563,8 @@ class Store:
             with self.transaction() as session:  # zero setup: a default campaign on demand
                 self._campaign(session, None, create=True)
             self._has_current = True
-        entry = self._append(roll, state, campaign)
+        checked = self._checked_sheets(sheets or {}, campaign)
+        entry = self._append(roll, state, checked, campaign)
         if roll.dice is not None:
             roll.dice.begin_entry()
         return entry
@@ -585,6 +588,7 @@ class Store:
             for name in (column.strip() for column in columns.split(","))
         )
         state = ":state" if sqlite else "CAST(:state AS json)"
+        sheet = ":sheet" if sqlite else "CAST(:sheet AS json)"
         statements = {
             "current": "SELECT value FROM settings WHERE key = :key",
             "campaign_id": "SELECT id, name FROM campaigns WHERE id = :id" + lock,
@@ -592,6 +596,7 @@ class Store:
             "character": "SELECT id, name FROM characters"
             " WHERE campaign_id = :campaign AND name_key = :key",
             "state": f"UPDATE characters SET state = {state}, updated_at = :now WHERE id = :id",
+            "sheet": f"UPDATE characters SET sheet = {sheet}, updated_at = :now WHERE id = :id",
             "session": "SELECT id, next_counter, revealed_at FROM game_sessions"
             " WHERE campaign_id = :campaign AND commitment = :commitment" + lock,
             "counter": "UPDATE game_sessions SET next_counter = :counter WHERE id = :id",
@@ -611,10 +616,34 @@ class Store:
             return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
         return moment
 
+    def _checked_sheets(
+        self, sheets: Mapping[str, dict[str, Any]], campaign: str | None
+    ) -> dict[str, dict[str, Any]]:
+        """``sheets`` by character name, each validated by its character's system."""
+        checked = {}
+        for name, sheet in sheets.items():
+            info = self.character(name, campaign=campaign)
+            validate_sheet(info.system, sheet, character=info.name)
+            checked[info.name] = sheet
+        return checked
+
+    def update_sheets(
+        self, sheets: Mapping[str, dict[str, Any]], *, campaign: str | None = None
+    ) -> None:
+        """Replace several characters' sheets (validated first) in one transaction."""
+        checked = self._checked_sheets(sheets, campaign)
+        with self.transaction() as session:
+            target = self._campaign(session, campaign)
+            for name, sheet in checked.items():
+                row = self._character(session, target, name)
+                row.sheet = sheet
+                row.updated_at = utcnow()
+
     def _append(
         self,
         roll: NewRoll,
         state: dict[str, Any] | None,
+        sheets: Mapping[str, dict[str, Any]],
         campaign: str | None,
     ) -> dict[str, Any]:
         import json
@@ -655,6 +684,18 @@ class Store:
                         sql["state"],
                         {"state": json.dumps(state), "now": self._moment(now), "id": character_id},
                     )
+            for name, sheet in sheets.items():
+                row = one("character", {"campaign": campaign_id, "key": name_key(name)})
+                if row is None:
+                    raise CampaignError(
+                        N_("No character named '{name}' in the campaign '{campaign}'."),
+                        name=name[:80],
+                        campaign=campaign_name,
+                    )
+                cursor.execute(
+                    sql["sheet"],
+                    {"sheet": json.dumps(sheet), "now": self._moment(now), "id": row[0]},
+                )
             session_id: int | None = None
             draws: list[Any] = []
             counter: int | None = None

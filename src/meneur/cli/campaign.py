@@ -336,7 +336,7 @@ def parse_since(text: str) -> datetime:
 
 def _summary(entry: dict[str, Any]) -> str:
     outcome = entry.get("outcome") or {}
-    for key in ("verdict", "result", "outcome", "total", "successes"):
+    for key in ("verdict", "result", "outcome", "total", "successes", "winner", "passed", "name"):
         value = outcome.get(key) if isinstance(outcome, dict) else None
         if value is not None and not isinstance(value, dict | list):
             return f"{key}: {value}"
@@ -441,12 +441,14 @@ def log_command(
 
 
 def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
-    from meneur.campaign.luck import luck_table
+    from meneur.campaign.luck import check_luck_table, luck_table
 
     table = luck_table(entries)
+    checks = check_luck_table(entries)
     if as_json:
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
+                "measure": "faces",
                 "who": line.who,
                 "sides": line.sides,
                 "dice": line.dice,
@@ -456,6 +458,17 @@ def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
                 "exact": line.exact,
             }
             for line in table
+        ]
+        rows += [
+            {
+                "measure": "checks",
+                "who": line.who,
+                "rolls": line.rolls,
+                "rank": round(line.rank, 4),
+                "expected": 0.5,
+                "p_at_least": line.tail,
+            }
+            for line in checks
         ]
         _print(json.dumps(rows, ensure_ascii=False, indent=2))
         return
@@ -483,6 +496,19 @@ def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
             chance,
         )
     console().print(grid)
+    if checks:
+        judged = Table(
+            title=_("Luck by result: each roll against its check's exact odds"),
+            caption=_(
+                "rank: where a roll stands among the possible results (50% on average, "
+                "100% the best); chance: that fair dice do at least as well (≈ normal law)"
+            ),
+        )
+        for header in (_("Who"), _("Rolls"), _("Mean rank"), _("Chance")):
+            judged.add_column(header)
+        for row in checks:
+            judged.add_row(_text(row.who), str(row.rolls), f"{row.rank:.0%}", f"≈ {row.tail:.1%}")
+        console().print(judged)
 
 
 def render_log(entries: Sequence[dict[str, Any]], console: Console) -> None:

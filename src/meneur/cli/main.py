@@ -152,6 +152,10 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
         from meneur.cli.lab import register as register_lab
 
         register_lab(app, wanted)
+    if first is None or first == "serve":  # the live table (FastAPI loads only when run)
+        from meneur.cli.serve import register as register_serve
+
+        register_serve(app)
     return app
 
 
@@ -240,18 +244,25 @@ def run(args: Sequence[str]) -> int:
                 language=(language or detect_language())[:20], known=", ".join(LANGUAGES)
             )
         )
+    from meneur.campaign import recording
+
+    recording.begin()
     try:
         command = typer.main.get_command(build_app(command_path(rest)))
         localize(command)
         result = command.main(args=rest, prog_name="meneur", standalone_mode=False)
+        recording.finish()
     except MeneurError as error:
+        recording.abandon()
         return fail(str(error))
     except click.NoArgsIsHelpError as error:
         print(error.ctx.get_help() if error.ctx else "")
         return 0
     except click.UsageError as error:
+        recording.abandon()
         return fail(usage_line(error))
     except click.Abort:
+        recording.abandon()
         return fail(_("Interrupted."))
     return result if isinstance(result, int) else 0
 

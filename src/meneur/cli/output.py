@@ -31,7 +31,14 @@ def print_json(data: Any) -> None:
 
 
 def emit(data: dict[str, Any], render: Callable[[Console], None], *, as_json: bool) -> None:
-    """Print a result: its JSON form with ``--json``, else its rich rendering."""
+    """Print a result: its JSON form with ``--json``, else its rich rendering.
+
+    What was rolled is logged first (:func:`meneur.campaign.recording.record`): a result
+    is never shown and then lost.
+    """
+    from meneur.campaign.recording import record
+
+    record(data)
     if as_json:
         print_json(data)
     else:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 
-from meneur.errors import MeneurError
+from meneur.errors import MeneurError, UsageError
+from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.rng import DiceSource, make_source, parse_faces, parse_seed
 
@@ -96,9 +98,43 @@ def faces_option(flag: str = "--faces") -> Any:
     )
 
 
+def character_option(flag: str = "--character") -> Any:
+    return typer.Option(
+        flag,
+        metavar="NAME",
+        help=_(
+            "A character stored in the current campaign, instead of a sheet file: "
+            "what the roll changes is saved with its log entry."
+        ),
+    )
+
+
+def sheet_or_character(
+    sheet: Path | None, character: str | None, system: str, flags: str = "--sheet/--character"
+) -> Path | None:
+    """The sheet to read: the file given, or the stored character (never both)."""
+    if character is None:
+        return sheet
+    if sheet is not None:
+        raise UsageError(N_("Give {flags} once: a sheet file or a stored character."), flags=flags)
+    from meneur.campaign.recording import stored_sheet
+
+    return stored_sheet(character, system)
+
+
+def required_sheet(sheet: Path | None, character: str | None, system: str) -> Path:
+    """Like :func:`sheet_or_character`, for commands that need a character."""
+    chosen = sheet_or_character(sheet, character, system)
+    if chosen is None:
+        raise UsageError(N_("Missing --sheet FILE or --character NAME."))
+    return chosen
+
+
 Json = Annotated[bool, json_option()]
 Seed = Annotated[int | None, seed_option()]
 FacesArg = Annotated[TypedFaces | None, faces_option()]
+CharacterArg = Annotated[str | None, character_option()]
+VsCharacterArg = Annotated[str | None, character_option("--vs-character")]
 VsFacesArg = Annotated[TypedFaces | None, faces_option("--vs-faces")]
 
 
@@ -108,5 +144,9 @@ def dice_sources(seed: int | None, *faces: TypedFaces | None) -> list[DiceSource
     With a seed, every stream draws from the same seeded source, so one seed replays the
     whole roll; typed faces for one side and random dice for the other may be mixed.
     """
+    from meneur.campaign.recording import dice_for
+
     shared = make_source(seed=seed)
-    return [make_source(faces=f.values) if f is not None else shared for f in faces]
+    sources = [make_source(faces=f.values) if f is not None else shared for f in faces]
+    explicit = seed is not None or any(f is not None for f in faces)
+    return dice_for(sources, explicit=explicit)  # remembered for the roll log when kept

@@ -22,17 +22,11 @@ def roll(
     as_json: Json = False,
 ) -> None:
     """Roll a generic dice expression."""
-    from meneur.campaign.rolllog import open_roll_log
     from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
     from meneur.dice import parse, render_rich, roll_expression, to_json
-    from meneur.rng import DiceSource, make_source
 
     tree = parse(expression)
-    source: DiceSource = make_source(seed=seed, faces=faces.values if faces else None)
-    log = open_roll_log()  # None unless a campaign database exists or MENEUR_LOG=1
-    if log is not None:
-        source = log.source(source, explicit=seed is not None or faces is not None)
+    (source,) = dice_sources(seed, faces)  # logged by emit when a campaign database exists
     rolled = roll_expression(tree, source)
-    if log is not None:
-        log.record(expression, to_json(rolled))  # logged before it is shown
     emit(to_json(rolled), lambda console: render_rich(rolled, console), as_json=as_json)

@@ -139,6 +139,15 @@ class Check(ABC, Generic[P, O]):
         """
         return None
 
+    def score(self, key: Hashable) -> float | None:
+        """Optional hook: how good the result ``key`` is for the roller (higher is better).
+
+        The roll log judges each player's luck with it: where each roll stands among
+        the check's exact outcomes (:func:`meneur.campaign.recording.judge`). ``None``
+        (the default) means the check's results have no such order.
+        """
+        return None
+
     def roll(self, params: P, sources: Sequence[DiceSource]) -> Rolled[P, O]:
         """Draw faces from ``sources`` (one per stream) as ``resolve`` asks, then resolve."""
         count = self.streams(params)
@@ -152,9 +161,32 @@ class Check(ABC, Generic[P, O]):
                 drawn[need.stream].extend(sources[need.stream].roll(self.die_sides, need.count))
                 continue
             break
-        for source in {id(s): s for s in sources[:count]}.values():
+        return self.finished(
+            Rolled(params, tuple(tuple(f) for f in drawn), outcome), sources[:count]
+        )
+
+    def finished(self, rolled: Rolled[P, O], sources: Sequence[DiceSource]) -> Rolled[P, O]:
+        """Close the sources of a finished roll; every override of :meth:`roll` ends here.
+
+        A source that watches (``observe``: the roll log, which judges luck against
+        :meth:`odds`) is told what the check made of its dice.
+        """
+        for source in {id(s): s for s in sources}.values():
             source.finish()
-        return Rolled(params, tuple(tuple(f) for f in drawn), outcome)
+            observe = _watcher(source)
+            if observe is not None:
+                observe(self, rolled)
+        return rolled
+
+
+def _watcher(source: DiceSource) -> Any:
+    """The ``observe`` of ``source`` or of a source it wraps (wrappers keep ``.source``)."""
+    for _ in range(8):
+        observe = getattr(source, "observe", None)
+        if observe is not None or not hasattr(source, "source"):
+            return observe
+        source = source.source
+    return None
 
 
 class CommandGroups(ABC):

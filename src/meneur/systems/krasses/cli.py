@@ -13,12 +13,15 @@ from typing import Annotated, Any
 import typer
 
 from meneur.cli.params import (
+    CharacterArg,
     FacesArg,
     Json,
     Seed,
+    VsCharacterArg,
     VsFacesArg,
     int_parser,
     meneur_parser,
+    sheet_or_character,
 )
 from meneur.errors import UsageError
 from meneur.locale import N_
@@ -267,12 +270,14 @@ def test_command(
     modifier: ModifierOpt = None,
     krasse: KrasseOpt = None,
     sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     skill: SkillOpt = None,
     faces: FacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
     """Roll a Krâsses test: d20 + bonus against a difficulty (K-1 to K-6)."""
+    sheet = sheet_or_character(sheet, stored, "krasses")
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.krasses.render import render_test
@@ -297,8 +302,10 @@ def oppose_command(
     vs_modifier: VsModifierOpt = None,
     ignore_naturals: IgnoreNaturalsOpt = False,
     sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     skill: SkillOpt = None,
     vs_sheet: VsSheetOpt = None,
+    vs_stored: VsCharacterArg = None,
     vs_skill: VsSkillOpt = None,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
@@ -306,6 +313,8 @@ def oppose_command(
     as_json: Json = False,
 ) -> None:
     """Roll an opposition: the higher total wins; ties go to the PC or are rolled again (K-4)."""
+    sheet = sheet_or_character(sheet, stored, "krasses")
+    vs_sheet = sheet_or_character(vs_sheet, vs_stored, "krasses", "--vs-sheet/--vs-character")
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.krasses.render import render_oppose
@@ -361,6 +370,7 @@ def odds_command(
     modifier: ModifierOpt = None,
     krasse: KrasseOpt = None,
     sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     skill: SkillOpt = None,
     vs_bonus: VsBonusOpt = None,
     vs_modifier: VsModifierOpt = None,
@@ -371,6 +381,7 @@ def odds_command(
     as_json: Json = False,
 ) -> None:
     """Exact odds of a Krâsses test, opposition (--vs-bonus) or cooperation (--member)."""
+    sheet = sheet_or_character(sheet, stored, "krasses")
     from meneur.cli.output import emit
     from meneur.systems.krasses import odds
     from meneur.systems.krasses.render import render_odds
@@ -460,8 +471,9 @@ SkillsOpt = Annotated[
 def new_character_command(
     name: Annotated[str, typer.Option("--name", metavar="NAME", help=_("The hero's name."))],
     out: Annotated[
-        Path, typer.Option("--out", metavar="FILE", help=_("Where to write the sheet (JSON)."))
-    ],
+        Path | None,
+        typer.Option("--out", metavar="FILE", help=_("Also write the sheet to FILE (JSON).")),
+    ] = None,
     characteristic: PairsOpt = None,
     skill: SkillsOpt = None,
     force: Annotated[
@@ -469,12 +481,13 @@ def new_character_command(
     ] = False,
     as_json: Json = False,
 ) -> None:
-    """Write a new Krâsses sheet; add advantages and equipment by editing the file."""
+    """Store a new Krâsses character in the current campaign (and in --out FILE if given)."""
+    from meneur.cli.newcharacter import store_new, stored_line
     from meneur.cli.output import emit
     from meneur.files import write_sheet
     from meneur.systems.krasses.sheet import KrassesSheet, validated
 
-    if out.exists() and not force:
+    if out is not None and out.exists() and not force:
         raise UsageError(N_("{path} exists: add --force to replace it."), path=str(out))
     sheet: KrassesSheet = validated(
         {
@@ -485,13 +498,17 @@ def new_character_command(
             "advantages": [],
             "equipment": [],
         },
-        str(out),
+        str(out or name),
     )
     data = sheet.model_dump(mode="json")
-    write_sheet(out, data)
+    campaign = store_new("krasses", sheet.name, data)
+    if out is not None:
+        write_sheet(out, data)
 
     def render(console: Any) -> None:
-        console.print(_("Sheet of {name} written to {path}.").format(name=name, path=out))
+        console.print(stored_line(sheet.name, campaign), markup=False)
+        if out is not None:
+            console.print(_("Sheet of {name} written to {path}.").format(name=name, path=out))
 
     emit(data, render, as_json=as_json)
 
@@ -511,5 +528,5 @@ def register(groups: CommandGroups) -> None:
         "krasses", help=_("Krâsses: exact odds of a test, an opposition or a cooperation.")
     )(odds_command)
     groups.group("character", "new").command(
-        "krasses", help=_("Krâsses: write a new character sheet.")
+        "krasses", help=_("Krâsses: a new character, stored in the campaign.")
     )(new_character_command)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
@@ -210,6 +210,11 @@ class KrassesTest(Check[TestParams, TestOutcome]):
     def key(self, outcome: TestOutcome) -> Hashable:
         return (outcome.passed, outcome.margin)
 
+    def score(self, key: Hashable) -> float | None:
+        """Passing first, then the margin."""
+        passed, margin = cast("tuple[bool, int]", key)
+        return 1000.0 * passed + margin
+
     def odds(self, params: TestParams) -> Dist[Hashable]:
         from meneur.systems.krasses.odds import test_dist
 
@@ -346,6 +351,10 @@ class KrassesOppose(Check[OpposeParams, OpposeOutcome]):
 
     def key(self, outcome: OpposeOutcome) -> Hashable:
         return (outcome.winner, outcome.decided_by)
+
+    def score(self, key: Hashable) -> float | None:
+        """Side a's point of view: winning or losing."""
+        return 1.0 if cast("tuple[str, str]", key)[0] == "a" else -1.0
 
     def odds(self, params: OpposeParams) -> Dist[Hashable]:
         from meneur.systems.krasses.odds import oppose_dist
@@ -505,6 +514,10 @@ class KrassesCooperate(Check[CooperateParams, CooperateOutcome]):
 
     def key(self, outcome: CooperateOutcome) -> Hashable:
         return (outcome.leader, len(outcome.helpers), outcome.passed)
+
+    def score(self, key: Hashable) -> float | None:
+        """The group passes or fails."""
+        return 1.0 if cast("tuple[int, int, bool]", key)[2] else 0.0
 
     def odds(self, params: CooperateParams) -> Dist[Hashable]:
         from meneur.systems.krasses.odds import cooperate_dist

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from meneur.cli.params import (
+    CharacterArg,
     FacesArg,
     Json,
     Seed,
@@ -22,6 +23,7 @@ from meneur.cli.params import (
     dice_sources,
     int_parser,
     meneur_parser,
+    required_sheet,
 )
 from meneur.errors import UsageError
 from meneur.locale import N_
@@ -370,7 +372,10 @@ def aid_command(
     emit(data, lambda console: render_aid(console, data), as_json=as_json)
 
 
-SheetArg = Annotated[Path, typer.Argument(help=_("The hero sheet (JSON), updated in place."))]
+SheetArg = Annotated[
+    Path | None,
+    typer.Argument(help=_("The hero sheet (JSON), updated in place (or --character NAME).")),
+]
 
 
 def _step(sheet: Path, as_json: bool, run: Any) -> None:
@@ -387,19 +392,22 @@ def _step(sheet: Path, as_json: bool, run: Any) -> None:
 
 
 def scene_start(
-    sheet: SheetArg,
+    sheet: SheetArg = None,
+    stored: CharacterArg = None,
     title: Annotated[str, typer.Option("--title", help=_("What the scene is about."))] = "",
     as_json: Json = False,
 ) -> None:
     """Begin a scene: roll counts, helpers and light wounds are tracked until it ends."""
     from meneur.systems.legendes import scene
 
-    _step(sheet, as_json, lambda hero: scene.start(hero, title[:200]))
+    _step(
+        required_sheet(sheet, stored, "legendes"),
+        as_json,
+        lambda hero: scene.start(hero, title[:200]),
+    )
 
 
 def scene_add(
-    sheet: SheetArg,
-    name: Annotated[str, typer.Argument(help=_("The opposition's name."))],
     level: Annotated[
         Level,
         typer.Option(
@@ -409,6 +417,12 @@ def scene_add(
             help=_("Its level (L-3)."),
         ),
     ],
+    sheet: SheetArg = None,
+    name: Annotated[
+        str | None,
+        typer.Argument(help=_("The opposition's name (the only argument with --character).")),
+    ] = None,
+    stored: CharacterArg = None,
     group: GroupOpt = False,
     count: Annotated[
         int,
@@ -433,10 +447,14 @@ def scene_add(
     """Add an opposition, a group of about ten, or a crowd to the scene (L-3, L-4)."""
     from meneur.systems.legendes import scene
 
+    if stored is not None and name is None and sheet is not None:
+        sheet, name = None, str(sheet)  # `add NAME --character HERO`: no sheet file
+    if name is None:
+        raise UsageError(N_("Missing the opposition's name."))
     if len(name) > 60 or not name.strip():
         raise UsageError(N_("An opposition's name has 1 to 60 characters."))
     _step(
-        sheet,
+        required_sheet(sheet, stored, "legendes"),
         as_json,
         lambda hero: scene.add(
             hero, name.strip(), level, group=group, count=count, keeps_fighting=keeps_fighting
@@ -445,7 +463,6 @@ def scene_add(
 
 
 def scene_roll(
-    sheet: SheetArg,
     vs: Annotated[
         list[str],
         typer.Option(
@@ -454,6 +471,8 @@ def scene_roll(
             help=_("An opposition of the scene (repeat for several, L-10)."),
         ),
     ],
+    sheet: SheetArg = None,
+    stored: CharacterArg = None,
     domain: Annotated[
         str,
         typer.Option(
@@ -484,6 +503,7 @@ def scene_roll(
         domain=domain, dice=dice, against=tuple(vs), modifier=modifier, weakness=weakness,
         regret=regret, removed_dice=remove_dice, motivation=motivation, spend=spend, take=take,
     )  # fmt: skip
+    hero_sheet = required_sheet(sheet, stored, "legendes")  # before the dice: they are logged
     sources = dice_sources(seed, faces, vs_faces)
 
     def run(hero: Any) -> Any:
@@ -492,11 +512,10 @@ def scene_roll(
             source.finish()
         return result
 
-    _step(sheet, as_json, run)
+    _step(hero_sheet, as_json, run)
 
 
 def scene_aid(
-    sheet: SheetArg,
     helper: Annotated[str, typer.Option("--helper", help=_("Who helps (once per scene, L-11)."))],
     helper_dice: Annotated[
         int,
@@ -507,6 +526,8 @@ def scene_aid(
             help=_("The helper's dice."),
         ),
     ],
+    sheet: SheetArg = None,
+    stored: CharacterArg = None,
     domain: Annotated[
         str,
         typer.Option(
@@ -524,6 +545,7 @@ def scene_aid(
 
     if len(helper) > 80 or not helper.strip():
         raise UsageError(N_("A helper's name has 1 to 80 characters."))
+    hero_sheet = required_sheet(sheet, stored, "legendes")  # before the dice: they are logged
     sources = dice_sources(seed, faces, vs_faces)
 
     def run(hero: Any) -> Any:
@@ -535,11 +557,12 @@ def scene_aid(
             source.finish()
         return result
 
-    _step(sheet, as_json, run)
+    _step(hero_sheet, as_json, run)
 
 
 def scene_wound(
-    sheet: SheetArg,
+    sheet: SheetArg = None,
+    stored: CharacterArg = None,
     grave: Annotated[
         bool, typer.Option("--grave", help=_("A grave wound at once (poison, thirst...)."))
     ] = False,
@@ -548,25 +571,32 @@ def scene_wound(
     """The hero takes a wound outside an opposition (L-13)."""
     from meneur.systems.legendes import scene
 
-    _step(sheet, as_json, lambda hero: scene.wound(hero, grave=grave))
+    _step(
+        required_sheet(sheet, stored, "legendes"),
+        as_json,
+        lambda hero: scene.wound(hero, grave=grave),
+    )
 
 
-def scene_heal(sheet: SheetArg, as_json: Json = False) -> None:
+def scene_heal(sheet: SheetArg = None, stored: CharacterArg = None, as_json: Json = False) -> None:
     """The cause of the grave wound is treated: the hero is unhurt (L-13)."""
     from meneur.systems.legendes import scene
 
-    _step(sheet, as_json, scene.heal)
+    _step(required_sheet(sheet, stored, "legendes"), as_json, scene.heal)
 
 
-def scene_progress(sheet: SheetArg, as_json: Json = False) -> None:
+def scene_progress(
+    sheet: SheetArg = None, stored: CharacterArg = None, as_json: Json = False
+) -> None:
     """Significant progress toward the motivation: +1 motivation point (L-12)."""
     from meneur.systems.legendes import scene
 
-    _step(sheet, as_json, scene.progress)
+    _step(required_sheet(sheet, stored, "legendes"), as_json, scene.progress)
 
 
 def scene_reached(
-    sheet: SheetArg,
+    sheet: SheetArg = None,
+    stored: CharacterArg = None,
     keep: Annotated[
         bool, typer.Option("--keep", help=_("Keep the motivation: restart at 1 point."))
     ] = False,
@@ -583,23 +613,27 @@ def scene_reached(
         raise UsageError(N_("Choose exactly one of --keep or --raise."))
     if raise_to is not None and len(raise_to) > 300:
         raise UsageError(N_("A motivation has at most 300 characters."))
-    _step(sheet, as_json, lambda hero: scene.reached(hero, "keep" if keep else "raise", raise_to))
+    _step(
+        required_sheet(sheet, stored, "legendes"),
+        as_json,
+        lambda hero: scene.reached(hero, "keep" if keep else "raise", raise_to),
+    )
 
 
-def scene_end(sheet: SheetArg, as_json: Json = False) -> None:
+def scene_end(sheet: SheetArg = None, stored: CharacterArg = None, as_json: Json = False) -> None:
     """End the scene: the light wound heals, helpers may help again (L-11, L-13)."""
     from meneur.systems.legendes import scene
 
-    _step(sheet, as_json, scene.end)
+    _step(required_sheet(sheet, stored, "legendes"), as_json, scene.end)
 
 
-def scene_show(sheet: SheetArg, as_json: Json = False) -> None:
+def scene_show(sheet: SheetArg = None, stored: CharacterArg = None, as_json: Json = False) -> None:
     """Show the hero and the scene in progress."""
     from meneur.cli.output import emit
     from meneur.systems.legendes.render import render_hero
     from meneur.systems.legendes.sheet import load_hero
 
-    data = load_hero(sheet).model_dump(mode="json")
+    data = load_hero(required_sheet(sheet, stored, "legendes")).model_dump(mode="json")
     emit(data, lambda console: render_hero(console, data), as_json=as_json)
 
 
@@ -630,3 +664,8 @@ def register(groups: CommandGroups) -> None:
     ):
         scene_app.command(name, help=_(text))(function)
     groups.group("scene").add_typer(scene_app, name="legendes")
+    from meneur.cli.newcharacter import from_file
+
+    groups.group("character", "new").command(
+        "legendes", help=_("Légendes: store a character from its sheet file.")
+    )(from_file("legendes"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from meneur.errors import LimitError, RuleError, UsageError
 from meneur.locale import N_
@@ -406,6 +406,10 @@ class LegendesTest(Check[OpposedParams, OpposedOutcome]):
     def key(self, outcome: OpposedOutcome) -> Hashable:
         return outcome_key(outcome.winner, outcome.band)
 
+    def score(self, key: Hashable) -> float | None:
+        """The hero's point of view: from a definitive win down to a definitive loss."""
+        return float(-OUTCOME_KEYS.index(str(key)))
+
     def odds(self, params: OpposedParams) -> Dist[Hashable]:
         from meneur.systems.legendes.odds import opposed_odds
 
@@ -491,6 +495,10 @@ class LegendesAid(Check[HelpParams, HelpOutcome]):
 
     def key(self, outcome: HelpOutcome) -> Hashable:
         return outcome.effect
+
+    def score(self, key: Hashable) -> float | None:
+        """From no help up to an extra die."""
+        return float(-EFFECTS.index(cast("Effect", key)))
 
     def odds(self, params: HelpParams) -> Dist[Hashable]:
         from meneur.systems.legendes.odds import help_odds

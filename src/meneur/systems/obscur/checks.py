@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from meneur.odds.dist import Dist
 from meneur.systems.base import Check, FaceReader, Faces
@@ -79,6 +79,11 @@ class TestCheck(Check[TestParams, TestOutcome]):
     def key(self, outcome: TestOutcome) -> Hashable:
         return (outcome.successes, outcome.fumble)
 
+    def score(self, key: Hashable) -> float | None:
+        """More successes is better; a fumble is the worst."""
+        successes, fumble = cast("tuple[int, bool]", key)
+        return -1.0 if fumble else float(successes)
+
     def odds(self, params: TestParams) -> Dist[Hashable]:
         return test_dist(params)  # type: ignore[return-value]
 
@@ -111,6 +116,11 @@ class OpposeCheck(Check[OpposeParams, OpposeOutcome]):
 
     def key(self, outcome: OpposeOutcome) -> Hashable:
         return (outcome.winner, outcome.margin)
+
+    def score(self, key: Hashable) -> float | None:
+        """Side a's point of view: its margin, negative when b wins."""
+        winner, margin = cast("tuple[str | None, int]", key)
+        return float(margin if winner == "a" else -margin if winner == "b" else 0)
 
     def odds(self, params: OpposeParams) -> Dist[Hashable]:
         return oppose_dist(params)  # type: ignore[return-value]
@@ -149,6 +159,10 @@ class AcquireCheck(Check[AcquireParams, AcquireOutcome]):
 
     def key(self, outcome: AcquireOutcome) -> Hashable:
         return (outcome.availability, outcome.available)
+
+    def score(self, key: Hashable) -> float | None:
+        """The higher the availability roll, the better."""
+        return float(cast("tuple[int, bool]", key)[0])
 
     def odds(self, params: AcquireParams) -> Dist[Hashable]:
         return acquire_dist(params)  # type: ignore[return-value]

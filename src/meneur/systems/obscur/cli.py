@@ -14,7 +14,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from meneur.cli.params import FacesArg, Json, Seed, VsFacesArg, int_parser, meneur_parser
+from meneur.cli.params import (
+    CharacterArg,
+    FacesArg,
+    Json,
+    Seed,
+    VsCharacterArg,
+    VsFacesArg,
+    int_parser,
+    meneur_parser,
+    required_sheet,
+    sheet_or_character,
+)
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -341,6 +352,7 @@ def _settle(
 def test_command(
     dice: DiceOpt = None,
     sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     trait: TraitOpt = None,
     difficulty: DifficultyOpt = 1,
     zero_skill: ZeroSkillOpt = False,
@@ -360,6 +372,7 @@ def test_command(
     as_json: Json = False,
 ) -> None:
     """Roll an Obscur test: Potentiel d'Action, successes, Maladresse, Dépassement."""
+    sheet = sheet_or_character(sheet, stored, "obscur")
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.obscur.checks import TestCheck
@@ -415,11 +428,13 @@ def oppose_command(
         ),
     ] = None,
     sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     trait: TraitOpt = None,
     vs_sheet: Annotated[
         Path | None,
         typer.Option("--vs-sheet", metavar="FILE", help=_("The opposing side's sheet.")),
     ] = None,
+    vs_stored: VsCharacterArg = None,
     vs_trait: Annotated[
         str | None, typer.Option("--vs-trait", metavar="NAME", help=_("The opposing side's trait."))
     ] = None,
@@ -447,6 +462,8 @@ def oppose_command(
     as_json: Json = False,
 ) -> None:
     """Roll an Obscur opposition: more successes wins, by the difference (O-9)."""
+    sheet = sheet_or_character(sheet, stored, "obscur")
+    vs_sheet = sheet_or_character(vs_sheet, vs_stored, "obscur", "--vs-sheet/--vs-character")
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.obscur.checks import OpposeCheck
@@ -502,6 +519,7 @@ def oppose_command(
 def odds_command(
     dice: DiceOpt = None,
     sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     trait: TraitOpt = None,
     difficulty: DifficultyOpt = 1,
     zero_skill: ZeroSkillOpt = False,
@@ -515,6 +533,7 @@ def odds_command(
     as_json: Json = False,
 ) -> None:
     """Exact odds of an Obscur test (pools up to 60 dice), with an optional Dépassement plan."""
+    sheet = sheet_or_character(sheet, stored, "obscur")
     from meneur.cli.output import emit
     from meneur.systems.obscur.depassement import PushPlan
     from meneur.systems.obscur.odds import summary
@@ -585,6 +604,7 @@ def odds_command(
 def push_command(
     dice: DiceOpt = None,
     sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     trait: TraitOpt = None,
     difficulty: DifficultyOpt = 1,
     points: Annotated[
@@ -610,6 +630,7 @@ def push_command(
     Without --faces: before the roll (extra dice now, or points kept for after). With
     --faces: after the roll, each plan of rerolls and adjustments, best first.
     """
+    sheet = sheet_or_character(sheet, stored, "obscur")
     from meneur.cli.output import emit
     from meneur.systems.obscur.advisor import MAX_POINTS as LIMIT
     from meneur.systems.obscur.advisor import advise_after, advise_before
@@ -731,12 +752,6 @@ def push_command(
 
 
 def xp_command(
-    sheet: Annotated[
-        Path,
-        typer.Option(
-            "--sheet", metavar="FILE", help=_("An Obscur character sheet (JSON or TOML).")
-        ),
-    ],
     trait: Annotated[str, typer.Option("--trait", metavar="NAME", help=_("The trait to raise."))],
     to: Annotated[
         int,
@@ -744,6 +759,8 @@ def xp_command(
             "--to", parser=int_parser(0, 30), metavar="LEVEL", help=_("The level to reach.")
         ),
     ],
+    sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     apply: Annotated[
         bool,
         typer.Option("--apply", help=_("Spend the Vécu and write the new level to the sheet.")),
@@ -759,7 +776,7 @@ def xp_command(
     from meneur.systems.obscur.experience import apply_raise, plan_raise
     from meneur.systems.obscur.sheet import load_character, save_character
 
-    character = load_character(sheet)
+    character = load_character(required_sheet(sheet, stored, "obscur"))
     plan = plan_raise(character, trait, to, contact=contact)
     if apply:
         save_character(apply_raise(character, plan))
@@ -884,3 +901,8 @@ def register(groups: CommandGroups) -> None:
     groups.group("acquire").command(
         "obscur", help=_("Obscur acquisition: availability and price.")
     )(acquire_command)
+    from meneur.cli.newcharacter import from_file
+
+    groups.group("character", "new").command(
+        "obscur", help=_("Obscur: store a character from its sheet file.")
+    )(from_file("obscur"))

@@ -67,9 +67,8 @@ class StepCheck(Check[Step, Any]):
             sources = [*sources, *([sources[-1]] * (params.streams - len(sources)))]
         reader = DrawingReader(sources, params.streams)
         outcome = params.run_reader(reader)
-        for source in {id(s): s for s in sources[: params.streams]}.values():
-            source.finish()
-        return Rolled(params, tuple(tuple(f) for f in reader.drawn), outcome)
+        rolled = Rolled(params, tuple(tuple(f) for f in reader.drawn), outcome)
+        return self.finished(rolled, sources[: params.streams])
 
     def resolve(self, params: Step, faces: Faces) -> Any:
         return params.run(faces)

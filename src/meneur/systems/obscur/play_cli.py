@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from meneur.cli.params import FacesArg, Json, Seed, VsFacesArg, int_parser, meneur_parser
+from meneur.cli.params import (
+    CharacterArg,
+    FacesArg,
+    Json,
+    Seed,
+    VsFacesArg,
+    int_parser,
+    meneur_parser,
+    required_sheet,
+)
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -82,7 +91,7 @@ def _strategy_option(flag: str) -> Any:
 
 
 SheetOpt = Annotated[
-    Path, typer.Option("--sheet", metavar="FILE", help=_("An Obscur character sheet."))
+    Path | None, typer.Option("--sheet", metavar="FILE", help=_("An Obscur character sheet."))
 ]
 DryRun = Annotated[
     bool, typer.Option("--dry-run", help=_("Show the result without writing the sheet."))
@@ -712,7 +721,8 @@ def render_step(console: Console, data: dict[str, Any], title: str) -> None:
 
 
 def hurt_command(
-    sheet: SheetOpt,
+    sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     fall: Annotated[
         int | None,
         typer.Option(
@@ -787,6 +797,7 @@ def hurt_command(
     as_json: Json = False,
 ) -> None:
     """Apply one source of damage to a sheet (O-23..O-30)."""
+    sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur import health
     from meneur.systems.obscur.combat import dice_of
 
@@ -867,7 +878,8 @@ def hurt_command(
 
 
 def heal_command(
-    sheet: SheetOpt,
+    sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     healer: Annotated[
         Path | None,
         typer.Option(
@@ -895,6 +907,7 @@ def heal_command(
     as_json: Json = False,
 ) -> None:
     """Treat a wound (O-32), hang on to life (O-31) or lift morale (O-34)."""
+    sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur import health
     from meneur.systems.obscur.combat import dice_of
     from meneur.systems.obscur.sheet import load_character
@@ -925,7 +938,8 @@ def heal_command(
 
 
 def rest_command(
-    sheet: SheetOpt,
+    sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     days: Annotated[
         int, typer.Option("--days", parser=int_parser(1, 365), metavar="N", help=_("Days."))
     ] = 6,
@@ -942,6 +956,7 @@ def rest_command(
 ) -> None:
     """Recovery (O-33): Résistance + Régénération HP every 6 days at rest; a new day
     also clears the count of over-encumbrance tests (O-42) and Volonté 0 comes back to 1."""
+    sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur import health
     from meneur.systems.obscur.combat import dice_of
 
@@ -962,7 +977,8 @@ def rest_command(
 
 
 def march_command(
-    sheet: SheetOpt,
+    sheet: SheetOpt = None,
+    stored: CharacterArg = None,
     hours: Annotated[
         int,
         typer.Option("--hours", parser=int_parser(1, 24), metavar="H", help=_("Hours of march.")),
@@ -973,6 +989,7 @@ def march_command(
     as_json: Json = False,
 ) -> None:
     """A march with the sheet's load (O-42): Surencombrement and its tests."""
+    sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur.combat import dice_of
     from meneur.systems.obscur.encumbrance import MarchParams, load_of, march
     from meneur.systems.obscur.gear import equipment_of

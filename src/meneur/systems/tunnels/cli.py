@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from meneur.cli.params import FacesArg, Json, Seed, VsFacesArg, int_parser, meneur_parser
+from meneur.cli.params import (
+    CharacterArg,
+    FacesArg,
+    Json,
+    Seed,
+    VsCharacterArg,
+    VsFacesArg,
+    int_parser,
+    meneur_parser,
+    sheet_or_character,
+)
 from meneur.errors import DiceSourceError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -234,6 +244,7 @@ def test_command(
         Path | None,
         typer.Option("--sheet", metavar="FILE", help=_("Roll from a character sheet (JSON).")),
     ] = None,
+    stored: CharacterArg = None,
     trait: Annotated[
         str | None,
         typer.Option(
@@ -275,6 +286,7 @@ def test_command(
 
     notes: list[str] = []
     loaded = None
+    sheet = sheet_or_character(sheet, stored, "tunnels")
     if sheet is not None:  # sheets and spells load pydantic models: only when used
         from meneur.systems.tunnels import character as characters
 
@@ -677,6 +689,8 @@ def fight_command(
         Path | None,
         typer.Option("--vs-sheet", metavar="FILE", help=_("Another character's sheet.")),
     ] = None,
+    stored: CharacterArg = None,
+    vs_stored: VsCharacterArg = None,
     explode: Explode = "needed",
     loss: Annotated[
         str,
@@ -728,6 +742,10 @@ def fight_command(
     from meneur.systems.tunnels import character as characters
     from meneur.systems.tunnels.combat import Fighter, character, fight, fight_json, monster
     from meneur.systems.tunnels.rules import check_policy
+
+    sheet = sheet_or_character(sheet, stored, "tunnels")
+    vs_sheet = sheet_or_character(vs_sheet, vs_stored, "tunnels", "--vs-sheet/--vs-character")
+    save = save or stored is not None or vs_stored is not None  # stored: always kept
 
     def side(
         dice_: int | None, endurance_: int | None, sheet_: Path | None, default: str, flag: str
@@ -908,14 +926,19 @@ def character_new_command(
     ] = None,
     as_json: Json = False,
 ) -> None:
-    """Create a random Tunnels character (T-1) with its derived statistics (T-2)."""
+    """Create a random Tunnels character (T-1) with its derived statistics (T-2), stored in
+    the current campaign (and written to --out FILE too if given)."""
+    from meneur.campaign.recording import creating_database
+    from meneur.cli.newcharacter import store_new, stored_line
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.tunnels import character as characters
     from meneur.systems.tunnels.data import derived
 
+    creating_database()  # the creation rolls are logged, even on a first start
     (source,) = dice_sources(seed, faces)
     sheet = characters.create(characters.check_name(name), source)
+    campaign = store_new("tunnels", sheet.name, sheet.model_dump())
     if out is not None:
         characters.save(out, sheet)
     house = derived().house_rule
@@ -942,6 +965,7 @@ def character_new_command(
                 + _("Derived statistics: house rule (the text gives no formula).")
                 + "[/]"
             )
+        console.print(stored_line(sheet.name, campaign), markup=False)
         if out is not None:
             console.print(_("Saved to {path}.").format(path=out))
 

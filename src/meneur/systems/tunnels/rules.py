@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
@@ -306,13 +306,17 @@ class TunnelsTest(Check[TestParams, TestOutcome]):
         """
         source = sources[0]
         outcome = roll_test(params, lambda count: source.roll(6, count))
-        source.finish()
         batches = outcome.batches
         faces = batches[0] if len(batches) == 1 else tuple(chain.from_iterable(batches))
-        return Rolled(params, (faces,), outcome)
+        return self.finished(Rolled(params, (faces,), outcome), [source])
 
     def key(self, outcome: TestOutcome) -> Hashable:
         return (outcome.successes, outcome.exceptional, outcome.critical)
+
+    def score(self, key: Hashable) -> float | None:
+        """More successes is better; a critical failure is the worst (luck, T-8)."""
+        successes, exceptional, critical = cast("tuple[int, bool, bool]", key)
+        return -1.0 if critical else successes + (0.5 if exceptional else 0.0)
 
     def odds(self, params: TestParams) -> Dist[Hashable]:
         from meneur.systems.tunnels.odds import test_odds
@@ -457,6 +461,13 @@ class TunnelsOppose(Check[OpposedParams, OpposedOutcome]):
     def key(self, outcome: OpposedOutcome) -> Hashable:
         a, b = outcome.a, outcome.b
         return (a.successes - b.successes, a.six_streak, a.critical, b.six_streak, b.critical)
+
+    def score(self, key: Hashable) -> float | None:
+        """Side a's point of view: the difference, a critical failure outweighing it."""
+        difference, _a_six, a_critical, _b_six, b_critical = cast(
+            "tuple[int, bool, bool, bool, bool]", key
+        )
+        return float(difference) - 1000.0 * a_critical + 1000.0 * b_critical
 
     def odds(self, params: OpposedParams) -> Dist[Hashable]:
         from meneur.systems.tunnels.odds import opposed_odds

@@ -1,0 +1,342 @@
+"""The roll log of one command: every system's rolls logged by two hooks, not per command.
+
+Every command draws its dice through :func:`meneur.cli.params.dice_sources` and prints its
+result through :func:`meneur.cli.output.emit`. Both call here, so logging is wired once
+for all systems, present and future:
+
+- :func:`dice_for` (from ``dice_sources``): when rolls are logged (a campaign database
+  exists, ``MENEUR_LOG=1``, or a stored character takes part), each stream is wrapped
+  so that its faces are remembered; when the user chose no dice (no ``--seed``, no
+  ``--faces``) and a game session is open, they come from its committed dice.
+- :meth:`LoggedDice.observe` (from :meth:`meneur.systems.base.Check.roll`): the check,
+  its parameters and its outcome, to judge luck against the check's exact odds.
+- :func:`record` (from ``emit``): one log entry with the faces drawn since the last one
+  and, in the same transaction, the new sheets of the stored characters that took part.
+- :func:`stored_sheet` (``--character NAME``): a :class:`StoredSheet`, which the
+  systems' sheet loaders read and write like a file (:mod:`meneur.files` knows it); the
+  write waits for the log entry, so a roll and its consequences land together or not
+  at all.
+- :func:`begin` / :func:`finish` / :func:`abandon` (from :func:`meneur.cli.main.run`):
+  a fresh recording per command; after success, a sheet changed without any roll is
+  written; after an error nothing is.
+
+This module imports only the standard library at load time (every command imports it).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from meneur.rng import DiceSource, RecordingDice
+
+if TYPE_CHECKING:
+    from meneur.campaign.chain import CommittedDice
+    from meneur.campaign.store import Store
+    from meneur.systems.base import Check, Rolled
+
+    _ConcretePath = Path
+else:
+    _ConcretePath = type(Path())
+
+MAX_JUDGED = 12
+"""Checks judged for luck per log entry (a long fight is judged on its first rounds)."""
+
+
+class StoredSheet(_ConcretePath):
+    """A stored character, addressed like a sheet file (``--character NAME``).
+
+    The systems' loaders take a path: this one reads the character's sheet from the
+    campaign database and writes it back there (see :mod:`meneur.files`), so no system
+    needs a second loader. It never touches the file system.
+    """
+
+    character: str
+    system: str
+
+    def __str__(self) -> str:
+        return f"«{self.character}»"
+
+    def __repr__(self) -> str:
+        return f"StoredSheet({self.character!r})"
+
+
+@dataclass
+class Recording:
+    """What one command rolled and changed, waiting for :func:`record`."""
+
+    store: Store | None = None
+    streams: list[LoggedDice] = field(default_factory=list)
+    logged: list[int] = field(default_factory=list)
+    """Per stream, how many of its faces are already in the log."""
+    dice: CommittedDice | None = None
+    sheets: dict[str, StoredSheet] = field(default_factory=dict)
+    """The stored characters taking part, roller first."""
+    loaded: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """New sheets of stored characters, written with the next log entry."""
+    judged: list[dict[str, Any]] = field(default_factory=list)
+    last_observed: Rolled[Any, Any] | None = None
+    wanted: bool | None = None
+
+    def logging(self) -> bool:
+        if self.sheets:
+            return True
+        if self.wanted is None:
+            from meneur.campaign.paths import logging_wanted
+
+            self.wanted = logging_wanted()
+        return self.wanted
+
+    def open_store(self) -> Store:
+        if self.store is None:
+            from meneur.campaign.store import Store
+
+            self.store = Store()
+        return self.store
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+
+class LoggedDice(RecordingDice):
+    """One stream's dice, remembered for the log; told what each check made of them."""
+
+    def __init__(self, source: DiceSource, recording: Recording) -> None:
+        super().__init__(source)
+        self.recording = recording
+
+    def observe(self, check: Check[Any, Any], rolled: Rolled[Any, Any]) -> None:
+        """Judge the roll against the check's exact odds (see :func:`judge`)."""
+        if self.recording.last_observed is rolled:  # one roll, several streams
+            return
+        self.recording.last_observed = rolled
+        if len(self.recording.judged) < MAX_JUDGED:
+            from meneur.errors import MeneurError
+
+            try:
+                verdict = judge(check, rolled.params, rolled.outcome)
+            except MeneurError:  # no exact odds for these params: the roll stands unjudged
+                verdict = None
+            if verdict is not None:
+                self.recording.judged.append(verdict)
+
+
+_current: Recording | None = None
+
+
+def current() -> Recording:
+    global _current
+    if _current is None:
+        _current = Recording()
+    return _current
+
+
+def begin() -> None:
+    """Start a command with nothing recorded."""
+    abandon()
+
+
+def abandon() -> None:
+    """Forget what was recorded (after an error: nothing is written)."""
+    global _current
+    if _current is not None:
+        _current.close()
+    _current = None
+
+
+def finish() -> None:
+    """After a command succeeded: write stored sheets changed without a roll, then close."""
+    global _current
+    recording, _current = _current, None
+    if recording is None:
+        return
+    try:
+        if recording.pending:
+            recording.open_store().update_sheets(recording.pending)
+    finally:
+        recording.close()
+
+
+def creating_database() -> None:
+    """This command stores what it makes (a new character): log its rolls from the start."""
+    from meneur.campaign.paths import logging_wanted
+
+    current().wanted = logging_wanted(creating=True)
+
+
+def dice_for(sources: Sequence[DiceSource], *, explicit: bool) -> list[DiceSource]:
+    """The sources a command rolls with: remembered for the log when rolls are logged.
+
+    ``explicit`` is true when the user chose the dice (``--seed``, ``--faces``): those
+    are kept; otherwise an open game session's committed dice replace them.
+    """
+    recording = current()
+    if not recording.logging():
+        return list(sources)
+    chosen = list(sources)
+    if not explicit:
+        if recording.dice is None:
+            recording.dice = recording.open_store().committed_dice()
+        if recording.dice is not None:
+            chosen = [recording.dice] * len(chosen)
+    wrapped = [LoggedDice(source, recording) for source in chosen]
+    recording.streams.extend(wrapped)
+    recording.logged.extend(0 for _ in wrapped)
+    return list(wrapped)
+
+
+def stored_sheet(name: str, system: str) -> StoredSheet:
+    """The stored character ``name`` of the current campaign, as a sheet path.
+
+    Its system must be ``system``: a Tunnels command cannot roll for an Obscur hero.
+    """
+    from meneur.campaign.errors import CampaignError
+    from meneur.locale import N_
+
+    recording = current()
+    info = recording.open_store().character(name)
+    if info.system != system:
+        raise CampaignError(
+            N_("{name} is a {system} character, not a {wanted} one."),
+            name=info.name,
+            system=info.system,
+            wanted=system,
+        )
+    path = StoredSheet("character.json")
+    path.character = info.name
+    path.system = info.system
+    recording.sheets.setdefault(info.name, path)
+    recording.loaded[info.name] = info.sheet
+    return path
+
+
+def read_stored(path: StoredSheet) -> dict[str, Any]:
+    """The sheet as the command last left it (a copy: the loader may change it)."""
+    recording = current()
+    if path.character not in recording.loaded:  # a path kept from another command
+        stored_sheet(path.character, path.system)
+    sheet = recording.pending.get(path.character, recording.loaded[path.character])
+    return copy.deepcopy(sheet)
+
+
+def write_stored(path: StoredSheet, sheet: dict[str, Any]) -> None:
+    """Keep the new sheet for the next log entry (or :func:`finish`)."""
+    current().pending[path.character] = copy.deepcopy(sheet)
+
+
+def record(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Log what was rolled since the last entry, with ``data`` (the printed result).
+
+    Nothing happens when rolls are not logged or nothing was rolled nor changed (an
+    ``odds`` command, a ``show``). Returns the entry written, with its hash.
+    """
+    recording = _current
+    if recording is None or not (recording.streams or recording.pending):
+        return None
+    faces = [
+        stream.faces[done:]
+        for stream, done in zip(recording.streams, recording.logged, strict=True)
+    ]
+    if not any(faces):
+        return None  # a sheet changed without a roll: written by finish()
+    from meneur.campaign.store import NewRoll
+
+    words, params = _command()
+    system = str(data.get("system") or (words[-1] if len(words) > 1 else "generic"))
+    kind = " ".join(word for word in words if word != system) or "roll"
+    kinds = {stream.kind for stream, drawn in zip(recording.streams, faces, strict=True) if drawn}
+    source = "physical" if "physical" in kinds else min(kinds)
+    outcome = dict(data)
+    if recording.judged:
+        outcome["luck"] = recording.judged
+    roller = next(iter(recording.sheets), None)
+    entry = recording.open_store().append_roll(
+        NewRoll(
+            system=system,
+            kind=kind,
+            params=params,
+            faces=faces,
+            outcome=outcome,
+            source=source,
+            character=roller,
+            dice=recording.dice if source == "committed" else None,
+        ),
+        sheets=recording.pending,
+    )
+    recording.logged = [len(stream.faces) for stream in recording.streams]
+    recording.pending = {}
+    recording.judged = []
+    return entry
+
+
+def _command() -> tuple[list[str], dict[str, Any]]:
+    """The command's words (``["test", "tunnels"]``) and its parameters as JSON values."""
+    from meneur.cli import clickcompat as click
+
+    context = click.get_current_context(silent=True)
+    if context is None:
+        return [], {}
+    words = context.command_path.split()[1:]
+    flags = {
+        param.name: (param.opts[0].lstrip("-") if param.opts else param.name)
+        for param in context.command.params
+    }
+    params = {
+        flags.get(name) or name: _jsonable(value)
+        for name, value in context.params.items()
+        if name != "as_json" and value not in (None, False, (), [])
+    }
+    return words, params
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    values = getattr(value, "values", None)
+    if isinstance(values, tuple):  # typed faces
+        return [_jsonable(item) for item in values]
+    return str(value)
+
+
+def judge(check: Check[Any, Any], params: Any, outcome: Any) -> dict[str, Any] | None:
+    """Where the roll stands among the check's exact outcomes, for the luck report.
+
+    ``rank`` is ``P(worse) + P(as good) / 2`` under fair dice: 0.5 on average whatever
+    the check (a fair die's rank is uniform in that sense), near 1 for a lucky roll.
+    ``var`` is its exact variance under fair dice, so that many rolls can be judged
+    together. Checks without an order of results (:meth:`Check.score` is ``None``) are
+    not judged.
+    """
+    mine = check.score(check.key(outcome))
+    if mine is None:
+        return None
+    weights: dict[float, int] = {}
+    for key, weight in check.odds(params).items():
+        score = check.score(key)
+        if score is None:
+            return None
+        weights[score] = weights.get(score, 0) + weight
+    total = sum(weights.values())
+    below = 0
+    rank = Fraction(0)
+    second_moment = Fraction(0)
+    for score in sorted(weights):
+        middle = Fraction(2 * below + weights[score], 2 * total)
+        second_moment += weights[score] * middle * middle
+        if score == mine:
+            rank = middle
+        below += weights[score]
+    return {
+        "check": check.name,
+        "rank": float(rank),
+        "var": float(second_moment / total - Fraction(1, 4)),
+    }

@@ -1,0 +1,65 @@
+"""``meneur character new SYSTEM``: every new character lands in the campaign database.
+
+Tunnels and Krâsses roll or build their characters (their own commands call
+:func:`store_new`); Obscur and Légendes sheets are written by hand, so their command
+(:func:`from_file`) stores a sheet file under a name. Either way the first character of
+a newcomer creates the database and a ``default`` campaign: zero setup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from meneur.cli.params import Json
+from meneur.locale import gettext as _
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def store_new(system: str, name: str, sheet: dict[str, Any]) -> str:
+    """Store a new character in the current campaign; the campaign's name.
+
+    The character becomes the roller of the command's log entry (its creation rolls).
+    """
+    from meneur.campaign.recording import current, stored_sheet
+
+    info = current().open_store().add_character(system, name, sheet)
+    stored_sheet(info.name, info.system)
+    return info.campaign
+
+
+def stored_line(name: str, campaign: str) -> str:
+    return _("{name} is stored in the campaign '{campaign}'.").format(name=name, campaign=campaign)
+
+
+def from_file(system: str) -> Callable[..., None]:
+    """The ``character new SYSTEM NAME --from FILE`` command of ``system``."""
+
+    def command(
+        name: Annotated[str, typer.Argument(help=_("The character's name."))],
+        source: Annotated[
+            Path,
+            typer.Option("--from", metavar="FILE", help=_("The character's sheet (JSON or TOML).")),
+        ],
+        as_json: Json = False,
+    ) -> None:
+        """Store a character from its sheet file (validated first)."""
+        from meneur.cli.output import emit
+        from meneur.files import read_sheet
+
+        sheet = read_sheet(source)
+        sheet["name"] = name.strip()
+        campaign = store_new(system, name, sheet)
+        data = {"system": system, "name": name.strip(), "campaign": campaign}
+
+        def render(console: Console) -> None:
+            console.print(stored_line(data["name"], campaign), markup=False)
+
+        emit(data, render, as_json=as_json)
+
+    return command

@@ -1,0 +1,307 @@
+"""Playing from stored characters: ``--character NAME``, every system roll logged, luck.
+
+Issue 9: a test from a stored character uses its traits and writes its consequences in
+the same transaction as the roll's log entry; every roll made through meneur is logged;
+luck is judged against each check's exact odds.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.campaign import recording
+from meneur.campaign.luck import check_luck_table
+from meneur.campaign.store import Store
+from meneur.odds import brute_force
+from meneur.systems.registry import find_system
+
+ROOT = Path(__file__).resolve().parents[2]
+Capsys = pytest.CaptureFixture[str]
+
+
+def log(capsys: Capsys) -> list[dict[str, Any]]:
+    result = invoke(capsys, "log", "--json")
+    assert result.status == 0, result.err
+    entries: list[dict[str, Any]] = result.json()
+    return entries
+
+
+def sheet_of(name: str) -> dict[str, Any]:
+    with Store() as store:
+        return store.character(name).sheet
+
+
+def new_zed(capsys: Capsys) -> dict[str, Any]:
+    made = invoke(capsys, "character", "new", "tunnels", "Zed", "--seed", "3", "--json")
+    assert made.status == 0, made.err
+    sheet: dict[str, Any] = made.json()
+    return sheet
+
+
+def test_a_newcomers_first_character_creates_the_database(tmp_path: Path, capsys: Capsys) -> None:
+    """Zero setup: no database, no campaign; `character new` makes both and logs the rolls."""
+    db = tmp_path / "private.db"
+    assert not db.exists()
+    sheet = new_zed(capsys)
+    assert db.exists()
+    listed = invoke(capsys, "character", "list", "--json").json()
+    assert [(c["name"], c["campaign"]) for c in listed] == [("Zed", "default")]
+    assert sheet_of("Zed") == sheet
+    (entry,) = log(capsys)
+    assert (entry["who"], entry["system"], entry["kind"]) == ("Zed", "tunnels", "character new")
+    assert entry["params"] == {"name": "Zed", "seed": 3}
+    # 3d6 per characteristic... every face of the creation is in the entry
+    assert len(entry["faces"][0]) >= 6
+
+
+def test_stored_character_rolls_and_spends_chance_in_one_entry(db_url: str, capsys: Capsys) -> None:
+    """T-12 through --character: the Chance spent is saved with the roll's log entry."""
+    new_zed(capsys)
+    before = sheet_of("Zed")
+    assert before["characteristics"]["Dextérité"] == 4 and before["chance"]["current"] == 4
+    rolled = invoke(
+        capsys, "test", "tunnels", "--character", "zed", "--trait", "Dextérité",
+        "--threshold", "2", "--chance", "1", "--faces", "1,2,5,3,5", "--json",
+    )  # fmt: skip
+    assert rolled.status == 0, rolled.err
+    data = rolled.json()
+    assert data["passed"] and data["chance_spent"] == 1
+    assert sheet_of("Zed")["chance"]["current"] == 3
+    entry = log(capsys)[-1]
+    assert (entry["who"], entry["kind"], entry["source"]) == ("Zed", "test", "physical")
+    assert entry["faces"] == [[1, 2, 5, 3, 5]]
+    assert entry["params"]["character"] == "zed" and entry["params"]["trait"] == "Dextérité"
+
+
+def test_roll_and_consequence_are_one_transaction(
+    db_url: str, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the log entry cannot be written, the Chance spent is not written either."""
+    new_zed(capsys)
+    entries = len(log(capsys))
+
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("meneur.campaign.store.entry_hash", broken)  # after the sheet UPDATE
+    with pytest.raises(RuntimeError):
+        invoke(
+            capsys, "test", "tunnels", "--character", "Zed", "--trait", "Dextérité",
+            "--threshold", "2", "--chance", "1", "--faces", "1,2,5,3,5",
+        )  # fmt: skip
+    monkeypatch.undo()
+    monkeypatch.setenv("MENEUR_DB_URL", db_url)
+    assert sheet_of("Zed")["chance"]["current"] == 4
+    assert len(log(capsys)) == entries
+
+
+def test_a_fight_saves_endurance_of_a_stored_character(db_url: str, capsys: Capsys) -> None:
+    new_zed(capsys)
+    fought = invoke(
+        capsys, "fight", "tunnels", "--character", "Zed", "--vs-mr", "6", "--seed", "2", "--json"
+    )
+    assert fought.status == 0, fought.err
+    after = sheet_of("Zed")
+    end = fought.json()["a"]
+    assert after["endurance"] == {"current": end["endurance"], "max": 6}
+    assert (after["wounded"], after["dead"]) == (end["wounded"], end["dead"])
+    assert end["endurance"] < 6  # MR 6 against Force 2 always hurts
+    entry = log(capsys)[-1]
+    assert (entry["who"], entry["kind"]) == ("Zed", "fight")
+    assert entry["outcome"]["a"] == end and entry["faces"][0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["test", "krasses", "--character", "Zed", "--skill", "x", "--difficulty", "12"],
+         "tunnels"),
+        (["test", "tunnels", "--character", "Nobody", "--trait", "Force", "--threshold", "1"],
+         "Nobody"),
+        (["test", "tunnels", "--character", "Zed", "--sheet", "zed.json", "--trait", "Force",
+          "--threshold", "1"], "--sheet/--character"),
+    ],
+)  # fmt: skip
+def test_bad_character_is_one_line_and_writes_nothing(
+    capsys: Capsys, args: list[str], message: str
+) -> None:
+    new_zed(capsys)
+    entries = len(log(capsys))
+    result = invoke(capsys, *args)
+    assert result.status == 2 and message in result.err and "Traceback" not in result.err
+    assert len(result.err.strip().splitlines()) == 1
+    assert len(log(capsys)) == entries and sheet_of("Zed")["chance"]["current"] == 4
+
+
+def test_krasses_stored_character(db_url: str, capsys: Capsys) -> None:
+    made = invoke(
+        capsys, "character", "new", "krasses", "--name", "Zoé", "--characteristic", "Force=12",
+        "--skill", "Bagarre=3",
+    )  # fmt: skip
+    assert made.status == 0, made.err
+    rolled = invoke(
+        capsys, "test", "krasses", "--character", "Zoé", "--skill", "Bagarre",
+        "--difficulty", "12", "--faces", "9", "--json",
+    )  # fmt: skip
+    assert rolled.status == 0, rolled.err
+    entry = log(capsys)[-1]
+    assert (entry["who"], entry["system"], entry["faces"]) == ("Zoé", "krasses", [[9]])
+    assert entry["outcome"]["trait"]["name"] == "Bagarre"
+
+
+def test_obscur_stored_character_takes_a_fall(db_url: str, capsys: Capsys) -> None:
+    """Obscur sheets are stored from their file; `hurt` writes the wound to the database."""
+    stored = invoke(
+        capsys, "character", "new", "obscur", "Isaure", "--from",
+        str(ROOT / "examples" / "obscur" / "isaure.json"),
+    )  # fmt: skip
+    assert stored.status == 0, stored.err
+    before = sheet_of("Isaure")
+    hurt = invoke(
+        capsys, "hurt", "obscur", "--character", "Isaure", "--fall", "4", "--seed", "1", "--json"
+    )
+    assert hurt.status == 0, hurt.err
+    after = sheet_of("Isaure")
+    assert after != before and after.get("etat") != before.get("etat")
+    entry = log(capsys)[-1]
+    assert (entry["who"], entry["kind"]) == ("Isaure", "hurt")
+
+
+def test_legendes_scene_from_a_stored_hero(db_url: str, capsys: Capsys) -> None:
+    example = ROOT / "examples" / "legendes" / "lyssia.json"
+    assert (
+        invoke(capsys, "character", "new", "legendes", "Lyssia", "--from", str(example)).status == 0
+    )
+    steps = [
+        ["scene", "legendes", "start", "--character", "Lyssia", "--title", "Le pont"],
+        ["scene", "legendes", "add", "Orsk", "--level", "heroique", "--character", "Lyssia"],
+        ["scene", "legendes", "roll", "--vs", "Orsk", "--character", "Lyssia", "--seed", "1"],
+    ]
+    for step in steps:
+        result = invoke(capsys, *step)
+        assert result.status == 0, (step, result.err)
+    scene = sheet_of("Lyssia")["scene"]
+    assert scene["title"] == "Le pont" and scene["oppositions"][0]["name"] == "Orsk"
+    assert scene["oppositions"][0]["rolls"] == 1
+    entry = log(capsys)[-1]
+    assert (entry["who"], entry["kind"]) == ("Lyssia", "scene roll")
+
+
+def test_committed_system_rolls_verify(db_url: str, capsys: Capsys, tmp_path: Path) -> None:
+    """System rolls under an open game session use its committed dice; verify recomputes."""
+    new_zed(capsys)
+    assert invoke(capsys, "session", "start").status == 0
+    for threshold in ("1", "2", "3"):
+        rolled = invoke(
+            capsys, "test", "tunnels", "--character", "Zed", "--trait", "Force",
+            "--threshold", threshold,
+        )  # fmt: skip
+        assert rolled.status == 0, rolled.err
+    assert invoke(capsys, "oppose", "krasses", "--bonus", "2", "--vs-bonus", "3").status == 0
+    assert invoke(capsys, "session", "reveal").status == 0
+    out = tmp_path / "log.json"
+    assert invoke(capsys, "log", "--export", str(out)).status == 0
+    assert [e["source"] for e in json.loads(out.read_text())["entries"][1:]] == ["committed"] * 4
+    verified = invoke(capsys, "verify", str(out))
+    assert verified.status == 0, verified.err
+    document = json.loads(out.read_text())
+    document["entries"][2]["faces"][0][0] = 7 - document["entries"][2]["faces"][0][0]
+    out.write_text(json.dumps(document))
+    tampered = invoke(capsys, "verify", str(out))
+    assert tampered.status == 2 and "3" in tampered.err
+
+
+def test_odds_and_shows_are_not_logged(db_url: str, capsys: Capsys) -> None:
+    new_zed(capsys)
+    entries = len(log(capsys))
+    assert invoke(capsys, "odds", "tunnels", "--dice", "3", "--threshold", "2").status == 0
+    assert invoke(capsys, "character", "show", "Zed").status == 0
+    assert len(log(capsys)) == entries
+
+
+@pytest.mark.parametrize("system", ["tunnels", "obscur", "krasses", "legendes"])
+def test_judged_rank_is_the_mid_rank_of_brute_force(system: str) -> None:
+    """The luck of a roll is P(worse) + P(as good)/2 among the check's exact outcomes.
+
+    Cross-checked against brute-force enumeration for every check with an order of
+    results, on every outcome of its first example; the mean rank is exactly 1/2.
+    """
+    for check in find_system(system).checks().values():
+        params = check.examples()[0]
+        if check.score(check.key(check.resolve(params, first_faces(check, params)))) is None:
+            continue
+        exact = brute_force(check, params)
+        assert exact == check.odds(params)
+        mean = Fraction(0)
+        for key, weight in exact.items():
+            probability = Fraction(weight, exact.total)
+            mine = check.score(key)
+            assert mine is not None
+            worse = sum(
+                (
+                    Fraction(w, exact.total)
+                    for k, w in exact.items()
+                    if (check.score(k) or 0) < mine
+                ),
+                Fraction(0),
+            )
+            same = sum(
+                (Fraction(w, exact.total) for k, w in exact.items() if check.score(k) == mine),
+                Fraction(0),
+            )
+            outcome = outcome_with_key(check, params, key)
+            verdict = recording.judge(check, params, outcome)
+            assert verdict is not None
+            assert verdict["rank"] == pytest.approx(float(worse + same / 2), abs=1e-12)
+            mean += probability * (worse + same / 2)
+        assert mean == Fraction(1, 2), (system, check.name)
+
+
+def first_faces(check: Any, params: Any) -> tuple[tuple[int, ...], ...]:
+    from meneur.rng import make_source
+
+    return check.roll(params, [make_source(seed=0)] * check.streams(params)).faces  # type: ignore[no-any-return]
+
+
+def outcome_with_key(check: Any, params: Any, key: Any) -> Any:
+    """An outcome of ``check`` whose key is ``key`` (found by seeded rolls)."""
+    from meneur.rng import make_source
+
+    source = make_source(seed=1)
+    for _ in range(100_000):
+        outcome = check.roll(params, [source] * check.streams(params)).outcome
+        if check.key(outcome) == key:
+            return outcome
+    raise AssertionError(f"no roll gave {key!r}")
+
+
+def test_check_luck_table_adds_ranks_per_player() -> None:
+    lucky = [{"who": "Ana", "outcome": {"luck": [{"rank": 0.95, "var": 1 / 12}]}}] * 20
+    plain = [{"who": "Bo", "outcome": {"luck": [{"rank": 0.5, "var": 1 / 12}]}}] * 20
+    junk = [{"who": "Cy", "outcome": {"luck": "no"}}, {"who": "Cy", "outcome": None}]
+    table = {row.who: row for row in check_luck_table([*lucky, *plain, *junk])}
+    assert set(table) == {"Ana", "Bo"}
+    assert table["Ana"].rolls == 20 and table["Ana"].rank == pytest.approx(0.95)
+    assert table["Ana"].tail < 1e-6  # fair dice almost never do that well
+    assert table["Bo"].tail == pytest.approx(0.5)
+
+
+def test_luck_report_judges_system_rolls(db_url: str, capsys: Capsys) -> None:
+    new_zed(capsys)
+    for _ in range(3):
+        assert invoke(
+            capsys, "test", "tunnels", "--character", "Zed", "--trait", "Force",
+            "--threshold", "1", "--faces", "6,6",
+        ).status == 0  # fmt: skip
+    rows = invoke(capsys, "log", "--luck", "--json").json()
+    (judged,) = [row for row in rows if row["measure"] == "checks"]
+    # Force 2 at threshold 1: two successes has P = 1/4 and nothing is better, so each
+    # roll's rank is 3/4 + (1/4)/2 = 7/8
+    assert judged["who"] == "Zed" and judged["rolls"] == 3 and judged["rank"] == 0.875
+    assert judged["p_at_least"] < 0.05
