@@ -305,3 +305,25 @@ def test_luck_report_judges_system_rolls(db_url: str, capsys: Capsys) -> None:
     # roll's rank is 3/4 + (1/4)/2 = 7/8
     assert judged["who"] == "Zed" and judged["rolls"] == 3 and judged["rank"] == 0.875
     assert judged["p_at_least"] < 0.05
+
+
+def test_obscur_fight_between_stored_characters(db_url: str, capsys: Capsys) -> None:
+    """Both fighters' wounds are written with the fight's log entry (no --save needed)."""
+    for name in ("garance", "corbeau"):
+        path = ROOT / "examples" / "obscur" / f"{name}.toml"
+        assert (
+            invoke(capsys, "character", "new", "obscur", name.title(), "--from", str(path)).status
+            == 0
+        )
+    before = {name: sheet_of(name) for name in ("Garance", "Corbeau")}
+    fought = invoke(
+        capsys, "fight", "obscur", "--a-character", "Garance", "--b-character", "Corbeau",
+        "--seed", "12", "--json",
+    )  # fmt: skip
+    assert fought.status == 0, fought.err
+    changed = [name for name in before if sheet_of(name).get("etat") != before[name].get("etat")]
+    assert changed, "the fight's wounds were not saved"
+    entry = log(capsys)[-1]
+    assert (entry["who"], entry["kind"]) == ("Garance", "fight")
+    alone = invoke(capsys, "fight", "obscur", "--a-character", "Garance")
+    assert alone.status == 2 and "--b/--b-character" in alone.err

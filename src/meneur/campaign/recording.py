@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote
 
 from meneur.rng import DiceSource, RecordingDice
 
@@ -52,11 +53,22 @@ class StoredSheet(_ConcretePath):
 
     The systems' loaders take a path: this one reads the character's sheet from the
     campaign database and writes it back there (see :mod:`meneur.files`), so no system
-    needs a second loader. It never touches the file system.
+    needs a second loader. It never touches the file system. The character and its
+    system are spelled in the path's name (``Zed@tunnels.json``, quoted), so paths that
+    pathlib derives from it (``resolve()``...) still name them.
     """
 
-    character: str
-    system: str
+    @classmethod
+    def of(cls, character: str, system: str) -> StoredSheet:
+        return cls(f"{quote(character, safe='')}@{quote(system, safe='')}.json")
+
+    @property
+    def character(self) -> str:
+        return unquote(self.name.removesuffix(".json").rpartition("@")[0])
+
+    @property
+    def system(self) -> str:
+        return unquote(self.name.removesuffix(".json").rpartition("@")[2])
 
     def __str__(self) -> str:
         return f"«{self.character}»"
@@ -209,9 +221,7 @@ def stored_sheet(name: str, system: str) -> StoredSheet:
             system=info.system,
             wanted=system,
         )
-    path = StoredSheet("character.json")
-    path.character = info.name
-    path.system = info.system
+    path = StoredSheet.of(info.name, info.system)
     recording.sheets.setdefault(info.name, path)
     recording.loaded[info.name] = info.sheet
     return path

@@ -122,11 +122,13 @@ def sheet_or_character(
     return stored_sheet(character, system)
 
 
-def required_sheet(sheet: Path | None, character: str | None, system: str) -> Path:
+def required_sheet(
+    sheet: Path | None, character: str | None, system: str, flags: str = "--sheet/--character"
+) -> Path:
     """Like :func:`sheet_or_character`, for commands that need a character."""
-    chosen = sheet_or_character(sheet, character, system)
+    chosen = sheet_or_character(sheet, character, system, flags)
     if chosen is None:
-        raise UsageError(N_("Missing --sheet FILE or --character NAME."))
+        raise UsageError(N_("Missing {flags}: a sheet file or a stored character."), flags=flags)
     return chosen
 
 

@@ -20,6 +20,7 @@ from meneur.cli.params import (
     Json,
     Seed,
     VsFacesArg,
+    character_option,
     int_parser,
     meneur_parser,
     required_sheet,
@@ -72,11 +73,15 @@ def _pair(text: str) -> Poison:
 
 
 SheetA = Annotated[
-    Path, typer.Option("--a", metavar="SHEET", help=_("Fighter A's sheet (JSON or TOML)."))
+    Path | None,
+    typer.Option("--a", metavar="SHEET", help=_("Fighter A's sheet (JSON or TOML).")),
 ]
 SheetB = Annotated[
-    Path, typer.Option("--b", metavar="SHEET", help=_("Fighter B's sheet (JSON or TOML)."))
+    Path | None,
+    typer.Option("--b", metavar="SHEET", help=_("Fighter B's sheet (JSON or TOML).")),
 ]
+StoredA = Annotated[str | None, character_option("--a-character")]
+StoredB = Annotated[str | None, character_option("--b-character")]
 
 
 def _strategy_option(flag: str) -> Any:
@@ -133,8 +138,10 @@ def _test_line(console: Console, label: str, test: dict[str, Any]) -> None:
 
 
 def fight_command(
-    a: SheetA,
-    b: SheetB,
+    a: SheetA = None,
+    b: SheetB = None,
+    stored_a: StoredA = None,
+    stored_b: StoredB = None,
     strategy_a: Annotated[str | None, _strategy_option("--strategy-a")] = None,
     strategy_b: Annotated[str | None, _strategy_option("--strategy-b")] = None,
     impress: Annotated[
@@ -202,6 +209,9 @@ def fight_command(
     as_json: Json = False,
 ) -> None:
     """A melee to the end (O-11..O-22): RA, split, dice, MR, damage, shock, state."""
+    a = required_sheet(a, stored_a, "obscur", "--a/--a-character")
+    b = required_sheet(b, stored_b, "obscur", "--b/--b-character")
+    save = save or stored_a is not None or stored_b is not None  # stored: always kept
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.obscur.combat import (
