@@ -10,5 +10,8 @@ package that needs them is imported (``meneur roll`` without a campaign never pa
 * :mod:`.store`: the :class:`~meneur.campaign.store.Store` (campaigns, characters, rolls);
 * :mod:`.chain`: verifiable dice (HMAC-SHA256 commitment) and the hash-chained log;
 * :mod:`.transfer`: JSON export and import of characters, validated before writing;
-* :mod:`.rolllog`: :func:`~meneur.campaign.rolllog.log_roll`, what the systems call.
+* :mod:`.recording`: how every command's rolls reach the log (two hooks, in
+  ``dice_sources`` and ``emit``), and ``--character NAME``;
+* :mod:`.rolllog`: :func:`~meneur.campaign.rolllog.log_roll`, for code that is not a
+  command (the web table, scripts).
 """

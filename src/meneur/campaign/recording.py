@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, unquote
 
 from meneur.rng import DiceSource, RecordingDice
 
@@ -60,14 +59,20 @@ class StoredSheet(_ConcretePath):
 
     @classmethod
     def of(cls, character: str, system: str) -> StoredSheet:
+        from urllib.parse import quote
+
         return cls(f"{quote(character, safe='')}@{quote(system, safe='')}.json")
 
     @property
     def character(self) -> str:
+        from urllib.parse import unquote
+
         return unquote(self.name.removesuffix(".json").rpartition("@")[0])
 
     @property
     def system(self) -> str:
+        from urllib.parse import unquote
+
         return unquote(self.name.removesuffix(".json").rpartition("@")[2])
 
     def __str__(self) -> str:
