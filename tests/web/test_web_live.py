@@ -26,9 +26,16 @@ TUNNELS = {
 }
 
 
+PENDING: dict[int, list[dict[str, Any]]] = {}
+
+
 def receive(socket: WebSocketTestSession) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(socket.receive_text())
-    return message
+    """The next message (a frame may hold several, as a JSON array)."""
+    pending = PENDING.setdefault(id(socket), [])
+    if not pending:
+        data = json.loads(socket.receive_text())
+        pending.extend(data if isinstance(data, list) else [data])
+    return pending.pop(0)
 
 
 def seats(table: Table) -> tuple[str, str]:

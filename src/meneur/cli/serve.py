@@ -77,6 +77,7 @@ def serve_command(
         port=port,
         log_level="warning",
         ws_max_size=settings.max_ws_message * 4,
+        ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
         server_header=False,
     )
 

@@ -18,7 +18,6 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
@@ -111,6 +110,30 @@ class SameOrigin:
                         await _plain(send, 403, "Cross-site request refused.")
                     return
         await self.app(scope, receive, send)
+
+
+class Language:
+    """Each request speaks its user's language (:func:`choose_language`); ``?lang=`` sticks."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        connection = HTTPConnection(scope)
+        code = choose_language(connection)
+        set_language(code)
+        remember = connection.query_params.get("lang") == code
+
+        async def with_cookie(message: Message) -> None:
+            if remember and message["type"] == "http.response.start":
+                cookie = f"lang={code}; Max-Age=31536000; Path=/; SameSite=Lax"
+                message["headers"] = [*message.get("headers", []), (b"set-cookie", cookie.encode())]
+            await send(message)
+
+        await self.app(scope, receive, with_cookie)
 
 
 class Headers:
@@ -216,15 +239,6 @@ def create_app(
     )
     app.state.web = state
 
-    @app.middleware("http")
-    async def language(request: Request, call_next: Any) -> Response:
-        code = choose_language(request)
-        set_language(code)
-        response: Response = await call_next(request)
-        if request.query_params.get("lang") == code:
-            response.set_cookie("lang", code, max_age=31_536_000, samesite="lax")
-        return response
-
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         messages = {
@@ -257,6 +271,7 @@ def create_app(
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.add_middleware(Language)
     app.add_middleware(SameOrigin)
     app.add_middleware(BodyLimit, limit=the_settings.max_body)
     app.add_middleware(Headers)

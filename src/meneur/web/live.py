@@ -11,7 +11,9 @@ The server decides per connection what to send (:func:`audience`): a secret roll
 never sent to a connection that may not see it, so no client-side code can leak it.
 
 Each connection has a bounded queue drained by its own sender task: one slow phone never
-delays the others. A connection whose queue overflows is closed (it reloads the page).
+delays the others. A connection whose queue overflows is dropped (the page reconnects
+and reloads). A frame holds one message (a JSON object) or, under load, several (a JSON
+array of them).
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ RollMode = Literal["public", "gmroll", "blindroll", "selfroll"]
 ROLL_MODES: tuple[RollMode, ...] = ("public", "gmroll", "blindroll", "selfroll")
 Audience = Literal["full", "hidden"]
 QUEUE_LIMIT = 2000
+BATCH_LIMIT = 200
+FRAME_GAP = 0.01
+"""Seconds between two frames to one client when rolls come faster than that: a quiet
+table sends each roll at once; a busy one sends at most 100 frames a second per client."""
 
 
 def audience(mode: str, roller: str | None, viewer: str, *, viewer_is_gm: bool) -> Audience | None:
@@ -133,8 +139,25 @@ class Hub:
             self.remove(connection)
 
     async def pump(self, connection: Connection) -> None:
-        """Send the connection's queue in order until it closes."""
+        """Send the connection's queue in order until it closes.
+
+        Messages that queued up while the previous frame was being sent go out together,
+        as one JSON array: under load, a frame per roll per client would cost more than
+        the rolls themselves.
+        """
+        queue = connection.queue
+        last = 0.0
         with contextlib.suppress(Exception):
             while not connection.closed:
-                message = await connection.queue.get()
-                await connection.websocket.send_text(message)
+                message = await queue.get()
+                wait = FRAME_GAP - (time.monotonic() - last)
+                if wait > 0:  # busy table: gather what comes in the next moments
+                    await asyncio.sleep(wait)
+                last = time.monotonic()
+                if queue.empty():
+                    await connection.websocket.send_text(message)
+                    continue
+                batch = [message]
+                while not queue.empty() and len(batch) < BATCH_LIMIT:
+                    batch.append(queue.get_nowait())
+                await connection.websocket.send_text("[" + ",".join(batch) + "]")

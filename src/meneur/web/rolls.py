@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
 from meneur.campaign.chain import CommittedDice
 from meneur.campaign.errors import CampaignError
-from meneur.campaign.store import NewRoll, Store
+from meneur.campaign.names import name_key
+from meneur.campaign.store import CharacterInfo, NewRoll, Store
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
@@ -30,6 +32,9 @@ from meneur.web.systems import RollOptions, adapter_for
 from meneur.web.tables import Seat
 
 T = TypeVar("T")
+SHEET_SECONDS = 2.0
+"""How long a sheet read for rolling is reused: edits made outside the table (CLI) show
+within this delay; the table's own changes clear it at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +60,25 @@ class Roller:
         self.store = store
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="meneur-writer")
         self._dice: dict[str, CommittedDice | None] = {}
+        self._sheets: dict[tuple[str, str], tuple[float, CharacterInfo]] = {}
 
     async def run(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.worker, function, *args)
 
     def close(self) -> None:
         self.worker.shutdown(wait=True)
+
+    def _character(self, campaign: str, name: str) -> CharacterInfo:
+        """The character's sheet, read again after :data:`SHEET_SECONDS` (or a change here)."""
+        key = (campaign, name_key(name))
+        found = self._sheets.get(key)
+        now = time.monotonic()
+        if found is None or now - found[0] > SHEET_SECONDS:
+            found = self._sheets[key] = (now, self.store.character(name, campaign=campaign))
+        return found[1]
+
+    def forget_sheets(self) -> None:
+        self._sheets.clear()
 
     def forget_dice(self, campaign: str) -> None:
         self._dice.pop(campaign, None)
@@ -80,7 +98,7 @@ class Roller:
                 name=request.character[:80],
             )
         campaign = seat.table.campaign
-        character = self.store.character(request.character, campaign=campaign)
+        character = self._character(campaign, request.character)
         adapter = adapter_for(character.system)
         params = adapter.params(character.sheet, request.trait, request.options)
         check = find_system(character.system).checks()["test"]

@@ -6,6 +6,7 @@ module global, so a test can build as many independent apps as it likes.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
@@ -77,9 +78,12 @@ State = Annotated[WebState, Depends(web_state)]
 Token = Annotated[str, PathParam(pattern=TOKEN_PATTERN)]
 
 
-def seat(table_id: int, token: Token, state: State) -> Seat:
+async def seat(table_id: int, token: Token, state: State) -> Seat:
     """The seat whose token is in the URL, or 404 (the same answer for a wrong table)."""
-    found = state.tables.seat(table_id, token)
+    if state.tables.is_cached(table_id):  # known table: no database, no thread hop
+        found = state.tables.seat(table_id, token)
+    else:
+        found = await asyncio.to_thread(state.tables.seat, table_id, token)
     if found is None:
         raise HTTPException(status_code=404)
     return found

@@ -91,6 +91,25 @@ class Tables:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._seated: dict[int, tuple[TableInfo, list[PlayerInfo]]] = {}
+        """Tables and their players, read once: every request checks a seat, and this
+        process is the only writer of web tables (each write below clears the entry)."""
+
+    def is_cached(self, table_id: int) -> bool:
+        return table_id in self._seated
+
+    def _forget(self, table_id: int) -> None:
+        self._seated.pop(table_id, None)
+
+    def seating(self, table_id: int) -> tuple[TableInfo, list[PlayerInfo]] | None:
+        """The table and its players (cached), or ``None`` for an unknown table."""
+        found = self._seated.get(table_id)
+        if found is None:
+            table = self.get(table_id)
+            if table is None:
+                return None
+            found = self._seated[table_id] = (table, self.players(table_id))
+        return found
 
     @staticmethod
     def _info(row: WebTable, campaign: str) -> TableInfo:
@@ -161,13 +180,14 @@ class Tables:
 
     def seat(self, table_id: int, token: str) -> Seat | None:
         """The seat holding ``token`` at table ``table_id``, or ``None`` (constant-time checks)."""
-        table = self.get(table_id)
-        if table is None:
+        seating = self.seating(table_id)
+        if seating is None:
             return None
+        table, players = seating
         found: Seat | None = None
         if same_token(token, table.gm_token):
             found = Seat(table, "gm")
-        for player in self.players(table_id):  # every token checked: no early exit
+        for player in players:  # every token checked: no early exit
             if same_token(token, player.token):
                 found = Seat(table, "player", player)
         return found
@@ -189,7 +209,9 @@ class Tables:
             row = WebPlayer(table_id=table.id, name=clean, token=new_token())
             session.add(row)
             session.flush()
-            return PlayerInfo(row.id, row.name, row.token, None)
+            player = PlayerInfo(row.id, row.name, row.token, None)
+        self._forget(table.id)
+        return player
 
     def claimed(self, table_id: int) -> dict[str, str]:
         """Characters already played at the table: folded name -> player name."""
@@ -212,9 +234,11 @@ class Tables:
             if row is None:
                 raise CampaignError(N_("This seat does not exist any more."))
             row.character_id = info.id
+        self._forget(seat.table.id)
 
     def set_combat(self, table_id: int, combat: dict[str, Any]) -> None:
         with self.store.transaction() as session:
             row = session.get(WebTable, table_id)
             if row is not None:
                 row.combat = combat
+        self._forget(table_id)

@@ -44,9 +44,11 @@
     var socket = new WebSocket(scheme + location.host + base + "/ws?lang=" + encodeURIComponent(document.documentElement.lang));
     socket.onopen = function () { delay = 500; live.hidden = false; };
     socket.onmessage = function (event) {
-      var data = JSON.parse(event.data);
-      if (data.type === "roll") addLine(data.html, data.seq);
-      else if (data.type === "combat" || data.type === "session") refresh(data.type);
+      var parsed = JSON.parse(event.data);
+      (Array.isArray(parsed) ? parsed : [parsed]).forEach(function (data) {
+        if (data.type === "roll") addLine(data.html, data.seq);
+        else if (data.type === "combat" || data.type === "session") refresh(data.type);
+      });
     };
     socket.onclose = function () {
       live.hidden = true;
