@@ -39,6 +39,7 @@ import numpy as np
 
 from meneur.lab.adapters.obscur import ADAPTER as OBSCUR
 from meneur.lab.adapters.tunnels import ADAPTER as TUNNELS
+from meneur.lab.grid import probability
 from meneur.lab.simulate import TunnelsFight, run_chunks, tunnels_fights, tunnels_test_chunk
 
 MODES = {"normal": 4, "blessed": 3, "cursed": 5}
@@ -62,9 +63,11 @@ def line(name: str, ours: float, theirs: float, unit: str, reference: str, highe
 
 
 def clear_caches() -> None:
+    from meneur.lab import fastgrid
     from meneur.systems.obscur import odds as obscur_odds
     from meneur.systems.tunnels import odds as tunnels_odds
 
+    fastgrid.clear_caches()
     obscur_odds.power.cache_clear()
     obscur_odds.class_dist.cache_clear()
     tunnels_odds.clear_caches()
@@ -77,7 +80,7 @@ def obscur_ours() -> dict[tuple[int, int], float]:
     clear_caches()
     grid = OBSCUR.grid("test", {}, "1..30", "1..30")
     return {
-        (grid.rows.values[r], grid.columns.values[c]): float(v["success"])  # type: ignore[misc]
+        (grid.rows.values[r], grid.columns.values[c]): probability(v, "success")  # type: ignore[misc]
         for (_, r, c), v in grid.cells.items()
     }
 
@@ -100,7 +103,7 @@ def tunnels_plain_ours() -> dict[tuple[str, int, int], float]:
         for (_, r, c), v in grid.cells.items():
             dice, threshold = grid.rows.values[r], grid.columns.values[c]
             if threshold <= dice:  # type: ignore[operator]
-                out[(mode, dice, threshold)] = float(v["success"])
+                out[(mode, dice, threshold)] = probability(v, "success")
     return out
 
 
@@ -121,7 +124,7 @@ def tunnels_explode_ours(top: int) -> dict[tuple[int, int], float]:
     clear_caches()
     grid = TUNNELS.grid("test", {"explode": "always"}, f"1..{top}", f"1..{top}", "normal")
     return {
-        (grid.rows.values[r], grid.columns.values[c]): float(v["success"])  # type: ignore[misc]
+        (grid.rows.values[r], grid.columns.values[c]): probability(v, "success")  # type: ignore[misc]
         for (_, r, c), v in grid.cells.items()
     }
 

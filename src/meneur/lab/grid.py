@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -49,6 +49,52 @@ Variant = Mapping[str, str]
 """Rule options chosen by name (``{"explode": "always"}``); missing keys keep the default."""
 
 
+class ExactCell(Mapping[str, Fraction]):
+    """A cell's measures as integer weights over one total: exact, Fractions made on reading.
+
+    A grid computed from integer laws (the fast rows of :mod:`meneur.lab.fastgrid`) keeps
+    each probability as ``weight / total``; normalising hundreds of Fractions nobody reads
+    would cost more than computing them. ``cell[name]`` is the exact ``Fraction``;
+    :meth:`probability` is its float, correctly rounded (integer true division).
+    """
+
+    __slots__ = ("names", "total", "weights")
+
+    def __init__(self, names: tuple[str, ...], weights: tuple[int, ...], total: int) -> None:
+        self.names = names
+        self.weights = weights
+        self.total = total
+
+    def __getitem__(self, key: str) -> Fraction:
+        try:
+            index = self.names.index(key)
+        except ValueError:
+            raise KeyError(key) from None
+        return Fraction(self.weights[index], self.total)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def probability(self, key: str) -> float:
+        return self.weights[self.names.index(key)] / self.total
+
+    def __repr__(self) -> str:
+        return f"ExactCell({dict(self)!r})"
+
+
+def probability(cell: Mapping[str, Fraction], key: str) -> float:
+    """A measure of a cell as a float (without building a Fraction when it need not)."""
+    if isinstance(cell, ExactCell):
+        return cell.probability(key)
+    return float(cell[key])
+
+
+Cell = Mapping[str, Fraction]
+
+
 @dataclass(frozen=True)
 class Grid:
     """A computed table: axes, measures, and ``cells[(panel, row, column)]``."""
@@ -60,7 +106,7 @@ class Grid:
     rows: Axis
     columns: Axis
     measures: tuple[Measure, ...]
-    cells: dict[tuple[int, int, int], dict[str, Fraction]] = field(default_factory=dict)
+    cells: dict[tuple[int, int, int], Cell] = field(default_factory=dict)
 
     def headline(self, panel: int, row: int, column: int) -> Fraction | None:
         cell = self.cells.get((panel, row, column))
@@ -105,7 +151,7 @@ class Grid:
                     jsonable(self.panels.values[p]),
                     jsonable(self.rows.values[r]),
                     jsonable(self.columns.values[c]),
-                    *(f"{float(values[m.name]):.12g}" for m in self.measures),
+                    *(f"{probability(values, m.name):.12g}" for m in self.measures),
                 ]
             )
         return out.getvalue()
@@ -120,10 +166,8 @@ def jsonable(value: Hashable) -> Any:
     return str(value)
 
 
-CellFunction = Callable[[Hashable, Hashable, Hashable], dict[str, Fraction] | None]
-RowFunction = Callable[
-    [Hashable, Hashable, Sequence[Hashable]], Sequence[dict[str, Fraction] | None] | None
-]
+CellFunction = Callable[[Hashable, Hashable, Hashable], Cell | None]
+RowFunction = Callable[[Hashable, Hashable, Sequence[Hashable]], Sequence[Cell | None] | None]
 
 
 def compute(
@@ -152,13 +196,21 @@ def compute(
             cells=size,
         )
     grid = Grid(system, check, dict(variant), panels, rows, columns, tuple(measures))
+    cells = grid.cells
     for p, panel in enumerate(panels.values):
         for r, row_value in enumerate(rows.values):
             whole = row(panel, row_value, columns.values) if row is not None else None
+            if whole is not None:  # a whole row at once
+                cells.update(
+                    ((p, r, c), values) for c, values in enumerate(whole) if values is not None
+                )
+                if progress is not None:
+                    progress(len(columns.values))
+                continue
             for c, column in enumerate(columns.values):
-                values = whole[c] if whole is not None else cell(panel, row_value, column)
+                values = cell(panel, row_value, column)
                 if values is not None:
-                    grid.cells[(p, r, c)] = values
+                    cells[(p, r, c)] = values
                 if progress is not None:
                     progress(1)
     return grid

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from meneur.errors import UsageError
-from meneur.lab.grid import Axis, Grid, Measure, compute, parse_variant
+from meneur.lab.grid import Axis, Cell, Grid, Measure, compute, parse_variant
 from meneur.locale import N_
 from meneur.systems.base import Check, System
 
@@ -62,7 +62,7 @@ class Adapter(ABC):
         panel: Hashable,
         row: Hashable,
         columns: Sequence[Hashable],
-    ) -> Sequence[dict[str, Fraction] | None] | None:
+    ) -> Sequence[Cell | None] | None:
         """Optional: a whole row at once, from one law (``None``: cell by cell)."""
         return None
 

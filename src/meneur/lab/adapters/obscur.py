@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar
 
 from meneur.lab.adapters import Adapter, check_of, tails
-from meneur.lab.grid import Axis, Measure, parse_int_list
+from meneur.lab.grid import Axis, Cell, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
 
@@ -109,6 +110,17 @@ class ObscurAdapter(Adapter):
             margin_counts=self.option(variant, "margin_counts") == "yes",
         )
 
+    @staticmethod
+    @cache
+    def _fast(variant: tuple[tuple[str, str], ...]) -> tuple[tuple[int, ...], int] | None:
+        """(successes per face, extra dice) when a row is one polynomial's tail, else None
+        (rerolls and score adjustments change the law; a margin counted changes the cut)."""
+        params = ADAPTER.test_params(dict(variant), 0, 1)
+        push = params.push
+        if push.reroll or push.adjust or (push.margin and params.counts_margin):
+            return None
+        return params.scoring.values, params.pool
+
     def row(
         self,
         check: str,
@@ -116,10 +128,16 @@ class ObscurAdapter(Adapter):
         panel: Hashable,
         row: Hashable,
         columns: Sequence[Hashable],
-    ) -> Sequence[dict[str, Fraction] | None] | None:
+    ) -> Sequence[Cell | None] | None:
         """One law per pool: a difficulty only cuts it (unless a margin adjustment counts)."""
         if check != "test" or not isinstance(row, int):
             return None
+        fast = self._fast(tuple(sorted(variant.items())))
+        if fast is not None:  # one polynomial per pool
+            from meneur.lab.fastgrid import obscur_row
+
+            values, extra = fast
+            return obscur_row(values, row + extra, columns)
         params = self.test_params(variant, row, 1)
         if params.push.margin and params.counts_margin:
             return None

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from meneur.lab.adapters import Adapter, check_of, tails
-from meneur.lab.grid import Axis, Measure, parse_int_list
+from meneur.lab.grid import Axis, Cell, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.text import fold
@@ -148,13 +148,18 @@ class TunnelsAdapter(Adapter):
         panel: Hashable,
         row: Hashable,
         columns: Sequence[Hashable],
-    ) -> Sequence[dict[str, Fraction] | None] | None:
+    ) -> Sequence[Cell | None] | None:
         """``never`` and ``always`` roll the same law whatever the threshold: cut it once.
 
         (``needed`` stops exploding at the threshold, so its law depends on it.)
         """
         if check != "test" or not isinstance(panel, tuple) or panel[1] == "needed":
             return None
+        if panel[1] == "never" and isinstance(row, int):  # one die multiplied in per row
+            from meneur.lab.fastgrid import tunnels_plain_row
+            from meneur.lab.vector import LOWEST
+
+            return tunnels_plain_row(LOWEST[str(panel[0])], row, columns)
         params = self.params(check, variant, panel, row, 1)
         dist: Any = check_of("tunnels", check).odds(params)
         total = dist.total
