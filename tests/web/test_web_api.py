@@ -236,6 +236,28 @@ def test_the_other_systems_main_test(table: Table, system: str) -> None:
     assert "Héros" in table.client.get(table.gm).text
 
 
+def test_legendes_motivation_moves_the_odds_as_the_check_says(table: Table) -> None:
+    """L-12: acting toward the motivation adds its bonus; the odds shown are the check's."""
+    from meneur.systems.legendes.rules import OpposedParams
+
+    table.create(table.gm, "legendes", "Aube", legendary="Épée")
+
+    def chance(**options: str) -> str:
+        answer = table.client.get(
+            f"/api{table.gm}/odds", params={"character": "Aube", "level": "heroique", **options}
+        )
+        return str(answer.json()["traits"]["Épée"]["exact"])
+
+    check = find_system("legendes").checks()["test"]
+    for motivation in (False, True):
+        params = OpposedParams(dice=3, vs_dice=2, vs_level="heroique", motivation=motivation)
+        exact = check.odds(params).p_where(lambda key: str(key).startswith("win:"))
+        shown = chance(motivation="true") if motivation else chance()
+        assert shown == f"{exact.numerator}/{exact.denominator}"
+    entry = table.roll(table.gm, "Aube", "Épée", level="heroique", motivation=True)["entry"]
+    assert isinstance(entry, dict) and entry["params"]["motivation"] is True
+
+
 def test_combat_tracker_order_rounds_health_and_rolls(table: Table) -> None:
     table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
     csrf = table.csrf(table.gm)

@@ -99,7 +99,7 @@ def join(browser: Any, server: dict[str, Any], name: str, character: str, **cont
     page.fill("input[name=name]", name)
     page.click("button[type=submit]")
     page.wait_for_selector("#log", state="attached")
-    form = page.locator("details[open] form")
+    form = page.locator(".create details[open] form")
     form.locator("input[name=name]").fill(character)
     for trait, value in (("Force", "3"), ("Dextérité", "4"), ("Constitution", "3")):
         form.locator(f"input[name='{trait}']").fill(value)
@@ -117,7 +117,19 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> N
     gm.set_default_timeout(WAIT)
     gm.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     gm.goto(server["gm"])
-    assert "/join/" in gm.input_value("#invite")
+    assert gm.input_value("#invite").startswith(server["root"] + "/t/")
+
+    # a newcomer's first minute: create a Tunnels character, roll a test, read the verdict
+    started = time.monotonic()
+    create = gm.locator(".create details[open] form")
+    create.locator("input[name=name]").fill("Garde")
+    create.locator("button[type=submit]").click()
+    gm.wait_for_selector("form.roll[data-character='Garde']")
+    gm.click("form.roll[data-character='Garde'] button.primary")
+    gm.wait_for_selector("#log li.entry >> text=Garde")
+    assert gm.locator("#log li.entry .verdict strong").first.inner_text()
+    assert time.monotonic() - started < 60
+
     gm.click("text=Ouvrir une séance (engager les dés)")
     gm.wait_for_selector("#commitment")
 
@@ -160,11 +172,11 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> N
     bob.wait_for_selector("#log li.mode-gmroll")
     bob.select_option("form.roll select[name=mode]", "public")
     bob.click("form.roll button.primary")
-    expect(alice.locator("#log li.entry")).to_have_count(2)
+    expect(alice.locator("#log li.entry")).to_have_count(3)  # Garde's, hers, Bob's public
     assert alice.locator("#log li.mode-gmroll").count() == 0
     alice.reload()
     assert alice.locator("#log li.mode-gmroll").count() == 0
-    assert alice.locator("#log li.entry").count() == 2
+    assert alice.locator("#log li.entry").count() == 3
 
     # markup in a name is text, everywhere; no script ever ran
     for page in (gm, alice, bob):

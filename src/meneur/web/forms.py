@@ -27,6 +27,7 @@ class OptionsIn(BaseModel):
     cursed: bool = False
     explode: Literal["needed", "always", "never"] = "needed"
     level: Literal["commun", "elite", "heroique", "legendaire"] = "elite"
+    motivation: bool = False
 
     def options(self) -> RollOptions:
         return RollOptions(
@@ -37,6 +38,7 @@ class OptionsIn(BaseModel):
             cursed=self.cursed,
             explode=self.explode,
             level=self.level,
+            motivation=self.motivation,
         )
 
 

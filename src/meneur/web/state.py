@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
@@ -53,12 +52,17 @@ class WebState:
     tables: Tables
     roller: Roller
     hub: Hub = field(default_factory=Hub)
-    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
 
-    def csrf(self, seat_token: str) -> str:
-        """The anti-forgery token of a seat's forms (derived: nothing to store)."""
-        return hmac.new(self.secret, seat_token.encode(), hashlib.sha256).hexdigest()[:40]
+    @staticmethod
+    def csrf(seat: Seat) -> str:
+        """The anti-forgery token of a seat's forms.
+
+        Derived, so nothing is stored and it survives a restart: an HMAC of the seat's
+        token keyed by the table's GM token (a secret no player and no other site has).
+        """
+        key = seat.table.gm_token.encode()
+        return hmac.new(key, b"csrf:" + seat.token.encode(), hashlib.sha256).hexdigest()[:40]
 
     def allow_roll(self, seat: Seat) -> bool:
         bucket = self.buckets.get(seat.key + str(seat.table.id))

@@ -43,6 +43,7 @@ class RollOptions:
     cursed: bool = False
     explode: str = "needed"
     level: str = "elite"
+    motivation: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +399,7 @@ class KrassesWeb(WebAdapter):
 
 class LegendesWeb(WebAdapter):
     system = "legendes"
-    option_fields = ("level", "modifier")
+    option_fields = ("level", "modifier", "motivation")
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         from meneur.systems.legendes.rules import domain_dice
@@ -425,6 +426,7 @@ class LegendesWeb(WebAdapter):
             vs_dice=level_dice(level),
             vs_level=level,
             modifier=options.modifier,
+            motivation=options.motivation,
             weakness=trait in sheet.get("weaknesses", []),
             light_wound=wound == "light",
             grave_wound=wound == "grave",

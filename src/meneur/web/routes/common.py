@@ -35,7 +35,7 @@ def language(code: str) -> Iterator[None]:
 
 
 def check_csrf(state: WebState, seat: Seat, given: str) -> None:
-    if not same_token(given, state.csrf(seat.token)):
+    if not same_token(given, state.csrf(seat)):
         raise HTTPException(status_code=403)
 
 
@@ -153,7 +153,7 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "options": options,
         "lines": visible_lines(state, seat),
         "session": sessions[-1] if sessions else None,
-        "csrf": state.csrf(seat.token),
+        "csrf": state.csrf(seat),
         "combat": fights.normal(seat.table.combat),
         "unclaimed": unclaimed,
         "systems": [

@@ -56,6 +56,7 @@ def join(table_id: int, invite: Token, form: Annotated[JoinForm, Form()], state:
 @router.get("/t/{table_id}/{token}", response_class=HTMLResponse)
 def table_page(request: Request, seat: SeatDep, state: State) -> Response:
     context = table_context(state, seat, dict(request.query_params))
+    context["root"] = str(request.base_url).rstrip("/")
     return state.templates.TemplateResponse(request, "table.html", context)
 
 

@@ -10,9 +10,6 @@
   var log = document.getElementById("log");
   var live = document.getElementById("live");
 
-  document.querySelectorAll("input[data-absolute]").forEach(function (input) {
-    input.value = location.origin + input.value;
-  });
   document.querySelectorAll("[data-copy]").forEach(function (button) {
     button.addEventListener("click", function () {
       var input = document.getElementById(button.dataset.copy);
@@ -83,7 +80,7 @@
     ["threshold", "difficulty", "modifier", "explode", "level"].forEach(function (name) {
       if (form.elements[name]) params.set(name, form.elements[name].value);
     });
-    ["blessed", "cursed"].forEach(function (name) {
+    ["blessed", "cursed", "motivation"].forEach(function (name) {
       if (form.elements[name] && form.elements[name].checked) params.set(name, "true");
     });
     fetch(api + "/odds?" + params.toString(), { credentials: "same-origin" })
