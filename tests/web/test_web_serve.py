@@ -46,3 +46,17 @@ def test_serve_refuses_a_bad_port_in_one_line(capsys: pytest.CaptureFixture[str]
     result = invoke(capsys, "serve", "--port", "70000")
     assert result.status == 2
     assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
+
+
+def test_serve_says_when_the_port_is_taken(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]]
+) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = invoke(capsys, "serve", "--port", str(port))
+    assert result.status == 2 and served == []
+    assert str(port) in result.err and len(result.err.strip().splitlines()) == 1

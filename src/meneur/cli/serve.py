@@ -35,6 +35,26 @@ NewOpt = Annotated[
 ]
 
 
+def check_port(host: str, port: int) -> None:
+    """A clear error, before anything starts, when the address cannot be listened on."""
+    import socket
+
+    from meneur.errors import UsageError
+    from meneur.locale import N_
+
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:
+        raise UsageError(
+            N_("Cannot listen on {host}:{port} ({reason}): choose another --port or --host."),
+            host=host[:60],
+            port=port,
+            reason=(error.strerror or str(error))[:80],
+        ) from None
+
+
 def serve_command(
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
@@ -49,6 +69,7 @@ def serve_command(
     from meneur.web.state import WebSettings
     from meneur.web.tables import Tables
 
+    check_port(host, port)
     store = Store()
     tables = Tables(store)
     if new_table or campaign is not None:
