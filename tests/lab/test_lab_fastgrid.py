@@ -108,3 +108,62 @@ def test_grids_use_the_fast_rows_and_stay_exact() -> None:
     for (_p, r, c), cell in plain.cells.items():
         exact = TUNNELS.cell("test", {}, ("blessed", "never"), r + 1, c + 1)
         assert exact is not None and dict(cell) == exact
+
+
+def test_T6_batch_law_equals_the_system_batch_groups() -> None:
+    """T-3, T-5, T-6, T-7: one batch's (extra, successes, ones, three 6s) law."""
+    from meneur.systems.tunnels.odds import rule_groups
+
+    for dice in (1, 2, 4, 7):
+        for lowest in (3, 4, 5):
+            law = fastgrid._batch_law(dice, lowest)
+            expected: dict[tuple[int, int, int, int], int] = {}
+            for successes, ones, sixes, extra, ways in rule_groups(dice, lowest, "batch"):
+                key = (extra, successes, ones, int(sixes >= 3))
+                expected[key] = expected.get(key, 0) + ways
+            found = {key: int(law[key]) for key in zip(*law.nonzero(), strict=True)}
+            assert found == expected, (dice, lowest)
+
+
+@pytest.mark.parametrize("mode", ["normal", "blessed", "cursed"])
+@pytest.mark.parametrize("dice", [1, 2, 3, 5, 8])
+def test_T6_tunnels_always_rows_equal_the_system_odds(mode: str, dice: int) -> None:
+    """T-6 ``always`` (every 6 explodes), T-7 per batch: every threshold, exactly."""
+    from meneur.lab.vector import LOWEST
+    from meneur.systems.tunnels.odds import test_odds
+    from meneur.systems.tunnels.rules import TestParams
+
+    fastgrid.clear_caches()
+    thresholds = list(range(0, 2 * dice + 3))
+    row = fastgrid.tunnels_always_row(LOWEST[mode], dice, thresholds)
+    for threshold, cell in zip(thresholds, row, strict=True):
+        if threshold == 0:
+            continue
+        law = test_odds(
+            TestParams(
+                dice=dice,
+                threshold=threshold,
+                explode="always",
+                blessed=mode == "blessed",
+                cursed=mode == "cursed",
+            )
+        )
+        assert cell["success"] == law.p_where(lambda k, t=threshold: k[0] >= t and not k[2])
+        assert cell["exceptional"] == law.p_where(lambda k: k[1])
+        assert cell["critical"] == law.p_where(lambda k: k[2])
+
+
+def test_T6_always_rows_past_twelve_dice_use_more_primes() -> None:
+    """Pools of 13 to 16 dice need more residues (6**136): still the system's odds."""
+    from meneur.systems.tunnels.odds import test_odds
+    from meneur.systems.tunnels.rules import TestParams
+
+    fastgrid.clear_caches()
+    for dice in (12, 13, 16):
+        thresholds = [1, dice, 3 * dice]
+        row = fastgrid.tunnels_always_row(4, dice, thresholds)
+        assert row[0].total == 6 ** (dice * (dice + 1) // 2)
+        for threshold, cell in zip(thresholds, row, strict=True):
+            law = test_odds(TestParams(dice=dice, threshold=threshold, explode="always"))
+            assert cell["success"] == law.p_where(lambda k, t=threshold: k[0] >= t and not k[2])
+            assert cell["critical"] == law.p_where(lambda k: k[2])

@@ -13,7 +13,8 @@ import io
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from itertools import count, repeat
+from typing import Any, cast
 
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
@@ -201,9 +202,11 @@ def compute(
         for r, row_value in enumerate(rows.values):
             whole = row(panel, row_value, columns.values) if row is not None else None
             if whole is not None:  # a whole row at once
-                cells.update(
-                    ((p, r, c), values) for c, values in enumerate(whole) if values is not None
-                )
+                if all(values is not None for values in whole):  # the usual case, in C
+                    full = cast(Sequence[Cell], whole)
+                    cells.update(zip(zip(repeat(p), repeat(r), count()), full, strict=False))
+                else:
+                    cells.update(((p, r, c), v) for c, v in enumerate(whole) if v is not None)
                 if progress is not None:
                     progress(len(columns.values))
                 continue

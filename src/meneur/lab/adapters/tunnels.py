@@ -160,6 +160,16 @@ class TunnelsAdapter(Adapter):
             from meneur.lab.vector import LOWEST
 
             return tunnels_plain_row(LOWEST[str(panel[0])], row, columns)
+        if (
+            panel[1] == "always"
+            and isinstance(row, int)
+            and self.option(variant, "sixes") == "batch"
+        ):
+            from meneur.lab.fastgrid import MAX_ALWAYS_DICE, tunnels_always_row
+            from meneur.lab.vector import LOWEST
+
+            if row <= MAX_ALWAYS_DICE:  # each pool from its first batch and smaller pools
+                return tunnels_always_row(LOWEST[str(panel[0])], row, columns)
         params = self.params(check, variant, panel, row, 1)
         dist: Any = check_of("tunnels", check).odds(params)
         total = dist.total
