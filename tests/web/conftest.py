@@ -1,4 +1,4 @@
-"""Fixtures of the web table tests: an app on a private SQLite file, a GM and players."""
+"""Fixtures of the web table tests: an app on SQLite and PostgreSQL, a GM and players."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ def _private_database(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MENEUR_LANG", "fr")
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    yield from make_table(tmp_path)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Table]:
+    """A table on SQLite and on PostgreSQL (skipped with its reason when none is set)."""
+    yield from make_table(tmp_path, database=request.param)

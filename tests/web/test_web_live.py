@@ -139,3 +139,20 @@ def test_websocket_limits_size_rate_and_tokens(table: Table) -> None:
         ) as socket,
     ):
         socket.receive_text()
+
+
+def test_a_client_that_cannot_keep_up_is_dropped_not_waited_for() -> None:
+    """One slow phone never holds the others back: its queue is bounded, then it is cut."""
+    import asyncio
+
+    from meneur.web.live import Connection, Hub
+
+    hub = Hub()
+    slow = Connection(None, 1, "p1", False, "fr", queue=asyncio.Queue(2))  # type: ignore[arg-type]
+    quick = Connection(None, 1, "p2", False, "fr")  # type: ignore[arg-type]
+    hub.add(slow)
+    hub.add(quick)
+    for _ in range(3):
+        hub.publish(1, "public", "p3", lambda seen, language: "{}")
+    assert slow.closed and hub.count(1) == 1
+    assert quick.queue.qsize() == 3

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from meneur.campaign.store import Store
@@ -59,8 +61,57 @@ class Table:
         return result
 
 
-def make_table(tmp_path: Path, settings: WebSettings | None = None) -> Iterator[Table]:
-    store = Store(f"sqlite:///{tmp_path / 'web.db'}")
+PG_ENV = "MENEUR_TEST_PG_URL"
+PG_SKIP = (
+    "PostgreSQL web tests skipped: set MENEUR_TEST_PG_URL "
+    "(export MENEUR_TEST_PG_URL=$(bash scripts/postgres))"
+)
+
+
+def postgres_url() -> str | None:
+    """A database of its own on the test server (the storage tests reset theirs)."""
+    url = os.environ.get(PG_ENV, "").strip()
+    if not url:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("CI must set MENEUR_TEST_PG_URL: the web tests never skip PostgreSQL there")
+        return None
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from meneur.campaign.engine import parse_url
+
+    base = make_url(parse_url(url))
+    mine = base.set(database=f"{base.database}_web")
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": mine.database}
+            ).scalar()
+            if not exists:
+                connection.execute(text(f'CREATE DATABASE "{mine.database}"'))
+    finally:
+        admin.dispose()
+    engine = create_engine(mine)
+    try:
+        with engine.begin() as connection:
+            connection.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
+            connection.exec_driver_sql("CREATE SCHEMA public")
+    finally:
+        engine.dispose()
+    return mine.render_as_string(hide_password=False)
+
+
+def make_table(
+    tmp_path: Path, settings: WebSettings | None = None, database: str = "sqlite"
+) -> Iterator[Table]:
+    if database == "postgresql":
+        url = postgres_url()
+        if url is None:
+            pytest.skip(PG_SKIP)
+    else:
+        url = f"sqlite:///{tmp_path / 'web.db'}"
+    store = Store(url)
     app = create_app(store, settings=settings or WebSettings(roll_burst=1000, roll_rate=1000))
     info = Tables(store).default()
     with TestClient(app, raise_server_exceptions=False) as client:
