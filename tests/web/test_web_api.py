@@ -278,3 +278,35 @@ def test_combat_tracker_order_rounds_health_and_rolls(table: Table) -> None:
     assert (
         table.client.post(f"{player}/combat", data={"csrf": table.csrf(player)}).status_code == 403
     )
+
+
+def test_a_tunnels_melee_exchange_updates_the_tracker(table: Table) -> None:
+    """T-10: the loser loses the margin (MR for a monster, Endurance for a character)."""
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+
+    def post(**data: str) -> int:
+        answer = table.client.post(f"{table.gm}/combat", data={"csrf": csrf, **data})
+        return answer.status_code
+
+    assert post(action="add", name="Brindille", initiative="3") == 200  # Endurance from sheet
+    assert post(action="add", name="Orque", initiative="2", health="3") == 200  # MR 3
+    for _ in range(3):
+        before = Tables(table.store).get(table.info.id).combat["combatants"]  # type: ignore[union-attr]
+        if any(c["health"] <= 0 or c["wounds"] for c in before):
+            break
+        assert post(action="exchange", index="0", other="1") == 200
+        entry = table.store.rolls()[-1]
+        after = Tables(table.store).get(table.info.id).combat["combatants"]  # type: ignore[union-attr]
+        assert entry["kind"] == "oppose" and entry["system"] == "tunnels"
+        outcome = entry["outcome"]
+        assert outcome["names"] == ["Brindille", "Orque"]
+        assert after[0]["dice"] == 3 and before[0]["health"] <= 5
+        if outcome["winner"] == "a":
+            assert after[1]["health"] == max(0, before[1]["health"] - outcome["lost"])
+        elif outcome["winner"] == "b":
+            assert after[0]["health"] < before[0]["health"] or after[0]["wounded"]
+        else:
+            assert after == before or [c["health"] for c in after] == [c["health"] for c in before]
+    assert "(T-10)" in table.client.get(table.gm).text
+    assert post(action="exchange", index="0", other="0") == 400

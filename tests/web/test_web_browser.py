@@ -195,6 +195,19 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> N
     rolls = server["store"].rolls()
     assert [r["who"] for r in rolls].count("Brindille") == 1
 
+    # the combat tracker: the GM adds two combatants and plays an exchange (T-10);
+    # the players' trackers follow live
+    for name, health in (("Brindille", ""), ("Orque", "3")):
+        gm.fill("#combat input[name=name]", name)
+        gm.fill("#combat input[name=health]", health)
+        gm.click("#combat form.wrap:not(.exchange) button[type=submit]")
+        gm.wait_for_selector(f"#combat .cname >> text={name}")
+    gm.click("#combat form.exchange button[type=submit]")
+    gm.wait_for_selector("#log li.entry >> text=Orque")
+    expect(alice.locator("#combat .cname")).to_have_count(2)
+    expect(alice.locator("#combat .last").first).not_to_be_empty()
+    gm.locator("#combat").screenshot(path=str(SHOTS / "web_combat.png"))
+
     # a phone-sized screen: no sideways scrolling, the roll button reachable
     width = bob.evaluate("document.documentElement.scrollWidth")
     assert width <= 390

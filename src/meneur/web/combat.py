@@ -31,7 +31,18 @@ def normal(combat: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def add(combat: dict[str, Any], name: str, initiative: int, health: int) -> dict[str, Any]:
+def add(
+    combat: dict[str, Any],
+    name: str,
+    initiative: int,
+    health: int,
+    *,
+    dice: int = 0,
+    wounded: bool = False,
+) -> dict[str, Any]:
+    """Add a combatant; ``dice`` > 0 marks a Tunnels character (its Force), who can trade
+    blows (T-10) with another combatant; a combatant without dice fights with its
+    ``health`` as Monster Rating in a Tunnels exchange."""
     state = normal(combat)
     people = list(state["combatants"])
     if len(people) >= MAX_COMBATANTS:
@@ -47,6 +58,8 @@ def add(combat: dict[str, Any], name: str, initiative: int, health: int) -> dict
             "max": health,
             "wounds": "",
             "last": "",
+            "dice": dice,
+            "wounded": wounded,
         }
     )
     people.sort(key=lambda c: -int(c["initiative"]))
@@ -85,6 +98,18 @@ def adjust(combat: dict[str, Any], index: int, delta: int, wounds: str | None) -
         people[index]["health"] = int(people[index]["health"]) + delta
         if wounds is not None:
             people[index]["wounds"] = wounds.strip()[:120]
+    state["combatants"] = people
+    return state
+
+
+def set_health(
+    combat: dict[str, Any], index: int, health: int, wounds: str, wounded: bool, last: str
+) -> dict[str, Any]:
+    """A combatant after an exchange: its new Endurance (or MR), its state, the verdict."""
+    state = normal(combat)
+    people = [dict(c) for c in state["combatants"]]
+    if 0 <= index < len(people):
+        people[index].update(health=health, wounds=wounds[:120], wounded=wounded, last=last[:120])
     state["combatants"] = people
     return state
 

@@ -75,10 +75,12 @@ class CsrfForm(BaseModel):
 
 class CombatForm(BaseModel):
     csrf: str = Field(default="", max_length=80)
-    action: Literal["add", "remove", "next", "reset", "adjust"] = "next"
+    action: Literal["add", "remove", "next", "reset", "adjust", "exchange"] = "next"
     name: str = Field(default="", max_length=80)
     initiative: int = Field(default=0, ge=-100, le=100)
-    health: int = Field(default=10, ge=0, le=10_000)
+    health: str = Field(default="", max_length=6)
+    """Endurance, Vie or MR; empty: a Tunnels character's current Endurance (else 10)."""
     index: int = Field(default=0, ge=0, le=100)
+    other: int = Field(default=1, ge=0, le=100)
     delta: int = Field(default=0, ge=-1000, le=1000)
     wounds: str = Field(default="", max_length=120)

@@ -83,6 +83,10 @@ class Roller:
     def forget_dice(self, campaign: str) -> None:
         self._dice.pop(campaign, None)
 
+    def committed(self, campaign: str) -> CommittedDice | None:
+        """The open session's dice for ``campaign`` (worker thread only), or ``None``."""
+        return self._committed(campaign)
+
     def _committed(self, campaign: str) -> CommittedDice | None:
         if campaign not in self._dice:
             self._dice[campaign] = self.store.committed_dice(campaign=campaign)

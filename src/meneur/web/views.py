@@ -32,6 +32,10 @@ class LogLine:
 def _mark_faces(entry: Mapping[str, Any]) -> list[list[Mark]]:
     adapter = ADAPTERS.get(str(entry.get("system")))
     faces = [[int(f) for f in stream] for stream in entry.get("faces") or []]
+    if entry.get("system") == "tunnels" and entry.get("kind") == "oppose":
+        return [
+            [Mark(f, "hit" if f >= 4 else ("fumble" if f == 1 else "")) for f in s] for s in faces
+        ]
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.marks_json(entry.get("params") or {}, faces)
@@ -43,6 +47,8 @@ def _mark_faces(entry: Mapping[str, Any]) -> list[list[Mark]]:
 def _verdict(entry: Mapping[str, Any]) -> Verdict:
     adapter = ADAPTERS.get(str(entry.get("system")))
     outcome = entry.get("outcome") or {}
+    if entry.get("kind") == "oppose" and "names" in outcome:
+        return _exchange(outcome)
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.verdict(outcome)
@@ -51,6 +57,21 @@ def _verdict(entry: Mapping[str, Any]) -> Verdict:
     if "total" in outcome:
         return Verdict(None, _("Total {total}").format(total=outcome["total"]), "")
     return Verdict(None, "", "")
+
+
+def _exchange(outcome: Mapping[str, Any]) -> Verdict:
+    """A melee exchange (Tunnels T-10): who won, who lost how much."""
+    names = list(outcome.get("names") or ["?", "?"])
+    successes = (outcome.get("a") or {}).get("successes"), (outcome.get("b") or {}).get("successes")
+    detail = _("{a} successes against {b}").format(a=successes[0], b=successes[1])
+    winner = outcome.get("winner")
+    if winner not in ("a", "b"):
+        return Verdict(None, _("Tie: nobody is hurt"), detail)
+    won, lost = (names[0], names[1]) if winner == "a" else (names[1], names[0])
+    words = _("{winner} wins the exchange, {loser} loses {points}").format(
+        winner=won, loser=lost, points=outcome.get("lost", 0)
+    )
+    return Verdict(True, words, detail)
 
 
 def mode_label(mode: str) -> str:
@@ -68,6 +89,8 @@ def log_line(entry: Mapping[str, Any], mode: str, *, hidden: bool = False) -> Lo
     trait = params.get("trait") if isinstance(params, dict) else None
     system = str(entry.get("system", ""))
     title = str(trait) if trait and trait != "-" else str(entry.get("kind", ""))
+    if entry.get("kind") == "oppose" and entry.get("system") == "tunnels":
+        title = _("melee exchange (T-10)")
     at = str(entry.get("at", ""))[11:19]
     if hidden:
         return LogLine(

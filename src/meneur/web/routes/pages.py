@@ -9,9 +9,11 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meneur.campaign.store import NewCharacter
+from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.forms import CharacterForm, CombatForm, CsrfForm, JoinForm, RollForm
+from meneur.web.melee import exchange
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import check_csrf, publish, table_context
 from meneur.web.state import SeatDep, State, Token
@@ -75,6 +77,31 @@ async def roll(
         return JSONResponse({"seq": entry["seq"]})
     keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
     return back(seat, keep)
+
+
+def combatant(state: State, seat: Seat, name: str, typed: str) -> tuple[int, int]:
+    """A new combatant's dice (a Tunnels character's Force, else 0) and its value.
+
+    The value typed wins; left empty, a Tunnels character starts with its current
+    Endurance, anyone else with 10.
+    """
+    from meneur.campaign.errors import CampaignError
+    from meneur.errors import RuleError
+
+    value: int | None = None
+    if typed.strip():
+        if not typed.strip().isdigit():
+            raise RuleError(N_("'{value}' is not a whole number."), value=typed[:20])
+        value = int(typed)
+    try:
+        info = state.store.character(name, campaign=seat.table.campaign)
+    except CampaignError:
+        return 0, 10 if value is None else value
+    if info.system != "tunnels":
+        return 0, 10 if value is None else value
+    force = int(info.sheet.get("characteristics", {}).get("Force", 0))
+    endurance = int((info.sheet.get("endurance") or {}).get("current", 10))
+    return force, endurance if value is None else value
 
 
 async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None:
@@ -144,8 +171,17 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
     table = state.tables.get(seat.table.id)
     assert table is not None
     current = table.combat
+    if form.action == "exchange":
+        entry, updated = await state.roller.run(
+            exchange, state.roller, seat, current, form.index, form.other
+        )
+        await state.roller.run(state.tables.set_combat, table.id, updated)
+        publish(state, table.id, entry)
+        state.hub.broadcast(table.id, '{"type": "combat"}')
+        return back(seat)
     if form.action == "add":
-        updated = fights.add(current, form.name, form.initiative, form.health)
+        dice, health = await state.roller.run(combatant, state, seat, form.name, form.health)
+        updated = fights.add(current, form.name, form.initiative, health, dice=dice)
     elif form.action == "remove":
         updated = fights.remove(current, form.index)
     elif form.action == "adjust":

@@ -1,0 +1,109 @@
+"""A Tunnels melee exchange from the combat tracker (T-10, T-11), logged like any roll.
+
+Two combatants trade blows: an opposed Force test (a combatant without a Tunnels sheet
+fights with its tracker value as Monster Rating). The loser loses the margin, through
+:class:`meneur.systems.tunnels.combat.Fighter.hurt` (a monster loses MR; a character
+loses Endurance, is wounded at 0 and recovers it, dies at 0 if already wounded). The
+exchange is one log entry (committed dice when a session is open) and the tracker shows
+the new values. The sheets themselves are not changed: the tracker is the fight's state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meneur.campaign.store import NewRoll
+from meneur.errors import RuleError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.rng import DiceSource, SecureDice
+from meneur.web import combat as fights
+from meneur.web.rolls import Roller, params_json
+from meneur.web.tables import Seat
+
+
+def fighter(person: dict[str, Any]) -> Any:
+    from meneur.systems.tunnels.combat import Fighter
+
+    health = int(person["health"])
+    if int(person.get("dice") or 0) > 0:
+        return Fighter(
+            str(person["name"]),
+            int(person["dice"]),
+            health,
+            max(health, int(person.get("max") or health)),
+            wounded=bool(person.get("wounded")),
+        )
+    if health < 1:
+        raise RuleError(N_("{name} is already out of the fight."), name=str(person["name"]))
+    return Fighter(str(person["name"]), health, monster=True)
+
+
+def state_words(fighter: Any) -> str:
+    if fighter.monster:
+        return _("defeated") if fighter.down else ""
+    if fighter.dead:
+        return _("dead")
+    return _("wounded") if fighter.wounded else ""
+
+
+def exchange(
+    roller: Roller, seat: Seat, combat: dict[str, Any], first: int, second: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Play one exchange between two combatants (worker thread): the entry, the new tracker."""
+    from meneur.systems.tunnels.combat import loss_points
+    from meneur.systems.tunnels.rules import OpposedParams, Side, TunnelsOppose
+
+    people = fights.normal(combat)["combatants"]
+    if first == second or not (0 <= first < len(people) and 0 <= second < len(people)):
+        raise RuleError(N_("Choose two different combatants."))
+    a, b = fighter(people[first]), fighter(people[second])
+    if a.down or b.down:
+        raise RuleError(N_("A combatant out of the fight cannot trade blows."))
+    params = OpposedParams(Side(a.dice), Side(b.dice))
+    check = TunnelsOppose()
+    campaign = seat.table.campaign
+    committed = roller.committed(campaign)
+    source: DiceSource = committed if committed is not None else SecureDice()
+    try:
+        rolled = check.roll(params, [source, source])
+        outcome = rolled.outcome
+        lost = 0
+        if outcome.winner is not None:
+            winner, loser = (a, b) if outcome.winner == "a" else (b, a)
+            lost = loss_points(outcome.margin, "margin", winner.damage, loser.absorb)
+            if outcome.winner == "a":
+                b = b.hurt(lost)
+            else:
+                a = a.hurt(lost)
+        result = check.to_json(params, outcome)
+        result.update(
+            names=[a.name, b.name],
+            lost=lost,
+            after=[a.state_json(), b.state_json()],
+        )
+        entry = roller.store.append_roll(
+            NewRoll(
+                system="tunnels",
+                kind="oppose",
+                params=params_json("-", params),
+                faces=[list(stream) for stream in rolled.faces],
+                outcome=result,
+                source=source.kind,
+                who=f"{a.name} / {b.name}"[:80],
+                decisions=[{"mode": "public", "seat": seat.key}],
+                dice=committed,
+            ),
+            campaign=campaign,
+        )
+    except BaseException:
+        roller.forget_dice(campaign)
+        raise
+    from meneur.web.views import log_line
+
+    verdict = log_line(entry, "public").verdict.words
+    updated = combat
+    for index, one in ((first, a), (second, b)):
+        health = one.dice if one.monster else one.endurance
+        updated = fights.set_health(updated, index, health, state_words(one), one.wounded, verdict)
+    return entry, updated
