@@ -26,7 +26,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from meneur.lab.grid import ExactCell
+from meneur.lab.grid import ExactCell, FullRow
 
 INT64_DICE = 24
 """6**24 < 2**63: pools up to 24 dice count in int64, larger ones in Python integers."""
@@ -90,9 +90,7 @@ def _obscur_tails(values: tuple[int, ...], pool: int) -> list[int]:
     return [*accumulate(reversed(weights))][::-1]
 
 
-def obscur_row(
-    values: tuple[int, ...], pool: int, difficulties: Sequence[Hashable]
-) -> list[ExactCell]:
+def obscur_row(values: tuple[int, ...], pool: int, difficulties: Sequence[Hashable]) -> FullRow:
     """(success, fumble) of ``pool`` dice at each difficulty (O-2, O-3, O-8)."""
     tails = _obscur_tails(values, pool)
     top = len(tails)
@@ -100,7 +98,7 @@ def obscur_row(
     fumble = 1 if pool else 0
     names = ("success", "fumble")
     cuts = cast(Sequence[int], difficulties)
-    return [ExactCell(names, (tails[t] if t < top else 0, fumble), total) for t in cuts]
+    return FullRow([ExactCell(names, (tails[t] if t < top else 0, fumble), total) for t in cuts])
 
 
 # --- Tunnels without explosion ------------------------------------------------------------
@@ -142,16 +140,16 @@ def _tunnels_law(lowest: int, pool: int) -> tuple[list[int], list[int]]:
     return laws[pool]
 
 
-def tunnels_plain_row(lowest: int, pool: int, thresholds: Sequence[Hashable]) -> list[ExactCell]:
+def tunnels_plain_row(lowest: int, pool: int, thresholds: Sequence[Hashable]) -> FullRow:
     """(success, exceptional, critical) of ``pool`` dice that never explode (T-3 to T-7)."""
     ok, streak = _tunnels_law(lowest, pool)
     total = 6**pool
     critical = total - sum(ok)
     names = ("success", "exceptional", "critical")
-    return [
+    return FullRow(
         ExactCell(names, (w, e, critical), total)
         for w, e in zip(_tail(ok, thresholds), _tail(streak, thresholds), strict=True)
-    ]
+    )
 
 
 # --- Tunnels, every 6 explodes (``always``, T-6), sixes per batch (T-7) ------------------
@@ -283,7 +281,7 @@ def _crt(residues: Any, primes: Any) -> list[int]:
     return [sum(r * c for r, c in zip(row, coefficients, strict=True)) % modulus for row in rows]
 
 
-def tunnels_always_row(lowest: int, pool: int, thresholds: Sequence[Hashable]) -> list[ExactCell]:
+def tunnels_always_row(lowest: int, pool: int, thresholds: Sequence[Hashable]) -> FullRow:
     """(success, exceptional, critical) of ``pool`` dice whose 6s always explode."""
     primes, laws = _always_laws(lowest, pool)
     every, calm = laws[pool]
@@ -304,14 +302,14 @@ def tunnels_always_row(lowest: int, pool: int, thresholds: Sequence[Hashable]) -
     total = 6 ** _most(pool)
     critical = total - values[-1]
     names = ("success", "exceptional", "critical")
-    return [
+    return FullRow(
         ExactCell(
             names,
             (success[min(max(t, 0), top)], exceptional[min(max(t, 0), top)], critical),
             total,
         )
         for t in cuts
-    ]
+    )
 
 
 def clear_caches() -> None:

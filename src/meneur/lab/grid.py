@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import count, repeat
-from typing import Any, cast
+from typing import Any
 
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
@@ -94,6 +94,10 @@ def probability(cell: Mapping[str, Fraction], key: str) -> float:
 
 
 Cell = Mapping[str, Fraction]
+
+
+class FullRow(list[ExactCell]):
+    """A row of cells with none missing (stored without looking for gaps)."""
 
 
 @dataclass(frozen=True)
@@ -202,9 +206,8 @@ def compute(
         for r, row_value in enumerate(rows.values):
             whole = row(panel, row_value, columns.values) if row is not None else None
             if whole is not None:  # a whole row at once
-                if all(values is not None for values in whole):  # the usual case, in C
-                    full = cast(Sequence[Cell], whole)
-                    cells.update(zip(zip(repeat(p), repeat(r), count()), full, strict=False))
+                if isinstance(whole, FullRow):  # every cell there: stored in C
+                    cells.update(zip(zip(repeat(p), repeat(r), count()), whole, strict=False))
                 else:
                     cells.update(((p, r, c), v) for c, v in enumerate(whole) if v is not None)
                 if progress is not None:

@@ -318,13 +318,16 @@ def plot_policies(
         label=_("Success (95 % interval)"),
     )
     for i, (rate, row) in enumerate(zip(rates, rows, strict=True)):
+        inside = rate > 0.6  # long bars carry their label inside, in white
         ax.text(
-            min(rate + 0.02, 0.80),
+            rate - 0.02 if inside else rate + high[i] + 0.02,
             i,
             _("{p}, {spent} spent").format(
                 p=percent(rate, 1), spent=decimal(float(row["spent_mean"]))
             ),
             va="center",
+            ha="right" if inside else "left",
+            color="white" if inside else "black",
             fontsize=8,
         )
     ax.set_yticks(range(len(rows)), names)
