@@ -116,14 +116,13 @@ def run_chunks(
 
 def tunnels_test_chunk(params: Any) -> Callable[[np.random.Generator, int], Tally]:
     """One chunk of Tunnels tests: passed, exceptional, critical, successes."""
-    from meneur.lab.vector import TunnelsTestVector
+    from meneur.lab.vector import tunnels_test_drawn
 
-    vector = TunnelsTestVector(params)
     if params.explode == "never":
         return _never_chunk(params)
 
     def one(rng: np.random.Generator, size: int) -> Tally:
-        successes, exceptional, critical = vector.run(RandomReader(rng), size)
+        successes, exceptional, critical = tunnels_test_drawn(rng, size, params)
         passed = (successes >= params.threshold) & ~critical
         return Tally(
             runs=size,

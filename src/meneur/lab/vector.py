@@ -15,6 +15,7 @@ Each ``*Vector`` class here is what :meth:`Check.vectorised` returns for one che
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -228,6 +229,91 @@ def tunnels_oppose(
             counts = b.pending[rows]
             b.add(rows, reader_b.take(rows, counts), counts, lowest_b)
     return a, b
+
+
+# --- Tunnels tests drawn five dice at a time (simulation only) --------------------------
+
+GROUP = 5
+"""Dice drawn as one number: 6**5 = 7776 outcomes, each looked up whole."""
+
+
+@cache
+def group_tables(lowest: int, dice: int) -> tuple[NDArray[np.uint16], NDArray[np.uint8]]:
+    """For each of the ``6**dice`` ordered outcomes of ``dice`` d6: the packed (successes,
+    ones, sixes) of :func:`_packed_table` summed, and the faces shown as presence bits."""
+    table = _TABLES[lowest]
+    packed = np.zeros(6**dice, dtype=np.uint16)
+    presence = np.zeros(6**dice, dtype=np.uint8)
+    code = np.arange(6**dice)
+    for _ in range(dice):
+        face = code % 6 + 1
+        code //= 6
+        packed += table[face]
+        presence |= _PRESENCE[face]
+    return packed, presence
+
+
+def draw_batches(rng: np.random.Generator, counts: Int, lowest: int) -> tuple[Int, Int, Int, Int]:
+    """(successes, ones, sixes, extra dice) of one batch of ``counts[i]`` d6 per run.
+
+    The same law as drawing each die (every ordered outcome of five dice is equally
+    likely), but one random number and one table look-up stand for up to five dice.
+    """
+    runs = counts.size
+    packed = np.zeros(runs, dtype=np.uint16)
+    presence = np.zeros(runs, dtype=np.uint8)
+    left = counts.astype(np.int64)
+    while True:
+        take = np.minimum(left, GROUP)
+        if not take.any():
+            break
+        uniform = int(take.min()) == int(take.max())
+        for k in range(1, GROUP + 1):
+            rows = None if uniform and int(take[0]) == k else np.flatnonzero(take == k)
+            size = runs if rows is None else rows.size
+            if not size:
+                continue
+            codes = rng.integers(0, 6**k, size=size, dtype=np.uint16)
+            group_packed, group_presence = group_tables(lowest, k)
+            if rows is None:
+                packed += group_packed[codes]
+                presence |= group_presence[codes]
+                break
+            packed[rows] += group_packed[codes]
+            presence[rows] |= group_presence[codes]
+        left -= take
+    successes = (packed & 0x1F).view(np.int16)
+    ones = ((packed >> 5) & 0x1F).view(np.int16)
+    sixes = (packed >> 10).view(np.int16)
+    return successes, ones, sixes, (counts - _POPCOUNT[presence]).astype(np.int16)
+
+
+def tunnels_test_drawn(rng: np.random.Generator, runs: int, params: Any) -> tuple[Int, Bool, Bool]:
+    """(successes, exceptional, critical) of ``runs`` tests (T-3 to T-8), batches drawn by
+    :func:`draw_batches`: the loop of :func:`tunnels_test` without materialising faces."""
+    lowest = LOWEST[params.mode]
+    all_sixes = params.sixes == "all"
+    counts: Int = np.full(runs, params.dice, dtype=np.int64)
+    successes, ones, sixes, pending = draw_batches(rng, counts, lowest)
+    successes, ones, sixes = (a.astype(np.int16) for a in (successes, ones, sixes))
+    streak = sixes >= 3
+    if params.explode == "never":
+        pending = np.zeros(runs, dtype=np.int16)
+    while True:
+        go = (pending > 0) & wants(params.explode, successes < params.threshold)
+        if not go.any():
+            break
+        rows = np.flatnonzero(go)
+        s, o, x, e = draw_batches(rng, pending[rows], lowest)
+        successes[rows] += s
+        ones[rows] += o
+        sixes[rows] += x
+        streak[rows] |= (sixes[rows] if all_sixes else x) >= 3
+        pending = np.zeros(runs, dtype=np.int16)
+        pending[rows] = e
+    critical = ones >= 3
+    passed = (successes >= params.threshold) & ~critical
+    return successes, passed & streak, critical
 
 
 def most_dice(n: int) -> int:
