@@ -310,3 +310,41 @@ def test_a_tunnels_melee_exchange_updates_the_tracker(table: Table) -> None:
             assert after == before or [c["health"] for c in after] == [c["health"] for c in before]
     assert "(T-10)" in table.client.get(table.gm).text
     assert post(action="exchange", index="0", other="0") == 400
+
+
+def test_tunnels_explosions_chosen_batch_by_batch(table: Table) -> None:
+    """T-5/T-6: the roller sees each batch, then explodes its extra dice or stops."""
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    fetch = {"x-requested-with": "fetch"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=fetch)
+    assert started.json() == {"pending": True}
+    assert table.store.rolls() == []  # nothing logged (nor shown) before the choice
+    page = table.client.get(player).text
+    assert "Faire exploser 1 dés" in page and "2 succès pour 2 requis" in page
+    # nobody else can answer for her
+    other = table.join("Bob")
+    refused = table.client.post(
+        f"{other}/roll/next", data={"csrf": table.csrf(other), "choice": "explode"}
+    )
+    assert refused.status_code == 400
+    done = table.client.post(
+        f"{player}/roll/next", data={"csrf": csrf, "choice": "explode", "faces": "5"}, headers=fetch
+    )
+    [entry] = table.store.rolls()
+    assert done.json() == {"seq": entry["seq"]}
+    assert entry["faces"] == [[4, 4, 2, 5]] and entry["outcome"]["successes"] == 3
+    assert entry["decisions"][1:] == ["explode"] and entry["params"]["explode"] == "ask"
+    assert entry["source"] == "physical"
+    # stopping: the batch counts as it is
+    table.client.post(f"{player}/roll", data={**form, "faces": "1 1 3"})
+    table.client.post(f"{player}/roll/next", data={"csrf": csrf, "choice": "stop"})
+    last = table.store.rolls()[-1]
+    assert last["faces"] == [[1, 1, 3]] and last["decisions"][1:] == ["stop"]
+    assert last["outcome"]["passed"] is False
+    # while the dice are committed, the choice is made before the roll
+    table.client.post(f"{table.gm}/session/start", data={"csrf": table.csrf(table.gm)})
+    refused = table.client.post(f"{player}/roll", data=form, headers=fetch)
+    assert refused.status_code == 400 and "engagés" in refused.json()["error"]

@@ -178,6 +178,24 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> N
     assert alice.locator("#log li.mode-gmroll").count() == 0
     assert alice.locator("#log li.entry").count() == 3
 
+    # the GM ends the game session: the seed shows on every page, live
+    gm.click("text=Finir la séance et révéler la graine")
+    gm.wait_for_selector("#seed")
+    alice.wait_for_selector("#seed")
+    assert alice.inner_text("#seed") == gm.inner_text("#seed")
+
+    # Alice chooses her explosions batch by batch (typed faces: 4 4 2 grants a die)
+    alice.check("form.roll input[value='Force']")
+    alice.select_option("form.roll select[name=explode]", "ask")
+    alice.fill("form.roll input[name=faces]", "4 4 2")
+    alice.click("form.roll button.primary")
+    alice.wait_for_selector("#pending")
+    assert alice.locator("#pending .die").count() == 3
+    alice.fill("#pending input[name=faces]", "6")
+    alice.click("#pending button[value=explode]")
+    bob.wait_for_selector("#log li.entry >> text=Brindille >> nth=1")
+    assert alice.locator("#pending").count() == 0
+
     # markup in a name is text, everywhere; no script ever ran
     for page in (gm, alice, bob):
         assert page.locator("text=<script>alert(1)</script>").count() >= 1
@@ -193,7 +211,7 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> N
     )
     assert forged.status == 400
     rolls = server["store"].rolls()
-    assert [r["who"] for r in rolls].count("Brindille") == 1
+    assert [r["who"] for r in rolls].count("Brindille") == 2
 
     # the combat tracker: the GM adds two combatants and plays an exchange (T-10);
     # the players' trackers follow live

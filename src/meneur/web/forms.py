@@ -25,7 +25,7 @@ class OptionsIn(BaseModel):
     modifier: int = Field(default=0, ge=-60, le=60)
     blessed: bool = False
     cursed: bool = False
-    explode: Literal["needed", "always", "never"] = "needed"
+    explode: Literal["needed", "always", "never", "ask"] = "needed"
     level: Literal["commun", "elite", "heroique", "legendaire"] = "elite"
     motivation: bool = False
 
@@ -51,6 +51,12 @@ class RollIn(OptionsIn):
 
 class RollForm(RollIn):
     csrf: str = Field(default="", max_length=80)
+
+
+class NextForm(BaseModel):
+    csrf: str = Field(default="", max_length=80)
+    choice: Literal["explode", "stop"] = "stop"
+    faces: str = Field(default="", max_length=400)
 
 
 class JoinForm(BaseModel):

@@ -77,6 +77,9 @@ class Roller:
             found = self._sheets[key] = (now, self.store.character(name, campaign=campaign))
         return found[1]
 
+    def sheet(self, campaign: str, name: str) -> CharacterInfo:
+        return self._character(campaign, name)
+
     def forget_sheets(self) -> None:
         self._sheets.clear()
 

@@ -18,6 +18,7 @@ from fastapi import Path as PathParam
 from fastapi.templating import Jinja2Templates
 
 from meneur.campaign.store import Store
+from meneur.web.batches import Batches
 from meneur.web.live import Hub, TokenBucket
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat, Tables
@@ -52,6 +53,7 @@ class WebState:
     tables: Tables
     roller: Roller
     hub: Hub = field(default_factory=Hub)
+    batches: Batches = field(default_factory=Batches)
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
 
     @staticmethod

@@ -155,6 +155,7 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "session": sessions[-1] if sessions else None,
         "csrf": state.csrf(seat),
         "combat": fights.normal(seat.table.combat),
+        "pending": pending.view() if (pending := state.batches.of(seat)) else None,
         "unclaimed": unclaimed,
         "systems": [
             (name, find_system(name).title, creation_fields(adapter))

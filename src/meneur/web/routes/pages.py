@@ -12,7 +12,7 @@ from meneur.campaign.store import NewCharacter
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web.forms import CharacterForm, CombatForm, CsrfForm, JoinForm, RollForm
+from meneur.web.forms import CharacterForm, CombatForm, CsrfForm, JoinForm, NextForm, RollForm
 from meneur.web.melee import exchange
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import check_csrf, publish, table_context
@@ -69,6 +69,18 @@ async def roll(
     check_csrf(state, seat, form.csrf)
     if not state.allow_roll(seat):
         raise HTTPException(status_code=429)
+    if form.explode == "ask":
+        entry = await state.roller.run(
+            state.batches.start,
+            state.roller,
+            seat,
+            form.character,
+            form.trait,
+            form.options(),
+            form.mode,
+            form.faces,
+        )
+        return after_roll(request, seat, entry, form)
     request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
     entry = await state.roller.run(state.roller.roll, seat, request_)
     publish(state, seat.table.id, entry)
@@ -102,6 +114,33 @@ def combatant(state: State, seat: Seat, name: str, typed: str) -> tuple[int, int
     force = int(info.sheet.get("characteristics", {}).get("Force", 0))
     endurance = int((info.sheet.get("endurance") or {}).get("current", 10))
     return force, endurance if value is None else value
+
+
+def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form: Any) -> Response:
+    """The answer to a roll that may wait for a choice (``entry`` is ``None`` then)."""
+    state: Any = request.app.state.web
+    if entry is not None:
+        publish(state, seat.table.id, entry)
+    if request.headers.get("x-requested-with") == "fetch":
+        return JSONResponse({"seq": entry["seq"]} if entry else {"pending": True})
+    keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
+    return back(seat, keep)
+
+
+@router.post("/t/{table_id}/{token}/roll/next")
+async def roll_next(
+    request: Request, seat: SeatDep, form: Annotated[NextForm, Form()], state: State
+) -> Response:
+    """The roller's choice for a Tunnels roll waiting on its extra dice: explode or stop."""
+    check_csrf(state, seat, form.csrf)
+    entry = await state.roller.run(
+        state.batches.next, state.roller, seat, form.choice == "explode", form.faces
+    )
+    if entry is not None:
+        publish(state, seat.table.id, entry)
+    if request.headers.get("x-requested-with") == "fetch":
+        return JSONResponse({"seq": entry["seq"]} if entry else {"pending": True})
+    return back(seat, {"explode": "ask"})
 
 
 async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None:

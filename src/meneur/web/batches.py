@@ -1,0 +1,170 @@
+"""Tunnels explosions chosen batch by batch (T-5, T-6): the player sees each batch first.
+
+A test with the ``ask`` choice rolls its pool, then, whenever a batch grants extra dice
+(each face shown k >= 2 times grants k - 1), waits for the roller: explode them as the
+next batch, or stop. The outcome is counted by the rule's own :class:`Pool` and
+:func:`make_outcome` (T-3 to T-8), then logged as one entry: every face of every batch,
+and the choices in ``decisions``.
+
+While a game session commits the dice, this choice is refused: the committed dice of a
+log entry must be drawn in one go, and a roll waiting for a player would hold them for
+everyone. Choose the explosion policy before the roll then (never, always, if needed).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from meneur.campaign.errors import CampaignError
+from meneur.campaign.store import NewRoll
+from meneur.errors import RuleError, UsageError
+from meneur.locale import N_
+from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
+from meneur.web.tables import Seat
+
+EXPIRY = 600.0
+"""Seconds a roll waits for its player's choice before it is dropped (nothing logged)."""
+
+
+@dataclass
+class Pending:
+    """A Tunnels test waiting for its roller's choice."""
+
+    character: str
+    trait: str
+    mode: str
+    params: Any
+    pool: Any
+    source: str
+    choices: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def batches(self) -> list[list[int]]:
+        return [list(batch) for batch in self.pool.batches]
+
+    @property
+    def extra(self) -> int:
+        return int(self.pool.pending)
+
+    def view(self) -> dict[str, Any]:
+        threshold = self.params.threshold
+        return {
+            "character": self.character,
+            "trait": self.trait,
+            "batches": self.batches,
+            "successes": self.pool.successes,
+            "threshold": threshold,
+            "extra": self.extra,
+            "stop_passes": self.pool.successes >= threshold and not self.pool.critical,
+        }
+
+
+def _draw(count: int, faces: str) -> tuple[tuple[int, ...], str]:
+    source: DiceSource = PhysicalDice(parse_faces(faces)) if faces.strip() else SecureDice()
+    batch = source.roll(6, count)
+    source.finish()
+    return batch, source.kind
+
+
+class Batches:
+    """The rolls waiting for a choice, one per seat at most (worker thread only)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[tuple[int, str], Pending] = {}
+
+    def of(self, seat: Seat) -> Pending | None:
+        found = self.waiting.get((seat.table.id, seat.key))
+        if found is not None and time.monotonic() - found.started > EXPIRY:
+            del self.waiting[(seat.table.id, seat.key)]
+            return None
+        return found
+
+    def start(
+        self,
+        roller: Any,
+        seat: Seat,
+        character: str,
+        trait: str,
+        options: Any,
+        mode: str,
+        faces: str,
+    ) -> dict[str, Any] | None:
+        """Roll the pool; ``None`` when it is waiting for a choice, else the log entry."""
+        from dataclasses import replace
+
+        from meneur.systems.tunnels.rules import LOWEST_SUCCESS, Pool
+
+        if roller.committed(seat.table.campaign) is not None:
+            raise RuleError(
+                N_(
+                    "While the dice are committed, choose the explosions before the roll "
+                    "(never, always or when needed)."
+                )
+            )
+        if not seat.may_act_for(character):
+            raise CampaignError(
+                N_("You may roll only for your own character, not for {name}."),
+                name=character[:80],
+            )
+        info = roller.sheet(seat.table.campaign, character)
+        from meneur.web.systems import adapter_for
+
+        adapter = adapter_for(info.system)
+        if adapter.system != "tunnels":
+            raise UsageError(N_("Choosing each batch is a Tunnels rule."))
+        params = adapter.params(info.sheet, trait, replace(options, explode="never"))
+        pool = Pool(lowest=LOWEST_SUCCESS[params.mode], sixes_rule=params.sixes)
+        batch, kind = _draw(params.dice, faces)
+        pool.add(batch)
+        pending = Pending(info.name, trait, mode, params, pool, kind)
+        if pending.extra == 0:
+            return self.finish(roller, seat, pending)
+        self.waiting[(seat.table.id, seat.key)] = pending
+        return None
+
+    def next(self, roller: Any, seat: Seat, explode: bool, faces: str) -> dict[str, Any] | None:
+        """The roller's choice: explode the extra dice (``None`` if it waits again) or stop."""
+        pending = self.of(seat)
+        if pending is None:
+            raise UsageError(N_("No roll is waiting for your choice."))
+        if explode:
+            batch, kind = _draw(pending.extra, faces)
+            if kind == "physical":
+                pending.source = kind
+            pending.pool.add(batch)
+            pending.choices.append("explode")
+            if pending.extra > 0:
+                return None
+        else:
+            pending.choices.append("stop")
+        del self.waiting[(seat.table.id, seat.key)]
+        return self.finish(roller, seat, pending)
+
+    @staticmethod
+    def finish(roller: Any, seat: Seat, pending: Pending) -> dict[str, Any]:
+        from meneur.systems.tunnels.rules import make_outcome
+        from meneur.web.rolls import params_json
+        from meneur.web.systems import adapter_for
+
+        pool, params = pending.pool, pending.params
+        outcome = make_outcome(
+            pool, params.threshold, pool.successes >= params.threshold and not pool.critical
+        )
+        check = adapter_for("tunnels").check
+        logged = params_json(pending.trait, params)
+        logged["explode"] = "ask"
+        roll = NewRoll(
+            system="tunnels",
+            kind="test",
+            params=logged,
+            faces=[[face for batch in pool.batches for face in batch]],
+            outcome=check.to_json(params, outcome),
+            source=pending.source,
+            character=pending.character,
+            decisions=[{"mode": pending.mode, "seat": seat.key}, *pending.choices],
+        )
+        entry: dict[str, Any] = roller.store.append_roll(roll, campaign=seat.table.campaign)
+        return entry
