@@ -327,3 +327,31 @@ def test_obscur_fight_between_stored_characters(db_url: str, capsys: Capsys) -> 
     assert (entry["who"], entry["kind"]) == ("Garance", "fight")
     alone = invoke(capsys, "fight", "obscur", "--a-character", "Garance")
     assert alone.status == 2 and "--b/--b-character" in alone.err
+
+
+def test_obscur_survival_with_stored_party(db_url: str, capsys: Capsys) -> None:
+    for name in ("garance", "ninon"):
+        path = ROOT / "examples" / "obscur" / f"{name}.toml"
+        assert (
+            invoke(capsys, "character", "new", "obscur", name.title(), "--from", str(path)).status
+            == 0
+        )
+    before = {name: sheet_of(name) for name in ("Garance", "Ninon")}
+    days = invoke(
+        capsys, "survive", "obscur", "--milieu", "Forêt tempérée", "--party-character", "Garance",
+        "--party-character", "Ninon", "--days", "5", "--seed", "6", "--json",
+    )  # fmt: skip
+    assert days.status == 0, days.err
+    data = days.json()
+    assert data["saved"] and [m["name"] for m in data["party"]] == ["Garance", "Ninon"]
+    entry = log(capsys)[-1]
+    assert (entry["who"], entry["kind"]) == ("Garance", "survive")
+    assert entry["faces"][0]  # every die of the five days
+    assert entry["outcome"]["final"] == data["final"]
+    after = {name: sheet_of(name) for name in ("Garance", "Ninon")}
+    assert after != before  # five days in the forest leave marks
+    twice = invoke(
+        capsys, "survive", "obscur", "--milieu", "Forêt tempérée", "--party-character", "Ninon",
+        "--party-character", "ninon",
+    )  # fmt: skip
+    assert twice.status == 2 and sheet_of("Ninon") == after["Ninon"]

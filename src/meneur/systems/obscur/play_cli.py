@@ -445,6 +445,14 @@ def survive_command(
         list[Path] | None,
         typer.Option("--party", metavar="SHEET", help=_("A member's sheet (repeat the option).")),
     ] = None,
+    party_stored: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--party-character",
+            metavar="NAME",
+            help=_("A member stored in the campaign (repeat the option); always saved."),
+        ),
+    ] = None,
     days: Annotated[
         int, typer.Option("--days", parser=int_parser(1, 60), metavar="N", help=_("Days."))
     ] = 1,
@@ -462,6 +470,10 @@ def survive_command(
     as_json: Json = False,
 ) -> None:
     """The party's days in a Milieu (O-35..O-39): PS, Intempéries, Dépendance, aid."""
+    from meneur.campaign.recording import stored_sheet
+
+    members = [stored_sheet(name, "obscur") for name in party_stored or []]
+    save = save or bool(members)  # stored: always kept
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.files import read_sheet
@@ -489,7 +501,7 @@ def survive_command(
     else:
         name, where = milieu_named(milieu or "")
         provisional = milieux().provisional
-    paths = list(party or [])
+    paths = [*(party or []), *members]
     if not 1 <= len(paths) <= MAX_PARTY:
         raise RuleError(
             N_("A party has 1 to {most} members, not {count}."), most=MAX_PARTY, count=len(paths)
