@@ -232,7 +232,11 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> N
     button = bob.locator("form.roll button.primary").bounding_box()
     assert button is not None and button["width"] > 200 and button["x"] >= 0
     SHOTS.mkdir(parents=True, exist_ok=True)
-    gm.screenshot(path=str(SHOTS / "web_desktop.png"))
+    desk = gm.context.new_page()  # the GM's page from the top, as it opens
+    desk.goto(server["gm"])
+    desk.wait_for_selector("#live:not([hidden])")
+    desk.screenshot(path=str(SHOTS / "web_desktop.png"))
+    desk.screenshot(path=str(SHOTS / "web_desktop_full.png"), full_page=True)
     phone = bob.context.new_page()  # the page as a player opening it sees it (top)
     phone.goto(bob.url)
     phone.wait_for_selector("#live:not([hidden])")

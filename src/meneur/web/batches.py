@@ -78,7 +78,7 @@ class Batches:
     def of(self, seat: Seat) -> Pending | None:
         found = self.waiting.get((seat.table.id, seat.key))
         if found is not None and time.monotonic() - found.started > EXPIRY:
-            del self.waiting[(seat.table.id, seat.key)]
+            self.waiting.pop((seat.table.id, seat.key), None)
             return None
         return found
 
@@ -140,7 +140,7 @@ class Batches:
                 return None
         else:
             pending.choices.append("stop")
-        del self.waiting[(seat.table.id, seat.key)]
+        self.waiting.pop((seat.table.id, seat.key), None)
         return self.finish(roller, seat, pending)
 
     @staticmethod

@@ -71,7 +71,7 @@ def _exchange(outcome: Mapping[str, Any]) -> Verdict:
     words = _("{winner} wins the exchange, {loser} loses {points}").format(
         winner=won, loser=lost, points=outcome.get("lost", 0)
     )
-    return Verdict(True, words, detail)
+    return Verdict(None, words, detail)  # neither side is "the roller": no colour
 
 
 def mode_label(mode: str) -> str:
