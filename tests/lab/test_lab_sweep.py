@@ -127,3 +127,25 @@ def test_sweep_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
         result = invoke(capsys, "simulate", "sweep", *args, "--runs", "10", "--workers", "1")
         assert result.status == 2, args
         assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
+
+
+def test_sweep_ctrl_c_keeps_the_points_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during a sweep returns the points already simulated, marked interrupted."""
+    from meneur.lab import sweep
+    from meneur.lab.simulate import LegendesConflict
+
+    done: list[int] = []
+    real = sweep.one_point
+
+    def one_point(point: sweep.Point) -> dict[str, object]:
+        if len(done) == 2:
+            raise KeyboardInterrupt
+        done.append(1)
+        return real(point)
+
+    monkeypatch.setattr(sweep, "one_point", one_point)
+    points = [sweep.Point("legendes", LegendesConflict(d, "elite")) for d in (1, 2, 3, 4)]
+    result = sweep.run_sweep(points, 500, seed=1, workers=1)
+    assert result.interrupted
+    assert [r is not None for r in result.reports] == [True, True, False, False]
+    assert result.reports[0] is not None and result.reports[0]["runs"] == 500

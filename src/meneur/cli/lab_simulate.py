@@ -864,7 +864,16 @@ def sweep_command(
         )
     from meneur.lab.sweep import run_sweep, sweep_grid
 
-    reports = run_sweep(points, runs, seed=seed, scheduler=scheduler, workers=workers)
+    swept = run_sweep(
+        points,
+        runs,
+        seed=seed,
+        scheduler=scheduler,
+        workers=workers,
+        progress=True,
+        description=_("Points"),
+    )
+    reports = swept.reports
     measure = None
     if cells:
         from meneur.lab.adapters import adapter_for
@@ -880,6 +889,8 @@ def sweep_command(
 
         entries = []
         for index, report in enumerate(reports):
+            if report is None:
+                continue
             r, c = divmod(index, len(col_axis.values))
             entries.append(
                 {
@@ -896,6 +907,7 @@ def sweep_command(
             "runs": runs,
             "scheduler": scheduler,
             "points": entries,
+            "interrupted": swept.interrupted,
         }
         if plot is not None:
             data["plot"] = str(plot)
@@ -904,6 +916,8 @@ def sweep_command(
     from meneur.lab.render import render_grid
 
     render_grid(console(), grid, title)
+    if swept.interrupted:
+        console().print("[yellow]" + _("Interrupted: partial result.") + "[/]")
     if plot is not None:
         console().print(_("Plot written to {path}.").format(path=plot))
 

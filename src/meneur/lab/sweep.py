@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -101,6 +101,43 @@ def seeds(seed: int | None, count: int) -> list[int]:
     return [int(child.generate_state(1)[0]) for child in sequence.spawn(count)]
 
 
+@dataclass
+class SweepResult:
+    """Each point's report in the order of the points (``None``: not done, interrupted)."""
+
+    reports: list[dict[str, Any] | None]
+    interrupted: bool = False
+
+
+class _Bar:
+    """A rich progress bar over the points (on standard error), or nothing."""
+
+    def __init__(self, total: int, shown: bool, description: str) -> None:
+        self.bar: Any = None
+        if shown and total > 1:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            from meneur.cli.output import error_console
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=error_console(),
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(description, total=total)
+
+    def advance(self) -> None:
+        if self.bar is not None:
+            self.bar.advance(self.task)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 def run_sweep(
     points: Sequence[Point],
     runs: int,
@@ -108,47 +145,78 @@ def run_sweep(
     seed: int | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
-) -> list[dict[str, Any]]:
-    """Every point's report, in the order of ``points``."""
+    progress: bool = False,
+    description: str = "",
+) -> SweepResult:
+    """Every point's report; a progress bar over the points; Ctrl-C keeps the points done."""
     tasks = [
         Point(p.kind, p.spec, runs, s)
         for p, s in zip(points, seeds(seed, len(points)), strict=True)
     ]
-    if scheduler:
-        try:
-            import distributed
-        except ImportError:
-            raise UsageError(
-                N_("--scheduler needs Dask: pip install 'dask[distributed]'.")
-            ) from None
-        try:
-            client: Any = getattr(distributed, "Client")(  # noqa: B009 - untyped library
-                scheduler, timeout=5, set_as_default=False
-            )
-        except OSError as error:
-            raise UsageError(
-                N_("Cannot reach the Dask scheduler {address}: {reason}"),
-                address=scheduler[:80],
-                reason=str(error)[:120],
-            ) from None
-        try:
-            futures = client.map(one_point, tasks, pure=False)
-            results: list[dict[str, Any]] = client.gather(futures)
-        finally:
-            client.close()
-        return results
+    result = SweepResult([None] * len(tasks))
+    bar = _Bar(len(tasks), progress, description)
+    try:
+        if scheduler:
+            _on_dask(scheduler, tasks, result, bar)
+        else:
+            _on_cores(workers, tasks, result, bar)
+    except KeyboardInterrupt:
+        result.interrupted = True
+    finally:
+        bar.stop()
+    return result
+
+
+def _on_dask(scheduler: str, tasks: list[Point], result: SweepResult, bar: _Bar) -> None:
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError(N_("--scheduler needs Dask: pip install 'dask[distributed]'.")) from None
+    try:
+        client: Any = getattr(distributed, "Client")(  # noqa: B009 - untyped library
+            scheduler, timeout=5, set_as_default=False
+        )
+    except OSError as error:
+        raise UsageError(
+            N_("Cannot reach the Dask scheduler {address}: {reason}"),
+            address=scheduler[:80],
+            reason=str(error)[:120],
+        ) from None
+    futures: list[Any] = []
+    try:
+        futures = client.map(one_point, tasks, pure=False)
+        for i, future in enumerate(futures):  # in order: the bar moves as points land
+            result.reports[i] = future.result()
+            bar.advance()
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        raise
+    finally:
+        client.close()
+
+
+def _on_cores(workers: int | None, tasks: list[Point], result: SweepResult, bar: _Bar) -> None:
     count = workers or min(len(tasks), os.cpu_count() or 1)
     if count <= 1:
-        return [one_point(task) for task in tasks]
-    with ProcessPoolExecutor(max_workers=count) as pool:
-        return list(pool.map(one_point, tasks))
+        for i, task in enumerate(tasks):
+            result.reports[i] = one_point(task)
+            bar.advance()
+        return
+    pool = ProcessPoolExecutor(max_workers=count)
+    try:
+        futures = {pool.submit(one_point, task): i for i, task in enumerate(tasks)}
+        for future in as_completed(futures):
+            result.reports[futures[future]] = future.result()
+            bar.advance()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def sweep_grid(
     system: str,
     rows: Axis,
     columns: Axis,
-    reports: Sequence[dict[str, Any]],
+    reports: Sequence[dict[str, Any] | None],
     measure: Measure | None = None,
 ) -> Grid:
     """The sweep as a grid (rows × columns) of rates, for the table and plot renderers."""
@@ -163,6 +231,8 @@ def sweep_grid(
     )
     name = grid.measures[0].name
     for index, report in enumerate(reports):
+        if report is None:  # interrupted before this point
+            continue
         r, c = divmod(index, len(columns.values))
         grid.cells[(0, r, c)] = {name: Fraction(report["wins"], max(1, report["runs"]))}
     return grid
