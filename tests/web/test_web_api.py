@@ -348,3 +348,16 @@ def test_tunnels_explosions_chosen_batch_by_batch(table: Table) -> None:
     table.client.post(f"{table.gm}/session/start", data={"csrf": table.csrf(table.gm)})
     refused = table.client.post(f"{player}/roll", data=form, headers=fetch)
     assert refused.status_code == 400 and "engagés" in refused.json()["error"]
+
+
+def test_web_rolls_are_judged_for_luck_like_the_clis(table: Table) -> None:
+    """`meneur log --luck` judges each roll against its check's exact odds: web rolls too."""
+    from meneur.campaign.luck import check_luck_table
+
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    for _ in range(3):
+        table.roll(table.gm, "Brindille", "Force", threshold=2)
+    entries = table.store.rolls()
+    assert all(0 <= e["outcome"]["luck"][0]["rank"] <= 1 for e in entries)
+    [line] = check_luck_table(entries)
+    assert line.who == "Brindille" and line.rolls == 3

@@ -17,6 +17,7 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from meneur.campaign.chain import CommittedDice
@@ -46,6 +47,44 @@ class RollRequest:
     options: RollOptions
     mode: str = "public"
     faces: str = ""
+
+
+@lru_cache(maxsize=4096)
+def _judge(check: Any, params: Any, key: Any) -> dict[str, Any] | None:
+    from meneur.campaign.recording import judge
+
+    # judge() reads the rolled outcome through check.key: hand it the key itself, so
+    # that the cache holds keys (hashable), not outcomes
+    return judge(_KeyCheck(check, key), params, key)  # type: ignore[arg-type]
+
+
+class _KeyCheck:
+    """``check`` whose :meth:`key` of the rolled outcome is already known."""
+
+    def __init__(self, check: Any, key: Any) -> None:
+        self._check = check
+        self._key = key
+        self.name = check.name
+
+    def key(self, outcome: Any) -> Any:
+        return self._key
+
+    def score(self, key: Any) -> Any:
+        return self._check.score(key)
+
+    def odds(self, params: Any) -> Any:
+        return self._check.odds(params)
+
+
+def judged(check: Any, params: Any, outcome: Any) -> dict[str, Any] | None:
+    """The roll's rank among the check's exact outcomes (cached per params and result)."""
+    from meneur.errors import MeneurError
+
+    try:
+        found = _judge(check, params, check.key(outcome))
+    except (MeneurError, TypeError):  # no exact odds, or params that do not hash
+        return None
+    return dict(found) if found is not None else None
 
 
 def params_json(trait: str, params: Any) -> dict[str, Any]:
@@ -133,6 +172,9 @@ class Roller:
                 sources[1:] = [SecureDice()] * (len(sources) - 1)
         rolled = check.roll(params, sources)
         outcome = check.to_json(params, rolled.outcome)
+        verdict = judged(check, params, rolled.outcome)
+        if verdict is not None:  # as the CLI does: `meneur log --luck` judges web rolls too
+            outcome["luck"] = [verdict]
         roll = NewRoll(
             system=system,
             kind="test",
