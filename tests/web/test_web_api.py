@@ -310,6 +310,11 @@ def test_a_tunnels_melee_exchange_updates_the_tracker(table: Table) -> None:
             assert after == before or [c["health"] for c in after] == [c["health"] for c in before]
     assert "(T-10)" in table.client.get(table.gm).text
     assert post(action="exchange", index="0", other="0") == 400
+    # Brindille's sheet follows the tracker (T-11), written with the log entries
+    tracked = Tables(table.store).get(table.info.id).combat["combatants"][0]  # type: ignore[union-attr]
+    sheet = table.store.character("Brindille").sheet
+    assert sheet["endurance"]["current"] == tracked["health"]
+    assert sheet["wounded"] == tracked["wounded"]
 
 
 def test_tunnels_explosions_chosen_batch_by_batch(table: Table) -> None:

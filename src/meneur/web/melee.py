@@ -5,7 +5,8 @@ fights with its tracker value as Monster Rating). The loser loses the margin, th
 :class:`meneur.systems.tunnels.combat.Fighter.hurt` (a monster loses MR; a character
 loses Endurance, is wounded at 0 and recovers it, dies at 0 if already wounded). The
 exchange is one log entry (committed dice when a session is open) and the tracker shows
-the new values. The sheets themselves are not changed: the tracker is the fight's state.
+the new values; a Tunnels character's sheet gets its new Endurance, wound and death in
+the same transaction as the entry.
 """
 
 from __future__ import annotations
@@ -37,6 +38,31 @@ def fighter(person: dict[str, Any]) -> Any:
     if health < 1:
         raise RuleError(N_("{name} is already out of the fight."), name=str(person["name"]))
     return Fighter(str(person["name"]), health, monster=True)
+
+
+def new_sheet(
+    roller: Roller, campaign: str, fighter: Any, person: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The Tunnels sheet of a character after the exchange (T-11), or ``None``.
+
+    Only a combatant that is a Tunnels character of the campaign has a sheet; its
+    Endurance, wound and death are written with the exchange's log entry (one transaction).
+    """
+    from meneur.campaign.errors import CampaignError
+
+    if fighter.monster or int(person.get("dice") or 0) <= 0:
+        return None
+    try:
+        info = roller.sheet(campaign, fighter.name)
+    except CampaignError:
+        return None
+    if info.system != "tunnels" or not isinstance(info.sheet.get("endurance"), dict):
+        return None
+    sheet = dict(info.sheet)
+    endurance = dict(sheet["endurance"])
+    endurance["current"] = min(fighter.endurance, int(endurance.get("max", fighter.endurance)))
+    sheet.update(endurance=endurance, wounded=fighter.wounded, dead=fighter.dead)
+    return sheet
 
 
 def state_words(fighter: Any) -> str:
@@ -76,6 +102,11 @@ def exchange(
                 b = b.hurt(lost)
             else:
                 a = a.hurt(lost)
+        sheets = {
+            one.name: changed
+            for one, person in ((a, people[first]), (b, people[second]))
+            if (changed := new_sheet(roller, campaign, one, person)) is not None
+        }
         result = check.to_json(params, outcome)
         result.update(
             names=[a.name, b.name],
@@ -94,8 +125,10 @@ def exchange(
                 decisions=[{"mode": "public", "seat": seat.key}],
                 dice=committed,
             ),
+            sheets=sheets,
             campaign=campaign,
         )
+        roller.forget_sheets()
     except BaseException:
         roller.forget_dice(campaign)
         raise
