@@ -118,7 +118,9 @@ def _duel(a: str, b: str, **options: Any) -> Any:
             body = replace(body, vie=options[f"vie_{side}"])
         fighters.append(fighter)
         bodies.append(body)
-    return FightParams(*fighters, *bodies, max_rounds=options.get("rounds"))
+    return FightParams(
+        *fighters, *bodies, impress=options.get("impress", ()), max_rounds=options.get("rounds")
+    )
 
 
 DUELS = {
@@ -136,6 +138,8 @@ DUELS = {
     "bruno bare hands-garance offensive": ("bruno", "garance", {"strategy_b": "offensive"}),
     "garance-garance simultaneous (O-11 tie)": ("garance", "garance", {}),
     "deadly blows (O-31 death)": ("garance", "ninon", {"hargne_a": 14, "vie_b": 3}),
+    "both impress first (O-20)": ("corbeau", "garance", {"impress": ("a", "b")}),
+    "B impresses (O-20)": ("garance", "corbeau", {"impress": ("b",)}),
 }
 
 

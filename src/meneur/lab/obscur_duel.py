@@ -12,9 +12,10 @@ Résistance is lost (O-13), and a wound shakes the defender for the rest of the 
 disengage (O-19: Agilité against the opponent's RA; failing, a dodge against each blow).
 Vie at 0 is the coma, twice the Vie lost is death (O-31).
 
-What this covers: one weapon (or bare hands) in hand per fighter, drawn. Several
-weapons, drawing while fighting (O-18), impressing (O-20) and coups spéciaux (O-22) are
-left to the system's own fight (``vectorisable`` says which), fed faces by numpy.
+What this covers: one weapon (or bare hands) in hand per fighter, drawn, and impressing
+before the fight (O-20). Several weapons, drawing while fighting (O-18) and coups
+spéciaux (O-22) are left to the system's own fight (``vectorisable`` says which), fed
+faces by numpy.
 """
 
 from __future__ import annotations
@@ -35,9 +36,7 @@ Bool = NDArray[np.bool_]
 def vectorisable(params: Any) -> bool:
     """Whether :func:`obscur_duel_tally` plays these fights exactly as ``fight_with``."""
     fighters = (params.a, params.b)
-    return not params.impress and all(
-        len(f.arms) <= 1 and not f.sheathed and f.special is None for f in fighters
-    )
+    return all(len(f.arms) <= 1 and not f.sheathed and f.special is None for f in fighters)
 
 
 def _lookup(rows: list[Any], top: int) -> Int:
@@ -67,6 +66,9 @@ class _Fighter:
     choc: tuple[int, Int] | None
     dodge: tuple[int, Int]
     flee_at: int | None
+    impress: tuple[int, Int]
+    """Prestance + Intimidation (O-20): dice and successes per face."""
+    sang_froid: int
     malus: int
     """O-17 outnumbering and fatigue: the same every round."""
     fatigue: int
@@ -113,6 +115,15 @@ def _fighter(fighter: Any, body: Any) -> _Fighter:
         choc=None if choc is None else (choc.dice, _values(choc.zero_skill, choc.zero_attribute)),
         dodge=(dodge_dice, dodge_values),
         flee_at=fighter.flee_at,
+        impress=(
+            (0, _values(False, False))
+            if fighter.impress is None
+            else (
+                fighter.impress.dice,
+                _values(fighter.impress.zero_skill, fighter.impress.zero_attribute),
+            )
+        ),
+        sang_froid=fighter.sang_froid,
         malus=pa_malus(fighter, 1) + body.fatigue,
         fatigue=body.fatigue,
         vie=body.vie,
@@ -186,6 +197,18 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
     end = np.zeros(runs, dtype=np.int8)
     rounds = np.zeros(runs, dtype=np.int64)
     live: Int = np.arange(runs)
+    impressed = [np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.int64)]
+    for key in params.impress:  # O-20: the margin is a malus for the whole fight
+        who = 0 if key == "a" else 1
+        difficulty = max(1, sides[1 - who].sang_froid)
+        got = _roll(
+            readers[who],
+            live,
+            np.full(runs, sides[who].impress[0], dtype=np.int64),
+            np.zeros(runs, dtype=np.int64),
+            sides[who].impress[1],
+        )
+        impressed[1 - who] += np.where(got >= difficulty, got - difficulty, 0)
 
     def lost(i: int, rows: Int) -> Int:
         return np.clip(sides[i].vie_max - vie[i][rows], 0, top)
@@ -228,7 +251,7 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
         pa = []
         attack = []
         for i, s in enumerate(sides):
-            dice = np.maximum(0, s.pa - s.malus - pain[lost(i, live)])
+            dice = np.maximum(0, s.pa - s.malus - pain[lost(i, live)] - impressed[i][live])
             pa.append(dice)
             attack.append(split(s.strategy, dice, lost(i, live), s.vie_max))
         flees = [
