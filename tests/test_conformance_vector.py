@@ -113,6 +113,11 @@ def _duel(a: str, b: str, **options: Any) -> Any:
         )
         if f"hargne_{side}" in options:
             fighter = replace(fighter, hargne=options[f"hargne_{side}"])
+        if f"second_arm_{side}" in options:  # a second weapon in hand (O-16)
+            other = fighter_of(
+                load_character(Path(f"examples/obscur/{options[f'second_arm_{side}']}.toml"))
+            )
+            fighter = replace(fighter, arms=(*fighter.arms, *other.arms))
         body = body_of(char)
         if f"vie_{side}" in options:
             body = replace(body, vie=options[f"vie_{side}"])
@@ -140,6 +145,12 @@ DUELS = {
     "deadly blows (O-31 death)": ("garance", "ninon", {"hargne_a": 14, "vie_b": 3}),
     "both impress first (O-20)": ("corbeau", "garance", {"impress": ("a", "b")}),
     "B impresses (O-20)": ("garance", "corbeau", {"impress": ("b",)}),
+    "two weapons against a fleer (O-16, O-19)": ("garance", "corbeau", {"second_arm_a": "ninon"}),
+    "two weapons each (O-16)": (
+        "ninon",
+        "garance",
+        {"second_arm_a": "garance", "second_arm_b": "ninon", "strategy_b": "totale"},
+    ),
 }
 
 

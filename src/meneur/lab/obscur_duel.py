@@ -12,10 +12,10 @@ Résistance is lost (O-13), and a wound shakes the defender for the rest of the 
 disengage (O-19: Agilité against the opponent's RA; failing, a dodge against each blow).
 Vie at 0 is the coma, twice the Vie lost is death (O-31).
 
-What this covers: one weapon (or bare hands) in hand per fighter, drawn, and impressing
-before the fight (O-20). Several weapons, drawing while fighting (O-18) and coups
-spéciaux (O-22) are left to the system's own fight (``vectorisable`` says which), fed
-faces by numpy.
+What this covers: the weapons in hand (bare hands without any; several weapons each
+strike with their own PA, O-16), drawn, and impressing before the fight (O-20). Drawing
+while fighting (O-18) and coups spéciaux (O-22) are left to the system's own fight
+(``vectorisable`` says which), fed faces by numpy.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ Bool = NDArray[np.bool_]
 def vectorisable(params: Any) -> bool:
     """Whether :func:`obscur_duel_tally` plays these fights exactly as ``fight_with``."""
     fighters = (params.a, params.b)
-    return all(len(f.arms) <= 1 and not f.sheathed and f.special is None for f in fighters)
+    return all(not f.sheathed and f.special is None for f in fighters)
 
 
 def _lookup(rows: list[Any], top: int) -> Int:
@@ -47,19 +47,28 @@ def _lookup(rows: list[Any], top: int) -> Int:
 
 
 @dataclass(frozen=True)
+class _Arm:
+    pa: int
+    """The weapon's PA less the points moved to the Rang d'Action."""
+    values: Int
+    """Successes per face 0..6 of the weapon's pool (face 0: no die)."""
+    bonus: int
+    """Hargne share of the weapon class + weapon damage (O-13)."""
+
+
+@dataclass(frozen=True)
 class _Fighter:
     """What the vectorised fight reads from one fighter, as numbers."""
 
-    pa: int
-    zero: tuple[bool, bool]
-    values: Int
-    """Successes per face 0..6 of the weapon's pool (face 0: no die)."""
+    arms: tuple[_Arm, ...]
+    """The weapons in hand (bare hands without any), each with its own PA (O-11, O-16)."""
+    parade_values: Int
+    """Successes per face of the Parade (the first weapon's pool)."""
     defence: int
+    """Every weapon's Défense + the shield's Protection (O-12, O-22)."""
     ra: int
     agility: int
     strategy: str
-    bonus: int
-    """Hargne share of the weapon class + weapon damage (O-13)."""
     protection: Int
     """Armour of the zone of each face 0..6."""
     resistance: int
@@ -88,7 +97,7 @@ def _fighter(fighter: Any, body: Any) -> _Fighter:
     from meneur.systems.obscur.gear import armoury
 
     arms = fighter.arms if fighter.arms else (fighter.unarmed,)
-    arm = arms[0]
+    first = arms[0]
     zones = armoury()
     choc = fighter.choc
     dodge = fighter.dodge
@@ -99,14 +108,19 @@ def _fighter(fighter: Any, body: Any) -> _Fighter:
         else _values(True, False)
     )
     return _Fighter(
-        pa=arm.pa.dice - fighter.ra_points,
-        zero=(arm.pa.zero_skill, arm.pa.zero_attribute),
-        values=_values(arm.pa.zero_skill, arm.pa.zero_attribute),
-        defence=arm.weapon.defense + fighter.shield,
-        ra=action_rank(fighter, (arm,)),
+        arms=tuple(
+            _Arm(
+                arm.pa.dice - fighter.ra_points,
+                _values(arm.pa.zero_skill, arm.pa.zero_attribute),
+                arm.weapon.hargne_bonus(fighter.hargne) + arm.weapon.damage,
+            )
+            for arm in arms
+        ),
+        parade_values=_values(first.pa.zero_skill, first.pa.zero_attribute),
+        defence=sum(arm.weapon.defense for arm in arms) + fighter.shield,
+        ra=action_rank(fighter, arms),
         agility=fighter.agility,
         strategy=fighter.strategy,
-        bonus=arm.weapon.hargne_bonus(fighter.hargne) + arm.weapon.damage,
         protection=np.array(
             [0] + [fighter.armour.get(zones.zone_of(face), 0) for face in range(1, 7)],
             dtype=np.int64,
@@ -124,7 +138,7 @@ def _fighter(fighter: Any, body: Any) -> _Fighter:
             )
         ),
         sang_froid=fighter.sang_froid,
-        malus=pa_malus(fighter, 1) + body.fatigue,
+        malus=pa_malus(fighter, len(arms)) + body.fatigue,
         fatigue=body.fatigue,
         vie=body.vie,
         vie_max=body.vie_max,
@@ -236,24 +250,29 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
         if shock is not None:
             shock += np.where(shaken, malus, 0)
 
-    def blow(attacker: int, rows: Int, margin: Int, hit: Bool) -> tuple[Int, Int]:
+    def blow(attacker: int, arm: _Arm, rows: Int, margin: Int, hit: Bool) -> tuple[Int, Int]:
         """Zone die of each hit (attacker's stream) and the damage (O-13)."""
-        s, d = sides[attacker], sides[1 - attacker]
+        d = sides[1 - attacker]
         at = rows[hit]
         face = readers[attacker].take(at, np.ones(at.size, dtype=np.int64))
         faces = face[0].astype(np.int64) if at.size else np.zeros(0, dtype=np.int64)
-        damage = np.maximum(0, margin[hit] + s.bonus - d.protection[faces] - d.resistance)
+        damage = np.maximum(0, margin[hit] + arm.bonus - d.protection[faces] - d.resistance)
         return at, damage
 
     while live.size and int(rounds[live[0]]) < limit:
         rounds[live] += 1
         n = live.size
-        pa = []
-        attack = []
+        attack: list[list[Int]] = []  # per side, per weapon
+        parade: list[Int] = []  # per side: the Parade dice of every weapon
         for i, s in enumerate(sides):
-            dice = np.maximum(0, s.pa - s.malus - pain[lost(i, live)] - impressed[i][live])
-            pa.append(dice)
-            attack.append(split(s.strategy, dice, lost(i, live), s.vie_max))
+            malus = s.malus + pain[lost(i, live)] + impressed[i][live]
+            attack.append([])
+            parade.append(np.zeros(n, dtype=np.int64))
+            for arm in s.arms:
+                dice = np.maximum(0, arm.pa - malus)
+                part = split(s.strategy, dice, lost(i, live), s.vie_max)
+                attack[i].append(part)
+                parade[i] += dice - part
         flees = [
             np.zeros(n, dtype=np.bool_) if s.flee_at is None else vie[i][live] <= s.flee_at
             for i, s in enumerate(sides)
@@ -278,23 +297,24 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
             winner[rows[broken]] = 1 if other == 0 else -1
             end[rows[broken]] = 3
             pos, rows = pos[~broken], rows[~broken]
-            hits = _roll(
-                readers[other],
-                rows,
-                attack[other][pos],
-                np.zeros(pos.size, dtype=np.int64),
-                sides[other].values,
-            )
-            dodged = _roll(  # Hargne + Esquive, less the fleer's body malus (O-29)
-                readers[fleer],
-                rows,
-                np.full(pos.size, f.dodge[0], dtype=np.int64),
-                -(pain[lost(fleer, rows)] + f.fatigue),
-                f.dodge[1],
-            )
-            hit = (hits >= dodged) & (hits > 0)
-            at, damage = blow(other, rows, hits - dodged, hit)
-            wound(fleer, at, damage, None)
+            for k, arm in enumerate(sides[other].arms):  # each weapon, a dodge each
+                hits = _roll(
+                    readers[other],
+                    rows,
+                    attack[other][k][pos],
+                    np.zeros(pos.size, dtype=np.int64),
+                    arm.values,
+                )
+                dodged = _roll(  # Hargne + Esquive, less the fleer's body malus (O-29)
+                    readers[fleer],
+                    rows,
+                    np.full(pos.size, f.dodge[0], dtype=np.int64),
+                    -(pain[lost(fleer, rows)] + f.fatigue),
+                    f.dodge[1],
+                )
+                hit = (hits >= dodged) & (hits > 0)
+                at, damage = blow(other, arm, rows, hits - dodged, hit)
+                wound(fleer, at, damage, None)
         # --- the exchange: the first attacker strikes, then the other if still conscious
         normal = np.flatnonzero(fleer_of < 0)
         shock = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)]
@@ -307,24 +327,32 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
                 continue
             rows = live[pos]
             s, d = sides[attacker], sides[defender]
-            hits = _roll(
-                readers[attacker], rows, attack[attacker][pos], -shock[attacker][pos], s.values
-            )
-            parade = _roll(
+            guard = _roll(  # rolled once, at the first blow, against every blow (O-12)
                 readers[defender],
                 rows,
-                pa[defender][pos] - attack[defender][pos] + d.defence,
+                parade[defender][pos] + d.defence,
                 -shock[defender][pos],
-                d.values,
+                d.parade_values,
             )
-            hit = hits > parade
-            at, damage = blow(attacker, rows, hits - parade, hit)
-            taken = np.zeros(pos.size, dtype=np.int64)
-            wound_shock = np.zeros(int(hit.sum()), dtype=np.int64)
-            wound(defender, at, damage, wound_shock)
-            if not delay_shock:
-                taken[hit] = wound_shock
-                shock[defender][pos] += taken
+            for k, arm in enumerate(s.arms):
+                if k:  # a defender knocked down takes no more blows
+                    keep = vie[defender][rows] > 0
+                    pos, rows, guard = pos[keep], rows[keep], guard[keep]
+                hits = _roll(
+                    readers[attacker],
+                    rows,
+                    attack[attacker][k][pos],
+                    -shock[attacker][pos],
+                    arm.values,
+                )
+                hit = hits > guard
+                at, damage = blow(attacker, arm, rows, hits - guard, hit)
+                taken = np.zeros(pos.size, dtype=np.int64)
+                wound_shock = np.zeros(int(hit.sum()), dtype=np.int64)
+                wound(defender, at, damage, wound_shock)
+                if not delay_shock:
+                    taken[hit] = wound_shock
+                    shock[defender][pos] += taken
         # --- who is down (O-31)
         rows = live
         down = [vie[i][rows] <= 0 for i in (0, 1)]
