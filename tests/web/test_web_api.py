@@ -366,3 +366,49 @@ def test_web_rolls_are_judged_for_luck_like_the_clis(table: Table) -> None:
     assert all(0 <= e["outcome"]["luck"][0]["rank"] <= 1 for e in entries)
     [line] = check_luck_table(entries)
     assert line.who == "Brindille" and line.rolls == 3
+
+
+def test_obscur_depassement_before_the_roll_is_paid_with_the_roll(table: Table) -> None:
+    """O-10: extra dice bought before the roll, their exact odds shown, paid from the sheet
+    in the log entry's transaction; never below 0."""
+    from meneur.systems.obscur.depassement import PushPlan
+    from meneur.systems.obscur.rules import TestParams
+
+    table.create(table.gm, "obscur", "Isaure")
+    answer = table.client.get(
+        f"/api{table.gm}/odds",
+        params={"character": "Isaure", "trait": "Agilité", "difficulty": 2},
+    ).json()
+    check = find_system("obscur").checks()["test"]  # Agilité: 2 dice (the form's default)
+    chances = [option["chance"] for option in answer["push"]]
+    assert chances == sorted(chances) and len(chances) == 4
+    from meneur.systems.obscur.rules import verdict
+
+    for tier, shown in enumerate(chances):
+        params = TestParams(2, difficulty=2, push=PushPlan(dice=tier))
+        exact = check.odds(params).p_where(lambda key, p=params: verdict(p, key[0])[0])
+        assert shown == float(exact)
+    page = table.client.get(table.gm, params={"difficulty": 2}).text
+    assert "+2 dés, 3 points" in page
+
+    def points() -> int:
+        resources = table.store.character("Isaure").sheet["ressources"]
+        return sum(
+            r["current"] if isinstance(r, dict) else r
+            for name, r in resources.items()
+            if name in ("vecu", "volonte", "moral")
+        )
+
+    before = points()
+    entry = table.roll(table.gm, "Isaure", "Agilité", difficulty=2, push=2)["entry"]
+    assert isinstance(entry, dict)
+    assert len(entry["faces"][0]) == 2 + 2 and entry["outcome"]["push"]["cost"] == 3
+    assert points() == before - 3
+    while points() >= 6:
+        table.roll(table.gm, "Isaure", "Agilité", push=3)
+    count = len(table.store.rolls())
+    refused = table.client.post(
+        f"/api{table.gm}/roll", json={"character": "Isaure", "trait": "Agilité", "push": 3}
+    )
+    assert refused.status_code == 400 and "points" in refused.json()["error"]
+    assert len(table.store.rolls()) == count  # nothing rolled, nothing written

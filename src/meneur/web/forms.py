@@ -28,6 +28,7 @@ class OptionsIn(BaseModel):
     explode: Literal["needed", "always", "never", "ask"] = "needed"
     level: Literal["commun", "elite", "heroique", "legendaire"] = "elite"
     motivation: bool = False
+    push: int = Field(default=0, ge=0, le=3)
 
     def options(self) -> RollOptions:
         return RollOptions(
@@ -39,6 +40,7 @@ class OptionsIn(BaseModel):
             explode=self.explode,
             level=self.level,
             motivation=self.motivation,
+            push=self.push,
         )
 
 

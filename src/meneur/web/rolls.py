@@ -147,18 +147,30 @@ class Roller:
         character = self._character(campaign, request.character)
         adapter = adapter_for(character.system)
         params = adapter.params(character.sheet, request.trait, request.options)
+        paid = adapter.paid(character.sheet, params)  # refused before any die is rolled
+        sheets = {character.name: paid} if paid is not None else None
         check = find_system(character.system).checks()["test"]
+        if sheets:
+            self._sheets.pop((campaign, name_key(character.name)), None)
+        args = (seat, request, character.name, adapter.system, check, params, sheets)
         try:
-            return self._roll_and_log(seat, request, character.name, adapter.system, check, params)
+            return self._roll_and_log(*args)
         except CampaignError:
             self.forget_dice(campaign)  # the session moved on (CLI roll, reveal): once more
-            return self._roll_and_log(seat, request, character.name, adapter.system, check, params)
+            return self._roll_and_log(*args)
         except BaseException:
             self.forget_dice(campaign)
             raise
 
     def _roll_and_log(
-        self, seat: Seat, request: RollRequest, name: str, system: str, check: Any, params: Any
+        self,
+        seat: Seat,
+        request: RollRequest,
+        name: str,
+        system: str,
+        check: Any,
+        params: Any,
+        sheets: dict[str, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         campaign = seat.table.campaign
         committed = self._committed(campaign)
@@ -186,4 +198,4 @@ class Roller:
             decisions=[{"mode": request.mode, "seat": seat.key}],
             dice=committed if kind == "committed" else None,
         )
-        return self.store.append_roll(roll, campaign=campaign)
+        return self.store.append_roll(roll, sheets=sheets, campaign=campaign)

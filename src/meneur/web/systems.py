@@ -44,6 +44,8 @@ class RollOptions:
     explode: str = "needed"
     level: str = "elite"
     motivation: bool = False
+    push: int = 0
+    """Obscur Dépassement bought before the roll: the tier of extra dice (O-10)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,16 @@ class WebAdapter:
 
     def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
         """What the table shows of a character besides its traits (Endurance, Vie...)."""
+        return []
+
+    def paid(self, sheet: Mapping[str, Any], params: Any) -> dict[str, Any] | None:
+        """The sheet after paying what the roll costs before it is rolled, or ``None``."""
+        return None
+
+    def push_chances(
+        self, sheet: Mapping[str, Any], trait: str, options: RollOptions
+    ) -> list[tuple[int, int, int, Fraction]]:
+        """Each Dépassement bought before the roll: (tier, dice, cost, exact chance)."""
         return []
 
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
@@ -227,7 +239,7 @@ class TunnelsWeb(WebAdapter):
 
 class ObscurWeb(WebAdapter):
     system = "obscur"
-    option_fields = ("difficulty", "modifier")
+    option_fields = ("difficulty", "modifier", "push")
 
     def _character(self, sheet: Mapping[str, Any]) -> Any:
         from meneur.systems.obscur.sheet import character_from
@@ -246,6 +258,7 @@ class ObscurWeb(WebAdapter):
         return found
 
     def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        from meneur.systems.obscur.depassement import PushPlan
         from meneur.systems.obscur.rules import TestParams
 
         self.find_trait(sheet, trait)
@@ -256,7 +269,46 @@ class ObscurWeb(WebAdapter):
             modifier=options.modifier,
             zero_skill=pool.zero_skill,
             zero_attribute=pool.zero_attribute,
+            push=PushPlan(dice=options.push),
         )
+
+    def paid(self, sheet: Mapping[str, Any], params: Any) -> dict[str, Any] | None:
+        """O-10: the extra dice are paid from Vécu, Volonté, Moral (the data's order)."""
+        import copy
+
+        from meneur.systems.obscur.depassement import RESOURCES, plan_payment
+        from meneur.systems.obscur.sheet import add_to_resource
+
+        cost = params.push.cost
+        if not cost:
+            return None
+        character = self._character(sheet)
+        available: dict[str, int] = {
+            str(name): int(character.resource(name).current) for name in RESOURCES
+        }
+        payment = plan_payment(cost, available)
+        raw = copy.deepcopy(dict(sheet))
+        for name, points in payment.points.items():
+            add_to_resource(raw, name, -points)
+        self._character(raw)
+        return raw
+
+    def push_chances(
+        self, sheet: Mapping[str, Any], trait: str, options: RollOptions
+    ) -> list[tuple[int, int, int, Fraction]]:
+        from dataclasses import replace
+
+        from meneur.systems.obscur.depassement import TIERS, extra_dice, tier_cost
+
+        return [
+            (
+                tier,
+                extra_dice(tier),
+                tier_cost(tier),
+                self.success(self.params(sheet, trait, replace(options, push=tier))),
+            )
+            for tier in TIERS
+        ]
 
     def success(self, params: Any) -> Fraction:
         from meneur.systems.obscur.rules import verdict

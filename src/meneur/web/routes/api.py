@@ -23,21 +23,32 @@ router = APIRouter(prefix="/api")
 
 
 @router.get("/t/{table_id}/{token}/odds")
-def odds(request: Request, seat: SeatDep, state: State, character: str) -> dict[str, Any]:
-    """The exact chance of success of each trait of ``character`` with the given options."""
+def odds(
+    request: Request, seat: SeatDep, state: State, character: str, trait: str = ""
+) -> dict[str, Any]:
+    """The exact chance of success of each trait of ``character`` with the given options.
+
+    With ``trait``, also the chance of each Dépassement bought before the roll (Obscur).
+    """
     if not seat.may_act_for(character[:80]):
         raise HTTPException(status_code=403)
     info = state.store.character(character[:80], campaign=seat.table.campaign)
     adapter = adapter_for(info.system)
     options = options_from(dict(request.query_params))
     chances: dict[str, Any] = {}
-    for trait in adapter.traits(info.sheet):
-        chance = adapter.success(adapter.params(info.sheet, trait.name, options))
-        chances[trait.name] = {
+    for line in adapter.traits(info.sheet):
+        chance = adapter.success(adapter.params(info.sheet, line.name, options))
+        chances[line.name] = {
             "chance": float(chance),
             "exact": f"{chance.numerator}/{chance.denominator}",
         }
-    return {"character": info.name, "system": info.system, "traits": chances}
+    pushes = [
+        {"tier": tier, "dice": dice, "cost": cost, "chance": float(chance)}
+        for tier, dice, cost, chance in (
+            adapter.push_chances(info.sheet, trait[:80], options) if trait else []
+        )
+    ]
+    return {"character": info.name, "system": info.system, "traits": chances, "push": pushes}
 
 
 @router.post("/t/{table_id}/{token}/roll")

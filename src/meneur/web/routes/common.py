@@ -92,6 +92,9 @@ class SheetView:
     owner: str = ""
     error: str = ""
     fields: list[str] = field(default_factory=list)
+    pushes: list[tuple[int, int, int, Fraction]] = field(default_factory=list)
+    """Obscur: each Dépassement bought before the roll, for the first trait (tier, dice,
+    cost, exact chance)."""
 
 
 def options_from(query: dict[str, str]) -> RollOptions:
@@ -125,7 +128,13 @@ def sheet_view(
             except MeneurError:
                 chance = None
             traits.append((trait, chance))
-        return SheetView(name, system, title, adapter.option_fields, traits, adapter.stats(sheet))
+        view = SheetView(name, system, title, adapter.option_fields, traits, adapter.stats(sheet))
+        if traits and "push" in adapter.option_fields:
+            try:
+                view.pushes = adapter.push_chances(sheet, traits[0][0].name, options)
+            except MeneurError:
+                view.pushes = []
+        return view
     except MeneurError as error:
         return SheetView(name, system, title, (), [], [], error=str(error))
 

@@ -74,10 +74,17 @@
       });
   }
 
+  function percent(chance) {
+    var text = (chance * 100).toFixed(1);
+    return (document.documentElement.lang === "fr" ? text.replace(".", ",") : text) + " %";
+  }
+
   function updateOdds(form) {
     var params = new URLSearchParams();
     params.set("character", form.dataset.character);
-    ["threshold", "difficulty", "modifier", "explode", "level"].forEach(function (name) {
+    var chosen = form.querySelector("input[name=trait]:checked");
+    if (chosen) params.set("trait", chosen.value);
+    ["threshold", "difficulty", "modifier", "explode", "level", "push"].forEach(function (name) {
       if (form.elements[name]) params.set(name, form.elements[name].value);
     });
     ["blessed", "cursed", "motivation"].forEach(function (name) {
@@ -87,10 +94,17 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         if (!data) return;
+        var push = form.elements.push;
+        if (push && data.push) {
+          data.push.forEach(function (option) {
+            var item = push.querySelector("option[value='" + option.tier + "']");
+            if (item) item.textContent = item.textContent.replace(/·.*$/, "· " + percent(option.chance));
+          });
+        }
         form.querySelectorAll(".chance").forEach(function (span) {
           var found = data.traits[span.dataset.trait];
           if (found) {
-            span.textContent = (found.chance * 100).toFixed(1).replace(".", document.documentElement.lang === "fr" ? "," : ".") + " %";
+            span.textContent = percent(found.chance);
             span.title = found.exact;
           }
         });
