@@ -110,6 +110,8 @@ def _duel(a: str, b: str, **options: Any) -> Any:
             char,
             strategy=options.get(f"strategy_{side}"),
             opponents=options.get(f"opponents_{side}", 1),
+            sheathed=options.get(f"sheathed_{side}", False),
+            special=options.get(f"special_{side}"),
         )
         if f"hargne_{side}" in options:
             fighter = replace(fighter, hargne=options[f"hargne_{side}"])
@@ -146,6 +148,22 @@ DUELS = {
     "both impress first (O-20)": ("corbeau", "garance", {"impress": ("a", "b")}),
     "B impresses (O-20)": ("garance", "corbeau", {"impress": ("b",)}),
     "two weapons against a fleer (O-16, O-19)": ("garance", "corbeau", {"second_arm_a": "ninon"}),
+    "B draws while fighting (O-18)": ("garance", "corbeau", {"sheathed_b": True}),
+    "both draw, A has two weapons (O-16, O-18)": (
+        "garance",
+        "ninon",
+        {"sheathed_a": True, "sheathed_b": True, "second_arm_a": "ninon"},
+    ),
+    "coup puissant and coup à la tête (O-22)": (
+        "garance",
+        "corbeau",
+        {"special_a": "Coup puissant", "special_b": "Coup à la tête"},
+    ),
+    "disarm, then draw again (O-22, O-18)": (
+        "corbeau",
+        "garance",
+        {"special_a": "Désarmer", "impress": ("b",)},
+    ),
     "two weapons each (O-16)": (
         "ninon",
         "garance",

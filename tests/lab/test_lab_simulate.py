@@ -365,12 +365,14 @@ def test_simulate_fight_obscur_vectorised_agrees_with_the_systems_fight(
 def test_simulate_fight_obscur_takes_the_fight_options(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """``--sheathed``, ``--impress``, ``--special-a``: left to the system's own fight."""
+    """``--sheathed``, ``--impress``, ``--opponents-a``: the options of ``fight obscur``."""
     args = ("simulate", "fight", "obscur", "--a", "examples/obscur/garance.toml")
     args += ("--b", "examples/obscur/corbeau.toml", "--runs", "100", "--seed", "2", "--json")
     sheathed = invoke(capsys, *args, "--sheathed", "b", "--rounds", "10")
     assert sheathed.status == 0, sheathed.err
-    assert sheathed.json()["vectorised"] is False
+    assert sheathed.json()["vectorised"] is True
+    special = invoke(capsys, *args, "--special-a", "Coup puissant", "--impress", "both")
+    assert special.status == 0 and special.json()["runs"] == 100
     outnumbered = invoke(capsys, *args, "--opponents-a", "2")
     assert outnumbered.status == 0 and outnumbered.json()["vectorised"] is True
     bad = invoke(capsys, *args, "--impress", "c")

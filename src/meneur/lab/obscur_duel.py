@@ -1,4 +1,4 @@
-"""Obscur duels vectorised with numpy (O-11 to O-13, O-17, O-19, O-28, O-29, O-31).
+"""Obscur duels vectorised with numpy (O-11 to O-22, O-28, O-29, O-31).
 
 All fights of a chunk play round by round at once. The same steps as the system's own
 :func:`~meneur.systems.obscur.combat.fight_with`, in the same order on each fighter's
@@ -12,10 +12,11 @@ Résistance is lost (O-13), and a wound shakes the defender for the rest of the 
 disengage (O-19: Agilité against the opponent's RA; failing, a dodge against each blow).
 Vie at 0 is the coma, twice the Vie lost is death (O-31).
 
-What this covers: the weapons in hand (bare hands without any; several weapons each
-strike with their own PA, O-16), drawn, and impressing before the fight (O-20). Drawing
-while fighting (O-18) and coups spéciaux (O-22) are left to the system's own fight
-(``vectorisable`` says which), fed faces by numpy.
+Also drawing while fighting (O-18: bare hands the round of the draw, RA lost the next),
+impressing before the fight (O-20), several weapons in hand (O-16) and a coup spécial
+tried with every attack (O-22: its cost, extra damage, an aimed zone, or a disarm that
+forces a new draw). The fights of a round are grouped by what each side holds, who
+strikes first and who flees, and each group is played with the same steps.
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ Bool = NDArray[np.bool_]
 
 
 def vectorisable(params: Any) -> bool:
-    """Whether :func:`obscur_duel_tally` plays these fights exactly as ``fight_with``."""
-    fighters = (params.a, params.b)
-    return all(not f.sheathed and f.special is None for f in fighters)
+    """Whether :func:`obscur_duel_tally` plays these fights exactly as ``fight_with``
+    (every fight the system's rules describe, O-11 to O-22)."""
+    return params is not None
 
 
 def _lookup(rows: list[Any], top: int) -> Int:
@@ -57,20 +58,45 @@ class _Arm:
 
 
 @dataclass(frozen=True)
-class _Fighter:
-    """What the vectorised fight reads from one fighter, as numbers."""
+class _Kit:
+    """What a fighter holds in a round: its weapons, or bare hands (O-11, O-16, O-18)."""
 
     arms: tuple[_Arm, ...]
-    """The weapons in hand (bare hands without any), each with its own PA (O-11, O-16)."""
     parade_values: Int
     """Successes per face of the Parade (the first weapon's pool)."""
     defence: int
     """Every weapon's Défense + the shield's Protection (O-12, O-22)."""
     ra: int
+    """Rang d'Action before a draw's loss (O-11)."""
+    malus: int
+    """O-16 extra weapons, O-17 outnumbering and fatigue: the same every round."""
+
+
+@dataclass(frozen=True)
+class _Special:
+    """A coup spécial tried with every attack (O-22): its cost and its effect."""
+
+    cost: int
+    effect: str
+    value: int
+    protection: int
+    """The defender's armour on the zone a ``zone`` blow lands on."""
+
+
+@dataclass(frozen=True)
+class _Fighter:
+    """What the vectorised fight reads from one fighter, as numbers."""
+
+    kits: tuple[_Kit, _Kit]
+    """0: the weapons in hand (bare hands without any); 1: bare hands (drawing, O-18)."""
+    has_weapons: bool
+    sheathed: bool
+    gardien: int
     agility: int
     strategy: str
     protection: Int
     """Armour of the zone of each face 0..6."""
+    armour: dict[str, int]
     resistance: int
     choc: tuple[int, Int] | None
     dodge: tuple[int, Int]
@@ -78,8 +104,7 @@ class _Fighter:
     impress: tuple[int, Int]
     """Prestance + Intimidation (O-20): dice and successes per face."""
     sang_froid: int
-    malus: int
-    """O-17 outnumbering and fatigue: the same every round."""
+    special: Any
     fatigue: int
     vie: int
     vie_max: int
@@ -92,22 +117,11 @@ def _values(zero_skill: bool, zero_attribute: bool) -> Int:
     return np.array((0, *scoring.values), dtype=np.int64)
 
 
-def _fighter(fighter: Any, body: Any) -> _Fighter:
+def _kit(fighter: Any, arms: tuple[Any, ...], fatigue: int) -> _Kit:
     from meneur.systems.obscur.combat import action_rank, pa_malus
-    from meneur.systems.obscur.gear import armoury
 
-    arms = fighter.arms if fighter.arms else (fighter.unarmed,)
     first = arms[0]
-    zones = armoury()
-    choc = fighter.choc
-    dodge = fighter.dodge
-    dodge_dice = dodge.dice if dodge is not None else fighter.hargne
-    dodge_values = (
-        _values(dodge.zero_skill, dodge.zero_attribute)
-        if dodge is not None
-        else _values(True, False)
-    )
-    return _Fighter(
+    return _Kit(
         arms=tuple(
             _Arm(
                 arm.pa.dice - fighter.ra_points,
@@ -119,30 +133,65 @@ def _fighter(fighter: Any, body: Any) -> _Fighter:
         parade_values=_values(first.pa.zero_skill, first.pa.zero_attribute),
         defence=sum(arm.weapon.defense for arm in arms) + fighter.shield,
         ra=action_rank(fighter, arms),
+        malus=pa_malus(fighter, len(arms)) + fatigue,
+    )
+
+
+def _fighter(fighter: Any, body: Any) -> _Fighter:
+    from meneur.systems.obscur.gear import armoury
+
+    zones = armoury()
+    choc, dodge, impress = fighter.choc, fighter.dodge, fighter.impress
+    return _Fighter(
+        kits=(
+            _kit(fighter, fighter.arms or (fighter.unarmed,), body.fatigue),
+            _kit(fighter, (fighter.unarmed,), body.fatigue),
+        ),
+        has_weapons=bool(fighter.arms),
+        sheathed=fighter.sheathed,
+        gardien=fighter.gardien,
         agility=fighter.agility,
         strategy=fighter.strategy,
         protection=np.array(
             [0] + [fighter.armour.get(zones.zone_of(face), 0) for face in range(1, 7)],
             dtype=np.int64,
         ),
+        armour=dict(fighter.armour),
         resistance=fighter.resistance,
         choc=None if choc is None else (choc.dice, _values(choc.zero_skill, choc.zero_attribute)),
-        dodge=(dodge_dice, dodge_values),
+        dodge=(
+            (dodge.dice, _values(dodge.zero_skill, dodge.zero_attribute))
+            if dodge is not None
+            else (fighter.hargne, _values(True, False))
+        ),
         flee_at=fighter.flee_at,
         impress=(
             (0, _values(False, False))
-            if fighter.impress is None
-            else (
-                fighter.impress.dice,
-                _values(fighter.impress.zero_skill, fighter.impress.zero_attribute),
-            )
+            if impress is None
+            else (impress.dice, _values(impress.zero_skill, impress.zero_attribute))
         ),
         sang_froid=fighter.sang_froid,
-        malus=pa_malus(fighter, len(arms)) + body.fatigue,
+        special=fighter.special,
         fatigue=body.fatigue,
         vie=body.vie,
         vie_max=body.vie_max,
     )
+
+
+def _special(attacker: _Fighter, defender: _Fighter) -> _Special | None:
+    from meneur.systems.obscur.gear import armoury
+    from meneur.text import fold
+
+    blow = attacker.special
+    if blow is None:
+        return None
+    protection = 0
+    if blow.effect == "zone":
+        zone = next(
+            z.name for z in armoury().zones_file.zones if fold(z.name) == fold(blow.zone or "")
+        )
+        protection = defender.armour.get(zone, 0)
+    return _Special(blow.cost, blow.effect, blow.value, protection)
 
 
 def split(strategy: str, pa: Int, lost: Int, vie_max: int) -> Int:
@@ -193,20 +242,20 @@ ENDS = ("rounds", "coma", "dead", "disengaged")
 
 def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> DuelResult:
     """``runs`` duels to their end; ``readers``: A's and B's faces (stream 0 and 1)."""
-    from meneur.systems.obscur.combat import combat_data, initiator
+    from meneur.systems.obscur.combat import combat_data
     from meneur.systems.obscur.health import health_tables
 
-    if not vectorisable(params):
-        raise ValueError("these fighters need the system's own fight")
     sides = (_fighter(params.a, params.a_body), _fighter(params.b, params.b_body))
+    specials = (_special(sides[0], sides[1]), _special(sides[1], sides[0]))
     top = 4 * max(s.vie_max for s in sides) + 200
     tables = health_tables()
     pain, shock_table = _lookup(tables.pain, top), _lookup(tables.shock, top)
-    first = initiator(sides[0].ra, sides[1].ra, sides[0].agility, sides[1].agility)
-    order = (0, 1) if first in ("a", None) else (1, 0)
-    delay_shock = first is None
-    limit = params.max_rounds or combat_data().variants.max_rounds
+    variants = combat_data().variants
+    limit = params.max_rounds or variants.max_rounds
+    plain = _values(False, False)
     vie = [np.full(runs, s.vie, dtype=np.int64) for s in sides]
+    drawn = [np.full(runs, not s.sheathed, dtype=np.bool_) for s in sides]
+    ra_loss = [np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.int64)]
     winner = np.zeros(runs, dtype=np.int64)
     end = np.zeros(runs, dtype=np.int8)
     rounds = np.zeros(runs, dtype=np.int64)
@@ -233,12 +282,9 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
         vie[defender][rows] -= damage
         shaken = (damage > 0) & (vie[defender][rows] > 0)
         base = shock_table[np.minimum(damage, top)]
-        if s.choc is None:
-            malus = base
-        else:
-            roll_rows = shaken & (base > 0)
-            malus = base.copy()
-            idx = np.flatnonzero(roll_rows)
+        malus = base.copy()
+        if s.choc is not None:
+            idx = np.flatnonzero(shaken & (base > 0))
             got = _roll(
                 readers[defender],
                 rows[idx],
@@ -250,114 +296,173 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
         if shock is not None:
             shock += np.where(shaken, malus, 0)
 
-    def blow(attacker: int, arm: _Arm, rows: Int, margin: Int, hit: Bool) -> tuple[Int, Int]:
-        """Zone die of each hit (attacker's stream) and the damage (O-13)."""
+    def blow(
+        attacker: int, arm: _Arm, rows: Int, margin: Int, hit: Bool, special: _Special | None
+    ) -> tuple[Int, Int]:
+        """The zone (a die of the attacker's, unless the blow aims) and damage (O-13)."""
         d = sides[1 - attacker]
         at = rows[hit]
-        face = readers[attacker].take(at, np.ones(at.size, dtype=np.int64))
-        faces = face[0].astype(np.int64) if at.size else np.zeros(0, dtype=np.int64)
-        damage = np.maximum(0, margin[hit] + arm.bonus - d.protection[faces] - d.resistance)
+        if special is not None and special.effect == "zone":
+            protection: Any = special.protection
+        else:
+            face = readers[attacker].take(at, np.ones(at.size, dtype=np.int64))
+            faces = face[0].astype(np.int64) if at.size else np.zeros(0, dtype=np.int64)
+            protection = d.protection[faces]
+        damage = np.maximum(0, margin[hit] + arm.bonus - protection - d.resistance)
+        if special is not None and special.effect == "damage":
+            damage = damage + special.value
         return at, damage
 
-    while live.size and int(rounds[live[0]]) < limit:
-        rounds[live] += 1
-        n = live.size
-        attack: list[list[Int]] = []  # per side, per weapon
-        parade: list[Int] = []  # per side: the Parade dice of every weapon
-        for i, s in enumerate(sides):
-            malus = s.malus + pain[lost(i, live)] + impressed[i][live]
-            attack.append([])
-            parade.append(np.zeros(n, dtype=np.int64))
-            for arm in s.arms:
-                dice = np.maximum(0, arm.pa - malus)
-                part = split(s.strategy, dice, lost(i, live), s.vie_max)
-                attack[i].append(part)
-                parade[i] += dice - part
-        flees = [
-            np.zeros(n, dtype=np.bool_) if s.flee_at is None else vie[i][live] <= s.flee_at
-            for i, s in enumerate(sides)
-        ]
-        fleer_of = np.where(flees[0], 0, np.where(flees[1], 1, -1))
-        # --- O-19: the fleer tests Agilité against the other's RA; else dodges the blow
-        for fleer in (0, 1):
-            other = 1 - fleer
-            pos = np.flatnonzero(fleer_of == fleer)
-            if not pos.size:
-                continue
-            rows = live[pos]
-            f = sides[fleer]
+    def prepare(i: int, rows: Int) -> tuple[Int, Int]:
+        """O-18: a fighter without a weapon in hand tests Gardien du feu to draw (bare
+        hands this round; success costs RA next round). (kit of the round, RA)."""
+        loss = ra_loss[i][rows]
+        ra_loss[i][rows] = 0
+        bare = ~drawn[i][rows]
+        idx = np.flatnonzero(bare)
+        if idx.size:
             got = _roll(
+                readers[i],
+                rows[idx],
+                np.full(idx.size, sides[i].gardien, dtype=np.int64),
+                np.zeros(idx.size, dtype=np.int64),
+                plain,
+            )
+            ok = rows[idx[got >= variants.draw_difficulty]]
+            drawn[i][ok] = True
+            ra_loss[i][ok] = variants.draw_ra_loss
+        kit = bare.astype(np.int64)
+        ra = np.where(bare, sides[i].kits[1].ra, sides[i].kits[0].ra) - loss
+        return kit, ra
+
+    def splits(i: int, kit: _Kit, rows: Int) -> tuple[list[Int], Int]:
+        """Attack dice of each weapon and the Parade dice of all (O-12, O-16, O-29)."""
+        s = sides[i]
+        malus = kit.malus + pain[lost(i, rows)] + impressed[i][rows]
+        attack: list[Int] = []
+        parade = np.zeros(rows.size, dtype=np.int64)
+        for arm in kit.arms:
+            dice = np.maximum(0, arm.pa - malus)
+            part = split(s.strategy, dice, lost(i, rows), s.vie_max)
+            attack.append(part)
+            parade += dice - part
+        return attack, parade
+
+    def disengage(fleer: int, rows: Int, other_ra: Int, kits: tuple[_Kit, _Kit]) -> None:
+        """O-19: Agilité against the other's RA; failing, a dodge against each blow."""
+        other = 1 - fleer
+        f = sides[fleer]
+        attack, _parade = splits(other, kits[other], rows)
+        got = _roll(
+            readers[fleer],
+            rows,
+            np.full(rows.size, f.agility, dtype=np.int64),
+            np.zeros(rows.size, dtype=np.int64),
+            plain,
+        )
+        broken = got > other_ra
+        winner[rows[broken]] = 1 if other == 0 else -1
+        end[rows[broken]] = 3
+        keep = ~broken
+        rows = rows[keep]
+        for k, arm in enumerate(kits[other].arms):
+            hits = _roll(
+                readers[other],
+                rows,
+                attack[k][keep],
+                np.zeros(rows.size, dtype=np.int64),
+                arm.values,
+            )
+            dodged = _roll(  # Hargne + Esquive, less the fleer's body malus (O-29)
                 readers[fleer],
                 rows,
-                np.full(pos.size, f.agility, dtype=np.int64),
-                np.zeros(pos.size, dtype=np.int64),
-                _values(False, False),
+                np.full(rows.size, f.dodge[0], dtype=np.int64),
+                -(pain[lost(fleer, rows)] + f.fatigue),
+                f.dodge[1],
             )
-            broken = got > sides[other].ra
-            winner[rows[broken]] = 1 if other == 0 else -1
-            end[rows[broken]] = 3
-            pos, rows = pos[~broken], rows[~broken]
-            for k, arm in enumerate(sides[other].arms):  # each weapon, a dodge each
-                hits = _roll(
-                    readers[other],
-                    rows,
-                    attack[other][k][pos],
-                    np.zeros(pos.size, dtype=np.int64),
-                    arm.values,
-                )
-                dodged = _roll(  # Hargne + Esquive, less the fleer's body malus (O-29)
-                    readers[fleer],
-                    rows,
-                    np.full(pos.size, f.dodge[0], dtype=np.int64),
-                    -(pain[lost(fleer, rows)] + f.fatigue),
-                    f.dodge[1],
-                )
-                hit = (hits >= dodged) & (hits > 0)
-                at, damage = blow(other, arm, rows, hits - dodged, hit)
-                wound(fleer, at, damage, None)
-        # --- the exchange: the first attacker strikes, then the other if still conscious
-        normal = np.flatnonzero(fleer_of < 0)
-        shock = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)]
+            hit = (hits >= dodged) & (hits > 0)
+            at, damage = blow(other, arm, rows, hits - dodged, hit, None)
+            wound(fleer, at, damage, None)
+
+    def exchange(rows: Int, first: int, kits: tuple[_Kit, _Kit]) -> None:
+        """The first attacker strikes, then the other if still conscious (O-11, O-12)."""
+        order = (1, 0) if first == 1 else (0, 1)
+        delay_shock = first == 2  # simultaneous: the shock of a wound waits (O-11)
+        parts = [splits(i, kits[i], rows) for i in (0, 1)]
+        shock = [np.zeros(rows.size, dtype=np.int64), np.zeros(rows.size, dtype=np.int64)]
         for step, attacker in enumerate(order):
             defender = 1 - attacker
-            pos = normal
+            pos = np.arange(rows.size)
             if step == 1 and not delay_shock:
-                pos = pos[vie[attacker][live[pos]] > 0]  # knocked down before striking back
+                pos = pos[vie[attacker][rows] > 0]  # knocked down before striking back
             if not pos.size:
                 continue
-            rows = live[pos]
-            s, d = sides[attacker], sides[defender]
+            at_rows = rows[pos]
+            d_kit = kits[defender]
+            special = specials[attacker]
+            cost = special.cost if special is not None else 0
             guard = _roll(  # rolled once, at the first blow, against every blow (O-12)
                 readers[defender],
-                rows,
-                parade[defender][pos] + d.defence,
+                at_rows,
+                parts[defender][1][pos] + d_kit.defence,
                 -shock[defender][pos],
-                d.parade_values,
+                d_kit.parade_values,
             )
-            for k, arm in enumerate(s.arms):
+            for k, arm in enumerate(kits[attacker].arms):
                 if k:  # a defender knocked down takes no more blows
-                    keep = vie[defender][rows] > 0
-                    pos, rows, guard = pos[keep], rows[keep], guard[keep]
+                    keep = vie[defender][at_rows] > 0
+                    pos, at_rows, guard = pos[keep], at_rows[keep], guard[keep]
                 hits = _roll(
                     readers[attacker],
-                    rows,
-                    attack[attacker][k][pos],
-                    -shock[attacker][pos],
+                    at_rows,
+                    parts[attacker][0][k][pos],
+                    -shock[attacker][pos] - cost,
                     arm.values,
                 )
                 hit = hits > guard
-                at, damage = blow(attacker, arm, rows, hits - guard, hit)
+                at, damage = blow(attacker, arm, at_rows, hits - guard, hit, special)
+                if (
+                    special is not None
+                    and special.effect == "disarm"
+                    and sides[defender].has_weapons
+                ):
+                    drawn[defender][at] = False  # O-18: must draw again while fighting
                 taken = np.zeros(pos.size, dtype=np.int64)
                 wound_shock = np.zeros(int(hit.sum()), dtype=np.int64)
                 wound(defender, at, damage, wound_shock)
                 if not delay_shock:
                     taken[hit] = wound_shock
                     shock[defender][pos] += taken
+
+    agility = (sides[0].agility, sides[1].agility)
+    while live.size and int(rounds[live[0]]) < limit:
+        rounds[live] += 1
+        kit_a, ra_a = prepare(0, live)
+        kit_b, ra_b = prepare(1, live)
+        tie = 0 if agility[0] > agility[1] else 1 if agility[1] > agility[0] else 2
+        first = np.where(ra_a != ra_b, np.where(ra_a > ra_b, 0, 1), tie)
+        flees = [
+            np.zeros(live.size, dtype=np.bool_) if s.flee_at is None else vie[i][live] <= s.flee_at
+            for i, s in enumerate(sides)
+        ]
+        fleer = np.where(flees[0], 0, np.where(flees[1], 1, -1))
+        group = ((kit_a * 2 + kit_b) * 3 + first) * 3 + (fleer + 1)
+        for code in np.unique(group).tolist():
+            pos = np.flatnonzero(group == code)
+            rest, who = divmod(code, 3)
+            rest, order = divmod(rest, 3)
+            ka, kb = divmod(rest, 2)
+            kits = (sides[0].kits[ka], sides[1].kits[kb])
+            if who:  # O-19: the fleer is A (1) or B (2)
+                f = who - 1
+                disengage(f, live[pos], (ra_a if f == 1 else ra_b)[pos], kits)
+            else:
+                exchange(live[pos], order, kits)
         # --- who is down (O-31)
         rows = live
         down = [vie[i][rows] <= 0 for i in (0, 1)]
         dead = [sides[i].vie_max - vie[i][rows] >= 2 * sides[i].vie_max for i in (0, 1)]
-        over = down[0] | down[1]
+        over = (down[0] | down[1]) & (end[rows] != 3)
         finished = rows[over]
         end[finished] = np.where((dead[0] | dead[1])[over], 2, 1)
         winner[finished] = np.where((down[0] & down[1])[over], 0, np.where(down[0][over], -1, 1))
