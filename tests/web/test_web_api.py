@@ -412,3 +412,27 @@ def test_obscur_depassement_before_the_roll_is_paid_with_the_roll(table: Table) 
     )
     assert refused.status_code == 400 and "points" in refused.json()["error"]
     assert len(table.store.rolls()) == count  # nothing rolled, nothing written
+
+
+def test_legendes_motivation_points_buy_dice_and_leave_the_sheet(table: Table) -> None:
+    """L-12: each point spent adds a die; the odds of each choice shown; paid with the roll."""
+    from meneur.systems.legendes.rules import OpposedParams
+
+    table.create(table.gm, "legendes", "Aube", secondary="Ruse", motivation_points="2")
+    answer = table.client.get(
+        f"/api{table.gm}/odds", params={"character": "Aube", "trait": "Ruse", "level": "elite"}
+    ).json()
+    check = find_system("legendes").checks()["test"]
+    for option in answer["push"]:
+        params = OpposedParams(dice=2, vs_dice=1, vs_level="elite", spend=option["tier"])
+        exact = check.odds(params).p_where(lambda key: str(key).startswith("win:"))
+        assert option["chance"] == float(exact)
+    assert [o["tier"] for o in answer["push"]] == [0, 1, 2]
+    assert "1 points : +1 dés" in table.client.get(table.gm).text
+    entry = table.roll(table.gm, "Aube", "Ruse", spend=2)["entry"]
+    assert isinstance(entry, dict) and entry["outcome"]["dice"] == 4
+    assert table.store.character("Aube").sheet["motivation_points"] == 0
+    refused = table.client.post(
+        f"/api{table.gm}/roll", json={"character": "Aube", "trait": "Ruse", "spend": 1}
+    )
+    assert refused.status_code == 400 and len(table.store.rolls()) == 1

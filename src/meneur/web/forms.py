@@ -29,6 +29,7 @@ class OptionsIn(BaseModel):
     level: Literal["commun", "elite", "heroique", "legendaire"] = "elite"
     motivation: bool = False
     push: int = Field(default=0, ge=0, le=3)
+    spend: int = Field(default=0, ge=0, le=3)
 
     def options(self) -> RollOptions:
         return RollOptions(
@@ -41,6 +42,7 @@ class OptionsIn(BaseModel):
             level=self.level,
             motivation=self.motivation,
             push=self.push,
+            spend=self.spend,
         )
 
 

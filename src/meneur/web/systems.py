@@ -20,6 +20,8 @@ from meneur.systems.base import Check
 from meneur.systems.registry import find_system
 
 MAX_OPTION = 200
+MAX_SPENT = 3
+"""Motivation points offered in one roll on the table's form."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,8 @@ class RollOptions:
     motivation: bool = False
     push: int = 0
     """Obscur Dépassement bought before the roll: the tier of extra dice (O-10)."""
+    spend: int = 0
+    """Légendes motivation points spent for dice (L-12)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,7 +455,7 @@ class KrassesWeb(WebAdapter):
 
 class LegendesWeb(WebAdapter):
     system = "legendes"
-    option_fields = ("level", "modifier", "motivation")
+    option_fields = ("level", "modifier", "motivation", "spend")
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         from meneur.systems.legendes.rules import domain_dice
@@ -479,6 +483,7 @@ class LegendesWeb(WebAdapter):
             vs_level=level,
             modifier=options.modifier,
             motivation=options.motivation,
+            spend=options.spend,
             weakness=trait in sheet.get("weaknesses", []),
             light_wound=wound == "light",
             grave_wound=wound == "grave",
@@ -506,6 +511,40 @@ class LegendesWeb(WebAdapter):
             words = _("Failure ({band})").format(band=bands.get(result["outcome"], "?"))
             return Verdict(False, words, detail)
         return Verdict(None, _("Tie"), detail)
+
+    def paid(self, sheet: Mapping[str, Any], params: Any) -> dict[str, Any] | None:
+        """L-12: the motivation points spent leave the sheet with the roll."""
+        if not params.spend:
+            return None
+        points = int(sheet.get("motivation_points", 0))
+        if params.spend > points:
+            raise RuleError(
+                N_("{name} has {points} motivation point(s), not enough to spend {spend}."),
+                name=str(sheet.get("name", "?")),
+                points=points,
+                spend=params.spend,
+            )
+        return {**sheet, "motivation_points": points - params.spend}
+
+    def push_chances(
+        self, sheet: Mapping[str, Any], trait: str, options: RollOptions
+    ) -> list[tuple[int, int, int, Fraction]]:
+        """Each number of motivation points the hero can spend now, with its exact chance."""
+        from dataclasses import replace
+
+        from meneur.systems.legendes.data import rules_data
+
+        per_point = rules_data().motivation.dice_per_point
+        most = min(int(sheet.get("motivation_points", 0)), MAX_SPENT)
+        return [
+            (
+                spend,
+                spend * per_point,
+                spend,
+                self.success(self.params(sheet, trait, replace(options, spend=spend))),
+            )
+            for spend in range(most + 1)
+        ]
 
     def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
         wounds = {"none": _("none"), "light": _("light"), "grave": _("grave")}

@@ -43,7 +43,7 @@ def odds(
             "exact": f"{chance.numerator}/{chance.denominator}",
         }
     pushes = [
-        {"tier": tier, "dice": dice, "cost": cost, "chance": float(chance)}
+        {"tier": tier, "dice": dice, "cost": cost, "chance": float(chance)}  # tier: the value
         for tier, dice, cost, chance in (
             adapter.push_chances(info.sheet, trait[:80], options) if trait else []
         )

@@ -129,7 +129,7 @@ def sheet_view(
                 chance = None
             traits.append((trait, chance))
         view = SheetView(name, system, title, adapter.option_fields, traits, adapter.stats(sheet))
-        if traits and "push" in adapter.option_fields:
+        if traits and ("push" in adapter.option_fields or "spend" in adapter.option_fields):
             try:
                 view.pushes = adapter.push_chances(sheet, traits[0][0].name, options)
             except MeneurError:

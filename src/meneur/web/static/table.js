@@ -84,7 +84,7 @@
     params.set("character", form.dataset.character);
     var chosen = form.querySelector("input[name=trait]:checked");
     if (chosen) params.set("trait", chosen.value);
-    ["threshold", "difficulty", "modifier", "explode", "level", "push"].forEach(function (name) {
+    ["threshold", "difficulty", "modifier", "explode", "level", "push", "spend"].forEach(function (name) {
       if (form.elements[name]) params.set(name, form.elements[name].value);
     });
     ["blessed", "cursed", "motivation"].forEach(function (name) {
@@ -94,7 +94,7 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         if (!data) return;
-        var push = form.elements.push;
+        var push = form.elements.push || form.elements.spend;
         if (push && data.push) {
           data.push.forEach(function (option) {
             var item = push.querySelector("option[value='" + option.tier + "']");
