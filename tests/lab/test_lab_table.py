@@ -226,3 +226,22 @@ def test_T3_distribution_of_the_seed_example(capsys: pytest.CaptureFixture[str])
     )
     law = {entry["outcome"]: Fraction(entry["exact"]) for entry in result.json()["distribution"]}
     assert law["2"] + law["3"] == Fraction(1, 2)
+
+
+def test_T9_tie_reroll_variant_changes_the_opposition_odds() -> None:
+    """T-9 option (``tie=reroll``): only decisive rolls count, as ``odds --reroll-ties``."""
+    from fractions import Fraction
+
+    from meneur.lab.adapters.tunnels import ADAPTER
+    from meneur.systems.tunnels.odds import winner_odds
+    from meneur.systems.tunnels.rules import OpposedParams, Side
+
+    law = winner_odds(OpposedParams(Side(3), Side(2)))
+    p_a = law.p_where(lambda k: k[0] == "a")
+    p_tie = law.p_where(lambda k: k[0] is None)
+    plain = ADAPTER.grid("oppose", {"tie": "none"}, "3", "2", "needed")
+    again = ADAPTER.grid("oppose", {"tie": "reroll"}, "3", "2", "needed")
+    assert plain.cells[(0, 0, 0)]["win"] == p_a and plain.cells[(0, 0, 0)]["tie"] == p_tie
+    cell = again.cells[(0, 0, 0)]
+    assert cell["win"] == p_a / (1 - p_tie) and cell["tie"] == Fraction(0)
+    assert cell["win"] + cell["loss"] == 1

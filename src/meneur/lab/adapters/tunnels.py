@@ -1,8 +1,9 @@
 """Tunnels in the lab: dice × threshold per mode and explosion policy (T-3 to T-9).
 
 Variants (RULES.md): ``explode`` (T-6 policy: needed, always, never), ``sixes`` (T-7:
-three 6s in one batch, or over all dice). Fight variants (``loss``, ``tie``) are read by
-the simulator (T-9, T-10 options).
+three 6s in one batch, or over all dice), ``tie`` (T-9 option: a tied opposition is
+rolled again: the odds of the decisive rolls). ``loss`` (T-10 option) is a fight's: the
+simulator reads it.
 """
 
 from __future__ import annotations
@@ -209,7 +210,11 @@ class TunnelsAdapter(Adapter):
         from meneur.systems.tunnels.rules import judge
 
         winners = dist.map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4])[0])
-        return {"win": winners.p("a"), "tie": winners.p(None), "loss": winners.p("b")}
+        win, tie, loss = winners.p("a"), winners.p(None), winners.p("b")
+        if self.option(variant, "tie") == "reroll" and tie < 1:
+            # T-9 option: a tie is rolled again until someone wins (as odds --reroll-ties)
+            win, loss, tie = win / (1 - tie), loss / (1 - tie), Fraction(0)
+        return {"win": win, "tie": tie, "loss": loss}
 
 
 ADAPTER = TunnelsAdapter()
