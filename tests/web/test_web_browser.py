@@ -3,7 +3,8 @@
 A real uvicorn serves the app on a free local port. A GM and two players, each in their
 own browser context: a player rolls and the two others see it live; a GM-only roll never
 shows to players; a player cannot act for another's character; a name made of markup is
-shown as text; a phone-sized screen is usable (screenshots in docs/img/).
+shown as text; a phone-sized screen is usable (screenshots: MENEUR_SCREENSHOTS=1
+writes them to docs/img/).
 
 Without chromium the suite is skipped with that reason, except in CI (``CI=true``),
 where a missing browser is a failure: the browser suite never silently skips there.
@@ -28,7 +29,9 @@ from meneur.web.state import WebSettings
 from meneur.web.tables import Tables
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "img"
+DOCS_IMAGES = ROOT / "docs" / "img"
+"""Where ``MENEUR_SCREENSHOTS=1`` puts the screenshots (docs/web.md shows them); by
+default they go to the test's temporary folder, so a test run changes no tracked file."""
 CHROMIUM = os.environ.get("MENEUR_CHROMIUM", "/usr/bin/chromium")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 WAIT = 8000  # ms
@@ -109,8 +112,11 @@ def join(browser: Any, server: dict[str, Any], name: str, character: str, **cont
     return page
 
 
-def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> None:
+def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_path: Path) -> None:
     from playwright.sync_api import expect
+
+    keep = os.environ.get("MENEUR_SCREENSHOTS", "") in ("1", "true", "yes")
+    shots = DOCS_IMAGES if keep else tmp_path
 
     dialogs: list[str] = []
     gm = browser.new_context(locale="fr-FR", viewport={"width": 1280, "height": 900}).new_page()
@@ -224,23 +230,25 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any]) -> N
     gm.wait_for_selector("#log li.entry >> text=Orque")
     expect(alice.locator("#combat .cname")).to_have_count(2)
     expect(alice.locator("#combat .last").first).not_to_be_empty()
-    gm.locator("#combat").screenshot(path=str(SHOTS / "web_combat.png"))
+    gm.locator("#combat").screenshot(path=str(shots / "web_combat.png"))
 
     # a phone-sized screen: no sideways scrolling, the roll button reachable
     width = bob.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
     button = bob.locator("form.roll button.primary").bounding_box()
     assert button is not None and button["width"] > 200 and button["x"] >= 0
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    shots.mkdir(parents=True, exist_ok=True)
     desk = gm.context.new_page()  # the GM's page from the top, as it opens
     desk.goto(server["gm"])
     desk.wait_for_selector("#live:not([hidden])")
-    desk.screenshot(path=str(SHOTS / "web_desktop.png"))
-    desk.screenshot(path=str(SHOTS / "web_desktop_full.png"), full_page=True)
+    desk.screenshot(path=str(shots / "web_desktop.png"))
+    desk.screenshot(path=str(shots / "web_desktop_full.png"), full_page=True)
     phone = bob.context.new_page()  # the page as a player opening it sees it (top)
     phone.goto(bob.url)
     phone.wait_for_selector("#live:not([hidden])")
-    phone.screenshot(path=str(SHOTS / "web_phone.png"))
-    bob.screenshot(path=str(SHOTS / "web_phone_full.png"), full_page=True)
+    phone.screenshot(path=str(shots / "web_phone.png"))
+    bob.screenshot(path=str(shots / "web_phone_full.png"), full_page=True)
+    for name in ("web_desktop.png", "web_phone.png", "web_combat.png"):
+        assert (shots / name).stat().st_size > 10_000  # a page was drawn, not a blank
     for page in (gm, alice, bob):
         page.context.close()
