@@ -245,3 +245,21 @@ def test_T9_tie_reroll_variant_changes_the_opposition_odds() -> None:
     cell = again.cells[(0, 0, 0)]
     assert cell["win"] == p_a / (1 - p_tie) and cell["tie"] == Fraction(0)
     assert cell["win"] + cell["loss"] == 1
+
+
+def test_T10_compare_fights_under_two_loss_rules(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """T-10 option: losing one point instead of the margin, fights compared (same seed)."""
+    target = tmp_path / "fights.png"
+    args = ("compare", "tunnels", "--check", "fight", "--variant", "loss=margin")
+    args += ("--variant", "loss=one", "--rows", "2", "--cols", "5", "--runs", "4000")
+    result = invoke(capsys, *args, "--seed", "3", "--json", "--plot", str(target))
+    assert result.status == 0, result.err
+    data = result.json()
+    win = data["cells"][0]["win"]
+    assert data["check"] == "fight" and data["b"] == {"loss": "one"}
+    assert win["b"] > win["a"] and win["difference"] == pytest.approx(win["b"] - win["a"])
+    assert target.exists()
+    bad = invoke(capsys, "compare", "obscur", "--check", "fight", "--variant", "", "--variant", "")
+    assert bad.status == 2 and len(bad.err.strip().splitlines()) == 1

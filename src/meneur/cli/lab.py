@@ -24,7 +24,11 @@ SystemArg = Annotated[
 ]
 CheckOpt = Annotated[
     str | None,
-    typer.Option("--check", metavar="CHECK", help=_("Which roll: test (default) or oppose.")),
+    typer.Option(
+        "--check",
+        metavar="CHECK",
+        help=_("Which roll: test (default) or oppose; compare also takes fight (Tunnels)."),
+    ),
 ]
 RowsOpt = Annotated[
     str | None,
@@ -227,8 +231,26 @@ def compare_command(
     as_csv: CsvOpt = False,
     as_json: Json = False,
     plot: PlotOpt = None,
+    endurance: Annotated[
+        int,
+        typer.Option(
+            "--endurance",
+            parser=int_parser(1, 10_000),
+            help=_("--check fight: the character's Endurance."),
+        ),
+    ] = 8,
+    runs: Annotated[
+        int,
+        typer.Option(
+            "--runs",
+            parser=int_parser(1, 10**8),
+            metavar="N",
+            help=_("--check fight: fights per cell and variant."),
+        ),
+    ] = 20_000,
+    seed: Seed = None,
 ) -> None:
-    """Two variants of the rules side by side, with the difference."""
+    """Two variants of the rules side by side, with the difference (odds, or fights)."""
     from meneur.cli.output import console, print_json
     from meneur.lab.compare import compare_grids
     from meneur.lab.plot import check_path, plot_compare
@@ -243,11 +265,33 @@ def compare_command(
     if plot is not None:
         check_path(plot)
     adapter = _adapter(system)
-    result = compare_grids(adapter, variants[0], variants[1], check, rows, cols, panels)
-    labels = result.labels()
-    title = _("{system}: {a} against {b}").format(
-        system=_title(adapter, result.a.check), a=labels[0], b=labels[1]
-    )
+    if check == "fight":  # Monte Carlo: the fight options (loss, tie) matter here
+        from meneur.lab.compare import compare_fights
+
+        result = compare_fights(
+            adapter,
+            variants[0],
+            variants[1],
+            rows,
+            cols,
+            endurance=endurance,
+            runs=runs,
+            seed=seed,
+        )
+        labels = result.labels()
+        title = _("{system}: {a} against {b}").format(
+            system=_("Tunnels: fights won (Endurance {endurance}, {runs} fights a cell)").format(
+                endurance=endurance, runs=runs
+            ),
+            a=labels[0],
+            b=labels[1],
+        )
+    else:
+        result = compare_grids(adapter, variants[0], variants[1], check, rows, cols, panels)
+        labels = result.labels()
+        title = _("{system}: {a} against {b}").format(
+            system=_title(adapter, result.a.check), a=labels[0], b=labels[1]
+        )
     if plot is not None:
         plot_compare(result.a, result.b, labels, plot, title)
     if as_json:

@@ -86,3 +86,75 @@ def compare_grids(
     a = adapter.grid(check, first, rows, columns, panels)
     b = adapter.grid(check, second, rows, columns, panels)
     return Comparison(a, b)
+
+
+def compare_fights(
+    adapter: Any,
+    variant_a: str,
+    variant_b: str,
+    rows: str | None,
+    columns: str | None,
+    *,
+    endurance: int,
+    runs: int,
+    seed: int | None,
+) -> Comparison:
+    """Tunnels fights (dice × MR) under two variants, simulated with the same seed.
+
+    Every option of the adapter applies: ``explode`` and ``sixes`` to both sides' rolls,
+    ``loss`` (T-10 option) and ``tie`` (T-9 option) to the fight. Cells are win rates.
+    """
+    from meneur.errors import UsageError
+    from meneur.lab.grid import Axis, parse_int_list
+    from meneur.lab.simulate import TunnelsFight
+    from meneur.lab.sweep import Point, run_sweep, sweep_grid
+    from meneur.locale import N_
+
+    if adapter.system != "tunnels":
+        raise UsageError(
+            N_("Fights are compared for Tunnels (dice × MR); use meneur simulate for {system}."),
+            system=adapter.system,
+        )
+    dice = parse_int_list(rows or "2..6", 1, 30, "--rows")
+    mrs = parse_int_list(columns or "1..8", 1, 30, "--cols")
+    grids = []
+    for text in (variant_a, variant_b):
+        chosen: dict[str, str] = adapter.parse_variant(text)
+        option: dict[str, str] = {key: adapter.option(chosen, key) for key in adapter.options}
+        points = [
+            Point(
+                "tunnels",
+                TunnelsFight(
+                    d,
+                    endurance,
+                    mr,
+                    explode=option["explode"],
+                    mr_explode=option["explode"],
+                    sixes=option["sixes"],
+                    loss=option["loss"],
+                    tie=option["tie"],
+                ),
+            )
+            for d in dice
+            for mr in mrs
+        ]
+        swept = run_sweep(points, runs, seed=seed, workers=1, progress=True)
+        grid = sweep_grid(
+            "tunnels",
+            Axis("dice", N_("Dice"), dice),
+            Axis("mr", N_("Monster Rating"), mrs),
+            swept.reports,
+        )
+        grids.append(
+            Grid(
+                grid.system,
+                "fight",
+                chosen,
+                grid.panels,
+                grid.rows,
+                grid.columns,
+                grid.measures,
+                grid.cells,
+            )
+        )
+    return Comparison(grids[0], grids[1])

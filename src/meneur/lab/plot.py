@@ -60,6 +60,13 @@ def _percent_axis(axis: Any) -> None:
     axis.set_major_formatter(FuncFormatter(label))
 
 
+def _integer_ticks(axis: Any) -> None:
+    """Whole numbers only on an axis of dice, thresholds or rounds."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _save(figure: Figure, path: Path) -> Path:
     figure.savefig(path, dpi=110, bbox_inches="tight")
     _pyplot().close(figure)
@@ -124,6 +131,8 @@ def plot_grid(
             )
         if not rows_numeric:
             ax.set_xticks(xs, [grid.rows.label_of(r) for r in range(len(xs))])
+        else:
+            _integer_ticks(ax.xaxis)
         ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
         ax.set_xlabel(_(grid.rows.label))
@@ -214,6 +223,8 @@ def plot_compare(
                 )
         if not numeric:
             ax.set_xticks(xs, [a.rows.label_of(r) for r in range(len(xs))])
+        else:
+            _integer_ticks(ax.xaxis)
         ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
         ax.set_xlabel(_(a.rows.label))
