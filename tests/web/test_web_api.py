@@ -436,3 +436,23 @@ def test_legendes_motivation_points_buy_dice_and_leave_the_sheet(table: Table) -
         f"/api{table.gm}/roll", json={"character": "Aube", "trait": "Ruse", "spend": 1}
     )
     assert refused.status_code == 400 and len(table.store.rolls()) == 1
+
+
+@pytest.mark.parametrize(("effect", "dice", "points"), [("plus_2", 0, 2), ("extra_die", 1, 0)])
+def test_legendes_help_received_moves_the_odds_as_the_check_says(
+    table: Table, effect: str, dice: int, points: int
+) -> None:
+    """L-11: a help's effect (+1, +2, an extra die) applies to the helped hero's roll."""
+    from meneur.systems.legendes.rules import OpposedParams
+
+    table.create(table.gm, "legendes", "Aube", legendary="Épée")
+    shown = table.client.get(
+        f"/api{table.gm}/odds",
+        params={"character": "Aube", "level": "legendaire", "help": effect},
+    ).json()["traits"]["Épée"]["exact"]
+    params = OpposedParams(dice=3, vs_dice=3, vs_level="legendaire", extra_dice=dice, bonus=points)
+    exact = find_system("legendes").checks()["test"].odds(params)
+    chance = exact.p_where(lambda key: str(key).startswith("win:"))
+    assert shown == f"{chance.numerator}/{chance.denominator}"
+    entry = table.roll(table.gm, "Aube", "Épée", level="legendaire", help=effect)["entry"]
+    assert isinstance(entry, dict) and entry["outcome"]["dice"] == 3 + dice

@@ -30,6 +30,7 @@ class OptionsIn(BaseModel):
     motivation: bool = False
     push: int = Field(default=0, ge=0, le=3)
     spend: int = Field(default=0, ge=0, le=3)
+    help: Literal["none", "plus_1", "plus_2", "extra_die"] = "none"
 
     def options(self) -> RollOptions:
         return RollOptions(
@@ -43,6 +44,7 @@ class OptionsIn(BaseModel):
             motivation=self.motivation,
             push=self.push,
             spend=self.spend,
+            help=self.help,
         )
 
 

@@ -21,6 +21,8 @@ from meneur.systems.registry import find_system
 
 MAX_OPTION = 200
 MAX_SPENT = 3
+HELP_EFFECTS = ("none", "plus_1", "plus_2", "extra_die")
+"""What a help (L-11) can give the helped hero's roll."""
 """Motivation points offered in one roll on the table's form."""
 
 
@@ -50,6 +52,8 @@ class RollOptions:
     """Obscur Dépassement bought before the roll: the tier of extra dice (O-10)."""
     spend: int = 0
     """Légendes motivation points spent for dice (L-12)."""
+    help: str = "none"
+    """Légendes: the effect of the help received for this roll (L-11)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,7 +459,7 @@ class KrassesWeb(WebAdapter):
 
 class LegendesWeb(WebAdapter):
     system = "legendes"
-    option_fields = ("level", "modifier", "motivation", "spend")
+    option_fields = ("level", "modifier", "motivation", "spend", "help")
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         from meneur.systems.legendes.rules import domain_dice
@@ -472,9 +476,17 @@ class LegendesWeb(WebAdapter):
         return found
 
     def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
-        from meneur.systems.legendes.rules import OpposedParams, level_dice, parse_level
+        from meneur.systems.legendes.rules import (
+            OpposedParams,
+            effect_bonus,
+            level_dice,
+            parse_level,
+        )
 
         found = self.find_trait(sheet, trait)
+        if options.help not in HELP_EFFECTS:
+            raise RuleError(N_("Unknown help effect '{effect}'."), effect=options.help[:20])
+        help_dice, help_points = effect_bonus(options.help)  # type: ignore[arg-type]
         level = parse_level(options.level)
         wound = sheet.get("wound", "none")
         return OpposedParams(
@@ -484,6 +496,8 @@ class LegendesWeb(WebAdapter):
             modifier=options.modifier,
             motivation=options.motivation,
             spend=options.spend,
+            extra_dice=help_dice,
+            bonus=help_points,
             weakness=trait in sheet.get("weaknesses", []),
             light_wound=wound == "light",
             grave_wound=wound == "grave",

@@ -84,7 +84,7 @@
     params.set("character", form.dataset.character);
     var chosen = form.querySelector("input[name=trait]:checked");
     if (chosen) params.set("trait", chosen.value);
-    ["threshold", "difficulty", "modifier", "explode", "level", "push", "spend"].forEach(function (name) {
+    ["threshold", "difficulty", "modifier", "explode", "level", "push", "spend", "help"].forEach(function (name) {
       if (form.elements[name]) params.set(name, form.elements[name].value);
     });
     ["blessed", "cursed", "motivation"].forEach(function (name) {
