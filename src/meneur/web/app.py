@@ -197,6 +197,7 @@ def build_templates() -> Jinja2Templates:
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     env = templates.env
     env.autoescape = True
+    env.auto_reload = False  # templates ship with the package: no stat() per render
     env.globals["_"] = gettext
     env.globals["ngettext"] = ngettext
     env.globals["lang"] = current_language
