@@ -263,3 +263,27 @@ def test_T10_compare_fights_under_two_loss_rules(
     assert target.exists()
     bad = invoke(capsys, "compare", "obscur", "--check", "fight", "--variant", "", "--variant", "")
     assert bad.status == 2 and len(bad.err.strip().splitlines()) == 1
+
+
+def test_ctrl_c_keeps_the_cells_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a grid is computed: the rows done are kept, marked interrupted."""
+    from meneur.lab import fastgrid
+    from meneur.lab.adapters.obscur import ADAPTER
+    from meneur.lab.progress import LazyBar
+
+    real = fastgrid.obscur_row
+    calls: list[int] = []
+
+    def row(values: tuple[int, ...], pool: int, difficulties: object) -> object:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(pool)
+        return real(values, pool, difficulties)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fastgrid, "obscur_row", row)
+    bar = LazyBar(0, "test")
+    grid = ADAPTER.grid("test", {}, "1..5", "1..3", progress=bar)
+    bar.stop()
+    assert grid.interrupted and grid.to_json()["interrupted"] is True
+    assert sorted({r for _p, r, _c in grid.cells}) == [0, 1]
+    assert bar.done == 6 and bar.total == 15

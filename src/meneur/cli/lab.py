@@ -192,7 +192,13 @@ def table_command(
     if kind == "distribution":
         _distribution(adapter, check, chosen, rows, cols, panels, as_csv, as_json, plot)
         return
-    grid = adapter.grid(check, chosen, rows, cols, panels)
+    from meneur.lab.progress import LazyBar
+
+    bar = LazyBar(0, _("Exact odds"))
+    try:
+        grid = adapter.grid(check, chosen, rows, cols, panels, progress=bar)
+    finally:
+        bar.stop()
     title = _title(adapter, grid.check)
     if plot is not None:
         plot_grid(grid, plot, title, kind)
@@ -207,6 +213,8 @@ def table_command(
         from meneur.lab.render import render_grid
 
         render_grid(console(), grid, title)
+        if grid.interrupted:
+            console().print("[yellow]" + _("Interrupted: partial result.") + "[/]")
         if plot is not None:
             console().print(_("Plot written to {path}.").format(path=plot))
 
@@ -305,6 +313,8 @@ def compare_command(
         from meneur.lab.render import render_compare
 
         render_compare(console(), result.a, result.b, title)
+        if result.a.interrupted or result.b.interrupted:
+            console().print("[yellow]" + _("Interrupted: partial result.") + "[/]")
         if plot is not None:
             console().print(_("Plot written to {path}.").format(path=plot))
 

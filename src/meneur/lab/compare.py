@@ -45,6 +45,7 @@ class Comparison:
             "b": dict(self.b.variant),
             "measures": [m.name for m in self.a.measures],
             "cells": cells,
+            "interrupted": self.a.interrupted or self.b.interrupted,
         }
 
     def to_csv(self) -> str:
@@ -83,8 +84,20 @@ def compare_grids(
     for key in (*first, *second):
         first.setdefault(key, adapter.options[key][0])
         second.setdefault(key, adapter.options[key][0])
-    a = adapter.grid(check, first, rows, columns, panels)
-    b = adapter.grid(check, second, rows, columns, panels)
+    from meneur.lab.progress import LazyBar
+    from meneur.locale import gettext as _
+
+    bar = LazyBar(0, _("Exact odds"))
+    try:
+        a = adapter.grid(check, first, rows, columns, panels, progress=bar)
+        if a.interrupted:  # Ctrl-C: no second grid, the first one's cells are kept
+            b = Grid(a.system, a.check, second, a.panels, a.rows, a.columns, a.measures)
+            object.__setattr__(b, "interrupted", True)
+        else:
+            bar = LazyBar(0, _("Exact odds"))
+            b = adapter.grid(check, second, rows, columns, panels, progress=bar)
+    finally:
+        bar.stop()
     return Comparison(a, b)
 
 

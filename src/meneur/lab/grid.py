@@ -112,6 +112,8 @@ class Grid:
     columns: Axis
     measures: tuple[Measure, ...]
     cells: dict[tuple[int, int, int], Cell] = field(default_factory=dict)
+    interrupted: bool = False
+    """Ctrl-C stopped the computation: the cells are those done so far."""
 
     def headline(self, panel: int, row: int, column: int) -> Fraction | None:
         cell = self.cells.get((panel, row, column))
@@ -142,6 +144,7 @@ class Grid:
             "columns": axis(self.columns),
             "measures": [m.name for m in self.measures],
             "cells": cells,
+            "interrupted": self.interrupted,
         }
 
     def to_csv(self) -> str:
@@ -192,6 +195,7 @@ def compute(
 
     ``row(panel, row, columns)``, when given and not ``None``, fills a whole row at once
     from one distribution (a threshold or a difficulty only cuts the same law).
+    Ctrl-C stops it with the cells done so far (``grid.interrupted``).
     """
     size = len(panels.values) * len(rows.values) * len(columns.values)
     if size > MAX_CELLS:
@@ -201,24 +205,27 @@ def compute(
             cells=size,
         )
     grid = Grid(system, check, dict(variant), panels, rows, columns, tuple(measures))
-    cells = grid.cells
-    for p, panel in enumerate(panels.values):
-        for r, row_value in enumerate(rows.values):
-            whole = row(panel, row_value, columns.values) if row is not None else None
-            if whole is not None:  # a whole row at once
-                if isinstance(whole, FullRow):  # every cell there: stored in C
-                    cells.update(zip(zip(repeat(p), repeat(r), count()), whole, strict=False))
-                else:
-                    cells.update(((p, r, c), v) for c, v in enumerate(whole) if v is not None)
-                if progress is not None:
-                    progress(len(columns.values))
-                continue
-            for c, column in enumerate(columns.values):
-                values = cell(panel, row_value, column)
-                if values is not None:
-                    cells[(p, r, c)] = values
-                if progress is not None:
-                    progress(1)
+    try:
+        cells = grid.cells
+        for p, panel in enumerate(panels.values):
+            for r, row_value in enumerate(rows.values):
+                whole = row(panel, row_value, columns.values) if row is not None else None
+                if whole is not None:  # a whole row at once
+                    if isinstance(whole, FullRow):  # every cell there: stored in C
+                        cells.update(zip(zip(repeat(p), repeat(r), count()), whole, strict=False))
+                    else:
+                        cells.update(((p, r, c), v) for c, v in enumerate(whole) if v is not None)
+                    if progress is not None:
+                        progress(len(columns.values))
+                    continue
+                for c, column in enumerate(columns.values):
+                    values = cell(panel, row_value, column)
+                    if values is not None:
+                        cells[(p, r, c)] = values
+                    if progress is not None:
+                        progress(1)
+    except KeyboardInterrupt:  # Ctrl-C: keep the cells done
+        object.__setattr__(grid, "interrupted", True)  # frozen: set once, here
     return grid
 
 

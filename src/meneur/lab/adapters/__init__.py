@@ -122,6 +122,10 @@ class Adapter(ABC):
         check = self.check_name(check)
         variant = dict(variant or {})
         panel_axis, row_axis, column_axis = self.axes(check, variant, rows, columns, panels)
+        if progress is not None and hasattr(progress, "total"):  # a LazyBar: the cells to do
+            progress.total = max(
+                1, len(panel_axis.values) * len(row_axis.values) * len(column_axis.values)
+            )
         return compute(
             system=self.system,
             check=check,
@@ -132,7 +136,7 @@ class Adapter(ABC):
             measures=self.measures(check),
             cell=lambda p, r, c: self.cell(check, variant, p, r, c),
             row=lambda p, r, columns: self.row(check, variant, p, r, columns),
-            progress=progress,
+            progress=None if progress is None else getattr(progress, "advance", progress),
         )
 
     def check_name(self, check: str | None) -> str:
