@@ -55,7 +55,7 @@ from meneur.web.state import WebSettings
 settings = WebSettings(roll_rate=1e6, roll_burst=1e6)
 app = create_app(Store(sys.argv[1]), settings=settings)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
-            ws_per_message_deflate=False)  # as meneur serve runs it
+            ws_per_message_deflate=False, ws=sys.argv[3] if len(sys.argv) > 3 else "auto")
 """
 
 
@@ -108,7 +108,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     table_id, seats = prepare(url, args.clients)
     port = free_port()
     env = {**os.environ, "MENEUR_LANG": "fr"}
-    server = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port)], env=env)
+    server = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port), args.ws], env=env)
     root = f"127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=f"http://{root}", timeout=10) as http:
@@ -323,6 +323,7 @@ def main() -> None:
     parser.add_argument("--senders", type=int, default=8, help="closed-loop HTTP senders")
     parser.add_argument("--rate", type=float, default=500.0, help="paced phase, rolls/s")
     parser.add_argument("--connections", type=int, default=16, help="HTTP connections")
+    parser.add_argument("--ws", default="auto", help="uvicorn's WebSocket implementation")
     args = parser.parse_args()
     result = asyncio.run(run(args))
     most, paced = result["throughput"], result["paced"]
