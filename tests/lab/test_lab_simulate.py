@@ -421,3 +421,16 @@ def test_chance_is_a_tunnels_resource(capsys: pytest.CaptureFixture[str]) -> Non
         capsys, "simulate", "test", "obscur", "--row", "3", "--col", "2", "--chance", "1"
     )
     assert result.status == 2 and len(result.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("variant", ["reroll=2", "adjust=3", "reroll=1,adjust=1,dice=1"])
+def test_O10_simulated_push_agrees_with_exact_odds(
+    variant: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """O-10 after the roll (rerolls, score adjustments), vectorised: Monte Carlo vs exact."""
+    args = ("simulate", "test", "obscur", "--row", "4", "--col", "3", "--variant", variant)
+    result = invoke(capsys, *args, "--runs", "400000", "--seed", "5", "--json")
+    assert result.status == 0, result.err
+    data = result.json()
+    p = data["exact"]
+    assert abs(data["success_rate"] - p) <= 4 * (p * (1 - p) / data["runs"]) ** 0.5

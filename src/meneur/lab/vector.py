@@ -387,20 +387,52 @@ class TunnelsOpposeVector:
 
 
 class ObscurTestVector:
-    """The Obscur test without Dépassement after the roll: (successes, fumble)."""
+    """The Obscur test, Dépassement included (O-2 to O-10): (successes, fumble).
+
+    After the roll, a reroll tier rerolls the dice up to its face once, reading the new
+    faces after the pool in the dice's order; a score adjustment raises the dice the
+    system's ``best_assignment`` picks (or the dice named), a face never above 6; the
+    Maladresse is judged on the final faces (an adjustment always lands on a die, so a
+    roll of 1s that is adjusted is no Maladresse).
+    """
 
     def __init__(self, params: Any) -> None:
+        from meneur.systems.obscur.depassement import reroll_up_to
+
         self.params = params
-        self.width = max(1, params.pool)
+        push = params.push
+        self.up_to = reroll_up_to(push.reroll) if push.reroll else 0
+        self.width = max(1, params.pool * (2 if self.up_to else 1))
         self.values = np.array((0, *params.scoring.values), dtype=np.int64)
 
     def run(self, reader: Any, runs: int) -> tuple[Int, Bool]:
         pool = self.params.pool
+        push = self.params.push
         if pool == 0:
             return np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.bool_)
-        faces = reader.take(np.arange(runs), np.full(runs, pool, dtype=np.int64))
+        rows = np.arange(runs)
+        faces = reader.take(rows, np.full(runs, pool, dtype=np.int64)).astype(np.int64)
+        if self.up_to:  # O-10 reroll: each die up to the tier's face, once, in order
+            again = faces <= self.up_to
+            counts = again.sum(axis=0)
+            fresh = reader.take(rows, counts.astype(np.int64)).astype(np.int64)
+            if fresh.shape[0]:
+                rank = np.maximum(np.cumsum(again, axis=0) - 1, 0)
+                faces = np.where(again, fresh[np.minimum(rank, fresh.shape[0] - 1), rows], faces)
         successes = self.values[faces].sum(axis=0)
         fumble = (faces == 1).all(axis=0)
+        if push.adjust and push.adjust_on is not None:  # the dice named, each raised
+            for index, increment in push.adjust_on:
+                faces[index] = np.minimum(6, faces[index] + increment)
+            successes = self.values[faces].sum(axis=0)
+            fumble = (faces == 1).all(axis=0)
+        elif push.adjust:  # the best adjustment (O-10), always placed on some die
+            from meneur.lab.policies import _Adjuster
+
+            successes = successes + _Adjuster(self.params.scoring).gains(
+                faces.astype(np.uint8), push.adjust
+            )
+            fumble = np.zeros(runs, dtype=np.bool_)
         return successes, fumble
 
     def __call__(self, faces: NDArray[Any]) -> tuple[Int, Bool]:

@@ -62,9 +62,8 @@ class TestCheck(Check[TestParams, TestOutcome]):
     die_sides: ClassVar[int] = 6
 
     def vectorised(self, params: TestParams) -> Any:
-        """The design lab's numpy resolve, for tests without post-roll Dépassement choices."""
-        push = params.push
-        if params.automatic is not None or push.reroll or push.adjust:
+        """The design lab's numpy resolve (rolled tests, Dépassement included)."""
+        if params.automatic is not None:
             return None
         from meneur.lab.vector import ObscurTestVector
 
