@@ -456,3 +456,51 @@ def test_legendes_help_received_moves_the_odds_as_the_check_says(
     assert shown == f"{chance.numerator}/{chance.denominator}"
     entry = table.roll(table.gm, "Aube", "Épée", level="legendaire", help=effect)["entry"]
     assert isinstance(entry, dict) and entry["outcome"]["dice"] == 3 + dice
+
+
+def test_obscur_depassement_after_the_roll_with_the_advisors_odds(table: Table) -> None:
+    """O-10 after the roll: the advisor's plans and exact odds for the faces shown; the
+    chosen plan's rerolls resolved by the rule, its points paid with the log entry."""
+    from meneur.systems.obscur.advisor import advise_after
+
+    player = table.join("Alice")
+    table.create(player, "obscur", "Isaure")
+    form = {"csrf": table.csrf(player), "character": "Isaure", "trait": "Agilité"}
+    fetch = {"x-requested-with": "fetch"}
+    started = table.client.post(
+        f"{player}/roll",
+        data={**form, "after": "true", "difficulty": "2", "faces": "1 5"},
+        headers=fetch,
+    )
+    assert started.json() == {"pending": True} and table.store.rolls() == []
+    page = table.client.get(player).text
+    advised = advise_after((1, 5), 2, 10)
+    for option in advised:
+        assert f"{float(option.p_success) * 100:.1f}".replace(".", ",") + " %" in page
+    best = advised[0]  # raise the 5 to a 6 (two successes): certain, for 1 point
+    assert best.plan.adjust_on == ((1, 1),) and best.p_success == 1
+    assert "monter dé 2 +1" in page
+    chosen = table.client.post(f"{player}/roll/push", data={"csrf": form["csrf"], "plan": "0"})
+    assert chosen.status_code == 200
+    [entry] = table.store.rolls()
+    assert entry["faces"] == [[1, 5]] and entry["outcome"]["faces"] == [1, 6]
+    assert entry["decisions"][1]["push"]["cost"] == best.cost
+    assert entry["outcome"]["passed"] is True
+    # a plan with rerolls: the rerolled dice come after the pool, as the rule reads them
+    table.client.post(
+        f"{player}/roll", data={**form, "after": "true", "difficulty": "3", "faces": "1 1"}
+    )
+    plans = advise_after((1, 1), 3, 10 - best.cost)
+    index = next(i for i, o in enumerate(plans) if o.plan.reroll and not o.plan.adjust)
+    table.client.post(
+        f"{player}/roll/push", data={"csrf": form["csrf"], "plan": str(index), "faces": "6 6"}
+    )
+    last = table.store.rolls()[-1]
+    assert last["faces"] == [[1, 1, 6, 6]] and last["outcome"]["faces"] == [6, 6]
+    spent = best.cost + plans[index].cost
+    resources = table.store.character("Isaure").sheet["ressources"]
+    left = resources["vecu"] + resources["volonte"]["current"] + resources["moral"]["current"]
+    assert left == 10 - spent
+    # no plan is waiting any more; another seat never had one
+    again = table.client.post(f"{player}/roll/push", data={"csrf": form["csrf"], "plan": "0"})
+    assert again.status_code == 400

@@ -49,6 +49,8 @@ class OptionsIn(BaseModel):
 
 
 class RollIn(OptionsIn):
+    after: bool = False
+    """Obscur: choose the Dépassement after seeing the dice (O-10, with the advisor)."""
     character: str = Field(min_length=1, max_length=80)
     trait: str = Field(min_length=1, max_length=80)
     mode: Literal["public", "gmroll", "blindroll", "selfroll"] = "public"
@@ -62,6 +64,12 @@ class RollForm(RollIn):
 class NextForm(BaseModel):
     csrf: str = Field(default="", max_length=80)
     choice: Literal["explode", "stop"] = "stop"
+    faces: str = Field(default="", max_length=400)
+
+
+class PushForm(BaseModel):
+    csrf: str = Field(default="", max_length=80)
+    plan: int = Field(default=0, ge=0, le=200)
     faces: str = Field(default="", max_length=400)
 
 

@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from meneur.campaign.store import Store
 from meneur.web.batches import Batches
 from meneur.web.live import Hub, TokenBucket
+from meneur.web.pushes import Pushes
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat, Tables
 
@@ -54,6 +55,7 @@ class WebState:
     roller: Roller
     hub: Hub = field(default_factory=Hub)
     batches: Batches = field(default_factory=Batches)
+    pushes: Pushes = field(default_factory=Pushes)
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
 
     @staticmethod

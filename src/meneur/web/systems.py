@@ -247,7 +247,7 @@ class TunnelsWeb(WebAdapter):
 
 class ObscurWeb(WebAdapter):
     system = "obscur"
-    option_fields = ("difficulty", "modifier", "push")
+    option_fields = ("difficulty", "modifier", "push", "after")
 
     def _character(self, sheet: Mapping[str, Any]) -> Any:
         from meneur.systems.obscur.sheet import character_from

@@ -165,6 +165,7 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "csrf": state.csrf(seat),
         "combat": fights.normal(seat.table.combat),
         "pending": pending.view() if (pending := state.batches.of(seat)) else None,
+        "pushing": pushing.view() if (pushing := state.pushes.of(seat)) else None,
         "unclaimed": unclaimed,
         "systems": [
             (name, find_system(name).title, creation_fields(adapter))

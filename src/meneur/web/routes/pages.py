@@ -12,7 +12,15 @@ from meneur.campaign.store import NewCharacter
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web.forms import CharacterForm, CombatForm, CsrfForm, JoinForm, NextForm, RollForm
+from meneur.web.forms import (
+    CharacterForm,
+    CombatForm,
+    CsrfForm,
+    JoinForm,
+    NextForm,
+    PushForm,
+    RollForm,
+)
 from meneur.web.melee import exchange
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import check_csrf, publish, table_context
@@ -69,6 +77,18 @@ async def roll(
     check_csrf(state, seat, form.csrf)
     if not state.allow_roll(seat):
         raise HTTPException(status_code=429)
+    if form.after:
+        await state.roller.run(
+            state.pushes.start,
+            state.roller,
+            seat,
+            form.character,
+            form.trait,
+            form.options(),
+            form.mode,
+            form.faces,
+        )
+        return after_roll(request, seat, None, form)
     if form.explode == "ask":
         entry = await state.roller.run(
             state.batches.start,
@@ -141,6 +161,19 @@ async def roll_next(
     if request.headers.get("x-requested-with") == "fetch":
         return JSONResponse({"seq": entry["seq"]} if entry else {"pending": True})
     return back(seat, {"explode": "ask"})
+
+
+@router.post("/t/{table_id}/{token}/roll/push")
+async def roll_push(
+    request: Request, seat: SeatDep, form: Annotated[PushForm, Form()], state: State
+) -> Response:
+    """The Dépassement chosen after the roll (Obscur): reroll, resolve, pay, log."""
+    check_csrf(state, seat, form.csrf)
+    entry = await state.roller.run(state.pushes.choose, state.roller, seat, form.plan, form.faces)
+    publish(state, seat.table.id, entry)
+    if request.headers.get("x-requested-with") == "fetch":
+        return JSONResponse({"seq": entry["seq"]})
+    return back(seat)
 
 
 async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None:

@@ -1,0 +1,217 @@
+"""Obscur's Dépassement after the roll (O-10), with the advisor's exact odds beside each plan.
+
+The roller sees the pool's faces first; :func:`meneur.systems.obscur.advisor.advise_after`
+then lists every affordable plan (reroll tier, score adjustment, margin) with its exact
+chance of success, best first, the empty plan included. The chosen plan's rerolled dice
+are drawn, the test is resolved by the rule's own ``resolve`` on every face (the pool,
+then the rerolls, as :func:`meneur.systems.obscur.rules.resolve_test` reads them), and the
+points (bought dice and plan) are paid from the sheet in the log entry's transaction.
+
+As for Tunnels' batch-by-batch explosions, this waits for a player: it is refused while
+a game session commits the dice.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from meneur.campaign.store import NewRoll
+from meneur.errors import RuleError, UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
+from meneur.web.tables import Seat
+
+EXPIRY = 600.0
+
+
+@dataclass
+class PendingPush:
+    character: str
+    trait: str
+    mode: str
+    params: Any
+    faces: tuple[int, ...]
+    source: str
+    points: int
+    plans: list[tuple[Any, int, Fraction]]
+    started: float = field(default_factory=time.monotonic)
+
+    def view(self) -> dict[str, Any]:
+        return {
+            "character": self.character,
+            "trait": self.trait,
+            "faces": list(self.faces),
+            "difficulty": self.params.difficulty,
+            "points": self.points,
+            "plans": [
+                (index, describe(plan), cost, chance)
+                for index, (plan, cost, chance) in enumerate(self.plans)
+            ],
+        }
+
+
+def describe(plan: Any) -> str:
+    """A post-roll plan in words (O-10)."""
+    from meneur.systems.obscur.depassement import margin_bonus, reroll_up_to
+
+    parts = []
+    if plan.reroll:
+        parts.append(_("reroll the dice up to {face}").format(face=reroll_up_to(plan.reroll)))
+    if plan.adjust:
+        if plan.adjust_on:
+            die = _("die")
+            raised = ", ".join(f"{die} {index + 1} +{inc}" for index, inc in plan.adjust_on)
+            parts.append(_("raise {dice}").format(dice=raised))
+        else:
+            parts.append(_("score adjustment, tier {tier}").format(tier=plan.adjust))
+    if plan.margin:
+        parts.append(_("margin ±{points}").format(points=margin_bonus(plan.margin)))
+    return " + ".join(parts) if parts else _("no Dépassement")
+
+
+def _source(faces: str) -> DiceSource:
+    return PhysicalDice(parse_faces(faces)) if faces.strip() else SecureDice()
+
+
+def resources(character: Any) -> dict[str, int]:
+    from meneur.systems.obscur.depassement import RESOURCES
+
+    return {str(name): int(character.resource(name).current) for name in RESOURCES}
+
+
+class Pushes:
+    """Obscur rolls waiting for their Dépassement, one per seat (worker thread only)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[tuple[int, str], PendingPush] = {}
+
+    def of(self, seat: Seat) -> PendingPush | None:
+        found = self.waiting.get((seat.table.id, seat.key))
+        if found is not None and time.monotonic() - found.started > EXPIRY:
+            self.waiting.pop((seat.table.id, seat.key), None)
+            return None
+        return found
+
+    def start(
+        self,
+        roller: Any,
+        seat: Seat,
+        character: str,
+        trait: str,
+        options: Any,
+        mode: str,
+        faces: str,
+    ) -> None:
+        """Roll the pool and list the plans the advisor ranks (nothing logged yet)."""
+        from meneur.systems.obscur.advisor import advise_after
+        from meneur.web.systems import ObscurWeb
+
+        if roller.committed(seat.table.campaign) is not None:
+            raise RuleError(
+                N_(
+                    "While the dice are committed, the Dépassement after the roll waits for "
+                    "the end of the session."
+                )
+            )
+        if not seat.may_act_for(character):
+            raise UsageError(
+                N_("You may roll only for your own character, not for {name}."),
+                name=character[:80],
+            )
+        info = roller.sheet(seat.table.campaign, character)
+        adapter = ObscurWeb()
+        if info.system != "obscur":
+            raise UsageError(N_("The Dépassement after the roll is an Obscur rule."))
+        params = adapter.params(info.sheet, trait, options)
+        if params.automatic is not None or params.pool == 0:
+            raise RuleError(N_("This test rolls no dice: nothing to push."))
+        available = sum(resources(adapter._character(info.sheet)).values())
+        points = available - params.push.cost
+        if points < 0:
+            raise RuleError(N_("Not enough points for the dice bought before the roll."))
+        source = _source(faces)
+        rolled = source.roll(6, params.pool)
+        source.finish()
+        advised = advise_after(
+            tuple(rolled),
+            params.difficulty,
+            min(points, 30),
+            scoring=params.scoring,
+            counts_margin=params.counts_margin,
+        )
+        self.waiting[(seat.table.id, seat.key)] = PendingPush(
+            info.name,
+            trait,
+            mode,
+            params,
+            tuple(rolled),
+            source.kind,
+            points,
+            [(option.plan, option.cost, option.p_success) for option in advised],
+        )
+
+    def choose(self, roller: Any, seat: Seat, index: int, faces: str) -> dict[str, Any]:
+        """Apply the chosen plan: reroll, resolve, pay and log (one transaction)."""
+        import copy
+
+        from meneur.systems.obscur.depassement import PushPlan, plan_payment, reroll_up_to
+        from meneur.systems.obscur.sheet import add_to_resource
+        from meneur.web.rolls import params_json
+        from meneur.web.systems import ObscurWeb
+
+        pending = self.of(seat)
+        if pending is None:
+            raise UsageError(N_("No roll is waiting for your choice."))
+        if not 0 <= index < len(pending.plans):
+            raise UsageError(N_("Choose one of the plans shown."))
+        plan, _cost, _chance = pending.plans[index]
+        params = replace(
+            pending.params,
+            push=PushPlan(
+                dice=pending.params.push.dice,
+                reroll=plan.reroll,
+                adjust=plan.adjust,
+                margin=plan.margin,
+                adjust_on=plan.adjust_on,
+            ),
+        )
+        up_to = reroll_up_to(plan.reroll)
+        count = sum(1 for face in pending.faces if face <= up_to) if plan.reroll else 0
+        source = _source(faces) if count else SecureDice()
+        rerolled = source.roll(6, count) if count else ()
+        if count:
+            source.finish()
+        kind = "physical" if "physical" in (pending.source, source.kind) else pending.source
+        check = ObscurWeb().check
+        all_faces = (tuple(pending.faces) + tuple(rerolled),)
+        outcome = check.resolve(params, all_faces)
+        info = roller.sheet(seat.table.campaign, pending.character)
+        adapter = ObscurWeb()
+        sheets = None
+        if params.push.cost:
+            payment = plan_payment(params.push.cost, resources(adapter._character(info.sheet)))
+            raw = copy.deepcopy(dict(info.sheet))
+            for name, value in payment.points.items():
+                add_to_resource(raw, name, -value)
+            adapter._character(raw)
+            sheets = {info.name: raw}
+        self.waiting.pop((seat.table.id, seat.key), None)
+        roller.forget_sheets()
+        roll = NewRoll(
+            system="obscur",
+            kind="test",
+            params=params_json(pending.trait, params),
+            faces=[list(all_faces[0])],
+            outcome=check.to_json(params, outcome),
+            source=kind,
+            character=pending.character,
+            decisions=[{"mode": pending.mode, "seat": seat.key}, {"push": plan.to_json()}],
+        )
+        entry: dict[str, Any] = roller.store.append_roll(
+            roll, sheets=sheets, campaign=seat.table.campaign
+        )
+        return entry
