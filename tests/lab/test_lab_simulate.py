@@ -256,11 +256,22 @@ def test_monte_carlo_agrees_with_exact_for_every_system(
     assert agrees(Fraction(data["exact_fraction"]), hits, data["runs"])
 
 
-def test_simulate_test_without_a_vectorised_resolve(capsys: pytest.CaptureFixture[str]) -> None:
-    result = invoke(
-        capsys, "simulate", "test", "krasses", "--check", "oppose", "--row", "1", "--col", "2"
-    )
+def test_simulate_test_without_a_vectorised_resolve(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every table's check has a vectorised resolve now; one without is a clear error."""
+    from meneur.systems.krasses.rules import KrassesOppose
+
+    args = ("simulate", "test", "krasses", "--check", "oppose", "--row", "1", "--col", "2")
+    result = invoke(capsys, *args, "--runs", "20000", "--seed", "1", "--json")
+    assert result.status == 0, result.err
+    data = result.json()
+    low, high = data["success_interval_95"]
+    assert low - 0.01 <= data["exact"] <= high + 0.01
+    monkeypatch.setattr(KrassesOppose, "vectorised", lambda self, params: None)
+    result = invoke(capsys, *args)
     assert result.status == 2 and "Traceback" not in result.err
+    assert len(result.err.strip().splitlines()) == 1
 
 
 def test_L8_one_roll_conflict_agrees_with_exact_odds() -> None:
@@ -434,3 +445,24 @@ def test_O10_simulated_push_agrees_with_exact_odds(
     data = result.json()
     p = data["exact"]
     assert abs(data["success_rate"] - p) <= 4 * (p * (1 - p) / data["runs"]) ** 0.5
+
+
+def test_K4_rerolled_ties_and_O9_oppositions_agree_with_exact_odds() -> None:
+    """K-4 (two PCs tied roll again) and O-9, vectorised: Monte Carlo vs exact odds."""
+    from meneur.lab.simulate import cell_chunk
+    from meneur.lab.vector import KrassesOpposeVector, ObscurOpposeVector
+    from meneur.systems.krasses.odds import p_a_wins
+    from meneur.systems.krasses.rules import OpposeParams as KrassesOppose
+    from meneur.systems.krasses.rules import Side
+    from meneur.systems.obscur.odds import oppose_dist
+    from meneur.systems.obscur.rules import OpposeParams as ObscurOppose
+    from meneur.systems.obscur.rules import TestParams
+
+    runs = 300_000
+    tied = KrassesOppose(Side(3, "pc"), Side(4, "pc", modifier=-1))
+    tally = run_chunks(runs, cell_chunk(KrassesOpposeVector(tied)), seed=1, progress=False)
+    assert agrees(p_a_wins(tied), tally.counts["success"], runs)
+    obscur = ObscurOppose(TestParams(4), TestParams(3, zero_skill=True))
+    tally = run_chunks(runs, cell_chunk(ObscurOpposeVector(obscur)), seed=2, progress=False)
+    law = oppose_dist(obscur)
+    assert agrees(law.p_where(lambda k: k[0] == "a"), tally.counts["success"], runs)

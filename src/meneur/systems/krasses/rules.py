@@ -336,6 +336,12 @@ class KrassesOppose(Check[OpposeParams, OpposeOutcome]):
     def streams(self, params: OpposeParams) -> int:
         return 2
 
+    def vectorised(self, params: OpposeParams) -> Any:
+        """The design lab's numpy resolve."""
+        from meneur.lab.vector import KrassesOpposeVector
+
+        return KrassesOpposeVector(params)
+
     def resolve(self, params: OpposeParams, faces: Faces) -> OpposeOutcome:
         reader = FaceReader(faces)
         rounds: list[Round] = []

@@ -113,6 +113,14 @@ class OpposeCheck(Check[OpposeParams, OpposeOutcome]):
     def resolve(self, params: OpposeParams, faces: Faces) -> OpposeOutcome:
         return resolve_oppose(params, faces)
 
+    def vectorised(self, params: OpposeParams) -> Any:
+        """The design lab's numpy resolve (both sides rolled)."""
+        if params.a.automatic is not None or params.b.automatic is not None:
+            return None
+        from meneur.lab.vector import ObscurOpposeVector
+
+        return ObscurOpposeVector(params)
+
     def key(self, outcome: OpposeOutcome) -> Hashable:
         return (outcome.winner, outcome.margin)
 
