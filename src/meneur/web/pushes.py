@@ -113,8 +113,8 @@ class Pushes:
         if roller.committed(seat.table.campaign) is not None:
             raise RuleError(
                 N_(
-                    "While the dice are committed, the Dépassement after the roll waits for "
-                    "the end of the session."
+                    "While the dice are committed, the Dépassement after the roll is not offered: "
+                    "choose the dice to buy before the roll."
                 )
             )
         if not seat.may_act_for(character):
