@@ -201,14 +201,21 @@ def test_committed_dice_shown_then_revealed_and_verifiable(table: Table) -> None
     assert session.commitment in table.client.get(player).text
     for _ in range(3):
         assert table.roll(table.gm, "Brindille", "Force")["entry"]["source"] == "committed"
+    for name, health in (("Brindille", ""), ("Orque", "4")):  # a melee exchange too
+        table.client.post(
+            f"{table.gm}/combat",
+            data={"csrf": csrf, "action": "add", "name": name, "health": health},
+        )
+    table.client.post(f"{table.gm}/combat", data={"csrf": csrf, "action": "exchange"})
+    assert table.store.rolls()[-1]["source"] == "committed"
     # a player cannot reveal
     refused = table.client.post(f"{player}/session/reveal", data={"csrf": table.csrf(player)})
     assert refused.status_code == 403
     table.client.post(f"{table.gm}/session/reveal", data={"csrf": csrf})
     [revealed] = table.store.game_sessions()
     assert revealed.seed and revealed.seed in table.client.get(player).text
-    report = verify_log(table.store.export_log())
-    assert report.ok if hasattr(report, "ok") else report
+    report = verify_log(table.store.export_log())  # raises on the first bad entry
+    assert report.entries == 4 and report.recomputed == 4 and report.unrevealed == 0
 
 
 SYSTEM_FORMS = {
