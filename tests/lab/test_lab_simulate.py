@@ -466,3 +466,39 @@ def test_K4_rerolled_ties_and_O9_oppositions_agree_with_exact_odds() -> None:
     tally = run_chunks(runs, cell_chunk(ObscurOpposeVector(obscur)), seed=2, progress=False)
     law = oppose_dist(obscur)
     assert agrees(law.p_where(lambda k: k[0] == "a"), tally.counts["success"], runs)
+
+
+def test_L10_a_scene_against_several_oppositions(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-10: several oppositions at once, each compared with the hero's roll."""
+    from meneur.lab.simulate import LegendesConflict, legendes_conflicts, legendes_scene
+
+    runs = 100_000
+    one = run_chunks(
+        runs, lambda rng, n: legendes_scene(2, ("heroique",), rng, n), seed=3, progress=False
+    )
+    alone = run_chunks(
+        runs,
+        lambda rng, n: legendes_conflicts(LegendesConflict(2, "heroique"), rng, n),
+        seed=4,
+        progress=False,
+    )
+    low, high = alone.rate("won")["interval_95"]
+    low_one, high_one = one.rate("won")["interval_95"]
+    assert low_one <= high and low <= high_one  # one opposition: the plain conflict
+    two = run_chunks(
+        runs,
+        lambda rng, n: legendes_scene(2, ("heroique", "heroique"), rng, n),
+        seed=5,
+        progress=False,
+    )
+    assert two.rate("won")["interval_95"][1] < low_one  # two at once: harder
+    swept = run_chunks(
+        1000, lambda rng, n: legendes_scene(1, ("commun", "commun"), rng, n), progress=False
+    )
+    assert swept.counts["won"] == 1000  # L-5: commoners are swept
+    result = invoke(
+        capsys, "simulate", "fight", "legendes", "--dice", "2", "--vs-level", "elite,heroique",
+        "--runs", "2000", "--seed", "1", "--json",
+    )  # fmt: skip
+    assert result.status == 0, result.err
+    assert result.json()["fight"]["level"] == ["elite", "heroique"]

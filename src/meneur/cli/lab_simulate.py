@@ -19,6 +19,8 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.text import fold
 
+MAX_OPPOSITIONS = 10
+"""Oppositions at once in a Légendes scene (L-10)."""
 MAX_RUNS = 10**10
 """Runs are chunked (constant memory): 10^10 is hours, not a crash."""
 
@@ -96,7 +98,10 @@ def fight_command(
         typer.Option(
             "--vs-level",
             metavar="LEVEL",
-            help=_("Légendes: the opposition's level (commun, elite, heroique, legendaire)."),
+            help=_(
+                "Légendes: the opposition's level (commun, elite, heroique, legendaire); "
+                "several at once: elite,elite (L-10)."
+            ),
         ),
     ] = None,
     modifier: Annotated[
@@ -453,7 +458,13 @@ def _legendes_fight(
 
     if dice is None or vs_level is None:
         raise UsageError(N_("Missing the hero's dice (--dice) or the opposition (--vs-level)."))
-    level = parse_level(vs_level)
+    levels = tuple(parse_level(part) for part in vs_level.split(",") if part.strip())
+    if not 1 <= len(levels) <= MAX_OPPOSITIONS:
+        raise UsageError(
+            N_("A scene has 1 to {most} oppositions (--vs-level elite,elite,...)."),
+            most=MAX_OPPOSITIONS,
+        )
+    level = levels[0]
     check_circumstance(modifier)
     if plot is not None:
         check_path(plot)
@@ -462,19 +473,31 @@ def _legendes_fight(
         LegendesConflict,
         conflict_report,
         legendes_conflicts,
+        legendes_scene,
         run_chunks,
         survival,
     )
 
-    shown = ADAPTER.level_label(level)
+    shown = ", ".join(ADAPTER.level_label(one) for one in levels)
     conflict = LegendesConflict(dice, level, modifier, None, max_rounds)
-    tally = run_chunks(
-        runs,
-        lambda rng, n: legendes_conflicts(conflict, rng, n),
-        seed=seed,
-        description=_("Fights"),
-    )
+    if len(levels) == 1:
+        tally = run_chunks(
+            runs,
+            lambda rng, n: legendes_conflicts(conflict, rng, n),
+            seed=seed,
+            description=_("Fights"),
+        )
+    else:  # L-10: several oppositions at once, compared two by two with the hero
+        tally = run_chunks(
+            runs,
+            lambda rng, n: legendes_scene(
+                dice, levels, rng, n, modifier=modifier, max_rolls=max_rounds
+            ),
+            seed=seed,
+            description=_("Fights"),
+        )
     data = conflict_report(conflict, tally)
+    data["fight"]["level"] = level if len(levels) == 1 else list(levels)
     rounds = tally.histograms.get("rounds", {})
     if plot is not None:
         from meneur.lab.plot import plot_fight

@@ -486,6 +486,97 @@ def legendes_conflicts(
     )
 
 
+def legendes_scene(
+    dice: int,
+    levels: tuple[str, ...],
+    rng: np.random.Generator,
+    runs: int,
+    *,
+    modifier: int = 0,
+    max_rolls: int = 100,
+) -> Tally:
+    """A hero against several oppositions at once, compared two by two (L-10).
+
+    Each roll the hero rolls once; every opposition still in rolls its own dice and is
+    compared with the hero's total (L-8): a *victoire définitive* puts it out (or defeats
+    the hero), a *victoire partielle* wounds the loser (L-13: every wound taken in the roll
+    counts), a non-heroic opposition is out after its first wound (L-14), commoners are
+    swept (L-5). The hero wins when every opposition is out.
+    """
+    from meneur.systems.legendes.data import rules_data
+    from meneur.systems.legendes.rules import is_swept, level_dice, npc_out_after_wound
+
+    data = rules_data()
+    cuts = data.resolution
+    light, grave_dice = data.wounds.light_penalty, data.wounds.grave_dice
+    count = len(levels)
+    vs = np.array([level_dice(level) for level in levels], dtype=np.int64)  # type: ignore[arg-type]
+    npc_out = np.array([npc_out_after_wound(level) for level in levels])  # type: ignore[arg-type]
+    reader = RandomReader(rng)
+    hero_wound = np.zeros(runs, dtype=np.int64)
+    opp_wound = np.zeros((count, runs), dtype=np.int64)
+    out = np.zeros((count, runs), dtype=np.bool_)
+    for k, level in enumerate(levels):
+        out[k] = is_swept(level, False)  # type: ignore[arg-type]
+    lost = np.zeros(runs, dtype=np.bool_)
+    rolls = np.zeros(runs, dtype=np.int64)
+    hero_hurt_at = np.zeros(runs, dtype=np.int64)
+    won: np.ndarray[Any, Any] = np.asarray(out.all(axis=0))
+    rolls[won] = 1
+    live = np.flatnonzero(~won)
+    while live.size and int(rolls[live].max(initial=0)) < max_rolls:
+        rows = np.arange(live.size)
+        hw = hero_wound[live]
+        mine_n = np.maximum(0, dice - np.where(hw == 2, grave_dice, 0))
+        mine = reader.take(rows, mine_n).sum(axis=0, dtype=np.int64)
+        if mine.size == 0:
+            mine = np.zeros(live.size, dtype=np.int64)
+        hero = mine + modifier - np.where(hw == 1, light, 0)
+        rolls[live] += 1
+        hurt = np.zeros(live.size, dtype=np.int64)
+        beaten = np.zeros(live.size, dtype=np.bool_)
+        for k in range(count):
+            active = ~out[k, live]
+            ow = opp_wound[k, live]
+            theirs_n = np.where(active, np.maximum(0, vs[k] - np.where(ow == 2, grave_dice, 0)), 0)
+            theirs = reader.take(rows, theirs_n).sum(axis=0, dtype=np.int64)
+            if theirs.size == 0:
+                theirs = np.zeros(live.size, dtype=np.int64)
+            d = hero - theirs + np.where(ow == 1, light, 0)
+            size = np.abs(d)
+            definitive = active & (size >= cuts.definitive)
+            partial = active & (size >= cuts.partial) & ~definitive
+            hero_wins, opp_wins = d > 0, d < 0
+            out[k, live[hero_wins & definitive]] = True
+            hit = live[hero_wins & partial]
+            opp_wound[k, hit] = np.minimum(2, opp_wound[k, hit] + 1)
+            if npc_out[k]:
+                out[k, hit] = True
+            beaten |= opp_wins & definitive
+            hurt += opp_wins & partial
+        lost[live[beaten]] = True
+        first = live[(hurt > 0) & (hero_wound[live] == 0)]
+        hero_hurt_at[first] = rolls[first]
+        hero_wound[live] = np.minimum(2, hero_wound[live] + hurt)
+        won[live] = out[:, live].all(axis=0) & ~lost[live]
+        live = live[~(won[live] | lost[live])]
+    return Tally(
+        runs=runs,
+        counts={
+            "won": int(won.sum()),
+            "dead": int(lost.sum()),
+            "wounded": int((hero_wound > 0).sum()),
+            "unfinished": int((~won & ~lost).sum()),
+        },
+        histograms={
+            "rounds": histogram(rolls),
+            "won_at": histogram(rolls[won]),
+            "dead_at": histogram(rolls[lost]),
+            "wounded_at": histogram(hero_hurt_at[hero_wound > 0]),
+        },
+    )
+
+
 def conflict_report(conflict: LegendesConflict, tally: Tally) -> dict[str, Any]:
     """The public JSON of ``meneur simulate fight legendes``."""
     runs = tally.runs
