@@ -91,9 +91,20 @@ def _tunnels_curve(data: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
     mode = "blessed" if blessed and not cursed else "cursed" if cursed and not blessed else "normal"
     policy = str(options.get("explode") or "needed")
     variant = {"explode": policy, "sixes": "all" if options.get("sixes") == "all" else "batch"}
-    grid = ADAPTER.grid("test", variant, str(options["dice"]), f"1..{top}", f"{mode}/{policy}")
+    from meneur.lab.progress import LazyBar
+
+    bar = LazyBar(0, _("Exact odds"))  # ``needed``: one law per threshold, seconds at 20 dice
+    try:
+        grid = ADAPTER.grid(
+            "test", variant, str(options["dice"]), f"1..{top}", f"{mode}/{policy}", progress=bar
+        )
+    finally:
+        bar.stop()
     xs = list(range(1, top + 1))
-    ys = [float(grid.cells[(0, 0, c)]["success"]) for c in range(top)]
+    ys = [
+        float(grid.cells[(0, 0, c)]["success"]) if (0, 0, c) in grid.cells else float("nan")
+        for c in range(top)
+    ]
     return xs, ys, _("Threshold"), threshold, _("Success by threshold")
 
 
