@@ -7,8 +7,6 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import invoke
-from meneur.cli import main
-from meneur.cli.lab import add_odds_plot
 
 ODDS = {
     "tunnels": ("--dice", "5", "--threshold", "3"),
@@ -16,18 +14,6 @@ ODDS = {
     "krasses": ("--bonus", "3", "--difficulty", "12"),
     "legendes": ("--dice", "3", "--vs", "elite"),
 }
-
-
-@pytest.fixture(autouse=True)
-def wired(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What ``meneur.cli.main.run`` does once wired (adding twice is harmless)."""
-    original = main.localize
-
-    def localize(command: object) -> None:
-        add_odds_plot(command)
-        original(command)
-
-    monkeypatch.setattr(main, "localize", localize)
 
 
 @pytest.mark.parametrize("system", sorted(ODDS))

@@ -356,8 +356,8 @@ def _plot_option() -> Any:
 def _with_plot(system: str, callback: Any) -> Any:
     """``callback`` with ``--plot``: the odds it emits are drawn before being printed.
 
-    The system's command prints through ``meneur.cli.output.emit`` (looked up when the
-    command runs); while it runs, ``emit`` draws the data first and adds ``"plot"`` to it.
+    The system's command prints through ``meneur.cli.output.emit``; while it runs, a hook
+    (:func:`meneur.cli.output.on_emit`) draws the data first and adds ``"plot"`` to it.
     """
 
     def run(**options: Any) -> Any:
@@ -369,20 +369,15 @@ def _with_plot(system: str, callback: Any) -> Any:
         from meneur.lab.plot import check_path
 
         target = check_path(plot)
-        original = output.emit
         drawn: list[Path] = []
 
-        def emit(data: dict[str, Any], render: Any, *, as_json: bool) -> None:
+        def draw(data: dict[str, Any]) -> None:
             if not drawn:
                 drawn.append(plot_odds(system, data, options, target))
                 data["plot"] = str(target)
-            original(data, render, as_json=as_json)
 
-        setattr(output, "emit", emit)  # noqa: B010 - restored below
-        try:
+        with output.on_emit(draw):
             result = callback(**options)
-        finally:
-            setattr(output, "emit", original)  # noqa: B010
         if drawn and not options.get("as_json"):
             output.console().print(_("Plot written to {path}.").format(path=target))
         return result

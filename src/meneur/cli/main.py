@@ -249,6 +249,10 @@ def run(args: Sequence[str]) -> int:
     recording.begin()
     try:
         command = typer.main.get_command(build_app(command_path(rest)))
+        if command_path(rest)[:1] == ["odds"]:  # every system's odds can be plotted
+            from meneur.cli.lab import add_odds_plot
+
+            add_odds_plot(command)
         localize(command)
         result = command.main(args=rest, prog_name="meneur", standalone_mode=False)
         recording.finish()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,23 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+_hooks: list[Callable[[dict[str, Any]], None]] = []
+
+
+@contextmanager
+def on_emit(hook: Callable[[dict[str, Any]], None]) -> Iterator[None]:
+    """Run ``hook(data)`` on each result the command emits, before it is printed.
+
+    ``hook`` may add keys to ``data``. The lab's ``--plot`` draws the odds this way, so
+    that no system's command needs to know about plots.
+    """
+    _hooks.append(hook)
+    try:
+        yield
+    finally:
+        _hooks.remove(hook)
+
+
 def emit(data: dict[str, Any], render: Callable[[Console], None], *, as_json: bool) -> None:
     """Print a result: its JSON form with ``--json``, else its rich rendering.
 
@@ -38,6 +56,8 @@ def emit(data: dict[str, Any], render: Callable[[Console], None], *, as_json: bo
     """
     from meneur.campaign.recording import record
 
+    for hook in list(_hooks):
+        hook(data)
     record(data)
     if as_json:
         print_json(data)
