@@ -21,11 +21,8 @@ from meneur.campaign.errors import CampaignError
 from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
-from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
 from meneur.web.tables import Seat
-
-EXPIRY = 600.0
-"""Seconds a roll waits for its player's choice before it is dropped (nothing logged)."""
+from meneur.web.waiting import SeatWaits, form_dice, sheet_for
 
 
 @dataclass
@@ -63,24 +60,14 @@ class Pending:
 
 
 def _draw(count: int, faces: str) -> tuple[tuple[int, ...], str]:
-    source: DiceSource = PhysicalDice(parse_faces(faces)) if faces.strip() else SecureDice()
+    source = form_dice(faces)
     batch = source.roll(6, count)
     source.finish()
     return batch, source.kind
 
 
-class Batches:
-    """The rolls waiting for a choice, one per seat at most (worker thread only)."""
-
-    def __init__(self) -> None:
-        self.waiting: dict[tuple[int, str], Pending] = {}
-
-    def of(self, seat: Seat) -> Pending | None:
-        found = self.waiting.get((seat.table.id, seat.key))
-        if found is not None and time.monotonic() - found.started > EXPIRY:
-            self.waiting.pop((seat.table.id, seat.key), None)
-            return None
-        return found
+class Batches(SeatWaits[Pending]):
+    """The Tunnels tests waiting for a choice, one per seat at most (worker thread only)."""
 
     def start(
         self,
@@ -104,12 +91,7 @@ class Batches:
                     "(never, always or when needed)."
                 )
             )
-        if not seat.may_act_for(character):
-            raise CampaignError(
-                N_("You may roll only for your own character, not for {name}."),
-                name=character[:80],
-            )
-        info = roller.sheet(seat.table.campaign, character)
+        info = sheet_for(roller, seat, character, CampaignError)
         from meneur.web.systems import adapter_for
 
         adapter = adapter_for(info.system)
@@ -122,7 +104,7 @@ class Batches:
         pending = Pending(info.name, trait, mode, params, pool, kind)
         if pending.extra == 0:
             return self.finish(roller, seat, pending)
-        self.waiting[(seat.table.id, seat.key)] = pending
+        self.hold(seat, pending)
         return None
 
     def next(self, roller: Any, seat: Seat, explode: bool, faces: str) -> dict[str, Any] | None:
@@ -140,7 +122,7 @@ class Batches:
                 return None
         else:
             pending.choices.append("stop")
-        self.waiting.pop((seat.table.id, seat.key), None)
+        self.drop(seat)
         return self.finish(roller, seat, pending)
 
     @staticmethod

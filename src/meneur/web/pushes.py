@@ -22,10 +22,9 @@ from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
+from meneur.rng import SecureDice
 from meneur.web.tables import Seat
-
-EXPIRY = 600.0
+from meneur.web.waiting import SeatWaits, form_dice, sheet_for
 
 
 @dataclass
@@ -73,28 +72,14 @@ def describe(plan: Any) -> str:
     return " + ".join(parts) if parts else _("no Dépassement")
 
 
-def _source(faces: str) -> DiceSource:
-    return PhysicalDice(parse_faces(faces)) if faces.strip() else SecureDice()
-
-
 def resources(character: Any) -> dict[str, int]:
     from meneur.systems.obscur.depassement import RESOURCES
 
     return {str(name): int(character.resource(name).current) for name in RESOURCES}
 
 
-class Pushes:
+class Pushes(SeatWaits[PendingPush]):
     """Obscur rolls waiting for their Dépassement, one per seat (worker thread only)."""
-
-    def __init__(self) -> None:
-        self.waiting: dict[tuple[int, str], PendingPush] = {}
-
-    def of(self, seat: Seat) -> PendingPush | None:
-        found = self.waiting.get((seat.table.id, seat.key))
-        if found is not None and time.monotonic() - found.started > EXPIRY:
-            self.waiting.pop((seat.table.id, seat.key), None)
-            return None
-        return found
 
     def start(
         self,
@@ -117,12 +102,7 @@ class Pushes:
                     "choose the dice to buy before the roll."
                 )
             )
-        if not seat.may_act_for(character):
-            raise UsageError(
-                N_("You may roll only for your own character, not for {name}."),
-                name=character[:80],
-            )
-        info = roller.sheet(seat.table.campaign, character)
+        info = sheet_for(roller, seat, character, UsageError)
         adapter = ObscurWeb()
         if info.system != "obscur":
             raise UsageError(N_("The Dépassement after the roll is an Obscur rule."))
@@ -133,7 +113,7 @@ class Pushes:
         points = available - params.push.cost
         if points < 0:
             raise RuleError(N_("Not enough points for the dice bought before the roll."))
-        source = _source(faces)
+        source = form_dice(faces)
         rolled = source.roll(6, params.pool)
         source.finish()
         advised = advise_after(
@@ -143,15 +123,18 @@ class Pushes:
             scoring=params.scoring,
             counts_margin=params.counts_margin,
         )
-        self.waiting[(seat.table.id, seat.key)] = PendingPush(
-            info.name,
-            trait,
-            mode,
-            params,
-            tuple(rolled),
-            source.kind,
-            points,
-            [(option.plan, option.cost, option.p_success) for option in advised],
+        self.hold(
+            seat,
+            PendingPush(
+                info.name,
+                trait,
+                mode,
+                params,
+                tuple(rolled),
+                source.kind,
+                points,
+                [(option.plan, option.cost, option.p_success) for option in advised],
+            ),
         )
 
     def choose(self, roller: Any, seat: Seat, index: int, faces: str) -> dict[str, Any]:
@@ -181,7 +164,7 @@ class Pushes:
         )
         up_to = reroll_up_to(plan.reroll)
         count = sum(1 for face in pending.faces if face <= up_to) if plan.reroll else 0
-        source = _source(faces) if count else SecureDice()
+        source = form_dice(faces) if count else SecureDice()
         rerolled = source.roll(6, count) if count else ()
         if count:
             source.finish()
@@ -199,7 +182,7 @@ class Pushes:
                 add_to_resource(raw, name, -value)
             adapter._character(raw)
             sheets = {info.name: raw}
-        self.waiting.pop((seat.table.id, seat.key), None)
+        self.drop(seat)
         roller.forget_sheets()
         roll = NewRoll(
             system="obscur",
