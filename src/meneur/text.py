@@ -1,4 +1,5 @@
-"""Matching names the way players type them: without regard to case, accents or spacing."""
+"""Names as players type them: matched without regard to case, accents or spacing, and
+kept free of the terminal's markup."""
 
 from __future__ import annotations
 
@@ -18,3 +19,19 @@ def fold(name: str) -> str:
     while "--" in plain:
         plain = plain.replace("--", "-")
     return plain.strip("-")
+
+
+MARKUP = frozenset("[]")
+"""Characters a name may not hold: rich reads ``[...]`` in printed text as styles, so a
+name like ``[/]`` would break the output and ``[red]`` would restyle it."""
+
+
+def has_markup(name: str) -> bool:
+    return any(c in MARKUP for c in name)
+
+
+def plain_name(name: str) -> str:
+    """``name`` unchanged, or ``ValueError`` if it holds square brackets (pydantic models)."""
+    if has_markup(name):
+        raise ValueError("a name cannot hold square brackets [ ]")
+    return name

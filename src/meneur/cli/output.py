@@ -61,5 +61,20 @@ def emit(data: dict[str, Any], render: Callable[[Console], None], *, as_json: bo
     record(data)
     if as_json:
         print_json(data)
-    else:
+        return
+    try:
         render(console())
+    except Exception as error:
+        from rich.errors import MarkupError
+
+        if not isinstance(error, MarkupError):
+            raise
+        render(plain_console())  # a user string with [...] slipped through: print it as is
+
+
+@cache
+def plain_console() -> Console:
+    """A console that reads no markup: the fallback when a user string breaks it."""
+    from rich.console import Console
+
+    return Console(highlight=False, markup=False)

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from meneur.errors import SheetError
 from meneur.files import read_sheet
 from meneur.locale import N_
-from meneur.text import fold
+from meneur.text import fold, plain_name
 
 MAX_SCORE = 1000
 
@@ -31,12 +31,16 @@ def _unique_names(names: list[str], what: str) -> None:
         seen.add(folded)
 
 
+PlainName = Annotated[str, AfterValidator(plain_name)]
+"""A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
+
+
 class Advantage(BaseModel):
     """An *atout*: a score that may be rolled, and/or a bonus to some rolls (K-5)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=60)
+    name: PlainName = Field(min_length=1, max_length=60)
     score: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
     bonus: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
     applies_to: list[str] = Field(default_factory=list, max_length=50)
@@ -47,7 +51,7 @@ class Equipment(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=60)
+    name: PlainName = Field(min_length=1, max_length=60)
     bonus: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
     applies_to: list[str] = Field(default_factory=list, max_length=50)
 
@@ -58,7 +62,7 @@ class KrassesSheet(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     system: Literal["krasses"] = "krasses"
-    name: str = Field(min_length=1, max_length=80)
+    name: PlainName = Field(min_length=1, max_length=80)
     characteristics: dict[str, int] = Field(default_factory=dict, max_length=50)
     skills: dict[str, int] = Field(default_factory=dict, max_length=200)
     advantages: list[Advantage] = Field(default_factory=list, max_length=100)

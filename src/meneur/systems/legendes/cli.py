@@ -47,6 +47,7 @@ from meneur.systems.legendes.rules import (
     parse_domain,
     parse_level,
 )
+from meneur.text import has_markup
 
 
 def _parse_modifier(text: str) -> int:
@@ -453,6 +454,8 @@ def scene_add(
         raise UsageError(N_("Missing the opposition's name."))
     if len(name) > 60 or not name.strip():
         raise UsageError(N_("An opposition's name has 1 to 60 characters."))
+    if has_markup(name):
+        raise UsageError(N_("A name cannot hold square brackets [ ]: {name}"), name=name)
     _step(
         required_sheet(sheet, stored, "legendes"),
         as_json,
@@ -545,6 +548,8 @@ def scene_aid(
 
     if len(helper) > 80 or not helper.strip():
         raise UsageError(N_("A helper's name has 1 to 80 characters."))
+    if has_markup(helper):
+        raise UsageError(N_("A name cannot hold square brackets [ ]: {name}"), name=helper)
     hero_sheet = required_sheet(sheet, stored, "legendes")  # before the dice: they are logged
     sources = dice_sources(seed, faces, vs_faces)
 

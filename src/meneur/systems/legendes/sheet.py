@@ -13,16 +13,19 @@ the sheet exactly as it was.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from meneur.errors import SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.systems.legendes.rules import MAX_DICE, Effect, Level, Wound
+from meneur.text import plain_name
 
 Name = Field(min_length=1, max_length=80)
+PlainName = Annotated[str, AfterValidator(plain_name)]
+"""A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
 MAX_OPPOSITIONS = 200
 MAX_LOG = 500
 
@@ -34,7 +37,7 @@ class _Model(BaseModel):
 class Opposition(_Model):
     """One opposition in the scene: an NPC or a group counted as one (L-3, L-4)."""
 
-    name: str = Name
+    name: PlainName = Name
     level: Level
     dice: int = Field(ge=0, le=MAX_DICE)
     group: bool = False
@@ -48,7 +51,7 @@ class Opposition(_Model):
 class PendingHelp(_Model):
     """Help won by a helper, waiting for the hero's next roll in the scene (L-11)."""
 
-    helper: str = Name
+    helper: PlainName = Name
     effect: Effect
     extra_dice: int = Field(ge=0, le=5)
     bonus: int = Field(ge=0, le=5)
@@ -69,7 +72,7 @@ class Hero(_Model):
     """A Légendes hero (L-1, L-6, L-12, L-13, L-14)."""
 
     system: Literal["legendes"] = "legendes"
-    name: str = Name
+    name: PlainName = Name
     legendary: list[str] = Field(default_factory=list, max_length=20)
     """Legendary domains (3 dice by default, L-1)."""
     secondary: list[str] = Field(default_factory=list, max_length=20)

@@ -28,7 +28,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from meneur.errors import RuleError, SheetError
@@ -36,7 +44,7 @@ from meneur.files import read_sheet, write_text_atomically
 from meneur.locale import N_
 from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
 from meneur.systems.obscur.validation import sheet_error
-from meneur.text import fold
+from meneur.text import fold, plain_name
 
 MAX_TRAIT = 30
 MAX_RESOURCE = 100_000
@@ -49,6 +57,10 @@ RESOURCE_LABELS = {
     "moral": "Moral",
     "encombrement": "Encombrement",
 }
+
+
+PlainName = Annotated[str, AfterValidator(plain_name)]
+"""A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
 
 
 class Resource(BaseModel):
@@ -109,7 +121,7 @@ class ObscurSheet(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
     system: Literal["obscur"] = "obscur"
-    name: str = ""
+    name: PlainName = ""
     attributes: dict[str, Level] = Field(alias="caracteristiques")
     abilities: dict[str, Level] = Field(default_factory=dict, alias="capacites")
     knowledge: dict[str, Level] = Field(alias="connaissances")

@@ -9,15 +9,16 @@ three each (T-1). Endurance, Mana and Chance follow from formulas in ``data/deri
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from meneur.errors import RuleError, SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.rng import DiceSource
 from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
+from meneur.text import has_markup, plain_name
 
 
 def trait_from_face(face: int) -> int:
@@ -38,6 +39,10 @@ def derive(characteristics: dict[str, int]) -> dict[str, int]:
     return stats
 
 
+PlainName = Annotated[str, AfterValidator(plain_name)]
+"""A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
+
+
 class Pool(BaseModel):
     """A statistic that varies in play: its current value and its maximum."""
 
@@ -53,7 +58,7 @@ class Sheet(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     system: str = "tunnels"
-    name: str = Field(min_length=1, max_length=100)
+    name: PlainName = Field(min_length=1, max_length=100)
     characteristics: dict[str, int]
     endurance: Pool
     mana: Pool
@@ -112,6 +117,8 @@ def check_name(name: str) -> str:
     cleaned = name.strip()
     if not cleaned or len(cleaned) > 100:
         raise SheetError(N_("A character's name has from 1 to 100 characters."))
+    if has_markup(cleaned):
+        raise SheetError(N_("A character's name cannot hold square brackets [ ]."))
     return cleaned
 
 

@@ -1,0 +1,89 @@
+"""Names with the terminal's markup (``[/]``, ``[red]``): one clear line and exit 2.
+
+rich reads ``[...]`` in printed text as styles, so such a name would crash the output
+(``[/]`` closes nothing) or restyle it. The systems print names inside their own styled
+lines, so names are refused where they enter a system: every system's sheet (and so
+every stored character, whose sheet is validated), Légendes' oppositions and helpers.
+The campaign commands print names as text instead (``tests/campaign``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.text import has_markup, plain_name
+
+ROOT = Path(__file__).resolve().parents[1]
+Capsys = pytest.CaptureFixture[str]
+
+
+@pytest.fixture(autouse=True)
+def _database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MENEUR_DB_URL", f"sqlite:///{tmp_path / 'hostile.db'}")
+
+
+def refused(result: object) -> None:
+    status, err = result.status, result.err  # type: ignore[attr-defined]
+    assert status == 2, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "[ ]" in err
+
+
+@pytest.mark.parametrize("name", ["a[/]b", "[bold red]Zed[/]", "]"])
+def test_stored_names_are_refused(capsys: Capsys, name: str) -> None:
+    refused(invoke(capsys, "character", "new", "tunnels", name, "--seed", "1"))
+    refused(invoke(capsys, "character", "new", "krasses", "--name", name))
+    assert invoke(capsys, "character", "list", "--json").status == 2  # nothing was made
+
+
+def test_sheet_files_with_markup_names_are_refused(capsys: Capsys, tmp_path: Path) -> None:
+    sheets = {
+        "tunnels": {
+            "system": "tunnels", "name": "c[/]d",
+            "characteristics": {t: 2 for t in (
+                "Force", "Dextérité", "Constitution", "Volonté", "Intelligence", "Charisme")},
+            "endurance": {"current": 4, "max": 4}, "mana": {"current": 1, "max": 1},
+            "chance": {"current": 1, "max": 1},
+        },
+        "obscur": {**json.loads((ROOT / "examples/obscur/isaure.json").read_text()),
+                   "name": "[/]"},
+        "legendes": {**json.loads((ROOT / "examples/legendes/lyssia.json").read_text()),
+                     "name": "[/]"},
+    }  # fmt: skip
+    commands = {
+        "tunnels": ["test", "tunnels", "--trait", "Force", "--threshold", "1", "--sheet"],
+        "obscur": ["test", "obscur", "--trait", "Bagarre", "--difficulty", "1", "--sheet"],
+        "legendes": ["scene", "legendes", "start"],
+    }
+    for system, sheet in sheets.items():
+        path = tmp_path / f"{system}.json"
+        path.write_text(json.dumps(sheet, ensure_ascii=False))
+        result = invoke(capsys, *commands[system], str(path))
+        assert result.status == 2 and "Traceback" not in result.err, (system, result.err)
+        assert "name" in result.err
+    stored = invoke(
+        capsys, "character", "new", "obscur", "Isaure", "--from", str(tmp_path / "obscur.json")
+    )
+    assert stored.status == 0  # the stored name is the one typed: plain
+
+
+def test_legendes_opposition_and_helper_names(capsys: Capsys, tmp_path: Path) -> None:
+    sheet = tmp_path / "lyssia.json"
+    sheet.write_bytes((ROOT / "examples/legendes/lyssia.json").read_bytes())
+    assert invoke(capsys, "scene", "legendes", "start", str(sheet)).status == 0
+    before = sheet.read_bytes()
+    refused(invoke(capsys, "scene", "legendes", "add", str(sheet), "Or[/]sk", "--level", "commun"))
+    refused(invoke(
+        capsys, "scene", "legendes", "aid", str(sheet), "--helper", "T[/]", "--helper-dice", "2",
+    ))  # fmt: skip
+    assert sheet.read_bytes() == before
+
+
+def test_plain_name() -> None:
+    assert plain_name("Zoé d'Arc") == "Zoé d'Arc" and not has_markup("Zoé (la) <b>")
+    with pytest.raises(ValueError):
+        plain_name("x[y")
