@@ -122,6 +122,16 @@ def test_markup_in_names_is_shown_as_text(table: Table) -> None:
     assert headers["referrer-policy"] == "no-referrer"
 
 
+def test_a_name_with_terminal_markup_is_a_clear_400(table: Table) -> None:
+    """Sheets refuse [ ] in names (the CLI would read them as styles): no 500, nothing made."""
+    player = table.join("Bob")
+    data = {"csrf": table.csrf(player), "action": "create", "system": "tunnels", "name": "a[/]b"}
+    response = table.client.post(f"{player}/character", data={**data, **TUNNELS})
+    assert response.status_code == 400, response.text
+    assert "name" in response.text and "Traceback" not in response.text
+    assert table.store.characters(campaign=table.info.campaign) == []
+
+
 def test_limits_on_bodies_and_rate(tmp_path: Path) -> None:
     for table in make_table(tmp_path, WebSettings(roll_rate=0.01, roll_burst=2)):
         table.create(table.gm, "tunnels", "Brindille", **TUNNELS)

@@ -25,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -258,6 +259,15 @@ def create_app(
         field = ".".join(str(p) for p in first.get("loc", ())[1:]) or "-"
         message = gettext("Invalid value for {field}.").format(field=field[:60])
         return error_response(request, 422, message)
+
+    @app.exception_handler(ValidationError)
+    async def invalid_model(request: Request, error: ValidationError) -> Response:
+        """A form field that a sheet or form model refuses (a name with [ ]...): a 400."""
+        errors = error.errors()
+        where = errors[0]["loc"] if errors else ()
+        field = ".".join(str(p) for p in where) or "-"
+        message = gettext("Invalid value for {field}.").format(field=field[:60])
+        return error_response(request, 400, message)
 
     @app.exception_handler(MeneurError)
     async def refused(request: Request, error: MeneurError) -> Response:
