@@ -17,6 +17,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.systems.tunnels.cli import Blessed, Cursed  # the same flags as meneur test tunnels
 from meneur.text import fold
 
 MAX_OPPOSITIONS = 10
@@ -24,34 +25,57 @@ MAX_OPPOSITIONS = 10
 MAX_RUNS = 10**10
 """Runs are chunked (constant memory): 10^10 is hours, not a crash."""
 
+
+def _count_option(flag: str, low: int, high: int, help: str) -> Any:
+    """A bounded count shown as ``N`` (opponents, points, tests...)."""
+    return typer.Option(flag, parser=int_parser(low, high), metavar="N", help=help)
+
+
 SystemArg = Annotated[
     str,
     typer.Argument(metavar="SYSTEM", help=_("The system: tunnels, legendes or obscur (fights).")),
 ]
-Runs = Annotated[
-    int,
-    typer.Option("--runs", parser=int_parser(1, MAX_RUNS), metavar="N", help=_("How many runs.")),
-]
+Runs = Annotated[int, _count_option("--runs", 1, MAX_RUNS, _("How many runs."))]
 Plot = Annotated[
     Path | None,
     typer.Option("--plot", metavar="FILE", help=_("Also draw the result in FILE (.png or .svg).")),
 ]
-Explode = Annotated[
-    str,
+Modifier = Annotated[
+    int,
     typer.Option(
-        "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
+        "--modifier", parser=int_parser(-2, 2), help=_("Légendes: the circumstance, -2, 0 or +2.")
     ),
 ]
-Sixes = Annotated[
+Loss = Annotated[
     str,
     typer.Option(
-        "--sixes", metavar="batch|all", help=_("Three 6s in one batch (T-7) or over all dice.")
+        "--loss", metavar="margin|one", help=_("What the loser loses: the margin, or one point.")
     ),
 ]
-Blessed = Annotated[bool, typer.Option("--blessed", help=_("Blessed roll (béni): 3-6 succeed."))]
-Cursed = Annotated[
-    bool, typer.Option("--cursed", help=_("Cursed roll (maudit): only 5-6 succeed."))
+FighterA = Annotated[
+    Path | None, typer.Option("--a", metavar="SHEET", help=_("Obscur: fighter A's sheet."))
 ]
+FighterB = Annotated[
+    Path | None, typer.Option("--b", metavar="SHEET", help=_("Obscur: fighter B's sheet."))
+]
+
+# One declaration each for the options that one command takes with a plain default and
+# another as "not given" (None: the value then comes from --variant, or is missing).
+_EXPLODE = typer.Option(
+    "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
+)
+_SIXES = typer.Option(
+    "--sixes", metavar="batch|all", help=_("Three 6s in one batch (T-7) or over all dice.")
+)
+_ENDURANCE = typer.Option(
+    "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+)
+Explode = Annotated[str, _EXPLODE]
+ExplodeOrVariant = Annotated[str | None, _EXPLODE]
+Sixes = Annotated[str, _SIXES]
+SixesOrVariant = Annotated[str | None, _SIXES]
+Endurance = Annotated[int, _ENDURANCE]
+EnduranceOrNone = Annotated[int | None, _ENDURANCE]
 
 
 def _choice(value: str, known: tuple[str, ...], what: str) -> str:
@@ -83,12 +107,7 @@ def fight_command(
         int | None,
         typer.Option("--dice", parser=int_parser(1, 30), help=_("The character's Force (dice).")),
     ] = None,
-    endurance: Annotated[
-        int | None,
-        typer.Option(
-            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
-        ),
-    ] = None,
+    endurance: EnduranceOrNone = None,
     vs_mr: Annotated[
         int | None,
         typer.Option("--vs-mr", parser=int_parser(1, 30), help=_("The monster's Monster Rating.")),
@@ -104,20 +123,9 @@ def fight_command(
             ),
         ),
     ] = None,
-    modifier: Annotated[
-        int,
-        typer.Option(
-            "--modifier",
-            parser=int_parser(-2, 2),
-            help=_("Légendes: the circumstance, -2, 0 or +2."),
-        ),
-    ] = 0,
-    sheet_a: Annotated[
-        Path | None, typer.Option("--a", metavar="SHEET", help=_("Obscur: fighter A's sheet."))
-    ] = None,
-    sheet_b: Annotated[
-        Path | None, typer.Option("--b", metavar="SHEET", help=_("Obscur: fighter B's sheet."))
-    ] = None,
+    modifier: Modifier = 0,
+    sheet_a: FighterA = None,
+    sheet_b: FighterB = None,
     strategy_a: Annotated[
         str | None,
         typer.Option("--strategy-a", metavar="NAME", help=_("Obscur: how A splits the PA (O-12).")),
@@ -133,14 +141,7 @@ def fight_command(
             "--vs-explode", metavar="POLICY", help=_("The monster's policy (default: the same).")
         ),
     ] = None,
-    loss: Annotated[
-        str,
-        typer.Option(
-            "--loss",
-            metavar="margin|one",
-            help=_("What the loser loses: the margin, or one point."),
-        ),
-    ] = "margin",
+    loss: Loss = "margin",
     tie: Annotated[
         str,
         typer.Option(
@@ -177,22 +178,10 @@ def fight_command(
         typer.Option("--special-b", metavar="NAME", help=_("Obscur: B's coup spécial (O-22).")),
     ] = None,
     opponents_a: Annotated[
-        int,
-        typer.Option(
-            "--opponents-a",
-            parser=int_parser(1, 10),
-            metavar="N",
-            help=_("Obscur: opponents A faces (O-17)."),
-        ),
+        int, _count_option("--opponents-a", 1, 10, _("Obscur: opponents A faces (O-17)."))
     ] = 1,
     opponents_b: Annotated[
-        int,
-        typer.Option(
-            "--opponents-b",
-            parser=int_parser(1, 10),
-            metavar="N",
-            help=_("Obscur: opponents B faces (O-17)."),
-        ),
+        int, _count_option("--opponents-b", 1, 10, _("Obscur: opponents B faces (O-17)."))
     ] = 1,
     max_rounds: Annotated[
         int | None,
@@ -581,25 +570,15 @@ def test_command(
     ] = None,
     blessed: Blessed = False,
     cursed: Cursed = False,
-    explode: Annotated[
-        str | None,
-        typer.Option(
-            "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
-        ),
-    ] = None,
-    sixes: Annotated[
-        str | None,
-        typer.Option(
-            "--sixes", metavar="batch|all", help=_("Three 6s in one batch (T-7) or over all dice.")
-        ),
-    ] = None,
+    explode: ExplodeOrVariant = None,
+    sixes: SixesOrVariant = None,
     chance: Annotated[
         int,
-        typer.Option(
+        _count_option(
             "--chance",
-            parser=int_parser(0, 20),
-            metavar="N",
-            help=_("Tunnels: Chance points spent automatically on a failed test (T-12)."),
+            0,
+            20,
+            _("Tunnels: Chance points spent automatically on a failed test (T-12)."),
         ),
     ] = 0,
     chance_all: Annotated[
@@ -749,12 +728,7 @@ def sweep_command(
             help=_("The character's Force (Tunnels) or the hero's dice (Légendes): a range."),
         ),
     ] = None,
-    endurance: Annotated[
-        int,
-        typer.Option(
-            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
-        ),
-    ] = 8,
+    endurance: Endurance = 8,
     vs_mr: Annotated[
         str,
         typer.Option("--vs-mr", metavar="1..8", help=_("The monster's Monster Rating: a range.")),
@@ -767,12 +741,8 @@ def sweep_command(
             help=_("Légendes: opposition levels (default: elite, heroique, legendaire)."),
         ),
     ] = None,
-    sheet_a: Annotated[
-        Path | None, typer.Option("--a", metavar="SHEET", help=_("Obscur: fighter A's sheet."))
-    ] = None,
-    sheet_b: Annotated[
-        Path | None, typer.Option("--b", metavar="SHEET", help=_("Obscur: fighter B's sheet."))
-    ] = None,
+    sheet_a: FighterA = None,
+    sheet_b: FighterB = None,
     strategies_a: Annotated[
         str | None,
         typer.Option(
@@ -812,22 +782,9 @@ def sweep_command(
         typer.Option("--variant", metavar="OPTION=VALUE", help=_("Table cells: rule options.")),
     ] = None,
     explode: Explode = "needed",
-    loss: Annotated[
-        str,
-        typer.Option(
-            "--loss",
-            metavar="margin|one",
-            help=_("What the loser loses: the margin, or one point."),
-        ),
-    ] = "margin",
+    loss: Loss = "margin",
     runs: Annotated[
-        int,
-        typer.Option(
-            "--runs",
-            parser=int_parser(1, 10**9),
-            metavar="N",
-            help=_("Fights (or rolls) per point of the sweep."),
-        ),
+        int, _count_option("--runs", 1, 10**9, _("Fights (or rolls) per point of the sweep."))
     ] = 100_000,
     seed: Seed = None,
     scheduler: Annotated[
@@ -1083,20 +1040,14 @@ def policy_command(
     ] = None,
     points: Annotated[
         int,
-        typer.Option(
-            "--points",
-            parser=int_parser(0, 30),
-            metavar="N",
-            help=_("The resource to spend: Chance, Dépassement or motivation points."),
+        _count_option(
+            "--points", 0, 30, _("The resource to spend: Chance, Dépassement or motivation points.")
         ),
     ] = 1,
     tests: Annotated[
         int,
-        typer.Option(
-            "--tests",
-            parser=int_parser(1, 20),
-            metavar="N",
-            help=_("Obscur: tests in a row sharing the points (success: all passed)."),
+        _count_option(
+            "--tests", 1, 20, _("Obscur: tests in a row sharing the points (success: all passed).")
         ),
     ] = 1,
     vs_level: Annotated[
@@ -1107,14 +1058,7 @@ def policy_command(
             help=_("Légendes: the opposition's level (commun, elite, heroique, legendaire)."),
         ),
     ] = None,
-    modifier: Annotated[
-        int,
-        typer.Option(
-            "--modifier",
-            parser=int_parser(-2, 2),
-            help=_("Légendes: the circumstance, -2, 0 or +2."),
-        ),
-    ] = 0,
+    modifier: Modifier = 0,
     explode: Explode = "needed",
     blessed: Blessed = False,
     cursed: Cursed = False,
