@@ -307,15 +307,18 @@ def test_luck_report_judges_system_rolls(db_url: str, capsys: Capsys) -> None:
     assert judged["p_at_least"] < 0.05
 
 
+def store_obscur(capsys: Capsys, *names: str) -> dict[str, dict[str, Any]]:
+    """Store the example Obscur characters ``names``; their sheets as stored."""
+    for name in names:
+        path = ROOT / "examples" / "obscur" / f"{name.lower()}.toml"
+        made = invoke(capsys, "character", "new", "obscur", name, "--from", str(path))
+        assert made.status == 0, made.err
+    return {name: sheet_of(name) for name in names}
+
+
 def test_obscur_fight_between_stored_characters(db_url: str, capsys: Capsys) -> None:
     """Both fighters' wounds are written with the fight's log entry (no --save needed)."""
-    for name in ("garance", "corbeau"):
-        path = ROOT / "examples" / "obscur" / f"{name}.toml"
-        assert (
-            invoke(capsys, "character", "new", "obscur", name.title(), "--from", str(path)).status
-            == 0
-        )
-    before = {name: sheet_of(name) for name in ("Garance", "Corbeau")}
+    before = store_obscur(capsys, "Garance", "Corbeau")
     fought = invoke(
         capsys, "fight", "obscur", "--a-character", "Garance", "--b-character", "Corbeau",
         "--seed", "12", "--json",
@@ -330,13 +333,7 @@ def test_obscur_fight_between_stored_characters(db_url: str, capsys: Capsys) -> 
 
 
 def test_obscur_survival_with_stored_party(db_url: str, capsys: Capsys) -> None:
-    for name in ("garance", "ninon"):
-        path = ROOT / "examples" / "obscur" / f"{name}.toml"
-        assert (
-            invoke(capsys, "character", "new", "obscur", name.title(), "--from", str(path)).status
-            == 0
-        )
-    before = {name: sheet_of(name) for name in ("Garance", "Ninon")}
+    before = store_obscur(capsys, "Garance", "Ninon")
     days = invoke(
         capsys, "survive", "obscur", "--milieu", "Forêt tempérée", "--party-character", "Garance",
         "--party-character", "Ninon", "--days", "5", "--seed", "6", "--json",
