@@ -39,10 +39,16 @@ def add(
     *,
     dice: int = 0,
     wounded: bool = False,
+    system: str = "",
+    agility: int = 0,
+    most: int | None = None,
 ) -> dict[str, Any]:
     """Add a combatant; ``dice`` > 0 marks a Tunnels character (its Force), who can trade
     blows (T-10) with another combatant; a combatant without dice fights with its
-    ``health`` as Monster Rating in a Tunnels exchange."""
+    ``health`` as Monster Rating in a Tunnels exchange; ``most``: the maximum, when the
+    sheet knows it (an Obscur character's Vie). ``system`` names the system of a
+    character of the campaign (its exchange follows that system's rules); ``agility``
+    breaks ties of initiative (O-11: the higher Agilité acts first)."""
     state = normal(combat)
     people = list(state["combatants"])
     if len(people) >= MAX_COMBATANTS:
@@ -55,14 +61,16 @@ def add(
             "name": clean,
             "initiative": initiative,
             "health": health,
-            "max": health,
+            "max": health if most is None else max(most, health),
             "wounds": "",
             "last": "",
             "dice": dice,
             "wounded": wounded,
+            "system": system,
+            "agility": agility,
         }
     )
-    people.sort(key=lambda c: -int(c["initiative"]))
+    people.sort(key=lambda c: (-int(c["initiative"]), -int(c.get("agility") or 0)))
     state["combatants"] = people
     return state
 

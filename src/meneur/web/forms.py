@@ -97,10 +97,14 @@ class CombatForm(BaseModel):
     csrf: str = Field(default="", max_length=80)
     action: Literal["add", "remove", "next", "reset", "adjust", "exchange"] = "next"
     name: str = Field(default="", max_length=80)
-    initiative: int = Field(default=0, ge=-100, le=100)
+    initiative: str = Field(default="", max_length=4)
+    """Empty: an Obscur character's Rang d'Action (O-11), else 0."""
     health: str = Field(default="", max_length=6)
     """Endurance, Vie or MR; empty: a Tunnels character's current Endurance (else 10)."""
     index: int = Field(default=0, ge=0, le=100)
     other: int = Field(default=1, ge=0, le=100)
     delta: int = Field(default=0, ge=-1000, le=1000)
     wounds: str = Field(default="", max_length=120)
+    faces: str = Field(default="", max_length=400)
+    """An exchange with physical dice: the first fighter's faces (then ``vs_faces``)."""
+    vs_faces: str = Field(default="", max_length=400)

@@ -17,8 +17,8 @@ from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.rng import DiceSource, SecureDice
 from meneur.web import combat as fights
+from meneur.web.obscur_melee import exchange_sources
 from meneur.web.rolls import Roller, params_json
 from meneur.web.tables import Seat
 
@@ -74,7 +74,13 @@ def state_words(fighter: Any) -> str:
 
 
 def exchange(
-    roller: Roller, seat: Seat, combat: dict[str, Any], first: int, second: int
+    roller: Roller,
+    seat: Seat,
+    combat: dict[str, Any],
+    first: int,
+    second: int,
+    faces: str = "",
+    vs_faces: str = "",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play one exchange between two combatants (worker thread): the entry, the new tracker."""
     from meneur.systems.tunnels.combat import loss_points
@@ -90,9 +96,9 @@ def exchange(
     check = TunnelsOppose()
     campaign = seat.table.campaign
     committed = roller.committed(campaign)
-    source: DiceSource = committed if committed is not None else SecureDice()
+    sources, kind = exchange_sources(committed, faces, vs_faces)
     try:
-        rolled = check.roll(params, [source, source])
+        rolled = check.roll(params, sources)
         outcome = rolled.outcome
         lost = 0
         if outcome.winner is not None:
@@ -120,10 +126,10 @@ def exchange(
                 params=params_json("-", params),
                 faces=[list(stream) for stream in rolled.faces],
                 outcome=result,
-                source=source.kind,
+                source=kind,
                 who=f"{a.name} / {b.name}"[:80],
                 decisions=[{"mode": "public", "seat": seat.key}],
-                dice=committed,
+                dice=committed if kind == "committed" else None,
             ),
             sheets=sheets,
             campaign=campaign,

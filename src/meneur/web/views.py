@@ -49,6 +49,8 @@ def _verdict(entry: Mapping[str, Any]) -> Verdict:
     outcome = entry.get("outcome") or {}
     if entry.get("kind") == "oppose" and "names" in outcome:
         return _exchange(outcome)
+    if entry.get("kind") == "melee" and "names" in outcome:
+        return _melee_round(outcome)
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.verdict(outcome)
@@ -74,6 +76,41 @@ def _exchange(outcome: Mapping[str, Any]) -> Verdict:
     return Verdict(None, words, detail)  # neither side is "the roller": no colour
 
 
+def _melee_round(outcome: Mapping[str, Any]) -> Verdict:
+    """An Obscur melee round (O-12, O-13): each blow that landed, then who is down."""
+    names = list(outcome.get("names") or ["?", "?"])
+    record = outcome.get("round") or {}
+    index = {"a": 0, "b": 1}
+    parts = []
+    for strike in record.get("strikes") or []:
+        attacker = index.get(str(strike.get("attacker")), 0)
+        if not strike.get("hit"):
+            continue
+        parts.append(
+            _("{attacker} hits {defender} ({zone}): {damage} damage").format(
+                attacker=names[attacker],
+                defender=names[1 - attacker],
+                zone=strike.get("zone") or "-",
+                damage=strike.get("damage", 0),
+            )
+        )
+    words = "; ".join(parts) if parts else _("No blow lands")
+    after = list(outcome.get("after") or [{}, {}])
+    for name, body in zip(names, after, strict=False):
+        status = body.get("status")
+        if status == "coma":
+            words += " · " + _("{name} falls into a coma").format(name=name)
+        elif status == "dead":
+            words += " · " + _("{name} is dead").format(name=name)
+    detail = _("Vie: {a} {vie_a}, {b} {vie_b}").format(
+        a=names[0],
+        vie_a=after[0].get("vie", "?"),
+        b=names[1],
+        vie_b=after[1].get("vie", "?") if len(after) > 1 else "?",
+    )
+    return Verdict(None, words, detail)
+
+
 def mode_label(mode: str) -> str:
     return {
         "public": _("public"),
@@ -91,6 +128,8 @@ def log_line(entry: Mapping[str, Any], mode: str, *, hidden: bool = False) -> Lo
     title = str(trait) if trait and trait != "-" else str(entry.get("kind", ""))
     if entry.get("kind") == "oppose" and entry.get("system") == "tunnels":
         title = _("melee exchange (T-10)")
+    elif entry.get("kind") == "melee" and entry.get("system") == "obscur":
+        title = _("melee round (O-12)")
     at = str(entry.get("at", ""))[11:19]
     if hidden:
         return LogLine(

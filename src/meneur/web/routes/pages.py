@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -12,6 +13,7 @@ from meneur.campaign.store import NewCharacter
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
+from meneur.web import obscur_melee
 from meneur.web.forms import (
     CharacterForm,
     CombatForm,
@@ -111,29 +113,73 @@ async def roll(
     return back(seat, keep)
 
 
-def combatant(state: State, seat: Seat, name: str, typed: str) -> tuple[int, int]:
-    """A new combatant's dice (a Tunnels character's Force, else 0) and its value.
+@dataclass(frozen=True)
+class NewCombatant:
+    """What the tracker needs of a new combatant (see :func:`combatant`)."""
 
-    The value typed wins; left empty, a Tunnels character starts with its current
-    Endurance, anyone else with 10.
-    """
-    from meneur.campaign.errors import CampaignError
+    initiative: int
+    health: int
+    dice: int = 0
+    system: str = ""
+    agility: int = 0
+    most: int | None = None
+
+
+def whole(typed: str, low: int, high: int) -> int | None:
+    """A whole number typed in the tracker's form, ``None`` when left empty."""
     from meneur.errors import RuleError
 
-    value: int | None = None
-    if typed.strip():
-        if not typed.strip().isdigit():
-            raise RuleError(N_("'{value}' is not a whole number."), value=typed[:20])
-        value = int(typed)
+    text = typed.strip()
+    if not text:
+        return None
+    if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+        raise RuleError(
+            N_("'{value}' is not a whole number from {low} to {high}."),
+            value=typed[:20],
+            low=low,
+            high=high,
+        )
+    return int(text)
+
+
+def combatant(state: State, seat: Seat, name: str, typed: str, initiative: str) -> NewCombatant:
+    """A new combatant as its sheet gives it; the values typed win.
+
+    Left empty, a Tunnels character brings its Force (its dice) and current Endurance; an
+    Obscur character its current Vie and its Rang d'Action as initiative (O-11, Agilité
+    breaking ties); a Légendes hero its name only; anyone else starts at 10, initiative 0.
+    """
+    from meneur.campaign.errors import CampaignError
+
+    value = whole(typed, 0, 10000)
+    order = whole(initiative, -100, 100)
     try:
         info = state.store.character(name, campaign=seat.table.campaign)
     except CampaignError:
-        return 0, 10 if value is None else value
+        return NewCombatant(order or 0, 10 if value is None else value)
+    if info.system == "obscur":
+        from meneur.systems.obscur.combat import action_rank, fighter_of
+        from meneur.systems.obscur.sheet import character_from
+        from meneur.systems.obscur.state import body_of
+
+        character = character_from(dict(info.sheet), "sheet")
+        fighter = fighter_of(character)
+        body = body_of(character)
+        rank = action_rank(fighter, fighter.arms or (fighter.unarmed,))
+        return NewCombatant(
+            rank if order is None else order,
+            body.vie if value is None else value,
+            system="obscur",
+            agility=fighter.agility,
+            most=body.vie_max,
+        )
     if info.system != "tunnels":
-        return 0, 10 if value is None else value
+        return NewCombatant(order or 0, 10 if value is None else value, system=info.system)
     force = int(info.sheet.get("characteristics", {}).get("Force", 0))
     endurance = int((info.sheet.get("endurance") or {}).get("current", 10))
-    return force, endurance if value is None else value
+    return NewCombatant(
+        order or 0, endurance if value is None else value, dice=force, system="tunnels"
+    )
 
 
 def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form: Any) -> Response:
@@ -244,16 +290,51 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
     assert table is not None
     current = table.combat
     if form.action == "exchange":
-        entry, updated = await state.roller.run(
-            exchange, state.roller, seat, current, form.index, form.other
-        )
+        systems = {
+            str(c.get("system") or "")
+            for i, c in enumerate(fights.normal(current)["combatants"])
+            if i in (form.index, form.other)
+        }
+        if "obscur" in systems:
+            entry, updated = await state.roller.run(
+                obscur_melee.exchange,
+                state.roller,
+                seat,
+                current,
+                form.index,
+                form.other,
+                form.faces,
+                form.vs_faces,
+            )
+        else:
+            entry, updated = await state.roller.run(
+                exchange,
+                state.roller,
+                seat,
+                current,
+                form.index,
+                form.other,
+                form.faces,
+                form.vs_faces,
+            )
         await state.roller.run(state.tables.set_combat, table.id, updated)
         publish(state, table.id, entry)
         state.hub.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
     if form.action == "add":
-        dice, health = await state.roller.run(combatant, state, seat, form.name, form.health)
-        updated = fights.add(current, form.name, form.initiative, health, dice=dice)
+        new = await state.roller.run(
+            combatant, state, seat, form.name, form.health, form.initiative
+        )
+        updated = fights.add(
+            current,
+            form.name,
+            new.initiative,
+            new.health,
+            dice=new.dice,
+            system=new.system,
+            agility=new.agility,
+            most=new.most,
+        )
     elif form.action == "remove":
         updated = fights.remove(current, form.index)
     elif form.action == "adjust":

@@ -1,0 +1,146 @@
+"""An Obscur melee round from the combat tracker (O-11 to O-13, O-28, O-31), logged.
+
+Two Obscur characters of the campaign fight one round of
+:func:`meneur.systems.obscur.combat.fight_with` (``max_rounds=1``): the Rang d'Action
+decides who strikes first (O-11), each splits its PA between Attaque and Parade (O-12,
+the sheet's strategy), a blow that beats the Parade hits a zone and deals its damage
+(O-13), the wounded test their shock (O-28), Vie at 0 is a coma (O-31). Nothing here
+re-implements a rule: the rules module runs on the two sheets and its bodies are written
+back with :func:`meneur.systems.obscur.state.save_body` (in memory: the sheets are stored
+with the log entry, in one transaction). The dice are committed when a game session is
+open, else secure; the GM may type the faces of physical dice, one line per fighter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meneur.campaign.store import NewRoll
+from meneur.errors import RuleError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
+from meneur.web import combat as fights
+from meneur.web.rolls import Roller
+from meneur.web.tables import Seat
+
+
+def exchange_sources(
+    committed: DiceSource | None, faces: str, vs_faces: str
+) -> tuple[list[DiceSource], str]:
+    """The dice of the two sides: typed (both lines), else committed, else secure."""
+    if faces.strip() or vs_faces.strip():
+        if not (faces.strip() and vs_faces.strip()):
+            raise RuleError(N_("Type the dice of both fighters, or none."))
+        return [PhysicalDice(parse_faces(faces)), PhysicalDice(parse_faces(vs_faces))], "physical"
+    source: DiceSource = committed if committed is not None else SecureDice()
+    return [source, source], source.kind
+
+
+def obscur_character(roller: Roller, campaign: str, person: dict[str, Any]) -> Any:
+    """The Obscur character behind a combatant (its sheet validated), or a clear error."""
+    from meneur.campaign.errors import CampaignError
+    from meneur.systems.obscur.sheet import character_from
+
+    name = str(person["name"])
+    try:
+        info = roller.sheet(campaign, name)
+    except CampaignError:
+        info = None
+    if info is None or info.system != "obscur":
+        raise RuleError(
+            N_("An Obscur exchange needs two Obscur characters of the campaign, not {name}."),
+            name=name[:80],
+        )
+    return info.name, character_from(dict(info.sheet), "sheet")
+
+
+def wound_words(body: Any) -> str:
+    """What the tracker shows beside Vie: coma or death (O-31), else the open wounds."""
+    if body.dead:
+        return _("dead")
+    if body.coma:
+        return _("coma")
+    points = [str(w.points) for w in body.wounds if w.points > 0]
+    return _("wounds: {points}").format(points=" + ".join(points)) if points else ""
+
+
+def exchange(
+    roller: Roller,
+    seat: Seat,
+    combat: dict[str, Any],
+    first: int,
+    second: int,
+    faces: str = "",
+    vs_faces: str = "",
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Play one melee round between two Obscur combatants (worker thread)."""
+    from meneur.systems.obscur.combat import (
+        FightParams,
+        fight_with,
+        fighter_of,
+        final_bodies,
+        resolve_fight,
+    )
+    from meneur.systems.obscur.play import Step, StepCheck
+    from meneur.systems.obscur.state import body_of, save_body
+
+    people = fights.normal(combat)["combatants"]
+    if first == second or not (0 <= first < len(people) and 0 <= second < len(people)):
+        raise RuleError(N_("Choose two different combatants."))
+    campaign = seat.table.campaign
+    name_a, char_a = obscur_character(roller, campaign, people[first])
+    name_b, char_b = obscur_character(roller, campaign, people[second])
+    params = FightParams(
+        fighter_of(char_a), fighter_of(char_b), body_of(char_a), body_of(char_b), max_rounds=1
+    )
+    committed = roller.committed(campaign)
+    sources, kind = exchange_sources(committed, faces, vs_faces)
+    try:
+        step = Step(
+            lambda f: resolve_fight(params, f), 2, lambda reader: fight_with(params, reader)
+        )
+        rolled = StepCheck().roll(step, sources)
+        outcome = rolled.outcome
+        body_a, body_b = final_bodies(params, outcome)
+        sheets = {
+            name_a: save_body(char_a, body_a).raw,
+            name_b: save_body(char_b, body_b).raw,
+        }
+        [record] = outcome.rounds
+        result: dict[str, Any] = {
+            "system": "obscur",
+            "rule": "O-12",
+            "names": [name_a, name_b],
+            "round": record,
+            "end": outcome.end,
+            "after": [outcome.a, outcome.b],
+        }
+        entry = roller.store.append_roll(
+            NewRoll(
+                system="obscur",
+                kind="melee",
+                params={"a": name_a, "b": name_b, "rounds": 1},
+                faces=[list(stream) for stream in rolled.faces],
+                outcome=result,
+                source=kind,
+                who=f"{name_a} / {name_b}"[:80],
+                decisions=[{"mode": "public", "seat": seat.key}],
+                dice=committed if kind == "committed" else None,
+            ),
+            sheets=sheets,
+            campaign=campaign,
+        )
+        roller.forget_sheets()
+    except BaseException:
+        roller.forget_dice(campaign)
+        raise
+    from meneur.web.views import log_line
+
+    verdict = log_line(entry, "public").verdict.words
+    updated = combat
+    for index, body in ((first, body_a), (second, body_b)):
+        updated = fights.set_health(
+            updated, index, body.vie, wound_words(body), bool(body.wounds) or body.coma, verdict
+        )
+    return entry, updated
