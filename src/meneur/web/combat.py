@@ -42,13 +42,15 @@ def add(
     system: str = "",
     agility: int = 0,
     most: int | None = None,
+    level: str = "",
 ) -> dict[str, Any]:
     """Add a combatant; ``dice`` > 0 marks a Tunnels character (its Force), who can trade
     blows (T-10) with another combatant; a combatant without dice fights with its
     ``health`` as Monster Rating in a Tunnels exchange; ``most``: the maximum, when the
-    sheet knows it (an Obscur character's Vie). ``system`` names the system of a
-    character of the campaign (its exchange follows that system's rules); ``agility``
-    breaks ties of initiative (O-11: the higher Agilité acts first)."""
+    sheet knows it (an Obscur character's Vie); ``level``: a Légendes opposition's level.
+    ``system`` names the system of a character of the campaign (its exchange follows
+    that system's rules); ``agility`` breaks ties of initiative (O-11: the higher Agilité
+    acts first)."""
     state = normal(combat)
     people = list(state["combatants"])
     if len(people) >= MAX_COMBATANTS:
@@ -68,6 +70,7 @@ def add(
             "wounded": wounded,
             "system": system,
             "agility": agility,
+            "level": level,
         }
     )
     people.sort(key=lambda c: (-int(c["initiative"]), -int(c.get("agility") or 0)))

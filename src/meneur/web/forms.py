@@ -105,6 +105,10 @@ class CombatForm(BaseModel):
     other: int = Field(default=1, ge=0, le=100)
     delta: int = Field(default=0, ge=-1000, le=1000)
     wounds: str = Field(default="", max_length=120)
+    level: Literal["", "commun", "elite", "heroique", "legendaire"] = ""
+    """A Légendes opposition's level (L-3), for a combatant without a sheet."""
+    trait: str = Field(default="", max_length=80)
+    """The domain a Légendes hero fights with (empty: their first legendary domain)."""
     faces: str = Field(default="", max_length=400)
     """An exchange with physical dice: the first fighter's faces (then ``vs_faces``)."""
     vs_faces: str = Field(default="", max_length=400)

@@ -13,7 +13,7 @@ from meneur.campaign.store import NewCharacter
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web import obscur_melee
+from meneur.web import legendes_oppose, obscur_melee
 from meneur.web.forms import (
     CharacterForm,
     CombatForm,
@@ -295,7 +295,19 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
             for i, c in enumerate(fights.normal(current)["combatants"])
             if i in (form.index, form.other)
         }
-        if "obscur" in systems:
+        if "legendes" in systems:
+            entry, updated = await state.roller.run(
+                legendes_oppose.exchange,
+                state.roller,
+                seat,
+                current,
+                form.index,
+                form.other,
+                form.trait,
+                form.faces,
+                form.vs_faces,
+            )
+        elif "obscur" in systems:
             entry, updated = await state.roller.run(
                 obscur_melee.exchange,
                 state.roller,
@@ -334,6 +346,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
             system=new.system,
             agility=new.agility,
             most=new.most,
+            level=form.level,
         )
     elif form.action == "remove":
         updated = fights.remove(current, form.index)
