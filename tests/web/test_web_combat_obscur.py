@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from meneur.campaign.chain import verify_log
+from meneur.web.state import WebSettings
 from meneur.web.tables import Tables
-from web.web_helpers import Table
+from web.web_helpers import Table, make_table
 
 # Isaure: Agilité 4, Hargne 4, Bagarre 2: unarmed PA 6 (3 attack, 3 parade), RA 4.
 ISAURE = {"Agilité": "4", "Hargne": "4", "abilities": "Bagarre=2"}
@@ -131,3 +133,14 @@ def test_an_obscur_round_on_committed_dice_verifies(table: Table) -> None:
     table.client.post(f"{table.gm}/session/reveal", data={"csrf": csrf})
     report = verify_log(table.store.export_log())
     assert report.recomputed == 1
+
+
+def test_exchanges_are_rolls_under_the_same_rate_limit(tmp_path: Path) -> None:
+    """Each exchange rolls and logs: past the burst, 429 and nothing more is logged."""
+    for table in make_table(tmp_path, WebSettings(roll_rate=0.01, roll_burst=2)):
+        csrf = two_fighters(table)
+        codes = [
+            post(table, csrf, action="exchange", index="0", other="1").status_code for _ in range(3)
+        ]
+        assert codes == [200, 200, 429]
+        assert len(table.store.rolls()) == 2

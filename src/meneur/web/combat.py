@@ -5,10 +5,12 @@ The state is one JSON object kept with the table (``web_tables.combat``)::
     {"round": 1, "turn": 0, "combatants": [
         {"name": "Zoé", "initiative": 4, "health": 12, "max": 12, "wounds": "", "last": ""}]}
 
-Order: highest initiative first; the GM types it (the Rang d'Action in Obscur, the order
-the opposed tests gave in the other systems). ``health`` is whatever the system counts
-(Endurance, Vie, MR): the GM adjusts it; a roll by a combatant writes its verdict in
-``last``, so the table sees who acted and how.
+Order: highest initiative first; the GM types it (the order the opposed tests gave),
+except for an Obscur character, who joins with its Rang d'Action (O-11). ``health`` is
+whatever the system counts (Endurance, Vie, MR): the GM adjusts it, and an exchange of
+blows (``melee``, ``obscur_melee``, ``legendes_oppose``) writes what the rules made of
+it; a roll by a combatant writes its verdict in ``last``, so the table sees who acted
+and how.
 """
 
 from __future__ import annotations

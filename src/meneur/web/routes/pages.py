@@ -290,6 +290,8 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
     assert table is not None
     current = table.combat
     if form.action == "exchange":
+        if not state.allow_roll(seat):  # an exchange is a roll: the same rate limit
+            raise HTTPException(status_code=429)
         systems = {
             str(c.get("system") or "")
             for i, c in enumerate(fights.normal(current)["combatants"])
