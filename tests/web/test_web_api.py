@@ -521,3 +521,24 @@ def test_obscur_depassement_after_the_roll_with_the_advisors_odds(table: Table) 
     # no plan is waiting any more; another seat never had one
     again = table.client.post(f"{player}/roll/push", data={"csrf": form["csrf"], "plan": "0"})
     assert again.status_code == 400
+
+
+def test_T10_a_tunnels_exchange_with_physical_dice(table: Table) -> None:
+    """T-10 on typed faces: Force 3 (4 5 6: 3 successes) against MR 3 (1 2 3: none);
+    the monster loses the margin, 3, and is defeated at 0 (no die shown twice: no T-5)."""
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+
+    def post(**data: str) -> int:
+        answer = table.client.post(f"{table.gm}/combat", data={"csrf": csrf, **data})
+        return answer.status_code
+
+    post(action="add", name="Brindille", initiative="3")
+    post(action="add", name="Orque", initiative="2", health="3")
+    assert post(action="exchange", index="0", other="1", faces="4 5 6", vs_faces="1 2 3") == 200
+    entry = table.store.rolls()[-1]
+    assert entry["source"] == "physical" and entry["outcome"]["winner"] == "a"
+    assert entry["outcome"]["lost"] == 3
+    orque = Tables(table.store).get(table.info.id).combat["combatants"][1]  # type: ignore[union-attr]
+    assert orque["health"] == 0 and orque["wounds"] == "vaincu"
+    assert post(action="exchange", index="0", other="1") == 400  # defeated: out of the fight
