@@ -14,7 +14,6 @@ Three kinds share one protocol:
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -58,6 +57,8 @@ class SecureDice:
 
     def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
         _check_request(sides, count)
+        import secrets  # here, not at the top: a seeded or typed roll never pays for it
+
         return tuple(secrets.randbelow(sides) + 1 for _ in range(count))
 
     def finish(self) -> None:

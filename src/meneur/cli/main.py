@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 import typer
 
@@ -232,6 +233,21 @@ def fail(line: str) -> int:
     return 2
 
 
+def _recording() -> ModuleType | None:
+    """The roll log's recorder, if this command loaded it (commands that roll do).
+
+    Not imported otherwise: ``meneur --help`` need not pay for it.
+    """
+    return sys.modules.get("meneur.campaign.recording")
+
+
+def _abandon() -> None:
+    """After an error: whatever the command recorded is not written."""
+    recording = _recording()
+    if recording is not None:
+        recording.abandon()
+
+
 def run(args: Sequence[str]) -> int:
     """Run the CLI on ``args`` and return the exit status; bad input never gives a traceback."""
     language, rest = split_language(args)
@@ -244,9 +260,9 @@ def run(args: Sequence[str]) -> int:
                 language=(language or detect_language())[:20], known=", ".join(LANGUAGES)
             )
         )
-    from meneur.campaign import recording
-
-    recording.begin()
+    recording = _recording()
+    if recording is not None:
+        recording.begin()  # a fresh record (in-process runs, such as the tests)
     try:
         command = typer.main.get_command(build_app(command_path(rest)))
         if command_path(rest)[:1] == ["odds"]:  # every system's odds can be plotted
@@ -255,18 +271,20 @@ def run(args: Sequence[str]) -> int:
             add_odds_plot(command)
         localize(command)
         result = command.main(args=rest, prog_name="meneur", standalone_mode=False)
-        recording.finish()
+        recording = _recording()
+        if recording is not None:
+            recording.finish()
     except MeneurError as error:
-        recording.abandon()
+        _abandon()
         return fail(str(error))
     except click.NoArgsIsHelpError as error:
         print(error.ctx.get_help() if error.ctx else "")
         return 0
     except click.UsageError as error:
-        recording.abandon()
+        _abandon()
         return fail(usage_line(error))
     except click.Abort:
-        recording.abandon()
+        _abandon()
         return fail(_("Interrupted."))
     return result if isinstance(result, int) else 0
 

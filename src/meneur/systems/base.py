@@ -23,12 +23,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from meneur.rng import DiceSource
-
 if TYPE_CHECKING:
     import typer
 
     from meneur.odds.dist import Dist
+    from meneur.rng import DiceSource
 
 P = TypeVar("P")
 O = TypeVar("O")  # noqa: E741 - the outcome type, as in Check[P, O]
