@@ -88,8 +88,6 @@ class Recording:
 
     store: Store | None = None
     streams: list[LoggedDice] = field(default_factory=list)
-    logged: list[int] = field(default_factory=list)
-    """Per stream, how many of its faces are already in the log."""
     dice: CommittedDice | None = None
     sheets: dict[str, StoredSheet] = field(default_factory=dict)
     """The stored characters taking part, roller first."""
@@ -128,6 +126,11 @@ class LoggedDice(RecordingDice):
     def __init__(self, source: DiceSource, recording: Recording) -> None:
         super().__init__(source)
         self.recording = recording
+        self.logged = 0
+        """How many of :attr:`faces` are already in the log."""
+
+    def unlogged(self) -> list[int]:
+        return self.faces[self.logged :]
 
     def observe(self, check: Check[Any, Any], rolled: Rolled[Any, Any]) -> None:
         """Judge the roll against the check's exact odds (see :func:`judge`)."""
@@ -205,7 +208,6 @@ def dice_for(sources: Sequence[DiceSource], *, explicit: bool) -> list[DiceSourc
             chosen = [recording.dice] * len(chosen)
     wrapped = [LoggedDice(source, recording) for source in chosen]
     recording.streams.extend(wrapped)
-    recording.logged.extend(0 for _ in wrapped)
     return list(wrapped)
 
 
@@ -255,10 +257,7 @@ def record(data: dict[str, Any]) -> dict[str, Any] | None:
     recording = _current
     if recording is None or not (recording.streams or recording.pending):
         return None
-    faces = [
-        stream.faces[done:]
-        for stream, done in zip(recording.streams, recording.logged, strict=True)
-    ]
+    faces = [stream.unlogged() for stream in recording.streams]
     if not any(faces):
         return None  # a sheet changed without a roll: written by finish()
     from meneur.campaign.store import NewRoll
@@ -285,7 +284,8 @@ def record(data: dict[str, Any]) -> dict[str, Any] | None:
         ),
         sheets=recording.pending,
     )
-    recording.logged = [len(stream.faces) for stream in recording.streams]
+    for stream in recording.streams:
+        stream.logged = len(stream.faces)
     recording.pending = {}
     recording.judged = []
     return entry
