@@ -7,24 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import invoke
+from cli_helpers import Result, invoke
+
+
+def run(capsys: pytest.CaptureFixture[str], command: str, **values: str) -> Result:
+    """``invoke`` with the arguments written as one line; ``{name}`` words take ``values``."""
+    return invoke(capsys, *(word.format(**values) for word in command.split()))
 
 
 def test_T3_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(
-        capsys,
-        "test",
-        "tunnels",
-        "--dice",
-        "4",
-        "--threshold",
-        "2",
-        "--faces",
-        "1,1,4,6",
-        "--explode",
-        "never",
-        "--json",
-    )
+    r = run(capsys, "test tunnels --dice 4 --threshold 2 --faces 1,1,4,6 --explode never --json")
     assert r.status == 0
     assert r.json() == {
         "system": "tunnels",
@@ -40,19 +32,8 @@ def test_T3_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_T5_faces_are_consumed_batch_by_batch(capsys: pytest.CaptureFixture[str]) -> None:
     """T-5: 2,2,2,5 asks for 2 more dice, read from the typed faces."""
-    r = invoke(
-        capsys,
-        "test",
-        "tunnels",
-        "--dice",
-        "4",
-        "--threshold",
-        "3",
-        "--faces",
-        "2,2,2,5,6,4",
-        "--explode",
-        "always",
-        "--json",
+    r = run(
+        capsys, "test tunnels --dice 4 --threshold 3 --faces 2,2,2,5,6,4 --explode always --json"
     )
     assert r.status == 0
     assert r.json()["batches"] == [[2, 2, 2, 5], [6, 4]]
@@ -60,77 +41,31 @@ def test_T5_faces_are_consumed_batch_by_batch(capsys: pytest.CaptureFixture[str]
 
 
 def test_T3_human_output_has_the_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "2", "--faces", "4,5,2")
+    r = run(capsys, "test tunnels --dice 3 --threshold 2 --faces 4,5,2")
     assert r.status == 0 and "Réussite" in r.out
-    r = invoke(
-        capsys,
-        "test",
-        "tunnels",
-        "--dice",
-        "3",
-        "--threshold",
-        "1",
-        "--faces",
-        "1,1,1",
-        "--explode",
-        "never",
-    )
+    r = run(capsys, "test tunnels --dice 3 --threshold 1 --faces 1,1,1 --explode never")
     assert "Échec critique" in r.out
 
 
 def test_T4_blessed_and_cursed_cancel_and_say_so(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(
+    r = run(
         capsys,
-        "test",
-        "tunnels",
-        "--dice",
-        "3",
-        "--threshold",
-        "1",
-        "--blessed",
-        "--cursed",
-        "--faces",
-        "3,4,2",
-        "--explode",
-        "never",
+        "test tunnels --dice 3 --threshold 1 --blessed --cursed --faces 3,4,2 --explode never",
     )
     assert r.status == 0
     assert "annulent" in r.out
-    r = invoke(
+    r = run(
         capsys,
-        "test",
-        "tunnels",
-        "--dice",
-        "3",
-        "--threshold",
-        "1",
-        "--blessed",
-        "--cursed",
-        "--faces",
-        "3,4,2",
-        "--explode",
-        "never",
-        "--json",
+        "test tunnels --dice 3 --threshold 1 --blessed --cursed --faces 3,4,2 "
+        "--explode never --json",
     )
     assert r.json()["successes"] == 1
 
 
 def test_T9_oppose_seed_orc(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(
+    r = run(
         capsys,
-        "oppose",
-        "tunnels",
-        "--dice",
-        "4",
-        "--vs",
-        "3",
-        "--faces",
-        "1,1,4,6",
-        "--vs-faces",
-        "2,3,5",
-        "--explode",
-        "never",
-        "--json",
+        "oppose tunnels --dice 4 --vs 3 --faces 1,1,4,6 --vs-faces 2,3,5 --explode never --json",
     )
     assert r.status == 0
     data = r.json()
@@ -144,71 +79,32 @@ def test_T9_oppose_seed_orc(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_odds_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(
-        capsys, "odds", "tunnels", "--dice", "3", "--threshold", "2", "--explode", "never", "--json"
-    )
+    r = run(capsys, "odds tunnels --dice 3 --threshold 2 --explode never --json")
     assert r.status == 0
     data = r.json()
     assert set(data) == {"system", "p_success", "p_exceptional", "p_critical", "successes"}
     assert data["p_success"] == 0.5
     assert data["successes"] == {"0": 0.125, "1": 0.375, "2": 0.375, "3": 0.125}
-    r = invoke(
-        capsys,
-        "odds",
-        "tunnels",
-        "--dice",
-        "3",
-        "--threshold",
-        "2",
-        "--blessed",
-        "--explode",
-        "never",
-    )
+    r = run(capsys, "odds tunnels --dice 3 --threshold 2 --blessed --explode never")
     assert "20/27" in r.out
-    r = invoke(
-        capsys,
-        "odds",
-        "tunnels",
-        "--dice",
-        "3",
-        "--threshold",
-        "moyenne",
-        "--explode",
-        "never",
-        "--json",
-    )
+    r = run(capsys, "odds tunnels --dice 3 --threshold moyenne --explode never --json")
     assert r.json()["p_success"] == 0.5
-    r = invoke(capsys, "odds", "tunnels", "--dice", "3", "--vs", "2", "--json")
+    r = run(capsys, "odds tunnels --dice 3 --vs 2 --json")
     assert r.status == 0 and abs(sum(r.json()[k] for k in ("p_a", "p_b", "p_tie")) - 1) < 1e-12
 
 
 def test_T10_fight_json(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(
+    r = run(
         capsys,
-        "fight",
-        "tunnels",
-        "--dice",
-        "4",
-        "--endurance",
-        "8",
-        "--vs-mr",
-        "3",
-        "--faces",
-        "1,1,4,6,4,5,6,2",
-        "--vs-faces",
-        "2,3,5,1,2",
-        "--explode",
-        "never",
-        "--json",
+        "fight tunnels --dice 4 --endurance 8 --vs-mr 3 --faces 1,1,4,6,4,5,6,2 "
+        "--vs-faces 2,3,5,1,2 --explode never --json",
     )
     assert r.status == 0, r.err
     data = r.json()
     assert data["winner"] == "a"
     assert [round_["b_after"]["mr"] for round_ in data["rounds"]] == [2, 0]
     assert data["rounds"][1]["b"]["batches"] == [[1, 2]]
-    r = invoke(
-        capsys, "fight", "tunnels", "--dice", "4", "--endurance", "8", "--vs-mr", "3", "--seed", "3"
-    )
+    r = run(capsys, "fight tunnels --dice 4 --endurance 8 --vs-mr 3 --seed 3")
     assert r.status == 0 and "MR" in r.out
 
 
@@ -216,23 +112,14 @@ def test_T1_character_new_and_test_from_sheet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "aria.json"
-    r = invoke(capsys, "character", "new", "tunnels", "Aria", "--seed", "5", "--out", str(path))
+    r = run(capsys, "character new tunnels Aria --seed 5 --out {path}", path=str(path))
     assert r.status == 0 and "Endurance" in r.out
     sheet = json.loads(path.read_text(encoding="utf-8"))
     dex = sheet["characteristics"]["Dextérité"]
-    r = invoke(
+    r = run(
         capsys,
-        "test",
-        "tunnels",
-        "--sheet",
-        str(path),
-        "--trait",
-        "dexterite",
-        "--threshold",
-        "2",
-        "--seed",
-        "1",
-        "--json",
+        "test tunnels --sheet {path} --trait dexterite --threshold 2 --seed 1 --json",
+        path=str(path),
     )
     assert r.status == 0, r.err
     assert len(r.json()["batches"][0]) == dex
@@ -242,21 +129,8 @@ def test_T13_spell_spends_mana_on_the_sheet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "aria.json"
-    invoke(
-        capsys, "character", "new", "tunnels", "Aria", "--faces", "1,3,5,2,4,6", "--out", str(path)
-    )
-    r = invoke(
-        capsys,
-        "test",
-        "tunnels",
-        "--sheet",
-        str(path),
-        "--spell",
-        "Flammèche",
-        "--seed",
-        "2",
-        "--json",
-    )
+    run(capsys, "character new tunnels Aria --faces 1,3,5,2,4,6 --out {path}", path=str(path))
+    r = run(capsys, "test tunnels --sheet {path} --spell Flammèche --seed 2 --json", path=str(path))
     assert r.status == 0, r.err
     assert r.json()["mana"] == 4
     assert json.loads(path.read_text(encoding="utf-8"))["mana"]["current"] == 4
@@ -264,26 +138,12 @@ def test_T13_spell_spends_mana_on_the_sheet(
 
 def test_T12_chance_from_the_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "aria.json"
-    invoke(
-        capsys, "character", "new", "tunnels", "Aria", "--faces", "1,3,5,2,4,6", "--out", str(path)
-    )
-    r = invoke(
+    run(capsys, "character new tunnels Aria --faces 1,3,5,2,4,6 --out {path}", path=str(path))
+    r = run(
         capsys,
-        "test",
-        "tunnels",
-        "--sheet",
-        str(path),
-        "--trait",
-        "Force",
-        "--threshold",
-        "1",
-        "--faces",
-        "1,2,6",
-        "--explode",
-        "never",
-        "--chance",
-        "2",
-        "--json",
+        "test tunnels --sheet {path} --trait Force --threshold 1 --faces 1,2,6 "
+        "--explode never --chance 2 --json",
+        path=str(path),
     )
     assert r.status == 0, r.err
     assert r.json()["chance_spent"] == 1 and r.json()["passed"]
@@ -345,62 +205,21 @@ def test_bad_input_is_one_clear_line(
 
 
 def test_short_faces_say_how_many_are_missing(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(
-        capsys,
-        "test",
-        "tunnels",
-        "--dice",
-        "4",
-        "--threshold",
-        "5",
-        "--faces",
-        "2,2,2,5",
-        "--explode",
-        "always",
-    )
+    r = run(capsys, "test tunnels --dice 4 --threshold 5 --faces 2,2,2,5 --explode always")
     assert r.status == 2 and "2" in r.err and "manquent" in r.err
 
 
 def test_bad_sheet_trait(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "aria.json"
-    invoke(capsys, "character", "new", "tunnels", "Aria", "--seed", "1", "--out", str(path))
-    r = invoke(
-        capsys, "test", "tunnels", "--sheet", str(path), "--trait", "Agilité", "--threshold", "1"
-    )
+    run(capsys, "character new tunnels Aria --seed 1 --out {path}", path=str(path))
+    r = run(capsys, "test tunnels --sheet {path} --trait Agilité --threshold 1", path=str(path))
     assert r.status == 2 and "Agilité" in r.err
 
 
 def test_T10_fight_odds_command(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(
-        capsys,
-        "fight",
-        "tunnels",
-        "--dice",
-        "1",
-        "--endurance",
-        "1",
-        "--vs-mr",
-        "1",
-        "--explode",
-        "never",
-        "--odds",
-        "--json",
-    )
+    r = run(capsys, "fight tunnels --dice 1 --endurance 1 --vs-mr 1 --explode never --odds --json")
     assert r.status == 0 and r.json()["p_win"] == 0.75
-    r = invoke(
-        capsys,
-        "fight",
-        "tunnels",
-        "--dice",
-        "1",
-        "--endurance",
-        "1",
-        "--vs-dice",
-        "1",
-        "--vs-endurance",
-        "1",
-        "--odds",
-    )
+    r = run(capsys, "fight tunnels --dice 1 --endurance 1 --vs-dice 1 --vs-endurance 1 --odds")
     assert r.status == 2 and len(r.err.strip().splitlines()) == 1
 
 
@@ -409,26 +228,13 @@ def test_T11_fight_saves_wounds_to_the_sheet(
 ) -> None:
     """T-11: after a lost exchange the sheet keeps the Endurance left (and the wound)."""
     path = tmp_path / "aria.json"
-    invoke(
-        capsys, "character", "new", "tunnels", "Aria", "--faces", "1,3,5,2,4,6", "--out", str(path)
-    )
+    run(capsys, "character new tunnels Aria --faces 1,3,5,2,4,6 --out {path}", path=str(path))
     # Force 2, Endurance 6: loses 2 points, then wins by 2 against MR 2
-    r = invoke(
+    r = run(
         capsys,
-        "fight",
-        "tunnels",
-        "--sheet",
-        str(path),
-        "--vs-mr",
-        "2",
-        "--explode",
-        "never",
-        "--faces",
-        "1,2,4,5",
-        "--vs-faces",
-        "4,5,1,3",
-        "--save",
-        "--json",
+        "fight tunnels --sheet {path} --vs-mr 2 --explode never --faces 1,2,4,5 "
+        "--vs-faces 4,5,1,3 --save --json",
+        path=str(path),
     )
     assert r.status == 0, r.err
     sheet = json.loads(path.read_text(encoding="utf-8"))
@@ -437,78 +243,28 @@ def test_T11_fight_saves_wounds_to_the_sheet(
 
 
 def test_short_faces_name_the_side(capsys: pytest.CaptureFixture[str]) -> None:
-    r = invoke(
-        capsys,
-        "oppose",
-        "tunnels",
-        "--dice",
-        "4",
-        "--vs",
-        "3",
-        "--faces",
-        "1,1,4,6",
-        "--vs-faces",
-        "2,3",
-    )
+    r = run(capsys, "oppose tunnels --dice 4 --vs 3 --faces 1,1,4,6 --vs-faces 2,3")
     assert r.status == 2 and "--vs-faces" in r.err and "1" in r.err
 
 
 def test_provisional_tables_are_shown_as_such(capsys: pytest.CaptureFixture[str]) -> None:
     """T-3 / T-10: named levels (but moyenne) and gear come from tables provisoires."""
-    r = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "difficile", "--seed", "1")
+    r = run(capsys, "test tunnels --dice 3 --threshold difficile --seed 1")
     assert r.status == 0 and "table provisoire" in r.out
-    r = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "moyenne", "--seed", "1")
+    r = run(capsys, "test tunnels --dice 3 --threshold moyenne --seed 1")
     assert "table provisoire" not in r.out
-    r = invoke(
-        capsys,
-        "fight",
-        "tunnels",
-        "--dice",
-        "3",
-        "--endurance",
-        "6",
-        "--vs-mr",
-        "2",
-        "--weapon",
-        "épée",
-        "--seed",
-        "1",
-    )
+    r = run(capsys, "fight tunnels --dice 3 --endurance 6 --vs-mr 2 --weapon épée --seed 1")
     assert r.status == 0 and "table provisoire" in r.out
-    r = invoke(
-        capsys,
-        "fight",
-        "tunnels",
-        "--dice",
-        "3",
-        "--endurance",
-        "6",
-        "--vs-mr",
-        "2",
-        "--weapon",
-        "bazooka",
-    )
+    r = run(capsys, "fight tunnels --dice 3 --endurance 6 --vs-mr 2 --weapon bazooka")
     assert r.status == 2 and "bazooka" in r.err
 
 
 def test_T12_chance_all_option(capsys: pytest.CaptureFixture[str]) -> None:
     """T-12 option: one Chance rerolls every failed die."""
-    r = invoke(
+    r = run(
         capsys,
-        "test",
-        "tunnels",
-        "--dice",
-        "3",
-        "--threshold",
-        "3",
-        "--faces",
-        "1,2,4,5,6",
-        "--explode",
-        "never",
-        "--chance",
-        "1",
-        "--chance-all",
-        "--json",
+        "test tunnels --dice 3 --threshold 3 --faces 1,2,4,5,6 --explode never "
+        "--chance 1 --chance-all --json",
     )
     assert r.status == 0, r.err
     assert r.json()["batches"] == [[5, 6, 4]] and r.json()["chance_spent"] == 1
@@ -516,35 +272,12 @@ def test_T12_chance_all_option(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_T9_reroll_ties_option(capsys: pytest.CaptureFixture[str]) -> None:
     """T-9 option: a tie is rolled again; the odds then count decisive exchanges only."""
-    r = invoke(
+    r = run(
         capsys,
-        "oppose",
-        "tunnels",
-        "--dice",
-        "2",
-        "--vs",
-        "2",
-        "--faces",
-        "4,1,5,6",
-        "--vs-faces",
-        "5,2,1,3",
-        "--reroll-ties",
-        "--json",
+        "oppose tunnels --dice 2 --vs 2 --faces 4,1,5,6 --vs-faces 5,2,1,3 --reroll-ties --json",
     )
     assert r.status == 0, r.err
     data = r.json()
     assert data["ties_rerolled"] == 1 and data["winner"] == "a" and data["a"]["batches"] == [[5, 6]]
-    r = invoke(
-        capsys,
-        "odds",
-        "tunnels",
-        "--dice",
-        "1",
-        "--vs",
-        "1",
-        "--explode",
-        "never",
-        "--reroll-ties",
-        "--json",
-    )
+    r = run(capsys, "odds tunnels --dice 1 --vs 1 --explode never --reroll-ties --json")
     assert r.json() == {"system": "tunnels", "p_a": 0.5, "p_b": 0.5, "p_tie": 0.0}
