@@ -21,7 +21,13 @@ from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web.obscur_melee import exchange_sources
+from meneur.web.exchange import (
+    combatants,
+    exchange_sources,
+    holding_dice,
+    log_exchange,
+    public_verdict,
+)
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat
 
@@ -70,9 +76,7 @@ def exchange(
     from meneur.systems.legendes.rules import level_dice
     from meneur.systems.legendes.sheet import Hero, Opposition, Scene
 
-    people = fights.normal(combat)["combatants"]
-    if first == second or not (0 <= first < len(people) and 0 <= second < len(people)):
-        raise RuleError(N_("Choose two different combatants."))
+    people = combatants(combat, first, second)
     campaign = seat.table.campaign
     found = [hero_of(roller, campaign, people[i]) for i in (first, second)]
     if (found[0] is None) == (found[1] is None):
@@ -113,7 +117,7 @@ def exchange(
     request = scene.RollRequest(
         domain=domain.strip() or default_domain(hero), against=[str(opponent["name"])]
     )
-    try:
+    with holding_dice(roller, campaign):
         after, report = scene.roll(playing, request, hero_source, vs_source)
         for source in {id(s): s for s in sources}.values():
             source.finish()
@@ -130,7 +134,9 @@ def exchange(
             opposition_wound=fought.wound,
             opposition_out=fought.out,
         )
-        entry = roller.store.append_roll(
+        entry = log_exchange(
+            roller,
+            seat,
             NewRoll(
                 system="legendes",
                 kind="test",
@@ -139,19 +145,11 @@ def exchange(
                 outcome=outcome,
                 source=kind,
                 character=info.name,
-                decisions=[{"mode": "public", "seat": seat.key}],
-                dice=committed if kind == "committed" else None,
             ),
-            sheets={info.name: sheet.model_dump(mode="json", exclude_none=True)},
-            campaign=campaign,
+            committed,
+            {info.name: sheet.model_dump(mode="json", exclude_none=True)},
         )
-        roller.forget_sheets()
-    except BaseException:
-        roller.forget_dice(campaign)
-        raise
-    from meneur.web.views import log_line
-
-    verdict = log_line(entry, "public").verdict.words
+    verdict = public_verdict(entry)
     state = fights.normal(combat)
     crowd = [dict(c) for c in state["combatants"]]
     defeated = after.scene.hero_defeated or after.dead

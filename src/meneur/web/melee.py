@@ -18,7 +18,13 @@ from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web.obscur_melee import exchange_sources
+from meneur.web.exchange import (
+    combatants,
+    exchange_sources,
+    holding_dice,
+    log_exchange,
+    public_verdict,
+)
 from meneur.web.rolls import Roller, params_json
 from meneur.web.tables import Seat
 
@@ -86,9 +92,7 @@ def exchange(
     from meneur.systems.tunnels.combat import loss_points
     from meneur.systems.tunnels.rules import OpposedParams, Side, TunnelsOppose
 
-    people = fights.normal(combat)["combatants"]
-    if first == second or not (0 <= first < len(people) and 0 <= second < len(people)):
-        raise RuleError(N_("Choose two different combatants."))
+    people = combatants(combat, first, second)
     a, b = fighter(people[first]), fighter(people[second])
     if a.down or b.down:
         raise RuleError(N_("A combatant out of the fight cannot trade blows."))
@@ -97,7 +101,7 @@ def exchange(
     campaign = seat.table.campaign
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
-    try:
+    with holding_dice(roller, campaign):
         rolled = check.roll(params, sources)
         outcome = rolled.outcome
         lost = 0
@@ -119,7 +123,9 @@ def exchange(
             lost=lost,
             after=[a.state_json(), b.state_json()],
         )
-        entry = roller.store.append_roll(
+        entry = log_exchange(
+            roller,
+            seat,
             NewRoll(
                 system="tunnels",
                 kind="oppose",
@@ -128,19 +134,11 @@ def exchange(
                 outcome=result,
                 source=kind,
                 who=f"{a.name} / {b.name}"[:80],
-                decisions=[{"mode": "public", "seat": seat.key}],
-                dice=committed if kind == "committed" else None,
             ),
-            sheets=sheets,
-            campaign=campaign,
+            committed,
+            sheets,
         )
-        roller.forget_sheets()
-    except BaseException:
-        roller.forget_dice(campaign)
-        raise
-    from meneur.web.views import log_line
-
-    verdict = log_line(entry, "public").verdict.words
+    verdict = public_verdict(entry)
     updated = combat
     for index, one in ((first, a), (second, b)):
         health = one.dice if one.monster else one.endurance

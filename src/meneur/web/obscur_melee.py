@@ -19,22 +19,16 @@ from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
 from meneur.web import combat as fights
+from meneur.web.exchange import (
+    combatants,
+    exchange_sources,
+    holding_dice,
+    log_exchange,
+    public_verdict,
+)
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat
-
-
-def exchange_sources(
-    committed: DiceSource | None, faces: str, vs_faces: str
-) -> tuple[list[DiceSource], str]:
-    """The dice of the two sides: typed (both lines), else committed, else secure."""
-    if faces.strip() or vs_faces.strip():
-        if not (faces.strip() and vs_faces.strip()):
-            raise RuleError(N_("Type the dice of both fighters, or none."))
-        return [PhysicalDice(parse_faces(faces)), PhysicalDice(parse_faces(vs_faces))], "physical"
-    source: DiceSource = committed if committed is not None else SecureDice()
-    return [source, source], source.kind
 
 
 def obscur_character(roller: Roller, campaign: str, person: dict[str, Any]) -> Any:
@@ -85,9 +79,7 @@ def exchange(
     from meneur.systems.obscur.play import Step, StepCheck
     from meneur.systems.obscur.state import body_of, save_body
 
-    people = fights.normal(combat)["combatants"]
-    if first == second or not (0 <= first < len(people) and 0 <= second < len(people)):
-        raise RuleError(N_("Choose two different combatants."))
+    people = combatants(combat, first, second)
     campaign = seat.table.campaign
     name_a, char_a = obscur_character(roller, campaign, people[first])
     name_b, char_b = obscur_character(roller, campaign, people[second])
@@ -96,7 +88,7 @@ def exchange(
     )
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
-    try:
+    with holding_dice(roller, campaign):
         step = Step(
             lambda f: resolve_fight(params, f), 2, lambda reader: fight_with(params, reader)
         )
@@ -116,7 +108,9 @@ def exchange(
             "end": outcome.end,
             "after": [outcome.a, outcome.b],
         }
-        entry = roller.store.append_roll(
+        entry = log_exchange(
+            roller,
+            seat,
             NewRoll(
                 system="obscur",
                 kind="melee",
@@ -125,19 +119,11 @@ def exchange(
                 outcome=result,
                 source=kind,
                 who=f"{name_a} / {name_b}"[:80],
-                decisions=[{"mode": "public", "seat": seat.key}],
-                dice=committed if kind == "committed" else None,
             ),
-            sheets=sheets,
-            campaign=campaign,
+            committed,
+            sheets,
         )
-        roller.forget_sheets()
-    except BaseException:
-        roller.forget_dice(campaign)
-        raise
-    from meneur.web.views import log_line
-
-    verdict = log_line(entry, "public").verdict.words
+    verdict = public_verdict(entry)
     updated = combat
     for index, body in ((first, body_a), (second, body_b)):
         updated = fights.set_health(

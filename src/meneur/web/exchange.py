@@ -1,0 +1,85 @@
+"""What every exchange of the combat tracker shares, whatever the system's rules.
+
+An exchange (a Tunnels melee exchange, an Obscur melee round, a Légendes opposed roll)
+picks two combatants of the tracker, rolls with the table's dice, and logs one public
+entry together with the sheets it changed. The system modules (:mod:`.melee`,
+:mod:`.obscur_melee`, :mod:`.legendes_oppose`) keep only their rules; the dice, the
+log and the recovery when something fails are here, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from meneur.campaign.store import NewRoll
+from meneur.errors import RuleError
+from meneur.locale import N_
+from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
+from meneur.web import combat as fights
+from meneur.web.rolls import Roller
+from meneur.web.tables import Seat
+
+if TYPE_CHECKING:
+    from meneur.campaign.chain import CommittedDice
+
+
+def combatants(combat: dict[str, Any], first: int, second: int) -> list[dict[str, Any]]:
+    """The tracker's combatants, once ``first`` and ``second`` are two of them."""
+    people: list[dict[str, Any]] = fights.normal(combat)["combatants"]
+    if first == second or not (0 <= first < len(people) and 0 <= second < len(people)):
+        raise RuleError(N_("Choose two different combatants."))
+    return people
+
+
+def exchange_sources(
+    committed: DiceSource | None, faces: str, vs_faces: str
+) -> tuple[list[DiceSource], str]:
+    """The dice of the two sides: typed (both lines), else committed, else secure."""
+    if faces.strip() or vs_faces.strip():
+        if not (faces.strip() and vs_faces.strip()):
+            raise RuleError(N_("Type the dice of both fighters, or none."))
+        return [PhysicalDice(parse_faces(faces)), PhysicalDice(parse_faces(vs_faces))], "physical"
+    source: DiceSource = committed if committed is not None else SecureDice()
+    return [source, source], source.kind
+
+
+@contextmanager
+def holding_dice(roller: Roller, campaign: str) -> Iterator[None]:
+    """Around the roll and its log entry: on any failure the committed dice are dropped.
+
+    They were drawn in memory; the next roll reads the counter from the database again.
+    """
+    try:
+        yield
+    except BaseException:
+        roller.forget_dice(campaign)
+        raise
+
+
+def log_exchange(
+    roller: Roller,
+    seat: Seat,
+    roll: NewRoll,
+    committed: CommittedDice | None,
+    sheets: Mapping[str, dict[str, Any]],
+) -> dict[str, Any]:
+    """Log ``roll`` as a public roll of ``seat`` with the ``sheets`` it changed (one
+    transaction); the entry as exported."""
+    public = replace(
+        roll,
+        decisions=[{"mode": "public", "seat": seat.key}],
+        dice=committed if roll.source == "committed" else None,
+    )
+    entry = roller.store.append_roll(public, sheets=sheets, campaign=seat.table.campaign)
+    roller.forget_sheets()
+    return entry
+
+
+def public_verdict(entry: dict[str, Any]) -> str:
+    """The verdict in words, as everyone sees it in the log."""
+    from meneur.web.views import log_line
+
+    return log_line(entry, "public").verdict.words
