@@ -81,20 +81,32 @@ def _kind(text: str) -> str:
 
 Value = int_parser(-LIMIT, LIMIT)
 
+
+def _value_option(flag: str, metavar: str, help_text: str) -> Any:
+    """A bounded whole-number option (a bonus or a modifier, for one side or the other)."""
+    return typer.Option(flag, parser=Value, metavar=metavar, help=help_text)
+
+
+def _text_option(flag: str, metavar: str, help_text: str) -> Any:
+    """A plain text or path option (a sheet or a skill, for one side or the other)."""
+    return typer.Option(flag, metavar=metavar, help=help_text)
+
+
+def _kind_option(flag: str, help_text: str) -> Any:
+    """A side's kind, pc or npc (K-4 gives ties to the PC)."""
+    return typer.Option(flag, parser=meneur_parser(_kind), metavar="pc|npc", help=help_text)
+
+
 BonusOpt = Annotated[
     int | None,
-    typer.Option(
+    _value_option(
         "--bonus",
-        parser=Value,
-        metavar="B",
-        help=_("The score rolled: a skill, an advantage or a characteristic (0 with no level)."),
+        "B",
+        _("The score rolled: a skill, an advantage or a characteristic (0 with no level)."),
     ),
 ]
 VsBonusOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--vs-bonus", parser=Value, metavar="B", help=_("The opposing side's bonus (opposed roll).")
-    ),
+    int | None, _value_option("--vs-bonus", "B", _("The opposing side's bonus (opposed roll)."))
 ]
 DifficultyOpt = Annotated[
     Difficulty | None,
@@ -111,21 +123,11 @@ DifficultyOpt = Annotated[
 ]
 ModifierOpt = Annotated[
     list[int] | None,
-    typer.Option(
-        "--modifier",
-        parser=Value,
-        metavar="M",
-        help=_("A temporary bonus or malus to the total (repeatable)."),
-    ),
+    _value_option("--modifier", "M", _("A temporary bonus or malus to the total (repeatable).")),
 ]
 VsModifierOpt = Annotated[
     list[int] | None,
-    typer.Option(
-        "--vs-modifier",
-        parser=Value,
-        metavar="M",
-        help=_("A bonus or malus to the opposing side's total."),
-    ),
+    _value_option("--vs-modifier", "M", _("A bonus or malus to the opposing side's total.")),
 ]
 KrasseOpt = Annotated[
     list[Krasse] | None,
@@ -141,44 +143,23 @@ KrasseOpt = Annotated[
 ]
 SheetOpt = Annotated[
     Path | None,
-    typer.Option("--sheet", metavar="FILE", help=_("A Krâsses character sheet (JSON or TOML).")),
+    _text_option("--sheet", "FILE", _("A Krâsses character sheet (JSON or TOML).")),
 ]
 SkillOpt = Annotated[
     str | None,
-    typer.Option(
-        "--skill",
-        metavar="NAME",
-        help=_("The skill, advantage or characteristic to roll from the sheet."),
+    _text_option(
+        "--skill", "NAME", _("The skill, advantage or characteristic to roll from the sheet.")
     ),
 ]
 VsSheetOpt = Annotated[
-    Path | None,
-    typer.Option("--vs-sheet", metavar="FILE", help=_("The opposing side's sheet.")),
+    Path | None, _text_option("--vs-sheet", "FILE", _("The opposing side's sheet."))
 ]
 VsSkillOpt = Annotated[
     str | None,
-    typer.Option(
-        "--vs-skill", metavar="NAME", help=_("What the opposing side rolls from its sheet.")
-    ),
+    _text_option("--vs-skill", "NAME", _("What the opposing side rolls from its sheet.")),
 ]
-AKindOpt = Annotated[
-    str,
-    typer.Option(
-        "--a-kind",
-        parser=meneur_parser(_kind),
-        metavar="pc|npc",
-        help=_("Side a: pc (player) or npc."),
-    ),
-]
-BKindOpt = Annotated[
-    str,
-    typer.Option(
-        "--b-kind",
-        parser=meneur_parser(_kind),
-        metavar="pc|npc",
-        help=_("Side b: pc (player) or npc."),
-    ),
-]
+AKindOpt = Annotated[str, _kind_option("--a-kind", _("Side a: pc (player) or npc."))]
+BKindOpt = Annotated[str, _kind_option("--b-kind", _("Side b: pc (player) or npc."))]
 IgnoreNaturalsOpt = Annotated[
     bool,
     typer.Option(
@@ -208,6 +189,14 @@ def _need(value: Any, option: str) -> Any:
     if value is None:
         raise UsageError(N_("Missing {option}."), option=option)
     return value
+
+
+def _cooperation_difficulty(difficulty: Difficulty | None) -> tuple[int, str | None]:
+    """A cooperation's difficulty value and name: required, and never automatic (K-7)."""
+    chosen: Difficulty = _need(difficulty, "--difficulty")
+    if chosen.value is None:
+        raise UsageError(N_("An automatic action needs no roll, and so no cooperation."))
+    return chosen.value, chosen.name
 
 
 def _trait(sheet: Path | None, skill: str | None, prefix: str) -> tuple[int, int, dict[str, Any]]:
@@ -350,16 +339,14 @@ def cooperate_command(
     from meneur.systems.krasses.render import render_cooperate
     from meneur.systems.krasses.rules import CooperateParams, KrassesCooperate
 
-    chosen = _need(difficulty, "--difficulty")
-    if chosen.value is None:
-        raise UsageError(N_("An automatic action needs no roll, and so no cooperation."))
-    params = CooperateParams(tuple(_need(member, "--member")), chosen.value, tuple(krasse or ()))
+    value, name = _cooperation_difficulty(difficulty)
+    params = CooperateParams(tuple(_need(member, "--member")), value, tuple(krasse or ()))
     check = KrassesCooperate()
     rolled = check.roll(params, dice_sources(seed, faces))
     data = check.to_json(params, rolled.outcome)
     emit(
         data,
-        lambda c: render_cooperate(c, params, rolled.outcome, chosen.name),
+        lambda c: render_cooperate(c, params, rolled.outcome, name),
         as_json=as_json,
     )
 
@@ -391,10 +378,8 @@ def odds_command(
     if member is not None:
         if bonus is not None or vs_bonus is not None or sheet is not None:
             raise UsageError(N_("--member cannot be mixed with --bonus, --vs-bonus or --sheet."))
-        chosen = _need(difficulty, "--difficulty")
-        if chosen.value is None:
-            raise UsageError(N_("An automatic action needs no roll, and so no cooperation."))
-        coop = CooperateParams(tuple(member), chosen.value, tuple(krasse or ()))
+        value, _name = _cooperation_difficulty(difficulty)
+        coop = CooperateParams(tuple(member), value, tuple(krasse or ()))
         p = odds.cooperate_p_success(coop)
         data.update(kind="cooperate", p_success=float(p), exact=str(p))
         leads = odds.cooperate_dist(coop).map(lambda key: key[0] if isinstance(key, tuple) else 0)
@@ -448,23 +433,20 @@ def _pair(text: str) -> Pair:
         ) from None
 
 
+def _pair_option(flag: str, metavar: str, help_text: str) -> Any:
+    """A repeatable ``NAME=VALUE`` option of ``character new krasses``."""
+    return typer.Option(flag, parser=meneur_parser(_pair), metavar=metavar, help=help_text)
+
+
 PairsOpt = Annotated[
     list[Pair] | None,
-    typer.Option(
-        "--characteristic",
-        parser=meneur_parser(_pair),
-        metavar="NAME=SCORE",
-        help=_("A characteristic and its score (repeatable)."),
+    _pair_option(
+        "--characteristic", "NAME=SCORE", _("A characteristic and its score (repeatable).")
     ),
 ]
 SkillsOpt = Annotated[
     list[Pair] | None,
-    typer.Option(
-        "--skill",
-        parser=meneur_parser(_pair),
-        metavar="NAME=LEVEL",
-        help=_("A skill and its level (repeatable)."),
-    ),
+    _pair_option("--skill", "NAME=LEVEL", _("A skill and its level (repeatable).")),
 ]
 
 
