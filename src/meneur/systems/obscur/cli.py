@@ -32,10 +32,12 @@ from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.console import Console
 
     from meneur.systems.obscur.depassement import Payment, PushPlan
-    from meneur.systems.obscur.rules import Automatic
+    from meneur.systems.obscur.rules import Automatic, TestParams
     from meneur.systems.obscur.sheet import Character
 
 MAX_DICE = 60
@@ -114,14 +116,26 @@ def _price(text: str) -> Fraction:
     return value
 
 
+PointsTier = int_parser(0, 6)
+
+
+def _parsed_option(flag: str, parse: Callable[[str], Any], metavar: str, help: str) -> Any:
+    """An option read by one of meneur's parsers (one translated line for bad input)."""
+    return typer.Option(flag, parser=meneur_parser(parse), metavar=metavar, help=help)
+
+
+def _int_option(flag: str, low: int, high: int, metavar: str, help: str) -> Any:
+    """A bounded whole-number option (the many int options differ by these alone)."""
+    return typer.Option(flag, parser=int_parser(low, high), metavar=metavar, help=help)
+
+
+def _points_option(flag: str, help: str) -> Any:
+    """A Dépassement option: the points spent on one kind (1, 3 or 6), given at most once."""
+    return typer.Option(flag, parser=PointsTier, metavar="P", help=help)
+
+
 DiceOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--dice",
-        parser=int_parser(0, MAX_DICE),
-        metavar="N",
-        help=_("Potentiel d'Action: dice to roll."),
-    ),
+    int | None, _int_option("--dice", 0, MAX_DICE, "N", _("Potentiel d'Action: dice to roll."))
 ]
 SheetOpt = Annotated[
     Path | None,
@@ -136,13 +150,7 @@ TraitOpt = Annotated[
     ),
 ]
 DifficultyOpt = Annotated[
-    int,
-    typer.Option(
-        "--difficulty",
-        parser=int_parser(0, 200),
-        metavar="D",
-        help=_("Seuil de Réussite: successes needed."),
-    ),
+    int, _int_option("--difficulty", 0, 200, "D", _("Seuil de Réussite: successes needed."))
 ]
 ZeroSkillOpt = Annotated[
     bool,
@@ -158,67 +166,39 @@ ZeroAttrOpt = Annotated[
     ),
 ]
 ModifierOpt = Annotated[
-    int,
-    typer.Option(
-        "--modifier",
-        parser=int_parser(-MAX_DICE, MAX_DICE),
-        metavar="M",
-        help=_("Dice added or removed."),
-    ),
+    int, _int_option("--modifier", -MAX_DICE, MAX_DICE, "M", _("Dice added or removed."))
 ]
-PointsTier = int_parser(0, 6)
 PushDiceOpt = Annotated[
     list[int] | None,
-    typer.Option(
-        "--push-dice",
-        parser=PointsTier,
-        metavar="P",
-        help=_("Dépassement: points for extra dice (1, 3 or 6)."),
-    ),
+    _points_option("--push-dice", _("Dépassement: points for extra dice (1, 3 or 6).")),
 ]
 RerollOpt = Annotated[
-    list[int] | None,
-    typer.Option(
-        "--reroll",
-        parser=PointsTier,
-        metavar="P",
-        help=_("Dépassement: points for rerolls (1, 3 or 6)."),
-    ),
+    list[int] | None, _points_option("--reroll", _("Dépassement: points for rerolls (1, 3 or 6)."))
 ]
 AdjustOpt = Annotated[
     list[int] | None,
-    typer.Option(
-        "--adjust",
-        parser=PointsTier,
-        metavar="P",
-        help=_("Dépassement: points for score adjustment (1, 3 or 6)."),
-    ),
+    _points_option("--adjust", _("Dépassement: points for score adjustment (1, 3 or 6).")),
 ]
 AdjustOnOpt = Annotated[
     Adjustments | None,
-    typer.Option(
+    _parsed_option(
         "--adjust-on",
-        parser=meneur_parser(_adjust_on),
-        metavar="DIE:+N,...",
-        help=_("Which dice the score adjustment raises (default: the best choice)."),
+        _adjust_on,
+        "DIE:+N,...",
+        _("Which dice the score adjustment raises (default: the best choice)."),
     ),
 ]
 MarginOpt = Annotated[
     list[int] | None,
-    typer.Option(
-        "--margin-points",
-        parser=PointsTier,
-        metavar="P",
-        help=_("Dépassement: points for margin adjustment (1, 3 or 6)."),
-    ),
+    _points_option("--margin-points", _("Dépassement: points for margin adjustment (1, 3 or 6).")),
 ]
 PayOpt = Annotated[
     Pay | None,
-    typer.Option(
+    _parsed_option(
         "--pay",
-        parser=meneur_parser(_pay),
-        metavar="RES=P,...",
-        help=_("Who pays the Dépassement, such as vecu=1,moral=2 (default: the table's order)."),
+        _pay,
+        "RES=P,...",
+        _("Who pays the Dépassement, such as vecu=1,moral=2 (default: the table's order)."),
     ),
 ]
 OneResourceOpt = Annotated[
@@ -231,11 +211,11 @@ MarginCountsOpt = Annotated[
 ]
 AutomaticOpt = Annotated[
     str | None,
-    typer.Option(
+    _parsed_option(
         "--automatic",
-        parser=meneur_parser(_automatic),
-        metavar="success|failure",
-        help=_("Common sense: the test succeeds or fails without a roll."),
+        _automatic,
+        "success|failure",
+        _("Common sense: the test succeeds or fails without a roll."),
     ),
 ]
 
@@ -259,6 +239,50 @@ def _points_tier(points: list[int] | None, flag: str) -> int:
             N_("{flag} is given twice: one tier of each kind per test (O-10)."), flag=flag
         )
     return tier_for_points(points[0])
+
+
+def _push_plan(
+    push_dice: list[int] | None,
+    reroll: list[int] | None,
+    adjust: list[int] | None,
+    margin_points: list[int] | None,
+    adjust_on: Adjustments | None = None,
+) -> PushPlan:
+    """The Dépassement bought with the four points options (test and odds alike)."""
+    from meneur.systems.obscur.depassement import PushPlan
+
+    return PushPlan(
+        dice=_points_tier(push_dice, "--push-dice"),
+        reroll=_points_tier(reroll, "--reroll"),
+        adjust=_points_tier(adjust, "--adjust"),
+        margin=_points_tier(margin_points, "--margin-points"),
+        adjust_on=adjust_on.pairs if adjust_on else None,
+    )
+
+
+def _test_params(
+    pool: int,
+    zero_skill: bool,
+    zero_attribute: bool,
+    difficulty: int,
+    modifier: int,
+    plan: PushPlan,
+    margin_counts: bool,
+    automatic: str | None = None,
+) -> TestParams:
+    """A test's params from the options (test and odds alike; odds has no --automatic)."""
+    from meneur.systems.obscur.rules import TestParams
+
+    return TestParams(
+        pool,
+        difficulty=difficulty,
+        modifier=modifier,
+        zero_skill=zero_skill,
+        zero_attribute=zero_attribute,
+        push=plan,
+        automatic=_as_automatic(automatic),
+        margin_counts=True if margin_counts else None,
+    )
 
 
 def _resolve_pool(
@@ -376,28 +400,11 @@ def test_command(
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.obscur.checks import TestCheck
-    from meneur.systems.obscur.depassement import PushPlan
     from meneur.systems.obscur.render import render_test
-    from meneur.systems.obscur.rules import TestParams
 
     pool, zs, za, character, label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
-    plan = PushPlan(
-        dice=_points_tier(push_dice, "--push-dice"),
-        reroll=_points_tier(reroll, "--reroll"),
-        adjust=_points_tier(adjust, "--adjust"),
-        margin=_points_tier(margin_points, "--margin-points"),
-        adjust_on=adjust_on.pairs if adjust_on else None,
-    )
-    params = TestParams(
-        pool,
-        difficulty=difficulty,
-        modifier=modifier,
-        zero_skill=zs,
-        zero_attribute=za,
-        push=plan,
-        automatic=_as_automatic(automatic),
-        margin_counts=True if margin_counts else None,
-    )
+    plan = _push_plan(push_dice, reroll, adjust, margin_points, adjust_on)
+    params = _test_params(pool, zs, za, difficulty, modifier, plan, margin_counts, automatic)
     payment = _payment(
         character, plan, pay.points if pay else None, one_resource
     )  # checked before any die is rolled
@@ -422,10 +429,7 @@ def test_command(
 def oppose_command(
     dice: DiceOpt = None,
     vs: Annotated[
-        int | None,
-        typer.Option(
-            "--vs", parser=int_parser(0, MAX_DICE), metavar="B", help=_("The opposing side's dice.")
-        ),
+        int | None, _int_option("--vs", 0, MAX_DICE, "B", _("The opposing side's dice."))
     ] = None,
     sheet: SheetOpt = None,
     stored: CharacterArg = None,
@@ -449,11 +453,8 @@ def oppose_command(
     modifier: ModifierOpt = 0,
     vs_modifier: Annotated[
         int,
-        typer.Option(
-            "--vs-modifier",
-            parser=int_parser(-MAX_DICE, MAX_DICE),
-            metavar="M",
-            help=_("Dice added or removed (opposing side)."),
+        _int_option(
+            "--vs-modifier", -MAX_DICE, MAX_DICE, "M", _("Dice added or removed (opposing side).")
         ),
     ] = 0,
     faces: FacesArg = None,
@@ -535,26 +536,11 @@ def odds_command(
     """Exact odds of an Obscur test (pools up to 60 dice), with an optional Dépassement plan."""
     sheet = sheet_or_character(sheet, stored, "obscur")
     from meneur.cli.output import emit
-    from meneur.systems.obscur.depassement import PushPlan
     from meneur.systems.obscur.odds import summary
-    from meneur.systems.obscur.rules import TestParams
 
     pool, zs, za, _character, label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
-    plan = PushPlan(
-        dice=_points_tier(push_dice, "--push-dice"),
-        reroll=_points_tier(reroll, "--reroll"),
-        adjust=_points_tier(adjust, "--adjust"),
-        margin=_points_tier(margin_points, "--margin-points"),
-    )
-    params = TestParams(
-        pool,
-        difficulty=difficulty,
-        modifier=modifier,
-        zero_skill=zs,
-        zero_attribute=za,
-        push=plan,
-        margin_counts=True if margin_counts else None,
-    )
+    plan = _push_plan(push_dice, reroll, adjust, margin_points)
+    params = _test_params(pool, zs, za, difficulty, modifier, plan, margin_counts)
     _dist, figures = summary(params)
     p_success: Fraction = figures["p_success"]  # type: ignore[assignment]
     p_fumble: Fraction = figures["p_fumble"]  # type: ignore[assignment]
@@ -609,13 +595,12 @@ def push_command(
     difficulty: DifficultyOpt = 1,
     points: Annotated[
         int | None,
-        typer.Option(
+        _int_option(
             "--points",
-            parser=int_parser(0, MAX_POINTS),
-            metavar="P",
-            help=_(
-                "Points of Vécu, Volonté and Moral to spend (default with a sheet: all it has)."
-            ),
+            0,
+            MAX_POINTS,
+            "P",
+            _("Points of Vécu, Volonté and Moral to spend (default with a sheet: all it has)."),
         ),
     ] = None,
     zero_skill: ZeroSkillOpt = False,
@@ -753,12 +738,7 @@ def push_command(
 
 def xp_command(
     trait: Annotated[str, typer.Option("--trait", metavar="NAME", help=_("The trait to raise."))],
-    to: Annotated[
-        int,
-        typer.Option(
-            "--to", parser=int_parser(0, 30), metavar="LEVEL", help=_("The level to reach.")
-        ),
-    ],
+    to: Annotated[int, _int_option("--to", 0, 30, "LEVEL", _("The level to reach."))],
     sheet: SheetOpt = None,
     stored: CharacterArg = None,
     apply: Annotated[
@@ -816,28 +796,17 @@ def xp_command(
 
 def acquire_command(
     rarity: Annotated[
-        int,
-        typer.Option(
-            "--rarity",
-            parser=int_parser(1, 6),
-            metavar="R",
-            help=_("Rareté, 1 (very common) to 6 (exceptional)."),
-        ),
+        int, _int_option("--rarity", 1, 6, "R", _("Rareté, 1 (very common) to 6 (exceptional)."))
     ],
     distance: Annotated[
         int,
-        typer.Option(
-            "--distance",
-            parser=int_parser(0, 20),
-            metavar="K",
-            help=_("Distance level to the item's region (table provisoire)."),
+        _int_option(
+            "--distance", 0, 20, "K", _("Distance level to the item's region (table provisoire).")
         ),
     ] = 0,
     price: Annotated[
         Fraction | None,
-        typer.Option(
-            "--price", parser=meneur_parser(_price), metavar="P", help=_("Reference price.")
-        ),
+        _parsed_option("--price", _price, "P", _("Reference price.")),
     ] = None,
     faces: FacesArg = None,
     seed: Seed = None,

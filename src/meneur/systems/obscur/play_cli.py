@@ -31,6 +31,8 @@ from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.console import Console
 
     from meneur.systems.obscur.sheet import Character
@@ -95,6 +97,26 @@ def _strategy_option(flag: str) -> Any:
     )
 
 
+def _int_option(flag: str, low: int, high: int, metavar: str, help: str) -> Any:
+    """A bounded whole-number option (the many int options differ by these alone)."""
+    return typer.Option(flag, parser=int_parser(low, high), metavar=metavar, help=help)
+
+
+def _parsed_option(flag: str, parse: Callable[[str], Any], metavar: str, help: str) -> Any:
+    """An option read by one of meneur's parsers (one translated line for bad input)."""
+    return typer.Option(flag, parser=meneur_parser(parse), metavar=metavar, help=help)
+
+
+def _side_option(flag: str, help: str) -> Any:
+    """Which fighter an option of the fight is about: a, b or both."""
+    return _parsed_option(flag, _side, "a|b|both", help)
+
+
+def _name_option(flag: str, help: str) -> Any:
+    """A text option naming something (a coup spécial...)."""
+    return typer.Option(flag, metavar="NAME", help=help)
+
+
 SheetOpt = Annotated[
     Path | None, typer.Option("--sheet", metavar="FILE", help=_("An Obscur character sheet."))
 ]
@@ -146,61 +168,48 @@ def fight_command(
     strategy_b: Annotated[str | None, _strategy_option("--strategy-b")] = None,
     impress: Annotated[
         str | None,
-        typer.Option(
-            "--impress",
-            parser=meneur_parser(_side),
-            metavar="a|b|both",
-            help=_("Who tries to impress the other before the fight (O-20)."),
-        ),
+        _side_option("--impress", _("Who tries to impress the other before the fight (O-20).")),
     ] = None,
     sheathed: Annotated[
         str | None,
-        typer.Option(
-            "--sheathed",
-            parser=meneur_parser(_side),
-            metavar="a|b|both",
-            help=_("Who must draw their weapon while fighting (O-18)."),
-        ),
+        _side_option("--sheathed", _("Who must draw their weapon while fighting (O-18).")),
     ] = None,
     special_a: Annotated[
         str | None,
-        typer.Option(
+        _name_option(
             "--special-a",
-            metavar="NAME",
-            help=_("A's coup spécial, tried with every attack (O-22, table provisoire)."),
+            _("A's coup spécial, tried with every attack (O-22, table provisoire)."),
         ),
     ] = None,
     special_b: Annotated[
         str | None,
-        typer.Option(
+        _name_option(
             "--special-b",
-            metavar="NAME",
-            help=_("B's coup spécial, tried with every attack (O-22, table provisoire)."),
+            _("B's coup spécial, tried with every attack (O-22, table provisoire)."),
         ),
     ] = None,
     opponents_a: Annotated[
         int,
-        typer.Option(
+        _int_option(
             "--opponents-a",
-            parser=int_parser(1, 10),
-            metavar="N",
-            help=_("Opponents A faces (O-17: -3 dice each beyond the first)."),
+            1,
+            10,
+            "N",
+            _("Opponents A faces (O-17: -3 dice each beyond the first)."),
         ),
     ] = 1,
     opponents_b: Annotated[
         int,
-        typer.Option(
+        _int_option(
             "--opponents-b",
-            parser=int_parser(1, 10),
-            metavar="N",
-            help=_("Opponents B faces (O-17: -3 dice each beyond the first)."),
+            1,
+            10,
+            "N",
+            _("Opponents B faces (O-17: -3 dice each beyond the first)."),
         ),
     ] = 1,
     rounds: Annotated[
-        int | None,
-        typer.Option(
-            "--rounds", parser=int_parser(1, 200), metavar="N", help=_("Stop after N rounds.")
-        ),
+        int | None, _int_option("--rounds", 1, 200, "N", _("Stop after N rounds."))
     ] = None,
     save: Save = False,
     faces: FacesArg = None,
@@ -453,16 +462,14 @@ def survive_command(
             help=_("A member stored in the campaign (repeat the option); always saved."),
         ),
     ] = None,
-    days: Annotated[
-        int, typer.Option("--days", parser=int_parser(1, 60), metavar="N", help=_("Days."))
-    ] = 1,
+    days: Annotated[int, _int_option("--days", 1, 60, "N", _("Days."))] = 1,
     at_zero: Annotated[
         str,
-        typer.Option(
+        _parsed_option(
             "--at-zero",
-            parser=meneur_parser(_at_zero),
-            metavar="roll|dependant",
-            help=_("At PS 0: roll an Intempérie of one die, or become Dépendant."),
+            _at_zero,
+            "roll|dependant",
+            _("At PS 0: roll an Intempérie of one die, or become Dépendant."),
         ),
     ] = "roll",
     save: Save = False,
@@ -746,25 +753,14 @@ def hurt_command(
     sheet: SheetOpt = None,
     stored: CharacterArg = None,
     fall: Annotated[
-        int | None,
-        typer.Option(
-            "--fall", parser=int_parser(0, 500), metavar="METRES", help=_("A fall (O-23).")
-        ),
+        int | None, _int_option("--fall", 0, 500, "METRES", _("A fall (O-23)."))
     ] = None,
     fire: Annotated[
-        int | None,
-        typer.Option(
-            "--fire", parser=int_parser(0, 50), metavar="INTENSITY", help=_("Fire (O-26).")
-        ),
+        int | None, _int_option("--fire", 0, 50, "INTENSITY", _("Fire (O-26)."))
     ] = None,
     poison: Annotated[
         Poison | None,
-        typer.Option(
-            "--poison",
-            parser=meneur_parser(_pair),
-            metavar="VIRULENCE,DISPERSION",
-            help=_("Poison or disease (O-27)."),
-        ),
+        _parsed_option("--poison", _pair, "VIRULENCE,DISPERSION", _("Poison or disease (O-27).")),
     ] = None,
     asphyxia: Annotated[
         str | None,
@@ -776,43 +772,26 @@ def hurt_command(
     ] = None,
     blow: Annotated[
         int | None,
-        typer.Option(
-            "--blow",
-            parser=int_parser(0, 100),
-            metavar="DAMAGE",
-            help=_("Damage of a blow, with shock (O-28)."),
-        ),
+        _int_option("--blow", 0, 100, "DAMAGE", _("Damage of a blow, with shock (O-28).")),
     ] = None,
     aggravate: Annotated[
         int | None,
-        typer.Option(
-            "--aggravate",
-            parser=int_parser(1, 60),
-            metavar="DAYS",
-            help=_("Untreated wounds worsen over days (O-30)."),
-        ),
+        _int_option("--aggravate", 1, 60, "DAYS", _("Untreated wounds worsen over days (O-30).")),
     ] = None,
     steps: Annotated[
         int,
-        typer.Option(
+        _int_option(
             "--steps",
-            parser=int_parser(1, 60),
-            metavar="N",
-            help=_("Rounds of fire, minutes of asphyxia or drowning, Périodes of poison."),
+            1,
+            60,
+            "N",
+            _("Rounds of fire, minutes of asphyxia or drowning, Périodes of poison."),
         ),
     ] = 1,
     modifier: Annotated[
-        int,
-        typer.Option(
-            "--modifier", parser=int_parser(-30, 30), metavar="M", help=_("Dice added or removed.")
-        ),
+        int, _int_option("--modifier", -30, 30, "M", _("Dice added or removed."))
     ] = 0,
-    armour: Annotated[
-        int,
-        typer.Option(
-            "--armour", parser=int_parser(0, 30), metavar="P", help=_("Armour against fire.")
-        ),
-    ] = 0,
+    armour: Annotated[int, _int_option("--armour", 0, 30, "P", _("Armour against fire."))] = 0,
     dry_run: DryRun = False,
     faces: FacesArg = None,
     seed: Seed = None,
@@ -909,13 +888,7 @@ def heal_command(
         ),
     ] = None,
     wound: Annotated[
-        int | None,
-        typer.Option(
-            "--wound",
-            parser=int_parser(1, 100),
-            metavar="N",
-            help=_("Which wound (default: the worst)."),
-        ),
+        int | None, _int_option("--wound", 1, 100, "N", _("Which wound (default: the worst)."))
     ] = None,
     hang_on: Annotated[
         bool, typer.Option("--hang-on", help=_("S'accrocher à la vie: 6 Vécu (O-31)."))
@@ -962,9 +935,7 @@ def heal_command(
 def rest_command(
     sheet: SheetOpt = None,
     stored: CharacterArg = None,
-    days: Annotated[
-        int, typer.Option("--days", parser=int_parser(1, 365), metavar="N", help=_("Days."))
-    ] = 6,
+    days: Annotated[int, _int_option("--days", 1, 365, "N", _("Days."))] = 6,
     no_rest: Annotated[
         bool,
         typer.Option(
@@ -1001,10 +972,7 @@ def rest_command(
 def march_command(
     sheet: SheetOpt = None,
     stored: CharacterArg = None,
-    hours: Annotated[
-        int,
-        typer.Option("--hours", parser=int_parser(1, 24), metavar="H", help=_("Hours of march.")),
-    ] = 8,
+    hours: Annotated[int, _int_option("--hours", 1, 24, "H", _("Hours of march."))] = 8,
     dry_run: DryRun = False,
     faces: FacesArg = None,
     seed: Seed = None,
