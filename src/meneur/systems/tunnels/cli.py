@@ -96,14 +96,19 @@ def _level_note(threshold: int | None) -> str | None:
     return None
 
 
+def _number_option(flag: str, low: int, high: int, help_text: str) -> Any:
+    """A bounded whole-number option (dice, Endurance, MR, Chance): a clear error out of range."""
+    return typer.Option(flag, parser=int_parser(low, high), metavar="N", help=help_text)
+
+
+def _text_option(flag: str, metavar: str, help_text: str) -> Any:
+    """A plain text or path option (a sheet, a characteristic, a spell, a weapon...)."""
+    return typer.Option(flag, metavar=metavar, help=help_text)
+
+
 Dice = Annotated[
     int | None,
-    typer.Option(
-        "--dice",
-        parser=int_parser(1, MAX_DICE),
-        metavar="N",
-        help=_("Dice rolled (the characteristic)."),
-    ),
+    _number_option("--dice", 1, MAX_DICE, _("Dice rolled (the characteristic).")),
 ]
 Threshold = Annotated[
     int | None,
@@ -242,32 +247,26 @@ def test_command(
     sixes: Sixes = "batch",
     sheet: Annotated[
         Path | None,
-        typer.Option("--sheet", metavar="FILE", help=_("Roll from a character sheet (JSON).")),
+        _text_option("--sheet", "FILE", _("Roll from a character sheet (JSON).")),
     ] = None,
     stored: CharacterArg = None,
     trait: Annotated[
         str | None,
-        typer.Option(
-            "--trait",
-            metavar="NAME",
-            help=_("The characteristic to roll from the sheet (Dextérité...)."),
+        _text_option(
+            "--trait", "NAME", _("The characteristic to roll from the sheet (Dextérité...).")
         ),
     ] = None,
     spell: Annotated[
         str | None,
-        typer.Option(
-            "--spell",
-            metavar="NAME",
-            help=_("Cast a spell from the sheet: spends its Mana (T-13)."),
-        ),
+        _text_option("--spell", "NAME", _("Cast a spell from the sheet: spends its Mana (T-13).")),
     ] = None,
     chance: Annotated[
         int,
-        typer.Option(
+        _number_option(
             "--chance",
-            parser=int_parser(0, 100),
-            metavar="N",
-            help=_("Spend up to N Chance on a failed test: each rerolls a failed die (T-12)."),
+            0,
+            100,
+            _("Spend up to N Chance on a failed test: each rerolls a failed die (T-12)."),
         ),
     ] = 0,
     chance_all: Annotated[
@@ -405,18 +404,11 @@ def test_command(
 def oppose_command(
     dice: Annotated[
         int,
-        typer.Option(
-            "--dice", parser=int_parser(1, MAX_DICE), metavar="N", help=_("Dice of side a.")
-        ),
+        _number_option("--dice", 1, MAX_DICE, _("Dice of side a.")),
     ],
     vs: Annotated[
         int,
-        typer.Option(
-            "--vs",
-            parser=int_parser(1, MAX_DICE),
-            metavar="N",
-            help=_("Dice of side b (or its Monster Rating)."),
-        ),
+        _number_option("--vs", 1, MAX_DICE, _("Dice of side b (or its Monster Rating).")),
     ],
     blessed: Blessed = False,
     cursed: Cursed = False,
@@ -509,9 +501,7 @@ def oppose_command(
 def odds_command(
     dice: Annotated[
         int,
-        typer.Option(
-            "--dice", parser=int_parser(1, MAX_ODDS_DICE), metavar="N", help=_("Dice rolled.")
-        ),
+        _number_option("--dice", 1, MAX_ODDS_DICE, _("Dice rolled.")),
     ],
     threshold: Threshold = None,
     blessed: Blessed = False,
@@ -520,11 +510,11 @@ def odds_command(
     sixes: Sixes = "batch",
     vs: Annotated[
         int | None,
-        typer.Option(
+        _number_option(
             "--vs",
-            parser=int_parser(1, MAX_OPPOSED_ODDS_DICE),
-            metavar="N",
-            help=_("Odds of an opposition against this many dice instead of a threshold."),
+            1,
+            MAX_OPPOSED_ODDS_DICE,
+            _("Odds of an opposition against this many dice instead of a threshold."),
         ),
     ] = None,
     reroll_ties: Annotated[
@@ -638,56 +628,31 @@ def odds_command(
 def fight_command(
     dice: Annotated[
         int | None,
-        typer.Option(
-            "--dice",
-            parser=int_parser(1, MAX_DICE),
-            metavar="N",
-            help=_("The character's Force (dice)."),
-        ),
+        _number_option("--dice", 1, MAX_DICE, _("The character's Force (dice).")),
     ] = None,
     endurance: Annotated[
         int | None,
-        typer.Option(
-            "--endurance",
-            parser=int_parser(1, 10_000),
-            metavar="N",
-            help=_("The character's Endurance."),
-        ),
+        _number_option("--endurance", 1, 10_000, _("The character's Endurance.")),
     ] = None,
     sheet: Annotated[
         Path | None,
-        typer.Option("--sheet", metavar="FILE", help=_("The character's sheet (JSON).")),
+        _text_option("--sheet", "FILE", _("The character's sheet (JSON).")),
     ] = None,
     vs_mr: Annotated[
         int | None,
-        typer.Option(
-            "--vs-mr",
-            parser=int_parser(1, MAX_DICE),
-            metavar="N",
-            help=_("The monster's Monster Rating."),
-        ),
+        _number_option("--vs-mr", 1, MAX_DICE, _("The monster's Monster Rating.")),
     ] = None,
     vs_dice: Annotated[
         int | None,
-        typer.Option(
-            "--vs-dice",
-            parser=int_parser(1, MAX_DICE),
-            metavar="N",
-            help=_("Another character's Force."),
-        ),
+        _number_option("--vs-dice", 1, MAX_DICE, _("Another character's Force.")),
     ] = None,
     vs_endurance: Annotated[
         int | None,
-        typer.Option(
-            "--vs-endurance",
-            parser=int_parser(1, 10_000),
-            metavar="N",
-            help=_("Another character's Endurance."),
-        ),
+        _number_option("--vs-endurance", 1, 10_000, _("Another character's Endurance.")),
     ] = None,
     vs_sheet: Annotated[
         Path | None,
-        typer.Option("--vs-sheet", metavar="FILE", help=_("Another character's sheet.")),
+        _text_option("--vs-sheet", "FILE", _("Another character's sheet.")),
     ] = None,
     stored: CharacterArg = None,
     vs_stored: VsCharacterArg = None,
@@ -709,21 +674,17 @@ def fight_command(
     ] = False,
     weapon: Annotated[
         str | None,
-        typer.Option(
-            "--weapon", metavar="NAME", help=_("The character's weapon (table provisoire).")
-        ),
+        _text_option("--weapon", "NAME", _("The character's weapon (table provisoire).")),
     ] = None,
     armour: Annotated[
         str | None,
-        typer.Option(
-            "--armour", metavar="NAME", help=_("The character's armour (table provisoire).")
-        ),
+        _text_option("--armour", "NAME", _("The character's armour (table provisoire).")),
     ] = None,
     vs_weapon: Annotated[
-        str | None, typer.Option("--vs-weapon", metavar="NAME", help=_("The opponent's weapon."))
+        str | None, _text_option("--vs-weapon", "NAME", _("The opponent's weapon."))
     ] = None,
     vs_armour: Annotated[
-        str | None, typer.Option("--vs-armour", metavar="NAME", help=_("The opponent's armour."))
+        str | None, _text_option("--vs-armour", "NAME", _("The opponent's armour."))
     ] = None,
     save: Annotated[
         bool,
@@ -795,16 +756,15 @@ def fight_command(
         else None
     )
 
-    a = replace(
-        a,
-        damage=find_weapon(weapon).damage if weapon else 0,
-        absorb=find_armour(armour).absorb if armour else 0,
-    )
-    b = replace(
-        b,
-        damage=find_weapon(vs_weapon).damage if vs_weapon else 0,
-        absorb=find_armour(vs_armour).absorb if vs_armour else 0,
-    )
+    def geared(fighter: Fighter, weapon_: str | None, armour_: str | None) -> Fighter:
+        return replace(
+            fighter,
+            damage=find_weapon(weapon_).damage if weapon_ else 0,
+            absorb=find_armour(armour_).absorb if armour_ else 0,
+        )
+
+    a = geared(a, weapon, armour)
+    b = geared(b, vs_weapon, vs_armour)
     if odds:
         _fight_odds(
             a,
@@ -922,7 +882,7 @@ def character_new_command(
     faces: FacesArg = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE.json", help=_("Save the sheet to this JSON file.")),
+        _text_option("--out", "FILE.json", _("Save the sheet to this JSON file.")),
     ] = None,
     as_json: Json = False,
 ) -> None:
