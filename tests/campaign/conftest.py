@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from pg_helpers import reset_postgres
+
 PG_ENV = "MENEUR_TEST_PG_URL"
 ROOT = Path(__file__).resolve().parents[2]
 SKIP_REASON = (
@@ -42,20 +44,6 @@ def postgres_url() -> str | None:
         )
         return done.stdout.strip().splitlines()[-1]
     return None
-
-
-def reset_postgres(url: str) -> None:
-    from sqlalchemy import create_engine
-
-    from meneur.campaign.engine import parse_url
-
-    engine = create_engine(parse_url(url))
-    try:
-        with engine.begin() as connection:
-            connection.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-            connection.exec_driver_sql("CREATE SCHEMA public")
-    finally:
-        engine.dispose()
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ from meneur.campaign.store import Store
 from meneur.web.app import create_app
 from meneur.web.state import WebSettings
 from meneur.web.tables import TableInfo, Tables
+from pg_helpers import reset_postgres
 
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 
@@ -92,14 +93,9 @@ def postgres_url() -> str | None:
                 connection.execute(text(f'CREATE DATABASE "{mine.database}"'))
     finally:
         admin.dispose()
-    engine = create_engine(mine)
-    try:
-        with engine.begin() as connection:
-            connection.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-            connection.exec_driver_sql("CREATE SCHEMA public")
-    finally:
-        engine.dispose()
-    return mine.render_as_string(hide_password=False)
+    url = mine.render_as_string(hide_password=False)
+    reset_postgres(url)
+    return url
 
 
 def make_table(
