@@ -8,9 +8,10 @@ on a copy, and write the sheet back atomically only when the step succeeded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -49,6 +50,10 @@ from meneur.systems.legendes.rules import (
 )
 from meneur.text import has_markup
 
+if TYPE_CHECKING:
+    from meneur.cli.params import TypedFaces
+    from meneur.rng import DiceSource
+
 
 def _parse_modifier(text: str) -> int:
     from meneur.cli.params import parse_int
@@ -82,31 +87,41 @@ def _parse_effect(text: str) -> Effect:
     )
 
 
+def _number_option(flag: str, metavar: str, low: int, high: int, help_text: str) -> Any:
+    """A bounded whole-number option (dice, points, a crowd): a clear error out of range."""
+    return typer.Option(flag, metavar=metavar, parser=int_parser(low, high), help=help_text)
+
+
+def _parsed_option(flag: str, metavar: str, parse: Callable[[str], Any], help_text: str) -> Any:
+    """An option read by one of meneur's parsers (a domain, a level, a band...)."""
+    return typer.Option(flag, metavar=metavar, parser=meneur_parser(parse), help=help_text)
+
+
+def _text_option(flag: str, metavar: str, help_text: str) -> Any:
+    """A plain text option (an opposition or a domain named as the hero's sheet has it)."""
+    return typer.Option(flag, metavar=metavar, help=help_text)
+
+
 DiceOpt = Annotated[
     int | None,
-    typer.Option(
-        "--dice",
-        metavar="N",
-        parser=int_parser(0, MAX_DICE),
-        help=_("The hero's dice (instead of --domain)."),
-    ),
+    _number_option("--dice", "N", 0, MAX_DICE, _("The hero's dice (instead of --domain).")),
 ]
 DomainOpt = Annotated[
     Domain | None,
-    typer.Option(
+    _parsed_option(
         "--domain",
-        metavar="DOMAIN",
-        parser=meneur_parser(parse_domain),
-        help=_("The hero's domain: legendary (3 dice), secondary (2) or ordinary (0) (L-1)."),
+        "DOMAIN",
+        parse_domain,
+        _("The hero's domain: legendary (3 dice), secondary (2) or ordinary (0) (L-1)."),
     ),
 ]
 VsOpt = Annotated[
     Level | None,
-    typer.Option(
+    _parsed_option(
         "--vs",
-        metavar="LEVEL",
-        parser=meneur_parser(parse_level),
-        help=_("Opposition level: legendaire, heroique, elite or commun (L-3)."),
+        "LEVEL",
+        parse_level,
+        _("Opposition level: legendaire, heroique, elite or commun (L-3)."),
     ),
 ]
 GroupOpt = Annotated[
@@ -115,20 +130,12 @@ GroupOpt = Annotated[
 ]
 VsDiceOpt = Annotated[
     int | None,
-    typer.Option(
-        "--vs-dice",
-        metavar="M",
-        parser=int_parser(0, MAX_DICE),
-        help=_("The opposition's dice (instead of --vs)."),
-    ),
+    _number_option("--vs-dice", "M", 0, MAX_DICE, _("The opposition's dice (instead of --vs).")),
 ]
 ModifierOpt = Annotated[
     int,
-    typer.Option(
-        "--modifier",
-        metavar="K",
-        parser=meneur_parser(_parse_modifier),
-        help=_("Circumstance: -2 or +2 on the hero's total (L-7)."),
+    _parsed_option(
+        "--modifier", "K", _parse_modifier, _("Circumstance: -2 or +2 on the hero's total (L-7).")
     ),
 ]
 WeaknessOpt = Annotated[
@@ -136,20 +143,18 @@ WeaknessOpt = Annotated[
 ]
 RegretOpt = Annotated[
     int,
-    typer.Option(
-        "--regret",
-        metavar="1|2",
-        parser=meneur_parser(_parse_regret),
-        help=_("Regret or blocage touched: -1 or -2 dice (L-6)."),
+    _parsed_option(
+        "--regret", "1|2", _parse_regret, _("Regret or blocage touched: -1 or -2 dice (L-6).")
     ),
 ]
 RemoveOpt = Annotated[
     int,
-    typer.Option(
+    _number_option(
         "--remove-dice",
-        metavar="N",
-        parser=int_parser(0, MAX_DICE),
-        help=_("Dice the GM removes for an action described too thinly (L-6)."),
+        "N",
+        0,
+        MAX_DICE,
+        _("Dice the GM removes for an action described too thinly (L-6)."),
     ),
 ]
 MotivationOpt = Annotated[
@@ -157,12 +162,7 @@ MotivationOpt = Annotated[
 ]
 SpendOpt = Annotated[
     int,
-    typer.Option(
-        "--spend",
-        metavar="N",
-        parser=int_parser(0, MAX_SPEND),
-        help=_("Motivation points spent: +1 die each (L-12)."),
-    ),
+    _number_option("--spend", "N", 0, MAX_SPEND, _("Motivation points spent: +1 die each (L-12).")),
 ]
 LightOpt = Annotated[
     bool, typer.Option("--light-wound", help=_("The hero has a light wound: -2 (L-13)."))
@@ -172,22 +172,26 @@ GraveOpt = Annotated[
 ]
 AidOpt = Annotated[
     Effect | None,
-    typer.Option(
+    _parsed_option(
         "--aid",
-        metavar="RESULT",
-        parser=meneur_parser(_parse_effect),
-        help=_("Help received before this roll: extra_die, plus_2 or plus_1 (L-11)."),
+        "RESULT",
+        _parse_effect,
+        _("Help received before this roll: extra_die, plus_2 or plus_1 (L-11)."),
     ),
 ]
 TakeOpt = Annotated[
     Band | None,
-    typer.Option(
-        "--take",
-        metavar="BAND",
-        parser=meneur_parser(parse_band),
-        help=_("The winner takes at most this outcome (L-8)."),
-    ),
+    _parsed_option("--take", "BAND", parse_band, _("The winner takes at most this outcome (L-8).")),
 ]
+
+
+def _odds_json(rows: dict[str, Fraction]) -> dict[str, Any]:
+    """The odds' JSON: each outcome's probability as a float and as an exact fraction."""
+    return {
+        "system": "legendes",
+        "outcomes": {key: float(p) for key, p in rows.items()},
+        "exact": {key: str(p) for key, p in rows.items()},
+    }
 
 
 def build_params(
@@ -303,9 +307,7 @@ def odds_command(
     dist = opposed_odds(params)
     rows = {key: dist.p(key) for key in OUTCOME_KEYS}
     data: dict[str, Any] = {
-        "system": "legendes",
-        "outcomes": {key: float(p) for key, p in rows.items()},
-        "exact": {key: str(p) for key, p in rows.items()},
+        **_odds_json(rows),
         "dice": params.pc_dice,
         "opposition_dice": params.opposition_dice,
         "swept": params.swept,
@@ -319,21 +321,11 @@ def odds_command(
 def aid_command(
     helper_dice: Annotated[
         int,
-        typer.Option(
-            "--helper-dice",
-            metavar="N",
-            parser=int_parser(0, MAX_DICE),
-            help=_("The helper's dice (L-11)."),
-        ),
+        _number_option("--helper-dice", "N", 0, MAX_DICE, _("The helper's dice (L-11).")),
     ],
     helped_dice: Annotated[
         int,
-        typer.Option(
-            "--helped-dice",
-            metavar="M",
-            parser=int_parser(0, MAX_DICE),
-            help=_("The helped character's dice (L-11)."),
-        ),
+        _number_option("--helped-dice", "M", 0, MAX_DICE, _("The helped character's dice (L-11).")),
     ],
     modifier: ModifierOpt = 0,
     odds: Annotated[
@@ -354,11 +346,7 @@ def aid_command(
     if odds:
         dist = check.odds(params)
         rows: dict[str, Fraction] = {effect: dist.p(effect) for effect in EFFECTS}
-        odds_data: dict[str, Any] = {
-            "system": "legendes",
-            "outcomes": {key: float(p) for key, p in rows.items()},
-            "exact": {key: str(p) for key, p in rows.items()},
-        }
+        odds_data = _odds_json(rows)
         title = _("Help: {helper} dice against {helped}").format(
             helper=helper_dice, helped=helped_dice
         )
@@ -392,6 +380,26 @@ def _step(sheet: Path, as_json: bool, run: Any) -> None:
     emit(data, lambda console: render_step(console, data), as_json=as_json)
 
 
+def _rolled_step(
+    sheet: Path | None,
+    stored: str | None,
+    dice: tuple[int | None, TypedFaces | None, TypedFaces | None],
+    as_json: bool,
+    step: Callable[[Any, DiceSource, DiceSource], Any],
+) -> None:
+    """A scene step that rolls: the hero's side and the other side each read their own dice."""
+    hero_sheet = required_sheet(sheet, stored, "legendes")  # before the dice: they are logged
+    sources = dice_sources(*dice)
+
+    def run(hero: Any) -> Any:
+        result = step(hero, sources[0], sources[1])
+        for source in {id(s): s for s in sources}.values():
+            source.finish()
+        return result
+
+    _step(hero_sheet, as_json, run)
+
+
 def scene_start(
     sheet: SheetArg = None,
     stored: CharacterArg = None,
@@ -411,12 +419,7 @@ def scene_start(
 def scene_add(
     level: Annotated[
         Level,
-        typer.Option(
-            "--level",
-            metavar="LEVEL",
-            parser=meneur_parser(parse_level),
-            help=_("Its level (L-3)."),
-        ),
+        _parsed_option("--level", "LEVEL", parse_level, _("Its level (L-3).")),
     ],
     sheet: SheetArg = None,
     name: Annotated[
@@ -427,11 +430,8 @@ def scene_add(
     group: GroupOpt = False,
     count: Annotated[
         int,
-        typer.Option(
-            "--count",
-            metavar="N",
-            parser=int_parser(1, 100_000),
-            help=_("A crowd of this many members, split by tens (L-4)."),
+        _number_option(
+            "--count", "N", 1, 100_000, _("A crowd of this many members, split by tens (L-4).")
         ),
     ] = 1,
     keeps_fighting: Annotated[
@@ -468,20 +468,14 @@ def scene_add(
 def scene_roll(
     vs: Annotated[
         list[str],
-        typer.Option(
-            "--vs",
-            metavar="NAME",
-            help=_("An opposition of the scene (repeat for several, L-10)."),
-        ),
+        _text_option("--vs", "NAME", _("An opposition of the scene (repeat for several, L-10).")),
     ],
     sheet: SheetArg = None,
     stored: CharacterArg = None,
     domain: Annotated[
         str,
-        typer.Option(
-            "--domain",
-            metavar="DOMAIN",
-            help=_("One of the hero's domains, or legendary/secondary/ordinary."),
+        _text_option(
+            "--domain", "DOMAIN", _("One of the hero's domains, or legendary/secondary/ordinary.")
         ),
     ] = "ordinary",
     dice: DiceOpt = None,
@@ -506,36 +500,26 @@ def scene_roll(
         domain=domain, dice=dice, against=tuple(vs), modifier=modifier, weakness=weakness,
         regret=regret, removed_dice=remove_dice, motivation=motivation, spend=spend, take=take,
     )  # fmt: skip
-    hero_sheet = required_sheet(sheet, stored, "legendes")  # before the dice: they are logged
-    sources = dice_sources(seed, faces, vs_faces)
-
-    def run(hero: Any) -> Any:
-        result = scene.roll(hero, request, sources[0], sources[1])
-        for source in {id(s): s for s in sources}.values():
-            source.finish()
-        return result
-
-    _step(hero_sheet, as_json, run)
+    _rolled_step(
+        sheet,
+        stored,
+        (seed, faces, vs_faces),
+        as_json,
+        lambda hero, first, second: scene.roll(hero, request, first, second),
+    )
 
 
 def scene_aid(
     helper: Annotated[str, typer.Option("--helper", help=_("Who helps (once per scene, L-11)."))],
     helper_dice: Annotated[
         int,
-        typer.Option(
-            "--helper-dice",
-            metavar="N",
-            parser=int_parser(0, MAX_DICE),
-            help=_("The helper's dice."),
-        ),
+        _number_option("--helper-dice", "N", 0, MAX_DICE, _("The helper's dice.")),
     ],
     sheet: SheetArg = None,
     stored: CharacterArg = None,
     domain: Annotated[
         str,
-        typer.Option(
-            "--domain", metavar="DOMAIN", help=_("The hero's domain for the opposed help roll.")
-        ),
+        _text_option("--domain", "DOMAIN", _("The hero's domain for the opposed help roll.")),
     ] = "ordinary",
     modifier: ModifierOpt = 0,
     faces: FacesArg = None,
@@ -550,19 +534,14 @@ def scene_aid(
         raise UsageError(N_("A helper's name has 1 to 80 characters."))
     if has_markup(helper):
         raise UsageError(N_("A name cannot hold square brackets [ ]: {name}"), name=helper)
-    hero_sheet = required_sheet(sheet, stored, "legendes")  # before the dice: they are logged
-    sources = dice_sources(seed, faces, vs_faces)
 
-    def run(hero: Any) -> Any:
+    def run(hero: Any, first: DiceSource, second: DiceSource) -> Any:
         kind, _name = scene.domain_of(hero, domain[:80])
-        result = scene.aid(
-            hero, helper.strip(), helper_dice, domain_dice(kind), modifier, sources[0], sources[1]
+        return scene.aid(
+            hero, helper.strip(), helper_dice, domain_dice(kind), modifier, first, second
         )
-        for source in {id(s): s for s in sources}.values():
-            source.finish()
-        return result
 
-    _step(hero_sheet, as_json, run)
+    _rolled_step(sheet, stored, (seed, faces, vs_faces), as_json, run)
 
 
 def scene_wound(
