@@ -15,6 +15,13 @@ def run(capsys: pytest.CaptureFixture[str], command: str, **values: str) -> Resu
     return invoke(capsys, *(word.format(**values) for word in command.split()))
 
 
+def new_aria(capsys: pytest.CaptureFixture[str], tmp_path: Path, dice: str) -> Path:
+    """Create the character Aria in ``tmp_path/aria.json`` from the given dice options."""
+    path = tmp_path / "aria.json"
+    run(capsys, f"character new tunnels Aria {dice} --out {{path}}", path=str(path))
+    return path
+
+
 def test_T3_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     r = run(capsys, "test tunnels --dice 4 --threshold 2 --faces 1,1,4,6 --explode never --json")
     assert r.status == 0
@@ -128,8 +135,7 @@ def test_T1_character_new_and_test_from_sheet(
 def test_T13_spell_spends_mana_on_the_sheet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = tmp_path / "aria.json"
-    run(capsys, "character new tunnels Aria --faces 1,3,5,2,4,6 --out {path}", path=str(path))
+    path = new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6")
     r = run(capsys, "test tunnels --sheet {path} --spell Flammèche --seed 2 --json", path=str(path))
     assert r.status == 0, r.err
     assert r.json()["mana"] == 4
@@ -137,8 +143,7 @@ def test_T13_spell_spends_mana_on_the_sheet(
 
 
 def test_T12_chance_from_the_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = tmp_path / "aria.json"
-    run(capsys, "character new tunnels Aria --faces 1,3,5,2,4,6 --out {path}", path=str(path))
+    path = new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6")
     r = run(
         capsys,
         "test tunnels --sheet {path} --trait Force --threshold 1 --faces 1,2,6 "
@@ -210,8 +215,7 @@ def test_short_faces_say_how_many_are_missing(capsys: pytest.CaptureFixture[str]
 
 
 def test_bad_sheet_trait(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = tmp_path / "aria.json"
-    run(capsys, "character new tunnels Aria --seed 1 --out {path}", path=str(path))
+    path = new_aria(capsys, tmp_path, "--seed 1")
     r = run(capsys, "test tunnels --sheet {path} --trait Agilité --threshold 1", path=str(path))
     assert r.status == 2 and "Agilité" in r.err
 
@@ -227,8 +231,7 @@ def test_T11_fight_saves_wounds_to_the_sheet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """T-11: after a lost exchange the sheet keeps the Endurance left (and the wound)."""
-    path = tmp_path / "aria.json"
-    run(capsys, "character new tunnels Aria --faces 1,3,5,2,4,6 --out {path}", path=str(path))
+    path = new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6")
     # Force 2, Endurance 6: loses 2 points, then wins by 2 against MR 2
     r = run(
         capsys,
