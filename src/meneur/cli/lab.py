@@ -146,7 +146,7 @@ def _distribution(
         return
     from rich.table import Table
 
-    from meneur.lab.render import percent
+    from meneur.lab.render import percent, print_ending
 
     table = Table(title=title, title_style="bold")
     table.add_column(_("Outcome"), justify="right")
@@ -154,9 +154,9 @@ def _distribution(
     table.add_column(_("Exact"), justify="right")
     for label, p in law:
         table.add_row(label, percent(p, 2), f"{p.numerator}/{p.denominator}")
-    console().print(table)
-    if plot is not None:
-        console().print(_("Plot written to {path}.").format(path=plot))
+    out = console()
+    out.print(table)
+    print_ending(out, False, plot)  # exact odds: never cut short
 
 
 def table_command(
@@ -210,13 +210,11 @@ def table_command(
     elif as_csv:
         print(grid.to_csv(), end="")
     else:
-        from meneur.lab.render import render_grid
+        from meneur.lab.render import print_ending, render_grid
 
-        render_grid(console(), grid, title)
-        if grid.interrupted:
-            console().print("[yellow]" + _("Interrupted: partial result.") + "[/]")
-        if plot is not None:
-            console().print(_("Plot written to {path}.").format(path=plot))
+        out = console()
+        render_grid(out, grid, title)
+        print_ending(out, grid.interrupted, plot)
 
 
 def compare_command(
@@ -310,13 +308,11 @@ def compare_command(
     elif as_csv:
         print(result.to_csv(), end="")
     else:
-        from meneur.lab.render import render_compare
+        from meneur.lab.render import print_ending, render_compare
 
-        render_compare(console(), result.a, result.b, title)
-        if result.a.interrupted or result.b.interrupted:
-            console().print("[yellow]" + _("Interrupted: partial result.") + "[/]")
-        if plot is not None:
-            console().print(_("Plot written to {path}.").format(path=plot))
+        out = console()
+        render_compare(out, result.a, result.b, title)
+        print_ending(out, result.a.interrupted or result.b.interrupted, plot)
 
 
 def add_odds_plot(command: Any) -> None:

@@ -231,7 +231,7 @@ def fight_command(
     _choice(sixes, ("batch", "all"), "--sixes")
     if plot is not None:
         check_path(plot)
-    from meneur.lab.simulate import TunnelsFight, fight_report, run_chunks, survival, tunnels_fights
+    from meneur.lab.simulate import TunnelsFight, fight_report, run_chunks, tunnels_fights
 
     fight = TunnelsFight(
         dice,
@@ -253,40 +253,28 @@ def fight_command(
         description=_("Fights"),
     )
     data = fight_report(fight, tally)
-    rounds = tally.histograms.get("rounds", {})
-    last = max(rounds, default=0)
     if plot is not None:
-        from meneur.lab.plot import plot_fight
-
         curves = {
-            _("Character alive"): survival(tally.histograms.get("dead_at", {}), tally.runs, last),
-            _("Character unhurt"): survival(
-                tally.histograms.get("wounded_at", {}), tally.runs, last
-            ),
-            _("Monster standing"): survival(tally.histograms.get("won_at", {}), tally.runs, last),
+            _("Character alive"): "dead_at",
+            _("Character unhurt"): "wounded_at",
+            _("Monster standing"): "won_at",
         }
         title = _(
             "Tunnels: Force {dice}, Endurance {endurance} against MR {mr} ({runs} fights)"
         ).format(dice=dice, endurance=endurance, mr=vs_mr, runs=tally.runs)
-        plot_fight(curves, {k: v / tally.runs for k, v in rounds.items()}, plot, title)
-        data["plot"] = str(plot)
+        _plot_fight(tally, curves, title, plot, data)
     if as_json:
         print_json(data)
         return
     from meneur.lab.render import decimal, percent
 
     out = console()
-    low, high = data["win_interval_95"]
     out.print(
         _("[bold]{runs}[/] fights: Force {dice}, Endurance {endurance} against MR {mr}.").format(
             runs=tally.runs, dice=dice, endurance=endurance, mr=vs_mr
         )
     )
-    out.print(
-        _("Victory: [bold green]{rate}[/] (95 % interval {low} to {high})").format(
-            rate=percent(data["win_rate"], 2), low=percent(low, 2), high=percent(high, 2)
-        )
-    )
+    _print_victory(out, data)
     out.print(
         _("Death: {rate}; wounded: {wounded}").format(
             rate=percent(data["death_rate"], 2), wounded=percent(data["wounded_rate"], 2)
@@ -298,12 +286,45 @@ def fight_command(
 
 def _print_ending(out: Any, data: dict[str, Any], tally: Any, plot: Path | None) -> None:
     """The lines every fight simulation ends with: cut fights, an interruption, the plot."""
+    from meneur.lab.render import print_ending
+
     if data["unfinished"]:
         out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
-    if tally.interrupted:
-        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
-    if plot is not None:
-        out.print(_("Plot written to {path}.").format(path=plot))
+    print_ending(out, tally.interrupted, plot)
+
+
+def _plot_fight(
+    tally: Any, curves: dict[str, str], title: str, plot: Path, data: dict[str, Any]
+) -> None:
+    """Draw a fight simulation in ``plot`` and name the file in ``data``.
+
+    ``curves`` maps each curve's label to the histogram of the round its event happened
+    (``dead_at``, ``wounded_at``, ``won_at``): each system's fight only differs in those,
+    so the survival curves and the rounds histogram are built here once.
+    """
+    from meneur.lab.plot import plot_fight
+    from meneur.lab.simulate import survival
+
+    rounds = tally.histograms.get("rounds", {})
+    last = max(rounds, default=0)
+    survivals = {
+        label: survival(tally.histograms.get(key, {}), tally.runs, last)
+        for label, key in curves.items()
+    }
+    plot_fight(survivals, {k: v / tally.runs for k, v in rounds.items()}, plot, title)
+    data["plot"] = str(plot)
+
+
+def _print_victory(out: Any, data: dict[str, Any]) -> None:
+    """The win rate and its 95 % interval, as the Tunnels and Légendes fights print it."""
+    from meneur.lab.render import percent
+
+    low, high = data["win_interval_95"]
+    out.print(
+        _("Victory: [bold green]{rate}[/] (95 % interval {low} to {high})").format(
+            rate=percent(data["win_rate"], 2), low=percent(low, 2), high=percent(high, 2)
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -369,7 +390,7 @@ def _obscur_fight(
         max_rounds=None if options.rounds is None else min(options.rounds, MAX_ROUNDS),
     )
     from meneur.lab.obscur_duel import obscur_duel_tally, vectorisable
-    from meneur.lab.simulate import duel_report, obscur_duels, run_chunks, survival
+    from meneur.lab.simulate import duel_report, obscur_duels, run_chunks
 
     vectorised = vectorisable(params)
     tally = run_chunks(
@@ -384,24 +405,15 @@ def _obscur_fight(
     names = (params.a.name, params.b.name)
     data = duel_report(names, (params.a.strategy, params.b.strategy), tally)
     data["vectorised"] = vectorised
-    rounds = tally.histograms.get("rounds", {})
     if plot is not None:
-        from meneur.lab.plot import plot_fight
-
-        last = max(rounds, default=0)
         curves = {
-            _("{name} standing").format(name=names[0]): survival(
-                tally.histograms.get("dead_at", {}), tally.runs, last
-            ),
-            _("{name} standing").format(name=names[1]): survival(
-                tally.histograms.get("won_at", {}), tally.runs, last
-            ),
+            _("{name} standing").format(name=names[0]): "dead_at",
+            _("{name} standing").format(name=names[1]): "won_at",
         }
         title = _("Obscur: {a} against {b} ({runs} fights)").format(
             a=names[0], b=names[1], runs=tally.runs
         )
-        plot_fight(curves, {k: v / tally.runs for k, v in rounds.items()}, plot, title)
-        data["plot"] = str(plot)
+        _plot_fight(tally, curves, title, plot, data)
     if as_json:
         print_json(data)
         return
@@ -464,63 +476,45 @@ def _legendes_fight(
         legendes_conflicts,
         legendes_scene,
         run_chunks,
-        survival,
     )
 
     shown = ", ".join(ADAPTER.level_label(one) for one in levels)
     conflict = LegendesConflict(dice, level, modifier, None, max_rounds)
     if len(levels) == 1:
-        tally = run_chunks(
-            runs,
-            lambda rng, n: legendes_conflicts(conflict, rng, n),
-            seed=seed,
-            description=_("Fights"),
-        )
+
+        def chunk(rng: Any, n: int) -> Any:
+            return legendes_conflicts(conflict, rng, n)
+
     else:  # L-10: several oppositions at once, compared two by two with the hero
-        tally = run_chunks(
-            runs,
-            lambda rng, n: legendes_scene(
-                dice, levels, rng, n, modifier=modifier, max_rolls=max_rounds
-            ),
-            seed=seed,
-            description=_("Fights"),
-        )
+
+        def chunk(rng: Any, n: int) -> Any:
+            return legendes_scene(dice, levels, rng, n, modifier=modifier, max_rolls=max_rounds)
+
+    tally = run_chunks(runs, chunk, seed=seed, description=_("Fights"))
     data = conflict_report(conflict, tally)
     data["fight"]["level"] = level if len(levels) == 1 else list(levels)
-    rounds = tally.histograms.get("rounds", {})
     if plot is not None:
-        from meneur.lab.plot import plot_fight
-
-        last = max(rounds, default=0)
         curves = {
-            _("Hero standing"): survival(tally.histograms.get("dead_at", {}), tally.runs, last),
-            _("Hero unhurt"): survival(tally.histograms.get("wounded_at", {}), tally.runs, last),
-            _("Opposition standing"): survival(
-                tally.histograms.get("won_at", {}), tally.runs, last
-            ),
+            _("Hero standing"): "dead_at",
+            _("Hero unhurt"): "wounded_at",
+            _("Opposition standing"): "won_at",
         }
         title = _("Légendes: {dice} dice against {level} ({runs} conflicts)").format(
             dice=dice, level=shown, runs=tally.runs
         )
-        plot_fight(curves, {k: v / tally.runs for k, v in rounds.items()}, plot, title)
-        data["plot"] = str(plot)
+        _plot_fight(tally, curves, title, plot, data)
     if as_json:
         print_json(data)
         return
     from meneur.lab.render import decimal, percent
 
     out = console()
-    low, high = data["win_interval_95"]
     out.print(
         _("[bold]{runs}[/] conflicts: {dice} dice against {level}.").format(
             runs=tally.runs, dice=dice, level=shown
         )
     )
-    out.print(
-        _("Victory: [bold green]{rate}[/] (95 % interval {low} to {high})").format(
-            rate=percent(data["win_rate"], 2), low=percent(low, 2), high=percent(high, 2)
-        )
-    )
+    _print_victory(out, data)
     out.print(
         _("Defeat: {rate}; wounded: {wounded}").format(
             rate=percent(data["defeat_rate"], 2), wounded=percent(data["wounded_rate"], 2)
@@ -621,9 +615,7 @@ def test_command(
     if plot is not None:
         check_path(plot)
     name = adapter.check_name(check)
-    panels, rows, columns = adapter.axes(name, chosen, row, col, panel)
-    if not panels.values:
-        raise UsageError(N_("'{text}' names no value."), text=str(panel)[:40])
+    panels, rows, columns = _cell_axes(adapter, name, chosen, row, col, panel)
     at = (panels.values[0], rows.values[0], columns.values[0])
     from meneur.lab.simulate import cell_chunk, run_chunks
 
@@ -683,7 +675,7 @@ def test_command(
     if as_json:
         print_json(data)
         return
-    from meneur.lab.render import decimal, percent
+    from meneur.lab.render import decimal, percent, print_ending
 
     out = console()
     low, high = rate["interval_95"]
@@ -710,8 +702,7 @@ def test_command(
     out.print(
         _("{rate} rolls per second").format(rate=f"{tally.runs / max(tally.seconds, 1e-9):,.0f}")
     )
-    if tally.interrupted:
-        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
+    print_ending(out, tally.interrupted, None)  # (this command never named its plot file)
 
 
 MAX_SWEEP_POINTS = 400
@@ -893,13 +884,11 @@ def sweep_command(
             data["plot"] = str(plot)
         print_json(data)
         return
-    from meneur.lab.render import render_grid
+    from meneur.lab.render import print_ending, render_grid
 
-    render_grid(console(), grid, title)
-    if swept.interrupted:
-        console().print("[yellow]" + _("Interrupted: partial result.") + "[/]")
-    if plot is not None:
-        console().print(_("Plot written to {path}.").format(path=plot))
+    out = console()
+    render_grid(out, grid, title)
+    print_ending(out, swept.interrupted, plot)
 
 
 def _tunnels_points(
@@ -995,6 +984,22 @@ def _obscur_points(
     )
 
 
+def _cell_axes(
+    adapter: Any,
+    name: str,
+    chosen: dict[str, str],
+    rows: str | None,
+    cols: str | None,
+    panel: str | None,
+) -> tuple[Any, Any, Any]:
+    """The table's axes for ``simulate test`` (one cell) and a cell sweep, as ``meneur
+    table`` reads them; a ``--panel`` that names nothing is an error, not an empty run."""
+    panels, row_axis, col_axis = adapter.axes(name, chosen, rows, cols, panel)
+    if not panels.values:
+        raise UsageError(N_("'{text}' names no value."), text=str(panel)[:40])
+    return panels, row_axis, col_axis
+
+
 def _cell_points(
     found: Any,
     check: str | None,
@@ -1009,9 +1014,7 @@ def _cell_points(
     adapter = adapter_for(found)
     name = adapter.check_name(check)
     chosen = adapter.parse_variant(variant or "")
-    panels, row_axis, col_axis = adapter.axes(name, chosen, rows, cols, panel)
-    if not panels.values:
-        raise UsageError(N_("'{text}' names no value."), text=str(panel)[:40])
+    panels, row_axis, col_axis = _cell_axes(adapter, name, chosen, rows, cols, panel)
     at = panels.values[0]
     points = [
         Point("cell", (found.name, name, adapter.params_at(name, chosen, at, r, c)))
@@ -1141,7 +1144,7 @@ def policy_command(
         return
     from rich.table import Table
 
-    from meneur.lab.render import decimal, percent
+    from meneur.lab.render import decimal, percent, print_ending
 
     table = Table(title=title, title_style="bold")
     table.add_column(_("Policy"))
@@ -1164,10 +1167,7 @@ def policy_command(
     out = console()
     out.print(table)
     out.print(_("{runs} runs per policy.").format(runs=data["policies"][0]["runs"]))
-    if data["interrupted"]:
-        out.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
-    if plot is not None:
-        out.print(_("Plot written to {path}.").format(path=plot))
+    print_ending(out, data["interrupted"], plot)
 
 
 def register_simulate(group: typer.Typer) -> None:

@@ -10,6 +10,8 @@ from meneur.locale import current_language
 from meneur.locale import gettext as _
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
     from rich.table import Table
 
@@ -121,3 +123,15 @@ def render_compare(console: Console, a: Grid, b: Grid, title: str, measure: int 
                 row.append(f"{percent(pa, 0)} → {percent(pb, 0)}\n{change}")
             table.add_row(a.rows.label_of(r), *row)
         console.print(table)
+
+
+def print_ending(console: Console, interrupted: bool, plot: Path | None) -> None:
+    """The last lines of every lab command's human output: a warning when Ctrl-C cut the
+    runs short (the figures above are partial), then where the plot went.
+
+    One place, so that ``table``, ``compare`` and each ``simulate`` command end alike.
+    """
+    if interrupted:
+        console.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
+    if plot is not None:
+        console.print(_("Plot written to {path}.").format(path=plot))
