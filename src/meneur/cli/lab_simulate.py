@@ -615,7 +615,7 @@ def test_command(
     if plot is not None:
         check_path(plot)
     name = adapter.check_name(check)
-    panels, rows, columns = _cell_axes(adapter, name, chosen, row, col, panel)
+    panels, rows, columns = adapter.named_axes(name, chosen, row, col, panel)
     at = (panels.values[0], rows.values[0], columns.values[0])
     from meneur.lab.simulate import cell_chunk, run_chunks
 
@@ -984,22 +984,6 @@ def _obscur_points(
     )
 
 
-def _cell_axes(
-    adapter: Any,
-    name: str,
-    chosen: dict[str, str],
-    rows: str | None,
-    cols: str | None,
-    panel: str | None,
-) -> tuple[Any, Any, Any]:
-    """The table's axes for ``simulate test`` (one cell) and a cell sweep, as ``meneur
-    table`` reads them; a ``--panel`` that names nothing is an error, not an empty run."""
-    panels, row_axis, col_axis = adapter.axes(name, chosen, rows, cols, panel)
-    if not panels.values:
-        raise UsageError(N_("'{text}' names no value."), text=str(panel)[:40])
-    return panels, row_axis, col_axis
-
-
 def _cell_points(
     found: Any,
     check: str | None,
@@ -1014,7 +998,7 @@ def _cell_points(
     adapter = adapter_for(found)
     name = adapter.check_name(check)
     chosen = adapter.parse_variant(variant or "")
-    panels, row_axis, col_axis = _cell_axes(adapter, name, chosen, rows, cols, panel)
+    panels, row_axis, col_axis = adapter.named_axes(name, chosen, rows, cols, panel)
     at = panels.values[0]
     points = [
         Point("cell", (found.name, name, adapter.params_at(name, chosen, at, r, c)))

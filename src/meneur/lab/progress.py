@@ -14,6 +14,28 @@ SHOW_AFTER = 1.0
 """Seconds the work is forecast to last before a bar is worth showing."""
 
 
+def start_bar(description: str, total: int, completed: int) -> tuple[Any, Any]:
+    """A started bar and its task: percentage and time left, on standard error, transient.
+
+    One look for every bar that appears once work is forecast to be long (the exact grids'
+    :class:`LazyBar` and the simulations' chunks), built where rich is imported only then.
+    """
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from meneur.cli.output import error_console
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f} %"),
+        TimeRemainingColumn(),
+        console=error_console(),
+        transient=True,
+    )
+    bar.start()
+    return bar, bar.add_task(description, total=total, completed=completed)
+
+
 class LazyBar:
     """``advance(n)`` as work is done; the bar starts once the forecast passes a second."""
 
@@ -35,20 +57,7 @@ class LazyBar:
             return
         elapsed = time.perf_counter() - self.started
         if elapsed * self.total / self.done > SHOW_AFTER:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-            from meneur.cli.output import error_console
-
-            self.bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                TextColumn("{task.percentage:>3.0f} %"),
-                TimeRemainingColumn(),
-                console=error_console(),
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(self.description, total=self.total, completed=self.done)
+            self.bar, self.task = start_bar(self.description, self.total, self.done)
 
     def stop(self) -> None:
         if self.bar is not None:

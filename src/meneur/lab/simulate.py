@@ -86,20 +86,9 @@ def run_chunks(
             done += size
             elapsed = time.perf_counter() - started
             if progress and bar is None and done < runs and elapsed * runs / done > 1.0:
-                from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+                from meneur.lab.progress import start_bar
 
-                from meneur.cli.output import error_console
-
-                bar = Progress(
-                    TextColumn("{task.description}"),
-                    BarColumn(),
-                    TextColumn("{task.percentage:>3.0f} %"),
-                    TimeRemainingColumn(),
-                    console=error_console(),
-                    transient=True,
-                )
-                bar.start()
-                task = bar.add_task(description, total=runs, completed=done)
+                bar, task = start_bar(description, runs, done)
             elif bar is not None:
                 bar.update(task, completed=done)
     except KeyboardInterrupt:

@@ -40,6 +40,22 @@ class Adapter(ABC):
     ) -> tuple[Axis, Axis, Axis]:
         """(panels, rows, columns) from what the user typed (``None``: the default)."""
 
+    def named_axes(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        rows: str | None,
+        columns: str | None,
+        panels: str | None,
+    ) -> tuple[Axis, Axis, Axis]:
+        """:meth:`axes` for what works on the first panel named (one cell's exact law, a
+        simulated cell, a sweep of cells): there, a panel that names nothing is an error
+        (there is no first cell), said the same way by each of them."""
+        panel_axis, row_axis, column_axis = self.axes(check, variant, rows, columns, panels)
+        if not panel_axis.values:
+            raise UsageError(N_("'{text}' names no value."), text=str(panels)[:40])
+        return panel_axis, row_axis, column_axis
+
     @abstractmethod
     def measures(self, check: str) -> tuple[Measure, ...]:
         """The probabilities of a cell, the headline first."""
@@ -91,9 +107,7 @@ class Adapter(ABC):
     ) -> tuple[Any, list[tuple[str, Fraction]]]:
         """The exact law of the first cell named: (params, [(label, probability)...])."""
         name = self.check_name(check)
-        panel_axis, row_axis, column_axis = self.axes(name, variant, rows, columns, panels)
-        if not panel_axis.values:
-            raise UsageError(N_("'{text}' names no value."), text=str(panels)[:40])
+        panel_axis, row_axis, column_axis = self.named_axes(name, variant, rows, columns, panels)
         at = (panel_axis.values[0], row_axis.values[0], column_axis.values[0])
         params = self.params_at(name, variant, *at)
         dist = check_of(self.system, name).odds(params)
