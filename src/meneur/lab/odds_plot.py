@@ -121,7 +121,7 @@ def plot_odds(
     system: str, data: Mapping[str, Any], options: Mapping[str, Any], path: str | Path
 ) -> Path:
     """Draw the odds an ``odds`` command printed (bars, and the success curve if any)."""
-    from meneur.lab.plot import _percent_axis, _pyplot, _save
+    from meneur.lab.plot import _label_bars, _percent_axis, _pyplot, _save
     from meneur.lab.render import percent
     from meneur.systems.registry import find_system
 
@@ -146,16 +146,7 @@ def plot_odds(
         ha="right" if long_labels else "center",
         fontsize=8,
     )
-    for bar, value in zip(drawn, values, strict=True):
-        if value >= 0.0005:
-            left.text(
-                bar.get_x() + bar.get_width() / 2,
-                value,
-                percent(value, 1),
-                ha="center",
-                va="bottom",
-                fontsize=7,
-            )
+    _label_bars(left, drawn, values, least=0.0005)
     from matplotlib.patches import Patch
 
     colours = {c for _l, _p, c in bars}

@@ -67,6 +67,23 @@ def _integer_ticks(axis: Any) -> None:
     axis.set_major_locator(MaxNLocator(integer=True))
 
 
+def _label_bars(axis: Any, bars: Any, values: Sequence[float], least: float | None = None) -> None:
+    """Write each bar's percentage just above it, in the one style of every bar chart
+    (``simulate test``'s outcomes, ``odds --plot``); bars under ``least`` stay unlabelled."""
+    from meneur.lab.render import percent
+
+    for bar, value in zip(bars, values, strict=True):
+        if least is None or value >= least:
+            axis.text(
+                bar.get_x() + bar.get_width() / 2,
+                value,
+                percent(value, 1),
+                ha="center",
+                va="bottom",
+                fontsize=7,
+            )
+
+
 def _save(figure: Figure, path: Path) -> Path:
     figure.savefig(path, dpi=110, bbox_inches="tight")
     _pyplot().close(figure)
@@ -241,8 +258,6 @@ def plot_distribution(
     probabilities: Mapping[str, float], path: str | Path, title: str, xlabel: str
 ) -> Path:
     """Bars of an outcome distribution, each labelled with its percentage."""
-    from meneur.lab.render import percent
-
     target = check_path(path)
     plt = _pyplot()
     figure, ax = plt.subplots(figsize=(max(5.0, 0.6 * len(probabilities) + 2), 4.0))
@@ -250,15 +265,7 @@ def plot_distribution(
     values = [probabilities[k] for k in keys]
     bars = ax.bar(range(len(keys)), values, color="#4c72b0", label=_("Probability"))
     ax.set_xticks(range(len(keys)), keys, rotation=30 if len(keys) > 8 else 0, fontsize=8)
-    for bar, value in zip(bars, values, strict=True):
-        ax.text(
-            bar.get_x() + bar.get_width() / 2,
-            value,
-            percent(value, 1),
-            ha="center",
-            va="bottom",
-            fontsize=7,
-        )
+    _label_bars(ax, bars, values)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(_("Probability"))
     _percent_axis(ax.yaxis)
