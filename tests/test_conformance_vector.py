@@ -73,8 +73,9 @@ class _Faces:
 @pytest.mark.parametrize("index", range(6))
 def test_T12_vectorised_chance_equals_spend_chance(index: int, all_failed: bool) -> None:
     """T-12: automatic Chance, vectorised, ends as the system's ``spend_chance``."""
-    from meneur.lab.vector import ArrayReader, tunnels_chance
     from meneur.systems.tunnels.chance import spend_chance
+    from meneur.systems.tunnels.vector import tunnels_chance
+    from meneur.vector import ArrayReader
 
     check = system_named("tunnels").checks()["test"]
     params = check.examples()[index]
@@ -176,8 +177,8 @@ DUELS = {
 def test_obscur_duel_vectorised_equals_fight_with(case: str) -> None:
     """O-11..O-13, O-17, O-19, O-28, O-29, O-31: numpy duels end as the system's own fight."""
     from meneur.lab.obscur_duel import ENDS, obscur_duels_vector, vectorisable
-    from meneur.lab.vector import ArrayReader
     from meneur.systems.obscur.combat import resolve_fight
+    from meneur.vector import ArrayReader
 
     a, b, options = DUELS[case]
     params = _duel(a, b, **options)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from meneur.lab.simulate import run_chunks, tunnels_test_chunk
-from meneur.lab.vector import _PRESENCE, _TABLES, group_tables
+from meneur.systems.tunnels.vector import _PRESENCE, _TABLES, group_tables
 
 
 def test_group_tables_sum_the_dice() -> None:

@@ -39,9 +39,9 @@ def test_O2_obscur_rows_equal_the_system_odds(scoring: str, pool: int) -> None:
 @pytest.mark.parametrize("dice", [1, 2, 3, 7, 24, 25, 30])
 def test_T3_tunnels_plain_rows_equal_the_system_odds(mode: str, dice: int) -> None:
     """T-3 to T-5, T-7 without explosion: success, exceptional, critical at every threshold."""
-    from meneur.lab.vector import LOWEST
     from meneur.systems.tunnels.odds import test_odds
     from meneur.systems.tunnels.rules import TestParams
+    from meneur.systems.tunnels.vector import LOWEST
 
     fastgrid.clear_caches()
     thresholds = [1, 2, 3, dice, dice + 1] if dice > 7 else list(range(1, dice + 2))
@@ -129,9 +129,9 @@ def test_T6_batch_law_equals_the_system_batch_groups() -> None:
 @pytest.mark.parametrize("dice", [1, 2, 3, 5, 8])
 def test_T6_tunnels_always_rows_equal_the_system_odds(mode: str, dice: int) -> None:
     """T-6 ``always`` (every 6 explodes), T-7 per batch: every threshold, exactly."""
-    from meneur.lab.vector import LOWEST
     from meneur.systems.tunnels.odds import test_odds
     from meneur.systems.tunnels.rules import TestParams
+    from meneur.systems.tunnels.vector import LOWEST
 
     fastgrid.clear_caches()
     thresholds = list(range(0, 2 * dice + 3))

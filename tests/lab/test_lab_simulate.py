@@ -10,8 +10,8 @@ import pytest
 
 from cli_helpers import invoke
 from meneur.lab.simulate import TunnelsFight, run_chunks, tunnels_fights, tunnels_test_chunk
-from meneur.lab.vector import ArrayReader
 from meneur.odds.montecarlo import agrees
+from meneur.vector import ArrayReader
 
 
 class Faces:
@@ -450,13 +450,14 @@ def test_O10_simulated_push_agrees_with_exact_odds(
 def test_K4_rerolled_ties_and_O9_oppositions_agree_with_exact_odds() -> None:
     """K-4 (two PCs tied roll again) and O-9, vectorised: Monte Carlo vs exact odds."""
     from meneur.lab.simulate import cell_chunk
-    from meneur.lab.vector import KrassesOpposeVector, ObscurOpposeVector
     from meneur.systems.krasses.odds import p_a_wins
     from meneur.systems.krasses.rules import OpposeParams as KrassesOppose
     from meneur.systems.krasses.rules import Side
+    from meneur.systems.krasses.vector import KrassesOpposeVector
     from meneur.systems.obscur.odds import oppose_dist
     from meneur.systems.obscur.rules import OpposeParams as ObscurOppose
     from meneur.systems.obscur.rules import TestParams
+    from meneur.systems.obscur.vector import ObscurOpposeVector
 
     runs = 300_000
     tied = KrassesOppose(Side(3, "pc"), Side(4, "pc", modifier=-1))

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from meneur.lab.simulate import Tally, histogram
-from meneur.lab.vector import RandomReader
+from meneur.vector import RandomReader
 
 Int = NDArray[np.int64]
 Bool = NDArray[np.bool_]

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from meneur.lab.simulate import Tally, histogram
-from meneur.lab.vector import RandomReader
+from meneur.vector import RandomReader
 
 Int = NDArray[np.int64]
 Bool = NDArray[np.bool_]
@@ -48,7 +48,7 @@ POLICIES = {
 
 
 def tunnels_chunk(params: Any, points: int, policy: str) -> Chunk:
-    from meneur.lab.vector import tunnels_chance
+    from meneur.systems.tunnels.vector import tunnels_chance
 
     def one(rng: np.random.Generator, size: int) -> Tally:
         spend = 0 if policy == "never" else points

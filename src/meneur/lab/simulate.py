@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from meneur.lab.vector import LOWEST, RandomReader, tunnels_oppose
 from meneur.odds.montecarlo import wilson_interval
+from meneur.systems.tunnels.vector import LOWEST, tunnels_oppose
+from meneur.vector import RandomReader
 
 DEFAULT_CHUNK = 1 << 20
 """Runs per chunk: about 100 MB of temporaries at worst for an exploding 10-die pool."""
@@ -105,7 +106,7 @@ def run_chunks(
 
 def tunnels_test_chunk(params: Any) -> Callable[[np.random.Generator, int], Tally]:
     """One chunk of Tunnels tests: passed, exceptional, critical, successes."""
-    from meneur.lab.vector import tunnels_test_drawn
+    from meneur.systems.tunnels.vector import tunnels_test_drawn
 
     if params.explode == "never":
         return _never_chunk(params)
@@ -149,7 +150,7 @@ def _never_chunk(params: Any) -> Callable[[np.random.Generator, int], Tally]:
     table); a single ``bincount`` over the packed values replaces every per-test
     comparison and sum, and the verdicts are read off the (at most 32768) bins.
     """
-    from meneur.lab.vector import _TABLES, LOWEST
+    from meneur.systems.tunnels.vector import _TABLES, LOWEST
 
     table = _TABLES[LOWEST[params.mode]]
     bins = np.arange(1 << 15)
@@ -224,8 +225,8 @@ def tunnels_fights(
     ``readers``: (character's, monster's) face readers, for the conformance test; by
     default both draw from ``rng``.
     """
-    from meneur.lab.vector import judge
     from meneur.systems.tunnels.rules import mode_of
+    from meneur.systems.tunnels.vector import judge
 
     lowest = LOWEST[mode_of(fight.blessed, fight.cursed)]
     reader_a, reader_b = readers or (RandomReader(rng), RandomReader(rng))
@@ -693,7 +694,7 @@ def tunnels_chance_chunk(
     params: Any, points: int, all_failed: bool
 ) -> Callable[[np.random.Generator, int], Tally]:
     """One chunk of Tunnels tests with automatic Chance (T-12): passed, points spent."""
-    from meneur.lab.vector import tunnels_chance
+    from meneur.systems.tunnels.vector import tunnels_chance
 
     def one(rng: np.random.Generator, size: int) -> Tally:
         passed, spent = tunnels_chance(

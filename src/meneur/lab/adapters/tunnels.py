@@ -158,7 +158,7 @@ class TunnelsAdapter(Adapter):
             return None
         if panel[1] == "never" and isinstance(row, int):  # one die multiplied in per row
             from meneur.lab.fastgrid import tunnels_plain_row
-            from meneur.lab.vector import LOWEST
+            from meneur.systems.tunnels.vector import LOWEST
 
             return tunnels_plain_row(LOWEST[str(panel[0])], row, columns)
         if (
@@ -167,7 +167,7 @@ class TunnelsAdapter(Adapter):
             and self.option(variant, "sixes") == "batch"
         ):
             from meneur.lab.fastgrid import MAX_ALWAYS_DICE, tunnels_always_row
-            from meneur.lab.vector import LOWEST
+            from meneur.systems.tunnels.vector import LOWEST
 
             if row <= MAX_ALWAYS_DICE:  # each pool from its first batch and smaller pools
                 return tunnels_always_row(LOWEST[str(panel[0])], row, columns)

@@ -197,7 +197,7 @@ class KrassesTest(Check[TestParams, TestOutcome]):
         """The design lab's numpy resolve (an automatic action rolls nothing)."""
         if params.target is None:
             return None
-        from meneur.lab.vector import KrassesTestVector
+        from meneur.systems.krasses.vector import KrassesTestVector
 
         return KrassesTestVector(params)
 
@@ -338,7 +338,7 @@ class KrassesOppose(Check[OpposeParams, OpposeOutcome]):
 
     def vectorised(self, params: OpposeParams) -> Any:
         """The design lab's numpy resolve."""
-        from meneur.lab.vector import KrassesOpposeVector
+        from meneur.systems.krasses.vector import KrassesOpposeVector
 
         return KrassesOpposeVector(params)
 

@@ -381,7 +381,7 @@ class LegendesTest(Check[OpposedParams, OpposedOutcome]):
         """The design lab's numpy resolve (swept commoners roll nothing)."""
         if params.swept:
             return None
-        from meneur.lab.vector import LegendesTestVector
+        from meneur.systems.legendes.vector import LegendesTestVector
 
         return LegendesTestVector(params)
 

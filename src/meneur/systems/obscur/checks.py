@@ -65,7 +65,7 @@ class TestCheck(Check[TestParams, TestOutcome]):
         """The design lab's numpy resolve (rolled tests, Dépassement included)."""
         if params.automatic is not None:
             return None
-        from meneur.lab.vector import ObscurTestVector
+        from meneur.systems.obscur.vector import ObscurTestVector
 
         return ObscurTestVector(params)
 
@@ -117,7 +117,7 @@ class OpposeCheck(Check[OpposeParams, OpposeOutcome]):
         """The design lab's numpy resolve (both sides rolled)."""
         if params.a.automatic is not None or params.b.automatic is not None:
             return None
-        from meneur.lab.vector import ObscurOpposeVector
+        from meneur.systems.obscur.vector import ObscurOpposeVector
 
         return ObscurOpposeVector(params)
 

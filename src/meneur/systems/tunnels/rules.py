@@ -284,7 +284,7 @@ class TunnelsTest(Check[TestParams, TestOutcome]):
 
     def vectorised(self, params: TestParams) -> Any:
         """The design lab's numpy resolve of this test (checked against :meth:`resolve`)."""
-        from meneur.lab.vector import TunnelsTestVector
+        from meneur.systems.tunnels.vector import TunnelsTestVector
 
         return TunnelsTestVector(params)
 
@@ -448,7 +448,7 @@ class TunnelsOppose(Check[OpposedParams, OpposedOutcome]):
 
     def vectorised(self, params: OpposedParams) -> Any:
         """The design lab's numpy resolve of this opposition (checked against :meth:`resolve`)."""
-        from meneur.lab.vector import TunnelsOpposeVector
+        from meneur.systems.tunnels.vector import TunnelsOpposeVector
 
         return TunnelsOpposeVector(params)
 
