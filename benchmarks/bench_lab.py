@@ -44,7 +44,8 @@ import numpy as np
 from meneur.lab.adapters.obscur import ADAPTER as OBSCUR
 from meneur.lab.adapters.tunnels import ADAPTER as TUNNELS
 from meneur.lab.grid import probability
-from meneur.lab.simulate import TunnelsFight, run_chunks, tunnels_fights, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks, tunnels_fights, tunnels_test_chunk
+from meneur.systems.tunnels.combat import against_monster
 
 MODES = {"normal": 4, "blessed": 3, "cursed": 5}
 EXACT_REPEAT = 15
@@ -213,7 +214,7 @@ def python_tests_per_second(explode: str, runs: int) -> float:
 
 
 def fights_per_second(runs: int) -> float:
-    fight = TunnelsFight(4, 8, 3)
+    fight = against_monster(4, 8, 3)
     seconds, _ = timed(
         lambda: run_chunks(
             runs, lambda rng, n: tunnels_fights(fight, rng, n), seed=1, progress=False

@@ -1,8 +1,9 @@
 """Vectorised resolves agree with the scalar ``resolve`` on the same faces.
 
-For every registered check (and the lab's vectorised resolves of checks lacking the
-``Check.vectorised`` hook), over each of its examples: random faces, wide enough for the
-longest roll, go through both; every run's key must be equal.
+For every registered check and procedure (and the lab's vectorised resolves of checks
+lacking the ``Check.vectorised`` hook), over each of its examples and over params drawn
+from its hypothesis strategy: random faces, wide enough for the longest roll, go through
+both; every run's key must be equal.
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from meneur.lab.adapters import system_named
+from meneur.systems.base import Check
 from meneur.systems.registry import SYSTEMS
 
 RUNS = 3000
@@ -36,24 +40,77 @@ def test_every_system_offers_a_vectorised_test() -> None:
     assert {"tunnels", "obscur", "krasses", "legendes"} <= {name for name, _, _ in CASES}
 
 
-@pytest.mark.parametrize(("system", "check_name", "index"), CASES)
-def test_vectorised_equals_scalar(system: str, check_name: str, index: int) -> None:
-    check = system_named(system).checks()[check_name]
-    params = check.examples()[index]
+def _same_on_the_same_faces(check: Check[Any, Any], params: Any, seed: int, runs: int) -> None:
     vector = check.vectorised(params)
+    assert vector is not None
     streams = check.streams(params)
-    rng = np.random.default_rng(index + 17)
-    faces = rng.integers(1, check.die_sides + 1, size=(RUNS, streams, vector.width))
+    rng = np.random.default_rng(seed)
+    faces = rng.integers(1, check.die_sides + 1, size=(runs, streams, vector.width))
     # a few rows of the extreme faces, where explosions and naturals live
     faces[0, :, :] = 1
     faces[1, :, :] = check.die_sides
     faces[2, :, ::2] = 1
     result = vector(faces)
-    for i in range(RUNS):
+    for i in range(runs):
         scalar = check.resolve(
             params, tuple(tuple(int(f) for f in faces[i, s]) for s in range(streams))
         )
-        assert vector.key_at(result, i) == check.key(scalar), (i, faces[i].tolist())
+        assert vector.key_at(result, i) == check.key(scalar), (i, params, faces[i].tolist())
+
+
+@pytest.mark.parametrize(("system", "check_name", "index"), CASES)
+def test_vectorised_equals_scalar(system: str, check_name: str, index: int) -> None:
+    check = system_named(system).checks()[check_name]
+    _same_on_the_same_faces(check, check.examples()[index], index + 17, RUNS)
+
+
+def _procedures() -> list[tuple[str, str]]:
+    return [(s.name, name) for s in SYSTEMS for name in s.procedures()]
+
+
+def _with_strategies() -> list[tuple[str, str, bool]]:
+    found = []
+    for system in SYSTEMS:
+        for name, check in {**system.checks(), **system.procedures()}.items():
+            if check.params_strategy() is not None:
+                found.append((system.name, name, name in system.procedures()))
+    return found
+
+
+def _of(system: str, name: str, procedure: bool) -> Check[Any, Any]:
+    found = system_named(system)
+    return (found.procedures() if procedure else found.checks())[name]
+
+
+def test_tunnels_offers_its_fight_as_a_procedure() -> None:
+    assert ("tunnels", "fight") in _procedures()
+
+
+@pytest.mark.parametrize(("system", "name"), _procedures())
+def test_procedure_vectorised_equals_scalar_on_its_examples(system: str, name: str) -> None:
+    """Every procedure's numpy form ends every run as its scalar ``run`` on the same faces."""
+    procedure = system_named(system).procedures()[name]
+    examples = procedure.examples()
+    assert examples, "a procedure gives examples"
+    for index, params in enumerate(examples):
+        if procedure.vectorised(params) is not None:
+            _same_on_the_same_faces(procedure, params, index + 5, 400)
+
+
+@pytest.mark.parametrize(("system", "name", "procedure"), _with_strategies())
+def test_vectorised_equals_scalar_on_generated_params(
+    system: str, name: str, procedure: bool
+) -> None:
+    """The same, on params that hypothesis draws from the check's own strategy."""
+    check = _of(system, name, procedure)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(params=check.params_strategy(), seed=st.integers(0, 2**32 - 1))
+    def agree(params: Any, seed: int) -> None:
+        if check.vectorised(params) is not None:
+            _same_on_the_same_faces(check, params, seed, 60)
+
+    agree()
 
 
 class _Faces:

@@ -4,64 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from cli_helpers import invoke
-from meneur.lab.simulate import TunnelsFight, run_chunks, tunnels_fights, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks, tunnels_fights, tunnels_test_chunk
 from meneur.odds.montecarlo import agrees
-from meneur.vector import ArrayReader
-
-
-class Faces:
-    """Typed faces that may be left over (a fight reads as many as it needs)."""
-
-    kind = "physical"
-
-    def __init__(self, faces: list[int]) -> None:
-        self.faces = iter(faces)
-
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        return tuple(next(self.faces) for _ in range(count))
-
-    def finish(self) -> None:
-        return None
-
-
-def scalar_fight(fight: TunnelsFight, faces_a: list[int], faces_b: list[int]):  # type: ignore[no-untyped-def]
-    from meneur.systems.tunnels.combat import character, monster
-    from meneur.systems.tunnels.combat import fight as play
-
-    return play(
-        character("a", fight.dice, fight.endurance),
-        monster("b", fight.mr),
-        [Faces(faces_a), Faces(faces_b)],
-        explode=fight.explode,  # type: ignore[arg-type]
-        loss=fight.loss,  # type: ignore[arg-type]
-    )
-
-
-@pytest.mark.parametrize(
-    "fight",
-    [
-        TunnelsFight(4, 8, 3),
-        TunnelsFight(2, 3, 4, explode="always", mr_explode="always"),
-        TunnelsFight(3, 5, 3, loss="one", explode="never", mr_explode="never"),
-    ],
-)
-def test_T10_T11_vectorised_fight_equals_the_scalar_fight(fight: TunnelsFight) -> None:
-    """T-10/T-11: on the same faces, each vectorised fight ends as the system's own fight."""
-    runs, width = 300, 400
-    rng = np.random.default_rng(5)
-    a = rng.integers(1, 7, size=(runs, width))
-    b = rng.integers(1, 7, size=(runs, width))
-    tally = tunnels_fights(fight, rng, runs, readers=(ArrayReader(a), ArrayReader(b)))
-    for i in range(runs):
-        result = scalar_fight(fight, a[i].tolist(), b[i].tolist())
-        assert int(tally.arrays["rounds"][i]) == len(result.rounds), i
-        assert bool(tally.arrays["won"][i]) == (result.winner == "a"), i
-        assert bool(tally.arrays["dead"][i]) == result.a.dead, i
+from meneur.systems.tunnels.combat import against_monster
 
 
 def test_monte_carlo_test_agrees_with_exact_odds() -> None:
@@ -89,7 +40,7 @@ def test_monte_carlo_one_round_fight_agrees_with_exact_opposition() -> None:
     from meneur.systems.tunnels.odds import winner_odds
     from meneur.systems.tunnels.rules import OpposedParams, Side
 
-    fight = TunnelsFight(3, 100, 1, max_rounds=1)
+    fight = against_monster(3, 100, 1, max_rounds=1)
     tally = run_chunks(
         200_000, lambda rng, n: tunnels_fights(fight, rng, n), seed=9, progress=False
     )
@@ -98,7 +49,7 @@ def test_monte_carlo_one_round_fight_agrees_with_exact_opposition() -> None:
 
 
 def test_chunks_are_reproducible_and_bounded() -> None:
-    fight = TunnelsFight(4, 8, 3)
+    fight = against_monster(4, 8, 3)
     one = run_chunks(
         30_000, lambda rng, n: tunnels_fights(fight, rng, n), seed=1, chunk=7_000, progress=False
     )
@@ -503,3 +454,36 @@ def test_L10_a_scene_against_several_oppositions(capsys: pytest.CaptureFixture[s
     )  # fmt: skip
     assert result.status == 0, result.err
     assert result.json()["fight"]["level"] == ["elite", "heroique"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "options"),
+    [
+        ((), {}),
+        (("--blessed",), {"blessed": True}),
+        (("--tie", "reroll", "--vs-explode", "never"), {"tie": "reroll", "vs_explode": "never"}),
+    ],
+)
+def test_T4_T9_simulate_fight_plays_the_systems_fight_with_every_option(
+    capsys: pytest.CaptureFixture[str], flags: tuple[str, ...], options: dict[str, Any]
+) -> None:
+    """T-4/T-9: the lab's fight is the system's procedure with the options typed, not a copy.
+
+    The command's win rate equals the system's numpy fight of the same params and seed,
+    so an option the command forgets (blessed, the tie rule...) changes the figures.
+    """
+    from meneur.systems.tunnels.combat import against_monster
+
+    result = invoke(
+        capsys,
+        *("simulate", "fight", "tunnels", "--dice", "3", "--endurance", "4", "--vs-mr", "3"),
+        *("--runs", "3000", "--seed", "3", "--json", *flags),
+    )
+    assert result.status == 0, result.err
+    params = against_monster(3, 4, 3, max_rounds=200, **options)
+    tally = run_chunks(3000, lambda rng, n: tunnels_fights(params, rng, n), seed=3, progress=False)
+    assert result.json()["win_rate"] == tally.counts["won"] / 3000
+    assert (
+        result.json()["rounds"]["mean"]
+        == sum(k * v for k, v in tally.histograms["rounds"].items()) / 3000
+    )

@@ -231,20 +231,21 @@ def fight_command(
     _choice(sixes, ("batch", "all"), "--sixes")
     if plot is not None:
         check_path(plot)
-    from meneur.lab.simulate import TunnelsFight, fight_report, run_chunks, tunnels_fights
+    from meneur.lab.simulate import fight_report, run_chunks, tunnels_fights
+    from meneur.systems.tunnels.combat import against_monster
 
-    fight = TunnelsFight(
+    fight = against_monster(
         dice,
         endurance,
         vs_mr,
-        blessed,
-        cursed,
-        explode,
-        vs_explode or explode,
-        sixes,
-        loss,
-        tie,
-        max_rounds or 200,
+        blessed=blessed,
+        cursed=cursed,
+        explode=explode,
+        vs_explode=vs_explode or explode,
+        sixes=sixes,
+        loss=loss,
+        tie=tie,
+        max_rounds=max_rounds or 200,
     )
     tally = run_chunks(
         runs,
@@ -895,8 +896,8 @@ def _tunnels_points(
     dice: str | None, endurance: int, vs_mr: str, explode: str, loss: str
 ) -> tuple[Any, Any, list[Any]]:
     from meneur.lab.grid import Axis, parse_int_list
-    from meneur.lab.simulate import TunnelsFight
     from meneur.lab.sweep import Point
+    from meneur.systems.tunnels.combat import against_monster
 
     _choice(explode, ("never", "always", "needed"), "--explode")
     _choice(loss, ("margin", "one"), "--loss")
@@ -905,7 +906,9 @@ def _tunnels_points(
     points = [
         Point(
             "tunnels",
-            TunnelsFight(d, endurance, mr, explode=explode, mr_explode=explode, loss=loss),
+            against_monster(
+                d, endurance, mr, explode=explode, vs_explode=explode, loss=loss, max_rounds=200
+            ),
         )
         for d in dice_values
         for mr in mr_values

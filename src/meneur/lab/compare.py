@@ -119,9 +119,9 @@ def compare_fights(
     """
     from meneur.errors import UsageError
     from meneur.lab.grid import Axis, parse_int_list
-    from meneur.lab.simulate import TunnelsFight
     from meneur.lab.sweep import Point, run_sweep, sweep_grid
     from meneur.locale import N_
+    from meneur.systems.tunnels.combat import against_monster
 
     if adapter.system != "tunnels":
         raise UsageError(
@@ -137,15 +137,16 @@ def compare_fights(
         points = [
             Point(
                 "tunnels",
-                TunnelsFight(
+                against_monster(
                     d,
                     endurance,
                     mr,
                     explode=option["explode"],
-                    mr_explode=option["explode"],
+                    vs_explode=option["explode"],
                     sixes=option["sixes"],
                     loss=option["loss"],
                     tie=option["tie"],
+                    max_rounds=200,
                 ),
             )
             for d in dice

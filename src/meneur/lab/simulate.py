@@ -5,7 +5,7 @@ chunk's counts into one result, shows a rich progress bar when the run is foreca
 last over a second, and on Ctrl-C returns what was done so far (``interrupted``).
 
 :func:`tunnels_fights` plays whole Tunnels fights (T-9 to T-11) to their end, all runs at
-once: each round is one vectorised opposition over the fights still going.
+once, through the system's own numpy form (``systems/tunnels/vector.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from meneur.odds.montecarlo import wilson_interval
-from meneur.systems.tunnels.vector import LOWEST, tunnels_oppose
 from meneur.vector import RandomReader
 
 DEFAULT_CHUNK = 1 << 20
@@ -181,99 +180,22 @@ def _never_chunk(params: Any) -> Callable[[np.random.Generator, int], Tally]:
     return one
 
 
-# --- Tunnels fights (T-9 to T-11) -------------------------------------------------------
+# --- Tunnels fights (T-9 to T-11): the system's procedure, in numpy -----------------------
 
 
-@dataclass(frozen=True, slots=True)
-class TunnelsFight:
-    """A character (``dice`` of Force, ``endurance``) against a monster of rating ``mr``.
+def tunnels_fights(fight: Any, rng: np.random.Generator, runs: int, readers: Any = None) -> Tally:
+    """Play ``runs`` fights of ``fight`` (the system's ``FightParams``) to their end.
 
-    ``loss``: the loser of a round loses the margin (T-10) or ``one`` point (option);
-    ``tie``: a tied round counts (``none``: nobody wins it) or is rolled again (``reroll``,
-    T-9 option: it does not count as a round). ``max_rounds`` bounds a fight.
+    Counts wins, deaths, wounds and rounds of side a. ``readers``: (a's, b's) face
+    readers, for the conformance test; by default both draw from ``rng``.
     """
+    from meneur.systems.tunnels.vector import tunnels_fight_arrays
 
-    dice: int
-    endurance: int
-    mr: int
-    blessed: bool = False
-    cursed: bool = False
-    explode: str = "needed"
-    mr_explode: str = "needed"
-    sixes: str = "batch"
-    loss: str = "margin"
-    tie: str = "none"
-    max_rounds: int = 200
-
-
-class Subset:
-    """A reader seen through the fights still going: row ``i`` is fight ``live[i]``."""
-
-    def __init__(self, reader: Any, live: np.ndarray[Any, Any]) -> None:
-        self.reader = reader
-        self.live = live
-
-    def take(self, rows: np.ndarray[Any, Any], counts: np.ndarray[Any, Any]) -> Any:
-        return self.reader.take(self.live[rows], counts)
-
-
-def tunnels_fights(
-    fight: TunnelsFight, rng: np.random.Generator, runs: int, readers: Any = None
-) -> Tally:
-    """Play ``runs`` fights to their end; counts wins, deaths, wounds and rounds.
-
-    ``readers``: (character's, monster's) face readers, for the conformance test; by
-    default both draw from ``rng``.
-    """
-    from meneur.systems.tunnels.rules import mode_of
-    from meneur.systems.tunnels.vector import judge
-
-    lowest = LOWEST[mode_of(fight.blessed, fight.cursed)]
     reader_a, reader_b = readers or (RandomReader(rng), RandomReader(rng))
-    random = readers is None
-    mr = np.full(runs, fight.mr, dtype=np.int64)
-    endurance = np.full(runs, fight.endurance, dtype=np.int64)
-    wounded = np.zeros(runs, dtype=np.bool_)
-    dead = np.zeros(runs, dtype=np.bool_)
-    rounds = np.zeros(runs, dtype=np.int64)
-    wounded_at = np.zeros(runs, dtype=np.int64)
-    live = np.arange(runs)
-    dice = np.full(runs, fight.dice, dtype=np.int64)
-    attempts = 0
-    while live.size and attempts < fight.max_rounds * 4:
-        attempts += 1
-        a, b = tunnels_oppose(
-            reader_a if random else Subset(reader_a, live),
-            reader_b if random else Subset(reader_b, live),
-            dice[: live.size],
-            mr[live],
-            lowest,
-            4,
-            fight.explode,
-            fight.mr_explode,
-            fight.sixes,
-        )
-        winner, margin = judge(a.successes, a.critical, b.successes, b.critical)
-        if fight.loss == "one":
-            margin = np.minimum(margin, 1)
-        counted = winner != 0 if fight.tie == "reroll" else np.ones_like(winner, dtype=np.bool_)
-        rounds[live] += counted
-        hit_monster = winner == 1
-        mr[live[hit_monster]] -= margin[hit_monster]
-        hit_char = np.flatnonzero(winner == -1)
-        who = live[hit_char]
-        endurance[who] -= margin[hit_char]
-        down = who[endurance[who] <= 0]
-        dies = down[wounded[down]]
-        dead[dies] = True
-        first = down[~wounded[down]]
-        wounded[first] = True
-        wounded_at[first] = rounds[first]
-        endurance[first] = fight.endurance  # T-11: wounded, and full Endurance back
-        over = (mr[live] <= 0) | dead[live] | (rounds[live] >= fight.max_rounds)
-        live = live[~over]
-    won = mr <= 0
-    tally = Tally(
+    arrays = tunnels_fight_arrays(fight, reader_a, reader_b, runs)
+    won, dead, wounded = arrays["winner"] == 1, arrays["a_dead"], arrays["a_wounded"]
+    rounds = arrays["rounds"]
+    return Tally(
         runs=runs,
         counts={
             "won": int(won.sum()),
@@ -285,18 +207,9 @@ def tunnels_fights(
             "rounds": histogram(rounds),
             "won_at": histogram(rounds[won]),
             "dead_at": histogram(rounds[dead]),
-            "wounded_at": histogram(wounded_at[wounded]),
+            "wounded_at": histogram(arrays["a_wounded_at"][wounded]),
         },
     )
-    if not random:
-        tally.arrays = {
-            "won": won,
-            "dead": dead,
-            "rounds": rounds,
-            "mr": mr,
-            "endurance": endurance,
-        }
-    return tally
 
 
 def survival(events: Mapping[int, int], runs: int, last: int) -> list[float]:
@@ -308,7 +221,7 @@ def survival(events: Mapping[int, int], runs: int, last: int) -> list[float]:
     return curve
 
 
-def fight_report(fight: TunnelsFight, tally: Tally) -> dict[str, Any]:
+def fight_report(fight: Any, tally: Tally) -> dict[str, Any]:
     """The public JSON of ``meneur simulate fight tunnels``."""
     runs = tally.runs
     rounds = tally.histograms.get("rounds", {})
@@ -317,13 +230,13 @@ def fight_report(fight: TunnelsFight, tally: Tally) -> dict[str, Any]:
     return {
         "system": "tunnels",
         "fight": {
-            "dice": fight.dice,
-            "endurance": fight.endurance,
-            "mr": fight.mr,
+            "dice": fight.a.dice,
+            "endurance": fight.a.endurance,
+            "mr": fight.b.dice,
             "blessed": fight.blessed,
             "cursed": fight.cursed,
             "explode": fight.explode,
-            "mr_explode": fight.mr_explode,
+            "mr_explode": fight.vs_explode,
             "sixes": fight.sixes,
             "loss": fight.loss,
             "tie": fight.tie,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     import typer
@@ -68,6 +68,54 @@ class FaceReader:
             raise NeedMoreDice(stream, count - available)
         self._positions[stream] = start + count
         return faces[start : start + count]
+
+
+class DrawingReader(FaceReader):
+    """A reader that draws each batch from the dice sources when the rule takes it.
+
+    A procedure reads dozens of batches; re-running it from the start after each
+    :class:`NeedMoreDice` (what :meth:`Check.roll` does) would cost quadratic time. This
+    reader draws in the same order and the same counts as that loop, so the same seed
+    gives the same faces, and :attr:`drawn` holds every face for the log and replays.
+    """
+
+    def __init__(self, sources: Sequence[DiceSource], streams: int, sides: int) -> None:
+        super().__init__(tuple(() for _ in range(streams)))
+        self.sources = sources
+        self.sides = sides
+        self.drawn: list[list[int]] = [[] for _ in range(streams)]
+
+    def take(self, count: int, stream: int = 0) -> tuple[int, ...]:
+        if count <= 0:
+            return ()
+        faces = tuple(self.sources[stream].roll(self.sides, count))
+        self.drawn[stream].extend(faces)
+        return faces
+
+
+class VectorForm(Protocol):
+    """The numpy form of a check or a procedure: many rolls at once (the lab's only door).
+
+    ``faces`` arrays are ``[runs, streams, width]``, read in order per stream as
+    :class:`FaceReader` would. ``tests/test_conformance_vector.py`` checks that
+    ``key_at(form(faces), i)`` equals ``key(resolve(params, faces[i]))`` for every check
+    and procedure that offers one.
+    """
+
+    width: int
+    """The most faces one roll reads on a stream (explosions included)."""
+
+    def __call__(self, faces: Any) -> tuple[Any, ...]:
+        """Resolve every run of ``faces``: a tuple of arrays, one entry per run."""
+
+    def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
+        """Run ``i``'s value of the scalar ``key``."""
+
+    def sample(self, rng: Any, runs: int) -> tuple[Any, ...]:
+        """``runs`` rolls on faces drawn from the numpy generator ``rng`` as the rule asks."""
+
+    def success(self, result: tuple[Any, ...]) -> Any:
+        """A boolean array: which runs count as a success (the lab's tables and sweeps)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,20 +169,21 @@ class Check(ABC, Generic[P, O]):
     def to_json(self, params: P, outcome: O) -> dict[str, Any]:
         """The public JSON form of an outcome (its keys are a contract)."""
 
-    def vectorised(self, params: P) -> Any:
+    def vectorised(self, params: P) -> VectorForm | None:
         """Optional hook: resolve many rolls at once with numpy (``None``: not offered).
 
-        Simulation is the only user. When offered, return an object with:
+        Simulation is the only user; see :class:`VectorForm` for what it must offer. The
+        form lives in the system's ``vector.py``: import it (and numpy) inside this
+        method, so that start-up stays light.
+        """
+        return None
 
-        * ``width``: the most faces one roll can read on a stream (explosions included);
-        * ``__call__(faces)``: ``faces`` is an integer array ``[runs, streams, width]``
-          read in order per stream, as :class:`FaceReader` would; it returns a tuple of
-          arrays, one entry per run;
-        * ``key_at(result, i)``: run ``i``'s value of :meth:`key`.
+    def params_strategy(self) -> Any:
+        """Optional hook: a hypothesis strategy of valid params (``None``: examples only).
 
-        ``tests/test_conformance_vector.py`` checks that ``key_at`` equals
-        ``key(resolve(params, faces[i]))`` on the same faces for every check offering it.
-        Import numpy (or the lab) inside the method: start-up must stay light.
+        The conformance suites draw params from it as well as from :meth:`examples`, so
+        that the rules are checked where nobody thought of an example. Only tests call
+        it: import hypothesis inside the method (it is not a runtime dependency).
         """
         return None
 
@@ -188,6 +237,42 @@ def _watcher(source: DiceSource) -> Any:
     return None
 
 
+class Procedure(Check[P, O]):
+    """What spans several rolls: a fight, a melee round, a conflict, a survival day.
+
+    The same contract as a :class:`Check` (frozen validated params, a pure ``resolve``
+    over face streams with the :class:`NeedMoreDice` protocol, a key, a JSON form,
+    examples, an optional numpy form), with two differences: exact odds are optional
+    (:attr:`offers_odds`), and a subclass writes :meth:`run`, which reads faces through
+    a reader, instead of ``resolve``. :meth:`roll` then draws each batch when the rule
+    takes it (:class:`DrawingReader`), in one pass.
+    """
+
+    offers_odds: ClassVar[bool] = False
+
+    @abstractmethod
+    def run(self, params: P, reader: FaceReader) -> O:
+        """The rule, reading every face through ``reader`` (pure in the faces read)."""
+
+    def resolve(self, params: P, faces: Faces) -> O:
+        return self.run(params, FaceReader(faces))
+
+    def odds(self, params: P) -> Dist[Hashable]:
+        from meneur.errors import RuleError
+        from meneur.locale import N_
+
+        raise RuleError(N_("A whole fight or journey has no exact odds here."))
+
+    def roll(self, params: P, sources: Sequence[DiceSource]) -> Rolled[P, O]:
+        count = self.streams(params)
+        if len(sources) < count:
+            sources = [*sources, *([sources[-1]] * (count - len(sources)))]
+        reader = DrawingReader(sources, count, self.die_sides)
+        outcome = self.run(params, reader)
+        rolled = Rolled(params, tuple(tuple(f) for f in reader.drawn), outcome)
+        return self.finished(rolled, sources[:count])
+
+
 class CommandGroups(ABC):
     """The command groups a system adds its commands to (``test``, ``odds``...).
 
@@ -224,6 +309,10 @@ class System(ABC):
     @abstractmethod
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         """Every check of the system by name; the conformance suite runs them all."""
+
+    def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
+        """Every procedure of the system by name (what spans several rolls)."""
+        return {}
 
     @abstractmethod
     def register_cli(self, groups: CommandGroups) -> None:

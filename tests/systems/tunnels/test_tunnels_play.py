@@ -4,17 +4,40 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from meneur.errors import DiceSourceError, RuleError, SheetError
 from meneur.rng import PhysicalDice, SeededDice
+from meneur.systems.base import FaceReader
 from meneur.systems.tunnels import character as characters
 from meneur.systems.tunnels.chance import spend_chance
-from meneur.systems.tunnels.combat import character, fight, monster
+from meneur.systems.tunnels.combat import (
+    Fighter,
+    FightParams,
+    Round,
+    TunnelsFight,
+    character,
+    fight,
+    monster,
+)
 from meneur.systems.tunnels.data import find_spell, find_trait, parse_formula, threshold_of
 from meneur.systems.tunnels.magic import spend_mana
 from meneur.systems.tunnels.rules import TestParams, TunnelsTest
+
+
+def play(a: Fighter, b: Fighter, sources: list[Any], explode: Any = "needed") -> Any:
+    """A fight with one explosion policy for both sides, as the table plays it."""
+    return fight(FightParams(a, b, explode=explode, vs_explode=explode), sources)
+
+
+def one_round(
+    a: Fighter, b: Fighter, faces_a: tuple[int, ...], faces_b: tuple[int, ...], **options: Any
+) -> Round:
+    """The first exchange of a fight on typed faces."""
+    params = FightParams(a, b, max_rounds=1, **options)
+    return TunnelsFight().run(params, FaceReader((faces_a, faces_b))).rounds[0]
 
 
 def test_T1_characteristics_are_uniform_on_two_three_four() -> None:
@@ -104,7 +127,7 @@ def test_T10_seed_orc_loses_one_mr_and_rolls_two_dice_next_round() -> None:
     """T-10: 1-1-4-6 vs 2-3-5: the orc goes from MR 3 to MR 2, then rolls 2 dice."""
     hero = character("Guerrier", 4, 8)
     orc = monster("Orc", 3)
-    result = fight(
+    result = play(
         hero,
         orc,
         [PhysicalDice((1, 1, 4, 6, 4, 5, 6, 2)), PhysicalDice((2, 3, 5, 1, 2))],
@@ -120,16 +143,10 @@ def test_T10_seed_orc_loses_one_mr_and_rolls_two_dice_next_round() -> None:
 def test_T10_option_loser_loses_one_point() -> None:
     """T-10 option: the loser loses 1 point whatever the margin."""
     hero, orc = character("G", 4, 8), monster("Orc", 3)
-    from meneur.systems.tunnels.combat import play_round
-
-    outcome, lost, _a, b = play_round(
-        hero,
-        orc,
-        [PhysicalDice((4, 5, 6, 2)), PhysicalDice((1, 2, 3))],
-        explode="never",
-        loss="one",
+    first = one_round(
+        hero, orc, (4, 5, 6, 2), (1, 2, 3), explode="never", vs_explode="never", loss="one"
     )
-    assert outcome.margin == 3 and lost == 1 and b.dice == 2
+    assert first.outcome.margin == 3 and first.lost == 1 and first.b.dice == 2
 
 
 def test_T11_endurance_zero_wounds_then_kills() -> None:
@@ -145,18 +162,16 @@ def test_T11_endurance_zero_wounds_then_kills() -> None:
 
 def test_T11_a_fight_to_the_death() -> None:
     """T-11: against a strong monster the character is wounded, then dies."""
-    result = fight(character("G", 1, 1), monster("Troll", 6), [SeededDice(3)], explode="never")
+    result = play(character("G", 1, 1), monster("Troll", 6), [SeededDice(3)], explode="never")
     assert result.winner == "b" and result.a.dead and result.a.wounded
     assert any(r.a.wounded and not r.a.dead for r in result.rounds)
 
 
 def test_T10_fight_between_two_characters_and_typed_dice_running_short() -> None:
-    result = fight(character("A", 3, 4), character("B", 3, 4), [SeededDice(5)])
+    result = play(character("A", 3, 4), character("B", 3, 4), [SeededDice(5)])
     assert result.winner in ("a", "b")
     with pytest.raises(DiceSourceError):
-        fight(
-            character("A", 3, 4), monster("Orc", 3), [PhysicalDice((1, 2, 3)), PhysicalDice((1,))]
-        )
+        play(character("A", 3, 4), monster("Orc", 3), [PhysicalDice((1, 2, 3)), PhysicalDice((1,))])
 
 
 def test_T12_chance_rerolls_the_lowest_failed_die() -> None:
@@ -216,14 +231,14 @@ def test_T10_T11_fight_odds_agree_with_simulated_fights() -> None:
     source = SeededDice(99)
     n = 3000
     wins = sum(
-        fight(character("G", 2, 2), monster("M", 3), [source]).winner == "a" for _ in range(n)
+        play(character("G", 2, 2), monster("M", 3), [source]).winner == "a" for _ in range(n)
     )
     assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)
 
 
 def test_T10_weapons_and_armour_are_data_modifiers() -> None:
     """T-10: a weapon adds to the loss it deals, armour absorbs from the loss taken."""
-    from meneur.systems.tunnels.combat import loss_points, play_round
+    from meneur.systems.tunnels.combat import loss_points
     from meneur.systems.tunnels.data import find_armour, find_weapon
 
     assert find_weapon("epee").damage == 1 and find_armour("mailles").absorb == 2
@@ -232,10 +247,8 @@ def test_T10_weapons_and_armour_are_data_modifiers() -> None:
     assert loss_points(3, "one", 0, 0) == 1
     hero = character("G", 4, 8, damage=1)
     orc = monster("Orc", 3, absorb=1)
-    _out, lost, _a, b = play_round(
-        hero, orc, [PhysicalDice((1, 1, 4, 6)), PhysicalDice((2, 3, 5))], explode="never"
-    )
-    assert lost == 1 and b.dice == 2  # margin 1 + épée 1 - cuir 1
+    first = one_round(hero, orc, (1, 1, 4, 6), (2, 3, 5), explode="never", vs_explode="never")
+    assert first.lost == 1 and first.b.dice == 2  # margin 1 + épée 1 - cuir 1
 
 
 def test_T10_fight_odds_with_gear_agree_with_simulated_fights() -> None:
@@ -247,7 +260,7 @@ def test_T10_fight_odds_with_gear_agree_with_simulated_fights() -> None:
     source = SeededDice(5)
     n = 3000
     wins = sum(
-        fight(character("G", 2, 3, damage=1, absorb=1), monster("M", 3), [source]).winner == "a"
+        play(character("G", 2, 3, damage=1, absorb=1), monster("M", 3), [source]).winner == "a"
         for _ in range(n)
     )
     assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)

@@ -24,7 +24,7 @@ from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.odds.dist import Dist
 from meneur.rng import DiceSource
-from meneur.systems.base import Check, FaceReader, Faces, Rolled
+from meneur.systems.base import Check, DrawingReader, FaceReader, Faces, Rolled
 
 
 @dataclass(frozen=True)
@@ -35,22 +35,6 @@ class Step:
     streams: int = 1
     run_reader: Callable[[FaceReader], Any] | None = None
     """The same rule reading a :class:`FaceReader` (enables the one-pass draw)."""
-
-
-class DrawingReader(FaceReader):
-    """A reader that draws each batch from the dice sources when the rule takes it."""
-
-    def __init__(self, sources: Sequence[DiceSource], streams: int) -> None:
-        super().__init__(tuple(() for _ in range(streams)))
-        self.sources = sources
-        self.drawn: list[list[int]] = [[] for _ in range(streams)]
-
-    def take(self, count: int, stream: int = 0) -> tuple[int, ...]:
-        if count <= 0:
-            return ()
-        faces = tuple(self.sources[stream].roll(6, count))
-        self.drawn[stream].extend(faces)
-        return faces
 
 
 class StepCheck(Check[Step, Any]):
@@ -65,7 +49,7 @@ class StepCheck(Check[Step, Any]):
             return super().roll(params, sources)
         if len(sources) < params.streams:
             sources = [*sources, *([sources[-1]] * (params.streams - len(sources)))]
-        reader = DrawingReader(sources, params.streams)
+        reader = DrawingReader(sources, params.streams, 6)
         outcome = params.run_reader(reader)
         rolled = Rolled(params, tuple(tuple(f) for f in reader.drawn), outcome)
         return self.finished(rolled, sources[: params.streams])

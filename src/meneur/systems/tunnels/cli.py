@@ -64,6 +64,13 @@ def _loss(text: str) -> str:
     return cleaned
 
 
+def _tie(text: str) -> str:
+    cleaned = text.strip().lower()
+    if cleaned not in ("none", "reroll"):
+        raise UsageError(N_("Unknown tie rule '{tie}': choose none or reroll."), tie=cleaned[:40])
+    return cleaned
+
+
 class _Level(int):
     """A threshold as typed; remembers if it came from the provisional table of levels."""
 
@@ -139,6 +146,35 @@ Sixes = Annotated[
         parser=meneur_parser(_sixes),
         metavar="batch|all",
         help=_("Exceptional success needs three 6s in one batch (batch) or anywhere (all)."),
+    ),
+]
+VsExplode = Annotated[
+    str | None,
+    typer.Option(
+        "--vs-explode",
+        parser=meneur_parser(_policy),
+        metavar="never|always|needed",
+        help=_("The opponent's explosion policy (default: the same as --explode)."),
+    ),
+]
+VsBlessed = Annotated[bool, typer.Option("--vs-blessed", help=_("The opponent rolls blessed."))]
+VsCursed = Annotated[bool, typer.Option("--vs-cursed", help=_("The opponent rolls cursed."))]
+FightLoss = Annotated[
+    str,
+    typer.Option(
+        "--loss",
+        parser=meneur_parser(_loss),
+        metavar="margin|one",
+        help=_("What the loser loses: the margin, or one point."),
+    ),
+]
+Tie = Annotated[
+    str,
+    typer.Option(
+        "--tie",
+        parser=meneur_parser(_tie),
+        metavar="none|reroll",
+        help=_("A tied round: nobody wins it, or it is rolled again (T-9 option)."),
     ),
 ]
 
@@ -657,15 +693,14 @@ def fight_command(
     stored: CharacterArg = None,
     vs_stored: VsCharacterArg = None,
     explode: Explode = "needed",
-    loss: Annotated[
-        str,
-        typer.Option(
-            "--loss",
-            parser=meneur_parser(_loss),
-            metavar="margin|one",
-            help=_("What the loser loses: the margin, or one point."),
-        ),
-    ] = "margin",
+    vs_explode: VsExplode = None,
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    vs_blessed: VsBlessed = False,
+    vs_cursed: VsCursed = False,
+    sixes: Sixes = "batch",
+    loss: FightLoss = "margin",
+    tie: Tie = "none",
     odds: Annotated[
         bool,
         typer.Option(
@@ -701,7 +736,14 @@ def fight_command(
     """Melee to the end against a monster's MR or another character."""
     from meneur.cli.output import emit
     from meneur.systems.tunnels import character as characters
-    from meneur.systems.tunnels.combat import Fighter, character, fight, fight_json, monster
+    from meneur.systems.tunnels.combat import (
+        Fighter,
+        FightParams,
+        character,
+        fight,
+        fight_json,
+        monster,
+    )
     from meneur.systems.tunnels.rules import check_policy
 
     sheet = sheet_or_character(sheet, stored, "tunnels")
@@ -766,6 +808,15 @@ def fight_command(
     a = geared(a, weapon, armour)
     b = geared(b, vs_weapon, vs_armour)
     if odds:
+        if vs_explode not in (None, explode) or blessed or cursed or vs_blessed or vs_cursed:
+            raise UsageError(
+                N_(
+                    "Exact fight odds take --explode, --loss and gear, not --vs-explode, "
+                    "--blessed, --cursed, --vs-blessed or --vs-cursed."
+                )
+            )
+        if tie != "none":
+            raise UsageError(N_("Exact fight odds count a tie as a round (--tie none)."))
         _fight_odds(
             a,
             b,
@@ -775,13 +826,20 @@ def fight_command(
             note=gear_note,
         )
         return
-    result = fight(
+    params = FightParams(
         a,
         b,
-        _two_sources(seed, faces, vs_faces),
         explode=check_policy(explode),
+        vs_explode=check_policy(vs_explode or explode),
+        blessed=blessed,
+        cursed=cursed,
+        vs_blessed=vs_blessed,
+        vs_cursed=vs_cursed,
+        sixes="all" if sixes == "all" else "batch",
         loss="one" if loss == "one" else "margin",
+        tie="reroll" if tie == "reroll" else "none",
     )
+    result = fight(params, _two_sources(seed, faces, vs_faces))
     if save:
         if sheet is None and vs_sheet is None:
             raise UsageError(N_("--save needs --sheet or --vs-sheet."))
@@ -815,7 +873,9 @@ def fight_command(
                 dice_text = _batches_line(test, 4).replace("\n", "  ")
                 mark = "  " + _verdict(test) if test.critical else ""
                 console.print(f"{name} ({count}d6): {dice_text} → [bold]{test.successes}[/]{mark}")
-            if r.outcome.winner is None:
+            if r.rerolled:
+                console.print(_("Tie: the exchange is rolled again."))
+            elif r.outcome.winner is None:
                 console.print(_("Tie: nobody loses anything."))
             else:
                 loser = b.name if r.outcome.winner == "a" else a.name

@@ -1,7 +1,7 @@
 """The Tunnels system as the registry sees it: light on purpose (imported at every start).
 
 Rules, odds, data and commands load lazily, inside :meth:`TunnelsSystem.checks` and
-:meth:`TunnelsSystem.register_cli`.
+:meth:`TunnelsSystem.procedures` and :meth:`TunnelsSystem.register_cli`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from meneur.systems.base import Check, CommandGroups, System
+from meneur.systems.base import Check, CommandGroups, Procedure, System
 
 
 @cache
@@ -18,6 +18,13 @@ def _checks() -> dict[str, Check[Any, Any]]:
     from meneur.systems.tunnels.rules import TunnelsOppose, TunnelsTest
 
     return {"test": TunnelsTest(), "oppose": TunnelsOppose()}
+
+
+@cache
+def _procedures() -> dict[str, Procedure[Any, Any]]:
+    from meneur.systems.tunnels.combat import TunnelsFight
+
+    return {"fight": TunnelsFight()}
 
 
 class TunnelsSystem(System):
@@ -31,6 +38,9 @@ class TunnelsSystem(System):
 
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()
+
+    def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
+        return _procedures()
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.tunnels.cli import register

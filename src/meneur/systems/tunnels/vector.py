@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -399,3 +399,143 @@ def tunnels_chance(
         spent[rows] += 1
     passed: Bool = (successes >= params.threshold) & (ones < 3)
     return passed, spent
+
+
+# --- Tunnels fights (T-9 to T-11): the numpy form of combat.TunnelsFight -----------------
+
+
+class _Rows:
+    """A reader seen through the fights still going: row ``i`` is fight ``live[i]``."""
+
+    def __init__(self, reader: Any, live: Int) -> None:
+        self.reader = reader
+        self.live = live
+
+    def take(self, rows: Int, counts: Int) -> NDArray[np.uint8]:
+        return self.reader.take(self.live[rows], counts)  # type: ignore[no-any-return]
+
+
+class _Fighters:
+    """One side of ``runs`` fights: dice (a monster's MR), Endurance, wounds (T-10, T-11)."""
+
+    def __init__(self, fighter: Any, runs: int) -> None:
+        self.monster = bool(fighter.monster)
+        self.max_endurance = int(fighter.max_endurance)
+        self.damage = int(fighter.damage)
+        self.absorb = int(fighter.absorb)
+        self.dice = np.full(runs, fighter.dice, dtype=np.int64)
+        self.endurance = np.full(runs, fighter.endurance, dtype=np.int64)
+        self.wounded = np.full(runs, fighter.wounded, dtype=np.bool_)
+        self.dead = np.full(runs, fighter.dead, dtype=np.bool_)
+        self.wounded_at = np.zeros(runs, dtype=np.int64)
+
+    def down(self) -> Bool:
+        return self.dice <= 0 if self.monster else self.dead
+
+    def hurt(self, who: Int, lost: Int, rounds: Int) -> None:
+        """``who`` lose ``lost`` points: MR for a monster, else Endurance then a wound."""
+        if self.monster:
+            self.dice[who] = np.maximum(0, self.dice[who] - lost)
+            return
+        self.endurance[who] -= lost
+        down = who[(self.endurance[who] <= 0) & (lost > 0)]
+        dies = down[self.wounded[down]]
+        self.dead[dies] = True
+        self.endurance[dies] = 0
+        first = down[~self.wounded[down]]
+        self.wounded[first] = True
+        self.wounded_at[first] = rounds[first]
+        self.endurance[first] = self.max_endurance
+
+
+def tunnels_fight_arrays(params: Any, reader_a: Any, reader_b: Any, runs: int) -> dict[str, Any]:
+    """Play ``runs`` fights of ``params`` (a :class:`~.combat.FightParams`) to their end.
+
+    Returns arrays per fight: ``winner`` (1: a, -1: b, 0: nobody), ``rounds`` (counted),
+    each side's ``*_wounded``, ``*_dead``, ``*_wounded_at`` and ``b_dice``/``a_endurance``
+    at the end. The same rules as :func:`~.combat.play_fight`, checked on the same faces
+    (``tests/test_conformance_vector.py``).
+    """
+    a, b = _Fighters(params.a, runs), _Fighters(params.b, runs)
+    from meneur.systems.tunnels.rules import mode_of
+
+    lowest_a = LOWEST[mode_of(params.blessed, params.cursed)]
+    lowest_b = LOWEST[mode_of(params.vs_blessed, params.vs_cursed)]
+    rounds = np.zeros(runs, dtype=np.int64)
+    exchanges = np.zeros(runs, dtype=np.int64)
+    live = np.flatnonzero(~(a.down() | b.down()))
+    while live.size:
+        pool_a, pool_b = tunnels_oppose(
+            _Rows(reader_a, live),
+            _Rows(reader_b, live),
+            a.dice[live],
+            b.dice[live],
+            lowest_a,
+            lowest_b,
+            params.explode,
+            params.vs_explode,
+            params.sixes,
+        )
+        winner, margin = judge(pool_a.successes, pool_a.critical, pool_b.successes, pool_b.critical)
+        base = np.minimum(margin, 1) if params.loss == "one" else margin
+        exchanges[live] += 1
+        counted = winner != 0 if params.tie == "reroll" else np.ones_like(winner, dtype=np.bool_)
+        rounds[live] += counted
+        a_won, b_won = np.flatnonzero(winner == 1), np.flatnonzero(winner == -1)
+        b.hurt(live[a_won], np.maximum(0, base[a_won] + a.damage - b.absorb), rounds)
+        a.hurt(live[b_won], np.maximum(0, base[b_won] + b.damage - a.absorb), rounds)
+        over = (
+            a.down()[live]
+            | b.down()[live]
+            | (rounds[live] >= params.max_rounds)
+            | (exchanges[live] >= 4 * params.max_rounds)
+        )
+        live = live[~over]
+    a_down, b_down = a.down(), b.down()
+    return {
+        "winner": np.where(b_down & ~a_down, 1, np.where(a_down & ~b_down, -1, 0)),
+        "rounds": rounds,
+        "a_wounded": a.wounded,
+        "a_dead": a.dead,
+        "a_wounded_at": a.wounded_at,
+        "b_wounded": b.wounded,
+        "b_dead": b.dead,
+        "b_wounded_at": b.wounded_at,
+        "b_dice": b.dice,
+    }
+
+
+class TunnelsFightVector:
+    """What :meth:`~.combat.TunnelsFight.vectorised` returns (see ``VectorForm``)."""
+
+    WINNERS: ClassVar[dict[int, str | None]] = {1: "a", -1: "b", 0: None}
+
+    def __init__(self, params: Any) -> None:
+        self.params = params
+        most = most_dice(max(params.a.dice, params.b.dice))
+        self.width = 4 * params.max_rounds * most
+        """Faces one fight may read per stream: 4 exchanges a round (ties rerolled) at most."""
+
+    def __call__(self, faces: NDArray[Any]) -> tuple[Any, ...]:
+        runs = faces.shape[0]
+        arrays = tunnels_fight_arrays(
+            self.params, ArrayReader(faces[:, 0]), ArrayReader(faces[:, 1]), runs
+        )
+        return self._result(arrays)
+
+    def sample(self, rng: np.random.Generator, runs: int) -> tuple[Any, ...]:
+        arrays = tunnels_fight_arrays(self.params, RandomReader(rng), RandomReader(rng), runs)
+        return self._result(arrays)
+
+    @staticmethod
+    def _result(arrays: dict[str, Any]) -> tuple[Any, ...]:
+        keys = ("winner", "rounds", "a_wounded", "a_dead", "b_wounded", "b_dead")
+        return tuple(arrays[k] for k in keys)
+
+    def success(self, result: tuple[Any, ...]) -> Bool:
+        won: Bool = result[0] == 1
+        return won
+
+    def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
+        winner, rounds, *flags = (r[i] for r in result)
+        return (self.WINNERS[int(winner)], int(rounds), *(bool(f) for f in flags))
