@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 import tomllib
+from abc import ABC, abstractmethod
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,12 +35,27 @@ def user_data_dir() -> Path:
     return Path(user_config_dir("meneur")) / "data"
 
 
+class SheetElsewhere(ABC):
+    """A sheet path whose content lives elsewhere than in a file (a stored character).
+
+    The systems' loaders take a path: a path that also derives from this class is read and
+    written through these two methods, so that no system needs a second loader and this
+    module needs to know nothing of where such sheets live (the campaign subclasses it).
+    """
+
+    @abstractmethod
+    def read_document(self) -> dict[str, Any]:
+        """The sheet's content, as :func:`read_sheet` gives a file's."""
+
+    @abstractmethod
+    def write_document(self, data: dict[str, Any]) -> None:
+        """Keep ``data`` as the sheet's new content."""
+
+
 def read_sheet(path: Path) -> dict[str, Any]:
     """The content of a JSON or TOML sheet, as a dict (or of a stored character's sheet)."""
-    from meneur.campaign.recording import StoredSheet, read_stored
-
-    if isinstance(path, StoredSheet):
-        return read_stored(path)
+    if isinstance(path, SheetElsewhere):
+        return path.read_document()
     try:
         if path.stat().st_size > MAX_SHEET_BYTES:
             raise SheetError(
@@ -95,10 +111,8 @@ def write_text_atomically(path: Path, text: str) -> None:
     A stored character's sheet (``--character``) is kept for the roll's log entry instead:
     both are written in one transaction.
     """
-    from meneur.campaign.recording import StoredSheet, write_stored
-
-    if isinstance(path, StoredSheet):
-        write_stored(path, parse_document(text.encode("utf-8"), path))
+    if isinstance(path, SheetElsewhere):
+        path.write_document(parse_document(text.encode("utf-8"), path))
         return
     try:
         directory = path.expanduser().resolve().parent

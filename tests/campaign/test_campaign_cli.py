@@ -120,8 +120,17 @@ def test_roll_is_logged_with_meneur_log(
         ("generic", "roll", "physical"),
     ]
     assert entries[1]["faces"] == [[5]]
-    assert entries[0]["params"] == {"expression": "3d6+1", "seed": 4}  # enough to replay it
-    assert entries[1]["params"] == {"expression": "1d6", "faces": [5]}
+    first, second = (dict(e["params"]) for e in entries)
+    (step,) = first.pop("rolls")  # the replayable record: canonical params and faces
+    assert first == {"expression": "3d6+1", "seed": 4}
+    assert (step["system"], step["check"], step["params"]) == (
+        "generic",
+        "roll",
+        {"expression": "3d6+1"},
+    )
+    assert step["faces"] == entries[0]["faces"] and step["key"] == entries[0]["outcome"]["total"]
+    second.pop("rolls")
+    assert second == {"expression": "1d6", "faces": [5]}
     monkeypatch.setenv("MENEUR_LOG", "0")
     invoke(capsys, "roll", "1d6")
     assert len(invoke(capsys, "log", "--json").json()) == 2

@@ -9,7 +9,8 @@ for all systems, present and future:
   so that its faces are remembered; when the user chose no dice (no ``--seed``, no
   ``--faces``) and a game session is open, they come from its committed dice.
 - :meth:`LoggedDice.observe` (from :meth:`meneur.systems.base.Check.roll`): the check,
-  its parameters and its outcome, to judge luck against the check's exact odds.
+  its parameters and its outcome: kept as a replayable step (:mod:`.replay`: the
+  check's name, its canonical params and faces) and judged for luck against its odds.
 - :func:`record` (from ``emit``): one log entry with the faces drawn since the last one
   and, in the same transaction, the new sheets of the stored characters that took part.
 - :func:`stored_sheet` (``--character NAME``): a :class:`StoredSheet`, which the
@@ -20,7 +21,8 @@ for all systems, present and future:
   a fresh recording per command; after success, a sheet changed without any roll is
   written; after an error nothing is.
 
-This module imports only the standard library at load time (every command imports it).
+This module imports only the standard library and the core at load time (every command
+imports it).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from meneur.files import SheetElsewhere
 from meneur.rng import DiceSource, RecordingDice
 
 if TYPE_CHECKING:
@@ -47,7 +50,7 @@ MAX_JUDGED = 12
 """Checks judged for luck per log entry (a long fight is judged on its first rounds)."""
 
 
-class StoredSheet(_ConcretePath):
+class StoredSheet(_ConcretePath, SheetElsewhere):
     """A stored character, addressed like a sheet file (``--character NAME``).
 
     The systems' loaders take a path: this one reads the character's sheet from the
@@ -78,6 +81,12 @@ class StoredSheet(_ConcretePath):
     def __str__(self) -> str:
         return f"«{self.character}»"
 
+    def read_document(self) -> dict[str, Any]:
+        return read_stored(self)
+
+    def write_document(self, data: dict[str, Any]) -> None:
+        write_stored(self, data)
+
     def __repr__(self) -> str:
         return f"StoredSheet({self.character!r})"
 
@@ -95,6 +104,8 @@ class Recording:
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     """New sheets of stored characters, written with the next log entry."""
     judged: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    """The replayable record of each roll since the last entry (:mod:`.replay`)."""
     last_observed: Rolled[Any, Any] | None = None
     wanted: bool | None = None
 
@@ -133,10 +144,13 @@ class LoggedDice(RecordingDice):
         return self.faces[self.logged :]
 
     def observe(self, check: Check[Any, Any], rolled: Rolled[Any, Any]) -> None:
-        """Judge the roll against the check's exact odds (see :func:`judge`)."""
+        """Keep the roll's replayable record; judge it against the check's exact odds."""
         if self.recording.last_observed is rolled:  # one roll, several streams
             return
         self.recording.last_observed = rolled
+        from meneur.campaign.replay import step
+
+        self.recording.steps.append(step(check, rolled))
         if len(self.recording.judged) < MAX_JUDGED:
             from meneur.errors import MeneurError
 
@@ -234,6 +248,16 @@ def stored_sheet(name: str, system: str) -> StoredSheet:
     return path
 
 
+def store_character(system: str, name: str, sheet: dict[str, Any]) -> str:
+    """Store a new character in the current campaign; the campaign's name.
+
+    The character becomes the roller of the command's log entry (its creation rolls).
+    """
+    info = current().open_store().add_character(system, name, sheet)
+    stored_sheet(info.name, info.system)
+    return info.campaign
+
+
 def read_stored(path: StoredSheet) -> dict[str, Any]:
     """The sheet as the command last left it (a copy: the loader may change it)."""
     recording = current()
@@ -248,9 +272,13 @@ def write_stored(path: StoredSheet, sheet: dict[str, Any]) -> None:
     current().pending[path.character] = copy.deepcopy(sheet)
 
 
-def record(data: dict[str, Any]) -> dict[str, Any] | None:
+def record(
+    data: dict[str, Any], words: Sequence[str] = (), options: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     """Log what was rolled since the last entry, with ``data`` (the printed result).
 
+    ``words`` are the command's (``["test", "tunnels"]``) and ``options`` what the user
+    typed, as JSON values: the interface says them, this module reads no command line.
     Nothing happens when rolls are not logged or nothing was rolled nor changed (an
     ``odds`` command, a ``show``). Returns the entry written, with its hash.
     """
@@ -262,7 +290,10 @@ def record(data: dict[str, Any]) -> dict[str, Any] | None:
         return None  # a sheet changed without a roll: written by finish()
     from meneur.campaign.store import NewRoll
 
-    words, params = _command()
+    params = dict(options or {})
+    from meneur.campaign.replay import STEPS
+
+    params[STEPS] = recording.steps
     system = str(data.get("system") or (words[-1] if len(words) > 1 else "generic"))
     kind = " ".join(word for word in words if word != system) or "roll"
     kinds = {stream.kind for stream, drawn in zip(recording.streams, faces, strict=True) if drawn}
@@ -288,38 +319,8 @@ def record(data: dict[str, Any]) -> dict[str, Any] | None:
         stream.logged = len(stream.faces)
     recording.pending = {}
     recording.judged = []
+    recording.steps = []
     return entry
-
-
-def _command() -> tuple[list[str], dict[str, Any]]:
-    """The command's words (``["test", "tunnels"]``) and its parameters as JSON values."""
-    from meneur.cli import clickcompat as click
-
-    context = click.get_current_context(silent=True)
-    if context is None:
-        return [], {}
-    words = context.command_path.split()[1:]
-    flags = {
-        param.name: (param.opts[0].lstrip("-") if param.opts else param.name)
-        for param in context.command.params
-    }
-    params = {
-        flags.get(name) or name: _jsonable(value)
-        for name, value in context.params.items()
-        if name != "as_json" and value not in (None, False, (), [])
-    }
-    return words, params
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, list | tuple):
-        return [_jsonable(item) for item in value]
-    values = getattr(value, "values", None)
-    if isinstance(values, tuple):  # typed faces
-        return [_jsonable(item) for item in values]
-    return str(value)
 
 
 def judge(check: Check[Any, Any], params: Any, outcome: Any) -> dict[str, Any] | None:

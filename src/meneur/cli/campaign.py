@@ -602,13 +602,27 @@ def session_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
 
 def verify_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help=_("A log exported by meneur."))],
+    replay: Annotated[
+        bool,
+        typer.Option(
+            "--replay",
+            help=_(
+                "Also resolve every roll again through today's rules and report each entry "
+                "whose outcome differs or that cannot be replayed (exit status 2)."
+            ),
+        ),
+    ] = False,
     as_json: Json = False,
 ) -> None:
     """Check an exported roll log: every link of the chain and every committed face."""
     from meneur.campaign.chain import verify_log
     from meneur.campaign.transfer import read_document
 
-    report = verify_log(read_document(file))
+    document = read_document(file)
+    report = verify_log(document)
+    if replay:
+        _replay(document, report.entries, as_json=as_json)
+        return
     if as_json:
         _print(
             json.dumps(
@@ -647,6 +661,36 @@ def verify_command(
     if not report.complete:
         _print(_("  This is part of a log (filtered): its first link is not checked."))
     _print(_("  head = {head}").format(head=report.head))
+
+
+def _replay(document: dict[str, Any], entries: int, *, as_json: bool) -> None:
+    """``verify --replay``: the chain is intact; now every roll, through the registry."""
+    from meneur.campaign.replay import replay_entries
+    from meneur.locale import gettext
+
+    report = replay_entries(document.get("entries", []))
+    problems = [
+        {"seq": p.seq, "problem": gettext(p.message).format(**p.values)} for p in report.problems
+    ]
+    if as_json:
+        data = {
+            "ok": not problems,
+            "entries": entries,
+            "replayed": report.entries - len(problems),
+            "rolls": report.rolls,
+            "problems": problems,
+        }
+        _print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        _print(
+            _("The chain verifies; {ok} of {entries} entries replay ({rolls} rolls).").format(
+                ok=report.entries - len(problems), entries=report.entries, rolls=report.rolls
+            )
+        )
+        for problem in problems:
+            _print(_("  entry {seq}: {problem}").format(**problem))
+    if problems:
+        raise typer.Exit(2)
 
 
 # -- registration ------------------------------------------------------------------------

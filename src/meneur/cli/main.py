@@ -15,6 +15,8 @@ import typer
 from meneur import __version__
 from meneur.cli import clickcompat as click
 from meneur.cli.helpformat import localize
+from meneur.cli.journal import Journal
+from meneur.cli.journal import use as use_journal
 from meneur.errors import MeneurError
 from meneur.locale import LANGUAGES, N_, detect_language, set_language
 from meneur.locale import gettext as _
@@ -231,6 +233,16 @@ def fail(line: str) -> int:
 
     error_console().print(_("Error: {message}").format(message=line), markup=False, soft_wrap=True)
     return 2
+
+
+def _journal() -> Journal:
+    """The campaign's roll log, imported when a command first rolls (see :mod:`.journal`)."""
+    from meneur.campaign import recording
+
+    return recording
+
+
+use_journal(_journal)
 
 
 def _recording() -> ModuleType | None:

@@ -26,11 +26,16 @@ def store_new(system: str, name: str, sheet: dict[str, Any]) -> str:
 
     The character becomes the roller of the command's log entry (its creation rolls).
     """
-    from meneur.campaign.recording import current, stored_sheet
+    from meneur.cli.journal import required
 
-    info = current().open_store().add_character(system, name, sheet)
-    stored_sheet(info.name, info.system)
-    return info.campaign
+    return required().store_character(system, name, sheet)
+
+
+def creating() -> None:
+    """This command stores what it makes: its rolls are logged from the start (first run too)."""
+    from meneur.cli.journal import required
+
+    required().creating_database()
 
 
 def stored_line(name: str, campaign: str) -> str:

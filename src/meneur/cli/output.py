@@ -51,14 +51,16 @@ def on_emit(hook: Callable[[dict[str, Any]], None]) -> Iterator[None]:
 def emit(data: dict[str, Any], render: Callable[[Console], None], *, as_json: bool) -> None:
     """Print a result: its JSON form with ``--json``, else its rich rendering.
 
-    What was rolled is logged first (:func:`meneur.campaign.recording.record`): a result
+    What was rolled is logged first (the roll log of :mod:`meneur.cli.journal`): a result
     is never shown and then lost.
     """
-    from meneur.campaign.recording import record
+    from meneur.cli.journal import journal
 
     for hook in list(_hooks):
         hook(data)
-    record(data)
+    log = journal()
+    if log is not None:
+        log.record(data, *_command())
     if as_json:
         print_json(data)
         return
@@ -78,3 +80,34 @@ def plain_console() -> Console:
     from rich.console import Console
 
     return Console(highlight=False, markup=False)
+
+
+def _command() -> tuple[list[str], dict[str, Any]]:
+    """The command's words (``["test", "tunnels"]``) and its options as JSON values."""
+    from meneur.cli import clickcompat as click
+
+    context = click.get_current_context(silent=True)
+    if context is None:
+        return [], {}
+    words = context.command_path.split()[1:]
+    flags = {
+        param.name: (param.opts[0].lstrip("-") if param.opts else param.name)
+        for param in context.command.params
+    }
+    options = {
+        flags.get(name) or name: _jsonable(value)
+        for name, value in context.params.items()
+        if name != "as_json" and value not in (None, False, (), [])
+    }
+    return words, options
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    values = getattr(value, "values", None)
+    if isinstance(values, tuple):  # typed faces
+        return [_jsonable(item) for item in values]
+    return str(value)

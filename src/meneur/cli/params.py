@@ -117,9 +117,14 @@ def sheet_or_character(
         return sheet
     if sheet is not None:
         raise UsageError(N_("Give {flags} once: a sheet file or a stored character."), flags=flags)
-    from meneur.campaign.recording import stored_sheet
+    return stored(character, system)
 
-    return stored_sheet(character, system)
+
+def stored(character: str, system: str) -> Path:
+    """The stored character as a sheet path that the system's loaders read and write."""
+    from meneur.cli.journal import required
+
+    return required().stored_sheet(character, system)
 
 
 def required_sheet(
@@ -146,9 +151,12 @@ def dice_sources(seed: int | None, *faces: TypedFaces | None) -> list[DiceSource
     With a seed, every stream draws from the same seeded source, so one seed replays the
     whole roll; typed faces for one side and random dice for the other may be mixed.
     """
-    from meneur.campaign.recording import dice_for
+    from meneur.cli.journal import journal
 
     shared = make_source(seed=seed)
     sources = [make_source(faces=f.values) if f is not None else shared for f in faces]
     explicit = seed is not None or any(f is not None for f in faces)
-    return dice_for(sources, explicit=explicit)  # remembered for the roll log when kept
+    log = journal()
+    if log is None:
+        return sources
+    return log.dice_for(sources, explicit=explicit)  # remembered for the roll log when kept

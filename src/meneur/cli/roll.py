@@ -24,9 +24,10 @@ def roll(
     """Roll a generic dice expression."""
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
-    from meneur.dice import parse, render_rich, roll_expression, to_json
+    from meneur.dice import render_rich, to_json
+    from meneur.dice.check import DiceCheck, DiceParams
 
-    tree = parse(expression)
-    (source,) = dice_sources(seed, faces)  # logged by emit when a campaign database exists
-    rolled = roll_expression(tree, source)
+    params = DiceParams(expression)
+    sources = dice_sources(seed, faces)  # logged by emit when a campaign database exists
+    rolled = DiceCheck().roll(params, sources).outcome
     emit(to_json(rolled), lambda console: render_rich(rolled, console), as_json=as_json)

@@ -78,37 +78,6 @@ class ObscurSeries:
     zero_attribute: bool = False
 
 
-class _Adjuster:
-    """Successes a score adjustment of each tier adds to faces (``best_assignment``).
-
-    The gain depends only on how many dice show each face, capped at 3: a key of 4^6
-    values, computed once per key met.
-    """
-
-    def __init__(self, scoring: Any) -> None:
-        self.scoring = scoring
-        self.known: dict[tuple[int, int], int] = {}
-
-    def gains(self, faces: NDArray[np.uint8], tier: int) -> Int:
-        from meneur.systems.obscur.depassement import best_assignment
-
-        if faces.shape[1] == 0 or tier == 0:
-            return np.zeros(faces.shape[1], dtype=np.int64)
-        key = np.zeros(faces.shape[1], dtype=np.int64)
-        for face in range(1, 7):
-            count = np.minimum((faces == face).sum(axis=0), 3)
-            key += count.astype(np.int64) * 4 ** (face - 1)
-        unique, inverse = np.unique(key, return_inverse=True)
-        values = np.empty(unique.size, dtype=np.int64)
-        for i, k in enumerate(unique.tolist()):
-            if (k, tier) not in self.known:
-                counts = [(k // 4**f) % 4 for f in range(6)]
-                self.known[(k, tier)] = best_assignment(counts, tier, self.scoring)[0]
-            values[i] = self.known[(k, tier)]
-        gains: Int = values[inverse.reshape(-1)]
-        return gains
-
-
 def obscur_chunk(series: ObscurSeries, policy: str) -> Chunk:
     from meneur.systems.obscur.depassement import (
         extra_dice,
@@ -117,10 +86,11 @@ def obscur_chunk(series: ObscurSeries, policy: str) -> Chunk:
         tier_for_points,
     )
     from meneur.systems.obscur.scoring import Scoring
+    from meneur.systems.obscur.vector import Adjuster
 
     scoring = Scoring.of(zero_skill=series.zero_skill, zero_attribute=series.zero_attribute)
     values = np.array((0, *scoring.values), dtype=np.int64)
-    adjuster = _Adjuster(scoring)
+    adjuster = Adjuster(scoring)
     costs = [tier_cost(t) for t in (1, 2, 3)]
 
     def one(rng: np.random.Generator, size: int) -> Tally:

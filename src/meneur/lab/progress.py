@@ -20,16 +20,15 @@ def start_bar(description: str, total: int, completed: int) -> tuple[Any, Any]:
     One look for every bar that appears once work is forecast to be long (the exact grids'
     :class:`LazyBar` and the simulations' chunks), built where rich is imported only then.
     """
+    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from meneur.cli.output import error_console
 
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         TextColumn("{task.percentage:>3.0f} %"),
         TimeRemainingColumn(),
-        console=error_console(),
+        console=Console(stderr=True, highlight=False),
         transient=True,
     )
     bar.start()

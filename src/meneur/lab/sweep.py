@@ -115,15 +115,14 @@ class _Bar:
     def __init__(self, total: int, shown: bool, description: str) -> None:
         self.bar: Any = None
         if shown and total > 1:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-            from meneur.cli.output import error_console
 
             self.bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                console=error_console(),
+                console=Console(stderr=True, highlight=False),
                 transient=True,
             )
             self.bar.start()

@@ -178,6 +178,53 @@ class Check(ABC, Generic[P, O]):
         """
         return None
 
+    def params_json(self, params: P) -> dict[str, Any]:
+        """The canonical JSON form of ``params``: what the roll log stores to replay a roll.
+
+        The same whatever the interface (CLI, web, a stored sheet): a params type is a
+        frozen dataclass, and its own fields are the form. :meth:`params_from_json` reads
+        it back, through the type's own validation.
+        """
+        from pydantic import TypeAdapter
+
+        data: dict[str, Any] = TypeAdapter(type(params)).dump_python(params, mode="json")
+        return data
+
+    def params_from_json(self, data: Any) -> P:
+        """Params from their canonical JSON form, validated as on creation.
+
+        Raises a :class:`~meneur.errors.RuleError` (or the type's own error) when the
+        data no longer validates: unknown field, wrong type, a bound the rules now refuse.
+        """
+        from pydantic import TypeAdapter, ValidationError
+
+        from meneur.errors import RuleError
+        from meneur.locale import N_
+
+        try:
+            params: P = TypeAdapter(self.params_type()).validate_python(data, strict=False)
+        except ValidationError as error:
+            first = error.errors()[0]
+            raise RuleError(
+                N_("Invalid parameters ({where}): {problem}"),
+                where=".".join(str(part) for part in first["loc"]) or "-",
+                problem=first["msg"],
+            ) from None
+        return params
+
+    def params_type(self) -> type[Any]:
+        """The params type ``P``, read from the class's ``Check[P, O]`` base."""
+        from typing import get_args, get_origin
+
+        for klass in type(self).__mro__:
+            for base in getattr(klass, "__orig_bases__", ()):
+                origin = get_origin(base)
+                if isinstance(origin, type) and issubclass(origin, Check):
+                    args = get_args(base)
+                    if args and isinstance(args[0], type):
+                        return args[0]
+        raise TypeError(f"{type(self).__name__} names no params type")
+
     def params_strategy(self) -> Any:
         """Optional hook: a hypothesis strategy of valid params (``None``: examples only).
 

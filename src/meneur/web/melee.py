@@ -89,35 +89,29 @@ def exchange(
     vs_faces: str = "",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play one exchange between two combatants (worker thread): the entry, the new tracker."""
-    from meneur.systems.tunnels.combat import loss_points
-    from meneur.systems.tunnels.rules import OpposedParams, Side, TunnelsOppose
+    from meneur.systems.tunnels.combat import FightParams, TunnelsFight
+    from meneur.systems.tunnels.rules import TunnelsOppose
 
     people = combatants(combat, first, second)
     a, b = fighter(people[first]), fighter(people[second])
     if a.down or b.down:
         raise RuleError(N_("A combatant out of the fight cannot trade blows."))
-    params = OpposedParams(Side(a.dice), Side(b.dice))
-    check = TunnelsOppose()
+    fight = FightParams(a, b, max_rounds=1)  # one exchange of the system's fight (T-10, T-11)
+    procedure = TunnelsFight()
     campaign = seat.table.campaign
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
     with holding_dice(roller, campaign):
-        rolled = check.roll(params, sources)
-        outcome = rolled.outcome
-        lost = 0
-        if outcome.winner is not None:
-            winner, loser = (a, b) if outcome.winner == "a" else (b, a)
-            lost = loss_points(outcome.margin, "margin", winner.damage, loser.absorb)
-            if outcome.winner == "a":
-                b = b.hurt(lost)
-            else:
-                a = a.hurt(lost)
+        rolled = procedure.roll(fight, sources)
+        (played,) = rolled.outcome.rounds
+        outcome, lost, a, b = played.outcome, played.lost, played.a, played.b
+        params = fight.exchange(fight.a, fight.b)
         sheets = {
             one.name: changed
             for one, person in ((a, people[first]), (b, people[second]))
             if (changed := new_sheet(roller, campaign, one, person)) is not None
         }
-        result = check.to_json(params, outcome)
+        result = TunnelsOppose().to_json(params, outcome)
         result.update(
             names=[a.name, b.name],
             lost=lost,
@@ -129,7 +123,7 @@ def exchange(
             NewRoll(
                 system="tunnels",
                 kind="oppose",
-                params=params_json("-", params),
+                params=params_json("-", params, (procedure, rolled)),
                 faces=[list(stream) for stream in rolled.faces],
                 outcome=result,
                 source=kind,

@@ -87,9 +87,12 @@ def judged(check: Any, params: Any, outcome: Any) -> dict[str, Any] | None:
     return dict(found) if found is not None else None
 
 
-def params_json(trait: str, params: Any) -> dict[str, Any]:
+def params_json(trait: str, params: Any, *rolls: tuple[Any, Any]) -> dict[str, Any]:
+    """The params an entry logs: the roll's fields, and each (check, rolled) to replay it."""
+    from meneur.campaign.replay import STEPS, step
+
     data = json.loads(json.dumps(asdict(params), default=str))
-    return {"trait": trait, **data}
+    return {"trait": trait, **data, STEPS: [step(check, rolled) for check, rolled in rolls]}
 
 
 class Roller:
@@ -190,7 +193,7 @@ class Roller:
         roll = NewRoll(
             system=system,
             kind="test",
-            params=params_json(request.trait, params),
+            params=params_json(request.trait, params, (check, rolled)),
             faces=[list(stream) for stream in rolled.faces],
             outcome=outcome,
             source=kind,

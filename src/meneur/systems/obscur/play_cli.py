@@ -477,9 +477,9 @@ def survive_command(
     as_json: Json = False,
 ) -> None:
     """The party's days in a Milieu (O-35..O-39): PS, Intempéries, Dépendance, aid."""
-    from meneur.campaign.recording import stored_sheet
+    from meneur.cli.params import stored
 
-    members = [stored_sheet(name, "obscur") for name in party_stored or []]
+    members = [stored(name, "obscur") for name in party_stored or []]
     save = save or bool(members)  # stored: always kept
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources

@@ -55,9 +55,7 @@ class ObscurTestVector:
             successes = self.values[faces].sum(axis=0)
             fumble = (faces == 1).all(axis=0)
         elif push.adjust:  # the best adjustment (O-10), always placed on some die
-            from meneur.lab.policies import _Adjuster
-
-            successes = successes + _Adjuster(self.params.scoring).gains(
+            successes = successes + Adjuster(self.params.scoring).gains(
                 faces.astype(np.uint8), push.adjust
             )
             fumble = np.zeros(runs, dtype=np.bool_)
@@ -110,3 +108,34 @@ class ObscurOpposeVector:
     def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:
         lead = int(result[0][i])
         return ("a" if lead > 0 else "b" if lead < 0 else None, abs(lead))
+
+
+class Adjuster:
+    """Successes a score adjustment of each tier adds to faces (``best_assignment``).
+
+    The gain depends only on how many dice show each face, capped at 3: a key of 4^6
+    values, computed once per key met.
+    """
+
+    def __init__(self, scoring: Any) -> None:
+        self.scoring = scoring
+        self.known: dict[tuple[int, int], int] = {}
+
+    def gains(self, faces: NDArray[np.uint8], tier: int) -> Int:
+        from meneur.systems.obscur.depassement import best_assignment
+
+        if faces.shape[1] == 0 or tier == 0:
+            return np.zeros(faces.shape[1], dtype=np.int64)
+        key = np.zeros(faces.shape[1], dtype=np.int64)
+        for face in range(1, 7):
+            count = np.minimum((faces == face).sum(axis=0), 3)
+            key += count.astype(np.int64) * 4 ** (face - 1)
+        unique, inverse = np.unique(key, return_inverse=True)
+        values = np.empty(unique.size, dtype=np.int64)
+        for i, k in enumerate(unique.tolist()):
+            if (k, tier) not in self.known:
+                counts = [(k // 4**f) % 4 for f in range(6)]
+                self.known[(k, tier)] = best_assignment(counts, tier, self.scoring)[0]
+            values[i] = self.known[(k, tier)]
+        gains: Int = values[inverse.reshape(-1)]
+        return gains

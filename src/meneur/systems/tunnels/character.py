@@ -8,6 +8,8 @@ three each (T-1). Endurance, Mana and Chance follow from formulas in ``data/deri
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +19,7 @@ from meneur.errors import RuleError, SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.rng import DiceSource
+from meneur.systems.base import FaceReader, Procedure
 from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
 from meneur.text import has_markup, plain_name
 
@@ -96,13 +99,40 @@ class Sheet(BaseModel):
         return trait, self.characteristics[trait]
 
 
+@dataclass(frozen=True, slots=True)
+class CreationParams:
+    """Random creation (T-1): one die per characteristic, read by :func:`trait_from_face`."""
+
+
+class TunnelsCreation(Procedure[CreationParams, tuple[int, ...]]):
+    """The characteristics of a random character (T-1), in the order of ``TRAITS``.
+
+    A procedure like any roll, so that the roll log stores it replayably.
+    """
+
+    name = "create"
+    die_sides = 6
+
+    def streams(self, params: CreationParams) -> int:
+        return 1
+
+    def run(self, params: CreationParams, reader: FaceReader) -> tuple[int, ...]:
+        return tuple(trait_from_face(face) for face in reader.take(len(TRAITS)))
+
+    def key(self, outcome: tuple[int, ...]) -> Hashable:
+        return outcome
+
+    def examples(self) -> Sequence[CreationParams]:
+        return (CreationParams(),)
+
+    def to_json(self, params: CreationParams, outcome: tuple[int, ...]) -> dict[str, Any]:
+        return {"system": "tunnels", "characteristics": dict(zip(TRAITS, outcome, strict=True))}
+
+
 def create(name: str, source: DiceSource) -> Sheet:
     """A random character (T-1) with its derived statistics (T-2) at their maximum."""
-    faces = source.roll(6, len(TRAITS))
-    source.finish()
-    characteristics = {
-        trait: trait_from_face(face) for trait, face in zip(TRAITS, faces, strict=True)
-    }
+    drawn = TunnelsCreation().roll(CreationParams(), [source]).outcome
+    characteristics = dict(zip(TRAITS, drawn, strict=True))
     stats = derive(characteristics)
     return Sheet(
         name=name,

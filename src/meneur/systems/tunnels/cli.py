@@ -948,14 +948,13 @@ def character_new_command(
 ) -> None:
     """Create a random Tunnels character (T-1) with its derived statistics (T-2), stored in
     the current campaign (and written to --out FILE too if given)."""
-    from meneur.campaign.recording import creating_database
-    from meneur.cli.newcharacter import store_new, stored_line
+    from meneur.cli.newcharacter import creating, store_new, stored_line
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.tunnels import character as characters
     from meneur.systems.tunnels.data import derived
 
-    creating_database()  # the creation rolls are logged, even on a first start
+    creating()  # the creation rolls are logged, even on a first start
     (source,) = dice_sources(seed, faces)
     sheet = characters.create(characters.check_name(name), source)
     campaign = store_new("tunnels", sheet.name, sheet.model_dump())

@@ -22,9 +22,10 @@ def _checks() -> dict[str, Check[Any, Any]]:
 
 @cache
 def _procedures() -> dict[str, Procedure[Any, Any]]:
+    from meneur.systems.tunnels.character import TunnelsCreation
     from meneur.systems.tunnels.combat import TunnelsFight
 
-    return {"fight": TunnelsFight()}
+    return {"fight": TunnelsFight(), "create": TunnelsCreation()}
 
 
 class TunnelsSystem(System):

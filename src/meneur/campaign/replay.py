@@ -1,0 +1,158 @@
+"""Replaying the roll log: every roll re-resolved through the registry (``verify --replay``).
+
+Each log entry stores, under its params' ``rolls`` key, one *step* per check or
+procedure that rolled: where it lives (``system`` and ``check``), its canonical params
+(:meth:`~meneur.systems.base.Check.params_json`, the same whatever the interface: the
+dice count derived from a sheet is in them), every face per stream, and the key of its
+outcome. :func:`replay_entries` resolves each step again on its faces and reports every
+entry whose outcome differs, whose params no longer validate, or that cannot be replayed
+(an old entry without steps, dice drawn outside any check): never silently skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from meneur.errors import MeneurError
+from meneur.locale import N_
+
+if TYPE_CHECKING:
+    from meneur.systems.base import Check, Rolled
+
+STEPS = "rolls"
+"""The key of an entry's params that holds its steps."""
+GENERIC = "generic"
+"""The ``system`` of the generic dice expression (``meneur roll``)."""
+
+
+@cache
+def _checks() -> dict[tuple[str, str], Check[Any, Any]]:
+    """Every check and procedure of the registry by (system, name), the dice roller too."""
+    from meneur.dice.check import DiceCheck
+    from meneur.systems.registry import SYSTEMS
+
+    found: dict[tuple[str, str], Check[Any, Any]] = {(GENERIC, DiceCheck.name): DiceCheck()}
+    for system in SYSTEMS:
+        for name, check in {**system.checks(), **system.procedures()}.items():
+            found[(system.name, name)] = check
+    return found
+
+
+@cache
+def _places() -> dict[type[Any], tuple[str, str]]:
+    return {type(check): place for place, check in _checks().items()}
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON gives it back (tuples become lists), for stored keys."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def step(check: Check[Any, Any], rolled: Rolled[Any, Any]) -> dict[str, Any]:
+    """The replayable record of one roll (``check`` is ``None`` outside the registry)."""
+    place = _places().get(type(check))
+    if place is None:
+        return {"check": None, "what": type(check).__name__, "faces": _faces(rolled.faces)}
+    system, name = place
+    return {
+        "system": system,
+        "check": name,
+        "params": check.params_json(rolled.params),
+        "faces": _faces(rolled.faces),
+        "key": jsonable(check.key(rolled.outcome)),
+    }
+
+
+def _faces(faces: Sequence[Sequence[int]]) -> list[list[int]]:
+    return [[int(face) for face in stream] for stream in faces]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why one entry does not replay (``message`` is a catalogue id with ``values``)."""
+
+    seq: int
+    message: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayReport:
+    entries: int
+    rolls: int
+    problems: tuple[Problem, ...]
+
+
+def replay_entries(entries: Iterable[Mapping[str, Any]]) -> ReplayReport:
+    """Re-resolve every step of every entry; each entry that does not replay is a problem."""
+    problems: list[Problem] = []
+    count = rolls = 0
+    for entry in entries:
+        count += 1
+        seq = int(entry.get("seq", count))
+        found = replay_entry(entry)
+        if isinstance(found, Problem):
+            problems.append(Problem(seq, found.message, found.values))
+        else:
+            rolls += found
+    return ReplayReport(count, rolls, tuple(problems))
+
+
+def replay_entry(entry: Mapping[str, Any]) -> Problem | int:
+    """The number of rolls replayed, or the first problem of ``entry``."""
+    params = entry.get("params")
+    steps = params.get(STEPS) if isinstance(params, Mapping) else None
+    if not isinstance(steps, list):
+        return Problem(0, N_("not replayable: the entry has no canonical params (an older log)"))
+    shown = sum(len(stream) for stream in entry.get("faces") or [])
+    used = sum(len(stream) for one in steps for stream in (one.get("faces") or []))
+    if used != shown:
+        return Problem(
+            0,
+            N_("not replayable: {shown} faces logged, {used} of them read by a check"),
+            {"shown": shown, "used": used},
+        )
+    for index, one in enumerate(steps, start=1):
+        problem = _replay_step(one)
+        if problem is not None:
+            return Problem(0, problem.message, {"step": index, **problem.values})
+    return len(steps)
+
+
+def _replay_step(one: Mapping[str, Any]) -> Problem | None:
+    from meneur.systems.base import NeedMoreDice
+
+    if one.get("check") is None:
+        return Problem(
+            0, N_("roll {step}: {what} has no canonical params"), {"what": one.get("what", "?")}
+        )
+    check = _checks().get((str(one.get("system")), str(one.get("check"))))
+    if check is None:
+        return Problem(
+            0,
+            N_("roll {step}: no check {check} in system {system}"),
+            {"check": one.get("check"), "system": one.get("system")},
+        )
+    try:
+        params = check.params_from_json(one.get("params"))
+        faces = tuple(tuple(int(face) for face in stream) for stream in one.get("faces") or [])
+        outcome = check.resolve(params, faces)
+    except NeedMoreDice:
+        return Problem(0, N_("roll {step}: its faces are too few for its params"))
+    except (MeneurError, TypeError, ValueError) as error:
+        detail = str(error)[:200]
+        return Problem(
+            0, N_("roll {step}: its params no longer validate: {error}"), {"error": detail}
+        )
+    now = jsonable(check.key(outcome))
+    if now != one.get("key"):
+        return Problem(
+            0,
+            N_("roll {step}: stored outcome {stored}, the rules now give {now}"),
+            {"stored": json.dumps(one.get("key")), "now": json.dumps(now)},
+        )
+    return None

@@ -1,0 +1,132 @@
+"""``meneur verify --replay``: every logged roll re-resolved through the registry (issue 14).
+
+A log made of CLI rolls of the four systems, stored sheets included, replays entry by
+entry; an entry whose rules changed, whose params no longer validate, or that cannot
+be replayed is reported with its sequence number, and the exit status is 2.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.campaign.replay import STEPS, replay_entries
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+Capsys = pytest.CaptureFixture[str]
+
+ROLLS = [
+    "roll 4d6kh3 --seed 1",
+    "roll 2d20kl1+5 --faces 8,19",
+    "test tunnels --dice 4 --threshold 2 --seed 7",
+    "test tunnels --dice 3 --threshold 2 --faces 1,1,4,1 --explode always",
+    "oppose tunnels --dice 4 --vs 3 --faces 1,1,4,6 --vs-faces 2,3,5",
+    "fight tunnels --dice 4 --endurance 8 --vs-mr 3 --seed 2",
+    "test tunnels --character Zed --trait Force --threshold 2 --seed 3",
+    "test krasses --bonus 5 --difficulty moyen --seed 9",
+    "oppose krasses --bonus 2 --vs-bonus 2 --b-kind pj --seed 26",
+    "cooperate krasses --member 6:2 --member 2:0 --difficulty 15 --seed 4",
+    "test krasses --character Zoé --skill Bagarre --difficulty 12 --seed 1",
+    "test obscur --dice 3 --faces 6,4,2",
+    "test obscur --character Isaure --trait Bagarre --seed 4",
+    "oppose obscur --character Isaure --trait Esquive --vs 4 --seed 6",
+    "test legendes --domain legendary --vs heroique --seed 7",
+    "aid legendes --helper-dice 2 --helped-dice 3 --seed 11",
+]
+
+
+def _store_characters(capsys: Capsys) -> None:
+    made = [
+        ["character", "new", "tunnels", "Zed", "--seed", "3"],
+        ["character", "new", "krasses", "--name", "Zoé",
+         "--characteristic", "Force=12", "--skill", "Bagarre=3"],
+        ["character", "new", "obscur", "Isaure",
+         "--from", str(EXAMPLES / "obscur" / "isaure.json")],
+    ]  # fmt: skip
+    for args in made:
+        result = invoke(capsys, *args)
+        assert result.status == 0, (args, result.err)
+
+
+def _logged(capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    _store_characters(capsys)
+    for line in ROLLS:
+        args = shlex.split(line)
+        result = invoke(capsys, *args)
+        assert result.status == 0, (args, result.err)
+    path = tmp_path / "log.json"
+    assert invoke(capsys, "log", "--export", str(path)).status == 0
+    return path
+
+
+def test_a_log_of_the_four_systems_replays(
+    capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _logged(capsys, tmp_path, monkeypatch)
+    entries = json.loads(path.read_text())["entries"]
+    rolls = [e for e in entries if e["kind"] != "character new"]
+    assert len(rolls) == len(ROLLS)
+    result = invoke(capsys, "verify", str(path), "--replay", "--json")
+    report = result.json()
+    assert report["problems"] == [] and result.status == 0, report
+    assert report["replayed"] == report["entries"] == len(entries)
+    # the stored sheet's dice count is in the canonical params, not only the sheet's name
+    zed = next(e for e in rolls if e["params"].get("character") == "Zed")
+    (step,) = zed["params"][STEPS]
+    assert step["system"] == "tunnels" and step["check"] == "test"
+    assert step["params"]["dice"] == len(step["faces"][0]) or step["params"]["explode"] != "never"
+
+
+def test_an_entry_the_rules_now_resolve_otherwise_is_named(
+    capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-8 changed under the log (two 1s make a critical failure): that entry is reported."""
+    path = _logged(capsys, tmp_path, monkeypatch)
+    entries = json.loads(path.read_text())["entries"]
+    monkeypatch.setattr("meneur.systems.tunnels.rules.CRITICAL_ONES", 2)
+    result = invoke(capsys, "--lang", "en", "verify", str(path), "--replay")
+    assert result.status == 2
+    named = {int(line.split()[1].rstrip(":")) for line in result.out.splitlines()[1:]}
+    twos = {
+        e["seq"]
+        for e in entries
+        if e["system"] == "tunnels"
+        and any(sum(f == 1 for f in s) == 2 for st in e["params"][STEPS] for s in st["faces"])
+    }
+    assert twos and twos <= named
+
+
+def test_old_tampered_or_unknown_entries_are_reported_never_skipped() -> None:
+    good_step = {
+        "system": "tunnels",
+        "check": "test",
+        "params": {"dice": 2, "threshold": 1, "explode": "never"},
+        "faces": [[4, 2]],
+        "key": [1, False, False],
+    }
+
+    def entry(seq: int, steps: Any, faces: Any = ([4, 2],)) -> dict[str, Any]:
+        params = {} if steps is None else {STEPS: steps}
+        return {"seq": seq, "params": params, "faces": list(faces)}
+
+    report = replay_entries(
+        [
+            entry(1, [good_step]),
+            entry(2, None),  # an older log: no canonical params
+            entry(3, [{**good_step, "key": [2, False, False]}]),  # outcome differs
+            entry(4, [{**good_step, "params": {"dice": -2, "threshold": 1}}]),  # invalid now
+            entry(5, [{**good_step, "params": {"dice": 2, "threshold": 1, "explode": "ask"}}]),
+            entry(6, [good_step], faces=([4, 2, 6],)),  # a face no check read
+            entry(7, [{**good_step, "check": "nothing"}]),
+            entry(8, [{**good_step, "faces": [[4]]}], faces=([4],)),  # too few faces
+        ]
+    )
+    assert report.entries == 8 and report.rolls == 1
+    assert [p.seq for p in report.problems] == [2, 3, 4, 5, 6, 7, 8]
