@@ -57,7 +57,8 @@ def test_L8_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_L4_group_flag_steps_level_up(capsys: pytest.CaptureFixture[str]) -> None:
-    """L-4: `--vs elite --group` rolls as héroïque (2 dice); légendaire stays 3."""
+    """L-4: `--vs elite --group` rolls as héroïque (2 dice); légendaires never merge, so
+    a group of légendaires is refused with one line (they are as many oppositions)."""
     result = invoke(
         capsys,
         "test",
@@ -78,7 +79,8 @@ def test_L4_group_flag_steps_level_up(capsys: pytest.CaptureFixture[str]) -> Non
     result = invoke(
         capsys, "odds", "legendes", "--dice", "3", "--vs", "legendaire", "--group", "--json"
     )
-    assert result.json()["opposition_dice"] == 3
+    assert result.status == 2 and "L-4" in result.err
+    assert len(result.err.strip().splitlines()) == 1
 
 
 def test_L5_commoners_swept_unless_weakness(capsys: pytest.CaptureFixture[str]) -> None:
@@ -366,3 +368,29 @@ def test_english_messages(capsys: pytest.CaptureFixture[str]) -> None:
     """The same command in English keeps the French game terms."""
     result = invoke(capsys, "--lang", "en", "test", "legendes", "--dice", "3", "--vs", "dieu")
     assert result.status == 2 and "Unknown opposition level 'dieu'" in result.err
+
+
+def test_L4_ten_legendaires_join_a_scene_as_ten_oppositions(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """L-4: `scene legendes add … --level legendaire --count 10` adds ten légendaire
+    oppositions of 3 dice each (not one); `--group` at légendaire is refused, sheet intact."""
+    invoke(capsys, "scene", "legendes", "start", str(sheet))
+    added = invoke(
+        capsys, "scene", "legendes", "add", str(sheet), "Dragon", "--level", "legendaire",
+        "--count", "10", "--json",
+    )  # fmt: skip
+    assert added.status == 0, added.err
+    oppositions = added.json()["added"]
+    assert [(o["level"], o["dice"], o["group"]) for o in oppositions] == [
+        ("legendaire", 3, False)
+    ] * 10
+    assert oppositions[-1]["name"] == "Dragon 10"
+    before = sheet.read_bytes()
+    refused = invoke(
+        capsys, "scene", "legendes", "add", str(sheet), "Vouivre", "--level", "legendaire",
+        "--group",
+    )  # fmt: skip
+    assert refused.status == 2 and "L-4" in refused.err
+    assert len(refused.err.strip().splitlines()) == 1
+    assert sheet.read_bytes() == before

@@ -135,21 +135,42 @@ def level_dice(level: Level) -> int:
     return value
 
 
+def merges(level: Level) -> bool:
+    """Whether about ten members of ``level`` make one opposition of the next level (L-4).
+
+    Légendaire has no level above it: légendaires never merge.
+    """
+    return LEVELS.index(level) < len(LEVELS) - 1
+
+
 def group_level(level: Level) -> Level:
-    """The level of a group of about ten members of ``level`` (L-4): one step, capped."""
-    return LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]
+    """The level of a group of about ten members of ``level`` (L-4): one step up.
+
+    A group of légendaires is refused (they stay one opposition each): the caller adds
+    them one by one, or as a crowd (:func:`crowd`).
+    """
+    if not merges(level):
+        raise RuleError(
+            N_(
+                "Légendaires never merge into a group (L-4): ten légendaires are ten "
+                "légendaire oppositions."
+            )
+        )
+    return LEVELS[LEVELS.index(level) + 1]
 
 
 def crowd(level: Level, members: int) -> tuple[Level, ...]:
     """The oppositions a crowd makes (L-4): groups of ten step up once, the rest stay.
 
     A hundred commoners are ten élite oppositions (not one héroïque: it is not
-    cumulative); ten légendaires stay one légendaire opposition.
+    cumulative); ten légendaires stay ten légendaire oppositions (nothing is above).
     """
     if isinstance(members, bool) or not isinstance(members, int) or members < 1:
         raise RuleError(N_("A crowd has at least one member."))
     if members > MAX_CROWD:
         raise LimitError(N_("A crowd has at most {limit} members."), limit=MAX_CROWD)
+    if not merges(level):
+        return (level,) * members
     size = rules_data().groups.size
     groups, rest = divmod(members, size)
     return (group_level(level),) * groups + (level,) * rest

@@ -35,12 +35,19 @@ from meneur.systems.legendes.rules import (
     group_level,
     hero_dies,
     level_dice,
+    merges,
     next_wound,
     npc_out_after_wound,
     outcome_key,
     reach_motivation,
 )
-from meneur.systems.legendes.sheet import Hero, Opposition, PendingHelp, Scene
+from meneur.systems.legendes.sheet import (
+    MAX_OPPOSITIONS,
+    Hero,
+    Opposition,
+    PendingHelp,
+    Scene,
+)
 from meneur.text import fold
 
 DURATIONS: tuple[str, ...] = (
@@ -112,9 +119,11 @@ def add(
     new = hero.model_copy(deep=True)
     scene = _scene(new)
     if count > 1:
+        if count > MAX_OPPOSITIONS and not merges(level):
+            raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=MAX_OPPOSITIONS)
         levels = crowd(level, count)
         names = [f"{name} {i}" for i in range(1, len(levels) + 1)]
-        whole = count // rules_data().groups.size
+        whole = count // rules_data().groups.size if merges(level) else 0
         groups = [i < whole for i in range(len(levels))]
     else:
         levels = (group_level(level),) if group else (level,)
@@ -133,8 +142,8 @@ def add(
             keeps_fighting=keeps_fighting,
         )
         added.append(opposition)
-    if len(scene.oppositions) + len(added) > 200:
-        raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=200)
+    if len(scene.oppositions) + len(added) > MAX_OPPOSITIONS:
+        raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=MAX_OPPOSITIONS)
     scene.oppositions.extend(added)
     return new, {
         "system": "legendes",
