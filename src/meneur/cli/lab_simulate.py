@@ -2,7 +2,7 @@
 
 The fight takes the options of ``meneur fight tunnels`` (``--dice``, ``--endurance``,
 ``--vs-mr``, ``--explode``, ``--loss``) plus ``--runs``, ``--seed``, ``--plot``, ``--json``
-and the rule variants of RULES.md (``--tie``, ``--sixes``...).
+and the rule variants of docs/rules.md (``--tie``, ``--sixes``...).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rules L-1 to L-8 and L-11 to L-14 as pure functions (RULES.md, section L)."""
+"""Rules L-1 to L-8 and L-11 to L-14 as pure functions (docs/rules.md, section L)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Everything a roll needs is in its frozen params; ``resolve`` reads the hero's di
 stream 0 and the other side's on stream 1 (for help: the helper on 0, the helped on 1),
 through :class:`~meneur.systems.base.FaceReader`, so random dice, typed faces, brute force
 and replays share one code path. The numbers (dice per domain and level, band cut-offs,
-penalties) come from ``data/rules.toml``; the rule ids are those of RULES.md, section L.
+penalties) come from ``data/rules.toml``; the rule ids are those of docs/rules.md, section L.
 
 What lasts between rolls (wounds, helpers used, roll counts) is not here but in
 :mod:`meneur.systems.legendes.sheet`, which calls these functions.
