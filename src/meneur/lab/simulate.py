@@ -392,18 +392,24 @@ def legendes_conflicts(
     *,
     motivation: int = 0,
     policy: str = "never",
+    readers: Any = None,
 ) -> Tally:
     """``runs`` conflicts to their end; ``motivation`` points spent by ``policy`` (L-12:
     +1 die on a roll): ``early`` (every roll), ``wounded`` (once the hero is wounded),
-    ``finish`` (once the opposition is wounded), ``never``."""
+    ``finish`` (once the opposition is wounded), ``never``.
+
+    ``readers``: (hero's, opposition's) face readers, for the conformance test against
+    the scene's own rolls; by default both draw from ``rng``."""
     from meneur.systems.legendes.data import rules_data
     from meneur.systems.legendes.rules import is_swept, level_dice, npc_out_after_wound
 
     data = rules_data()
     cuts = data.resolution
     light, grave_dice = data.wounds.light_penalty, data.wounds.grave_dice
+    per_point = data.motivation.dice_per_point
     npc_out = npc_out_after_wound(conflict.level, conflict.keeps_fighting)  # type: ignore[arg-type]
-    reader = RandomReader(rng)
+    random = readers is None
+    hero_reader, vs_reader = readers or (RandomReader(rng),) * 2
     hero_wound = np.zeros(runs, dtype=np.int64)
     opp_wound = np.zeros(runs, dtype=np.int64)
     won = np.zeros(runs, dtype=np.bool_)
@@ -424,12 +430,14 @@ def legendes_conflicts(
                 policy, ow > 0
             )
             spend = wants & (points[live] > 0)
-            mine_n = mine_n + spend
+            mine_n = mine_n + spend * per_point
             points[live] -= spend
         theirs_n = np.maximum(0, vs - np.where(ow == 2, grave_dice, 0))
         rows = np.arange(live.size)
-        mine = reader.take(rows, mine_n).sum(axis=0, dtype=np.int64)
-        theirs = reader.take(rows, theirs_n).sum(axis=0, dtype=np.int64)
+        mine_reader = hero_reader if random else Subset(hero_reader, live)
+        vs_reader_now = vs_reader if random else Subset(vs_reader, live)
+        mine = mine_reader.take(rows, mine_n).sum(axis=0, dtype=np.int64)
+        theirs = vs_reader_now.take(rows, theirs_n).sum(axis=0, dtype=np.int64)
         if mine.size == 0:
             mine = np.zeros(live.size, dtype=np.int64)
         if theirs.size == 0:
@@ -457,7 +465,7 @@ def legendes_conflicts(
         hero_hurt_at[first] = rolls[first]
         hero_wound[hurt] = np.minimum(2, hero_wound[hurt] + 1)
         live = live[~(won[live] | lost[live])]
-    return Tally(
+    tally = Tally(
         runs=runs,
         counts={
             "won": int(won.sum()),
@@ -473,6 +481,15 @@ def legendes_conflicts(
             "wounded_at": histogram(hero_hurt_at[hero_wound > 0]),
         },
     )
+    if not random:
+        tally.arrays = {
+            "won": won,
+            "dead": lost,
+            "rolls": rolls,
+            "hero_wound": hero_wound,
+            "points": points,
+        }
+    return tally
 
 
 def legendes_scene(
