@@ -31,6 +31,9 @@ Band = Literal["definitive", "partial", "advantage", "cosmetic", "tie"]
 Winner = Literal["pc", "opposition"]
 Effect = Literal["extra_die", "plus_2", "plus_1", "cosmetic", "none"]
 Wound = Literal["none", "light", "grave"]
+Partial = Literal["wound", "doubt"]
+"""What a *victoire partielle* does to the loser (L-13): a wound, or doubt (social)."""
+SceneKind = Literal["physical", "social"]
 
 LEVELS: tuple[Level, ...] = ("commun", "elite", "heroique", "legendaire")
 """From the lowest to the highest (L-3); L-4 steps a group up in this order."""
@@ -39,6 +42,8 @@ BANDS: tuple[Band, ...] = ("definitive", "partial", "advantage", "cosmetic", "ti
 """From the strongest to the weakest (L-8)."""
 EFFECTS: tuple[Effect, ...] = ("extra_die", "plus_2", "plus_1", "cosmetic", "none")
 WOUNDS: tuple[Wound, ...] = ("none", "light", "grave")
+PARTIALS: tuple[Partial, ...] = ("wound", "doubt")
+SCENE_KINDS: tuple[SceneKind, ...] = ("physical", "social")
 OUTCOME_KEYS: tuple[str, ...] = (
     "win:definitive",
     "win:partial",
@@ -89,6 +94,47 @@ _BAND_NAMES: dict[str, Band] = {
     "egalite": "tie",
 }
 
+_PARTIAL_NAMES: dict[str, Partial] = {
+    "wound": "wound",
+    "blessure": "wound",
+    "doubt": "doubt",
+    "doute": "doubt",
+}
+_SCENE_KIND_NAMES: dict[str, SceneKind] = {
+    "physical": "physical",
+    "physique": "physical",
+    "social": "social",
+    "sociale": "social",
+}
+UNKNOWN_BAND = N_(
+    "Unknown outcome '{band}': choose definitive, partial, advantage, cosmetic or tie."
+)
+UNKNOWN_PARTIAL = N_(
+    "Unknown effect of a partial victory '{partial}': choose wound or doubt (L-13)."
+)
+UNKNOWN_SCENE_KIND = N_("Unknown kind of scene '{kind}': choose physical or social (L-13).")
+
+
+def parse_partial(text: str) -> Partial:
+    """What a partial victory does (L-13), in French or English: wound or doubt."""
+    partial = _PARTIAL_NAMES.get(fold(text))
+    if partial is None:
+        raise UsageError(UNKNOWN_PARTIAL, partial=text[:40])
+    return partial
+
+
+def parse_scene_kind(text: str) -> SceneKind:
+    """A scene's kind (L-13): physical (a partial victory wounds) or social (it makes doubt)."""
+    kind = _SCENE_KIND_NAMES.get(fold(text))
+    if kind is None:
+        raise UsageError(UNKNOWN_SCENE_KIND, kind=text[:40])
+    return kind
+
+
+def partial_of(kind: SceneKind) -> Partial:
+    """The default effect of a partial victory in a scene of this kind (L-13)."""
+    return "doubt" if kind == "social" else "wound"
+
 
 def parse_level(text: str) -> Level:
     """An opposition level typed in French or English, accents and case ignored (L-3)."""
@@ -116,10 +162,7 @@ def parse_band(text: str) -> Band:
     """An outcome band, for the winner's choice of a lesser outcome."""
     band = _BAND_NAMES.get(fold(text).removeprefix("victoire-"))
     if band is None:
-        raise UsageError(
-            N_("Unknown outcome '{band}': choose definitive, partial, advantage, cosmetic or tie."),
-            band=text[:40],
-        )
+        raise UsageError(UNKNOWN_BAND, band=text[:40])
     return band
 
 
@@ -302,6 +345,8 @@ class OpposedParams:
     vs_light_wound: bool = False
     vs_grave_wound: bool = False
     take: Band | None = None
+    partial: Partial = "wound"
+    """What a *victoire partielle* taken does to the loser (L-13): a wound, or doubt."""
 
     def __post_init__(self) -> None:
         _count(self.dice, 0, MAX_DICE, N_("The number of dice"))
@@ -321,7 +366,9 @@ class OpposedParams:
         _count(self.extra_dice, 0, MAX_EXTRA_DICE, N_("The extra dice"))
         _count(self.bonus, 0, 5, N_("The help bonus"))
         if self.take is not None and self.take not in BANDS:
-            raise UsageError(N_("Unknown outcome '{band}'."), band=str(self.take)[:40])
+            raise UsageError(UNKNOWN_BAND, band=str(self.take)[:40])
+        if self.partial not in PARTIALS:
+            raise UsageError(UNKNOWN_PARTIAL, partial=str(self.partial)[:40])
 
     @property
     def swept(self) -> bool:
@@ -447,6 +494,7 @@ class LegendesTest(Check[OpposedParams, OpposedOutcome]):
             OpposedParams(
                 dice=2, vs_dice=2, grave_wound=True, vs_light_wound=True, take="advantage"
             ),
+            OpposedParams(dice=3, vs_dice=3, partial="doubt"),
         )
 
     def to_json(self, params: OpposedParams, outcome: OpposedOutcome) -> dict[str, Any]:
@@ -458,6 +506,7 @@ class LegendesTest(Check[OpposedParams, OpposedOutcome]):
             "winner": outcome.winner,
             "outcome": outcome.band,
             "taken": outcome.taken,
+            "partial": params.partial,
             "key": outcome_key(outcome.winner, outcome.band),
             "swept": outcome.swept,
             "dice": params.pc_dice,
