@@ -61,3 +61,19 @@ class RandomReader:
         if k and int(counts.min()) != k:
             out[np.arange(k)[:, None] >= counts[None, :]] = 0
         return out
+
+
+class Subset:
+    """A reader seen through the runs still going: row ``i`` is run ``live[i]``.
+
+    Whole fights and conflicts read round after round for the runs not yet over; with
+    fixed faces (:class:`ArrayReader`) each run must keep reading its own row.
+    """
+
+    def __init__(self, reader: Any, live: Int) -> None:
+        self.reader = reader
+        self.live = live
+
+    def take(self, rows: Int, counts: Int) -> NDArray[np.uint8]:
+        faces: NDArray[np.uint8] = self.reader.take(self.live[rows], counts)
+        return faces

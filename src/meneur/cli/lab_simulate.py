@@ -2,7 +2,7 @@
 
 The fight takes the options of ``meneur fight tunnels`` (``--dice``, ``--endurance``,
 ``--vs-mr``, ``--explode``, ``--loss``) plus ``--runs``, ``--seed``, ``--plot``, ``--json``
-and the rule variants of RULES.md (``--tie``, ``--sixes``...).
+and the rule variants of docs/rules.md (``--tie``, ``--sixes``...).
 """
 
 from __future__ import annotations
@@ -183,6 +183,28 @@ def fight_command(
     opponents_b: Annotated[
         int, _count_option("--opponents-b", 1, 10, _("Obscur: opponents B faces (O-17)."))
     ] = 1,
+    with_dice: Annotated[
+        str | None,
+        typer.Option(
+            "--with-dice",
+            metavar="N,N",
+            help=_("Légendes: the dice of each character fighting beside the hero (L-10)."),
+        ),
+    ] = None,
+    each_other: Annotated[
+        bool,
+        typer.Option(
+            "--each-other", help=_("Légendes: the oppositions also fight each other (L-10).")
+        ),
+    ] = False,
+    partial: Annotated[
+        str,
+        typer.Option(
+            "--partial",
+            metavar="wound|doubt",
+            help=_("Légendes: a victoire partielle wounds, or makes doubt (L-13)."),
+        ),
+    ] = "wound",
     max_rounds: Annotated[
         int | None,
         typer.Option(
@@ -204,7 +226,10 @@ def fight_command(
 
     found = system_named(system)
     if found.name == "legendes":
-        _legendes_fight(dice, vs_level, modifier, max_rounds or 200, runs, seed, plot, as_json)
+        scene = LegendesScene(with_dice, each_other, partial)
+        _legendes_fight(
+            dice, vs_level, modifier, max_rounds or 200, runs, seed, plot, as_json, scene
+        )
         return
     if found.name == "obscur":
         options = ObscurOptions(
@@ -443,6 +468,15 @@ def _obscur_fight(
     _print_ending(out, data, tally, plot)
 
 
+@dataclass(frozen=True, slots=True)
+class LegendesScene:
+    """The L-10/L-13 options of a Légendes fight, as typed (checked by the fight)."""
+
+    with_dice: str | None = None
+    each_other: bool = False
+    partial: str = "wound"
+
+
 def _legendes_fight(
     dice: int | None,
     vs_level: str | None,
@@ -452,12 +486,30 @@ def _legendes_fight(
     seed: int | None,
     plot: Path | None,
     as_json: bool,
+    options: LegendesScene,
 ) -> None:
-    """A hero against one opposition, roll after roll, until someone is out (L-8, L-13, L-14)."""
-    from meneur.cli.output import console, print_json
-    from meneur.lab.plot import check_path
-    from meneur.systems.legendes.rules import check_circumstance, parse_level
+    """A hero against one opposition, roll after roll, until someone is out (L-8, L-13, L-14).
 
+    With allies, oppositions that fight each other or doubt instead of wounds, the
+    scene's simulation plays every pair (L-10, L-13).
+    """
+    from meneur.cli.output import console, print_json
+    from meneur.lab.grid import parse_int_list
+    from meneur.lab.plot import check_path
+    from meneur.systems.legendes.rules import check_circumstance, parse_level, parse_partial
+
+    partial = parse_partial(options.partial)
+    allies = tuple(  # one number per character: "2,2" is two characters of 2 dice
+        value
+        for part in (options.with_dice or "").split(",")[: MAX_OPPOSITIONS + 1]
+        if part.strip()
+        for value in parse_int_list(part, 0, 30, _("Dice"))
+    )
+    if len(allies) > MAX_OPPOSITIONS:
+        raise UsageError(
+            N_("A scene has at most {most} characters beside the hero (--with-dice)."),
+            most=MAX_OPPOSITIONS,
+        )
     if dice is None or vs_level is None:
         raise UsageError(N_("Missing the hero's dice (--dice) or the opposition (--vs-level)."))
     levels = tuple(parse_level(part) for part in vs_level.split(",") if part.strip())
@@ -481,7 +533,7 @@ def _legendes_fight(
 
     shown = ", ".join(ADAPTER.level_label(one) for one in levels)
     conflict = LegendesConflict(dice, level, modifier, None, max_rounds)
-    if len(levels) == 1:
+    if len(levels) == 1 and not allies and partial == "wound":
 
         def chunk(rng: Any, n: int) -> Any:
             return legendes_conflicts(conflict, rng, n)
@@ -489,11 +541,15 @@ def _legendes_fight(
     else:  # L-10: several oppositions at once, compared two by two with the hero
 
         def chunk(rng: Any, n: int) -> Any:
-            return legendes_scene(dice, levels, rng, n, modifier=modifier, max_rolls=max_rounds)
+            return legendes_scene(
+                dice, levels, rng, n, modifier=modifier, max_rolls=max_rounds, allies=allies,
+                each_other=options.each_other, partial=partial,
+            )  # fmt: skip
 
     tally = run_chunks(runs, chunk, seed=seed, description=_("Fights"))
     data = conflict_report(conflict, tally)
     data["fight"]["level"] = level if len(levels) == 1 else list(levels)
+    data["fight"].update(allies=list(allies), each_other=options.each_other, partial=partial)
     if plot is not None:
         curves = {
             _("Hero standing"): "dead_at",
@@ -515,6 +571,16 @@ def _legendes_fight(
             runs=tally.runs, dice=dice, level=shown
         )
     )
+    if allies:
+        out.print(
+            _("Beside the hero: characters of {dice} dice (L-10).").format(
+                dice=", ".join(map(str, allies))
+            )
+        )
+    if options.each_other:
+        out.print(_("The oppositions also fight each other (L-10)."))
+    if partial == "doubt":
+        out.print(_("A victoire partielle makes the loser doubt, never wounds (L-13)."))
     _print_victory(out, data)
     out.print(
         _("Defeat: {rate}; wounded: {wounded}").format(

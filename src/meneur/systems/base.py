@@ -349,7 +349,7 @@ class System(ABC):
     """The system's display name (``Krâsses``)."""
 
     rule_prefix: ClassVar[str]
-    """The letter of its rule ids in RULES.md (``T`` for ``T-5``)."""
+    """The letter of its rule ids in docs/rules.md (``T`` for ``T-5``)."""
 
     die_sides: ClassVar[int]
 

@@ -57,7 +57,8 @@ def test_L8_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_L4_group_flag_steps_level_up(capsys: pytest.CaptureFixture[str]) -> None:
-    """L-4: `--vs elite --group` rolls as héroïque (2 dice); légendaire stays 3."""
+    """L-4: `--vs elite --group` rolls as héroïque (2 dice); légendaires never merge, so
+    a group of légendaires is refused with one line (they are as many oppositions)."""
     result = invoke(
         capsys,
         "test",
@@ -78,7 +79,8 @@ def test_L4_group_flag_steps_level_up(capsys: pytest.CaptureFixture[str]) -> Non
     result = invoke(
         capsys, "odds", "legendes", "--dice", "3", "--vs", "legendaire", "--group", "--json"
     )
-    assert result.json()["opposition_dice"] == 3
+    assert result.status == 2 and "L-4" in result.err
+    assert len(result.err.strip().splitlines()) == 1
 
 
 def test_L5_commoners_swept_unless_weakness(capsys: pytest.CaptureFixture[str]) -> None:
@@ -366,3 +368,107 @@ def test_english_messages(capsys: pytest.CaptureFixture[str]) -> None:
     """The same command in English keeps the French game terms."""
     result = invoke(capsys, "--lang", "en", "test", "legendes", "--dice", "3", "--vs", "dieu")
     assert result.status == 2 and "Unknown opposition level 'dieu'" in result.err
+
+
+def test_L4_ten_legendaires_join_a_scene_as_ten_oppositions(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """L-4: `scene legendes add … --level legendaire --count 10` adds ten légendaire
+    oppositions of 3 dice each (not one); `--group` at légendaire is refused, sheet intact."""
+    invoke(capsys, "scene", "legendes", "start", str(sheet))
+    added = invoke(
+        capsys, "scene", "legendes", "add", str(sheet), "Dragon", "--level", "legendaire",
+        "--count", "10", "--json",
+    )  # fmt: skip
+    assert added.status == 0, added.err
+    oppositions = added.json()["added"]
+    assert [(o["level"], o["dice"], o["group"]) for o in oppositions] == [
+        ("legendaire", 3, False)
+    ] * 10
+    assert oppositions[-1]["name"] == "Dragon 10"
+    before = sheet.read_bytes()
+    refused = invoke(
+        capsys, "scene", "legendes", "add", str(sheet), "Vouivre", "--level", "legendaire",
+        "--group",
+    )  # fmt: skip
+    assert refused.status == 2 and "L-4" in refused.err
+    assert len(refused.err.strip().splitlines()) == 1
+    assert sheet.read_bytes() == before
+
+
+def test_L13_test_partial_doubt_in_json_and_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """L-13: `test legendes --partial doubt`: a victoire partielle makes the loser doubt;
+    the JSON says which effect the partial victory has (default: a wound)."""
+    args = ("test", "legendes", "--dice", "3", "--vs", "heroique", "--faces", "2,2,2")
+    doubt = invoke(capsys, *args, "--vs-faces", "1,1", "--partial", "doute", "--json")
+    assert doubt.status == 0, doubt.err
+    assert (doubt.json()["taken"], doubt.json()["partial"]) == ("partial", "doubt")
+    wound = invoke(capsys, *args, "--vs-faces", "1,1", "--json").json()
+    assert wound["partial"] == "wound"
+    words = invoke(capsys, "--lang", "en", *args, "--vs-faces", "1,1", "--partial", "doubt")
+    assert "the loser doubts (L-13)" in words.out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("test", "legendes", "--dice", "3", "--vs", "elite", "--partial", "maim"), "maim"),
+        (("scene", "legendes", "start", "{sheet}", "--kind", "epic"), "epic"),
+        (("scene", "legendes", "roll", "{sheet}", "--vs", "Orsk", "--partial", "x"), "L-13"),
+        (("scene", "legendes", "add", "{sheet}", "Brune", "--pc"), "--dice"),
+        (("scene", "legendes", "add", "{sheet}", "Brune", "--pc", "--level", "elite"), "--level"),
+        (("scene", "legendes", "add", "{sheet}", "Brune", "--pc", "--dice", "31"), "31"),
+        (("scene", "legendes", "add", "{sheet}", "Brune"), "--level"),
+        (("scene", "legendes", "roll", "{sheet}", "--vs", "Orsk", "--with", "Orsk"), "Orsk"),
+        (("scene", "legendes", "roll", "{sheet}", "--vs", "Orsk", "--with", "Nobody"), "Nobody"),
+    ],
+)  # fmt: skip
+def test_L10_L13_new_options_refused_one_line_sheet_untouched(
+    capsys: pytest.CaptureFixture[str], sheet: Path, args: tuple[str, ...], needle: str
+) -> None:
+    """L-10/L-13: bad characters, kinds and partial effects: exit 2, one line, sheet intact."""
+    invoke(capsys, "scene", "legendes", "start", str(sheet))
+    invoke(capsys, "scene", "legendes", "add", str(sheet), "Orsk", "--level", "heroique")
+    if args[2] == "start":
+        invoke(capsys, "scene", "legendes", "end", str(sheet))
+    before = sheet.read_bytes()
+    result = invoke(capsys, "--lang", "en", *(str(sheet) if a == "{sheet}" else a for a in args))
+    assert result.status == 2, result.out
+    assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1
+    assert needle in result.err
+    assert sheet.read_bytes() == before
+
+
+def test_L10_L13_a_social_scene_with_two_heroes_through_the_cli(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """L-10/L-13: a social scene: Lyssia and Tomas (a character, secondary: 2 dice) plead
+    against a councillor; the partial victories make him doubt, nobody is wounded."""
+    assert invoke(capsys, "scene", "legendes", "start", str(sheet), "--kind", "sociale").status == 0
+    tomas = invoke(
+        capsys, "scene", "legendes", "add", str(sheet), "Tomas", "--pc", "--domain",
+        "secondaire", "--json",
+    )  # fmt: skip
+    assert tomas.status == 0, tomas.err
+    assert tomas.json()["added"][0] | {"name": "Tomas"} == {
+        "name": "Tomas", "level": None, "character": True, "dice": 2, "group": False,
+        "rolls": 0, "wound": "none", "keeps_fighting": None, "out": False,
+    }  # fmt: skip
+    invoke(capsys, "scene", "legendes", "add", str(sheet), "Conseiller", "--level", "heroique")
+    result = invoke(
+        capsys, "scene", "legendes", "roll", str(sheet), "--domain", "magie des ronces",
+        "--vs", "Conseiller", "--with", "Tomas", "--faces", "3,3,2,4,3", "--vs-faces", "2,2",
+        "--json",
+    )  # fmt: skip
+    assert result.status == 0, result.err
+    data = result.json()
+    assert data["partial"] == "doubt"
+    assert [
+        (p["side"], p["total"], p["opposition_total"], p["effects"]) for p in data["pairs"]
+    ] == [
+        (None, 8, 4, ["opposition_doubt"]),
+        ("Tomas", 7, 4, []),
+    ]
+    stored = json.loads(sheet.read_text())
+    assert stored["wound"] == "none" and stored["scene"]["kind"] == "social"
+    assert [o["wound"] for o in stored["scene"]["oppositions"]] == ["none", "none"]

@@ -1,4 +1,4 @@
-"""Rules L-1 to L-8 and L-11 to L-14 as pure functions (RULES.md, section L)."""
+"""Rules L-1 to L-8 and L-11 to L-14 as pure functions (docs/rules.md, section L)."""
 
 from __future__ import annotations
 
@@ -90,10 +90,14 @@ def test_L4_hundred_commoners_are_ten_elite_oppositions() -> None:
     assert "heroique" not in crowd("commun", 100)
 
 
-def test_L4_ten_legendaires_stay_legendaire() -> None:
-    """L-4: nothing goes above Légendaire."""
-    assert group_level("legendaire") == "legendaire"
-    assert crowd("legendaire", 10) == ("legendaire",)
+def test_L4_ten_legendaires_stay_ten_legendaire_oppositions() -> None:
+    """L-4: légendaire has no level above it, so légendaires never merge: ten légendaires
+    are ten légendaire oppositions (not one), and a "group" of légendaires is refused."""
+    assert crowd("legendaire", 10) == ("legendaire",) * 10
+    assert crowd("legendaire", 23) == ("legendaire",) * 23
+    assert crowd("heroique", 10) == ("legendaire",)
+    with pytest.raises(RuleError, match="L-4"):
+        group_level("legendaire")
 
 
 def test_L4_crowd_remainder_and_limits() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meneur.errors import RuleError
+from meneur.errors import MeneurError, RuleError
 from meneur.rng import PhysicalDice
 from meneur.systems.legendes import scene
 from meneur.systems.legendes.sheet import Hero
@@ -194,3 +194,114 @@ def test_domains_from_the_sheet() -> None:
     assert scene.domain_of(h, "magie des ronces") == ("legendary", "Magie des ronces")
     assert scene.domain_of(h, "ARC") == ("secondary", "Arc")
     assert scene.domain_of(h, "cuisine")[0] == "ordinary"
+
+
+def test_L10_two_characters_attack_a_third() -> None:
+    """L-10: « deux personnages s'attaquent à un troisième »: Lyssia and Tomas (a player
+    character of the scene, 2 dice) both face Orsk; everyone rolls once, and each attacker
+    is compared with Orsk's one roll. Orsk's 7 loses to Lyssia's 15 (definitive) and to
+    Tomas's 11 (partial): both pairs count."""
+    h = in_scene(("Orsk", "heroique"))
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Orsk"], [6, 5, 4, 5, 6], [3, 4], allies=["Tomas"])
+    assert report["allies"] == [{"name": "Tomas", "faces": [5, 6]}]
+    hero_pair, tomas_pair = report["pairs"]
+    assert (hero_pair["side"], hero_pair["total"], hero_pair["opposition_total"]) == (None, 15, 7)
+    assert hero_pair["effects"] == ["opposition_out"]
+    assert (tomas_pair["side"], tomas_pair["opposition"]) == ("Tomas", "Orsk")
+    assert (tomas_pair["total"], tomas_pair["opposition_total"]) == (11, 7)
+    assert tomas_pair["effects"] == ["opposition_wound:light"]
+    assert h.scene is not None
+    tomas, orsk = h.scene.oppositions[1], h.scene.oppositions[0]
+    assert orsk.out and orsk.wound == "light" and orsk.rolls == 1 and tomas.rolls == 1
+
+
+def test_L10_three_fight_each_other_every_pair_compared() -> None:
+    """L-10: « trois personnages se combattent les uns les autres »: the hero, Orsk and a
+    rival hero (a character) each roll once; the three pairs are compared — hero/Orsk,
+    hero/Ysolde, and Orsk/Ysolde — and each pair's loser bears its result."""
+    h = in_scene(("Orsk", "heroique"))
+    h, _ = scene.add_character(h, "Ysolde", 3)
+    h, report = roll(h, ["Orsk", "Ysolde"], [4, 4, 4], [1, 1, 6, 6, 5], each_other=True)
+    pairs = [
+        (p["side"], p["opposition"], p["total"], p["opposition_total"]) for p in report["pairs"]
+    ]
+    # Ysolde is a character: she is the side facing Orsk (she would sweep commoners).
+    assert pairs == [(None, "Orsk", 12, 2), (None, "Ysolde", 12, 17), ("Ysolde", "Orsk", 17, 2)]
+    assert [p["effects"] for p in report["pairs"]] == [
+        ["opposition_out"],
+        ["hero_wound:light"],
+        ["opposition_out"],
+    ]
+    assert h.wound == "light"
+    assert h.scene is not None
+    orsk, ysolde = h.scene.oppositions
+    assert orsk.out and not ysolde.out and ysolde.wound == "none"
+
+
+def test_L10_a_character_is_a_hero_neither_swept_nor_out_after_a_wound() -> None:
+    """L-10 with L-5 and L-14: a player character in the scene is not swept like a
+    commoner (it rolls its domain's dice) and a wound does not put it out."""
+    h = in_scene()
+    h, _ = scene.add_character(h, "Brune", 0)  # acting in an ordinary domain: 0 dice
+    h, report = roll(h, ["Brune"], [1, 2, 1], [])  # 4 against 0: partial
+    [pair] = report["pairs"]
+    assert not pair["swept"] and pair["key"] == "win:partial"
+    assert h.scene is not None and h.scene.oppositions[0].wound == "light"
+    assert not h.scene.oppositions[0].out
+
+
+def test_L10_bad_participants_are_refused_and_the_hero_is_untouched() -> None:
+    """L-10: an ally must be a character of the scene, named once, still in; allies and
+    each-against-each exclude each other."""
+    h = in_scene(("Orsk", "heroique"), ("Garde", "elite"))
+    h, _ = scene.add_character(h, "Tomas", 2)
+    with pytest.raises(RuleError, match="L-10"):
+        roll(h, ["Orsk"], [1] * 3, [1] * 2, allies=["Garde"])
+    with pytest.raises(RuleError):
+        roll(h, ["Orsk"], [1] * 5, [1] * 2, allies=["Orsk"])
+    with pytest.raises(MeneurError, match="L-10"):
+        roll(h, ["Orsk", "Garde"], [1] * 5, [1] * 3, allies=["Tomas"], each_other=True)
+    with pytest.raises(RuleError):
+        scene.add_character(h, "tomas", 2)
+    with pytest.raises(RuleError):
+        scene.add_character(h, "Lyssia", 2)
+    with pytest.raises(RuleError):
+        scene.add_character(h, "Géant", 31)
+
+
+def test_L13_partial_victory_in_a_social_scene_makes_doubt() -> None:
+    """L-13: in a social scene (kind social) a victoire partielle makes the other doubt
+    instead of wounding: neither the hero nor an élite is wounded (and the élite, not
+    wounded, stays in, L-14)."""
+    h, report = scene.start(hero(), "Le conseil", "social")
+    assert report["kind"] == "social"
+    h, _ = scene.add(h, "Conseiller", "elite")
+    h, _ = scene.add(h, "Orsk", "legendaire")
+    h, report = roll(h, ["Conseiller", "Orsk"], [2, 2, 2], [1, 4, 4, 2])  # 6-1; 6-10
+    conseiller, orsk = report["pairs"]
+    assert conseiller["taken"] == "partial" and conseiller["effects"] == ["opposition_doubt"]
+    assert orsk["key"] == "loss:partial" and orsk["effects"] == ["hero_doubt"]
+    assert report["partial"] == "doubt" and h.wound == "none"
+    assert h.scene is not None and not h.scene.oppositions[0].out
+    assert h.scene.oppositions[0].wound == "none"
+
+
+def test_L13_partial_effect_asked_per_roll_overrides_the_scene() -> None:
+    """L-13: the effect of a partial victory can be asked for one roll: doubt in a
+    physical scene, a wound in a social one."""
+    h = in_scene(("Orsk", "heroique"))
+    h, report = roll(h, ["Orsk"], [2, 2, 2], [1, 1], partial="doubt")  # 6 vs 2
+    assert report["pairs"][0]["effects"] == ["opposition_doubt"]
+    h, report = roll(h, ["Orsk"], [2, 2, 2], [1, 1], partial="wound")
+    assert report["pairs"][0]["effects"] == ["opposition_wound:light"]
+
+
+def test_L8_L13_the_winner_takes_a_lesser_result_no_wound() -> None:
+    """L-8/L-13: « libre au vainqueur de sélectionner un avantage moindre »: a victory by
+    4 taken as an avantage wounds nobody."""
+    h = in_scene(("Orsk", "legendaire"))
+    h, report = roll(h, ["Orsk"], [1, 1, 1], [2, 2, 3], take="advantage")  # 3 vs 7
+    [pair] = report["pairs"]
+    assert (pair["outcome"], pair["taken"], pair["effects"]) == ("partial", "advantage", [])
+    assert h.wound == "none"

@@ -1,6 +1,6 @@
 """Tunnels in the lab: dice × threshold per mode and explosion policy (T-3 to T-9).
 
-Variants (RULES.md): ``explode`` (T-6 policy: needed, always, never), ``sixes`` (T-7:
+Variants (docs/rules.md): ``explode`` (T-6 policy: needed, always, never), ``sixes`` (T-7:
 three 6s in one batch, or over all dice), ``tie`` (T-9 option: a tied opposition is
 rolled again: the odds of the decisive rolls). ``loss`` (T-10 option) is a fight's: the
 simulator reads it.

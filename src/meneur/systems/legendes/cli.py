@@ -39,6 +39,8 @@ from meneur.systems.legendes.rules import (
     Effect,
     Level,
     OpposedParams,
+    Partial,
+    SceneKind,
     check_circumstance,
     domain_dice,
     effect_bonus,
@@ -47,6 +49,8 @@ from meneur.systems.legendes.rules import (
     parse_band,
     parse_domain,
     parse_level,
+    parse_partial,
+    parse_scene_kind,
 )
 from meneur.text import has_markup
 
@@ -184,6 +188,19 @@ TakeOpt = Annotated[
     _parsed_option("--take", "BAND", parse_band, _("The winner takes at most this outcome (L-8).")),
 ]
 
+PartialOpt = Annotated[
+    Partial | None,
+    _parsed_option(
+        "--partial",
+        "wound|doubt",
+        parse_partial,
+        _(
+            "What a victoire partielle does to the loser: wound, or doubt in a social contest "
+            "(L-13; in a scene, default: the scene's kind)."
+        ),
+    ),
+]
+
 
 def _odds_json(rows: dict[str, Fraction]) -> dict[str, Any]:
     """The odds' JSON: each outcome's probability as a float and as an exact fraction."""
@@ -211,6 +228,7 @@ def build_params(
     grave_wound: bool,
     aid: Effect | None,
     take: Band | None = None,
+    partial: Partial | None = None,
 ) -> OpposedParams:
     """The roll's params from the command-line options, with clear errors for bad mixes."""
     if (dice is None) == (domain is None):
@@ -236,6 +254,7 @@ def build_params(
         extra_dice=min(extra, MAX_EXTRA_DICE),
         bonus=bonus,
         take=take,
+        partial=partial or "wound",
     )
 
 
@@ -255,6 +274,7 @@ def test_command(
     grave_wound: GraveOpt = False,
     aid: AidOpt = None,
     take: TakeOpt = None,
+    partial: PartialOpt = None,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
     seed: Seed = None,
@@ -269,6 +289,7 @@ def test_command(
         dice=dice, domain=domain, vs=vs, group=group, vs_dice=vs_dice, modifier=modifier,
         weakness=weakness, regret=regret, remove_dice=remove_dice, motivation=motivation,
         spend=spend, light_wound=light_wound, grave_wound=grave_wound, aid=aid, take=take,
+        partial=partial,
     )  # fmt: skip
     check = LegendesTest()
     rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
@@ -404,6 +425,15 @@ def scene_start(
     sheet: SheetArg = None,
     stored: CharacterArg = None,
     title: Annotated[str, typer.Option("--title", help=_("What the scene is about."))] = "",
+    kind: Annotated[
+        SceneKind,
+        _parsed_option(
+            "--kind",
+            "physical|social",
+            parse_scene_kind,
+            _("physical: a victoire partielle wounds; social: it makes the other doubt (L-13)."),
+        ),
+    ] = "physical",
     as_json: Json = False,
 ) -> None:
     """Begin a scene: roll counts, helpers and light wounds are tracked until it ends."""
@@ -412,15 +442,15 @@ def scene_start(
     _step(
         required_sheet(sheet, stored, "legendes"),
         as_json,
-        lambda hero: scene.start(hero, title[:200]),
+        lambda hero: scene.start(hero, title[:200], kind),
     )
 
 
 def scene_add(
     level: Annotated[
-        Level,
+        Level | None,
         _parsed_option("--level", "LEVEL", parse_level, _("Its level (L-3).")),
-    ],
+    ] = None,
     sheet: SheetArg = None,
     name: Annotated[
         str | None,
@@ -443,9 +473,21 @@ def scene_add(
             ),
         ),
     ] = None,
+    character: Annotated[
+        bool,
+        typer.Option(
+            "--pc",
+            help=_(
+                "A player character or another hero, with --dice or --domain: it fights "
+                "beside the hero (roll --with) or against them (L-10)."
+            ),
+        ),
+    ] = False,
+    dice: DiceOpt = None,
+    domain: DomainOpt = None,
     as_json: Json = False,
 ) -> None:
-    """Add an opposition, a group of about ten, or a crowd to the scene (L-3, L-4)."""
+    """Add an opposition, a group of about ten, a crowd, or a character (L-3, L-4, L-10)."""
     from meneur.systems.legendes import scene
 
     if stored is not None and name is None and sheet is not None:
@@ -456,6 +498,27 @@ def scene_add(
         raise UsageError(N_("An opposition's name has 1 to 60 characters."))
     if has_markup(name):
         raise UsageError(N_("A name cannot hold square brackets [ ]: {name}"), name=name)
+    if character:
+        if level is not None or group or count != 1 or keeps_fighting is not None:
+            raise UsageError(
+                N_("A character has dice, not a level: --pc goes without --level, "
+                   "--group, --count or --keeps-fighting.")
+            )  # fmt: skip
+        if (dice is None) == (domain is None):
+            raise UsageError(
+                N_("Give the character's dice with exactly one of --dice or --domain.")
+            )
+        character_dice = dice if dice is not None else domain_dice(domain)  # type: ignore[arg-type]
+        _step(
+            required_sheet(sheet, stored, "legendes"),
+            as_json,
+            lambda hero: scene.add_character(hero, name.strip(), character_dice),
+        )
+        return
+    if level is None or dice is not None or domain is not None:
+        raise UsageError(
+            N_("Give an opposition its --level, or add a character with --pc and its dice.")
+        )
     _step(
         required_sheet(sheet, stored, "legendes"),
         as_json,
@@ -486,19 +549,36 @@ def scene_roll(
     motivation: MotivationOpt = False,
     spend: SpendOpt = 0,
     take: TakeOpt = None,
+    partial: PartialOpt = None,
+    allies: Annotated[
+        list[str] | None,
+        _text_option(
+            "--with",
+            "NAME",
+            _("A character of the scene fighting beside the hero (repeat; L-10)."),
+        ),
+    ] = None,
+    each_other: Annotated[
+        bool,
+        typer.Option(
+            "--each-other",
+            help=_("The oppositions named fight each other too: every pair is compared (L-10)."),
+        ),
+    ] = False,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """The hero rolls against one or several oppositions; wounds and outs are saved."""
+    """The hero (and allies) roll against oppositions, compared two by two; saved (L-10)."""
     from meneur.systems.legendes import scene
 
     if len(domain) > 80:
         raise UsageError(N_("A domain name has at most 80 characters."))
     request = scene.RollRequest(
-        domain=domain, dice=dice, against=tuple(vs), modifier=modifier, weakness=weakness,
-        regret=regret, removed_dice=remove_dice, motivation=motivation, spend=spend, take=take,
+        domain=domain, dice=dice, against=tuple(vs), allies=tuple(allies or ()),
+        each_other=each_other, modifier=modifier, weakness=weakness, regret=regret,
+        removed_dice=remove_dice, motivation=motivation, spend=spend, take=take, partial=partial,
     )  # fmt: skip
     _rolled_step(
         sheet,
@@ -636,7 +716,7 @@ def register(groups: CommandGroups) -> None:
     )
     for name, function, text in (
         ("start", scene_start, N_("Begin a scene.")),
-        ("add", scene_add, N_("Add an opposition (level, group, crowd).")),
+        ("add", scene_add, N_("Add an opposition (level, group, crowd) or a character.")),
         ("roll", scene_roll, N_("The hero rolls against oppositions of the scene.")),
         ("aid", scene_aid, N_("A helper helps the hero (once per scene).")),
         ("wound", scene_wound, N_("The hero takes a wound.")),

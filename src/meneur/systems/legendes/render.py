@@ -62,14 +62,27 @@ def dice_text(faces: Sequence[int]) -> str:
     return " ".join(f"{DIE_GLYPHS.get(f, '?')}{f}" for f in faces)
 
 
+PARTIAL_LABELS = {
+    "wound": N_("the loser is wounded (L-13)"),
+    "doubt": N_("the loser doubts (L-13)"),
+}
+
+
 def verdict(data: Mapping[str, Any]) -> str:
-    """The outcome of an opposed roll in words, rich markup included."""
+    """The outcome of an opposed roll in words, rich markup included.
+
+    A pair between two participants other than the hero (L-10) names its winner.
+    """
     if data.get("swept"):
         return "[bold green]" + _("Commoners are swept away, no roll needed (L-5).") + "[/]"
     band = _(BAND_LABELS[data["outcome"]])
     if data["winner"] is None:
         return "[bold yellow]" + _("Tie: no winner, nothing changes.") + "[/]"
-    if data["winner"] == "pc":
+    side = data.get("side")
+    if side is not None:
+        name = side if data["winner"] == "pc" else data["opposition"]
+        text = "[bold]" + _("{name} wins: {band}.").format(name=name, band=band) + "[/]"
+    elif data["winner"] == "pc":
         text = "[bold green]" + _("The hero wins: {band}.").format(band=band) + "[/]"
     else:
         text = "[bold red]" + _("The opposition wins: {band}.").format(band=band) + "[/]"
@@ -95,6 +108,8 @@ def render_opposed(console: Console, data: Mapping[str, Any]) -> None:
     console.print(table)
     console.print(_("Difference: {difference}").format(difference=data["difference"]))
     console.print(verdict(data))
+    if data.get("taken") == "partial" and data.get("partial") in PARTIAL_LABELS:
+        console.print("→ " + _(PARTIAL_LABELS[data["partial"]]))
 
 
 def render_odds(
@@ -133,6 +148,14 @@ def render_aid(console: Console, data: Mapping[str, Any]) -> None:
     )
 
 
+def level_text(opposition: Mapping[str, Any]) -> str:
+    """An opposition's level (a group says so), or "character" for a hero of the scene."""
+    if opposition.get("character"):
+        return _("character")
+    text = _(LEVEL_LABELS[opposition["level"]])
+    return text + (" " + _("(group)") if opposition.get("group") else "")
+
+
 def render_hero(console: Console, hero: Mapping[str, Any]) -> None:
     """The sheet, with the scene in progress if any."""
     from rich.table import Table
@@ -162,6 +185,8 @@ def render_hero(console: Console, hero: Mapping[str, Any]) -> None:
         console.print(_("No scene in progress."))
         return
     console.print("[bold]" + _("Scene: {title}").format(title=scene["title"] or "—") + "[/]")
+    if scene.get("kind") == "social":
+        console.print(_("A social scene: a victoire partielle makes the other doubt (L-13)."))
     if scene.get("hero_defeated"):
         console.print("[red]" + _("The hero is defeated in this scene.") + "[/]")
     table = Table(header_style="bold")
@@ -170,7 +195,7 @@ def render_hero(console: Console, hero: Mapping[str, Any]) -> None:
     for o in scene["oppositions"]:
         table.add_row(
             o["name"],
-            _(LEVEL_LABELS[o["level"]]) + (" " + _("(group)") if o.get("group") else ""),
+            level_text(o),
             str(o["dice"]),
             str(o["rolls"]),
             _(WOUND_LABELS[o["wound"]]),
@@ -197,28 +222,12 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
                     dice=data["dice"], faces=dice_text(data["faces"])
                 )
             )
-        for pair in data["pairs"]:
+        for ally in data.get("allies", []):
             console.print(
-                "[bold]"
-                + _("Against {name} (roll {number}, {duration}):").format(
-                    name=pair["opposition"],
-                    number=pair["roll_number"],
-                    duration=_(pair["duration"]),
-                )
-                + "[/]"
+                _("{name} rolls: {faces}").format(name=ally["name"], faces=dice_text(ally["faces"]))
             )
-            if not pair["swept"]:
-                console.print(
-                    "  "
-                    + _("{total} against {vs_faces} = {opposition_total}").format(
-                        total=pair["total"],
-                        vs_faces=dice_text(pair["vs_faces"]),
-                        opposition_total=pair["opposition_total"],
-                    )
-                )
-            console.print("  " + verdict(pair))
-            for effect in pair["effects"]:
-                console.print("  → " + effect_text(effect, pair["opposition"]))
+        for pair in data["pairs"]:
+            render_pair(console, pair)
         console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["hero_wound"]])))
         console.print(_("Motivation points: {points}").format(points=data["motivation_points"]))
         if data["hero_dead"]:
@@ -233,11 +242,13 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
         render_aid(console, data)
     elif step == "start":
         console.print(_("The scene begins: {title}").format(title=data["title"] or "—"))
+        if data.get("kind") == "social":
+            console.print(_("A social scene: a victoire partielle makes the other doubt (L-13)."))
     elif step == "add":
         for o in data["added"]:
             console.print(
                 _("{name} joins the scene: {level}, {dice} dice.").format(
-                    name=o["name"], level=_(LEVEL_LABELS[o["level"]]), dice=o["dice"]
+                    name=o["name"], level=level_text(o), dice=o["dice"]
                 )
             )
     elif step in ("wound", "heal"):
@@ -253,12 +264,46 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
         console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["wound"]])))
 
 
-def effect_text(effect: str, name: str) -> str:
+def render_pair(console: Console, pair: Mapping[str, Any]) -> None:
+    """One pair of a scene roll: the hero's against an opposition, or any two others (L-10)."""
+    where = {"number": pair["roll_number"], "duration": _(pair["duration"])}
+    if pair.get("side") is None:
+        title = _("Against {name} (roll {number}, {duration}):").format(
+            name=pair["opposition"], **where
+        )
+    else:
+        title = _("{side} against {name} (roll {number}, {duration}):").format(
+            side=pair["side"], name=pair["opposition"], **where
+        )
+    console.print("[bold]" + title + "[/]")
+    if not pair["swept"]:
+        console.print(
+            "  "
+            + _("{total} against {vs_faces} = {opposition_total}").format(
+                total=pair["total"],
+                vs_faces=dice_text(pair["vs_faces"]),
+                opposition_total=pair["opposition_total"],
+            )
+        )
+    console.print("  " + verdict(pair))
+    for effect in pair["effects"]:
+        console.print("  → " + effect_text(effect, pair["opposition"], pair.get("side")))
+
+
+def effect_text(effect: str, name: str, side: str | None = None) -> str:
+    """An effect of a pair: on the opposition (``name``), the side (``side``) or the hero."""
     kind, _sep, value = effect.partition(":")
-    if kind == "opposition_out":
-        return _("{name} is out of the scene.").format(name=name)
-    if kind == "opposition_wound":
+    who, _sep, what = kind.partition("_")
+    if who == "side" and side is not None:
+        name = side
+    if who in ("opposition", "side"):
+        if what == "out":
+            return _("{name} is out of the scene.").format(name=name)
+        if what == "doubt":
+            return _("{name} doubts (L-13).").format(name=name)
         return _("{name} is wounded: {wound}.").format(name=name, wound=_(WOUND_LABELS[value]))
-    if kind == "hero_wound":
+    if what == "wound":
         return _("The hero is wounded: {wound}.").format(wound=_(WOUND_LABELS[value]))
+    if what == "doubt":
+        return _("The hero doubts (L-13).")
     return _("The hero is defeated.")

@@ -4,7 +4,7 @@ Everything a roll needs is in its frozen params; ``resolve`` reads the hero's di
 stream 0 and the other side's on stream 1 (for help: the helper on 0, the helped on 1),
 through :class:`~meneur.systems.base.FaceReader`, so random dice, typed faces, brute force
 and replays share one code path. The numbers (dice per domain and level, band cut-offs,
-penalties) come from ``data/rules.toml``; the rule ids are those of RULES.md, section L.
+penalties) come from ``data/rules.toml``; the rule ids are those of docs/rules.md, section L.
 
 What lasts between rolls (wounds, helpers used, roll counts) is not here but in
 :mod:`meneur.systems.legendes.sheet`, which calls these functions.
@@ -31,6 +31,9 @@ Band = Literal["definitive", "partial", "advantage", "cosmetic", "tie"]
 Winner = Literal["pc", "opposition"]
 Effect = Literal["extra_die", "plus_2", "plus_1", "cosmetic", "none"]
 Wound = Literal["none", "light", "grave"]
+Partial = Literal["wound", "doubt"]
+"""What a *victoire partielle* does to the loser (L-13): a wound, or doubt (social)."""
+SceneKind = Literal["physical", "social"]
 
 LEVELS: tuple[Level, ...] = ("commun", "elite", "heroique", "legendaire")
 """From the lowest to the highest (L-3); L-4 steps a group up in this order."""
@@ -39,6 +42,8 @@ BANDS: tuple[Band, ...] = ("definitive", "partial", "advantage", "cosmetic", "ti
 """From the strongest to the weakest (L-8)."""
 EFFECTS: tuple[Effect, ...] = ("extra_die", "plus_2", "plus_1", "cosmetic", "none")
 WOUNDS: tuple[Wound, ...] = ("none", "light", "grave")
+PARTIALS: tuple[Partial, ...] = ("wound", "doubt")
+SCENE_KINDS: tuple[SceneKind, ...] = ("physical", "social")
 OUTCOME_KEYS: tuple[str, ...] = (
     "win:definitive",
     "win:partial",
@@ -89,6 +94,47 @@ _BAND_NAMES: dict[str, Band] = {
     "egalite": "tie",
 }
 
+_PARTIAL_NAMES: dict[str, Partial] = {
+    "wound": "wound",
+    "blessure": "wound",
+    "doubt": "doubt",
+    "doute": "doubt",
+}
+_SCENE_KIND_NAMES: dict[str, SceneKind] = {
+    "physical": "physical",
+    "physique": "physical",
+    "social": "social",
+    "sociale": "social",
+}
+UNKNOWN_BAND = N_(
+    "Unknown outcome '{band}': choose definitive, partial, advantage, cosmetic or tie."
+)
+UNKNOWN_PARTIAL = N_(
+    "Unknown effect of a partial victory '{partial}': choose wound or doubt (L-13)."
+)
+UNKNOWN_SCENE_KIND = N_("Unknown kind of scene '{kind}': choose physical or social (L-13).")
+
+
+def parse_partial(text: str) -> Partial:
+    """What a partial victory does (L-13), in French or English: wound or doubt."""
+    partial = _PARTIAL_NAMES.get(fold(text))
+    if partial is None:
+        raise UsageError(UNKNOWN_PARTIAL, partial=text[:40])
+    return partial
+
+
+def parse_scene_kind(text: str) -> SceneKind:
+    """A scene's kind (L-13): physical (a partial victory wounds) or social (it makes doubt)."""
+    kind = _SCENE_KIND_NAMES.get(fold(text))
+    if kind is None:
+        raise UsageError(UNKNOWN_SCENE_KIND, kind=text[:40])
+    return kind
+
+
+def partial_of(kind: SceneKind) -> Partial:
+    """The default effect of a partial victory in a scene of this kind (L-13)."""
+    return "doubt" if kind == "social" else "wound"
+
 
 def parse_level(text: str) -> Level:
     """An opposition level typed in French or English, accents and case ignored (L-3)."""
@@ -116,10 +162,7 @@ def parse_band(text: str) -> Band:
     """An outcome band, for the winner's choice of a lesser outcome."""
     band = _BAND_NAMES.get(fold(text).removeprefix("victoire-"))
     if band is None:
-        raise UsageError(
-            N_("Unknown outcome '{band}': choose definitive, partial, advantage, cosmetic or tie."),
-            band=text[:40],
-        )
+        raise UsageError(UNKNOWN_BAND, band=text[:40])
     return band
 
 
@@ -135,21 +178,42 @@ def level_dice(level: Level) -> int:
     return value
 
 
+def merges(level: Level) -> bool:
+    """Whether about ten members of ``level`` make one opposition of the next level (L-4).
+
+    Légendaire has no level above it: légendaires never merge.
+    """
+    return LEVELS.index(level) < len(LEVELS) - 1
+
+
 def group_level(level: Level) -> Level:
-    """The level of a group of about ten members of ``level`` (L-4): one step, capped."""
-    return LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]
+    """The level of a group of about ten members of ``level`` (L-4): one step up.
+
+    A group of légendaires is refused (they stay one opposition each): the caller adds
+    them one by one, or as a crowd (:func:`crowd`).
+    """
+    if not merges(level):
+        raise RuleError(
+            N_(
+                "Légendaires never merge into a group (L-4): ten légendaires are ten "
+                "légendaire oppositions."
+            )
+        )
+    return LEVELS[LEVELS.index(level) + 1]
 
 
 def crowd(level: Level, members: int) -> tuple[Level, ...]:
     """The oppositions a crowd makes (L-4): groups of ten step up once, the rest stay.
 
     A hundred commoners are ten élite oppositions (not one héroïque: it is not
-    cumulative); ten légendaires stay one légendaire opposition.
+    cumulative); ten légendaires stay ten légendaire oppositions (nothing is above).
     """
     if isinstance(members, bool) or not isinstance(members, int) or members < 1:
         raise RuleError(N_("A crowd has at least one member."))
     if members > MAX_CROWD:
         raise LimitError(N_("A crowd has at most {limit} members."), limit=MAX_CROWD)
+    if not merges(level):
+        return (level,) * members
     size = rules_data().groups.size
     groups, rest = divmod(members, size)
     return (group_level(level),) * groups + (level,) * rest
@@ -281,6 +345,8 @@ class OpposedParams:
     vs_light_wound: bool = False
     vs_grave_wound: bool = False
     take: Band | None = None
+    partial: Partial = "wound"
+    """What a *victoire partielle* taken does to the loser (L-13): a wound, or doubt."""
 
     def __post_init__(self) -> None:
         _count(self.dice, 0, MAX_DICE, N_("The number of dice"))
@@ -300,7 +366,9 @@ class OpposedParams:
         _count(self.extra_dice, 0, MAX_EXTRA_DICE, N_("The extra dice"))
         _count(self.bonus, 0, 5, N_("The help bonus"))
         if self.take is not None and self.take not in BANDS:
-            raise UsageError(N_("Unknown outcome '{band}'."), band=str(self.take)[:40])
+            raise UsageError(UNKNOWN_BAND, band=str(self.take)[:40])
+        if self.partial not in PARTIALS:
+            raise UsageError(UNKNOWN_PARTIAL, partial=str(self.partial)[:40])
 
     @property
     def swept(self) -> bool:
@@ -426,6 +494,7 @@ class LegendesTest(Check[OpposedParams, OpposedOutcome]):
             OpposedParams(
                 dice=2, vs_dice=2, grave_wound=True, vs_light_wound=True, take="advantage"
             ),
+            OpposedParams(dice=3, vs_dice=3, partial="doubt"),
         )
 
     def to_json(self, params: OpposedParams, outcome: OpposedOutcome) -> dict[str, Any]:
@@ -437,6 +506,7 @@ class LegendesTest(Check[OpposedParams, OpposedOutcome]):
             "winner": outcome.winner,
             "outcome": outcome.band,
             "taken": outcome.taken,
+            "partial": params.partial,
             "key": outcome_key(outcome.winner, outcome.band),
             "swept": outcome.swept,
             "dice": params.pc_dice,

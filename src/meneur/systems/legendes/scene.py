@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from meneur.errors import RuleError
+from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource
 from meneur.systems.legendes.data import rules_data
 from meneur.systems.legendes.rules import (
     DOMAIN_NAMES,
+    MAX_DICE,
     Band,
     Domain,
     HelpParams,
@@ -29,18 +30,28 @@ from meneur.systems.legendes.rules import (
     LegendesTest,
     Level,
     OpposedParams,
+    Partial,
+    SceneKind,
     crowd,
     domain_dice,
     effect_bonus,
     group_level,
     hero_dies,
     level_dice,
+    merges,
     next_wound,
     npc_out_after_wound,
     outcome_key,
+    partial_of,
     reach_motivation,
 )
-from meneur.systems.legendes.sheet import Hero, Opposition, PendingHelp, Scene
+from meneur.systems.legendes.sheet import (
+    MAX_OPPOSITIONS,
+    Hero,
+    Opposition,
+    PendingHelp,
+    Scene,
+)
 from meneur.text import fold
 
 DURATIONS: tuple[str, ...] = (
@@ -89,13 +100,14 @@ def domain_of(hero: Hero, text: str) -> tuple[Domain, str]:
     return "ordinary", text
 
 
-def start(hero: Hero, title: str) -> tuple[Hero, dict[str, Any]]:
+def start(hero: Hero, title: str, kind: SceneKind = "physical") -> tuple[Hero, dict[str, Any]]:
+    """Begin a scene; its kind says what a partial victory does by default (L-13)."""
     _alive(hero)
     if hero.scene is not None:
         raise RuleError(N_("A scene is already in progress: end it first."))
     new = hero.model_copy(deep=True)
-    new.scene = Scene(title=title)
-    return new, {"system": "legendes", "step": "start", "title": title}
+    new.scene = Scene(title=title, kind=kind)
+    return new, {"system": "legendes", "step": "start", "title": title, "kind": kind}
 
 
 def add(
@@ -112,9 +124,11 @@ def add(
     new = hero.model_copy(deep=True)
     scene = _scene(new)
     if count > 1:
+        if count > MAX_OPPOSITIONS and not merges(level):
+            raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=MAX_OPPOSITIONS)
         levels = crowd(level, count)
         names = [f"{name} {i}" for i in range(1, len(levels) + 1)]
-        whole = count // rules_data().groups.size
+        whole = count // rules_data().groups.size if merges(level) else 0
         groups = [i < whole for i in range(len(levels))]
     else:
         levels = (group_level(level),) if group else (level,)
@@ -133,13 +147,36 @@ def add(
             keeps_fighting=keeps_fighting,
         )
         added.append(opposition)
-    if len(scene.oppositions) + len(added) > 200:
-        raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=200)
+    if len(scene.oppositions) + len(added) > MAX_OPPOSITIONS:
+        raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=MAX_OPPOSITIONS)
     scene.oppositions.extend(added)
     return new, {
         "system": "legendes",
         "step": "add",
         "added": [o.model_dump(mode="json") for o in added],
+    }
+
+
+def add_character(hero: Hero, name: str, dice: int) -> tuple[Hero, dict[str, Any]]:
+    """Another character joins the scene (L-10): a player character or a hero, with the
+    dice of the domain it acts in (L-1). It may fight beside the hero or against them."""
+    _alive(hero)
+    new = hero.model_copy(deep=True)
+    scene = _scene(new)
+    if fold(name) in {fold(o.name) for o in scene.oppositions}:
+        raise RuleError(N_("The scene already has an opposition called '{name}'."), name=name)
+    if fold(name) == fold(hero.name):
+        raise RuleError(N_("{name} is the hero of this sheet."), name=name)
+    if len(scene.oppositions) >= MAX_OPPOSITIONS:
+        raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=MAX_OPPOSITIONS)
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 0 <= dice <= MAX_DICE:
+        raise RuleError(N_("A character rolls 0 to {most} dice."), most=MAX_DICE)
+    character = Opposition(name=name, character=True, dice=dice)
+    scene.oppositions.append(character)
+    return new, {
+        "system": "legendes",
+        "step": "add",
+        "added": [character.model_dump(mode="json")],
     }
 
 
@@ -157,11 +194,21 @@ def find_opposition(scene: Scene, name: str) -> Opposition:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RollRequest:
-    """What the player and the GM say about one roll in the scene."""
+    """What the player and the GM say about one roll in the scene.
+
+    ``against``: the oppositions the hero faces; ``allies``: characters of the scene who
+    fight beside the hero against the same oppositions ("deux personnages s'attaquent à
+    un troisième"); ``each_other``: the oppositions named also fight each other ("trois
+    personnages se combattent les uns les autres"). Everyone rolls once; every pair is
+    compared (L-10). ``partial``: what a partial victory does (L-13); None: the scene's
+    kind decides (physical: a wound, social: doubt).
+    """
 
     domain: str
     dice: int | None = None
     against: Sequence[str]
+    allies: Sequence[str] = ()
+    each_other: bool = False
     modifier: int = 0
     weakness: bool = False
     regret: int = 0
@@ -169,29 +216,99 @@ class RollRequest:
     motivation: bool = False
     spend: int = 0
     take: Band | None = None
+    partial: Partial | None = None
+
+
+def _pair_params(
+    side: Opposition, other: Opposition, take: Band | None, partial: Partial
+) -> OpposedParams:
+    """Two participants other than the hero, compared (L-10): their own dice and wounds.
+
+    A character sweeps commoners as the hero does (L-5); nobody else does.
+    """
+    return OpposedParams(
+        dice=side.dice,
+        vs_dice=other.dice,
+        vs_level=other.level if side.character else None,
+        light_wound=side.wound == "light",
+        grave_wound=side.wound == "grave",
+        vs_light_wound=other.wound == "light",
+        vs_grave_wound=other.wound == "grave",
+        take=take,
+        partial=partial,
+    )
+
+
+def _strike(loser: Opposition, taken: Band, partial: Partial, who: str) -> list[str]:
+    """What a won pair does to a participant other than the hero (L-8, L-13, L-14)."""
+    if taken == "definitive":
+        loser.out = True
+        return [f"{who}_out"]
+    if taken != "partial":
+        return []
+    if partial == "doubt":
+        return [f"{who}_doubt"]
+    loser.wound = next_wound(loser.wound)
+    effects = [f"{who}_wound:{loser.wound}"]
+    if not loser.character and npc_out_after_wound(loser.level, loser.keeps_fighting):  # type: ignore[arg-type]
+        loser.out = True
+        effects.append(f"{who}_out")
+    return effects
+
+
+def _participants(scene: Scene, request: RollRequest) -> tuple[list[Opposition], list[Opposition]]:
+    """The oppositions and the allies named by a roll, checked (L-10, L-14)."""
+    if not request.against:
+        raise RuleError(N_("Name the opposition to roll against (L-2: no opposition, no roll)."))
+    if request.allies and request.each_other:
+        raise UsageError(
+            N_(
+                "In a fight of each against each (L-10) nobody fights beside the hero: "
+                "choose allies or each against each, not both."
+            )
+        )
+    oppositions = [find_opposition(scene, name) for name in request.against]
+    allies = [find_opposition(scene, name) for name in request.allies]
+    named = oppositions + allies
+    for index, participant in enumerate(named):
+        if any(other is participant for other in named[:index]):
+            raise RuleError(
+                N_("'{name}' is named twice in this roll: each one rolls once (L-10)."),
+                name=participant.name,
+            )
+    for participant in named:
+        if participant.out:
+            raise RuleError(
+                N_("'{name}' is already out of the scene (L-14)."), name=participant.name
+            )
+    for ally in allies:
+        if not ally.character:
+            raise RuleError(
+                N_("'{name}' is an opposition: only a character fights beside the hero (L-10)."),
+                name=ally.name,
+            )
+    return oppositions, allies
 
 
 def roll(
     hero: Hero, request: RollRequest, hero_source: DiceSource, vs_source: DiceSource
 ) -> tuple[Hero, dict[str, Any]]:
-    """One roll of the hero against one or several oppositions (L-6 to L-14)."""
+    """One roll of the hero, allies and oppositions, compared two by two (L-6 to L-14).
+
+    Everyone named rolls once: the hero, then the allies, on the hero's side's dice
+    (``hero_source``); the oppositions, in order, on ``vs_source``. Then each pair is
+    compared with :meth:`LegendesTest.resolve` — the hero against each opposition, each
+    ally against each opposition, and with ``each_other`` each pair of oppositions —
+    and what the winner takes is applied: out, a wound or doubt (L-13), defeat.
+    """
     _alive(hero)
     new = hero.model_copy(deep=True)
     scene = _scene(new)
-    if not request.against:
-        raise RuleError(N_("Name the opposition to roll against (L-2: no opposition, no roll)."))
     if scene.hero_defeated:
         raise RuleError(
             N_("{name} was defeated in this scene: end the scene first."), name=hero.name
         )
-    oppositions = [find_opposition(scene, name) for name in request.against]
-    if len({id(o) for o in oppositions}) != len(oppositions):
-        raise RuleError(N_("Each opposition is named once per roll."))
-    for opposition in oppositions:
-        if opposition.out:
-            raise RuleError(
-                N_("'{name}' is already out of the scene (L-14)."), name=opposition.name
-            )
+    oppositions, allies = _participants(scene, request)
     if request.spend > new.motivation_points:
         raise RuleError(
             N_("{name} has {points} motivation point(s), not enough to spend {spend}."),
@@ -205,6 +322,7 @@ def roll(
     else:
         kind, domain_name = domain_of(new, request.domain)
         base = domain_dice(kind)
+    partial = request.partial or partial_of(scene.kind)
     extra = sum(h.extra_dice for h in scene.pending_help)
     bonus = sum(h.bonus for h in scene.pending_help)
     params_list = [
@@ -225,56 +343,65 @@ def roll(
             vs_light_wound=o.wound == "light",
             vs_grave_wound=o.wound == "grave",
             take=request.take,
+            partial=partial,
         )
         for o in oppositions
     ]
+    others: list[tuple[Opposition, Opposition, OpposedParams]] = [
+        (ally, o, _pair_params(ally, o, request.take, partial))
+        for ally in allies
+        for o in oppositions
+    ]
+    if request.each_other:
+        for i, first in enumerate(oppositions):
+            for second in oppositions[i + 1 :]:
+                side, other = (
+                    (second, first) if second.character > first.character else (first, second)
+                )
+                others.append((side, other, _pair_params(side, other, request.take, partial)))
     rolling = [p for p in params_list if not p.swept]
     hero_faces = hero_source.roll(6, rolling[0].pc_dice) if rolling else ()
+    faces: dict[int, tuple[int, ...]] = {}
+    for ally in allies:
+        mine = [p for a, _o, p in others if a is ally and not p.swept]
+        faces[id(ally)] = hero_source.roll(6, mine[0].pc_dice) if mine else ()
+    for index, o in enumerate(oppositions):
+        counts = [] if params_list[index].swept else [params_list[index].opposition_dice]
+        counts += [p.opposition_dice for _a, b, p in others if b is o and not p.swept]
+        counts += [p.pc_dice for a, _b, p in others if a is o and not p.swept]
+        faces[id(o)] = vs_source.roll(6, counts[0]) if counts else ()
+    for participant in (*oppositions, *allies):
+        participant.rolls += 1
     check = LegendesTest()
     pairs: list[dict[str, Any]] = []
     for opposition, params in zip(oppositions, params_list, strict=True):
-        vs_faces = () if params.swept else vs_source.roll(6, params.opposition_dice)
-        outcome = check.resolve(params, (hero_faces, vs_faces))
-        opposition.rolls += 1
+        outcome = check.resolve(params, (hero_faces, faces[id(opposition)]))
         effects: list[str] = []
         if outcome.winner == "pc":
-            if outcome.taken == "definitive":
-                opposition.out = True
-                effects.append("opposition_out")
-            elif outcome.taken == "partial":
-                opposition.wound = next_wound(opposition.wound)
-                effects.append(f"opposition_wound:{opposition.wound}")
-                if npc_out_after_wound(opposition.level, opposition.keeps_fighting):
-                    opposition.out = True
-                    effects.append("opposition_out")
+            effects = _strike(opposition, outcome.taken, partial, "opposition")
         elif outcome.winner == "opposition":
             if outcome.taken == "definitive":
                 scene.hero_defeated = True
                 effects.append("hero_defeated")
+            elif outcome.taken == "partial" and partial == "doubt":
+                effects.append("hero_doubt")
             elif outcome.taken == "partial":
                 new.wound = next_wound(new.wound)
                 effects.append(f"hero_wound:{new.wound}")
-        data = check.to_json(params, outcome)
-        data.update(
-            {
-                "opposition": opposition.name,
-                "level": opposition.level,
-                "roll_number": opposition.rolls,
-                "duration": duration_of(opposition.rolls),
-                "effects": effects,
-            }
+        pairs.append(
+            _pair_report(check, params, outcome, None, opposition, opposition.rolls, effects)
         )
-        pairs.append(data)
-        scene.log.append(
-            {
-                "step": "roll",
-                "opposition": opposition.name,
-                "faces": list(outcome.faces),
-                "vs_faces": list(outcome.vs_faces),
-                "key": outcome_key(outcome.winner, outcome.band),
-                "taken": outcome.taken,
-            }
-        )
+        scene.log.append(_log_entry(None, opposition.name, outcome))
+    for side, other, params in others:
+        outcome = check.resolve(params, (faces[id(side)], faces[id(other)]))
+        effects = []
+        if outcome.winner == "pc":
+            effects = _strike(other, outcome.taken, partial, "opposition")
+        elif outcome.winner == "opposition":
+            effects = _strike(side, outcome.taken, partial, "side")
+        number = max(side.rolls, other.rolls)
+        pairs.append(_pair_report(check, params, outcome, side.name, other, number, effects))
+        scene.log.append(_log_entry(side.name, other.name, outcome))
     new.motivation_points -= request.spend
     used_help = [h.model_dump(mode="json") for h in scene.pending_help]
     scene.pending_help = []
@@ -289,6 +416,8 @@ def roll(
         "domain_kind": kind,
         "dice": params_list[0].pc_dice,
         "faces": list(hero_faces),
+        "partial": partial,
+        "allies": [{"name": a.name, "faces": list(faces[id(a)])} for a in allies],
         "help_used": used_help,
         "spent": request.spend,
         "pairs": pairs,
@@ -297,6 +426,45 @@ def roll(
         "hero_dead": new.dead,
         "motivation_points": new.motivation_points,
     }
+
+
+def _pair_report(
+    check: LegendesTest,
+    params: OpposedParams,
+    outcome: Any,
+    side: str | None,
+    opposition: Opposition,
+    number: int,
+    effects: list[str],
+) -> dict[str, Any]:
+    """One pair's JSON: the check's own, from the side's point of view (``side``: None for
+    the hero, else the ally or opposition facing ``opposition``), and what it did."""
+    data = check.to_json(params, outcome)
+    data.update(
+        {
+            "side": side,
+            "opposition": opposition.name,
+            "level": opposition.level,
+            "roll_number": number,
+            "duration": duration_of(number),
+            "effects": effects,
+        }
+    )
+    return data
+
+
+def _log_entry(side: str | None, opposition: str, outcome: Any) -> dict[str, Any]:
+    entry = {
+        "step": "roll",
+        "opposition": opposition,
+        "faces": list(outcome.faces),
+        "vs_faces": list(outcome.vs_faces),
+        "key": outcome_key(outcome.winner, outcome.band),
+        "taken": outcome.taken,
+    }
+    if side is not None:
+        entry["side"] = side
+    return entry
 
 
 def aid(

@@ -15,12 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from meneur.errors import SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
-from meneur.systems.legendes.rules import MAX_DICE, Effect, Level, Wound
+from meneur.systems.legendes.rules import MAX_DICE, Effect, Level, SceneKind, Wound
 from meneur.text import plain_name
 
 Name = Field(min_length=1, max_length=80)
@@ -35,10 +35,15 @@ class _Model(BaseModel):
 
 
 class Opposition(_Model):
-    """One opposition in the scene: an NPC or a group counted as one (L-3, L-4)."""
+    """One participant of the scene besides the hero: an NPC or a group counted as one
+    (L-3, L-4), or another character — a player character or a hero — who rolls the dice
+    of its domain (L-1) and, being a hero, is neither swept (L-5) nor out after a wound
+    (L-14): in a scene of several heroes every pair is compared (L-10)."""
 
     name: PlainName = Name
-    level: Level
+    level: Level | None = None
+    """The opposition's level (L-3); None for a character."""
+    character: bool = False
     dice: int = Field(ge=0, le=MAX_DICE)
     group: bool = False
     rolls: int = Field(default=0, ge=0, le=10_000)
@@ -46,6 +51,12 @@ class Opposition(_Model):
     keeps_fighting: bool | None = None
     """None: the L-14 default (non-heroic NPCs stop at their first wound)."""
     out: bool = False
+
+    @model_validator(mode="after")
+    def _level_or_character(self) -> Opposition:
+        if (self.level is None) != self.character:
+            raise ValueError("an opposition has a level, a character has none")
+        return self
 
 
 class PendingHelp(_Model):
@@ -61,6 +72,8 @@ class Scene(_Model):
     """What lasts during one scene."""
 
     title: str = Field(default="", max_length=200)
+    kind: SceneKind = "physical"
+    """L-13: in a social scene a partial victory makes the other doubt instead of wounding."""
     oppositions: list[Opposition] = Field(default_factory=list, max_length=MAX_OPPOSITIONS)
     helpers_used: list[str] = Field(default_factory=list, max_length=1000)
     pending_help: list[PendingHelp] = Field(default_factory=list, max_length=50)

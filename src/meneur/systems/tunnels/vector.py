@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from meneur.vector import ArrayReader, Bool, Int, RandomReader
+from meneur.vector import ArrayReader, Bool, Int, RandomReader, Subset
 
 # --- Tunnels (T-3 to T-9) ------------------------------------------------------------
 
@@ -404,17 +404,6 @@ def tunnels_chance(
 # --- Tunnels fights (T-9 to T-11): the numpy form of combat.TunnelsFight -----------------
 
 
-class _Rows:
-    """A reader seen through the fights still going: row ``i`` is fight ``live[i]``."""
-
-    def __init__(self, reader: Any, live: Int) -> None:
-        self.reader = reader
-        self.live = live
-
-    def take(self, rows: Int, counts: Int) -> NDArray[np.uint8]:
-        return self.reader.take(self.live[rows], counts)  # type: ignore[no-any-return]
-
-
 class _Fighters:
     """One side of ``runs`` fights: dice (a monster's MR), Endurance, wounds (T-10, T-11)."""
 
@@ -466,8 +455,8 @@ def tunnels_fight_arrays(params: Any, reader_a: Any, reader_b: Any, runs: int) -
     live = np.flatnonzero(~(a.down() | b.down()))
     while live.size:
         pool_a, pool_b = tunnels_oppose(
-            _Rows(reader_a, live),
-            _Rows(reader_b, live),
+            Subset(reader_a, live),
+            Subset(reader_b, live),
             a.dice[live],
             b.dice[live],
             lowest_a,
