@@ -885,12 +885,17 @@ def sweep_command(
         title = _("Légendes: victory over dice × opposition ({runs} conflicts a point)").format(
             runs=runs
         )
-    else:
+    elif found.name == "obscur":
         row_axis, col_axis, points, names = _obscur_points(
             (sheet_a, sheet_b), strategies_a, strategies_b
         )
         title = _("Obscur: victory of {a} over strategies ({runs} fights a point)").format(
             a=names[0], runs=runs
+        )
+    else:  # a system that offers no fight sweep says so, never plays another's
+        raise UsageError(
+            N_("{system} has no fights to sweep: sweep its tables with --rows and --cols."),
+            system=found.title,
         )
     if len(points) > MAX_SWEEP_POINTS:
         from meneur.errors import LimitError
