@@ -112,15 +112,18 @@ def test_grids_use_the_fast_rows_and_stay_exact() -> None:
 
 def test_T6_batch_law_equals_the_system_batch_groups() -> None:
     """T-3, T-5, T-6, T-7: one batch's (extra, successes, ones, three 6s) law."""
-    from meneur.systems.tunnels.odds import rule_groups
+    from meneur.systems.tunnels.polylaw import batch_law
 
     for dice in (1, 2, 4, 7):
         for lowest in (3, 4, 5):
             law = fastgrid._batch_law(dice, lowest)
             expected: dict[tuple[int, int, int, int], int] = {}
-            for successes, ones, sixes, extra, ways in rule_groups(dice, lowest, "batch"):
-                key = (extra, successes, ones, int(sixes >= 3))
-                expected[key] = expected.get(key, 0) + ways
+            for distinct, classes in batch_law(dice, lowest, "batch").items():
+                for (ones, sixes), poly in classes.items():
+                    for successes, ways in enumerate(poly):
+                        if ways:
+                            key = (dice - distinct, successes, ones, int(sixes >= 3))
+                            expected[key] = expected.get(key, 0) + ways
             found = {key: int(law[key]) for key in zip(*law.nonzero(), strict=True)}
             assert found == expected, (dice, lowest)
 

@@ -223,9 +223,10 @@ class TunnelsWeb(WebAdapter):
         from meneur.rng import SecureDice
         from meneur.systems.tunnels.character import Pool, create, derive
         from meneur.systems.tunnels.data import TRAITS
+        from meneur.systems.tunnels.rules import TestParams
 
         sheet = create(name, SecureDice())
-        typed = {t: _int_field(fields, t, 0, 0, 100) for t in TRAITS}
+        typed = {t: _int_field(fields, t, 0, 0, TestParams.MAX_DICE) for t in TRAITS}
         if any(typed.values()):
             chars = {t: typed[t] or sheet.characteristics[t] for t in TRAITS}
             stats = derive(chars)

@@ -11,7 +11,8 @@ from meneur.errors import LimitError
 from meneur.odds import brute_force
 from meneur.odds.montecarlo import agrees
 from meneur.rng import SeededDice
-from meneur.systems.tunnels.odds import batch_groups, opposed_odds, test_odds, winner_odds
+from meneur.systems.tunnels.odds import opposed_odds, test_odds, winner_odds
+from meneur.systems.tunnels.polylaw import batch_law
 from meneur.systems.tunnels.rules import (
     POLICIES,
     OpposedParams,
@@ -48,14 +49,15 @@ def test_T4_seed_example_blessed_is_twenty_over_twenty_seven() -> None:
     assert p_success(both) == Fraction(1, 2)
 
 
-def test_T5_batch_groups_are_multinomial_counts() -> None:
-    """T-5: the grouped law of one batch weighs all 6**n ordered faces."""
-    for n in range(1, 7):
-        groups = batch_groups(n, 4)
-        assert sum(g[4] for g in groups) == 6**n
-        assert max(g[3] for g in groups) == n - 1
-    # 2 dice: 6 doubles of 36 grant one die
-    assert sum(g[4] for g in batch_groups(2, 4) if g[3] == 1) == 6
+def test_T5_batch_law_weighs_every_ordered_outcome() -> None:
+    """T-5: one batch's law weighs all 6**n ordered faces; n dice show 1..min(n, 6)
+    distinct faces, so a batch grants at most n - 1 extra dice."""
+    for n in (1, 2, 3, 6, 7, 12):
+        law = batch_law(n, 4, "batch")
+        assert sum(sum(p) for classes in law.values() for p in classes.values()) == 6**n
+        assert set(law) == set(range(1, min(n, 6) + 1))
+    # 2 dice: 6 doubles of 36 (one distinct face) grant one die
+    assert sum(sum(p) for p in batch_law(2, 4, "batch")[1].values()) == 6
 
 
 def test_T6_the_three_policies_give_different_odds() -> None:
@@ -151,6 +153,7 @@ def test_T9_opposed_odds_of_two_single_dice() -> None:
     assert judge(1, False, 0, False) == ("a", 1)
 
 
-def test_odds_refuse_huge_pools() -> None:
+def test_params_refuse_pools_past_the_declared_bound() -> None:
+    """The one bound on dice (``TestParams.MAX_DICE``) is the params' own."""
     with pytest.raises(LimitError):
-        test_odds(TestParams(99, 1))
+        TestParams(TestParams.MAX_DICE + 1, 1)

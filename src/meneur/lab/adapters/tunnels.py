@@ -20,8 +20,6 @@ from meneur.text import fold
 
 MODES = ("normal", "blessed", "cursed")
 POLICIES = ("needed", "always", "never")
-MAX_GRID_DICE = 30
-"""The exact engine's own limit (``tunnels.odds.MAX_ODDS_DICE``)."""
 MAX_OPPOSE_DICE = 8
 """Exact oppositions with the ``needed`` policy take seconds past 6 dice a side."""
 
@@ -78,8 +76,12 @@ class TunnelsAdapter(Adapter):
             tuple(f"{mode_label(m)} · {p}" if check == "test" else p for m, p in chosen),
         )
         if check == "test":
-            row_values = parse_int_list(rows or "1..10", 1, MAX_GRID_DICE, _("Dice"))
-            col_values = parse_int_list(columns or "1..10", 1, 1000, _("Threshold"))
+            from meneur.systems.tunnels.rules import TestParams
+
+            row_values = parse_int_list(rows or "1..10", 1, TestParams.MAX_DICE, _("Dice"))
+            col_values = parse_int_list(
+                columns or "1..10", 1, TestParams.MAX_THRESHOLD, _("Threshold")
+            )
             return (
                 panel_axis,
                 Axis("dice", N_("Dice"), row_values),

@@ -20,6 +20,7 @@ from meneur.cli.params import (
     VsFacesArg,
     int_parser,
     meneur_parser,
+    parse_int,
     sheet_or_character,
 )
 from meneur.errors import DiceSourceError, UsageError
@@ -35,9 +36,6 @@ if TYPE_CHECKING:
     from meneur.systems.tunnels.combat import Fighter, Loss
     from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome
 
-MAX_DICE = 100  # the same as rules.MAX_DICE, kept here so that --help imports no rules
-MAX_ODDS_DICE = 20
-MAX_OPPOSED_ODDS_DICE = 10
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
 MAX_TIES = 1000
 
@@ -78,7 +76,7 @@ class _Level(int):
 
 
 def _threshold(text: str) -> int:
-    from meneur.systems.tunnels.rules import MAX_THRESHOLD
+    from meneur.systems.tunnels.rules import TestParams
 
     if text.strip().isdigit() and len(text.strip()) <= 6:  # a number needs no data file
         value, provisional = int(text), False
@@ -86,10 +84,10 @@ def _threshold(text: str) -> int:
         from meneur.systems.tunnels.data import threshold_of
 
         value, provisional = threshold_of(text)
-    if not 1 <= value <= MAX_THRESHOLD:
+    if not 1 <= value <= TestParams.MAX_THRESHOLD:
         raise UsageError(
             N_("A threshold lies between 1 and {limit}, not {value}."),
-            limit=MAX_THRESHOLD,
+            limit=TestParams.MAX_THRESHOLD,
             value=value,
         )
     level = _Level(value)
@@ -108,6 +106,28 @@ def _number_option(flag: str, low: int, high: int, help_text: str) -> Any:
     return typer.Option(flag, parser=int_parser(low, high), metavar="N", help=help_text)
 
 
+def _pool(text: str) -> int:
+    """A pool of dice, up to the one bound the rules declare (``TestParams.MAX_DICE``).
+
+    Read when the option is parsed, so that ``--help`` imports no rules.
+    """
+    from meneur.systems.tunnels.rules import TestParams
+
+    return parse_int(text, low=1, high=TestParams.MAX_DICE)
+
+
+def _opposed_pool(text: str) -> int:
+    """A side of an opposition whose exact odds are asked (``odds.MAX_OPPOSED_ODDS_DICE``)."""
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
+
+    return parse_int(text, low=1, high=MAX_OPPOSED_ODDS_DICE)
+
+
+def _dice_option(flag: str, help_text: str, parser: Any = _pool) -> Any:
+    """A number of dice, bounded where the rules (or the exact engine) declare it."""
+    return typer.Option(flag, parser=parser, metavar="N", help=help_text)
+
+
 def _text_option(flag: str, metavar: str, help_text: str) -> Any:
     """A plain text or path option (a sheet, a characteristic, a spell, a weapon...)."""
     return typer.Option(flag, metavar=metavar, help=help_text)
@@ -115,7 +135,7 @@ def _text_option(flag: str, metavar: str, help_text: str) -> Any:
 
 Dice = Annotated[
     int | None,
-    _number_option("--dice", 1, MAX_DICE, _("Dice rolled (the characteristic).")),
+    _dice_option("--dice", _("Dice rolled (the characteristic).")),
 ]
 Threshold = Annotated[
     int | None,
@@ -440,11 +460,11 @@ def test_command(
 def oppose_command(
     dice: Annotated[
         int,
-        _number_option("--dice", 1, MAX_DICE, _("Dice of side a.")),
+        _dice_option("--dice", _("Dice of side a.")),
     ],
     vs: Annotated[
         int,
-        _number_option("--vs", 1, MAX_DICE, _("Dice of side b (or its Monster Rating).")),
+        _dice_option("--vs", _("Dice of side b (or its Monster Rating).")),
     ],
     blessed: Blessed = False,
     cursed: Cursed = False,
@@ -537,7 +557,7 @@ def oppose_command(
 def odds_command(
     dice: Annotated[
         int,
-        _number_option("--dice", 1, MAX_ODDS_DICE, _("Dice rolled.")),
+        _dice_option("--dice", _("Dice rolled.")),
     ],
     threshold: Threshold = None,
     blessed: Blessed = False,
@@ -546,11 +566,10 @@ def odds_command(
     sixes: Sixes = "batch",
     vs: Annotated[
         int | None,
-        _number_option(
+        _dice_option(
             "--vs",
-            1,
-            MAX_OPPOSED_ODDS_DICE,
             _("Odds of an opposition against this many dice instead of a threshold."),
+            _opposed_pool,
         ),
     ] = None,
     reroll_ties: Annotated[
@@ -565,7 +584,7 @@ def odds_command(
     from fractions import Fraction
 
     from meneur.cli.output import emit
-    from meneur.systems.tunnels.odds import test_odds, winner_odds
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, test_odds, winner_odds
     from meneur.systems.tunnels.rules import OpposedParams, Side, TestParams, check_policy
 
     policy = check_policy(explode)
@@ -664,7 +683,7 @@ def odds_command(
 def fight_command(
     dice: Annotated[
         int | None,
-        _number_option("--dice", 1, MAX_DICE, _("The character's Force (dice).")),
+        _dice_option("--dice", _("The character's Force (dice).")),
     ] = None,
     endurance: Annotated[
         int | None,
@@ -676,11 +695,11 @@ def fight_command(
     ] = None,
     vs_mr: Annotated[
         int | None,
-        _number_option("--vs-mr", 1, MAX_DICE, _("The monster's Monster Rating.")),
+        _dice_option("--vs-mr", _("The monster's Monster Rating.")),
     ] = None,
     vs_dice: Annotated[
         int | None,
-        _number_option("--vs-dice", 1, MAX_DICE, _("Another character's Force.")),
+        _dice_option("--vs-dice", _("Another character's Force.")),
     ] = None,
     vs_endurance: Annotated[
         int | None,

@@ -21,7 +21,6 @@ from meneur.locale import N_
 from meneur.rng import DiceSource
 from meneur.systems.base import FaceReader, Procedure
 from meneur.systems.tunnels.rules import (
-    MAX_DICE,
     POLICIES,
     SIXES_RULES,
     OpposedOutcome,
@@ -29,6 +28,7 @@ from meneur.systems.tunnels.rules import (
     Policy,
     Side,
     SixesRule,
+    TestParams,
     check_policy,
     roll_opposed,
     test_json,
@@ -60,17 +60,17 @@ class Fighter:
 
     def __post_init__(self) -> None:
         if self.monster:
-            if not 0 <= self.dice <= MAX_DICE:  # 0: defeated
+            if not 0 <= self.dice <= TestParams.MAX_DICE:  # 0: defeated
                 raise RuleError(
                     N_("A Monster Rating lies between 1 and {limit}, not {mr}."),
-                    limit=MAX_DICE,
+                    limit=TestParams.MAX_DICE,
                     mr=self.dice,
                 )
         else:
-            if not 1 <= self.dice <= MAX_DICE:
+            if not 1 <= self.dice <= TestParams.MAX_DICE:
                 raise RuleError(
                     N_("A fighter rolls from 1 to {limit} dice, not {dice}."),
-                    limit=MAX_DICE,
+                    limit=TestParams.MAX_DICE,
                     dice=self.dice,
                 )
             if not 0 <= self.endurance <= MAX_ENDURANCE or self.max_endurance < self.endurance:
@@ -130,7 +130,9 @@ def character(
 def monster(name: str, mr: int, *, damage: int = 0, absorb: int = 0) -> Fighter:
     if mr < 1:
         raise RuleError(
-            N_("A Monster Rating lies between 1 and {limit}, not {mr}."), limit=MAX_DICE, mr=mr
+            N_("A Monster Rating lies between 1 and {limit}, not {mr}."),
+            limit=TestParams.MAX_DICE,
+            mr=mr,
         )
     return Fighter(name, mr, monster=True, damage=damage, absorb=absorb)
 

@@ -1,31 +1,33 @@
 """Exact odds of the Tunnels test and opposed test, explosions included (T-3 to T-9).
 
 No sampling and no depth cut: a batch of n dice grants at most n - 1 extra dice (T-5),
-so a pool of n dice rolls at most ``n(n+1)/2`` dice in all and the recursion is finite.
+so a pool of n dice rolls at most ``n(n+1)/2`` dice in all and every law is finite.
 
-How it stays fast:
-
-* one batch of n dice is a multinomial over face counts. Only four numbers of a batch
-  matter to the rule: its successes, its ones and its sixes (both capped at 3, which is
-  all the rule looks at) and its number of distinct faces (which gives the extra dice).
-  :func:`batch_groups` computes their joint law by a small dynamic programme over the
-  six faces (binomial weights), never touching the 6**n ordered tuples;
-* the state of a test is (dice to roll next, successes still needed, ones so far, sixes
-  state); the recursion over it is memoised (``functools.cache``), so a grid of queries
-  shares its work;
-* weights are exact integers: the law from a state with p dice pending is counted over
-  6**(p(p+1)/2), the most dice it can still roll, and a child is scaled up to its parent
-  by a power of 6. No ``Fraction`` arithmetic happens inside the recursion.
+The test's law comes from :mod:`meneur.systems.tunnels.polylaw`: one batch is a law over
+its successes, ones, sixes state and *distinct faces* (at most 6, so a batch of p dice
+leaves p - 6 to p - 1 extra dice), built face value by face value with multinomial
+weights; the explosions chain polynomial products in the successes. The opposition
+walks the joint state of both sides (:func:`opposed_odds`). Weights are exact integers;
+no ``Fraction`` arithmetic happens inside.
 """
 
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from math import comb
 
 from meneur.errors import LimitError
 from meneur.locale import N_
 from meneur.odds.dist import Dist
+from meneur.systems.tunnels.polylaw import (
+    always_tail,
+    batch_law,
+    leaf_law,
+    most_dice,
+    needed_law,
+    next_six,
+    unpack,
+    width_for,
+)
 from meneur.systems.tunnels.rules import (
     CRITICAL_ONES,
     EXCEPTIONAL_SIXES,
@@ -38,25 +40,18 @@ from meneur.systems.tunnels.rules import (
     wants_to_explode,
 )
 
-MAX_ODDS_DICE = 30
-"""Largest pool the exact engine accepts (a 30-die pool may roll 465 dice)."""
 MAX_OPPOSED_ODDS_DICE = 12
 """Largest side of an opposition with ``needed`` (the joint state grows fast: 8 against 8
 takes about a second, 10 against 10 a few seconds)."""
 
-Group = tuple[int, int, int, int, int]
-"""(successes, ones capped at 3, sixes capped at 3, extra dice, weight) of one batch."""
-
 TestKey = tuple[int, bool, bool]
 """(successes, exceptional, critical): what the test's odds distribute over."""
 
-
-def most_dice(pending: int) -> int:
-    """The most dice that ``pending`` dice can still bring (themselves included)."""
-    return pending * (pending + 1) // 2
+Law = dict[tuple[int, int], list[int]]
+"""(ones capped at 3, sixes state) -> weights by successes."""
 
 
-def check_odds_size(dice: int, limit: int = MAX_ODDS_DICE) -> None:
+def check_odds_size(dice: int, limit: int) -> None:
     if dice > limit:
         raise LimitError(
             N_("Exact odds are computed for at most {limit} dice, not {dice}."),
@@ -65,137 +60,33 @@ def check_odds_size(dice: int, limit: int = MAX_ODDS_DICE) -> None:
         )
 
 
-@cache
-def batch_groups(n: int, lowest: int) -> tuple[Group, ...]:
-    """The joint law of (successes, ones, sixes, extra dice) of one batch of ``n`` d6.
-
-    A dynamic programme over the faces 1..6: choosing which ``c`` of the remaining dice
-    show the next face has ``comb(remaining, c)`` ways, so the weights are the
-    multinomial counts of the 6**n ordered outcomes.
-    """
-    # state: (dice used, successes, ones capped, sixes capped, distinct faces) -> ways
-    states: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 1}
-    for face in range(1, 7):
-        grown: dict[tuple[int, int, int, int, int], int] = {}
-        succeeds = face >= lowest
-        last = face == 6
-        for (used, successes, ones, sixes, distinct), ways in states.items():
-            left = n - used
-            low = left if last else 0  # the last face takes every die left
-            for count in range(low, left + 1):
-                key = (
-                    used + count,
-                    successes + count if succeeds else successes,
-                    min(CRITICAL_ONES, count) if face == 1 else ones,
-                    min(EXCEPTIONAL_SIXES, count) if last else sixes,
-                    distinct + (count > 0),
-                )
-                grown[key] = grown.get(key, 0) + ways * comb(left, count)
-        states = grown
-    return tuple(
-        (successes, ones, sixes, n - distinct, ways)
-        for (_used, successes, ones, sixes, distinct), ways in sorted(states.items())
-    )
-
-
-@cache
-def rule_groups(n: int, lowest: int, rule: SixesRule) -> tuple[Group, ...]:
-    """:func:`batch_groups` with sixes reduced to what ``rule`` needs (0 or 3 per batch)."""
-    if rule == "all":
-        return batch_groups(n, lowest)
-    merged: dict[tuple[int, int, int, int], int] = {}
-    for successes, ones, sixes, extra, ways in batch_groups(n, lowest):
-        key = (successes, ones, EXCEPTIONAL_SIXES if sixes >= EXCEPTIONAL_SIXES else 0, extra)
-        merged[key] = merged.get(key, 0) + ways
-    return tuple((*key, ways) for key, ways in merged.items())
-
-
-@cache
-def leaf_groups(n: int, lowest: int, rule: SixesRule) -> tuple[Group, ...]:
-    """:func:`rule_groups` for a batch that will not explode (extra dice reported as 0).
-
-    Four kinds of faces matter: 1, other failures, successes below 6, and 6; the law
-    is a multinomial over their counts, O(n**3) terms instead of a walk over six faces.
-    """
-    failures, middles = lowest - 2, 6 - lowest
-    merged: dict[tuple[int, int, int], int] = {}
-    for ones in range(n + 1):
-        for sixes in range(n - ones + 1):
-            ways_16 = comb(n, ones) * comb(n - ones, sixes)
-            left = n - ones - sixes
-            for middle in range(left + 1):
-                ways = ways_16 * comb(left, middle) * middles**middle * failures ** (left - middle)
-                if not ways:
-                    continue
-                capped = min(EXCEPTIONAL_SIXES, sixes)
-                if rule == "batch" and capped < EXCEPTIONAL_SIXES:
-                    capped = 0
-                key = (sixes + middle, min(CRITICAL_ONES, ones), capped)
-                merged[key] = merged.get(key, 0) + ways
-    return tuple((*key, 0, ways) for key, ways in merged.items())
-
-
-def next_sixes(state: int, batch_sixes: int, rule: SixesRule) -> int:
-    """The sixes state after a batch: 3 once three 6s showed as the rule counts them."""
-    if rule == "all":
-        return min(EXCEPTIONAL_SIXES, state + batch_sixes)
-    return EXCEPTIONAL_SIXES if batch_sixes >= EXCEPTIONAL_SIXES else state
-
-
-Tail = tuple[tuple[tuple[int, int, int], int], ...]
-"""((successes added, ones at the end, sixes state at the end), weight) pairs."""
-
-
-@cache
-def _test_tail(
-    n: int, need: int, ones: int, sixes: int, lowest: int, rule: SixesRule, policy: Policy
-) -> Tail:
-    """The law of the rest of a test once ``n`` dice are about to be rolled.
-
-    ``need`` is the successes still missing (0 once the threshold is reached; only the
-    ``needed`` policy looks at it). Weights count over 6**most_dice(n).
-    """
-    out: dict[tuple[int, int, int], int] = {}
-    top = most_dice(n) - n
-    groups = leaf_groups(n, lowest, rule) if policy == "never" else rule_groups(n, lowest, rule)
-    for successes, batch_ones, batch_sixes, extra, ways in groups:
-        ones_after = min(CRITICAL_ONES, ones + batch_ones)
-        sixes_after = next_sixes(sixes, batch_sixes, rule)
-        missing = max(0, need - successes)
-        if extra and wants_to_explode(policy, missing > 0):
-            scale = ways * 6 ** (top - most_dice(extra))
-            child = _test_tail(
-                extra,
-                missing if policy == "needed" else 0,
-                ones_after,
-                sixes_after,
-                lowest,
-                rule,
-                policy,
-            )
-            for (more, ones_end, sixes_end), weight in child:
-                key = (successes + more, ones_end, sixes_end)
-                out[key] = out.get(key, 0) + scale * weight
-        else:
-            key = (successes, ones_after, sixes_after)
-            out[key] = out.get(key, 0) + ways * 6**top
-    return tuple(out.items())
+def side_law(dice: int, need: int, lowest: int, rule: SixesRule, policy: Policy) -> Law:
+    """The law of one side's dice: ``never`` one batch, ``always`` every batch, ``needed``
+    while the successes are below ``need``."""
+    if policy == "never":
+        return {key: list(poly) for key, poly in leaf_law(dice, lowest, rule).items()}
+    width = width_for(dice)
+    if policy == "always":
+        packed = always_tail(dice, lowest, rule, width)
+    else:
+        packed = needed_law(dice, need, lowest, rule)
+    return {key: unpack(value, width) for key, value in packed.items()}
 
 
 @lru_cache(maxsize=4096)
 def test_odds(params: TestParams) -> Dist[TestKey]:
     """The exact law of (successes, exceptional, critical) of a test."""
-    check_odds_size(params.dice)
-    need = params.threshold if params.explode == "needed" else 0
-    tail = _test_tail(
-        params.dice, need, 0, 0, LOWEST_SUCCESS[params.mode], params.sixes, params.explode
+    law = side_law(
+        params.dice, params.threshold, LOWEST_SUCCESS[params.mode], params.sixes, params.explode
     )
     weights: dict[TestKey, int] = {}
-    for (successes, ones, sixes), weight in tail:
+    for (ones, sixes), poly in law.items():
         critical = ones >= CRITICAL_ONES
-        passed = successes >= params.threshold and not critical
-        key = (successes, passed and sixes >= EXCEPTIONAL_SIXES, critical)
-        weights[key] = weights.get(key, 0) + weight
+        exceptional = sixes >= EXCEPTIONAL_SIXES and not critical
+        for successes, weight in enumerate(poly):
+            if weight:
+                key = (successes, exceptional and successes >= params.threshold, critical)
+                weights[key] = weights.get(key, 0) + weight
     return Dist(weights)
 
 
@@ -214,11 +105,6 @@ SideState = tuple[int, int, int]
 """(dice pending, ones capped, sixes state) of one side."""
 
 
-def _side_law(dice: int, lowest: int, rule: SixesRule, policy: Policy) -> Tail:
-    """A side's law when its policy ignores the other side (``never`` or ``always``)."""
-    return _test_tail(dice, 0, 0, 0, lowest, rule, policy)
-
-
 @cache
 def _moves(
     pending: int, lowest: int, rule: SixesRule, ones: int, sixes: int
@@ -231,10 +117,16 @@ def _moves(
     """
     merged: dict[tuple[int, SideState], int] = {}
     top = most_dice(pending) - pending
-    for successes, batch_ones, batch_sixes, extra, ways in rule_groups(pending, lowest, rule):
-        state = (extra, min(CRITICAL_ONES, ones + batch_ones), next_sixes(sixes, batch_sixes, rule))
-        key = (successes, state)
-        merged[key] = merged.get(key, 0) + ways * 6 ** (top - most_dice(extra))
+    for distinct, law in batch_law(pending, lowest, rule).items():
+        extra = pending - distinct
+        scale = 6 ** (top - most_dice(extra))
+        for (batch_ones, batch_sixes), poly in law.items():
+            ones_after = min(CRITICAL_ONES, ones + batch_ones)
+            state = (extra, ones_after, next_six(sixes, batch_sixes, rule))
+            for successes, ways in enumerate(poly):
+                if ways:
+                    key = (successes, state)
+                    merged[key] = merged.get(key, 0) + ways * scale
     return tuple((successes, state, factor) for (successes, state), factor in merged.items())
 
 
@@ -252,23 +144,28 @@ def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
     holds v with probability v / 6**(D - R), D being the most dice of the whole
     opposition; each step scales v by a power of 6 so that it stays an integer.
     """
-    check_odds_size(max(params.a.dice, params.b.dice))
     rule = params.sixes
     lowest_a, policy_a = LOWEST_SUCCESS[params.a.mode], params.a.explode
     lowest_b, policy_b = LOWEST_SUCCESS[params.b.mode], params.b.explode
     dice_a, dice_b = params.a.dice, params.b.dice
     weights: dict[OpposedKey, int] = {}
     if "needed" not in (policy_a, policy_b):  # independent sides: the laws multiply
-        for (succ_a, ones_a, sixes_a), weight_a in _side_law(dice_a, lowest_a, rule, policy_a):
-            for (succ_b, ones_b, sixes_b), weight_b in _side_law(dice_b, lowest_b, rule, policy_b):
-                key = (
-                    succ_a - succ_b,
+        law_a = side_law(dice_a, 0, lowest_a, rule, policy_a)
+        law_b = side_law(dice_b, 0, lowest_b, rule, policy_b)
+        for (ones_a, sixes_a), poly_a in law_a.items():
+            for (ones_b, sixes_b), poly_b in law_b.items():
+                flags = (
                     sixes_a >= EXCEPTIONAL_SIXES,
                     ones_a >= CRITICAL_ONES,
                     sixes_b >= EXCEPTIONAL_SIXES,
                     ones_b >= CRITICAL_ONES,
                 )
-                weights[key] = weights.get(key, 0) + weight_a * weight_b
+                for succ_a, weight_a in enumerate(poly_a):
+                    if weight_a:
+                        for succ_b, weight_b in enumerate(poly_b):
+                            if weight_b:
+                                key = (succ_a - succ_b, *flags)
+                                weights[key] = weights.get(key, 0) + weight_a * weight_b
         return Dist(weights)
     check_odds_size(max(dice_a, dice_b), MAX_OPPOSED_ODDS_DICE)
     # Side a's batch and side b's batch of one step are expanded one after the other
@@ -321,11 +218,14 @@ def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
+    from meneur.systems.tunnels import polylaw
+
     for function in (
-        batch_groups,
-        rule_groups,
-        leaf_groups,
-        _test_tail,
+        polylaw.batch_law,
+        polylaw.leaf_law,
+        polylaw.always_tail,
+        polylaw._onto,
+        polylaw._side,
         test_odds,
         _moves,
         opposed_odds,

@@ -31,9 +31,6 @@ SixesRule = Literal["batch", "all"]
 
 POLICIES: tuple[Policy, ...] = ("never", "always", "needed")
 SIXES_RULES: tuple[SixesRule, ...] = ("batch", "all")
-MAX_DICE = 100
-"""Dice in one pool (a characteristic is 2-4, a Monster Rating rarely passes 30)."""
-MAX_THRESHOLD = 1000
 LOWEST_SUCCESS: dict[Mode, int] = {"normal": 4, "blessed": 3, "cursed": 5}
 """The lowest face that succeeds in each mode (T-3, T-4)."""
 CRITICAL_ONES = 3
@@ -78,9 +75,11 @@ def check_dice(dice: int) -> None:
         raise RuleError(N_("A number of dice is a whole number."))
     if dice < 1:
         raise RuleError(N_("A test rolls at least 1 die, not {dice}."), dice=dice)
-    if dice > MAX_DICE:
+    if dice > TestParams.MAX_DICE:
         raise LimitError(
-            N_("A test rolls at most {limit} dice, not {dice}."), limit=MAX_DICE, dice=dice
+            N_("A test rolls at most {limit} dice, not {dice}."),
+            limit=TestParams.MAX_DICE,
+            dice=dice,
         )
 
 
@@ -89,6 +88,12 @@ class TestParams:
     """A test: ``dice`` d6 against ``threshold`` successes (the TM's *niveau*)."""
 
     __test__: ClassVar[bool] = False  # not a pytest class
+    MAX_DICE: ClassVar[int] = 60
+    """Dice in one pool, test or side of an opposition (a characteristic is 2-4, a
+    Monster Rating rarely passes 30): the one bound that the CLI, the web table, the
+    lab and the exact odds all use; the exact odds exist for every accepted pool."""
+    MAX_THRESHOLD: ClassVar[int] = 1000
+    """Successes asked for (the exact odds of ``needed`` grow with it)."""
 
     dice: int
     threshold: int
@@ -106,10 +111,10 @@ class TestParams:
             raise RuleError(
                 N_("A threshold is at least 1, not {threshold}."), threshold=self.threshold
             )
-        if self.threshold > MAX_THRESHOLD:
+        if self.threshold > self.MAX_THRESHOLD:
             raise LimitError(
                 N_("A threshold is at most {limit}, not {threshold}."),
-                limit=MAX_THRESHOLD,
+                limit=self.MAX_THRESHOLD,
                 threshold=self.threshold,
             )
         check_policy(self.explode)

@@ -1,0 +1,115 @@
+"""The polynomial engine against the brute force, the previous engine and icepool (T-3..T-9).
+
+Every comparison is between exact laws (``Dist`` of integer weights): equal or not.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meneur.odds import brute_force
+from meneur.systems.tunnels.odds import opposed_odds, test_odds
+from meneur.systems.tunnels.polylaw import batch_law, leaf_law
+from meneur.systems.tunnels.rules import (
+    LOWEST_SUCCESS,
+    POLICIES,
+    OpposedParams,
+    Side,
+    TestParams,
+    TunnelsOppose,
+    TunnelsTest,
+)
+
+from . import reference_odds
+from .tunnels_icepool import icepool_test_law
+
+
+def params_strategy(most_dice: int, most_threshold: int) -> st.SearchStrategy[TestParams]:
+    return st.builds(
+        TestParams,
+        dice=st.integers(1, most_dice),
+        threshold=st.integers(1, most_threshold),
+        blessed=st.booleans(),
+        cursed=st.booleans(),
+        explode=st.sampled_from(POLICIES),
+        sixes=st.sampled_from(("batch", "all")),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(params=params_strategy(3, 6))
+def test_T5_T6_engine_equals_brute_force(params: TestParams) -> None:
+    """T-3..T-8: the engine equals the enumeration of every face of every batch."""
+    assert test_odds(params) == brute_force(TunnelsTest(), params)
+
+
+@settings(max_examples=120, deadline=None)
+@given(params=params_strategy(9, 14))
+def test_T5_T6_engine_equals_the_previous_engine(params: TestParams) -> None:
+    """T-5..T-8: the same exact law as the engine it replaced, every policy and option."""
+    assert test_odds(params) == reference_odds.test_odds(params)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("dice", [12, 14])
+def test_T6_larger_pools_equal_the_previous_engine(policy: str, dice: int) -> None:
+    """T-6: past the six faces (every batch of 7+ dice explodes again) both agree."""
+    params = TestParams(dice, dice // 2, explode=policy, sixes="all")  # type: ignore[arg-type]
+    assert test_odds(params) == reference_odds.test_odds(params)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_T5_engine_equals_icepool_past_six_dice(policy: str) -> None:
+    """T-5..T-8: 8 dice (a batch always repeats a face) against icepool's multisets."""
+    params = TestParams(8, 4, explode=policy)  # type: ignore[arg-type]
+    oracle = icepool_test_law(8, 4, lowest=4, policy=policy, rule="batch")
+    assert test_odds(params).probabilities() == oracle
+
+
+def test_T5_a_batch_of_n_dice_shows_at_most_six_faces() -> None:
+    """T-5: 10 dice show 1 to 6 distinct faces (4 to 9 extra dice), weights by face
+    value: ten equal faces are 6 of 6**10; ten dice never all differ."""
+    law = batch_law(10, 4, "batch")
+    assert set(law) == {1, 2, 3, 4, 5, 6}
+    assert sum(sum(p) for p in law[1].values()) == 6
+    # one distinct face: ten 1s (ones capped at 3, no success) or ten 6s (ten successes)
+    assert law[1][(3, 0)][0] == 1 and law[1][(0, 3)][10] == 1
+
+
+def test_T7_T8_leaf_law_caps_ones_and_sixes() -> None:
+    """T-7/T-8: three 1s and three 6s of 3 dice each weigh 1 of 216 (no explosion)."""
+    law = leaf_law(3, LOWEST_SUCCESS["normal"], "batch")
+    assert law[(3, 0)] == (1, 0, 0, 0)
+    assert law[(0, 3)] == (0, 0, 0, 1)
+
+
+def test_T6_largest_pool_has_exact_odds() -> None:
+    """The declared bound has exact odds (``needed``, a middling threshold): they sum to 1."""
+    params = TestParams(TestParams.MAX_DICE, 6)
+    law = test_odds(params)
+    assert sum(law.probabilities().values()) == 1
+    assert law.p_where(lambda k: k[0] >= 6 and not k[2]) > 0
+
+
+side_strategy = st.builds(
+    Side,
+    dice=st.integers(1, 3),
+    blessed=st.booleans(),
+    cursed=st.booleans(),
+    explode=st.sampled_from(POLICIES),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=side_strategy, b=side_strategy, sixes=st.sampled_from(("batch", "all")))
+def test_T9_opposition_equals_the_previous_engine_and_brute_force(
+    a: Side, b: Side, sixes: str
+) -> None:
+    """T-9 (``needed``: a side explodes while not ahead): equal to both references."""
+    params = OpposedParams(a, b, sixes=sixes)  # type: ignore[arg-type]
+    law = opposed_odds(params)
+    assert law == reference_odds.opposed_odds(params)
+    if a.dice + b.dice <= 4:
+        assert law == brute_force(TunnelsOppose(), params)
