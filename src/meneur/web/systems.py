@@ -266,17 +266,14 @@ class ObscurWeb(WebAdapter):
         return found
 
     def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        """The sheet's test with its conditions (O-29) and Volonté (O-34), as the CLI's."""
+        from meneur.systems.obscur.conditions import sheet_pool
         from meneur.systems.obscur.depassement import PushPlan
-        from meneur.systems.obscur.rules import TestParams
 
         self.find_trait(sheet, trait)
-        pool = self._character(sheet).pool(trait)
-        return TestParams(
-            pool.dice,
+        return sheet_pool(self._character(sheet), trait).params(
             difficulty=options.difficulty,
             modifier=options.modifier,
-            zero_skill=pool.zero_skill,
-            zero_attribute=pool.zero_attribute,
             push=PushPlan(dice=options.push),
         )
 
@@ -387,7 +384,7 @@ class ObscurWeb(WebAdapter):
                 "vecu": 0,
                 "volonte": {"max": 5, "current": 5},
                 "moral": {"max": 5, "current": 5},
-                "encombrement": {"max": 10, "current": 0},
+                "encombrement": {"max": 10, "current": 10},
             },
         }
         self._character(sheet)

@@ -277,7 +277,7 @@ class FightParams:
 
     def __post_init__(self) -> None:
         for body in (self.a_body, self.b_body):
-            if body.vie <= 0:
+            if body.coma:
                 raise RuleError(
                     N_("{name} has Vie {vie}: in a coma or dead (O-31), heal them before this."),
                     name=body.name,

@@ -785,7 +785,10 @@ def hurt_command(
             1,
             60,
             "N",
-            _("Rounds of fire, minutes of asphyxia or drowning, Périodes of poison."),
+            _(
+                "Rounds of fire, minutes of asphyxia or drowning (rounds once in a coma),"
+                " Périodes of poison."
+            ),
         ),
     ] = 1,
     modifier: Annotated[
@@ -827,13 +830,20 @@ def hurt_command(
     def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
         if body.dead:
             raise RuleError(N_("{name} is dead (O-31)."), name=body.name)
+        vie, maluses = body.vie, health.maluses_of(body)
+        result = harm(body, character, reader)
+        lost = vie - body.vie
+        if lost > 0 and not body.coma:  # O-28: any Vie lost shocks, for the rest of the round
+            result["shock"] = health.shock(
+                reader, lost, dice_of(character, "Choc"), maluses=maluses
+            )
+        return result
+
+    def harm(body: Body, character: Character, reader: Any) -> dict[str, Any]:
         if kind == "fall":
-            result = health.fall(
+            return health.fall(
                 body, reader, fall or 0, dice_of(character, "Acrobaties"), modifier=modifier
             )
-            if not body.coma:  # O-28: a fall shocks too, for the rest of the round
-                result["shock"] = health.shock(reader, result["lost"], dice_of(character, "Choc"))
-            return result
         if kind == "fire":
             return health.fire(
                 body, reader, fire or 0, dice_of(character, "Résistance"), armour, rounds=steps
@@ -862,8 +872,7 @@ def hurt_command(
                 minutes=steps,
             )
         if kind == "blow":
-            lost = body.lose(blow or 0, "coup")
-            return {"rule": "O-28", **health.shock(reader, lost, dice_of(character, "Choc"))}
+            return {"rule": "O-28", "lost": body.lose(blow or 0, "coup")}
         return health.aggravate(body, aggravate or 0)
 
     titles = {
@@ -896,30 +905,61 @@ def heal_command(
     morale: Annotated[
         bool, typer.Option("--morale", help=_("Regain morale: Fouineur + Éloquence (O-34)."))
     ] = False,
+    catch_breath: Annotated[
+        bool,
+        typer.Option(
+            "--catch-breath",
+            help=_("Volonté 0: the few minutes have passed, 1 Volonté comes back (O-34)."),
+        ),
+    ] = False,
     dry_run: DryRun = False,
     faces: FacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """Treat a wound (O-32), hang on to life (O-31) or lift morale (O-34)."""
+    """Treat a wound (O-32), hang on to life (O-31), lift morale or catch one's breath (O-34)."""
     sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur import health
     from meneur.systems.obscur.combat import dice_of
+    from meneur.systems.obscur.conditions import refuse_exhausted
     from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.state import body_of
 
-    if hang_on and morale:
-        raise UsageError(N_("Give --hang-on or --morale, not both."))
+    if hang_on + morale + catch_breath > 1:
+        raise UsageError(N_("Give one of --hang-on, --morale, --catch-breath."))
     helper = load_character(healer) if healer is not None else None
+    helper_body = body_of(helper) if helper is not None else None
+    if helper_body is not None and not catch_breath:
+        refuse_exhausted(helper_body)  # O-34: the healer makes the effort
 
     def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
         who = helper or character
+        if catch_breath:
+            if body.volonte > 0:
+                raise RuleError(
+                    N_("{name} has Volonté {volonte}: no breath to catch (O-34)."),
+                    name=body.name,
+                    volonte=body.volonte,
+                )
+            return {"rule": "O-34", "volonte_back": health.catch_breath(body)}
         if hang_on:
             return health.hang_on(body, reader, dice_of(character, "Détermination"))
+        if helper_body is None:
+            refuse_exhausted(body)
+        maluses = health.maluses_of(helper_body or body)
         if morale:
-            return health.cheer([body], reader, dice_of(who, "Éloquence"))
-        return health.treat(body, reader, dice_of(who, "Secourisme"), wound=wound)
+            return health.cheer([body], reader, dice_of(who, "Éloquence"), maluses=maluses)
+        return health.treat(body, reader, dice_of(who, "Secourisme"), wound=wound, maluses=maluses)
 
-    title = _("S'accrocher à la vie") if hang_on else _("Morale") if morale else _("First aid")
+    title = (
+        _("S'accrocher à la vie")
+        if hang_on
+        else _("Morale")
+        if morale
+        else _("Catching one's breath")
+        if catch_breath
+        else _("First aid")
+    )
     _apply(
         sheet,
         action,
@@ -939,7 +979,10 @@ def rest_command(
     no_rest: Annotated[
         bool,
         typer.Option(
-            "--no-rest", help=_("Recover without rest: one Résistance + Régénération test.")
+            "--no-rest",
+            help=_(
+                "Recover without rest: a Résistance + Régénération test per 6 days, wounds only."
+            ),
         ),
     ] = False,
     dry_run: DryRun = False,
@@ -947,8 +990,9 @@ def rest_command(
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """Recovery (O-33): Résistance + Régénération HP every 6 days at rest; a new day
-    also clears the count of over-encumbrance tests (O-42) and Volonté 0 comes back to 1."""
+    """Recovery (O-33): Résistance + Régénération HP every 6 days at rest (Intempéries
+    too, O-32); without rest a test per 6-day period heals wounds only. A new day also
+    clears the count of over-encumbrance tests (O-42) and Volonté 0 comes back to 1."""
     sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur import health
     from meneur.systems.obscur.combat import dice_of
@@ -961,6 +1005,7 @@ def rest_command(
         )
         body.load_tests = 0
         body.asphyxia = 0
+        body.asphyxia_coma = False  # O-24: the air has returned
         if not no_rest:
             body.fatigue = 0
         result["volonte_back"] = health.catch_breath(body)
