@@ -106,6 +106,8 @@ class _Fighter:
     sang_froid: int
     special: Any
     fatigue: int
+    overload: int
+    """O-42: Surencombrement, a malus on the Agilité test of a disengagement (movement)."""
     vie: int
     vie_max: int
 
@@ -173,6 +175,7 @@ def _fighter(fighter: Any, body: Any) -> _Fighter:
         sang_froid=fighter.sang_froid,
         special=fighter.special,
         fatigue=body.fatigue,
+        overload=body.overload,
         vie=body.vie,
         vie_max=body.vie_max,
     )
@@ -357,7 +360,7 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
             readers[fleer],
             rows,
             np.full(rows.size, f.agility, dtype=np.int64),
-            np.zeros(rows.size, dtype=np.int64),
+            -(pain[lost(fleer, rows)] + f.fatigue + f.overload),  # O-29, O-42: movement
             plain,
         )
         broken = got > other_ra

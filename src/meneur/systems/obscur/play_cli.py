@@ -211,16 +211,59 @@ def fight_command(
     rounds: Annotated[
         int | None, _int_option("--rounds", 1, 200, "N", _("Stop after N rounds."))
     ] = None,
+    shoot: Annotated[
+        bool,
+        typer.Option(
+            "--shoot", help=_("A shoots once at B with a ranged weapon (O-14, O-15, O-21).")
+        ),
+    ] = False,
+    speed: Annotated[
+        str, typer.Option("--speed", metavar="NAME", help=_("Shot: the target's speed (O-14)."))
+    ] = "immobile",
+    cover: Annotated[
+        str, typer.Option("--cover", metavar="NAME", help=_("Shot: the target's cover (O-14)."))
+    ] = "aucune",
+    distance: Annotated[
+        str,
+        typer.Option("--distance", metavar="NAME", help=_("Shot: the distance (O-14).")),
+    ] = "courte",
+    aim: Annotated[
+        int,
+        typer.Option(
+            "--aim",
+            parser=meneur_parser(_aim),
+            metavar="ROUNDS",
+            help=_("Shot: rounds spent aiming, +1 die each (O-21)."),
+        ),
+    ] = 0,
+    gardien_only: Annotated[
+        bool,
+        typer.Option(
+            "--gardien-only",
+            help=_("Shot: roll only Gardien du feu; the unrolled dice add to the damage (O-21)."),
+        ),
+    ] = False,
+    dodge: Annotated[
+        bool,
+        typer.Option(
+            "--dodge", help=_("Shot: B is an active target and dodges (Hargne + Esquive, O-15).")
+        ),
+    ] = False,
     save: Save = False,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """A melee to the end (O-11..O-22): RA, split, dice, MR, damage, shock, state."""
+    """A melee to the end (O-11..O-22): RA, split, dice, MR, damage, shock, state; or,
+    with --shoot, one shot from A at B (O-14, O-15, O-21)."""
     a = required_sheet(a, stored_a, "obscur", "--a/--a-character")
     b = required_sheet(b, stored_b, "obscur", "--b/--b-character")
     save = save or stored_a is not None or stored_b is not None  # stored: always kept
+    if shoot:
+        shot = ShotOptions(speed, cover, distance, aim, gardien_only, dodge)
+        _shoot(a, b, shot, save, faces, vs_faces, seed, as_json)
+        return
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.obscur.combat import (
@@ -294,6 +337,132 @@ def fight_command(
         save_body(char_b, new_b)
     names = {"a": params.a.name, "b": params.b.name}
     emit(data, lambda console: render_fight(console, data, names), as_json=as_json)
+
+
+def _aim(text: str) -> int:
+    """``--aim``: bounded by the shot's own params (the web refuses the same values)."""
+    from meneur.cli.params import parse_int
+    from meneur.systems.obscur.combat import MAX_AIM
+
+    return parse_int(text, low=-MAX_AIM * 100, high=MAX_AIM * 100)
+
+
+@dataclass(frozen=True, slots=True)
+class ShotOptions:
+    """The options of a shot as the command line gave them (checked by RangedParams)."""
+
+    speed: str
+    cover: str
+    distance: str
+    aim: int
+    gardien_only: bool
+    dodge: bool
+
+
+def _shoot(
+    a: Path,
+    b: Path,
+    options: ShotOptions,
+    save: bool,
+    faces: Any,
+    vs_faces: Any,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """One shot from A at B (O-14, O-15, O-21): the shooter on stream 0, the target's
+    dodge and shock on stream 1; B's new state written with --save."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.base import FaceReader
+    from meneur.systems.obscur.combat import _copy, combat_data, dice_of, shoot, shot_of
+    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.state import require_standing, save_body
+
+    shooter, shooter_body = _load(a)
+    target, target_body = _load(b)
+    if a.resolve() == b.resolve():
+        raise UsageError(N_("A shooter cannot shoot at their own sheet."))
+    require_standing(shooter, shooter_body)
+    params = shot_of(
+        shooter,
+        target,
+        speed=options.speed,
+        cover=options.cover,
+        distance=options.distance,
+        aim_rounds=options.aim,
+        gardien_only=options.gardien_only,
+        dodge=options.dodge,
+    )
+    choc = dice_of(target, "Choc")
+
+    def run_with(reader: FaceReader) -> tuple[dict[str, Any], Body]:
+        body = _copy(target_body)
+        return shoot(params, body, choc, reader), body
+
+    (result, after), rolled = run_step(
+        lambda f: run_with(FaceReader(f)),
+        dice_sources(seed, faces, vs_faces),
+        streams=2,
+        run_reader=run_with,
+    )
+    if save:
+        if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu
+            from meneur.systems.obscur.tables import rule_tables
+
+            shooter_body.vecu += rule_tables().experience.fumble_reward
+            save_body(shooter, shooter_body)
+        save_body(target, after)
+    data: dict[str, Any] = {
+        "system": "obscur",
+        "shooter": {"name": shooter_body.name, "sheet": str(a), "weapon": params.weapon.name},
+        "target": {"name": target_body.name, "sheet": str(b)},
+        "shot": result,
+        "faces": {"a": list(rolled[0]), "b": list(rolled[1])},
+        "provisional_tables": combat_data().ranged.provisional,
+        "saved": save,
+    }
+    emit(data, lambda console: render_shot(console, data), as_json=as_json)
+
+
+def render_shot(console: Console, data: dict[str, Any]) -> None:
+    shot = data["shot"]
+    console.print(
+        _("{shooter} shoots at {target} ({weapon})").format(
+            shooter=data["shooter"]["name"],
+            target=data["target"]["name"],
+            weapon=data["shooter"]["weapon"],
+        ),
+        style="bold",
+    )
+    console.print(
+        "  "
+        + _("Speed, cover, distance: -{malus} dice; aim: +{aim} dice").format(
+            malus=shot["malus"], aim=shot["aim_dice"]
+        )
+        + (f" ({_(PROVISIONAL)})" if data["provisional_tables"] else ""),
+        style="dim",
+    )
+    if "dodge" in shot:
+        _test_line(console, data["target"]["name"] + " — " + _("Esquive"), shot["dodge"])
+    _test_line(console, data["shooter"]["name"] + " — " + _("Tir"), shot["attack"])
+    if not shot["hit"]:
+        console.print("  " + _("Missed."), style="bold")
+    else:
+        line = _("Hit: {damage} damage").format(damage=shot["damage"])
+        if "zone" in shot:
+            line += " " + _("({zone}, protection {p})").format(
+                zone=shot["zone"], p=shot["protection"]
+            )
+        if shot.get("aimed_bonus"):
+            line += " " + _("(+{n} aimed dice)").format(n=shot["aimed_bonus"])
+        console.print("  " + line, style="bold green")
+    if "shock" in shot:
+        if "test" in shot["shock"]:
+            _test_line(console, _("Résistance + Choc"), shot["shock"]["test"])
+        console.print("  " + _("shock malus: -{n} dice").format(n=shot["shock"]["malus"]))
+    console.print(f"{data['target']['name']}: {_vie_text(shot['target'])}", style="cyan")
+    if data["saved"]:
+        console.print(_("State written to the sheets."), style="yellow")
 
 
 def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) -> None:
@@ -473,10 +642,13 @@ def survive_command(
         ),
     ] = "roll",
     save: Save = False,
+    faces: FacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """The party's days in a Milieu (O-35..O-39): PS, Intempéries, Dépendance, aid."""
+    """The party's days in a Milieu (O-35..O-39): PS, Intempéries, Dépendance, aid.
+
+    Physical dice (--faces): typed in the order they are rolled, each member's in turn."""
     from meneur.campaign.recording import stored_sheet
 
     members = [stored_sheet(name, "obscur") for name in party_stored or []]
@@ -534,7 +706,7 @@ def survive_command(
         return journey_with(params, bodies, reader, days), bodies
 
     (journey, bodies), rolled = run_step(
-        run, dice_sources(seed, None), streams=len(paths), run_reader=run_with
+        run, dice_sources(seed, faces), streams=len(paths), run_reader=run_with
     )
     data: dict[str, Any] = {
         "system": "obscur",
