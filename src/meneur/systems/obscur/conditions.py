@@ -88,10 +88,13 @@ class SheetPool:
         return {"trait": self.label, "movement": self.movement, **self.maluses.named()}
 
 
-def sheet_pool(character: Character, trait: str) -> SheetPool:
-    """The pool of a test of ``trait`` on this sheet, its conditions applied (O-29, O-34)."""
+def sheet_pool(character: Character, trait: str, *, effort: bool = True) -> SheetPool:
+    """The pool of a test of ``trait`` on this sheet, its conditions applied (O-29), and
+    refused at Volonté 0 (O-34) unless ``effort`` is False (a list of what the sheet
+    would roll, not a roll)."""
     body = body_of(character)
-    refuse_exhausted(body)
+    if effort:
+        refuse_exhausted(body)
     pool = character.pool(trait)
     movement = is_movement(pool)
     return SheetPool(pool, maluses_of(body, movement=movement), movement)
