@@ -392,9 +392,12 @@ def _strike(
         "damage": damage,
     }
     if damage:
+        before = maluses_of(defender.body)  # O-29: the pain of this wound counts after the round
         defender.body.lose(damage, "coup")
         if not defender.body.coma:
-            sh = shock(reader, damage, defender.fighter.choc, stream=defender.stream)
+            sh = shock(
+                reader, damage, defender.fighter.choc, maluses=before, stream=defender.stream
+            )
             defender.fumbles += bool(sh.get("test", {}).get("fumble"))
             entry["shock"] = sh
             if not delay_shock:
@@ -421,7 +424,11 @@ def _prepare(reader: FaceReader, side: _Side) -> dict[str, Any]:
         pool = Dice(fighter.gardien)
         variants = combat_data().variants
         params, outcome = roll(
-            reader, pool, difficulty=variants.draw_difficulty, stream=side.stream
+            reader,
+            pool,
+            difficulty=variants.draw_difficulty,
+            maluses=maluses_of(side.body),
+            stream=side.stream,
         )
         side.fumbles += outcome.fumble
         info["draw"] = test_json("Gardien du feu", params, outcome)
@@ -512,8 +519,9 @@ def _dodge_strike(
         "resistance": fleer.fighter.resistance,
         "damage": damage,
     }
+    before = maluses_of(fleer.body)
     if fleer.body.lose(damage, "coup") and not fleer.body.coma:
-        sh = shock(reader, damage, fleer.fighter.choc, stream=fleer.stream)
+        sh = shock(reader, damage, fleer.fighter.choc, maluses=before, stream=fleer.stream)
         fleer.fumbles += bool(sh.get("test", {}).get("fumble"))
         entry["shock"] = sh
         fleer.shock += sh["malus"]
@@ -525,7 +533,11 @@ def impress(reader: FaceReader, who: _Side, target: _Side) -> dict[str, Any]:
     dice malus for the opponent for the whole fight."""
     pool = who.fighter.impress or Dice(0)
     params, outcome = roll(
-        reader, pool, difficulty=max(1, target.fighter.sang_froid), stream=who.stream
+        reader,
+        pool,
+        difficulty=max(1, target.fighter.sang_froid),
+        maluses=maluses_of(who.body),
+        stream=who.stream,
     )
     who.fumbles += outcome.fumble
     malus = outcome.margin if outcome.passed else 0

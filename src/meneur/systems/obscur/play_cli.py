@@ -153,7 +153,12 @@ def _test_line(console: Console, label: str, test: dict[str, Any]) -> None:
         )
     if test["fumble"]:
         line.append("  " + _("Maladresse!"), style="bold red")
-    console.print(f"  {label} ({test['dice']}): ", line)
+    dice = test["dice"]
+    if test.get("pool", {}).get("maluses"):  # O-29: where the dice went
+        from meneur.systems.obscur.render import pool_text
+
+        dice = pool_text(test["pool"])
+    console.print(f"  {label} ({dice}): ", line)
 
 
 # --- fight ------------------------------------------------------------------------------
