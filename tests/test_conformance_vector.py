@@ -181,6 +181,15 @@ def _duel(a: str, b: str, **options: Any) -> Any:
         body = body_of(char)
         if f"vie_{side}" in options:
             body = replace(body, vie=options[f"vie_{side}"])
+        if f"fatigue_{side}" in options:  # O-42: failed overload tests
+            body = replace(body, fatigue=options[f"fatigue_{side}"])
+        if f"agility_{side}" in options:
+            fighter = replace(fighter, agility=options[f"agility_{side}"])
+        if f"flee_{side}" in options:
+            fighter = replace(fighter, flee_at=options[f"flee_{side}"])
+        if f"overload_{side}" in options:  # O-42: Surencombrement, on movement rolls
+            body = replace(body, overload=options[f"overload_{side}"])
+            fighter = replace(fighter, overload=options[f"overload_{side}"])
         fighters.append(fighter)
         bodies.append(body)
     return FightParams(
@@ -222,6 +231,17 @@ DUELS = {
         "garance",
         {"special_a": "Désarmer", "impress": ("b",)},
     ),
+    "wounded and fatigued: draw, impress, shock (O-18, O-20, O-28, O-29, O-42)": (
+        "garance",
+        "corbeau",
+        {"vie_a": 8, "fatigue_a": 1, "vie_b": 11, "sheathed_b": True, "impress": ("a", "b")},
+    ),
+    "an overloaded fleer (O-19, O-42)": (
+        "garance",
+        "corbeau",
+        {"overload_b": 2, "agility_b": 7, "flee_b": 14},
+    ),
+    "an overloaded crossbow in melee (O-11, O-42)": ("mireille", "ninon", {}),
     "two weapons each (O-16)": (
         "ninon",
         "garance",
@@ -264,7 +284,9 @@ def test_obscur_duel_vectorised_equals_fight_with(case: str) -> None:
         )
         assert got == expected, (case, i)
         ends.add(fight.end)
+        if any("disengage" in record for record in fight.rounds):
+            ends.add("tried to disengage")
     if "death" in case:
         assert "dead" in ends
-    if "flees" in case:
-        assert "disengaged" in ends
+    if "flees" in case:  # at Vie 3, pain (O-29) leaves Corbeau's Agilité few dice to break
+        assert "tried to disengage" in ends

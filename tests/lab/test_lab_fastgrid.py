@@ -25,7 +25,7 @@ def test_O2_obscur_rows_equal_the_system_odds(scoring: str, pool: int) -> None:
 
     values, flags = SCORINGS[scoring]
     fastgrid.clear_caches()
-    difficulties = range(0, min(2 * pool + 3, 61))
+    difficulties = range(1, min(2 * pool + 3, 61))  # O-8: at least 1
     row = fastgrid.obscur_row(values, pool, difficulties)
     for difficulty, cell in zip(difficulties, row, strict=True):
         if pool > 60:  # beyond the system's own limit: the tail of the law still holds

@@ -144,3 +144,77 @@ def test_exchanges_are_rolls_under_the_same_rate_limit(tmp_path: Path) -> None:
         ]
         assert codes == [200, 200, 429]
         assert len(table.store.rolls()) == 2
+
+
+def test_O14_O21_a_shot_from_the_tracker_wounds_the_target(table: Table) -> None:
+    """O-14: Mireille (Gardien du feu 1 + Armes de trait 3, a crossbow) shoots the passive
+    Garou at courte distance: difficulty 1; 6 6 1 1: 4 successes, MR 3; zone die 3; damage
+    3 + Arbalète 4 − Résistance 2 = 5, with Garou's shock (O-28). O-21: an aim of 11 rounds
+    is refused with the same message as the CLI's."""
+    table.create(table.gm, "obscur", "Garou")
+    table.create(table.gm, "obscur", "Mireille", skills="Armes de trait=3")
+    sheet = table.store.character("Mireille").sheet
+    table.store.update_character("Mireille", sheet={**sheet, "equipement": {"armes": ["Arbalète"]}})
+    csrf = table.csrf(table.gm)
+    assert post(table, csrf, action="add", name="Mireille").status_code == 200
+    assert post(table, csrf, action="add", name="Garou").status_code == 200
+    names = [c["name"] for c in tracker(table)]
+    shooter, target = names.index("Mireille"), names.index("Garou")
+    answer = post(
+        table,
+        csrf,
+        action="shot",
+        index=str(shooter),
+        other=str(target),
+        faces="6 6 1 1 3",
+        vs_faces="1 1",
+    )
+    assert answer.status_code == 200, answer.text
+    entry = table.store.rolls()[-1]
+    assert entry["system"] == "obscur" and entry["kind"] == "shot"
+    shot = entry["outcome"]["shot"]
+    assert shot["rule"] == "O-14" and shot["difficulty"] == 1 and shot["attack"]["dice"] == 4
+    assert shot["damage"] == 3 + 4 - 2 and shot["shock"]["lost"] == 5
+    garou = table.store.character("Garou").sheet
+    assert garou["ressources"]["vie"]["current"] == 14 - 5
+    assert tracker(table)[target]["health"] == 14 - 5
+    count = len(table.store.rolls())
+    refused = post(table, csrf, action="shot", index=str(shooter), other=str(target), aim="11")
+    assert refused.status_code == 400 and "11" in refused.text
+    assert len(table.store.rolls()) == count
+
+
+def test_O29_the_table_shows_each_pool_breakdown_beside_its_odds(table: Table) -> None:
+    """O-29: a wounded, fatigued sheet at the table: the trait list shows « 6 dés − 2
+    douleur − 1 fatigue = 3 dés » and the odds beside it are those of 3 dice; O-34: at
+    Volonté 0 its roll is refused with the reason, nothing logged."""
+    from fractions import Fraction
+
+    table.create(table.gm, "obscur", "Isaure", **ISAURE)
+    table.create(table.gm, "obscur", "Garou")
+    sheet = table.store.character("Isaure").sheet
+    sheet["ressources"]["vie"]["current"] -= 6
+    sheet["etat"] = {"blessures": [{"points": 6, "source": "coup"}], "fatigue": 1}
+    table.store.update_character("Isaure", sheet=sheet)
+    garou = table.store.character("Garou").sheet
+    garou["ressources"]["volonte"]["current"] = 0
+    table.store.update_character("Garou", sheet=garou)
+    page = table.client.get(table.gm).text
+    assert "6 dés − 2 douleur − 1 fatigue = 3 dés" in page  # Bagarre 2 + Hargne 4
+    answer = table.client.get(
+        f"/api{table.gm}/odds", params={"character": "Isaure", "difficulty": 1}
+    ).json()
+    assert Fraction(answer["traits"]["Bagarre"]["exact"]) == 1 - Fraction(1, 8)
+    entry = table.roll(table.gm, "Isaure", "Bagarre", faces="6 1 1")["entry"]
+    assert isinstance(entry, dict) and entry["params"]["maluses"] == {
+        "pain": 2,
+        "intemperies": 0,
+        "fatigue": 1,
+        "movement": 0,
+    }
+    count = len(table.store.rolls())
+    refused = table.client.post(
+        f"/api{table.gm}/roll", json={"character": "Garou", "trait": "Agilité"}
+    )
+    assert refused.status_code == 400 and "O-34" in refused.json()["error"]
+    assert len(table.store.rolls()) == count

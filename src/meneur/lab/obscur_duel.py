@@ -106,6 +106,8 @@ class _Fighter:
     sang_froid: int
     special: Any
     fatigue: int
+    overload: int
+    """O-42: Surencombrement, a malus on the Agilité test of a disengagement (movement)."""
     vie: int
     vie_max: int
 
@@ -173,6 +175,7 @@ def _fighter(fighter: Any, body: Any) -> _Fighter:
         sang_froid=fighter.sang_froid,
         special=fighter.special,
         fatigue=body.fatigue,
+        overload=body.overload,
         vie=body.vie,
         vie_max=body.vie_max,
     )
@@ -261,24 +264,26 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
     rounds = np.zeros(runs, dtype=np.int64)
     live: Int = np.arange(runs)
     impressed = [np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.int64)]
-    for key in params.impress:  # O-20: the margin is a malus for the whole fight
-        who = 0 if key == "a" else 1
-        difficulty = max(1, sides[1 - who].sang_froid)
-        got = _roll(
-            readers[who],
-            live,
-            np.full(runs, sides[who].impress[0], dtype=np.int64),
-            np.zeros(runs, dtype=np.int64),
-            sides[who].impress[1],
-        )
-        impressed[1 - who] += np.where(got >= difficulty, got - difficulty, 0)
 
     def lost(i: int, rows: Int) -> Int:
         return np.clip(sides[i].vie_max - vie[i][rows], 0, top)
 
+    for key in params.impress:  # O-20: the margin is a malus for the whole fight
+        who = 0 if key == "a" else 1
+        difficulty = max(1, sides[1 - who].sang_froid)
+        got = _roll(  # less the sheet's pain and fatigue (O-29)
+            readers[who],
+            live,
+            np.full(runs, sides[who].impress[0], dtype=np.int64),
+            -(pain[lost(who, live)] + sides[who].fatigue),
+            sides[who].impress[1],
+        )
+        impressed[1 - who] += np.where(got >= difficulty, got - difficulty, 0)
+
     def wound(defender: int, rows: Int, damage: Int, shock: Int | None) -> None:
         """Damage lost; a conscious defender rolls Choc against the shock (O-28)."""
         s = sides[defender]
+        before = pain[lost(defender, rows)] + s.fatigue  # O-29: this wound's pain comes later
         vie[defender][rows] -= damage
         shaken = (damage > 0) & (vie[defender][rows] > 0)
         base = shock_table[np.minimum(damage, top)]
@@ -289,7 +294,7 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
                 readers[defender],
                 rows[idx],
                 np.full(idx.size, s.choc[0], dtype=np.int64),
-                np.zeros(idx.size, dtype=np.int64),
+                -before[idx],
                 s.choc[1],
             )
             malus[idx] = np.maximum(0, base[idx] - got)
@@ -325,7 +330,7 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
                 readers[i],
                 rows[idx],
                 np.full(idx.size, sides[i].gardien, dtype=np.int64),
-                np.zeros(idx.size, dtype=np.int64),
+                -(pain[lost(i, rows[idx])] + sides[i].fatigue),  # O-29
                 plain,
             )
             ok = rows[idx[got >= variants.draw_difficulty]]
@@ -357,7 +362,7 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
             readers[fleer],
             rows,
             np.full(rows.size, f.agility, dtype=np.int64),
-            np.zeros(rows.size, dtype=np.int64),
+            -(pain[lost(fleer, rows)] + f.fatigue + f.overload),  # O-29, O-42: movement
             plain,
         )
         broken = got > other_ra

@@ -95,7 +95,7 @@ class CsrfForm(BaseModel):
 
 class CombatForm(BaseModel):
     csrf: str = Field(default="", max_length=80)
-    action: Literal["add", "remove", "next", "reset", "adjust", "exchange"] = "next"
+    action: Literal["add", "remove", "next", "reset", "adjust", "exchange", "shot"] = "next"
     name: str = Field(default="", max_length=80)
     initiative: str = Field(default="", max_length=4)
     """Empty: an Obscur character's Rang d'Action (O-11), else 0."""
@@ -112,3 +112,11 @@ class CombatForm(BaseModel):
     faces: str = Field(default="", max_length=400)
     """An exchange with physical dice: the first fighter's faces (then ``vs_faces``)."""
     vs_faces: str = Field(default="", max_length=400)
+    speed: str = Field(default="immobile", max_length=40)
+    """An Obscur shot (O-14): the target's speed, cover, the distance (checked by the rules)."""
+    cover: str = Field(default="aucune", max_length=40)
+    distance: str = Field(default="courte", max_length=40)
+    aim: int = Field(default=0, ge=-1000, le=1000)
+    """Rounds aimed (O-21): the shot's own params refuse what the CLI refuses."""
+    gardien_only: bool = False
+    dodge: bool = False

@@ -130,3 +130,70 @@ def exchange(
             updated, index, body.vie, wound_words(body), bool(body.wounds) or body.coma, verdict
         )
     return entry, updated
+
+
+def shoot(
+    roller: Roller,
+    seat: Seat,
+    combat: dict[str, Any],
+    first: int,
+    second: int,
+    options: dict[str, Any],
+    faces: str = "",
+    vs_faces: str = "",
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One shot from the first combatant at the second (O-14, O-15, O-21), logged: the
+    same :func:`meneur.systems.obscur.combat.shot_of` as ``fight obscur --shoot``, so the
+    same options are refused with the same message; the target's state is written back."""
+    from meneur.systems.base import FaceReader
+    from meneur.systems.obscur.combat import _copy, dice_of, shoot, shot_of
+    from meneur.systems.obscur.play import Step, StepCheck
+    from meneur.systems.obscur.state import body_of, require_standing, save_body
+
+    people = combatants(combat, first, second)
+    campaign = seat.table.campaign
+    name_a, char_a = obscur_character(roller, campaign, people[first])
+    name_b, char_b = obscur_character(roller, campaign, people[second])
+    require_standing(char_a, body_of(char_a))
+    params = shot_of(char_a, char_b, **options)
+    target = body_of(char_b)
+    choc = dice_of(char_b, "Choc")
+    committed = roller.committed(campaign)
+    sources, kind = exchange_sources(committed, faces, vs_faces)
+
+    def run(reader: FaceReader) -> tuple[dict[str, Any], Any]:
+        body = _copy(target)
+        return shoot(params, body, choc, reader), body
+
+    with holding_dice(roller, campaign):
+        step = Step(lambda f: run(FaceReader(f)), 2, run)
+        rolled = StepCheck().roll(step, sources)
+        result, body_b = rolled.outcome
+        sheets = {name_b: save_body(char_b, body_b).raw}
+        outcome: dict[str, Any] = {
+            "system": "obscur",
+            "rule": result["rule"],
+            "names": [name_a, name_b],
+            "shot": result,
+            "weapon": params.weapon.name,
+        }
+        entry = log_exchange(
+            roller,
+            seat,
+            NewRoll(
+                system="obscur",
+                kind="shot",
+                params={"a": name_a, "b": name_b, **options},
+                faces=[list(stream) for stream in rolled.faces],
+                outcome=outcome,
+                source=kind,
+                who=f"{name_a} / {name_b}"[:80],
+            ),
+            committed,
+            sheets,
+        )
+    verdict = public_verdict(entry)
+    updated = fights.set_health(
+        combat, second, body_b.vie, wound_words(body_b), bool(body_b.wounds) or body_b.coma, verdict
+    )
+    return entry, updated

@@ -256,28 +256,28 @@ class ObscurWeb(WebAdapter):
         return character_from(dict(sheet), "sheet")
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        """Each trait with its pool's breakdown (O-29: « 5 dés − 2 douleur = 3 dés »)."""
+        from meneur.systems.obscur.conditions import sheet_pool
+        from meneur.systems.obscur.render import pool_text
+
         character = self._character(sheet)
         found = []
         for table in ("caracteristiques", "capacites", "connaissances", "competences"):
             for name in sheet.get(table, {}):
-                pool = character.pool(name)
-                shown = _("{dice} dice").format(dice=pool.dice)
-                label = f"{name} + {pool.base_name}" if pool.base_name else name
-                found.append(Trait(name, label, pool.dice, shown))
+                pool = sheet_pool(character, name, effort=False)
+                shown = pool_text(pool.params().pool_json())
+                found.append(Trait(name, pool.label, pool.params().pool, shown))
         return found
 
     def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        """The sheet's test with its conditions (O-29) and Volonté (O-34), as the CLI's."""
+        from meneur.systems.obscur.conditions import sheet_pool
         from meneur.systems.obscur.depassement import PushPlan
-        from meneur.systems.obscur.rules import TestParams
 
         self.find_trait(sheet, trait)
-        pool = self._character(sheet).pool(trait)
-        return TestParams(
-            pool.dice,
+        return sheet_pool(self._character(sheet), trait).params(
             difficulty=options.difficulty,
             modifier=options.modifier,
-            zero_skill=pool.zero_skill,
-            zero_attribute=pool.zero_attribute,
             push=PushPlan(dice=options.push),
         )
 
@@ -388,7 +388,7 @@ class ObscurWeb(WebAdapter):
                 "vecu": 0,
                 "volonte": {"max": 5, "current": 5},
                 "moral": {"max": 5, "current": 5},
-                "encombrement": {"max": 10, "current": 0},
+                "encombrement": {"max": 10, "current": 10},
             },
         }
         self._character(sheet)

@@ -51,6 +51,8 @@ def _verdict(entry: Mapping[str, Any]) -> Verdict:
         return _exchange(outcome)
     if entry.get("kind") == "melee" and "names" in outcome:
         return _melee_round(outcome)
+    if entry.get("kind") == "shot" and "names" in outcome:
+        return _shot(outcome)
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.verdict(outcome)
@@ -111,6 +113,32 @@ def _melee_round(outcome: Mapping[str, Any]) -> Verdict:
     return Verdict(None, words, detail)
 
 
+def _shot(outcome: Mapping[str, Any]) -> Verdict:
+    """An Obscur shot (O-14, O-15, O-21): hit or miss, the damage, the target's Vie."""
+    names = list(outcome.get("names") or ["?", "?"])
+    shot = outcome.get("shot") or {}
+    attack = shot.get("attack") or {}
+    detail = _("{successes} successes for a difficulty of {difficulty}").format(
+        successes=attack.get("successes", "?"), difficulty=shot.get("difficulty", "?")
+    )
+    if not shot.get("hit"):
+        return Verdict(
+            None, _("{shooter} misses {target}").format(shooter=names[0], target=names[1]), detail
+        )
+    words = _("{shooter} hits {target} ({zone}): {damage} damage").format(
+        shooter=names[0],
+        target=names[1],
+        zone=shot.get("zone") or "-",
+        damage=shot.get("damage", 0),
+    )
+    status = (shot.get("target") or {}).get("status")
+    if status == "coma":
+        words += " · " + _("{name} falls into a coma").format(name=names[1])
+    elif status == "dead":
+        words += " · " + _("{name} is dead").format(name=names[1])
+    return Verdict(None, words, detail)
+
+
 def mode_label(mode: str) -> str:
     return {
         "public": _("public"),
@@ -130,6 +158,8 @@ def log_line(entry: Mapping[str, Any], mode: str, *, hidden: bool = False) -> Lo
         title = _("melee exchange (T-10)")
     elif entry.get("kind") == "melee" and entry.get("system") == "obscur":
         title = _("melee round (O-12)")
+    elif entry.get("kind") == "shot" and entry.get("system") == "obscur":
+        title = _("shot (O-14)")
     at = str(entry.get("at", ""))[11:19]
     if hidden:
         return LogLine(

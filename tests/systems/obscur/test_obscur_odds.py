@@ -55,7 +55,7 @@ def test_O10_reroll_odds_equal_icepool(n: int, tier: int) -> None:
         Params(4, difficulty=3),
         Params(3, modifier=1, zero_skill=True),
         Params(1, modifier=-1),
-        Params(4, difficulty=0),
+        Params(4, difficulty=0, tally=True),
     ],
 )
 def test_O8_odds_equal_brute_force(params: Params) -> None:

@@ -24,7 +24,7 @@ def small_tests(draw: st.DrawFn) -> Params:
     )
     return Params(
         dice,
-        difficulty=draw(st.integers(0, 5)),
+        difficulty=draw(st.integers(1, 5)),
         modifier=draw(st.integers(-2, 1)),
         zero_skill=draw(st.booleans()),
         zero_attribute=draw(st.booleans()),

@@ -116,7 +116,7 @@ def test_O8_difficulty_and_margins() -> None:
 
 def test_O9_opposition_more_successes_wins_by_the_difference() -> None:
     """O-9: more successes wins by the difference; equal: no winner."""
-    params = OpposeParams(Params(3, difficulty=0), Params(2, difficulty=0))
+    params = OpposeParams(Params(3, difficulty=0, tally=True), Params(2, difficulty=0, tally=True))
     won = resolve_oppose(params, ((6, 4, 1), (5, 1)))
     assert won.winner == "a" and won.margin == 2
     tie = resolve_oppose(params, ((4, 1, 1), (5, 2)))

@@ -257,11 +257,13 @@ def test_O31_hang_on_through_the_cli(capsys: pytest.CaptureFixture[str], sheets:
         str(path),
         "--hang-on",
         "--faces",
-        "6,4,1,1,1",
+        "6",
         "--json",
     )
     data = result.json()
-    assert data["result"]["minutes"] == 3 and data["after"]["vecu"] == 15 - 6
+    # O-29: 22 HP lost, pain -4 (table provisoire): 1 die of 5 rolled, a 6 for 2 minutes
+    assert data["result"]["test"]["dice"] == 1 and data["result"]["test"]["faces"] == [6]
+    assert data["result"]["minutes"] == 2 and data["after"]["vecu"] == 15 - 6
 
 
 def test_O42_march_through_the_cli(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
@@ -283,8 +285,9 @@ def test_O42_march_through_the_cli(capsys: pytest.CaptureFixture[str], sheets: P
     )
     assert result.status == 0, result.err
     data = result.json()
-    assert data["result"]["surencombrement"] == 2 and data["result"]["every_hours"] == 3
-    assert [t["test"]["difficulty"] for t in data["result"]["tests"]] == [2, 3]
+    # O-42: a load of 10 against 8 is 3 over (a load equal to the resource is already over)
+    assert data["result"]["surencombrement"] == 3 and data["result"]["every_hours"] == 3
+    assert [t["test"]["difficulty"] for t in data["result"]["tests"]] == [3, 4]
     assert data["after"]["fatigue_malus"] == 2
     from meneur.systems.obscur.sheet import load_character
 

@@ -318,8 +318,8 @@ def test_O13_strike_check_exact_odds_against_icepool() -> None:
     from meneur.systems.obscur.strike import StrikeCheck, StrikeParams
 
     params = StrikeParams(
-        TestParams(3, difficulty=0),
-        TestParams(2, difficulty=0),
+        TestParams(3, difficulty=0, tally=True),
+        TestParams(2, difficulty=0, tally=True),
         weapon_class="Moyennes",
         weapon_damage=1,
         hargne=4,

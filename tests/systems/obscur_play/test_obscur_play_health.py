@@ -115,13 +115,15 @@ def test_O30_untreated_wounds_worsen() -> None:
 
 def test_O31_coma_death_and_hanging_on() -> None:
     """O-31: Vie 0 → coma; Vie lost ≥ twice the resource → dead; *s'accrocher à la vie*
-    costs 6 Vécu, Trempe + Détermination, 1 minute per success."""
+    costs 6 Vécu, Trempe + Détermination, 1 minute per success (less the pain of the 20
+    HP lost, O-29: 4 dice, table provisoire)."""
     assert Body("x", 0, 10).status == "coma"
     assert Body("x", -9, 10).status == "coma"
     assert Body("x", -10, 10).status == "dead"
     assert Body("x", 1, 10).status == "ok"
     dead = Body("x", -10, 10, vecu=7)
-    out = health.hang_on(dead, reader(6, 4, 1), Dice(3))
+    out = health.hang_on(dead, reader(6, 4, 1), Dice(7))
+    assert out["test"]["pool"]["maluses"] == {"pain": 4} and out["test"]["dice"] == 3
     assert out["vecu_spent"] == 6 and dead.vecu == 1 and out["minutes"] == 3
     with pytest.raises(RuleError):
         health.hang_on(dead, reader(6), Dice(3))  # 1 Vécu left
@@ -158,8 +160,9 @@ def test_O33_recovery_with_and_without_rest() -> None:
     assert out["gained"] == 6 and body.vie == 8
     assert body.intemperies == [] and body.wounds[0].points == 4  # Intempéries first
     body = fresh(10)
-    out = health.recover(body, reader(6, 6), Dice(2), days=1, rest=False)
-    assert out["test"]["successes"] == 4 and out["gained"] == 2
+    body.wounds = [Wound(5, "coup")]
+    out = health.recover(body, reader(6, 6), Dice(2), days=6, rest=False)
+    assert out["periods"][0]["test"]["successes"] == 4 and out["gained"] == 2
 
 
 def test_O34_morale_exhaustion_and_regain() -> None:

@@ -146,15 +146,17 @@ def test_O37_party_of_zero_and_journey_replays() -> None:
 
 
 def test_O42_encumbrance_surencombrement_and_march_tests() -> None:
-    """O-42: Surencombrement = load beyond Encombrement, a movement malus; every
+    """O-42: the load must stay strictly below Encombrement: Surencombrement = load −
+    Encombrement + 1 once it reaches it, a movement malus; every
     (Résistance) hours a Résistance + Endurance test, difficulty = Surencombrement +
     tests already made that day; each failure −1 die on all rolls, cumulative."""
     load = load_of([Load(name="Sac", encombrement=8), Load(name="Tente", encombrement=6)])
-    assert load == 14 and over_encumbrance(14, 12) == 2 and over_encumbrance(12, 12) == 0
-    assert movement_malus(14, 12) == 2
+    assert load == 14 and over_encumbrance(14, 12) == 3 and over_encumbrance(12, 12) == 1
+    assert over_encumbrance(11, 12) == 0 and over_encumbrance(0, 0) == 0
+    assert movement_malus(14, 12) == 3
     assert load_test_difficulty(2, 0) == 2 and load_test_difficulty(2, 3) == 5
     body = Body("x", 10, 10)
-    params = MarchParams(14, 12, 3, Dice(4), 9)
+    params = MarchParams(13, 12, 3, Dice(4), 9)
     # tests at hours 3, 6, 9: difficulty 2, 3, 4
     faces = (6, 4, 1, 1, 6, 6, 1, 1, 1, 1, 1, 1)  # hours 3, 6, 9
     out = march(params, body, FaceReader((faces,)))

@@ -45,7 +45,7 @@ class ObscurAdapter(Adapter):
         panel_axis = Axis("panel", N_("Variant"), ("variant",), (label,))
         row_values = parse_int_list(rows or "1..30", 0, 60, _("Dice"))
         if check == "test":
-            cols = parse_int_list(columns or "1..15", 0, 200, _("Difficulty"))
+            cols = parse_int_list(columns or "1..15", 1, 200, _("Difficulty"))
             return (
                 panel_axis,
                 Axis("dice", N_("Dice"), row_values),

@@ -46,6 +46,7 @@ def test_json(params: TestParams, outcome: TestOutcome) -> dict[str, Any]:
         "margin": outcome.margin,
         "fumble": outcome.fumble,
         "dice": params.pool,
+        "pool": params.pool_json(),
         "automatic": outcome.automatic is not None,
     }
     if outcome.rolled != outcome.faces:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from meneur.systems.obscur.depassement import Payment, PushPlan
-    from meneur.systems.obscur.rules import Automatic, TestParams
+    from meneur.systems.obscur.rules import Automatic, Maluses, TestParams
     from meneur.systems.obscur.sheet import Character
 
 MAX_DICE = 60
@@ -261,9 +261,7 @@ def _push_plan(
 
 
 def _test_params(
-    pool: int,
-    zero_skill: bool,
-    zero_attribute: bool,
+    pool: Pool,
     difficulty: int,
     modifier: int,
     plan: PushPlan,
@@ -274,15 +272,29 @@ def _test_params(
     from meneur.systems.obscur.rules import TestParams
 
     return TestParams(
-        pool,
+        pool.dice,
         difficulty=difficulty,
         modifier=modifier,
-        zero_skill=zero_skill,
-        zero_attribute=zero_attribute,
+        zero_skill=pool.zero_skill,
+        zero_attribute=pool.zero_attribute,
         push=plan,
         automatic=_as_automatic(automatic),
         margin_counts=True if margin_counts else None,
+        maluses=pool.maluses,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """The dice of a side: from ``--dice`` or from a sheet (its conditions derived by
+    :func:`meneur.systems.obscur.conditions.sheet_pool`, O-29)."""
+
+    dice: int
+    zero_skill: bool
+    zero_attribute: bool
+    maluses: Maluses
+    character: Character | None = None
+    label: str | None = None
 
 
 def _resolve_pool(
@@ -292,8 +304,11 @@ def _resolve_pool(
     zero_skill: bool,
     zero_attribute: bool,
     side: str = "",
-) -> tuple[int, bool, bool, Character | None, str | None]:
-    """Dice and zero rules from ``--dice`` or from a sheet and a trait (O-4 to O-6)."""
+) -> Pool:
+    """Dice and zero rules from ``--dice`` or from a sheet and a trait (O-4 to O-6), with
+    the sheet's conditions (O-29) and its Volonté (O-34)."""
+    from meneur.systems.obscur.conditions import sheet_pool
+    from meneur.systems.obscur.rules import NO_MALUS
     from meneur.systems.obscur.sheet import load_character
 
     if sheet is not None:
@@ -307,13 +322,14 @@ def _resolve_pool(
                 N_("--{side}sheet needs --{side}trait (the trait to test)."), side=side
             )
         character = load_character(sheet)
-        pool = character.pool(trait)
-        return (
-            pool.dice,
-            zero_skill or pool.zero_skill,
-            zero_attribute or pool.zero_attribute,
+        found = sheet_pool(character, trait)
+        return Pool(
+            found.trait.dice,
+            zero_skill or found.trait.zero_skill,
+            zero_attribute or found.trait.zero_attribute,
+            found.maluses,
             character,
-            pool.name if pool.base_name is None else f"{pool.name} + {pool.base_name}",
+            found.label,
         )
     if trait:
         raise UsageError(N_("--{side}trait needs --{side}sheet."), side=side)
@@ -321,7 +337,7 @@ def _resolve_pool(
         raise UsageError(
             N_("Give --{side}dice N, or --{side}sheet FILE with --{side}trait NAME."), side=side
         )
-    return dice, zero_skill, zero_attribute, None, None
+    return Pool(dice, zero_skill, zero_attribute, NO_MALUS)
 
 
 def _available(character: Character) -> dict[str, int]:
@@ -402,9 +418,10 @@ def test_command(
     from meneur.systems.obscur.checks import TestCheck
     from meneur.systems.obscur.render import render_test
 
-    pool, zs, za, character, label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    pool = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    character, label = pool.character, pool.label
     plan = _push_plan(push_dice, reroll, adjust, margin_points, adjust_on)
-    params = _test_params(pool, zs, za, difficulty, modifier, plan, margin_counts, automatic)
+    params = _test_params(pool, difficulty, modifier, plan, margin_counts, automatic)
     payment = _payment(
         character, plan, pay.points if pay else None, one_resource
     )  # checked before any die is rolled
@@ -416,9 +433,11 @@ def test_command(
         if label:
             settled["trait"] = label
         data["sheet"] = settled
-    title = (
-        _("Test of {trait} ({dice} dice)").format(trait=label, dice=params.pool) if label else None
-    )
+    from meneur.systems.obscur.render import pool_text
+
+    title: str | None = None
+    if label:
+        title = _("Test of {trait} ({dice})").format(trait=label, dice=pool_text(data["pool"]))
     emit(
         data,
         lambda console: render_test(console, data, params.scoring.values, title),
@@ -470,18 +489,23 @@ def oppose_command(
     from meneur.systems.obscur.checks import OpposeCheck
     from meneur.systems.obscur.rules import OpposeParams, TestParams
 
-    a_dice, a_zs, a_za, a_char, a_label = _resolve_pool(
-        dice, sheet, trait, zero_skill, zero_attribute
-    )
-    b_dice, b_zs, b_za, b_char, b_label = _resolve_pool(
-        vs, vs_sheet, vs_trait, vs_zero_skill, vs_zero_attribute, side="vs-"
-    )
-    params = OpposeParams(
-        TestParams(a_dice, difficulty=0, modifier=modifier, zero_skill=a_zs, zero_attribute=a_za),
-        TestParams(
-            b_dice, difficulty=0, modifier=vs_modifier, zero_skill=b_zs, zero_attribute=b_za
-        ),
-    )
+    side_a = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    side_b = _resolve_pool(vs, vs_sheet, vs_trait, vs_zero_skill, vs_zero_attribute, side="vs-")
+    a_char, a_label = side_a.character, side_a.label
+    b_char, b_label = side_b.character, side_b.label
+
+    def side_params(pool: Pool, shift: int) -> TestParams:
+        return TestParams(
+            pool.dice,
+            difficulty=0,
+            modifier=shift,
+            zero_skill=pool.zero_skill,
+            zero_attribute=pool.zero_attribute,
+            maluses=pool.maluses,
+            tally=True,
+        )
+
+    params = OpposeParams(side_params(side_a, modifier), side_params(side_b, vs_modifier))
     check = OpposeCheck()
     rolled = check.roll(params, dice_sources(seed, faces, vs_faces))
     data = check.to_json(params, rolled.outcome)
@@ -495,11 +519,13 @@ def oppose_command(
             data[key]["sheet"] = settled
 
     def render(console: Console) -> None:
-        from meneur.systems.obscur.render import dice_text
+        from meneur.systems.obscur.render import dice_text, pool_text
 
         for key, p, label in (("a", params.a, a_label), ("b", params.b, b_label)):
             side = data[key]
             name = label or (_("Side A") if key == "a" else _("Side B"))
+            if side["pool"]["maluses"]:
+                name += f" ({pool_text(side['pool'])})"
             console.print(f"{name}: ", dice_text(side["faces"], p.scoring.values))
             line = _("  {successes} successes").format(successes=side["successes"])
             if side["fumble"]:
@@ -538,9 +564,10 @@ def odds_command(
     from meneur.cli.output import emit
     from meneur.systems.obscur.odds import summary
 
-    pool, zs, za, _character, label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    pool = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    label = pool.label
     plan = _push_plan(push_dice, reroll, adjust, margin_points)
-    params = _test_params(pool, zs, za, difficulty, modifier, plan, margin_counts)
+    params = _test_params(pool, difficulty, modifier, plan, margin_counts)
     _dist, figures = summary(params)
     p_success: Fraction = figures["p_success"]  # type: ignore[assignment]
     p_fumble: Fraction = figures["p_fumble"]  # type: ignore[assignment]
@@ -551,6 +578,7 @@ def odds_command(
         "p_fumble": float(p_fumble),
         "successes": {str(s): float(p) for s, p in by.items()},
         "dice": params.pool,
+        "pool": params.pool_json(),
         "difficulty": difficulty,
         "exact": {
             "p_success": str(p_success),
@@ -564,10 +592,10 @@ def odds_command(
     def render(console: Console) -> None:
         from rich.table import Table
 
-        from meneur.systems.obscur.render import percent
+        from meneur.systems.obscur.render import percent, pool_text
 
-        heading = _("{dice} dice, difficulty {difficulty}").format(
-            dice=params.pool, difficulty=difficulty
+        heading = _("{dice}, difficulty {difficulty}").format(
+            dice=pool_text(data["pool"]), difficulty=difficulty
         )
         if label:
             heading = f"{label}: {heading}"
@@ -622,7 +650,8 @@ def push_command(
     from meneur.systems.obscur.rules import TestParams
     from meneur.systems.obscur.tables import rule_tables
 
-    pool, zs, za, character, _label = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    pool = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
+    character = pool.character
     counts = margin_counts or rule_tables().options.margin_counts_as_successes
     if character is not None:
         available = _available(character)
@@ -639,7 +668,12 @@ def push_command(
     if points is None:
         raise UsageError(N_("Give --points P (the points you may spend)."))
     params = TestParams(
-        pool, difficulty=difficulty, modifier=modifier, zero_skill=zs, zero_attribute=za
+        pool.dice,
+        difficulty=difficulty,
+        modifier=modifier,
+        zero_skill=pool.zero_skill,
+        zero_attribute=pool.zero_attribute,
+        maluses=pool.maluses,
     )
     if faces is not None:
         shown = faces.values
@@ -668,6 +702,7 @@ def push_command(
         "system": "obscur",
         "stage": stage,
         "dice": params.pool,
+        "pool": params.pool_json(),
         "difficulty": difficulty,
         "points": points,
         "options": listed,
@@ -701,12 +736,12 @@ def push_command(
     def render(console: Console) -> None:
         from rich.table import Table
 
-        from meneur.systems.obscur.render import dice_text, percent
+        from meneur.systems.obscur.render import dice_text, percent, pool_text
 
         if stage == "before":
             console.print(
-                _("Before the roll: {dice} dice, difficulty {difficulty}, {points} points").format(
-                    dice=params.pool, difficulty=difficulty, points=points
+                _("Before the roll: {dice}, difficulty {difficulty}, {points} points").format(
+                    dice=pool_text(data["pool"]), difficulty=difficulty, points=points
                 ),
                 style="bold",
             )

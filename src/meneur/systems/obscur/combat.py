@@ -28,13 +28,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from meneur.errors import RuleError, UsageError
+from meneur.errors import LimitError, RuleError, UsageError
 from meneur.files import load_data
 from meneur.locale import N_
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur.gear import Weapon, armoury
-from meneur.systems.obscur.health import Dice, body_malus, roll, shock, test_json
-from meneur.systems.obscur.rules import duel
+from meneur.systems.obscur.health import Dice, body_malus, maluses_of, roll, shock, test_json
+from meneur.systems.obscur.rules import NO_MALUS, Maluses, duel
 from meneur.systems.obscur.state import Body
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import fold
@@ -199,6 +199,8 @@ class Fighter:
     """O-18: the weapon is not in hand yet; the fighter must draw it while fighting."""
     special: SpecialBlow | None = None
     """O-22: a coup spécial tried with every attack (table provisoire)."""
+    overload: int = 0
+    """O-42: the sheet's Surencombrement, a malus on the Rang d'Action (a movement roll)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.opponents <= 10:
@@ -224,9 +226,9 @@ def pa_malus(fighter: Fighter, weapons: int) -> int:
 
 def action_rank(fighter: Fighter, arms: tuple[Arm, ...]) -> int:
     """O-11: Rang d'Action = Agilité − the weapon's Initiative (the slowest in hand),
-    plus points moved from Gardien du feu."""
+    plus points moved from Gardien du feu, less the Surencombrement (O-42: movement)."""
     initiative = max((arm.weapon.initiative for arm in arms), default=0)
-    return fighter.agility - initiative + fighter.ra_points
+    return fighter.agility - initiative + fighter.ra_points - fighter.overload
 
 
 def initiator(ra_a: int, ra_b: int, agility_a: int, agility_b: int) -> Side | None:
@@ -277,7 +279,7 @@ class FightParams:
 
     def __post_init__(self) -> None:
         for body in (self.a_body, self.b_body):
-            if body.vie <= 0:
+            if body.coma:
                 raise RuleError(
                     N_("{name} has Vie {vie}: in a coma or dead (O-31), heal them before this."),
                     name=body.name,
@@ -390,9 +392,12 @@ def _strike(
         "damage": damage,
     }
     if damage:
+        before = maluses_of(defender.body)  # O-29: the pain of this wound counts after the round
         defender.body.lose(damage, "coup")
         if not defender.body.coma:
-            sh = shock(reader, damage, defender.fighter.choc, stream=defender.stream)
+            sh = shock(
+                reader, damage, defender.fighter.choc, maluses=before, stream=defender.stream
+            )
             defender.fumbles += bool(sh.get("test", {}).get("fumble"))
             entry["shock"] = sh
             if not delay_shock:
@@ -419,7 +424,11 @@ def _prepare(reader: FaceReader, side: _Side) -> dict[str, Any]:
         pool = Dice(fighter.gardien)
         variants = combat_data().variants
         params, outcome = roll(
-            reader, pool, difficulty=variants.draw_difficulty, stream=side.stream
+            reader,
+            pool,
+            difficulty=variants.draw_difficulty,
+            maluses=maluses_of(side.body),
+            stream=side.stream,
         )
         side.fumbles += outcome.fumble
         info["draw"] = test_json("Gardien du feu", params, outcome)
@@ -447,7 +456,13 @@ def _disengage(
 ) -> dict[str, Any]:
     """O-19 first step: the fleer's RA is the successes of an Agilité test; above the
     attacker's RA, the combat is broken."""
-    params, outcome = roll(reader, Dice(fleer.fighter.agility), difficulty=0, stream=fleer.stream)
+    params, outcome = roll(
+        reader,
+        Dice(fleer.fighter.agility),
+        difficulty=0,
+        maluses=maluses_of(fleer.body, movement=True),  # O-29, O-42: a movement roll
+        stream=fleer.stream,
+    )
     fleer.fumbles += outcome.fumble
     return {
         "fighter": fleer.key,
@@ -504,8 +519,9 @@ def _dodge_strike(
         "resistance": fleer.fighter.resistance,
         "damage": damage,
     }
+    before = maluses_of(fleer.body)
     if fleer.body.lose(damage, "coup") and not fleer.body.coma:
-        sh = shock(reader, damage, fleer.fighter.choc, stream=fleer.stream)
+        sh = shock(reader, damage, fleer.fighter.choc, maluses=before, stream=fleer.stream)
         fleer.fumbles += bool(sh.get("test", {}).get("fumble"))
         entry["shock"] = sh
         fleer.shock += sh["malus"]
@@ -517,7 +533,11 @@ def impress(reader: FaceReader, who: _Side, target: _Side) -> dict[str, Any]:
     dice malus for the opponent for the whole fight."""
     pool = who.fighter.impress or Dice(0)
     params, outcome = roll(
-        reader, pool, difficulty=max(1, target.fighter.sang_froid), stream=who.stream
+        reader,
+        pool,
+        difficulty=max(1, target.fighter.sang_froid),
+        maluses=maluses_of(who.body),
+        stream=who.stream,
     )
     who.fumbles += outcome.fumble
     malus = outcome.margin if outcome.passed else 0
@@ -656,9 +676,13 @@ def final_bodies(params: FightParams, outcome: FightOutcome) -> tuple[Body, Body
 # --- ranged attacks ---------------------------------------------------------------------
 
 
+MAX_AIM = 10
+"""Rounds a shot may be aimed (O-21): a bound on the option, not a rule of the text."""
+
+
 @dataclass(frozen=True)
 class RangedParams:
-    """A shot (O-14, O-15, O-21)."""
+    """A shot (O-14, O-15, O-21), its options checked here for the CLI and the web alike."""
 
     pa: Dice
     gardien: int
@@ -674,6 +698,21 @@ class RangedParams:
     """O-15: an active target dodges; its successes are the difficulty (at least 1)."""
     protection: int = 0
     resistance: int = 0
+    armour: tuple[tuple[str, int], ...] | None = None
+    """The target's Protection by zone: a hit then rolls its zone (O-22) like a blow."""
+    maluses: Maluses = NO_MALUS
+    """The shooter's sheet conditions (O-29)."""
+    dodge_maluses: Maluses = NO_MALUS
+    """The target's sheet conditions on its dodge (O-29)."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.aim_rounds <= MAX_AIM:
+            raise LimitError(
+                N_("A shot is aimed 0 to {most} rounds, not {rounds}."),
+                most=MAX_AIM,
+                rounds=self.aim_rounds,
+            )
+        ranged_modifier(self.speed, self.cover, self.distance)  # unknown names refused
 
 
 def _ranged_value(table: dict[str, int], name: str, what: str) -> int:
@@ -700,13 +739,19 @@ def ranged_modifier(speed: str, cover: str, distance: str) -> int:
 
 def resolve_shot(params: RangedParams, faces: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
     """A ranged attack: stream 0 the shooter, stream 1 the target's dodge."""
-    reader = FaceReader(faces)
+    return shot_with(params, FaceReader(faces))
+
+
+def shot_with(params: RangedParams, reader: FaceReader) -> dict[str, Any]:
+    """:func:`resolve_shot` reading its dice from ``reader``."""
     malus = ranged_modifier(params.speed, params.cover, params.distance)
     aim = params.aim_rounds * combat_data().variants.aim_die_per_round
     result: dict[str, Any] = {"rule": "O-14", "malus": malus, "aim_dice": aim}
     difficulty = 1
     if params.dodge is not None:
-        d_params, d_outcome = roll(reader, params.dodge, difficulty=0, stream=1)
+        d_params, d_outcome = roll(
+            reader, params.dodge, difficulty=0, maluses=params.dodge_maluses, stream=1
+        )
         difficulty = max(1, d_outcome.successes)
         result |= {"rule": "O-15", "dodge": test_json("Esquive", d_params, d_outcome)}
     extra = 0
@@ -715,24 +760,46 @@ def resolve_shot(params: RangedParams, faces: tuple[tuple[int, ...], ...]) -> di
         extra = max(0, params.pa.dice - params.gardien)
     else:
         pool = params.pa
-    t_params, outcome = roll(reader, pool, difficulty=difficulty, modifier=aim - malus)
+    t_params, outcome = roll(
+        reader, pool, difficulty=difficulty, modifier=aim - malus, maluses=params.maluses
+    )
     result |= {"difficulty": difficulty, "attack": test_json("Tir", t_params, outcome)}
     result["hit"] = outcome.passed
-    if outcome.passed:
-        result["aimed_bonus"] = extra
-        result["damage"] = max(
-            0,
-            blow_damage(
-                outcome.margin,
-                params.weapon,
-                params.hargne,
-                protection=params.protection,
-                resistance=params.resistance,
-            )
-            + extra,
-        )
-    else:
+    result["fumble"] = outcome.fumble
+    if not outcome.passed:
         result["damage"] = 0
+        return result
+    protection = params.protection
+    if params.armour is not None:
+        face = reader.take(1, 0)[0]
+        zone = armoury().zone_of(face)
+        protection = dict(params.armour).get(zone, 0)
+        result |= {"zone_face": face, "zone": zone}
+    result["protection"] = protection
+    result["aimed_bonus"] = extra
+    result["damage"] = max(
+        0,
+        blow_damage(
+            outcome.margin,
+            params.weapon,
+            params.hargne,
+            protection=protection,
+            resistance=params.resistance,
+        )
+        + extra,
+    )
+    return result
+
+
+def shoot(
+    params: RangedParams, target: Body, choc: Dice | None, reader: FaceReader
+) -> dict[str, Any]:
+    """A shot at a target's body: its damage, and the shock of the wound (O-28)."""
+    before = maluses_of(target)
+    result = shot_with(params, reader)
+    if target.lose(result["damage"], "tir") and not target.coma:
+        result["shock"] = shock(reader, result["damage"], choc, maluses=before, stream=1)
+    result["target"] = target.to_json()
     return result
 
 
@@ -765,10 +832,14 @@ def fighter_of(
     sheathed: bool = False,
     special: str | None = None,
 ) -> Fighter:
-    """A :class:`Fighter` from a validated sheet and its ``equipement`` (O-11)."""
+    """A :class:`Fighter` from a validated sheet and its ``equipement`` (O-11); a sheet at
+    Volonté 0 cannot fight (O-34)."""
     from meneur.systems.obscur.catalog import Kind
+    from meneur.systems.obscur.conditions import refuse_exhausted
     from meneur.systems.obscur.gear import kit_of
+    from meneur.systems.obscur.state import body_of, overload_of
 
+    refuse_exhausted(body_of(character))
     kit = kit_of(character.sheet.equipment, str(character.path or "-"))
     arms_data = armoury()
 
@@ -802,4 +873,56 @@ def fighter_of(
         opponents=opponents,
         sheathed=sheathed,
         special=special_blow(coup) if coup else None,
+        overload=overload_of(character),
+    )
+
+
+def shot_of(
+    shooter: Any,
+    target: Any,
+    *,
+    speed: str = "immobile",
+    cover: str = "aucune",
+    distance: str = "courte",
+    aim_rounds: int = 0,
+    gardien_only: bool = False,
+    dodge: bool = False,
+) -> RangedParams:
+    """A shot from one sheet at another (O-14, O-15, O-21): the shooter's first ranged
+    weapon and its PA, the target's armour, Résistance and (active) Hargne + Esquive, each
+    side's conditions (O-29); a shooter at Volonté 0 cannot shoot (O-34)."""
+    from meneur.systems.obscur.conditions import refuse_exhausted
+    from meneur.systems.obscur.gear import kit_of
+    from meneur.systems.obscur.state import body_of
+
+    shooter_body = body_of(shooter)
+    refuse_exhausted(shooter_body)
+    kit = kit_of(shooter.sheet.equipment, str(shooter.path or "-"))
+    weapon = next((w for w in kit.weapons if w.ranged), None)
+    if weapon is None:
+        raise RuleError(
+            N_("{name} holds no ranged weapon (O-14): give one in equipement.armes."),
+            name=shooter.sheet.name or str(shooter.path or "?"),
+        )
+    target_kit = kit_of(target.sheet.equipment, str(target.path or "-"))
+
+    def level(character: Any, name: str) -> int:
+        kind, key = character.find(name)
+        return int(character.level(kind, key))
+
+    return RangedParams(
+        dice_of(shooter, weapon.skill or "Bagarre"),
+        level(shooter, "Gardien du feu"),
+        weapon,
+        hargne=level(shooter, "Hargne"),
+        speed=speed,
+        cover=cover,
+        distance=distance,
+        aim_rounds=aim_rounds,
+        gardien_only=gardien_only,
+        dodge=dice_of(target, "Esquive") if dodge else None,
+        resistance=level(target, "Résistance"),
+        armour=tuple(sorted(target_kit.armour.items())),
+        maluses=maluses_of(shooter_body),
+        dodge_maluses=maluses_of(body_of(target)),
     )

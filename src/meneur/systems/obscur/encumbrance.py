@@ -2,9 +2,11 @@
 
 * Load = the Encombrement of the filled containers + the heavy and bulky items (the
   sheet's ``equipement.charge``).
-* Surencombrement = load − the Encombrement resource, when positive (a load equal to the
-  resource is not over: the project's reading of "doit rester inférieur"). It is a dice
-  malus on every roll involving movement.
+* The load must stay strictly below the Encombrement resource ("doit rester
+  inférieur"): a load that reaches it is overloaded, and Surencombrement = load −
+  resource + 1 (a load equal to the resource: 1). Nothing carried is never overloaded.
+  It is a dice malus on every movement roll (Agilité-based tests, falls, swimming, Rang
+  d'Action, disengaging).
 * Over-encumbered, every (Résistance) hours of march: a Résistance + Endurance test,
   difficulty = Surencombrement + tests of that kind already made that day; each failure
   is a cumulative −1 die on all rolls (the body's ``fatigue``).
@@ -32,8 +34,11 @@ def load_of(items: list[Any]) -> int:
 
 
 def over_encumbrance(load: int, capacity: int) -> int:
-    """O-42: Surencombrement, the load beyond the Encombrement resource (0 if none)."""
-    return max(0, load - capacity)
+    """O-42: Surencombrement: the load must stay below the resource, so a load that
+    reaches it is over by 1 (0 when below, or when nothing is carried)."""
+    if load <= 0 or load < capacity:
+        return 0
+    return load - capacity + 1
 
 
 def movement_malus(load: int, capacity: int) -> int:

@@ -22,7 +22,14 @@ from meneur.errors import RuleError
 from meneur.files import load_data
 from meneur.locale import N_
 from meneur.systems.base import FaceReader
-from meneur.systems.obscur.rules import MAX_DICE, TestOutcome, TestParams, resolve_test
+from meneur.systems.obscur.rules import (
+    MAX_DICE,
+    NO_MALUS,
+    Maluses,
+    TestOutcome,
+    TestParams,
+    resolve_test,
+)
 from meneur.systems.obscur.state import Body, Intemperie, Wound
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import fold
@@ -118,9 +125,16 @@ class Dice:
 
 
 def roll(
-    reader: FaceReader, pool: Dice, *, difficulty: int = 1, modifier: int = 0, stream: int = 0
+    reader: FaceReader,
+    pool: Dice,
+    *,
+    difficulty: int = 1,
+    modifier: int = 0,
+    maluses: Maluses = NO_MALUS,
+    stream: int = 0,
 ) -> tuple[TestParams, TestOutcome]:
-    """One core test (O-2..O-8) on ``stream``; maluses beyond the pool roll no dice (O-7)."""
+    """One core test (O-2..O-8) on ``stream``; maluses beyond the pool roll no dice (O-7).
+    A difficulty of 0 reads the successes only (a tally, O-8 is for tests)."""
     modifier = max(-MAX_DICE, min(MAX_DICE, modifier))
     params = TestParams(
         min(pool.dice, MAX_DICE),
@@ -128,6 +142,8 @@ def roll(
         modifier=modifier,
         zero_skill=pool.zero_skill,
         zero_attribute=pool.zero_attribute,
+        maluses=maluses,
+        tally=difficulty == 0,
     )
     return params, resolve_test(params, reader, stream)
 
@@ -136,6 +152,7 @@ def test_json(label: str, params: TestParams, outcome: TestOutcome) -> dict[str,
     return {
         "test": label,
         "dice": params.pool,
+        "pool": params.pool_json(),
         "difficulty": params.difficulty,
         "faces": list(outcome.faces),
         "successes": outcome.successes,
@@ -150,20 +167,43 @@ def pain_malus(lost: int) -> int:
     return step(health_tables().pain, lost, "malus")
 
 
+def maluses_of(body: Body, *, movement: bool = False) -> Maluses:
+    """The sheet's conditions on one roll, derived once for every interface (O-29):
+    pain of the wounds, the Intempéries' share of it (O-38), fatigue (O-42) and, on a
+    movement roll only, the Surencombrement (O-42)."""
+    intemperies = sum(i.points for i in body.intemperies)
+    wounds = max(0, body.lost - intemperies)
+    pain = min(MAX_DICE, pain_malus(wounds))
+    return Maluses(
+        pain=pain,
+        intemperies=min(MAX_DICE - pain, max(0, pain_malus(body.lost) - pain)),
+        fatigue=min(MAX_DICE, body.fatigue),
+        movement=min(MAX_DICE, body.overload) if movement else 0,
+    )
+
+
 def body_malus(body: Body) -> int:
     """Dice every roll of this character loses: pain of HP lost (O-29, O-38) + fatigue (O-42)."""
-    return pain_malus(body.lost) + body.fatigue
+    return maluses_of(body).total
 
 
 def shock(
-    reader: FaceReader, lost: int, choc: Dice | None, *, modifier: int = 0, stream: int = 0
+    reader: FaceReader,
+    lost: int,
+    choc: Dice | None,
+    *,
+    modifier: int = 0,
+    maluses: Maluses = NO_MALUS,
+    stream: int = 0,
 ) -> dict[str, Any]:
     """O-28: the malus for the rest of the round from ``lost`` HP, reduced by the
     successes of a Résistance + Choc test (rolled only when there is a malus to reduce)."""
     base = step(health_tables().shock, lost, "malus")
     result: dict[str, Any] = {"lost": lost, "base_malus": base, "malus": base}
     if base and choc is not None:
-        params, outcome = roll(reader, choc, difficulty=0, modifier=modifier, stream=stream)
+        params, outcome = roll(
+            reader, choc, difficulty=0, modifier=modifier, maluses=maluses, stream=stream
+        )
         result["test"] = test_json("Résistance + Choc", params, outcome)
         result["malus"] = max(0, base - outcome.successes)
     return result
@@ -177,7 +217,13 @@ def fall(
 ) -> dict[str, Any]:
     """O-23: 1 damage per metre, less the successes of Agilité + Acrobaties (modified by
     height and surprise); armour and Résistance are ignored."""
-    params, outcome = roll(reader, acrobatics, difficulty=0, modifier=modifier - body_malus(body))
+    params, outcome = roll(
+        reader,
+        acrobatics,
+        difficulty=0,
+        modifier=modifier,
+        maluses=maluses_of(body, movement=True),
+    )
     lost = body.lose(metres - outcome.successes, "chute")
     return {
         "rule": "O-23",
@@ -192,26 +238,30 @@ def asphyxia(
 ) -> dict[str, Any]:
     """O-24: each minute a Résistance + Endurance test against the table's difficulty.
     Success: the next test has one die less (cumulative); failure: the ME becomes a
-    cumulative malus. Once no die is left: coma, and HP equal to the threshold lost each
-    round (one round per minute here); armour and Résistance do not reduce it."""
+    cumulative malus. Once no die is left the character falls into a coma, recorded on
+    the body even while Vie is above 0, and each later step is a round that costs HP equal
+    to the threshold (armour and Résistance do not reduce it) until air returns."""
     name, threshold = level_of(health_tables().asphyxia, level, "asphyxia")
     steps: list[dict[str, Any]] = []
+    rounds = 0
     for minute in range(1, minutes + 1):
-        dice = endurance.dice - body.asphyxia - body_malus(body)
-        if dice <= 0:
+        if body.asphyxia_coma:
+            rounds += 1
             lost = body.lose(threshold, "asphyxie", intemperie=True)
-            steps.append({"minute": minute, "coma": True, "lost": lost})
+            steps.append({"round": rounds, "coma": True, "lost": lost})
             continue
+        maluses = maluses_of(body)
         params, outcome = roll(
-            reader, endurance, difficulty=threshold, modifier=-body.asphyxia - body_malus(body)
+            reader, endurance, difficulty=threshold, modifier=-body.asphyxia, maluses=maluses
         )
         body.asphyxia += 1 if outcome.passed else -outcome.margin
+        body.asphyxia_coma = endurance.dice - body.asphyxia - maluses.total <= 0
         steps.append(
             {
                 "minute": minute,
                 "test": test_json("Résistance + Endurance", params, outcome),
                 "malus_after": body.asphyxia,
-                "coma": False,
+                "coma": body.asphyxia_coma,
                 "lost": 0,
             }
         )
@@ -234,7 +284,9 @@ def drowning(
     steps: list[dict[str, Any]] = []
     swum = 0
     for minute in range(1, minutes + 1):
-        params, outcome = roll(reader, swimming, difficulty=difficulty, modifier=-body_malus(body))
+        params, outcome = roll(
+            reader, swimming, difficulty=difficulty, maluses=maluses_of(body, movement=True)
+        )
         entry: dict[str, Any] = {
             "minute": minute,
             "test": test_json("Agilité + Natation", params, outcome),
@@ -266,7 +318,7 @@ def fire(
     """O-26: each round, lose the fire's intensity less Résistance successes and armour."""
     steps = []
     for index in range(1, rounds + 1):
-        params, outcome = roll(reader, resistance, difficulty=0, modifier=-body_malus(body))
+        params, outcome = roll(reader, resistance, difficulty=0, maluses=maluses_of(body))
         lost = body.lose(intensity - outcome.successes - armour, "feu")
         steps.append(
             {"round": index, "test": test_json("Résistance", params, outcome), "lost": lost}
@@ -296,7 +348,7 @@ def poison(
     index = 0
     while current > 0 and (periods is None or index < periods) and not body.dead:
         index += 1
-        params, outcome = roll(reader, resistance, difficulty=0, modifier=-body_malus(body))
+        params, outcome = roll(reader, resistance, difficulty=0, maluses=maluses_of(body))
         lost = body.lose(current - outcome.successes, source, intemperie=True)
         steps.append(
             {
@@ -346,7 +398,7 @@ def hang_on(body: Body, reader: FaceReader, determination: Dice) -> dict[str, An
             vecu=body.vecu,
         )
     body.vecu -= HANG_ON_COST
-    params, outcome = roll(reader, determination, difficulty=0)
+    params, outcome = roll(reader, determination, difficulty=0, maluses=maluses_of(body))
     return {
         "rule": "O-31",
         "vecu_spent": HANG_ON_COST,
@@ -356,10 +408,16 @@ def hang_on(body: Body, reader: FaceReader, determination: Dice) -> dict[str, An
 
 
 def treat(
-    body: Body, reader: FaceReader, first_aid: Dice, *, wound: int | None = None
+    body: Body,
+    reader: FaceReader,
+    first_aid: Dice,
+    *,
+    wound: int | None = None,
+    maluses: Maluses | None = None,
 ) -> dict[str, Any]:
     """O-32: Nourrisseur + Secourisme against the wound table (by the wound's points);
-    success heals MR HP and stops the wound worsening. Intempéries cannot be treated."""
+    success heals MR HP and stops the wound worsening. Intempéries cannot be treated.
+    ``maluses``: the healer's (default: the patient treats themself)."""
     open_wounds = [i for i, w in enumerate(body.wounds) if w.points > 0 and not w.treated]
     if wound is None:
         if not open_wounds:
@@ -376,7 +434,12 @@ def treat(
             )
     target = body.wounds[index]
     difficulty = step(health_tables().wound, target.points, "difficulty")
-    params, outcome = roll(reader, first_aid, difficulty=difficulty)
+    params, outcome = roll(
+        reader,
+        first_aid,
+        difficulty=max(1, difficulty),
+        maluses=maluses_of(body) if maluses is None else maluses,
+    )
     healed = 0
     if outcome.passed:
         healed = body.regain(min(outcome.margin, target.points))
@@ -392,11 +455,16 @@ def treat(
     }
 
 
-def _mend(body: Body, points: int) -> int:
-    """Regain HP from rest: Intempéries first (only rest heals them), then wounds."""
+def _mend(body: Body, points: int, *, intemperies: bool) -> int:
+    """Regain HP: with rest, Intempéries first (only rest heals them, O-32), then wounds;
+    without rest, wounds only (HP lost to no record count as wounds)."""
+    records: list[Intemperie | Wound] = [*body.wounds]
+    if intemperies:
+        records = [*body.intemperies, *records]
+    else:
+        points = min(points, max(0, body.lost - sum(i.points for i in body.intemperies)))
     gained = body.regain(points)
     left = gained
-    records: list[Intemperie | Wound] = [*body.intemperies, *body.wounds]
     for record in records:
         take = min(left, record.points)
         record.points -= take
@@ -406,21 +474,39 @@ def _mend(body: Body, points: int) -> int:
     return gained
 
 
+RECOVERY_DAYS = 6
+"""O-33: recovery counts whole periods of 6 days, with or without rest."""
+
+
 def recover(
     body: Body, reader: FaceReader, regeneration: Dice, *, days: int, rest: bool
 ) -> dict[str, Any]:
-    """O-33: at rest, Résistance + Régénération HP every 6 full days; without rest, the
-    successes of a Résistance + Régénération test, at most Résistance + Régénération."""
+    """O-33: at rest, Résistance + Régénération HP every 6 full days (Intempéries
+    included, O-32); without rest, for each 6-day period the successes of a Résistance +
+    Régénération test, at most Résistance + Régénération, and wounds only."""
     cap = regeneration.dice
+    periods = days // RECOVERY_DAYS
     if rest:
-        gained = _mend(body, cap * (days // 6))
-        return {"rule": "O-33", "rest": True, "days": days, "gained": gained}
-    params, outcome = roll(reader, regeneration, difficulty=0, modifier=-body_malus(body))
-    gained = _mend(body, min(outcome.successes, cap))
+        gained = _mend(body, cap * periods, intemperies=True)
+        return {"rule": "O-33", "rest": True, "days": days, "periods": periods, "gained": gained}
+    tests = []
+    gained = 0
+    for period in range(1, periods + 1):
+        params, outcome = roll(reader, regeneration, difficulty=0, maluses=maluses_of(body))
+        got = _mend(body, min(outcome.successes, cap), intemperies=False)
+        gained += got
+        tests.append(
+            {
+                "period": period,
+                "test": test_json("Résistance + Régénération", params, outcome),
+                "gained": got,
+            }
+        )
     return {
         "rule": "O-33",
         "rest": False,
-        "test": test_json("Résistance + Régénération", params, outcome),
+        "days": days,
+        "periods": tests,
         "gained": gained,
     }
 
@@ -438,11 +524,13 @@ def catch_breath(body: Body) -> int:
     return 0
 
 
-def cheer(listeners: list[Body], reader: FaceReader, eloquence: Dice) -> dict[str, Any]:
+def cheer(
+    listeners: list[Body], reader: FaceReader, eloquence: Dice, *, maluses: Maluses = NO_MALUS
+) -> dict[str, Any]:
     """O-34 regaining morale: a Fouineur + Éloquence test; the text gives no effect, so
     (house rule, shown as such) each listener regains Volonté equal to the successes, up
     to their maximum."""
-    params, outcome = roll(reader, eloquence, difficulty=0)
+    params, outcome = roll(reader, eloquence, difficulty=0, maluses=maluses)
     gains = {}
     for body in listeners:
         gained = max(0, min(outcome.successes, body.volonte_max - body.volonte))

@@ -153,7 +153,12 @@ def _test_line(console: Console, label: str, test: dict[str, Any]) -> None:
         )
     if test["fumble"]:
         line.append("  " + _("Maladresse!"), style="bold red")
-    console.print(f"  {label} ({test['dice']}): ", line)
+    dice = test["dice"]
+    if test.get("pool", {}).get("maluses"):  # O-29: where the dice went
+        from meneur.systems.obscur.render import pool_text
+
+        dice = pool_text(test["pool"])
+    console.print(f"  {label} ({dice}): ", line)
 
 
 # --- fight ------------------------------------------------------------------------------
@@ -211,16 +216,59 @@ def fight_command(
     rounds: Annotated[
         int | None, _int_option("--rounds", 1, 200, "N", _("Stop after N rounds."))
     ] = None,
+    shoot: Annotated[
+        bool,
+        typer.Option(
+            "--shoot", help=_("A shoots once at B with a ranged weapon (O-14, O-15, O-21).")
+        ),
+    ] = False,
+    speed: Annotated[
+        str, typer.Option("--speed", metavar="NAME", help=_("Shot: the target's speed (O-14)."))
+    ] = "immobile",
+    cover: Annotated[
+        str, typer.Option("--cover", metavar="NAME", help=_("Shot: the target's cover (O-14)."))
+    ] = "aucune",
+    distance: Annotated[
+        str,
+        typer.Option("--distance", metavar="NAME", help=_("Shot: the distance (O-14).")),
+    ] = "courte",
+    aim: Annotated[
+        int,
+        typer.Option(
+            "--aim",
+            parser=meneur_parser(_aim),
+            metavar="ROUNDS",
+            help=_("Shot: rounds spent aiming, +1 die each (O-21)."),
+        ),
+    ] = 0,
+    gardien_only: Annotated[
+        bool,
+        typer.Option(
+            "--gardien-only",
+            help=_("Shot: roll only Gardien du feu; the unrolled dice add to the damage (O-21)."),
+        ),
+    ] = False,
+    dodge: Annotated[
+        bool,
+        typer.Option(
+            "--dodge", help=_("Shot: B is an active target and dodges (Hargne + Esquive, O-15).")
+        ),
+    ] = False,
     save: Save = False,
     faces: FacesArg = None,
     vs_faces: VsFacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """A melee to the end (O-11..O-22): RA, split, dice, MR, damage, shock, state."""
+    """A melee to the end (O-11..O-22): RA, split, dice, MR, damage, shock, state; or,
+    with --shoot, one shot from A at B (O-14, O-15, O-21)."""
     a = required_sheet(a, stored_a, "obscur", "--a/--a-character")
     b = required_sheet(b, stored_b, "obscur", "--b/--b-character")
     save = save or stored_a is not None or stored_b is not None  # stored: always kept
+    if shoot:
+        shot = ShotOptions(speed, cover, distance, aim, gardien_only, dodge)
+        _shoot(a, b, shot, save, faces, vs_faces, seed, as_json)
+        return
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.obscur.combat import (
@@ -294,6 +342,132 @@ def fight_command(
         save_body(char_b, new_b)
     names = {"a": params.a.name, "b": params.b.name}
     emit(data, lambda console: render_fight(console, data, names), as_json=as_json)
+
+
+def _aim(text: str) -> int:
+    """``--aim``: bounded by the shot's own params (the web refuses the same values)."""
+    from meneur.cli.params import parse_int
+    from meneur.systems.obscur.combat import MAX_AIM
+
+    return parse_int(text, low=-MAX_AIM * 100, high=MAX_AIM * 100)
+
+
+@dataclass(frozen=True, slots=True)
+class ShotOptions:
+    """The options of a shot as the command line gave them (checked by RangedParams)."""
+
+    speed: str
+    cover: str
+    distance: str
+    aim: int
+    gardien_only: bool
+    dodge: bool
+
+
+def _shoot(
+    a: Path,
+    b: Path,
+    options: ShotOptions,
+    save: bool,
+    faces: Any,
+    vs_faces: Any,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """One shot from A at B (O-14, O-15, O-21): the shooter on stream 0, the target's
+    dodge and shock on stream 1; B's new state written with --save."""
+    from meneur.cli.output import emit
+    from meneur.cli.params import dice_sources
+    from meneur.systems.base import FaceReader
+    from meneur.systems.obscur.combat import _copy, combat_data, dice_of, shoot, shot_of
+    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.state import require_standing, save_body
+
+    shooter, shooter_body = _load(a)
+    target, target_body = _load(b)
+    if a.resolve() == b.resolve():
+        raise UsageError(N_("A shooter cannot shoot at their own sheet."))
+    require_standing(shooter, shooter_body)
+    params = shot_of(
+        shooter,
+        target,
+        speed=options.speed,
+        cover=options.cover,
+        distance=options.distance,
+        aim_rounds=options.aim,
+        gardien_only=options.gardien_only,
+        dodge=options.dodge,
+    )
+    choc = dice_of(target, "Choc")
+
+    def run_with(reader: FaceReader) -> tuple[dict[str, Any], Body]:
+        body = _copy(target_body)
+        return shoot(params, body, choc, reader), body
+
+    (result, after), rolled = run_step(
+        lambda f: run_with(FaceReader(f)),
+        dice_sources(seed, faces, vs_faces),
+        streams=2,
+        run_reader=run_with,
+    )
+    if save:
+        if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu
+            from meneur.systems.obscur.tables import rule_tables
+
+            shooter_body.vecu += rule_tables().experience.fumble_reward
+            save_body(shooter, shooter_body)
+        save_body(target, after)
+    data: dict[str, Any] = {
+        "system": "obscur",
+        "shooter": {"name": shooter_body.name, "sheet": str(a), "weapon": params.weapon.name},
+        "target": {"name": target_body.name, "sheet": str(b)},
+        "shot": result,
+        "faces": {"a": list(rolled[0]), "b": list(rolled[1])},
+        "provisional_tables": combat_data().ranged.provisional,
+        "saved": save,
+    }
+    emit(data, lambda console: render_shot(console, data), as_json=as_json)
+
+
+def render_shot(console: Console, data: dict[str, Any]) -> None:
+    shot = data["shot"]
+    console.print(
+        _("{shooter} shoots at {target} ({weapon})").format(
+            shooter=data["shooter"]["name"],
+            target=data["target"]["name"],
+            weapon=data["shooter"]["weapon"],
+        ),
+        style="bold",
+    )
+    console.print(
+        "  "
+        + _("Speed, cover, distance: -{malus} dice; aim: +{aim} dice").format(
+            malus=shot["malus"], aim=shot["aim_dice"]
+        )
+        + (f" ({_(PROVISIONAL)})" if data["provisional_tables"] else ""),
+        style="dim",
+    )
+    if "dodge" in shot:
+        _test_line(console, data["target"]["name"] + " — " + _("Esquive"), shot["dodge"])
+    _test_line(console, data["shooter"]["name"] + " — " + _("Tir"), shot["attack"])
+    if not shot["hit"]:
+        console.print("  " + _("Missed."), style="bold")
+    else:
+        line = _("Hit: {damage} damage").format(damage=shot["damage"])
+        if "zone" in shot:
+            line += " " + _("({zone}, protection {p})").format(
+                zone=shot["zone"], p=shot["protection"]
+            )
+        if shot.get("aimed_bonus"):
+            line += " " + _("(+{n} aimed dice)").format(n=shot["aimed_bonus"])
+        console.print("  " + line, style="bold green")
+    if "shock" in shot:
+        if "test" in shot["shock"]:
+            _test_line(console, _("Résistance + Choc"), shot["shock"]["test"])
+        console.print("  " + _("shock malus: -{n} dice").format(n=shot["shock"]["malus"]))
+    console.print(f"{data['target']['name']}: {_vie_text(shot['target'])}", style="cyan")
+    if data["saved"]:
+        console.print(_("State written to the sheets."), style="yellow")
 
 
 def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) -> None:
@@ -473,10 +647,13 @@ def survive_command(
         ),
     ] = "roll",
     save: Save = False,
+    faces: FacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """The party's days in a Milieu (O-35..O-39): PS, Intempéries, Dépendance, aid."""
+    """The party's days in a Milieu (O-35..O-39): PS, Intempéries, Dépendance, aid.
+
+    Physical dice (--faces): typed in the order they are rolled, each member's in turn."""
     from meneur.cli.params import stored
 
     members = [stored(name, "obscur") for name in party_stored or []]
@@ -534,7 +711,7 @@ def survive_command(
         return journey_with(params, bodies, reader, days), bodies
 
     (journey, bodies), rolled = run_step(
-        run, dice_sources(seed, None), streams=len(paths), run_reader=run_with
+        run, dice_sources(seed, faces), streams=len(paths), run_reader=run_with
     )
     data: dict[str, Any] = {
         "system": "obscur",
@@ -785,7 +962,10 @@ def hurt_command(
             1,
             60,
             "N",
-            _("Rounds of fire, minutes of asphyxia or drowning, Périodes of poison."),
+            _(
+                "Rounds of fire, minutes of asphyxia or drowning (rounds once in a coma),"
+                " Périodes of poison."
+            ),
         ),
     ] = 1,
     modifier: Annotated[
@@ -827,13 +1007,20 @@ def hurt_command(
     def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
         if body.dead:
             raise RuleError(N_("{name} is dead (O-31)."), name=body.name)
+        vie, maluses = body.vie, health.maluses_of(body)
+        result = harm(body, character, reader)
+        lost = vie - body.vie
+        if lost > 0 and not body.coma:  # O-28: any Vie lost shocks, for the rest of the round
+            result["shock"] = health.shock(
+                reader, lost, dice_of(character, "Choc"), maluses=maluses
+            )
+        return result
+
+    def harm(body: Body, character: Character, reader: Any) -> dict[str, Any]:
         if kind == "fall":
-            result = health.fall(
+            return health.fall(
                 body, reader, fall or 0, dice_of(character, "Acrobaties"), modifier=modifier
             )
-            if not body.coma:  # O-28: a fall shocks too, for the rest of the round
-                result["shock"] = health.shock(reader, result["lost"], dice_of(character, "Choc"))
-            return result
         if kind == "fire":
             return health.fire(
                 body, reader, fire or 0, dice_of(character, "Résistance"), armour, rounds=steps
@@ -862,8 +1049,7 @@ def hurt_command(
                 minutes=steps,
             )
         if kind == "blow":
-            lost = body.lose(blow or 0, "coup")
-            return {"rule": "O-28", **health.shock(reader, lost, dice_of(character, "Choc"))}
+            return {"rule": "O-28", "lost": body.lose(blow or 0, "coup")}
         return health.aggravate(body, aggravate or 0)
 
     titles = {
@@ -896,30 +1082,61 @@ def heal_command(
     morale: Annotated[
         bool, typer.Option("--morale", help=_("Regain morale: Fouineur + Éloquence (O-34)."))
     ] = False,
+    catch_breath: Annotated[
+        bool,
+        typer.Option(
+            "--catch-breath",
+            help=_("Volonté 0: the few minutes have passed, 1 Volonté comes back (O-34)."),
+        ),
+    ] = False,
     dry_run: DryRun = False,
     faces: FacesArg = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """Treat a wound (O-32), hang on to life (O-31) or lift morale (O-34)."""
+    """Treat a wound (O-32), hang on to life (O-31), lift morale or catch one's breath (O-34)."""
     sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur import health
     from meneur.systems.obscur.combat import dice_of
+    from meneur.systems.obscur.conditions import refuse_exhausted
     from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.state import body_of
 
-    if hang_on and morale:
-        raise UsageError(N_("Give --hang-on or --morale, not both."))
+    if hang_on + morale + catch_breath > 1:
+        raise UsageError(N_("Give one of --hang-on, --morale, --catch-breath."))
     helper = load_character(healer) if healer is not None else None
+    helper_body = body_of(helper) if helper is not None else None
+    if helper_body is not None and not catch_breath:
+        refuse_exhausted(helper_body)  # O-34: the healer makes the effort
 
     def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
         who = helper or character
+        if catch_breath:
+            if body.volonte > 0:
+                raise RuleError(
+                    N_("{name} has Volonté {volonte}: no breath to catch (O-34)."),
+                    name=body.name,
+                    volonte=body.volonte,
+                )
+            return {"rule": "O-34", "volonte_back": health.catch_breath(body)}
         if hang_on:
             return health.hang_on(body, reader, dice_of(character, "Détermination"))
+        if helper_body is None:
+            refuse_exhausted(body)
+        maluses = health.maluses_of(helper_body or body)
         if morale:
-            return health.cheer([body], reader, dice_of(who, "Éloquence"))
-        return health.treat(body, reader, dice_of(who, "Secourisme"), wound=wound)
+            return health.cheer([body], reader, dice_of(who, "Éloquence"), maluses=maluses)
+        return health.treat(body, reader, dice_of(who, "Secourisme"), wound=wound, maluses=maluses)
 
-    title = _("S'accrocher à la vie") if hang_on else _("Morale") if morale else _("First aid")
+    title = (
+        _("S'accrocher à la vie")
+        if hang_on
+        else _("Morale")
+        if morale
+        else _("Catching one's breath")
+        if catch_breath
+        else _("First aid")
+    )
     _apply(
         sheet,
         action,
@@ -939,7 +1156,10 @@ def rest_command(
     no_rest: Annotated[
         bool,
         typer.Option(
-            "--no-rest", help=_("Recover without rest: one Résistance + Régénération test.")
+            "--no-rest",
+            help=_(
+                "Recover without rest: a Résistance + Régénération test per 6 days, wounds only."
+            ),
         ),
     ] = False,
     dry_run: DryRun = False,
@@ -947,8 +1167,9 @@ def rest_command(
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
-    """Recovery (O-33): Résistance + Régénération HP every 6 days at rest; a new day
-    also clears the count of over-encumbrance tests (O-42) and Volonté 0 comes back to 1."""
+    """Recovery (O-33): Résistance + Régénération HP every 6 days at rest (Intempéries
+    too, O-32); without rest a test per 6-day period heals wounds only. A new day also
+    clears the count of over-encumbrance tests (O-42) and Volonté 0 comes back to 1."""
     sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur import health
     from meneur.systems.obscur.combat import dice_of
@@ -961,6 +1182,7 @@ def rest_command(
         )
         body.load_tests = 0
         body.asphyxia = 0
+        body.asphyxia_coma = False  # O-24: the air has returned
         if not no_rest:
             body.fatigue = 0
         result["volonte_back"] = health.catch_breath(body)

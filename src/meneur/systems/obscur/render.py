@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from meneur.locale import N_
 from meneur.locale import gettext as _
 
 if TYPE_CHECKING:
@@ -31,6 +32,30 @@ def dice_text(
     if not faces:
         text.append(_("(no dice)"), style="dim")
     return text
+
+
+MALUS_LABELS = {
+    "pain": N_("pain"),
+    "intemperies": N_("Intempéries"),
+    "fatigue": N_("fatigue"),
+    "movement": N_("Surencombrement"),
+}
+"""The sheet's conditions as the pool's breakdown names them (O-29)."""
+
+
+def pool_text(pool: dict[str, Any]) -> str:
+    """« 5 dés − 2 douleur − 1 fatigue = 2 dés »: where a test's dice went (O-29)."""
+    parts = [_("{n} dice").format(n=pool["base"])]
+    if pool["modifier"]:
+        sign = "+" if pool["modifier"] > 0 else "−"
+        parts.append(_("{sign} {n} modifier").format(sign=sign, n=abs(pool["modifier"])))
+    for name, value in pool["maluses"].items():
+        parts.append(f"− {value} {_(MALUS_LABELS[name])}")
+    if pool["extra_dice"]:
+        parts.append(_("+ {n} Dépassement").format(n=pool["extra_dice"]))
+    if len(parts) == 1:
+        return parts[0]
+    return " ".join(parts) + " = " + _("{n} dice").format(n=pool["dice"])
 
 
 def percent(p: float | Fraction) -> str:

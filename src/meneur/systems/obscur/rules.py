@@ -11,7 +11,7 @@ are judged on the final faces.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
@@ -32,6 +32,49 @@ MAX_DICE = 60
 """Dice of a Potentiel d'Action (a trait pair rarely passes 15; odds stay fast to 60+3)."""
 MAX_DIFFICULTY = 200
 Automatic = Literal["success", "failure"]
+MALUS_NAMES = ("pain", "intemperies", "fatigue", "movement")
+"""The sheet's conditions that cost dice (O-29), in the order the breakdown shows them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Maluses:
+    """Dice a sheet's conditions take from a roll, by cause (O-29).
+
+    * ``pain`` — HP lost to wounds (O-29, table provisoire);
+    * ``intemperies`` — the share of HP lost to Intempéries (O-38: "des malus comme les
+      blessures"; the pain table read on all HP lost, less the wounds' share);
+    * ``fatigue`` — the cumulative −1 die of each failed overload test (O-42);
+    * ``movement`` — Surencombrement, on movement rolls only (O-42).
+
+    Kept apart from the modifier so that the pool shows where each die went, in the
+    output, the JSON and the replayable log alike.
+    """
+
+    pain: int = 0
+    intemperies: int = 0
+    fatigue: int = 0
+    movement: int = 0
+
+    def __post_init__(self) -> None:
+        for name in MALUS_NAMES:
+            value = getattr(self, name)
+            if not 0 <= value <= MAX_DICE:
+                raise LimitError(
+                    N_("A malus of the sheet is 0 to {limit} dice, not {value}."),
+                    limit=MAX_DICE,
+                    value=value,
+                )
+
+    @property
+    def total(self) -> int:
+        return self.pain + self.intemperies + self.fatigue + self.movement
+
+    def named(self) -> dict[str, int]:
+        """The maluses that cost dice, by name (none: empty)."""
+        return {name: getattr(self, name) for name in MALUS_NAMES if getattr(self, name)}
+
+
+NO_MALUS = Maluses()
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +90,11 @@ class TestParams:
     automatic: Automatic | None = None
     margin_counts: bool | None = None
     """O-10 option: the margin adjustment counts as successes (None: the data's default)."""
+    maluses: Maluses = field(default=NO_MALUS)
+    """The sheet's conditions (O-29), derived once by ``conditions.sheet_pool``."""
+    tally: bool = False
+    """Only the successes are read (a side of an opposition, a damage reduction...): no
+    difficulty, so ``difficulty`` is 0. Any other test needs at least 1 success (O-8)."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.dice <= MAX_DICE:
@@ -65,6 +113,14 @@ class TestParams:
                 limit=MAX_DIFFICULTY,
                 difficulty=self.difficulty,
             )
+        if self.difficulty < 1 and not self.tally:
+            raise RuleError(
+                N_(
+                    "A difficulty is at least 1 success (O-8: « obtenir au moins 1 Succès »),"
+                    " not {difficulty}."
+                ),
+                difficulty=self.difficulty,
+            )
         if self.automatic not in (None, "success", "failure"):
             raise RuleError(N_("An automatic test succeeds or fails, nothing else."))
         if self.push.adjust_on is not None and any(
@@ -77,8 +133,19 @@ class TestParams:
 
     @property
     def pool(self) -> int:
-        """Dice actually rolled: PA + modifiers + extra dice; 0 or fewer roll nothing (O-7)."""
-        return max(0, self.dice + self.modifier + extra_dice(self.push.dice))
+        """Dice actually rolled: PA + modifiers − the sheet's maluses + extra dice; 0 or
+        fewer roll nothing (O-7)."""
+        return max(0, self.dice + self.modifier - self.maluses.total + extra_dice(self.push.dice))
+
+    def pool_json(self) -> dict[str, Any]:
+        """Where the dice come from: « 5 dés − 2 douleur − 1 fatigue = 2 dés » (O-29)."""
+        return {
+            "base": self.dice,
+            "modifier": self.modifier,
+            "extra_dice": extra_dice(self.push.dice),
+            "maluses": self.maluses.named(),
+            "dice": self.pool,
+        }
 
     @property
     def scoring(self) -> Scoring:

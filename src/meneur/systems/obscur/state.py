@@ -10,6 +10,7 @@ module does not know survive). On the sheet the state sits in ``etat``::
     blessures = [{points = 4, source = "coup", soignee = false}]
     intemperies = [{points = 1, source = "Froid"}]
     asphyxie = 0        # cumulative dice malus of O-24
+    coma_asphyxie = false  # O-24: no die left, a coma until air returns
     fatigue = 0         # cumulative dice malus of O-42
     tests_charge = 0    # over-encumbrance tests made today (O-42)
     dependant = false   # O-37/O-38
@@ -51,6 +52,7 @@ class StateData(_Strict):
     blessures: list[WoundData] = []
     intemperies: list[IntemperieData] = []
     asphyxie: Points = 0
+    coma_asphyxie: bool = False
     fatigue: Points = 0
     tests_charge: Points = 0
     dependant: bool = False
@@ -89,6 +91,10 @@ class Body:
     fatigue: int = 0
     load_tests: int = 0
     dependent: bool = False
+    asphyxia_coma: bool = False
+    """O-24: no die left against asphyxia: a coma, recorded even while Vie is above 0."""
+    overload: int = 0
+    """O-42: the Surencombrement of what the sheet carries (read from it, never saved)."""
 
     @property
     def lost(self) -> int:
@@ -97,8 +103,8 @@ class Body:
 
     @property
     def coma(self) -> bool:
-        """O-31: Vie at 0 or below."""
-        return self.vie <= 0
+        """O-31: Vie at 0 or below; O-24: out of dice against asphyxia."""
+        return self.vie <= 0 or self.asphyxia_coma
 
     @property
     def dead(self) -> bool:
@@ -143,6 +149,7 @@ class Body:
             ],
             "intemperies": [{"points": i.points, "source": i.source} for i in self.intemperies],
             "asphyxia_malus": self.asphyxia,
+            "asphyxia_coma": self.asphyxia_coma,
             "fatigue_malus": self.fatigue,
             "load_tests_today": self.load_tests,
             "dependent": self.dependent,
@@ -171,12 +178,23 @@ def body_of(character: Character) -> Body:
         fatigue=data.fatigue,
         load_tests=data.tests_charge,
         dependent=data.dependant,
+        asphyxia_coma=data.coma_asphyxie,
+        overload=overload_of(character),
     )
 
 
+def overload_of(character: Character) -> int:
+    """O-42: the sheet's Surencombrement, its load against its Encombrement resource."""
+    from meneur.systems.obscur.encumbrance import load_of, over_encumbrance
+    from meneur.systems.obscur.gear import equipment_of
+
+    gear = equipment_of(character.sheet.equipment, str(character.path or "-"))
+    return over_encumbrance(load_of(list(gear.charge)), character.resource("encombrement").current)
+
+
 def require_standing(character: Character, body: Body) -> None:
-    """Refuse a character in a coma or dead as a fighter or a traveller (O-31)."""
-    if body.vie <= 0:
+    """Refuse a character in a coma or dead as a fighter or a traveller (O-31, O-24)."""
+    if body.coma:
         raise RuleError(
             N_("{name} has Vie {vie}: in a coma or dead (O-31), heal them before this."),
             name=body.name,
@@ -202,6 +220,7 @@ def save_body(character: Character, body: Body) -> Character:
                 {"points": i.points, "source": i.source} for i in body.intemperies if i.points > 0
             ],
             "asphyxie": body.asphyxia,
+            "coma_asphyxie": body.asphyxia_coma,
             "fatigue": body.fatigue,
             "tests_charge": body.load_tests,
             "dependant": body.dependent,

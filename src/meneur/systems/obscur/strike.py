@@ -115,10 +115,14 @@ class StrikeCheck(Check[StrikeParams, StrikeOutcome]):
 
     def examples(self) -> Sequence[StrikeParams]:
         return (
-            StrikeParams(TestParams(2, difficulty=0), TestParams(2, difficulty=0), hargne=2),
             StrikeParams(
-                TestParams(3, difficulty=0),
-                TestParams(1, difficulty=0, zero_skill=True),
+                TestParams(2, difficulty=0, tally=True),
+                TestParams(2, difficulty=0, tally=True),
+                hargne=2,
+            ),
+            StrikeParams(
+                TestParams(3, difficulty=0, tally=True),
+                TestParams(1, difficulty=0, zero_skill=True, tally=True),
                 weapon_class="Longues",
                 weapon_damage=1,
                 hargne=3,

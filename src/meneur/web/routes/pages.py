@@ -289,6 +289,32 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
     table = state.tables.get(seat.table.id)
     assert table is not None
     current = table.combat
+    if form.action == "shot":  # an Obscur shot (O-14, O-15, O-21)
+        if not state.allow_roll(seat):
+            raise HTTPException(status_code=429)
+        shot = {
+            "speed": form.speed,
+            "cover": form.cover,
+            "distance": form.distance,
+            "aim_rounds": form.aim,
+            "gardien_only": form.gardien_only,
+            "dodge": form.dodge,
+        }
+        entry, updated = await state.roller.run(
+            obscur_melee.shoot,
+            state.roller,
+            seat,
+            current,
+            form.index,
+            form.other,
+            shot,
+            form.faces,
+            form.vs_faces,
+        )
+        await state.roller.run(state.tables.set_combat, table.id, updated)
+        publish(state, table.id, entry)
+        state.hub.broadcast(table.id, '{"type": "combat"}')
+        return back(seat)
     if form.action == "exchange":
         if not state.allow_roll(seat):  # an exchange is a roll: the same rate limit
             raise HTTPException(status_code=429)
