@@ -87,6 +87,8 @@ class CharacterForm(BaseModel):
     character: str = Field(default="", max_length=80)
     system: str = Field(default="tunnels", max_length=40)
     name: str = Field(default="", max_length=80)
+    free: bool = False
+    """The GM's new character is left free for a player to pick (else it is an NPC)."""
 
 
 class CsrfForm(BaseModel):

@@ -87,11 +87,12 @@ Token = Annotated[str, PathParam(pattern=TOKEN_PATTERN)]
 
 
 async def seat(table_id: int, token: Token, state: State) -> Seat:
-    """The seat whose token is in the URL, or 404 (the same answer for a wrong table)."""
-    if state.tables.is_cached(table_id):  # known table: no database, no thread hop
-        found = state.tables.seat(table_id, token)
-    else:
-        found = await asyncio.to_thread(state.tables.seat, table_id, token)
+    """The seat whose token is in the URL, or 404 (the same answer for a wrong table).
+
+    Read from the database at every request (in a thread, off the event loop): a seat the
+    GM removed stops at once, whichever process serves it.
+    """
+    found = await asyncio.to_thread(state.tables.seat, table_id, token)
     if found is None:
         raise HTTPException(status_code=404)
     return found

@@ -13,14 +13,16 @@ from fastapi import HTTPException
 from sqlalchemy import select
 
 from meneur.campaign.models import Campaign, Roll
+from meneur.campaign.names import name_key
 from meneur.campaign.store import roll_dict
 from meneur.errors import MeneurError
 from meneur.locale import current_language, set_language
+from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.live import Audience, audience, roll_meta
 from meneur.web.state import WebState
 from meneur.web.systems import ADAPTERS, RollOptions, Trait, creation_fields
-from meneur.web.tables import Seat, same_token
+from meneur.web.tables import PlayerInfo, Seat, same_token
 from meneur.web.views import LogLine, log_line, mode_label
 
 
@@ -139,21 +141,30 @@ def sheet_view(
         return SheetView(name, system, title, (), [], [], error=str(error))
 
 
+def seat_label(player: PlayerInfo) -> str:
+    """A seat as the GM sees it: its name and its number (two Bastien stay two seats)."""
+    return f"{player.name} #{player.id}"
+
+
 def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[str, Any]:
     from meneur.systems.registry import find_system
 
     options = options_from(query)
     players = state.tables.players(seat.table.id)
-    owners = {p.character.casefold(): p.name for p in players if p.character}
+    labels = {p.id: seat_label(p) for p in players}
+    holds = state.tables.holds(seat.table.id)
     characters = state.store.characters(campaign=seat.table.campaign)
     sheets = []
     for info in characters:
         if seat.may_act_for(info.name):
             view = sheet_view(state, info.system, info.name, info.sheet, options)
-            view.owner = owners.get(info.name.casefold(), "")
+            key = name_key(info.name)
+            if key in holds:
+                holder = holds[key]
+                view.owner = _("non-player character") if holder is None else labels[holder]
             sheets.append(view)
     sessions = state.store.game_sessions(campaign=seat.table.campaign)
-    unclaimed = [c.name for c in characters if c.name.casefold() not in owners]
+    unclaimed = [c.name for c in characters if name_key(c.name) not in holds]
     return {
         "seat": seat,
         "table": seat.table,
@@ -167,6 +178,8 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "pending": pending.view() if (pending := state.batches.of(seat)) else None,
         "pushing": pushing.view() if (pushing := state.pushes.of(seat)) else None,
         "unclaimed": unclaimed,
+        "labels": labels,
+        "online": state.hub.seats(seat.table.id),
         "systems": [
             (name, find_system(name).title, creation_fields(adapter))
             for name, adapter in ADAPTERS.items()

@@ -240,6 +240,11 @@ async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None
 
 @router.post("/t/{table_id}/{token}/character")
 async def character(request: Request, seat: SeatDep, state: State) -> Response:
+    """Pick a free character (a player's first), or create one.
+
+    A player's new character is theirs; the GM's is a non-player character (theirs alone)
+    unless the GM leaves it free for a player to pick.
+    """
     raw = await request.form()
     form = CharacterForm.model_validate({k: v for k, v in raw.items() if isinstance(v, str)})
     check_csrf(state, seat, form.csrf)
@@ -254,9 +259,13 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
     fields = {k: v for k, v in (form.model_extra or {}).items() if isinstance(v, str)}
     sheet = adapter.new_sheet(form.name, fields)
     new = NewCharacter(adapter.system, form.name, sheet)
-    await state.roller.run(lambda: state.store.add_characters([new], campaign=seat.table.campaign))
+    made = await state.roller.run(
+        lambda: state.store.add_characters([new], campaign=seat.table.campaign)
+    )
     if not seat.is_gm:
-        await state.roller.run(state.tables.claim, seat, form.name)
+        await state.roller.run(state.tables.claim, seat, made[0].name)
+    elif not form.free:
+        await state.roller.run(state.tables.assign, seat.table, made[0].name, None)
     return back(seat)
 
 
