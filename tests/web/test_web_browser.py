@@ -283,3 +283,31 @@ def test_a_namesake_cannot_take_over_a_character(browser: Any, server: dict[str,
     bastien.wait_for_selector("#log li.entry >> text=Pip")
     for page in (bastien, eve):
         page.context.close()
+
+
+def test_a_blind_batch_by_batch_roll_shows_the_roller_nothing(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """Issue 16: « je choisis à chaque lot » in a blind roll showed the dice and the count."""
+    player = join(browser, server, "Ariane", "Nox")
+    form = "form.roll[data-character='Nox']"
+    player.check(f"{form} input[value='Force']")
+    player.select_option(f"{form} select[name=explode]", "ask")
+    player.select_option(f"{form} select[name=mode]", "blindroll")
+    player.fill(f"{form} input[name=threshold]", "3")
+    player.fill(f"{form} input[name=faces]", "4 4 2 5")
+    assert player.locator(f"{form} .blind-note").is_visible()
+    player.click(f"{form} button.primary")
+    entry = player.locator("#log li.mode-blindroll >> text=Nox")
+    entry.wait_for()
+    player.reload()
+    player.wait_for_selector("#log li.mode-blindroll")
+    assert player.locator("#pending").count() == 0
+    assert player.locator("#log li.mode-blindroll .die").count() == 0
+    line = player.locator("#log li.mode-blindroll")
+    assert line.locator(".dice").count() == 0
+    verdict = line.locator(".verdict").inner_text()
+    assert "aveugle" in verdict and not any(digit in verdict for digit in "0123456789")
+    [logged] = [r for r in server["store"].rolls() if r["who"] == "Nox"]
+    assert logged["faces"] == [[4, 4, 2, 5]]  # the GM's log holds them all
+    player.context.close()

@@ -79,6 +79,7 @@ async def roll(
     check_csrf(state, seat, form.csrf)
     if not state.allow_roll(seat):
         raise HTTPException(status_code=429)
+    form = blind_choices(form)
     if form.after:
         await state.roller.run(
             state.pushes.start,
@@ -111,6 +112,30 @@ async def roll(
         return JSONResponse({"seq": entry["seq"]})
     keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
     return back(seat, keep)
+
+
+def blind_choices(form: RollForm) -> RollForm:
+    """What a blind roller may still choose: everything decided before the dice roll.
+
+    A blind roller never sees a die, a count or a chance drawn from them, so no choice
+    can wait for the dice: batch-by-batch explosions follow « when needed » (explode
+    while short of the threshold, T-5), and the Dépassement after the roll is refused
+    (the dice bought before the roll stay offered, O-10).
+    """
+    from meneur.errors import RuleError
+
+    if form.mode != "blindroll":
+        return form
+    if form.after:
+        raise RuleError(
+            N_(
+                "A blind roll hides its dice from you: the Dépassement after the roll is not "
+                "offered, buy your dice before the roll."
+            )
+        )
+    if form.explode == "ask":
+        return form.model_copy(update={"explode": "needed"})
+    return form
 
 
 @dataclass(frozen=True)
