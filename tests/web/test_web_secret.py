@@ -33,7 +33,7 @@ def test_T5_a_blind_batch_by_batch_roll_tells_the_roller_nothing(table: Table) -
     ):
         receive(mine), receive(gm)
         answer = table.client.post(f"{player}/roll", data=form, headers=FETCH)
-        assert answer.status_code == 200 and set(answer.json()) == {"seq"}  # no pending
+        assert answer.status_code == 200 and set(answer.json()) == {"id"}  # no pending
         shown, full = receive(mine), receive(gm)
     # T-5 « when needed »: 4 4 2 is 2 successes for 3, the pair grants a die: the 5
     [entry] = table.store.rolls()
@@ -44,7 +44,9 @@ def test_T5_a_blind_batch_by_batch_roll_tells_the_roller_nothing(table: Table) -
     page = table.client.get(player).text
     assert 'id="pending"' not in page and "succès pour" not in page
     log = table.client.get(f"/api{player}/log").json()["entries"]
-    assert log == [{"seq": entry["seq"], "who": "Brindille", "mode": "blindroll", "hidden": True}]
+    assert log == [
+        {"id": answer.json()["id"], "who": "Brindille", "mode": "blindroll", "hidden": True}
+    ]
 
 
 def test_O10_a_blind_roll_offers_no_depassement_after_the_dice(table: Table) -> None:

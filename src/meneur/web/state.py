@@ -44,6 +44,11 @@ class WebSettings:
     """Rolls per second one seat may make through the HTTP API (bursts of ``roll_burst``)."""
     log_lines: int = 60
     """Log entries shown when a page loads."""
+    hosts: tuple[str, ...] = ()
+    """The ``Host`` values the table answers to (``meneur serve`` sets them from
+    ``--host`` and ``--public-url``); empty: any host (tests, embedding)."""
+    public_url: str = ""
+    """The table's own origin when it is reached through a proxy or a LAN address."""
 
 
 @dataclass
@@ -89,10 +94,11 @@ Token = Annotated[str, PathParam(pattern=TOKEN_PATTERN)]
 async def seat(table_id: int, token: Token, state: State) -> Seat:
     """The seat whose token is in the URL, or 404 (the same answer for a wrong table).
 
-    Read from the database at every request (in a thread, off the event loop): a seat the
-    GM removed stops at once, whichever process serves it.
+    Read from the database (in a thread, off the event loop) on PostgreSQL at every
+    request, so that a seat the GM removed stops at once whichever process serves it.
     """
-    found = await asyncio.to_thread(state.tables.seat, table_id, token)
+    known = state.tables.known_seat(table_id, token)  # SQLite: no database, no thread hop
+    found = await asyncio.to_thread(state.tables.seat, table_id, token) if known is False else known
     if found is None:
         raise HTTPException(status_code=404)
     return found

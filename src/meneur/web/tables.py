@@ -12,17 +12,22 @@ seats. A player holds one character (picked or created) unless the GM assigns mo
 character the GM created at the table is a non-player character, held by the GM: it is
 neither listed to nor claimable by players.
 
-Nothing here is cached in the process: every request reads its seat from the database,
-so that a seat the GM removed, a new invite link or a lock holds at once on every
-server process sharing the database.
+On PostgreSQL (several server processes may share the database) every request reads
+its seat from the database, so that a seat the GM removed, a new invite link or a lock
+holds at once on every process. On SQLite, one process serves the table (a second
+``meneur serve`` is refused): its seats are kept in memory and every change made here
+clears them (:func:`changes`), so a request costs no database read and no wait for
+the single writer.
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 from sqlalchemy import delete, func, select
 
@@ -106,6 +111,24 @@ class Seat:
         return name_key(character) in {name_key(name) for name in held}
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def changes(method: F) -> F:
+    """A write to a table's seats: the memory of that table is cleared once it is done."""
+
+    @functools.wraps(method)
+    def wrapper(self: Tables, where: TableInfo | Seat | int, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, where, *args, **kwargs)
+        finally:
+            if isinstance(where, Seat):
+                where = where.table
+            self._forget(where if isinstance(where, int) else where.id)
+
+    return cast(F, wrapper)
+
+
 def _not_free(character: str) -> CampaignError:
     return CampaignError(
         N_("{character} is not free to pick: ask the GM."), character=character[:80]
@@ -115,8 +138,32 @@ def _not_free(character: str) -> CampaignError:
 class Tables:
     """The web tables of a campaign database (one transaction per method)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, cached: bool | None = None) -> None:
         self.store = store
+        self.cached = store.engine.dialect.name == "sqlite" if cached is None else cached
+        self._seated: dict[int, tuple[TableInfo, list[PlayerInfo]]] = {}
+        self._changed = 0
+        """Counts the changes made here: a read that a change overtook is not kept."""
+
+    def _forget(self, table_id: int) -> None:
+        self._changed += 1
+        self._seated.pop(table_id, None)
+
+    def known_seat(self, table_id: int, token: str) -> Seat | Literal[False] | None:
+        """The seat from memory, or ``False`` when it must be read (see :meth:`seat`)."""
+        found = self._seated.get(table_id) if self.cached else None
+        return False if found is None else self._match(found, token)
+
+    @staticmethod
+    def _match(seating: tuple[TableInfo, list[PlayerInfo]], token: str) -> Seat | None:
+        table, players = seating
+        found: Seat | None = None
+        if same_token(token, table.gm_token):
+            found = Seat(table, "gm")
+        for player in players:  # every token checked: no early exit
+            if same_token(token, player.token):
+                found = Seat(table, "player", player)
+        return found
 
     @staticmethod
     def _info(row: WebTable, campaign: str) -> TableInfo:
@@ -213,8 +260,9 @@ class Tables:
     def seat(self, table_id: int, token: str) -> Seat | None:
         """The seat holding ``token`` at table ``table_id``, or ``None`` (constant-time checks).
 
-        Read from the database at each call: a removed seat or a new link holds at once.
+        Read from the database (kept in memory on SQLite until a change made here).
         """
+        changed = self._changed
         with self.store.transaction() as session:
             found_table = session.execute(
                 select(WebTable, Campaign.name)
@@ -223,15 +271,10 @@ class Tables:
             ).first()
             if found_table is None:
                 return None
-            table = self._info(found_table[0], found_table[1])
-            players = self._players(session, table_id)
-        found: Seat | None = None
-        if same_token(token, table.gm_token):
-            found = Seat(table, "gm")
-        for player in players:  # every token checked: no early exit
-            if same_token(token, player.token):
-                found = Seat(table, "player", player)
-        return found
+            seating = (self._info(found_table[0], found_table[1]), self._players(session, table_id))
+        if self.cached and changed == self._changed:
+            self._seated[table_id] = seating
+        return self._match(seating, token)
 
     def invited(self, table_id: int, invite: str) -> TableInfo | None:
         table = self.get(table_id)
@@ -239,6 +282,7 @@ class Tables:
             return None
         return table
 
+    @changes
     def join(self, table: TableInfo, name: str) -> PlayerInfo:
         clean = clean_name(name, N_("player"))
         with self.store.transaction() as session:
@@ -261,6 +305,7 @@ class Tables:
         info = self.store.character(character, campaign=campaign)
         return info.id, info.name
 
+    @changes
     def claim(self, seat: Seat, character: str) -> None:
         """The player now plays ``character``: their first, free and not the GM's.
 
@@ -296,6 +341,7 @@ class Tables:
         except StorageError:  # the unique key: another seat claimed it in the meantime
             raise _not_free(name) from None
 
+    @changes
     def assign(self, table: TableInfo, character: str, player_id: int | None) -> None:
         """The GM gives ``character`` to seat ``player_id`` (``None``: keeps it as an NPC)."""
         character_id, _name = self._character_id(table.campaign, character)
@@ -316,6 +362,7 @@ class Tables:
             else:
                 hold.player_id = player_id
 
+    @changes
     def release(self, table: TableInfo, character: str) -> None:
         """The GM frees ``character``: no seat holds it, any player may pick it."""
         character_id, _name = self._character_id(table.campaign, character)
@@ -326,6 +373,7 @@ class Tables:
                 )
             )
 
+    @changes
     def kick(self, table: TableInfo, player_id: int) -> str:
         """Remove a seat: its link stops at once, its characters are free again."""
         with self.store.transaction() as session:
@@ -335,6 +383,7 @@ class Tables:
             session.delete(row)
             return f"p{player_id}"
 
+    @changes
     def renew(self, table: TableInfo, player_id: int) -> str:
         """Revoke a seat's link: the seat keeps its characters under a new token."""
         with self.store.transaction() as session:
@@ -344,6 +393,7 @@ class Tables:
             row.token = new_token()
             return row.token
 
+    @changes
     def rotate_invite(self, table: TableInfo) -> str:
         """A new invite link: the old one stops at once (seats already there stay)."""
         with self.store.transaction() as session:
@@ -353,6 +403,7 @@ class Tables:
             row.invite_token = new_token()
             return row.invite_token
 
+    @changes
     def set_flags(
         self, table: TableInfo, *, locked: bool | None = None, physical: bool | None = None
     ) -> None:
@@ -366,6 +417,7 @@ class Tables:
             if physical is not None:
                 row.physical = physical
 
+    @changes
     def set_combat(self, table_id: int, combat: dict[str, Any]) -> None:
         with self.store.transaction() as session:
             row = session.get(WebTable, table_id)

@@ -25,7 +25,7 @@ from meneur.web.forms import (
 )
 from meneur.web.melee import exchange
 from meneur.web.rolls import RollRequest
-from meneur.web.routes.common import check_csrf, publish, table_context
+from meneur.web.routes.common import check_csrf, entry_id, publish, table_context
 from meneur.web.state import SeatDep, State, Token
 from meneur.web.systems import adapter_for
 from meneur.web.tables import Seat
@@ -106,10 +106,10 @@ async def roll(
         return after_roll(request, seat, entry, form)
     request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
     entry = await state.roller.run(state.roller.roll, seat, request_)
-    publish(state, seat.table.id, entry)
+    publish(state, seat.table, entry)
     await note_in_fight(state, seat, entry)
     if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"seq": entry["seq"]})
+        return JSONResponse({"id": entry_id(seat.table, entry["seq"])})
     keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
     return back(seat, keep)
 
@@ -211,9 +211,11 @@ def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form:
     """The answer to a roll that may wait for a choice (``entry`` is ``None`` then)."""
     state: Any = request.app.state.web
     if entry is not None:
-        publish(state, seat.table.id, entry)
+        publish(state, seat.table, entry)
     if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"seq": entry["seq"]} if entry else {"pending": True})
+        return JSONResponse(
+            {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
+        )
     keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
     return back(seat, keep)
 
@@ -228,9 +230,11 @@ async def roll_next(
         state.batches.next, state.roller, seat, form.choice == "explode", form.faces
     )
     if entry is not None:
-        publish(state, seat.table.id, entry)
+        publish(state, seat.table, entry)
     if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"seq": entry["seq"]} if entry else {"pending": True})
+        return JSONResponse(
+            {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
+        )
     return back(seat, {"explode": "ask"})
 
 
@@ -241,9 +245,9 @@ async def roll_push(
     """The Dépassement chosen after the roll (Obscur): reroll, resolve, pay, log."""
     check_csrf(state, seat, form.csrf)
     entry = await state.roller.run(state.pushes.choose, state.roller, seat, form.plan, form.faces)
-    publish(state, seat.table.id, entry)
+    publish(state, seat.table, entry)
     if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"seq": entry["seq"]})
+        return JSONResponse({"id": entry_id(seat.table, entry["seq"])})
     return back(seat)
 
 
@@ -366,7 +370,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
                 form.vs_faces,
             )
         await state.roller.run(state.tables.set_combat, table.id, updated)
-        publish(state, table.id, entry)
+        publish(state, table, entry)
         state.hub.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
     if form.action == "add":
