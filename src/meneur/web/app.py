@@ -23,6 +23,7 @@ import json
 import logging
 import re
 from collections.abc import AsyncIterator
+from http import HTTPStatus
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -311,7 +312,9 @@ def create_app(
             429: gettext("Too many rolls at once: wait a moment."),
         }
         detail = error.detail if isinstance(error.detail, str) and error.status_code < 500 else ""
-        message = messages.get(error.status_code) if error.status_code != 400 else detail
+        phrase = HTTPStatus(error.status_code).phrase
+        told = detail if detail and detail != phrase else ""  # a message the route chose
+        message = detail if error.status_code == 400 else told or messages.get(error.status_code)
         return error_response(request, error.status_code, message or gettext("Bad request."))
 
     @app.exception_handler(RequestValidationError)

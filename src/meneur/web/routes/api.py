@@ -69,7 +69,7 @@ async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
         raise HTTPException(
             status_code=400, detail=f"{field}: {first.get('msg', '')}"[:200]
         ) from None
-    if not state.allow_roll(seat):
+    if not await state.allow_roll(seat):
         raise HTTPException(status_code=429)
     asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)
     entry = await state.roller.run(state.roller.roll, seat, asked)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -22,6 +23,7 @@ from meneur.web.forms import (
     NextForm,
     PushForm,
     RollForm,
+    SeatsForm,
 )
 from meneur.web.melee import exchange
 from meneur.web.rolls import RollRequest
@@ -57,11 +59,21 @@ def join_page(request: Request, table_id: int, invite: Token, state: State) -> R
 
 
 @router.post("/t/{table_id}/join/{invite}")
-def join(table_id: int, invite: Token, form: Annotated[JoinForm, Form()], state: State) -> Response:
-    table = state.tables.invited(table_id, invite)
+async def join(
+    request: Request,
+    table_id: int,
+    invite: Token,
+    form: Annotated[JoinForm, Form()],
+    state: State,
+) -> Response:
+    """Take a seat with the invite: rate-limited per address and table (429 beyond)."""
+    table = await asyncio.to_thread(state.tables.invited, table_id, invite)
     if table is None:
         raise HTTPException(status_code=404)
-    player = state.tables.join(table, form.name)
+    address = request.client.host if request.client else "-"
+    if not await state.allow_join(table.id, address):
+        raise HTTPException(status_code=429, detail=_("Too many joins from here: wait a moment."))
+    player = await state.roller.run(state.tables.join, table, form.name)
     return RedirectResponse(f"/t/{table.id}/{player.token}", status_code=303)
 
 
@@ -77,7 +89,7 @@ async def roll(
     request: Request, seat: SeatDep, form: Annotated[RollForm, Form()], state: State
 ) -> Response:
     check_csrf(state, seat, form.csrf)
-    if not state.allow_roll(seat):
+    if not await state.allow_roll(seat):
         raise HTTPException(status_code=429)
     form = blind_choices(form)
     if form.after:
@@ -319,6 +331,47 @@ async def session(
     return back(seat)
 
 
+@router.post("/t/{table_id}/{token}/seats", response_model=None)
+async def seats(
+    request: Request, seat: SeatDep, form: Annotated[SeatsForm, Form()], state: State
+) -> Response:
+    """The GM manages the table: remove a seat or renew its link, give a character to a
+    seat (or keep it, or free it), renew the invite link, lock the table, take or refuse
+    typed faces while the dice are committed. A removed or renewed seat's link stops at
+    once and its live pages are closed."""
+    check_csrf(state, seat, form.csrf)
+    if not seat.is_gm:
+        raise HTTPException(status_code=403)
+    table, tables = seat.table, state.tables
+    if form.action in ("kick", "renew"):
+        method = tables.kick if form.action == "kick" else tables.renew
+        done = await state.roller.run(method, table, form.player)
+        state.hub.close_seat(table.id, f"p{form.player}")
+        if form.action == "renew":  # the new link, shown once to the GM (never stored here)
+            context = table_context(state, seat, {})
+            context["root"] = str(request.base_url).rstrip("/")
+            context["new_link"] = f"{context['root']}/t/{table.id}/{done}"
+            return state.templates.TemplateResponse(request, "table.html", context)
+    elif form.action == "assign":
+        if form.holder == "free":
+            await state.roller.run(tables.release, table, form.character)
+        else:
+            holder = None if form.holder == "gm" else int(form.holder)
+            await state.roller.run(tables.assign, table, form.character, holder)
+    elif form.action == "invite":
+        await state.roller.run(tables.rotate_invite, table)
+    else:
+        flags = {
+            "lock": {"locked": True},
+            "unlock": {"locked": False},
+            "physical": {"physical": True},
+            "no_physical": {"physical": False},
+        }[form.action]
+        await state.roller.run(lambda: tables.set_flags(table, **flags))
+    state.hub.broadcast(table.id, '{"type": "session"}')
+    return back(seat)
+
+
 @router.post("/t/{table_id}/{token}/combat")
 async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: State) -> Response:
     check_csrf(state, seat, form.csrf)
@@ -328,7 +381,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
     assert table is not None
     current = table.combat
     if form.action == "exchange":
-        if not state.allow_roll(seat):  # an exchange is a roll: the same rate limit
+        if not await state.allow_roll(seat):  # an exchange is a roll: the same rate limit
             raise HTTPException(status_code=429)
         systems = {
             str(c.get("system") or "")
