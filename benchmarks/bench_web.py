@@ -169,14 +169,14 @@ class Connection:
         self.writer.close()
 
 
-ROLL = re.compile(r'"type": "roll", "seq": (\d+)')
+ROLL = re.compile(r'"type": "roll", "id": "([0-9a-f]+)"')
 
 
 class Phase:
     """One run of rolls: what was sent, and when each client received what."""
 
     def __init__(self) -> None:
-        self.sent: dict[int, tuple[float, str, str]] = {}  # seq -> (start, roller, mode)
+        self.sent: dict[str, tuple[float, str, str]] = {}  # id -> (start, roller, mode)
         self.errors = 0
         self.began = time.perf_counter()
         self.ended = self.began
@@ -189,7 +189,7 @@ async def load(
     table_id: int,
     seats: list[tuple[str, str, str]],
 ) -> dict[str, Any]:
-    received: dict[str, dict[int, float]] = {key: {} for key, _, _ in seats}
+    received: dict[str, dict[str, float]] = {key: {} for key, _, _ in seats}
     sockets = []
     for key, token, _ in seats:
         ws = await websockets.connect(
@@ -204,8 +204,8 @@ async def load(
         try:
             async for message in ws:
                 now = time.perf_counter()
-                for seq in ROLL.findall(message):  # a frame holds one roll or several
-                    mine[int(seq)] = now
+                for entry in ROLL.findall(message):  # a frame holds one roll or several
+                    mine[entry] = now
         except websockets.ConnectionClosed:
             pass
 
@@ -225,7 +225,7 @@ async def load(
         if status != 200:
             phase.errors += 1
             return
-        phase.sent[json.loads(answer)["seq"]] = (start, key, mode)
+        phase.sent[json.loads(answer)["id"]] = (start, key, mode)
 
     # 1. throughput: closed loop, each sender rolls again as soon as it is answered
     most = Phase()
@@ -264,7 +264,7 @@ async def load(
     }
 
 
-def expected_by_seat(phase: Phase, seats: list[tuple[str, str, str]]) -> dict[str, set[int]]:
+def expected_by_seat(phase: Phase, seats: list[tuple[str, str, str]]) -> dict[str, set[str]]:
     return {
         key: {q for q, (_, roller, mode) in phase.sent.items() if mode == "public" or roller == key}
         for key, _, _ in seats
@@ -272,7 +272,7 @@ def expected_by_seat(phase: Phase, seats: list[tuple[str, str, str]]) -> dict[st
 
 
 async def settle(
-    phase: Phase, received: dict[str, dict[int, float]], seats: list[tuple[str, str, str]]
+    phase: Phase, received: dict[str, dict[str, float]], seats: list[tuple[str, str, str]]
 ) -> None:
     """Wait (at most 5 s) until every client has what it may see."""
     expected = expected_by_seat(phase, seats)
@@ -284,7 +284,7 @@ async def settle(
 
 
 def summary(
-    phase: Phase, received: dict[str, dict[int, float]], seats: list[tuple[str, str, str]]
+    phase: Phase, received: dict[str, dict[str, float]], seats: list[tuple[str, str, str]]
 ) -> dict[str, Any]:
     expected = expected_by_seat(phase, seats)
     seqs = set(phase.sent)

@@ -19,9 +19,9 @@ from meneur.campaign.models import Base
 from meneur.campaign.store import Store
 
 
-def test_there_are_three_revisions_and_the_head_is_the_latest() -> None:
-    assert migrate.known_revisions() == {"0001", "0002", "0003"} == set(migrate.REVISIONS)
-    assert migrate.head_revision() == "0003" == migrate.HEAD
+def test_there_are_four_revisions_and_the_head_is_the_latest() -> None:
+    assert migrate.known_revisions() == {"0001", "0002", "0003", "0004"} == set(migrate.REVISIONS)
+    assert migrate.head_revision() == "0004" == migrate.HEAD
 
 
 def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:
@@ -83,7 +83,7 @@ def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:
     with Store(db_url) as store:
         assert "game_sessions" in inspect(store.engine).get_table_names()
         with store.engine.connect() as connection:
-            assert migrate.current_revision(connection) == "0003"
+            assert migrate.current_revision(connection) == "0004"
         assert store.current_campaign().name == "Vieille"
         assert store.character("Zed").sheet == {"skills": {"Bagarre": 2}}
         [old] = store.rolls()
@@ -131,5 +131,51 @@ def test_newer_database_is_one_line_and_exit_2(db_url: str) -> None:
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
         "Error: This database was made by a newer version of meneur (schema 0999, this one "
-        "knows up to 0003): upgrade meneur to open it."
+        "knows up to 0004): upgrade meneur to open it."
     ]
+
+
+def test_0004_keeps_each_seats_character_as_its_hold(db_url: str) -> None:
+    """A player seated with a character under schema 0003 still holds it after 0004."""
+    engine = make_engine(db_url)
+    migrate.upgrade(engine, "0003")
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO campaigns (id, name, name_key, created_at) "
+                "VALUES (1, 'Vieille', 'vieille', :at)"
+            ),
+            {"at": "2026-01-01 00:00:00"},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO characters (id, campaign_id, system, name, name_key, sheet, state,"
+                " created_at, updated_at) VALUES (1, 1, 'krasses', 'Zed', 'zed', :sheet, '{}',"
+                " :at, :at)"
+            ),
+            {"sheet": json.dumps({"skills": {"Bagarre": 2}}), "at": "2026-01-01 00:00:00"},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO web_tables (id, campaign_id, gm_token, invite_token, combat,"
+                " created_at) VALUES (1, 1, 'g', 'i', '{}', :at)"
+            ),
+            {"at": "2026-01-01 00:00:00"},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO web_players (id, table_id, name, token, character_id, created_at)"
+                " VALUES (5, 1, 'Ana', 't', 1, :at)"
+            ),
+            {"at": "2026-01-01 00:00:00"},
+        )
+    engine.dispose()
+    with Store(db_url) as store:
+        from meneur.web.tables import Tables
+
+        tables = Tables(store)
+        assert tables.holds(1) == {"zed": 5}
+        [player] = tables.players(1)
+        assert player.characters == ("Zed",)
+        table = tables.get(1)
+        assert table is not None and not table.locked and table.physical

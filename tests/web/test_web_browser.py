@@ -252,3 +252,62 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
         assert (shots / name).stat().st_size > 10_000  # a page was drawn, not a blank
     for page in (gm, alice, bob):
         page.context.close()
+
+
+def test_a_namesake_cannot_take_over_a_character(browser: Any, server: dict[str, Any]) -> None:
+    """Issue 16: Eve joins as « Bastien » and asks for Pip, Bastien's character: refused."""
+    bastien = join(browser, server, "Bastien", "Pip")
+    eve = browser.new_context(locale="fr-FR").new_page()
+    eve.set_default_timeout(WAIT)
+    eve.goto(server["invite"])
+    eve.fill("input[name=name]", "Bastien")
+    eve.click("button[type=submit]")
+    eve.wait_for_selector("#log", state="attached")
+    assert eve.locator("select[name=character] option", has_text="Pip").count() == 0
+    csrf = eve.locator("input[name=csrf]").first.input_value()
+    seat = eve.url.split("?")[0]
+    picked = eve.request.post(
+        f"{seat}/character", form={"csrf": csrf, "action": "pick", "character": "Pip"}
+    )
+    assert picked.status == 400
+    token_path = seat.split("/t/", 1)[1]
+    rolled = eve.request.post(
+        f"{server['root']}/api/t/{token_path}/roll",
+        data={"character": "Pip", "trait": "Force"},
+        headers={"content-type": "application/json"},
+    )
+    assert rolled.status == 400
+    eve.reload()
+    assert eve.locator("form.roll[data-character='Pip']").count() == 0
+    bastien.click("form.roll button.primary")  # the real Bastien still rolls
+    bastien.wait_for_selector("#log li.entry >> text=Pip")
+    for page in (bastien, eve):
+        page.context.close()
+
+
+def test_a_blind_batch_by_batch_roll_shows_the_roller_nothing(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """Issue 16: « je choisis à chaque lot » in a blind roll showed the dice and the count."""
+    player = join(browser, server, "Ariane", "Nox")
+    form = "form.roll[data-character='Nox']"
+    player.check(f"{form} input[value='Force']")
+    player.select_option(f"{form} select[name=explode]", "ask")
+    player.select_option(f"{form} select[name=mode]", "blindroll")
+    player.fill(f"{form} input[name=threshold]", "3")
+    player.fill(f"{form} input[name=faces]", "4 4 2 5")
+    assert player.locator(f"{form} .blind-note").is_visible()
+    player.click(f"{form} button.primary")
+    entry = player.locator("#log li.mode-blindroll >> text=Nox")
+    entry.wait_for()
+    player.reload()
+    player.wait_for_selector("#log li.mode-blindroll")
+    assert player.locator("#pending").count() == 0
+    assert player.locator("#log li.mode-blindroll .die").count() == 0
+    line = player.locator("#log li.mode-blindroll")
+    assert line.locator(".dice").count() == 0
+    verdict = line.locator(".verdict").inner_text()
+    assert "aveugle" in verdict and not any(digit in verdict for digit in "0123456789")
+    [logged] = [r for r in server["store"].rolls() if r["who"] == "Nox"]
+    assert logged["faces"] == [[4, 4, 2, 5]]  # the GM's log holds them all
+    player.context.close()

@@ -64,9 +64,9 @@ def test_a_public_roll_reaches_everyone_live_with_dice_and_verdict(table: Table)
     ):
         for socket in (gm, a, b):
             assert receive(socket)["type"] == "hello"
-        seq = table.roll(alice, "Brindille", "Force", faces="4 6 2", explode="never")["seq"]
+        key = table.roll(alice, "Brindille", "Force", faces="4 6 2", explode="never")["id"]
         got = [receive(socket) for socket in (gm, a, b)]
-        assert {m["seq"] for m in got} == {seq}
+        assert {m["id"] for m in got} == {key}
         assert got[0]["html"].count('class="die hit"') == 2  # 4 and 6 succeed
         assert "Réussite" in got[0]["html"] and "Success" in got[2]["html"]
 
@@ -97,19 +97,19 @@ def test_a_secret_roll_never_reaches_a_socket_that_may_not_see_it(
         for socket, sees in ((gm, gm_sees), (a, roller_sees), (b, other_sees)):
             first = receive(socket)
             if sees is None:
-                assert first["seq"] == public["seq"]  # the secret roll was never sent
+                assert first["id"] == public["id"]  # the secret roll was never sent
                 continue
-            assert first["seq"] == secret["seq"]
+            assert first["id"] == secret["id"]
             if sees == "hidden":
                 assert 'class="die' not in first["html"]  # no dice, no verdict
                 assert "Réussite" not in first["html"]
             else:
                 assert first["html"].count('class="die hit"') == 3
-            assert receive(socket)["seq"] == public["seq"]
+            assert receive(socket)["id"] == public["id"]
     # the pages and the log API hide it in the same way
     other = bob if mode != "selfroll" else table.gm
     entries = table.client.get(f"/api{other}/log").json()["entries"]
-    assert [e["seq"] for e in entries] == [public["seq"]]
+    assert [e["id"] for e in entries] == [public["id"]]
     assert "4 5 6" not in table.client.get(other).text
 
 

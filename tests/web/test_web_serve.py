@@ -7,19 +7,23 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from cli_helpers import invoke
 
 
 @pytest.fixture
 def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """``uvicorn.run`` replaced: the app and options it would have served are kept."""
+    """``uvicorn.Server.run`` replaced: the app and options it would have served are kept."""
     import uvicorn
 
     calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(
-        uvicorn, "run", lambda app, **options: calls.append({"app": app, **options})
-    )
+
+    def run(server: uvicorn.Server, sockets: Any = None) -> None:
+        config = server.config
+        calls.append({"app": config.app, "host": config.host, "port": config.port})
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     return calls
 
 
@@ -34,12 +38,61 @@ def test_the_first_serve_prints_a_working_gm_link(
     assert "« default »" in result.out
     [call] = served
     assert call["host"] == "127.0.0.1" and call["port"] == 8000
-    with TestClient(call["app"]) as client:
+    with TestClient(call["app"], base_url="http://127.0.0.1:8000") as client:
         assert client.get(gm.group(1)).status_code == 200
         assert client.get(invite.group(1)).status_code == 200
     again = invoke(capsys, "serve", "--host", "0.0.0.0", "--port", "8123")
     assert gm.group(1) in again.out  # the same table, the same links
     assert served[1]["port"] == 8123
+
+
+def test_only_the_tables_own_hosts_and_origin_pass(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]]
+) -> None:
+    """Issue 16: the Host is checked, the Origin must be the table's own exactly."""
+    result = invoke(capsys, "serve", "--public-url", "https://table.example.org")
+    gm = re.search(r"https://table\.example\.org(/t/\d+/[A-Za-z0-9_-]{43})\s", result.out)
+    assert gm, result.out  # the printed links use the public address
+    [call] = served
+    with TestClient(call["app"], base_url="https://table.example.org") as client:
+        assert client.get(gm.group(1)).status_code == 200
+        assert client.get(gm.group(1), headers={"host": "evil.example"}).status_code == 400
+        page = client.get(gm.group(1)).text
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
+        assert csrf
+        form = {"csrf": csrf.group(1), "action": "next"}
+        for origin, status in (
+            ("https://table.example.org", 303),
+            ("null", 403),
+            ("http://table.example.org", 403),  # another scheme
+            ("https://table.example.org:444", 403),  # another port
+            ("https://evil.example", 403),
+        ):
+            answer = client.post(
+                f"{gm.group(1)}/combat",
+                data=form,
+                headers={"origin": origin},
+                follow_redirects=False,
+            )
+            assert answer.status_code == status, origin
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(
+                f"{gm.group(1)}/ws", headers={"origin": "null", "host": "table.example.org"}
+            ) as socket,
+        ):
+            socket.receive_text()
+        with client.websocket_connect(
+            f"{gm.group(1)}/ws",
+            headers={"origin": "https://table.example.org", "host": "table.example.org"},
+        ) as socket:
+            assert '"hello"' in socket.receive_text()
+
+
+def test_a_bad_public_url_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    result = invoke(capsys, "serve", "--public-url", "ftp://x/y")
+    assert result.status == 2 and "--public-url" in result.err
+    assert len(result.err.strip().splitlines()) == 1
 
 
 def test_serve_refuses_a_bad_port_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,3 +113,16 @@ def test_serve_says_when_the_port_is_taken(
         result = invoke(capsys, "serve", "--port", str(port))
     assert result.status == 2 and served == []
     assert str(port) in result.err and len(result.err.strip().splitlines()) == 1
+
+
+def test_a_new_table_stops_the_old_links(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]]
+) -> None:
+    """Issue 16: ``--new-table`` left the old links valid."""
+    links = re.compile(r"http://127\.0\.0\.1:8000(/t/\d+/(?:join/)?[A-Za-z0-9_-]{43})\s")
+    old = links.findall(invoke(capsys, "serve").out)
+    new = links.findall(invoke(capsys, "serve", "--new-table").out)
+    assert len(old) == len(new) == 2 and not set(old) & set(new)
+    with TestClient(served[-1]["app"], base_url="http://127.0.0.1:8000") as client:
+        assert [client.get(link).status_code for link in old] == [404, 404]
+        assert [client.get(link).status_code for link in new] == [200, 200]

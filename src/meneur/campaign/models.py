@@ -20,7 +20,9 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -28,6 +30,8 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
+    true,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -161,10 +165,14 @@ class WebTable(Base):
     invite_token: Mapped[str] = mapped_column(String(64))
     combat: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    locked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """No one joins a locked table (the seats already there stay)."""
+    physical: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Whether typed physical faces are taken while a game session commits the dice."""
 
 
 class WebPlayer(Base):
-    """A player seated at a web table (their own token) and the character they play."""
+    """A player seated at a web table, known by their own token (not by their name)."""
 
     __tablename__ = "web_players"
     __table_args__ = (Index("ix_web_players_table", "table_id"),)
@@ -173,7 +181,32 @@ class WebPlayer(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     token: Mapped[str] = mapped_column(String(64))
-    character_id: Mapped[int | None] = mapped_column(
-        ForeignKey("characters.id", ondelete="SET NULL"), default=None
-    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebHold(Base):
+    """Who holds a character at a web table: one seat, or the GM (``player_id`` null).
+
+    The unique key makes a claim race-free: of two seats claiming one character at the
+    same moment, the database keeps one.
+    """
+
+    __tablename__ = "web_holds"
+    __table_args__ = (UniqueConstraint("table_id", "character_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"))
+    character_id: Mapped[int] = mapped_column(ForeignKey("characters.id", ondelete="CASCADE"))
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("web_players.id", ondelete="CASCADE"), default=None
+    )
+
+
+class WebLimit(Base):
+    """A rate limit's token bucket, shared by every server process on the database."""
+
+    __tablename__ = "web_limits"
+
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[float] = mapped_column(Float)

@@ -31,8 +31,66 @@ CampaignOpt = Annotated[
     typer.Option("--campaign", metavar="NAME", help=_("The campaign (default: the current one).")),
 ]
 NewOpt = Annotated[
-    bool, typer.Option("--new-table", help=_("Make a new table (new GM and invite links)."))
+    bool,
+    typer.Option(
+        "--new-table",
+        help=_("Make a new table (new GM and invite links; the old links stop working)."),
+    ),
 ]
+PublicOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--public-url",
+        metavar="URL",
+        help=_(
+            "The address players reach the table by, through a proxy or a LAN address "
+            "(http://192.168.1.10:8000): the printed links use it, and only it and this "
+            "computer are accepted."
+        ),
+    ),
+]
+
+
+def public_root(url: str) -> tuple[str, str]:
+    """``(origin, host)`` of ``--public-url``: a scheme and a host, nothing else."""
+    from urllib.parse import urlsplit
+
+    from meneur.errors import UsageError
+    from meneur.locale import N_
+
+    parts = urlsplit(url.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or port == -1
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+    ):
+        raise UsageError(
+            N_(
+                "--public-url takes a scheme and a host, like https://table.example.org, "
+                "not '{url}'."
+            ),
+            url=url[:80],
+        )
+    host = parts.netloc.lower()
+    return f"{parts.scheme}://{host}", host
+
+
+def allowed_hosts(host: str, port: int, public: str | None) -> tuple[str, ...]:
+    """The ``Host`` values the table answers to: this computer's names, and the public one."""
+    names = {host, "127.0.0.1", "localhost"} if host not in ("0.0.0.0", "::") else set()
+    names |= {"127.0.0.1", "localhost", "[::1]"}
+    found = {f"{name}:{port}" for name in names}
+    if public is not None:
+        found.add(public)
+    return tuple(sorted(found))
 
 
 def check_port(host: str, port: int) -> None:
@@ -60,24 +118,26 @@ def serve_command(
     port: PortOpt = 8000,
     campaign: CampaignOpt = None,
     new_table: NewOpt = False,
+    public_url: PublicOpt = None,
 ) -> None:
     """Start the live table: the GM and players roll together in the browser."""
     import uvicorn
 
     from meneur.campaign.store import Store
-    from meneur.web.app import create_app
+    from meneur.web.app import create_app, redact_logs
     from meneur.web.state import WebSettings
     from meneur.web.tables import Tables
 
+    public = public_root(public_url) if public_url is not None else None
     check_port(host, port)
     store = Store()
     tables = Tables(store)
     if new_table or campaign is not None:
-        table = tables.create(campaign) if new_table else tables.default_for(campaign)
+        table = tables.create(campaign, replace=True) if new_table else tables.default_for(campaign)
     else:
         table = tables.default()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    root = f"http://{shown}:{port}"
+    root = public[0] if public else f"http://{shown}:{port}"
     print(_("The table of the campaign '{campaign}' is ready.").format(campaign=table.campaign))
     print(
         _("GM link (keep it to yourself): {url}").format(
@@ -90,9 +150,12 @@ def serve_command(
         )
     )
     print(_("Stop with Ctrl+C."), flush=True)
-    settings = WebSettings()
+    settings = WebSettings(
+        hosts=allowed_hosts(host, port, public[1] if public else None),
+        public_url=public[0] if public else "",
+    )
     app = create_app(store, settings=settings)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -101,6 +164,8 @@ def serve_command(
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
         server_header=False,
     )
+    redact_logs()  # again: uvicorn's own handlers exist now
+    uvicorn.Server(config).run()
 
 
 def register(app: typer.Typer) -> None:

@@ -6,10 +6,14 @@ Security in one place:
   ``<script>alert(1)</script>`` is shown as text; a strict Content-Security-Policy
   forbids inline scripts anyway;
 * request bodies are limited (:class:`BodyLimit`), WebSocket messages too (in the route);
-* POST forms carry a per-seat CSRF token, and a request whose ``Origin`` is another site
-  is refused (:class:`SameOrigin`); the JSON API takes ``application/json`` only, which
-  a cross-site form cannot send;
-* no response ever holds a stack trace: errors become a short page or JSON message.
+* POST forms carry a per-seat CSRF token, and a form or WebSocket whose ``Origin`` is not
+  exactly the table's own (``null`` and other schemes included) is refused
+  (:class:`SameOrigin`); the ``Host`` must be one the table is served as
+  (:attr:`WebSettings.hosts`); the JSON API takes ``application/json`` only, which a
+  cross-site form cannot send;
+* no response ever holds a stack trace: errors become a short page or JSON message;
+* no log line holds a token (:class:`Redact`), and a client that drops mid-request is
+  not an error worth a traceback.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
-from urllib.parse import urlsplit
+from http import HTTPStatus
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -27,7 +32,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import HTTPConnection
+from starlette.requests import ClientDisconnect, HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meneur.campaign.store import Store
@@ -50,6 +55,41 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"cache-control", b"no-store"),
 ]
+
+
+TOKENISH = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32,64}(?![A-Za-z0-9_-])")
+"""Anything shaped like a token (43 URL-safe characters) in a log line."""
+REDACTED_LOGGERS = ("meneur.web", "uvicorn", "uvicorn.error", "uvicorn.access", "fastapi")
+
+
+def redact(text: str) -> str:
+    return TOKENISH.sub("[token]", text)
+
+
+class Redact(logging.Filter):
+    """Tokens out of every log line: the message, its arguments and its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = redact(record.getMessage())
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        record.exc_info = None  # formatted (and redacted) above
+        return True
+
+
+def redact_logs() -> None:
+    """Put :class:`Redact` on the table's loggers and on every handler they write to."""
+    targets: list[logging.Filterer] = []
+    for name in (*REDACTED_LOGGERS, None):
+        logger = logging.getLogger(name)
+        targets.append(logger)
+        targets.extend(logger.handlers)
+    for target in targets:
+        if not any(isinstance(f, Redact) for f in target.filters):
+            target.addFilter(Redact())
 
 
 class TooLarge(Exception):
@@ -85,32 +125,53 @@ class BodyLimit:
             await self.app(scope, limited, send)
         except TooLarge:
             await _plain(send, 413, "Request too large.")
+        except ClientDisconnect:  # the client went away mid-body: nobody to answer
+            return
 
 
 class SameOrigin:
-    """Refuse unsafe requests and WebSockets that a page of another site started."""
+    """Refuse a request for another host, and forms or WebSockets from another origin.
 
-    def __init__(self, app: ASGIApp) -> None:
+    ``hosts`` lists the ``Host`` values the table is served as (empty: any, for tests
+    and embedding). The origin of an unsafe request or a WebSocket must equal the
+    table's own exactly: the public URL's when one is set, else the scheme and host the
+    request came in by; ``null``, another scheme or another port are refused. A request
+    without ``Origin`` (a script, not a browser) passes: forms still need their CSRF
+    token and the JSON API its content type.
+    """
+
+    def __init__(self, app: ASGIApp, hosts: tuple[str, ...] = (), public: str = "") -> None:
         self.app = app
+        self.hosts = frozenset(host.lower() for host in hosts)
+        self.public = public.rstrip("/").lower()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
+            headers = dict(scope.get("headers", []))
+            host = headers.get(b"host", b"").decode("latin-1").lower()
+            if self.hosts and host not in self.hosts:
+                await _refuse(scope, send, 400, "Unknown host.")
+                return
             unsafe = scope["type"] == "websocket" or scope.get("method") not in (
                 "GET",
                 "HEAD",
                 "OPTIONS",
             )
-            headers = dict(scope.get("headers", []))
             origin = headers.get(b"origin")
-            if unsafe and origin and origin != b"null":
-                host = headers.get(b"host", b"").decode("latin-1")
-                if urlsplit(origin.decode("latin-1")).netloc != host:
-                    if scope["type"] == "websocket":
-                        await send({"type": "websocket.close", "code": 1008})
-                    else:
-                        await _plain(send, 403, "Cross-site request refused.")
+            if unsafe and origin is not None:
+                secure = scope.get("scheme") in ("https", "wss")
+                own = self.public or f"{'https' if secure else 'http'}://{host}"
+                if origin.decode("latin-1").lower() != own:
+                    await _refuse(scope, send, 403, "Cross-site request refused.")
                     return
         await self.app(scope, receive, send)
+
+
+async def _refuse(scope: Scope, send: Send, status: int, text: str) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 1008})
+    else:
+        await _plain(send, status, text)
 
 
 class Language:
@@ -216,6 +277,7 @@ def create_app(
     owned = store is None
     the_store = store if store is not None else Store(url)
     the_settings = settings or WebSettings()
+    redact_logs()
     roller = Roller(the_store)
     state = WebState(
         store=the_store,
@@ -250,7 +312,9 @@ def create_app(
             429: gettext("Too many rolls at once: wait a moment."),
         }
         detail = error.detail if isinstance(error.detail, str) and error.status_code < 500 else ""
-        message = messages.get(error.status_code) if error.status_code != 400 else detail
+        phrase = HTTPStatus(error.status_code).phrase
+        told = detail if detail and detail != phrase else ""  # a message the route chose
+        message = detail if error.status_code == 400 else told or messages.get(error.status_code)
         return error_response(request, error.status_code, message or gettext("Bad request."))
 
     @app.exception_handler(RequestValidationError)
@@ -275,7 +339,7 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, error: Exception) -> Response:
-        log.exception("unexpected error on %s", request.url.path)
+        log.exception("unexpected error on %s", redact(request.url.path))
         return error_response(request, 500, gettext("Something went wrong on the server."))
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -283,7 +347,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(ws.router)
     app.add_middleware(Language)
-    app.add_middleware(SameOrigin)
+    app.add_middleware(SameOrigin, hosts=the_settings.hosts, public=the_settings.public_url)
     app.add_middleware(BodyLimit, limit=the_settings.max_body)
     app.add_middleware(Headers)
     return app

@@ -87,6 +87,21 @@ class CharacterForm(BaseModel):
     character: str = Field(default="", max_length=80)
     system: str = Field(default="tunnels", max_length=40)
     name: str = Field(default="", max_length=80)
+    free: bool = False
+    """The GM's new character is left free for a player to pick (else it is an NPC)."""
+
+
+class SeatsForm(BaseModel):
+    """The GM's management of the table's seats, invite and rules."""
+
+    csrf: str = Field(default="", max_length=80)
+    action: Literal[
+        "kick", "renew", "assign", "invite", "lock", "unlock", "physical", "no_physical"
+    ]
+    player: int = Field(default=0, ge=0, le=2_000_000_000)
+    character: str = Field(default="", max_length=80)
+    holder: str = Field(default="gm", pattern=r"^(gm|free|[0-9]{1,10})$")
+    """Who gets ``character``: a seat's number, ``gm`` (a non-player character) or ``free``."""
 
 
 class CsrfForm(BaseModel):

@@ -32,6 +32,8 @@ ROLL_MODES: tuple[RollMode, ...] = ("public", "gmroll", "blindroll", "selfroll")
 Audience = Literal["full", "hidden"]
 QUEUE_LIMIT = 2000
 BATCH_LIMIT = 200
+CLOSED = 4001
+"""Close code of a socket whose seat was removed (or whose queue overflowed)."""
 FRAME_GAP = 0.01
 """Seconds between two frames to one client when rolls come faster than that: a quiet
 table sends each roll at once; a busy one sends at most 100 frames a second per client."""
@@ -111,6 +113,19 @@ class Hub:
     def count(self, table_id: int) -> int:
         return len(self.tables.get(table_id, ()))
 
+    def seats(self, table_id: int) -> set[str]:
+        """The seat keys with a live page open on this process."""
+        return {connection.seat for connection in self.tables.get(table_id, ())}
+
+    def close_seat(self, table_id: int, seat: str) -> int:
+        """Close the sockets of ``seat`` (removed or its link revoked); returns how many."""
+        closing = [c for c in self.tables.get(table_id, ()) if c.seat == seat]
+        for connection in closing:
+            self.remove(connection)
+            with contextlib.suppress(asyncio.QueueFull):
+                connection.queue.put_nowait("")  # wakes the sender, which closes the socket
+        return len(closing)
+
     def publish(self, table_id: int, mode: str, roller: str | None, render: Render) -> int:
         """Queue the roll for every connection allowed to see it; returns how many."""
         made: dict[tuple[Audience, str], str] = {}
@@ -137,6 +152,8 @@ class Hub:
             connection.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.remove(connection)
+            connection.queue.get_nowait()  # room for the wake-up: the sender closes it
+            connection.queue.put_nowait("")
 
     async def pump(self, connection: Connection) -> None:
         """Send the connection's queue in order until it closes.
@@ -148,8 +165,11 @@ class Hub:
         queue = connection.queue
         last = 0.0
         with contextlib.suppress(Exception):
-            while not connection.closed:
+            while True:
                 message = await queue.get()
+                if connection.closed:  # dropped, or its seat removed: close the socket
+                    await connection.websocket.close(code=CLOSED)
+                    return
                 wait = FRAME_GAP - (time.monotonic() - last)
                 if wait > 0:  # busy table: gather what comes in the next moments
                     await asyncio.sleep(wait)

@@ -19,7 +19,8 @@ from fastapi.templating import Jinja2Templates
 
 from meneur.campaign.store import Store
 from meneur.web.batches import Batches
-from meneur.web.live import Hub, TokenBucket
+from meneur.web.limits import Limits
+from meneur.web.live import Hub
 from meneur.web.pushes import Pushes
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat, Tables
@@ -41,9 +42,17 @@ class WebSettings:
     """Messages per second a WebSocket client may send (bursts of ``ws_burst``)."""
     roll_rate: float = 5.0
     roll_burst: float = 20.0
-    """Rolls per second one seat may make through the HTTP API (bursts of ``roll_burst``)."""
+    """Rolls (and odds asked) per second one seat may make (bursts of ``roll_burst``)."""
+    join_rate: float = 0.1
+    join_burst: float = 6.0
+    """Joins per second from one address at one table (bursts of ``join_burst``)."""
     log_lines: int = 60
     """Log entries shown when a page loads."""
+    hosts: tuple[str, ...] = ()
+    """The ``Host`` values the table answers to (``meneur serve`` sets them from
+    ``--host`` and ``--public-url``); empty: any host (tests, embedding)."""
+    public_url: str = ""
+    """The table's own origin when it is reached through a proxy or a LAN address."""
 
 
 @dataclass
@@ -56,7 +65,7 @@ class WebState:
     hub: Hub = field(default_factory=Hub)
     batches: Batches = field(default_factory=Batches)
     pushes: Pushes = field(default_factory=Pushes)
-    buckets: dict[str, TokenBucket] = field(default_factory=dict)
+    limits: Limits | None = None
 
     @staticmethod
     def csrf(seat: Seat) -> str:
@@ -68,13 +77,29 @@ class WebState:
         key = seat.table.gm_token.encode()
         return hmac.new(key, b"csrf:" + seat.token.encode(), hashlib.sha256).hexdigest()[:40]
 
-    def allow_roll(self, seat: Seat) -> bool:
-        bucket = self.buckets.get(seat.key + str(seat.table.id))
-        if bucket is None:
-            bucket = self.buckets[seat.key + str(seat.table.id)] = TokenBucket(
-                self.settings.roll_rate, self.settings.roll_burst
-            )
-        return bucket.take()
+    @property
+    def shared_limits(self) -> Limits:
+        if self.limits is None:
+            self.limits = Limits(self.store)
+        return self.limits
+
+    async def _allow(self, key: str, rate: float, burst: float) -> bool:
+        limits = self.shared_limits
+        if limits.shared:  # a database transaction: off the event loop
+            return await asyncio.to_thread(limits.take, key, rate, burst)
+        return limits.take(key, rate, burst)
+
+    async def allow_roll(self, seat: Seat) -> bool:
+        """A roll (or an odds request) by ``seat``, within its rate (every process counts)."""
+        settings = self.settings
+        key = f"roll:{seat.table.id}:{seat.key}"
+        return await self._allow(key, settings.roll_rate, settings.roll_burst)
+
+    async def allow_join(self, table_id: int, address: str) -> bool:
+        """A join from ``address`` at the table, within its rate (every process counts)."""
+        settings = self.settings
+        key = f"join:{table_id}:{address[:64]}"
+        return await self._allow(key, settings.join_rate, settings.join_burst)
 
 
 def web_state(request: Request) -> WebState:
@@ -87,11 +112,13 @@ Token = Annotated[str, PathParam(pattern=TOKEN_PATTERN)]
 
 
 async def seat(table_id: int, token: Token, state: State) -> Seat:
-    """The seat whose token is in the URL, or 404 (the same answer for a wrong table)."""
-    if state.tables.is_cached(table_id):  # known table: no database, no thread hop
-        found = state.tables.seat(table_id, token)
-    else:
-        found = await asyncio.to_thread(state.tables.seat, table_id, token)
+    """The seat whose token is in the URL, or 404 (the same answer for a wrong table).
+
+    Read from the database (in a thread, off the event loop) on PostgreSQL at every
+    request, so that a seat the GM removed stops at once whichever process serves it.
+    """
+    known = state.tables.known_seat(table_id, token)  # SQLite: no database, no thread hop
+    found = await asyncio.to_thread(state.tables.seat, table_id, token) if known is False else known
     if found is None:
         raise HTTPException(status_code=404)
     return found

@@ -5,21 +5,34 @@ with the invite gets a seat token of their own. Tokens are ``secrets.token_urlsa
 (256 bits), always compared with :func:`hmac.compare_digest` (constant time): a table is
 found by its id in the URL, then the token is checked against that table's tokens.
 
-A seat is the GM (acts for every character) or a player (acts only for the one
-character they picked or created).
+A seat is the GM (acts for every character) or a player (acts only for the characters
+their seat holds). Seats are identities: a claim, a roll or an action is tied to the
+seat's id, never to its display name, so two players may share a name and stay two
+seats. A player holds one character (picked or created) unless the GM assigns more; a
+character the GM created at the table is a non-player character, held by the GM: it is
+neither listed to nor claimable by players.
+
+On PostgreSQL (several server processes may share the database) every request reads
+its seat from the database, so that a seat the GM removed, a new invite link or a lock
+holds at once on every process. On SQLite, one process serves the table (a second
+``meneur serve`` is refused): its seats are kept in memory and every change made here
+clears them (:func:`changes`), so a request costs no database read and no wait for
+the single writer.
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
 
-from meneur.campaign.errors import CampaignError
-from meneur.campaign.models import Campaign, Character, WebPlayer, WebTable
+from meneur.campaign.errors import CampaignError, StorageError
+from meneur.campaign.models import Campaign, Character, WebHold, WebPlayer, WebTable
 from meneur.campaign.names import clean_name, name_key
 from meneur.campaign.store import Store
 from meneur.locale import N_
@@ -44,6 +57,9 @@ class TableInfo:
     gm_token: str
     invite_token: str
     combat: dict[str, Any]
+    locked: bool = False
+    physical: bool = True
+    """Whether typed physical faces are taken while a game session commits the dice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +67,16 @@ class PlayerInfo:
     id: int
     name: str
     token: str
-    character: str | None
+    characters: tuple[str, ...] = ()
+    """The characters this seat holds (one, unless the GM assigned more)."""
+
+    @property
+    def character(self) -> str | None:
+        return self.characters[0] if self.characters else None
+
+    @property
+    def key(self) -> str:
+        return f"p{self.id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +93,8 @@ class Seat:
 
     @property
     def key(self) -> str:
-        """A short public id of the seat (``gm``, ``p3``), used for roll visibility."""
-        return "gm" if self.player is None else f"p{self.player.id}"
+        """A short id of the seat (``gm``, ``p3``): roll visibility, never shown publicly."""
+        return "gm" if self.player is None else self.player.key
 
     @property
     def is_gm(self) -> bool:
@@ -82,52 +107,94 @@ class Seat:
     def may_act_for(self, character: str) -> bool:
         if self.is_gm:
             return True
-        own = self.player.character if self.player else None
-        return own is not None and name_key(own) == name_key(character)
+        held = self.player.characters if self.player else ()
+        return name_key(character) in {name_key(name) for name in held}
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def changes(method: F) -> F:
+    """A write to a table's seats: the memory of that table is cleared once it is done."""
+
+    @functools.wraps(method)
+    def wrapper(self: Tables, where: TableInfo | Seat | int, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, where, *args, **kwargs)
+        finally:
+            if isinstance(where, Seat):
+                where = where.table
+            self._forget(where if isinstance(where, int) else where.id)
+
+    return cast(F, wrapper)
+
+
+def _not_free(character: str) -> CampaignError:
+    return CampaignError(
+        N_("{character} is not free to pick: ask the GM."), character=character[:80]
+    )
 
 
 class Tables:
     """The web tables of a campaign database (one transaction per method)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, cached: bool | None = None) -> None:
         self.store = store
+        self.cached = store.engine.dialect.name == "sqlite" if cached is None else cached
         self._seated: dict[int, tuple[TableInfo, list[PlayerInfo]]] = {}
-        """Tables and their players, read once: every request checks a seat, and this
-        process is the only writer of web tables (each write below clears the entry)."""
-
-    def is_cached(self, table_id: int) -> bool:
-        return table_id in self._seated
+        self._changed = 0
+        """Counts the changes made here: a read that a change overtook is not kept."""
 
     def _forget(self, table_id: int) -> None:
+        self._changed += 1
         self._seated.pop(table_id, None)
 
-    def seating(self, table_id: int) -> tuple[TableInfo, list[PlayerInfo]] | None:
-        """The table and its players (cached), or ``None`` for an unknown table."""
-        found = self._seated.get(table_id)
-        if found is None:
-            table = self.get(table_id)
-            if table is None:
-                return None
-            found = self._seated[table_id] = (table, self.players(table_id))
+    def known_seat(self, table_id: int, token: str) -> Seat | Literal[False] | None:
+        """The seat from memory, or ``False`` when it must be read (see :meth:`seat`)."""
+        found = self._seated.get(table_id) if self.cached else None
+        return False if found is None else self._match(found, token)
+
+    @staticmethod
+    def _match(seating: tuple[TableInfo, list[PlayerInfo]], token: str) -> Seat | None:
+        table, players = seating
+        found: Seat | None = None
+        if same_token(token, table.gm_token):
+            found = Seat(table, "gm")
+        for player in players:  # every token checked: no early exit
+            if same_token(token, player.token):
+                found = Seat(table, "player", player)
         return found
 
     @staticmethod
     def _info(row: WebTable, campaign: str) -> TableInfo:
-        return TableInfo(row.id, campaign, row.gm_token, row.invite_token, dict(row.combat))
-
-    def create(self, campaign: str | None = None) -> TableInfo:
-        """A new table for ``campaign`` (the current one, made on demand: zero setup)."""
-        current = (
-            self.store.current_campaign(create=True)
-            if campaign is None
-            else next(
-                (c for c in self.store.campaigns() if name_key(c.name) == name_key(campaign)),
-                None,
-            )
+        return TableInfo(
+            row.id,
+            campaign,
+            row.gm_token,
+            row.invite_token,
+            dict(row.combat),
+            bool(row.locked),
+            bool(row.physical),
         )
-        if current is None:
-            raise CampaignError(N_("No campaign named '{name}'."), name=(campaign or "?")[:80])
+
+    def _campaign_named(self, campaign: str | None) -> Any:
+        if campaign is None:
+            return self.store.current_campaign(create=True)
+        found = [c for c in self.store.campaigns() if name_key(c.name) == name_key(campaign)]
+        if not found:
+            raise CampaignError(N_("No campaign named '{name}'."), name=campaign[:80])
+        return found[0]
+
+    def create(self, campaign: str | None = None, *, replace: bool = False) -> TableInfo:
+        """A new table for ``campaign`` (the current one, made on demand: zero setup).
+
+        With ``replace``, the campaign's other tables go: their GM, invite and seat links
+        stop working (``meneur serve --new-table``).
+        """
+        current = self._campaign_named(campaign)
         with self.store.transaction() as session:
+            if replace:
+                session.execute(delete(WebTable).where(WebTable.campaign_id == current.id))
             row = WebTable(
                 campaign_id=current.id,
                 gm_token=new_token(),
@@ -144,13 +211,7 @@ class Tables:
 
     def default_for(self, campaign: str | None) -> TableInfo:
         """The first table of ``campaign`` (the current one if ``None``), made if need be."""
-        if campaign is None:
-            current = self.store.current_campaign(create=True)
-        else:
-            found = [c for c in self.store.campaigns() if name_key(c.name) == name_key(campaign)]
-            if not found:
-                raise CampaignError(N_("No campaign named '{name}'."), name=campaign[:80])
-            current = found[0]
+        current = self._campaign_named(campaign)
         with self.store.transaction() as session:
             row = session.scalar(
                 select(WebTable).where(WebTable.campaign_id == current.id).order_by(WebTable.id)
@@ -168,29 +229,52 @@ class Tables:
             ).first()
             return self._info(found[0], found[1]) if found else None
 
+    def _players(self, session: Any, table_id: int) -> list[PlayerInfo]:
+        rows = session.execute(
+            select(WebPlayer).where(WebPlayer.table_id == table_id).order_by(WebPlayer.id)
+        ).scalars()
+        held: dict[int, list[str]] = {}
+        for player_id, name in session.execute(
+            select(WebHold.player_id, Character.name)
+            .join(Character, Character.id == WebHold.character_id)
+            .where(WebHold.table_id == table_id, WebHold.player_id.is_not(None))
+            .order_by(WebHold.id)
+        ):
+            held.setdefault(player_id, []).append(name)
+        return [PlayerInfo(p.id, p.name, p.token, tuple(held.get(p.id, ()))) for p in rows]
+
     def players(self, table_id: int) -> list[PlayerInfo]:
         with self.store.transaction() as session:
+            return self._players(session, table_id)
+
+    def holds(self, table_id: int) -> dict[str, int | None]:
+        """The characters held at the table: folded name -> seat id (``None``: the GM's)."""
+        with self.store.transaction() as session:
             rows = session.execute(
-                select(WebPlayer, Character.name)
-                .outerjoin(Character, Character.id == WebPlayer.character_id)
-                .where(WebPlayer.table_id == table_id)
-                .order_by(WebPlayer.id)
+                select(Character.name, WebHold.player_id)
+                .join(Character, Character.id == WebHold.character_id)
+                .where(WebHold.table_id == table_id)
             ).all()
-            return [PlayerInfo(p.id, p.name, p.token, name) for p, name in rows]
+            return {name_key(name): player for name, player in rows}
 
     def seat(self, table_id: int, token: str) -> Seat | None:
-        """The seat holding ``token`` at table ``table_id``, or ``None`` (constant-time checks)."""
-        seating = self.seating(table_id)
-        if seating is None:
-            return None
-        table, players = seating
-        found: Seat | None = None
-        if same_token(token, table.gm_token):
-            found = Seat(table, "gm")
-        for player in players:  # every token checked: no early exit
-            if same_token(token, player.token):
-                found = Seat(table, "player", player)
-        return found
+        """The seat holding ``token`` at table ``table_id``, or ``None`` (constant-time checks).
+
+        Read from the database (kept in memory on SQLite until a change made here).
+        """
+        changed = self._changed
+        with self.store.transaction() as session:
+            found_table = session.execute(
+                select(WebTable, Campaign.name)
+                .join(Campaign, Campaign.id == WebTable.campaign_id)
+                .where(WebTable.id == table_id)
+            ).first()
+            if found_table is None:
+                return None
+            seating = (self._info(found_table[0], found_table[1]), self._players(session, table_id))
+        if self.cached and changed == self._changed:
+            self._seated[table_id] = seating
+        return self._match(seating, token)
 
     def invited(self, table_id: int, invite: str) -> TableInfo | None:
         table = self.get(table_id)
@@ -198,47 +282,144 @@ class Tables:
             return None
         return table
 
+    @changes
     def join(self, table: TableInfo, name: str) -> PlayerInfo:
         clean = clean_name(name, N_("player"))
         with self.store.transaction() as session:
-            count = len(
-                session.scalars(select(WebPlayer.id).where(WebPlayer.table_id == table.id)).all()
+            row_table = session.get(WebTable, table.id, with_for_update=True)
+            if row_table is None or not same_token(table.invite_token, row_table.invite_token):
+                raise CampaignError(N_("This invite link does not work any more."))
+            if row_table.locked:
+                raise CampaignError(N_("The GM has locked this table: nobody may join now."))
+            count = session.scalar(
+                select(func.count()).select_from(WebPlayer).where(WebPlayer.table_id == table.id)
             )
-            if count >= MAX_PLAYERS:
+            if (count or 0) >= MAX_PLAYERS:
                 raise CampaignError(N_("This table is full ({limit} players)."), limit=MAX_PLAYERS)
             row = WebPlayer(table_id=table.id, name=clean, token=new_token())
             session.add(row)
             session.flush()
-            player = PlayerInfo(row.id, row.name, row.token, None)
-        self._forget(table.id)
-        return player
+            return PlayerInfo(row.id, row.name, row.token)
 
-    def claimed(self, table_id: int) -> dict[str, str]:
-        """Characters already played at the table: folded name -> player name."""
-        return {name_key(p.character): p.name for p in self.players(table_id) if p.character}
+    def _character_id(self, campaign: str, character: str) -> tuple[int, str]:
+        info = self.store.character(character, campaign=campaign)
+        return info.id, info.name
 
+    @changes
     def claim(self, seat: Seat, character: str) -> None:
-        """The player now plays ``character`` (not one another player already plays)."""
-        assert seat.player is not None
-        taken = self.claimed(seat.table.id)
-        owner = taken.get(name_key(character))
-        if owner is not None and owner != seat.player.name:
-            raise CampaignError(
-                N_("{character} is already played by {player}."),
-                character=character[:80],
-                player=owner,
-            )
-        info = self.store.character(character, campaign=seat.table.campaign)
-        with self.store.transaction() as session:
-            row = session.get(WebPlayer, seat.player.id)
-            if row is None:
-                raise CampaignError(N_("This seat does not exist any more."))
-            row.character_id = info.id
-        self._forget(seat.table.id)
+        """The player now plays ``character``: their first, free and not the GM's.
 
+        Tied to the seat's id: a player with another seat's name takes nothing.
+        """
+        assert seat.player is not None
+        character_id, name = self._character_id(seat.table.campaign, character)
+        try:
+            with self.store.transaction() as session:
+                row = session.get(WebPlayer, seat.player.id, with_for_update=True)
+                if row is None or row.table_id != seat.table.id:
+                    raise CampaignError(N_("This seat does not exist any more."))
+                mine = session.scalar(
+                    select(Character.name)
+                    .join(WebHold, WebHold.character_id == Character.id)
+                    .where(WebHold.player_id == row.id)
+                )
+                if mine is not None:
+                    raise CampaignError(
+                        N_("You already play {character}: the GM may give you another."),
+                        character=mine,
+                    )
+                taken = session.scalar(
+                    select(WebHold.id).where(
+                        WebHold.table_id == seat.table.id, WebHold.character_id == character_id
+                    )
+                )
+                if taken is not None:
+                    raise _not_free(name)
+                session.add(
+                    WebHold(table_id=seat.table.id, character_id=character_id, player_id=row.id)
+                )
+        except StorageError:  # the unique key: another seat claimed it in the meantime
+            raise _not_free(name) from None
+
+    @changes
+    def assign(self, table: TableInfo, character: str, player_id: int | None) -> None:
+        """The GM gives ``character`` to seat ``player_id`` (``None``: keeps it as an NPC)."""
+        character_id, _name = self._character_id(table.campaign, character)
+        with self.store.transaction() as session:
+            if player_id is not None:
+                seat = session.get(WebPlayer, player_id)
+                if seat is None or seat.table_id != table.id:
+                    raise CampaignError(N_("This seat does not exist any more."))
+            hold = session.scalar(
+                select(WebHold).where(
+                    WebHold.table_id == table.id, WebHold.character_id == character_id
+                )
+            )
+            if hold is None:
+                session.add(
+                    WebHold(table_id=table.id, character_id=character_id, player_id=player_id)
+                )
+            else:
+                hold.player_id = player_id
+
+    @changes
+    def release(self, table: TableInfo, character: str) -> None:
+        """The GM frees ``character``: no seat holds it, any player may pick it."""
+        character_id, _name = self._character_id(table.campaign, character)
+        with self.store.transaction() as session:
+            session.execute(
+                delete(WebHold).where(
+                    WebHold.table_id == table.id, WebHold.character_id == character_id
+                )
+            )
+
+    @changes
+    def kick(self, table: TableInfo, player_id: int) -> str:
+        """Remove a seat: its link stops at once, its characters are free again."""
+        with self.store.transaction() as session:
+            row = session.get(WebPlayer, player_id)
+            if row is None or row.table_id != table.id:
+                raise CampaignError(N_("This seat does not exist any more."))
+            session.delete(row)
+            return f"p{player_id}"
+
+    @changes
+    def renew(self, table: TableInfo, player_id: int) -> str:
+        """Revoke a seat's link: the seat keeps its characters under a new token."""
+        with self.store.transaction() as session:
+            row = session.get(WebPlayer, player_id)
+            if row is None or row.table_id != table.id:
+                raise CampaignError(N_("This seat does not exist any more."))
+            row.token = new_token()
+            return row.token
+
+    @changes
+    def rotate_invite(self, table: TableInfo) -> str:
+        """A new invite link: the old one stops at once (seats already there stay)."""
+        with self.store.transaction() as session:
+            row = session.get(WebTable, table.id)
+            if row is None:
+                raise CampaignError(N_("This table does not exist any more."))
+            row.invite_token = new_token()
+            return row.invite_token
+
+    @changes
+    def set_flags(
+        self, table: TableInfo, *, locked: bool | None = None, physical: bool | None = None
+    ) -> None:
+        """Lock or open the table; take or refuse typed faces during a committed session."""
+        with self.store.transaction() as session:
+            row = session.get(WebTable, table.id)
+            if row is None:
+                raise CampaignError(N_("This table does not exist any more."))
+            if locked is not None:
+                row.locked = locked
+            if physical is not None:
+                row.physical = physical
+
+    @changes
     def set_combat(self, table_id: int, combat: dict[str, Any]) -> None:
         with self.store.transaction() as session:
             row = session.get(WebTable, table_id)
             if row is not None:
                 row.combat = combat
-        self._forget(table_id)

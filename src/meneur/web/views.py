@@ -17,7 +17,9 @@ from meneur.web.systems import ADAPTERS, Mark, Verdict
 
 @dataclass(frozen=True, slots=True)
 class LogLine:
-    seq: int
+    key: str
+    """The entry's opaque id for this table (never its sequence number: its gaps would
+    count the secret rolls)."""
     at: str
     who: str
     system: str
@@ -148,7 +150,9 @@ def mode_label(mode: str) -> str:
     }.get(mode, mode)
 
 
-def log_line(entry: Mapping[str, Any], mode: str, *, hidden: bool = False) -> LogLine:
+def log_line(
+    entry: Mapping[str, Any], mode: str, *, hidden: bool = False, key: str = ""
+) -> LogLine:
     """The entry as shown; ``hidden``: the roller of a blind roll sees that it happened only."""
     params = entry.get("params") or {}
     trait = params.get("trait") if isinstance(params, dict) else None
@@ -163,7 +167,7 @@ def log_line(entry: Mapping[str, Any], mode: str, *, hidden: bool = False) -> Lo
     at = str(entry.get("at", ""))[11:19]
     if hidden:
         return LogLine(
-            int(entry["seq"]),
+            key,
             at,
             str(entry.get("who") or "-"),
             system,
@@ -175,7 +179,7 @@ def log_line(entry: Mapping[str, Any], mode: str, *, hidden: bool = False) -> Lo
             hidden=True,
         )
     return LogLine(
-        int(entry["seq"]),
+        key,
         at,
         str(entry.get("who") or "-"),
         system,

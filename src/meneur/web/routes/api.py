@@ -14,7 +14,13 @@ from pydantic import ValidationError
 from meneur.web.forms import RollIn
 from meneur.web.live import audience, roll_meta
 from meneur.web.rolls import RollRequest
-from meneur.web.routes.common import options_from, publish, recent_entries
+from meneur.web.routes.common import (
+    entry_id,
+    options_from,
+    public_entry,
+    publish,
+    recent_entries,
+)
 from meneur.web.routes.pages import note_in_fight
 from meneur.web.state import SeatDep, State
 from meneur.web.systems import adapter_for
@@ -63,27 +69,33 @@ async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
         raise HTTPException(
             status_code=400, detail=f"{field}: {first.get('msg', '')}"[:200]
         ) from None
-    if not state.allow_roll(seat):
+    if not await state.allow_roll(seat):
         raise HTTPException(status_code=429)
     asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)
     entry = await state.roller.run(state.roller.roll, seat, asked)
-    publish(state, seat.table.id, entry)
+    publish(state, seat.table, entry)
     await note_in_fight(state, seat, entry)
     seen = audience(body.mode, seat.key, seat.key, viewer_is_gm=seat.is_gm)
+    shown = public_entry(seat.table, entry)
     if seen != "full":
-        return {"seq": entry["seq"], "mode": body.mode}
-    return {"seq": entry["seq"], "mode": body.mode, "entry": entry}
+        return {"id": shown["id"], "mode": body.mode}
+    return {"id": shown["id"], "mode": body.mode, "entry": shown}
 
 
 @router.get("/t/{table_id}/{token}/log")
 def log(seat: SeatDep, state: State) -> dict[str, Any]:
-    """The recent entries this seat may see (a blind roll's dice are left out)."""
+    """The recent entries this seat may see (a blind roll's dice are left out).
+
+    No entry carries its sequence number, chain links or seat id: their gaps and ids
+    would tell who rolled in secret and how often (see :func:`public_entry`).
+    """
     shown = []
     for entry in recent_entries(state, seat.table.campaign, state.settings.log_lines):
         mode, roller = roll_meta(entry)
         seen = audience(mode, roller, seat.key, viewer_is_gm=seat.is_gm)
         if seen == "full":
-            shown.append(entry)
+            shown.append(public_entry(seat.table, entry))
         elif seen == "hidden":
-            shown.append({"seq": entry["seq"], "who": entry["who"], "mode": mode, "hidden": True})
+            key = entry_id(seat.table, int(entry["seq"]))
+            shown.append({"id": key, "who": entry["who"], "mode": mode, "hidden": True})
     return {"entries": shown}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -13,14 +15,16 @@ from fastapi import HTTPException
 from sqlalchemy import select
 
 from meneur.campaign.models import Campaign, Roll
+from meneur.campaign.names import name_key
 from meneur.campaign.store import roll_dict
 from meneur.errors import MeneurError
 from meneur.locale import current_language, set_language
+from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.live import Audience, audience, roll_meta
 from meneur.web.state import WebState
 from meneur.web.systems import ADAPTERS, RollOptions, Trait, creation_fields
-from meneur.web.tables import Seat, same_token
+from meneur.web.tables import PlayerInfo, Seat, TableInfo, same_token
 from meneur.web.views import LogLine, log_line, mode_label
 
 
@@ -52,13 +56,37 @@ def recent_entries(state: WebState, campaign: str, limit: int) -> list[dict[str,
         return [roll_dict(row) for row in reversed(rows)]
 
 
+HIDDEN_FIELDS = frozenset({"seq", "prev_hash", "hash", "counter", "draws"})
+"""What a table never shows of a log entry: its place in the chain. Sequence numbers,
+links and committed-dice counters have gaps where the secret rolls are: they would count
+them. The GM's export (``meneur log export``) holds them all."""
+
+
+def entry_id(table: TableInfo, seq: int) -> str:
+    """An entry's opaque id at ``table`` (stable, unordered, unguessable without the GM token)."""
+    key = table.gm_token.encode()
+    return hmac.new(key, f"entry:{seq}".encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def public_entry(table: TableInfo, entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry as the table's API shows it: no chain position, no seat id."""
+    shown = {name: value for name, value in entry.items() if name not in HIDDEN_FIELDS}
+    shown["id"] = entry_id(table, int(entry["seq"]))
+    shown["decisions"] = [
+        {k: v for k, v in d.items() if k != "seat"} if isinstance(d, dict) else d
+        for d in entry.get("decisions") or []
+    ]
+    return shown
+
+
 def visible_lines(state: WebState, seat: Seat) -> list[LogLine]:
     lines = []
     for entry in recent_entries(state, seat.table.campaign, state.settings.log_lines):
         mode, roller = roll_meta(entry)
         seen = audience(mode, roller, seat.key, viewer_is_gm=seat.is_gm)
         if seen is not None:
-            lines.append(log_line(entry, mode, hidden=seen == "hidden"))
+            key = entry_id(seat.table, int(entry["seq"]))
+            lines.append(log_line(entry, mode, hidden=seen == "hidden", key=key))
     return list(reversed(lines))
 
 
@@ -67,16 +95,17 @@ def render_line(state: WebState, line: LogLine) -> str:
     return template.render(line=line, mode_label=mode_label)
 
 
-def publish(state: WebState, table_id: int, entry: dict[str, Any]) -> int:
+def publish(state: WebState, table: TableInfo, entry: dict[str, Any]) -> int:
     """Send a new log entry to every connection of the table allowed to see it."""
     mode, roller = roll_meta(entry)
+    key = entry_id(table, int(entry["seq"]))
 
     def render(seen: Audience, code: str) -> str:
         with language(code):
-            html = render_line(state, log_line(entry, mode, hidden=seen == "hidden"))
-        return json.dumps({"type": "roll", "seq": entry["seq"], "html": html})
+            html = render_line(state, log_line(entry, mode, hidden=seen == "hidden", key=key))
+        return json.dumps({"type": "roll", "id": key, "html": html})
 
-    return state.hub.publish(table_id, mode, roller, render)
+    return state.hub.publish(table.id, mode, roller, render)
 
 
 @dataclass
@@ -139,21 +168,30 @@ def sheet_view(
         return SheetView(name, system, title, (), [], [], error=str(error))
 
 
+def seat_label(player: PlayerInfo) -> str:
+    """A seat as the GM sees it: its name and its number (two Bastien stay two seats)."""
+    return f"{player.name} #{player.id}"
+
+
 def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[str, Any]:
     from meneur.systems.registry import find_system
 
     options = options_from(query)
     players = state.tables.players(seat.table.id)
-    owners = {p.character.casefold(): p.name for p in players if p.character}
+    labels = {p.id: seat_label(p) for p in players}
+    holds = state.tables.holds(seat.table.id)
     characters = state.store.characters(campaign=seat.table.campaign)
     sheets = []
     for info in characters:
         if seat.may_act_for(info.name):
             view = sheet_view(state, info.system, info.name, info.sheet, options)
-            view.owner = owners.get(info.name.casefold(), "")
+            key = name_key(info.name)
+            if key in holds:
+                holder = holds[key]
+                view.owner = _("non-player character") if holder is None else labels[holder]
             sheets.append(view)
     sessions = state.store.game_sessions(campaign=seat.table.campaign)
-    unclaimed = [c.name for c in characters if c.name.casefold() not in owners]
+    unclaimed = [c.name for c in characters if name_key(c.name) not in holds]
     return {
         "seat": seat,
         "table": seat.table,
@@ -167,6 +205,8 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "pending": pending.view() if (pending := state.batches.of(seat)) else None,
         "pushing": pushing.view() if (pushing := state.pushes.of(seat)) else None,
         "unclaimed": unclaimed,
+        "labels": labels,
+        "online": state.hub.seats(seat.table.id),
         "systems": [
             (name, find_system(name).title, creation_fields(adapter))
             for name, adapter in ADAPTERS.items()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -22,10 +23,11 @@ from meneur.web.forms import (
     NextForm,
     PushForm,
     RollForm,
+    SeatsForm,
 )
 from meneur.web.melee import exchange
 from meneur.web.rolls import RollRequest
-from meneur.web.routes.common import check_csrf, publish, table_context
+from meneur.web.routes.common import check_csrf, entry_id, publish, table_context
 from meneur.web.state import SeatDep, State, Token
 from meneur.web.systems import adapter_for
 from meneur.web.tables import Seat
@@ -57,11 +59,21 @@ def join_page(request: Request, table_id: int, invite: Token, state: State) -> R
 
 
 @router.post("/t/{table_id}/join/{invite}")
-def join(table_id: int, invite: Token, form: Annotated[JoinForm, Form()], state: State) -> Response:
-    table = state.tables.invited(table_id, invite)
+async def join(
+    request: Request,
+    table_id: int,
+    invite: Token,
+    form: Annotated[JoinForm, Form()],
+    state: State,
+) -> Response:
+    """Take a seat with the invite: rate-limited per address and table (429 beyond)."""
+    table = await asyncio.to_thread(state.tables.invited, table_id, invite)
     if table is None:
         raise HTTPException(status_code=404)
-    player = state.tables.join(table, form.name)
+    address = request.client.host if request.client else "-"
+    if not await state.allow_join(table.id, address):
+        raise HTTPException(status_code=429, detail=_("Too many joins from here: wait a moment."))
+    player = await state.roller.run(state.tables.join, table, form.name)
     return RedirectResponse(f"/t/{table.id}/{player.token}", status_code=303)
 
 
@@ -77,8 +89,9 @@ async def roll(
     request: Request, seat: SeatDep, form: Annotated[RollForm, Form()], state: State
 ) -> Response:
     check_csrf(state, seat, form.csrf)
-    if not state.allow_roll(seat):
+    if not await state.allow_roll(seat):
         raise HTTPException(status_code=429)
+    form = blind_choices(form)
     if form.after:
         await state.roller.run(
             state.pushes.start,
@@ -105,12 +118,36 @@ async def roll(
         return after_roll(request, seat, entry, form)
     request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
     entry = await state.roller.run(state.roller.roll, seat, request_)
-    publish(state, seat.table.id, entry)
+    publish(state, seat.table, entry)
     await note_in_fight(state, seat, entry)
     if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"seq": entry["seq"]})
+        return JSONResponse({"id": entry_id(seat.table, entry["seq"])})
     keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
     return back(seat, keep)
+
+
+def blind_choices(form: RollForm) -> RollForm:
+    """What a blind roller may still choose: everything decided before the dice roll.
+
+    A blind roller never sees a die, a count or a chance drawn from them, so no choice
+    can wait for the dice: batch-by-batch explosions follow « when needed » (explode
+    while short of the threshold, T-5), and the Dépassement after the roll is refused
+    (the dice bought before the roll stay offered, O-10).
+    """
+    from meneur.errors import RuleError
+
+    if form.mode != "blindroll":
+        return form
+    if form.after:
+        raise RuleError(
+            N_(
+                "A blind roll hides its dice from you: the Dépassement after the roll is not "
+                "offered, buy your dice before the roll."
+            )
+        )
+    if form.explode == "ask":
+        return form.model_copy(update={"explode": "needed"})
+    return form
 
 
 @dataclass(frozen=True)
@@ -186,9 +223,11 @@ def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form:
     """The answer to a roll that may wait for a choice (``entry`` is ``None`` then)."""
     state: Any = request.app.state.web
     if entry is not None:
-        publish(state, seat.table.id, entry)
+        publish(state, seat.table, entry)
     if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"seq": entry["seq"]} if entry else {"pending": True})
+        return JSONResponse(
+            {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
+        )
     keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
     return back(seat, keep)
 
@@ -203,9 +242,11 @@ async def roll_next(
         state.batches.next, state.roller, seat, form.choice == "explode", form.faces
     )
     if entry is not None:
-        publish(state, seat.table.id, entry)
+        publish(state, seat.table, entry)
     if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"seq": entry["seq"]} if entry else {"pending": True})
+        return JSONResponse(
+            {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
+        )
     return back(seat, {"explode": "ask"})
 
 
@@ -216,9 +257,9 @@ async def roll_push(
     """The Dépassement chosen after the roll (Obscur): reroll, resolve, pay, log."""
     check_csrf(state, seat, form.csrf)
     entry = await state.roller.run(state.pushes.choose, state.roller, seat, form.plan, form.faces)
-    publish(state, seat.table.id, entry)
+    publish(state, seat.table, entry)
     if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"seq": entry["seq"]})
+        return JSONResponse({"id": entry_id(seat.table, entry["seq"])})
     return back(seat)
 
 
@@ -240,6 +281,11 @@ async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None
 
 @router.post("/t/{table_id}/{token}/character")
 async def character(request: Request, seat: SeatDep, state: State) -> Response:
+    """Pick a free character (a player's first), or create one.
+
+    A player's new character is theirs; the GM's is a non-player character (theirs alone)
+    unless the GM leaves it free for a player to pick.
+    """
     raw = await request.form()
     form = CharacterForm.model_validate({k: v for k, v in raw.items() if isinstance(v, str)})
     check_csrf(state, seat, form.csrf)
@@ -254,9 +300,13 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
     fields = {k: v for k, v in (form.model_extra or {}).items() if isinstance(v, str)}
     sheet = adapter.new_sheet(form.name, fields)
     new = NewCharacter(adapter.system, form.name, sheet)
-    await state.roller.run(lambda: state.store.add_characters([new], campaign=seat.table.campaign))
+    made = await state.roller.run(
+        lambda: state.store.add_characters([new], campaign=seat.table.campaign)
+    )
     if not seat.is_gm:
-        await state.roller.run(state.tables.claim, seat, form.name)
+        await state.roller.run(state.tables.claim, seat, made[0].name)
+    elif not form.free:
+        await state.roller.run(state.tables.assign, seat.table, made[0].name, None)
     return back(seat)
 
 
@@ -281,6 +331,47 @@ async def session(
     return back(seat)
 
 
+@router.post("/t/{table_id}/{token}/seats", response_model=None)
+async def seats(
+    request: Request, seat: SeatDep, form: Annotated[SeatsForm, Form()], state: State
+) -> Response:
+    """The GM manages the table: remove a seat or renew its link, give a character to a
+    seat (or keep it, or free it), renew the invite link, lock the table, take or refuse
+    typed faces while the dice are committed. A removed or renewed seat's link stops at
+    once and its live pages are closed."""
+    check_csrf(state, seat, form.csrf)
+    if not seat.is_gm:
+        raise HTTPException(status_code=403)
+    table, tables = seat.table, state.tables
+    if form.action in ("kick", "renew"):
+        method = tables.kick if form.action == "kick" else tables.renew
+        done = await state.roller.run(method, table, form.player)
+        state.hub.close_seat(table.id, f"p{form.player}")
+        if form.action == "renew":  # the new link, shown once to the GM (never stored here)
+            context = table_context(state, seat, {})
+            context["root"] = str(request.base_url).rstrip("/")
+            context["new_link"] = f"{context['root']}/t/{table.id}/{done}"
+            return state.templates.TemplateResponse(request, "table.html", context)
+    elif form.action == "assign":
+        if form.holder == "free":
+            await state.roller.run(tables.release, table, form.character)
+        else:
+            holder = None if form.holder == "gm" else int(form.holder)
+            await state.roller.run(tables.assign, table, form.character, holder)
+    elif form.action == "invite":
+        await state.roller.run(tables.rotate_invite, table)
+    else:
+        flags = {
+            "lock": {"locked": True},
+            "unlock": {"locked": False},
+            "physical": {"physical": True},
+            "no_physical": {"physical": False},
+        }[form.action]
+        await state.roller.run(lambda: tables.set_flags(table, **flags))
+    state.hub.broadcast(table.id, '{"type": "session"}')
+    return back(seat)
+
+
 @router.post("/t/{table_id}/{token}/combat")
 async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: State) -> Response:
     check_csrf(state, seat, form.csrf)
@@ -290,7 +381,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
     assert table is not None
     current = table.combat
     if form.action == "shot":  # an Obscur shot (O-14, O-15, O-21)
-        if not state.allow_roll(seat):
+        if not await state.allow_roll(seat):
             raise HTTPException(status_code=429)
         shot = {
             "speed": form.speed,
@@ -312,11 +403,11 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
             form.vs_faces,
         )
         await state.roller.run(state.tables.set_combat, table.id, updated)
-        publish(state, table.id, entry)
+        publish(state, table, entry)
         state.hub.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
     if form.action == "exchange":
-        if not state.allow_roll(seat):  # an exchange is a roll: the same rate limit
+        if not await state.allow_roll(seat):  # an exchange is a roll: the same rate limit
             raise HTTPException(status_code=429)
         systems = {
             str(c.get("system") or "")
@@ -358,7 +449,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
                 form.vs_faces,
             )
         await state.roller.run(state.tables.set_combat, table.id, updated)
-        publish(state, table.id, entry)
+        publish(state, table, entry)
         state.hub.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
     if form.action == "add":

@@ -19,11 +19,11 @@
   });
 
   var seen = {};
-  log.querySelectorAll("li[data-seq]").forEach(function (li) { seen[li.dataset.seq] = true; });
+  log.querySelectorAll("li[data-id]").forEach(function (li) { seen[li.dataset.id] = true; });
 
-  function addLine(html, seq) {
-    if (seen[seq]) return;
-    seen[seq] = true;
+  function addLine(html, id) {
+    if (seen[id]) return;
+    seen[id] = true;
     var holder = document.createElement("ul");
     holder.innerHTML = html; // server-rendered with autoescape: user text is escaped there
     var li = holder.firstElementChild;
@@ -43,7 +43,7 @@
     socket.onmessage = function (event) {
       var parsed = JSON.parse(event.data);
       (Array.isArray(parsed) ? parsed : [parsed]).forEach(function (data) {
-        if (data.type === "roll") addLine(data.html, data.seq);
+        if (data.type === "roll") addLine(data.html, data.id);
         else if (data.type === "combat" || data.type === "session") refresh(data.type);
       });
     };
