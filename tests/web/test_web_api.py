@@ -359,7 +359,8 @@ def test_tunnels_explosions_chosen_batch_by_batch(table: Table) -> None:
     [entry] = table.store.rolls()
     assert set(done.json()) == {"id"}
     assert entry["faces"] == [[4, 4, 2, 5]] and entry["outcome"]["successes"] == 3
-    assert entry["decisions"][1:] == ["explode"] and entry["params"]["explode"] == "ask"
+    assert entry["decisions"][1:] == ["explode"]
+    assert (entry["params"]["explode"], entry["params"]["chosen_batches"]) == ("always", 2)
     assert entry["source"] == "physical"
     # stopping: the batch counts as it is
     table.client.post(f"{player}/roll", data={**form, "faces": "1 1 3"})

@@ -123,6 +123,17 @@ def replay_entry(entry: Mapping[str, Any]) -> Problem | int:
     return len(steps)
 
 
+def rolled_of(one: Mapping[str, Any]) -> tuple[Check[Any, Any], Any] | None:
+    """The check of a logged step and its params, read back; ``None`` when they do not read."""
+    check = _checks().get((str(one.get("system")), str(one.get("check"))))
+    if check is None:
+        return None
+    try:
+        return check, check.params_from_json(one.get("params"))
+    except (MeneurError, TypeError, ValueError):
+        return None
+
+
 def _replay_step(one: Mapping[str, Any]) -> Problem | None:
     from meneur.systems.base import NeedMoreDice
 

@@ -178,6 +178,15 @@ class Check(ABC, Generic[P, O]):
         """
         return None
 
+    def marks(self, params: P, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """Which faces matter to the verdict, per stream: ``hit``, ``fumble`` or ``""``.
+
+        Presentation-neutral: the table and the terminal highlight what the rule counts
+        (a success, a natural 20, the 1s of a fumble), not a guess from the face alone.
+        The default marks nothing.
+        """
+        return tuple(tuple("" for _ in stream) for stream in faces)
+
     def params_json(self, params: P) -> dict[str, Any]:
         """The canonical JSON form of ``params``: what the roll log stores to replay a roll.
 

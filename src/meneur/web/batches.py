@@ -127,23 +127,25 @@ class Batches(SeatWaits[Pending]):
 
     @staticmethod
     def finish(roller: Any, seat: Seat, pending: Pending) -> dict[str, Any]:
-        from meneur.systems.tunnels.rules import make_outcome
+        from dataclasses import replace
+
+        from meneur.systems.base import Rolled
         from meneur.web.rolls import params_json
         from meneur.web.systems import adapter_for
 
-        pool, params = pending.pool, pending.params
-        outcome = make_outcome(
-            pool, params.threshold, pool.successes >= params.threshold and not pool.critical
-        )
+        # The batches the roller saw, resolved by the test's own rule (T-3 to T-8): the
+        # params say the roller stopped after them (T-6), so the entry replays as it is.
+        batches = pending.pool.batches
+        params = replace(pending.params, explode="always", chosen_batches=len(batches))
+        faces = (tuple(face for batch in batches for face in batch),)
         check = adapter_for("tunnels").check
-        logged = params_json(pending.trait, params)
-        logged["explode"] = "ask"
+        rolled = Rolled(params, faces, check.resolve(params, faces))
         roll = NewRoll(
             system="tunnels",
             kind="test",
-            params=logged,
-            faces=[[face for batch in pool.batches for face in batch]],
-            outcome=check.to_json(params, outcome),
+            params=params_json(pending.trait, params, (check, rolled)),
+            faces=[list(faces[0])],
+            outcome=check.to_json(params, rolled.outcome),
             source=pending.source,
             character=pending.character,
             decisions=[{"mode": pending.mode, "seat": seat.key}, *pending.choices],

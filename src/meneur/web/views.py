@@ -12,6 +12,7 @@ from typing import Any
 
 from meneur.errors import MeneurError
 from meneur.locale import gettext as _
+from meneur.systems.base import NeedMoreDice
 from meneur.web.systems import ADAPTERS, Mark, Verdict
 
 
@@ -32,18 +33,42 @@ class LogLine:
 
 
 def _mark_faces(entry: Mapping[str, Any]) -> list[list[Mark]]:
-    adapter = ADAPTERS.get(str(entry.get("system")))
+    """The faces, each marked as the rule counts it (the check's own ``marks``).
+
+    An entry that logged its roll (its params' replayable step) is marked by that check;
+    an older entry falls back on its system's adapter, then on no marks.
+    """
     faces = [[int(f) for f in stream] for stream in entry.get("faces") or []]
-    if entry.get("system") == "tunnels" and entry.get("kind") == "oppose":
-        return [
-            [Mark(f, "hit" if f >= 4 else ("fumble" if f == 1 else "")) for f in s] for s in faces
-        ]
+    marked = _marked_by_check(entry, faces)
+    if marked is not None:
+        return marked
+    adapter = ADAPTERS.get(str(entry.get("system")))
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.marks_json(entry.get("params") or {}, faces)
         except (KeyError, TypeError, ValueError, MeneurError):
             pass
     return [[Mark(face, "") for face in stream] for stream in faces]
+
+
+def _marked_by_check(entry: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]] | None:
+    from meneur.campaign.replay import STEPS, rolled_of
+
+    steps = (entry.get("params") or {}).get(STEPS)
+    if not isinstance(steps, list) or len(steps) != 1 or steps[0].get("faces") != faces:
+        return None
+    found = rolled_of(steps[0])
+    if found is None:
+        return None
+    check, params = found
+    try:
+        marks = check.marks(params, tuple(tuple(stream) for stream in faces))
+    except (MeneurError, NeedMoreDice):
+        return None
+    return [
+        [Mark(face, mark) for face, mark in zip(stream, kinds, strict=True)]
+        for stream, kinds in zip(faces, marks, strict=True)
+    ]
 
 
 def _verdict(entry: Mapping[str, Any]) -> Verdict:

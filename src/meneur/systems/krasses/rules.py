@@ -187,6 +187,14 @@ def resolve_test(params: TestParams, reader: FaceReader, stream: int = 0) -> Tes
     return TestOutcome(natural, total, target, passes(natural, total, target))
 
 
+def _naturals(faces: Faces) -> tuple[tuple[str, ...], ...]:
+    """A natural 20 always succeeds, a natural 1 always fails (K-2): both matter."""
+    return tuple(
+        tuple("hit" if face == 20 else "fumble" if face == 1 else "" for face in stream)
+        for stream in faces
+    )
+
+
 class KrassesTest(Check[TestParams, TestOutcome]):
     """K-1/K-2/K-3: d20 + bonus >= difficulty; natural 20 succeeds, natural 1 fails."""
 
@@ -229,6 +237,9 @@ class KrassesTest(Check[TestParams, TestOutcome]):
             TestParams(bonus=4, difficulty=10, krasses=(Krasse("pluie", 5),)),
             TestParams(bonus=2, difficulty=None),
         )
+
+    def marks(self, params: TestParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        return _naturals(faces)
 
     def to_json(self, params: TestParams, outcome: TestOutcome) -> dict[str, Any]:
         return {
@@ -376,6 +387,10 @@ class KrassesOppose(Check[OpposeParams, OpposeOutcome]):
             OpposeParams(Side(10, "pc"), Side(0, "npc")),
             OpposeParams(Side(2, "pc"), Side(4, "npc"), naturals=False),
         )
+
+    def marks(self, params: OpposeParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """The naturals (K-4), unless the option ignores them in oppositions."""
+        return _naturals(faces) if params.naturals else super().marks(params, faces)
 
     def to_json(self, params: OpposeParams, outcome: OpposeOutcome) -> dict[str, Any]:
         def side(name: Literal["a", "b"], spec: Side) -> dict[str, Any]:
@@ -536,6 +551,10 @@ class KrassesCooperate(Check[CooperateParams, CooperateOutcome]):
             CooperateParams((Member(4, 2), Member(6, 0), Member(2, 1)), 25),
             CooperateParams((Member(0, 0),), 10),
         )
+
+    def marks(self, params: CooperateParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """The naturals: a helper's 1 never helps, a 20 always does (K-7)."""
+        return _naturals(faces)
 
     def to_json(self, params: CooperateParams, outcome: CooperateOutcome) -> dict[str, Any]:
         return {

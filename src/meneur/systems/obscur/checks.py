@@ -58,6 +58,14 @@ def test_json(params: TestParams, outcome: TestOutcome) -> dict[str, Any]:
     return data
 
 
+def _scored(stream: Sequence[int], params: TestParams, outcome: TestOutcome) -> tuple[str, ...]:
+    values = params.scoring.values
+    return tuple(
+        "hit" if values[face - 1] else "fumble" if face == 1 and outcome.fumble else ""
+        for face in stream
+    )
+
+
 class TestCheck(Check[TestParams, TestOutcome]):
     name: ClassVar[str] = "test"
     die_sides: ClassVar[int] = 6
@@ -86,6 +94,10 @@ class TestCheck(Check[TestParams, TestOutcome]):
 
     def odds(self, params: TestParams) -> Dist[Hashable]:
         return test_dist(params)  # type: ignore[return-value]
+
+    def marks(self, params: TestParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """Faces that score (O-2, O-5, O-6); the 1s when they make a Maladresse (O-3)."""
+        return (_scored(faces[0] if faces else (), params, self.resolve(params, faces)),)
 
     def examples(self) -> Sequence[TestParams]:
         return (
@@ -132,6 +144,15 @@ class OpposeCheck(Check[OpposeParams, OpposeOutcome]):
 
     def odds(self, params: OpposeParams) -> Dist[Hashable]:
         return oppose_dist(params)  # type: ignore[return-value]
+
+    def marks(self, params: OpposeParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """Each side's scoring faces and Maladresse (O-2 to O-6, O-9)."""
+        outcome = self.resolve(params, faces)
+        sides = ((params.a, outcome.a), (params.b, outcome.b))
+        return tuple(
+            _scored(stream, side, shown)
+            for stream, (side, shown) in zip(faces, sides, strict=False)
+        )
 
     def examples(self) -> Sequence[OpposeParams]:
         return (

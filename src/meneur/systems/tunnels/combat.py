@@ -19,8 +19,9 @@ from typing import Any, Literal
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
 from meneur.rng import DiceSource
-from meneur.systems.base import FaceReader, Procedure
+from meneur.systems.base import FaceReader, Faces, Procedure
 from meneur.systems.tunnels.rules import (
+    LOWEST_SUCCESS,
     POLICIES,
     SIXES_RULES,
     OpposedOutcome,
@@ -30,6 +31,7 @@ from meneur.systems.tunnels.rules import (
     SixesRule,
     TestParams,
     check_policy,
+    mode_of,
     roll_opposed,
     test_json,
 )
@@ -360,6 +362,26 @@ class TunnelsFight(Procedure[FightParams, Fight]):
             tie=st.sampled_from(TIES),
             max_rounds=st.integers(1, 30),
         )
+
+    def marks(self, params: FightParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """Each side's successes by its mode (T-4), its 1s in an exchange where they are three."""
+        fight = self.resolve(params, faces)
+        marked: list[list[str]] = [[], []]
+        lowest = (
+            LOWEST_SUCCESS[mode_of(params.blessed, params.cursed)],
+            LOWEST_SUCCESS[mode_of(params.vs_blessed, params.vs_cursed)],
+        )
+        for one in fight.rounds:
+            for side, test in enumerate((one.outcome.a, one.outcome.b)):
+                marked[side].extend(
+                    "hit"
+                    if face >= lowest[side]
+                    else "fumble"
+                    if face == 1 and test.critical
+                    else ""
+                    for face in test.faces
+                )
+        return (tuple(marked[0]), tuple(marked[1]))
 
     def vectorised(self, params: FightParams) -> Any:
         from meneur.systems.tunnels.vector import TunnelsFightVector

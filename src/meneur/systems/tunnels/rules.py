@@ -102,9 +102,22 @@ class TestParams:
     explode: Policy = "needed"
     sixes: SixesRule = "batch"
     """Where three 6s must show for an exceptional success: one batch (T-7) or any dice."""
+    chosen_batches: int | None = None
+    """The player chose batch by batch (T-6) and stopped after this many batches: with
+    ``explode="always"``, extra dice explode until then. What the table logs when the
+    roller saw each batch, so that the roll replays through this very rule."""
 
     def __post_init__(self) -> None:
         check_dice(self.dice)
+        if self.chosen_batches is not None and (
+            isinstance(self.chosen_batches, bool)
+            or not isinstance(self.chosen_batches, int)
+            or not 1 <= self.chosen_batches <= self.dice
+        ):
+            raise RuleError(
+                N_("A test chosen batch by batch has from 1 to {limit} batches."),
+                limit=self.dice,
+            )
         if isinstance(self.threshold, bool) or not isinstance(self.threshold, int):
             raise RuleError(N_("A threshold is a whole number."))
         if self.threshold < 1:
@@ -244,7 +257,10 @@ def roll_test(params: TestParams, take: Callable[[int], tuple[int, ...]]) -> Tes
     sixes = batch.count(6)
     streak = sixes >= EXCEPTIONAL_SIXES
     pending = len(batch) - len(set(batch))
+    last = params.chosen_batches or 0
     while pending and (policy == "always" or (policy == "needed" and successes < threshold)):
+        if last and len(batches) >= last:
+            break  # the player stopped here (T-6)
         batch = take(pending)
         batches.append(batch)
         successes += len([face for face in batch if face >= lowest])
@@ -262,6 +278,14 @@ def roll_test(params: TestParams, take: Callable[[int], tuple[int, ...]]) -> Tes
         streak,
         threshold,
         successes >= threshold and ones < CRITICAL_ONES,
+    )
+
+
+def _marks(faces: Sequence[int], lowest: int) -> tuple[str, ...]:
+    """What the table highlights: successes, and the 1s only when they make a critical failure."""
+    critical = faces.count(1) >= CRITICAL_ONES
+    return tuple(
+        "hit" if face >= lowest else "fumble" if face == 1 and critical else "" for face in faces
     )
 
 
@@ -289,6 +313,8 @@ class TunnelsTest(Check[TestParams, TestOutcome]):
 
     def vectorised(self, params: TestParams) -> Any:
         """The design lab's numpy resolve of this test (checked against :meth:`resolve`)."""
+        if params.chosen_batches is not None:
+            return None  # a player's choices: nothing to simulate
         from meneur.systems.tunnels.vector import TunnelsTestVector
 
         return TunnelsTestVector(params)
@@ -324,9 +350,15 @@ class TunnelsTest(Check[TestParams, TestOutcome]):
         return -1.0 if critical else successes + (0.5 if exceptional else 0.0)
 
     def odds(self, params: TestParams) -> Dist[Hashable]:
+        if params.chosen_batches is not None:
+            raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
         from meneur.systems.tunnels.odds import test_odds
 
         return test_odds(params)  # type: ignore[return-value]
+
+    def marks(self, params: TestParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """Successes (T-3, T-4); the 1s only when three of them fail the test (T-8)."""
+        return tuple(_marks(stream, LOWEST_SUCCESS[params.mode]) for stream in faces)
 
     def examples(self) -> Sequence[TestParams]:
         return (
@@ -478,6 +510,14 @@ class TunnelsOppose(Check[OpposedParams, OpposedOutcome]):
         from meneur.systems.tunnels.odds import opposed_odds
 
         return opposed_odds(params)  # type: ignore[return-value]
+
+    def marks(self, params: OpposedParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """Each side's successes by its own mode (T-4); its 1s when they are three (T-8)."""
+        sides = (params.a, params.b)
+        return tuple(
+            _marks(stream, LOWEST_SUCCESS[side.mode])
+            for stream, side in zip(faces, sides, strict=False)
+        )
 
     def examples(self) -> Sequence[OpposedParams]:
         return (
