@@ -55,3 +55,20 @@ def test_T3_T8_the_table_marks_the_faces_the_rule_counts(table: Table) -> None:
     [entry] = table.store.rolls()
     marks = [(mark.face, mark.css) for mark in log_line(entry, "public").streams[0]]
     assert marks == [(4, "hit"), (1, ""), (5, "hit")]
+
+
+def test_a_krasses_exchange_is_refused_never_played_as_tunnels(table: Table) -> None:
+    """Krâsses has no wounds nor exchange in its text: the tracker refuses, nothing is logged."""
+    for name in ("Aurore", "Bastien"):
+        table.create(table.gm, "krasses", name, characteristics="Force=2", skills="Bagarre=3")
+    csrf = table.csrf(table.gm)
+    for name in ("Aurore", "Bastien"):
+        table.client.post(f"{table.gm}/combat", data={"csrf": csrf, "action": "add", "name": name})
+    answer = table.client.post(
+        f"{table.gm}/combat",
+        data={"csrf": csrf, "action": "exchange", "index": "0", "other": "1"},
+        headers={"x-requested-with": "fetch"},
+    )
+    assert answer.status_code == 400
+    assert "Krâsses" in answer.json()["error"]
+    assert table.store.rolls() == []

@@ -119,6 +119,19 @@ class WebAdapter:
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
         raise NotImplementedError
 
+    def exchange(
+        self, roller: Any, seat: Any, combat: dict[str, Any], first: int, second: int, form: Any
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One exchange of blows at the tracker, played by the system's own rules.
+
+        A system whose text gives no exchange refuses it (the GM adjusts the tracker by
+        hand): it is never played as another system's.
+        """
+        raise RuleError(
+            N_("{system} has no exchange of blows in its text: adjust the tracker by hand."),
+            system=find_system(self.system).title,
+        )
+
     def find_trait(self, sheet: Mapping[str, Any], name: str) -> Trait:
         for trait in self.traits(sheet):
             if trait.name == name:
@@ -163,6 +176,14 @@ def _names(text: str) -> list[str]:
 class TunnelsWeb(WebAdapter):
     system = "tunnels"
     option_fields = ("threshold", "blessed", "cursed", "explode")
+
+    def exchange(
+        self, roller: Any, seat: Any, combat: dict[str, Any], first: int, second: int, form: Any
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A melee exchange (T-10, T-11): one round of the system's fight."""
+        from meneur.web.melee import exchange
+
+        return exchange(roller, seat, combat, first, second, form.faces, form.vs_faces)
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         return [
@@ -249,6 +270,14 @@ class TunnelsWeb(WebAdapter):
 class ObscurWeb(WebAdapter):
     system = "obscur"
     option_fields = ("difficulty", "modifier", "push", "after")
+
+    def exchange(
+        self, roller: Any, seat: Any, combat: dict[str, Any], first: int, second: int, form: Any
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One melee round (O-11 to O-13, O-28, O-31)."""
+        from meneur.web.obscur_melee import exchange
+
+        return exchange(roller, seat, combat, first, second, form.faces, form.vs_faces)
 
     def _character(self, sheet: Mapping[str, Any]) -> Any:
         from meneur.systems.obscur.sheet import character_from
@@ -461,6 +490,16 @@ class KrassesWeb(WebAdapter):
 class LegendesWeb(WebAdapter):
     system = "legendes"
     option_fields = ("level", "modifier", "motivation", "spend", "help")
+
+    def exchange(
+        self, roller: Any, seat: Any, combat: dict[str, Any], first: int, second: int, form: Any
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """An opposed roll of the scene (L-8, L-13, L-14)."""
+        from meneur.web.legendes_oppose import exchange
+
+        return exchange(
+            roller, seat, combat, first, second, form.trait, form.faces, form.vs_faces
+        )
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         from meneur.systems.legendes.rules import domain_dice

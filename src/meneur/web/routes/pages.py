@@ -11,10 +11,11 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meneur.campaign.store import NewCharacter
+from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web import legendes_oppose, obscur_melee
+from meneur.web import obscur_melee
 from meneur.web.forms import (
     CharacterForm,
     CombatForm,
@@ -25,7 +26,6 @@ from meneur.web.forms import (
     RollForm,
     SeatsForm,
 )
-from meneur.web.melee import exchange
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import check_csrf, entry_id, publish, table_context
 from meneur.web.state import SeatDep, State, Token
@@ -134,8 +134,6 @@ def blind_choices(form: RollForm) -> RollForm:
     while short of the threshold, T-5), and the Dépassement after the roll is refused
     (the dice bought before the roll stay offered, O-10).
     """
-    from meneur.errors import RuleError
-
     if form.mode != "blindroll":
         return form
     if form.after:
@@ -164,8 +162,6 @@ class NewCombatant:
 
 def whole(typed: str, low: int, high: int) -> int | None:
     """A whole number typed in the tracker's form, ``None`` when left empty."""
-    from meneur.errors import RuleError
-
     text = typed.strip()
     if not text:
         return None
@@ -413,41 +409,20 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
             str(c.get("system") or "")
             for i, c in enumerate(fights.normal(current)["combatants"])
             if i in (form.index, form.other)
-        }
-        if "legendes" in systems:
-            entry, updated = await state.roller.run(
-                legendes_oppose.exchange,
-                state.roller,
-                seat,
-                current,
-                form.index,
-                form.other,
-                form.trait,
-                form.faces,
-                form.vs_faces,
+        } - {""}
+        if len(systems) != 1:  # each system plays its own exchange, never another's
+            raise RuleError(
+                N_("An exchange of blows needs characters of one system (with a sheet).")
             )
-        elif "obscur" in systems:
-            entry, updated = await state.roller.run(
-                obscur_melee.exchange,
-                state.roller,
-                seat,
-                current,
-                form.index,
-                form.other,
-                form.faces,
-                form.vs_faces,
-            )
-        else:
-            entry, updated = await state.roller.run(
-                exchange,
-                state.roller,
-                seat,
-                current,
-                form.index,
-                form.other,
-                form.faces,
-                form.vs_faces,
-            )
+        entry, updated = await state.roller.run(
+            adapter_for(systems.pop()).exchange,
+            state.roller,
+            seat,
+            current,
+            form.index,
+            form.other,
+            form,
+        )
         await state.roller.run(state.tables.set_combat, table.id, updated)
         publish(state, table, entry)
         state.hub.broadcast(table.id, '{"type": "combat"}')
