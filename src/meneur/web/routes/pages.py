@@ -295,7 +295,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
         systems = {
             str(c.get("system") or "")
             for i, c in enumerate(fights.normal(current)["combatants"])
-            if i in (form.index, form.other)
+            if i in (form.index, form.other, form.third)
         }
         if "legendes" in systems:
             entry, updated = await state.roller.run(
@@ -308,6 +308,10 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
                 form.trait,
                 form.faces,
                 form.vs_faces,
+                form.third,
+                form.each_other,
+                form.partial,
+                form.take,
             )
         elif "obscur" in systems:
             entry, updated = await state.roller.run(
