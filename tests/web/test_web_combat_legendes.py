@@ -87,15 +87,114 @@ def test_L14_a_non_heroic_opposition_is_out_after_its_first_wound(table: Table) 
     assert len(table.store.rolls()) == count
 
 
-def test_an_opposition_needs_a_level_and_a_hero_needs_an_opposition(table: Table) -> None:
+def test_an_opposition_needs_a_level(table: Table) -> None:
     table.create(table.gm, "legendes", "Aube", legendary="Épée")
-    table.create(table.gm, "legendes", "Brune", legendary="Arc")
     csrf = table.csrf(table.gm)
-    for name in ("Aube", "Brune", "Ombre"):
-        post(table, csrf, action="add", name=name)
-    assert post(table, csrf, action="exchange", index="0", other="1").status_code == 400
-    no_level = post(table, csrf, action="exchange", index="0", other="2")
+    post(table, csrf, action="add", name="Aube")
+    post(table, csrf, action="add", name="Ombre")
+    no_level = post(table, csrf, action="exchange", index="0", other="1")
     assert no_level.status_code == 400 and "Ombre" in no_level.text
+    assert table.store.rolls() == []
+
+
+def heroes_table(table: Table, *others: tuple[str, str]) -> str:
+    """Aube (Épée, legendary: 3 dice) and Brune (Arc, secondary: 2 dice), then ``others``."""
+    table.create(table.gm, "legendes", "Aube", legendary="Épée")
+    table.create(table.gm, "legendes", "Brune", secondary="Arc")
+    csrf = table.csrf(table.gm)
+    for name in ("Aube", "Brune"):
+        assert post(table, csrf, action="add", name=name).status_code == 200
+    for name, level in others:
+        assert post(table, csrf, action="add", name=name, level=level).status_code == 200
+    return csrf
+
+
+def exchange(table: Table, csrf: str, **data: str) -> dict[str, Any]:
+    answer = post(table, csrf, action="exchange", **data)
+    assert answer.status_code == 200, answer.text
+    entry: dict[str, Any] = table.store.rolls()[-1]
+    return entry
+
+
+def test_L10_two_heroes_of_the_campaign_fight_and_both_sheets_are_written(table: Table) -> None:
+    """L-10 (player characters included): Aube (3 dice) against Brune (2 dice), 12 against
+    7: a victoire partielle; Brune's stored sheet gets her light wound (L-13), Aube's none,
+    and a wounded hero stays in the fight (L-14)."""
+    csrf = heroes_table(table)
+    entry = exchange(table, csrf, index="0", other="1", faces="4 4 4", vs_faces="3 4")
+    assert (entry["outcome"]["total"], entry["outcome"]["opposition_total"]) == (12, 7)
+    assert entry["outcome"]["pairs"][0]["effects"] == ["opposition_wound:light"]
+    assert table.store.character("Brune").sheet["wound"] == "light"
+    assert table.store.character("Aube").sheet["wound"] == "none"
+    brune = tracker(table)[1]
+    assert brune["wounds"] == "blessure légère" and not brune["out"]
+
+
+def test_L10_two_heroes_attack_a_third_compared_two_by_two(table: Table) -> None:
+    """L-10: « deux personnages s'attaquent à un troisième »: Aube and Brune (the third
+    combatant) attack Orsk (héroïque, 2 dice), who rolls once: 12 against 5 (définitive)
+    and 7 against 5 (avantage)."""
+    csrf = heroes_table(table, ("Orsk", "heroique"))
+    entry = exchange(
+        table, csrf, index="0", other="2", third="1", faces="4 4 4 3 4", vs_faces="2 3"
+    )
+    pairs = entry["outcome"]["pairs"]
+    assert [(p["side"], p["opposition"], p["total"], p["opposition_total"]) for p in pairs] == [
+        (None, "Orsk", 12, 5),
+        ("Brune", "Orsk", 7, 5),
+    ]
+    assert entry["params"]["with"] == ["Brune"] and entry["faces"] == [[4, 4, 4, 3, 4], [2, 3]]
+    assert tracker(table)[2]["out"]
+
+
+def test_L10_three_fight_each_other(table: Table) -> None:
+    """L-10: « trois personnages se combattent les uns les autres »: Aube, Brune and Orsk
+    each roll once, and the three pairs are compared: Aube puts Brune out (12 against 5,
+    définitive) and Orsk wounds her (9 against 5, partielle): her sheet is wounded."""
+    csrf = heroes_table(table, ("Orsk", "heroique"))
+    entry = exchange(
+        table, csrf, index="0", other="1", third="2", each_other="true",
+        faces="4 4 4", vs_faces="2 3 4 5",
+    )  # fmt: skip
+    pairs = entry["outcome"]["pairs"]
+    assert [(p["side"], p["opposition"], p["total"], p["opposition_total"]) for p in pairs] == [
+        (None, "Brune", 12, 5),
+        (None, "Orsk", 12, 9),
+        ("Brune", "Orsk", 5, 9),
+    ]
+    assert table.store.character("Brune").sheet["wound"] == "light"
+    assert tracker(table)[1]["out"] and not tracker(table)[2]["out"]
+
+
+def test_L13_a_partial_victory_in_a_social_contest_makes_doubt(table: Table) -> None:
+    """L-13: asked for a social contest, the hero's victoire partielle makes the heroic
+    opposition doubt: no wound on the tracker; the winner may also take less (L-8)."""
+    csrf = hero_against(table, "Conseiller", "heroique")
+    entry = roll_with(table, csrf, faces="6 6 1", vs_faces="4 4", partial="doubt")
+    assert entry["outcome"]["taken"] == "partial" and entry["params"]["partial"] == "doubt"
+    assert entry["outcome"]["pairs"][0]["effects"] == ["opposition_doubt"]
+    assert tracker(table)[1]["wounds_state"] == "none"
+    less = roll_with(table, csrf, faces="6 6 1", vs_faces="4 4", take="advantage")
+    assert (less["outcome"]["outcome"], less["outcome"]["taken"]) == ("partial", "advantage")
+    assert tracker(table)[1]["wounds_state"] == "none"
+
+
+def roll_with(table: Table, csrf: str, **data: str) -> dict[str, Any]:
+    return exchange(table, csrf, index="0", other="1", **data)
+
+
+def test_L10_L13_bad_choices_are_refused_as_the_command_line_does(table: Table) -> None:
+    """The same parsers as `meneur scene legendes roll`: an unknown partial effect or band
+    is refused with the command line's message; nothing is logged, no sheet changes."""
+    csrf = hero_against(table, "Conseiller", "heroique")
+    for data, words in (
+        ({"partial": "maim"}, "Effet de victoire partielle inconnu « maim »"),
+        ({"take": "all"}, "Résultat inconnu « all »"),
+        ({"third": "7"}, "trois combattants différents"),
+        ({"each_other": "true"}, "L-10"),
+    ):
+        refused = post(table, csrf, action="exchange", index="0", other="1", **data)
+        assert refused.status_code == 400 and words in refused.text, (data, refused.text[-300:])
     assert table.store.rolls() == []
 
 

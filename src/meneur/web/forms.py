@@ -135,3 +135,11 @@ class CombatForm(BaseModel):
     """Rounds aimed (O-21): the shot's own params refuse what the CLI refuses."""
     gardien_only: bool = False
     dodge: bool = False
+    third: int = Field(default=-1, ge=-1, le=100)
+    """Légendes (L-10): a third combatant (-1: none), beside the first or each against each."""
+    each_other: bool = False
+    """Légendes (L-10): the three combatants fight one another."""
+    partial: str = Field(default="", max_length=20)
+    """Légendes (L-13): what a partial victory does, wound or doubt (empty: a wound)."""
+    take: str = Field(default="", max_length=20)
+    """Légendes (L-8): the lesser band the winner takes (empty: what the dice allow)."""

@@ -1,14 +1,19 @@
-"""A Légendes opposed roll from the combat tracker (L-6 to L-8, L-13, L-14), logged.
+"""A Légendes opposed roll from the combat tracker (L-6 to L-8, L-10, L-13, L-14), logged.
 
-A hero of the campaign rolls against an opposition of the tracker (a combatant without a
-sheet, given a level: commun, élite, héroïque, légendaire). The roll is
+Two or three combatants of the tracker roll: heroes of the campaign (their stored
+sheets) and oppositions (combatants without a sheet, given a level: commun, élite,
+héroïque, légendaire). With a third, either the first and the third attack the second
+(« deux personnages s'attaquent à un troisième ») or, each against each, the three fight
+one another (« trois personnages se combattent les uns les autres »): everyone rolls
+once and every pair is compared (L-10). The roll is
 :func:`meneur.systems.legendes.scene.roll`, the rules of ``meneur scene legendes roll``,
-run on a copy of the hero whose scene holds only this opposition, with the wound and the
-roll count the tracker keeps for it: the wounds slow both sides (L-13), a *victoire
-partielle* wounds the loser (light, then grave), a non-heroic opposition is out after
-its first wound and any is out after a *victoire définitive* (L-14); a hero beaten by a
-*victoire définitive* is defeated. The hero's stored sheet gets its new wound with the
-log entry (one transaction); its own scene, if the command line runs one, is left as it
+run on a copy of one hero (the first named) whose scene holds the others — the other
+heroes as characters, with their own wounds — and the wounds and roll counts the tracker
+keeps: the wounds slow everyone (L-13), a *victoire partielle* wounds the loser (light,
+then grave) or, asked for a social contest, makes them doubt; the winner may take less
+(L-8); a non-heroic opposition is out after its first wound and anyone is out after a
+*victoire définitive* (L-14). Every hero's stored sheet gets its new wound with the log
+entry (one transaction); a hero's own scene, if the command line runs one, is left as it
 was. The tracker shows each side's wound and who is out.
 """
 
@@ -61,6 +66,41 @@ def default_domain(hero: Any) -> str:
     return "ordinary"
 
 
+def _participant(roller: Roller, campaign: str, person: dict[str, Any]) -> Any:
+    """The opposition or character a combatant is in the playing hero's scene."""
+    from meneur.systems.legendes.rules import level_dice
+    from meneur.systems.legendes.scene import domain_of
+    from meneur.systems.legendes.sheet import Hero, Opposition
+
+    if person.get("out"):
+        raise RuleError(
+            N_("'{name}' is already out of the scene (L-14)."), name=str(person["name"])
+        )
+    rolls = int(person.get("rolls") or 0)
+    info = hero_of(roller, campaign, person)
+    if info is not None:  # another hero: a character, with its own domain and wound (L-10)
+        hero = Hero.model_validate(dict(info.sheet))
+        kind, _name = domain_of(hero, default_domain(hero))
+        from meneur.systems.legendes.rules import domain_dice
+
+        return Opposition(
+            name=hero.name, character=True, dice=domain_dice(kind), rolls=rolls, wound=hero.wound
+        )
+    level = str(person.get("level") or "")
+    if not level:
+        raise RuleError(
+            N_("Give {name} a level of opposition to fight a Légendes hero."),
+            name=str(person["name"])[:80],
+        )
+    return Opposition(
+        name=str(person["name"]),
+        level=level,  # type: ignore[arg-type]
+        dice=level_dice(level),  # type: ignore[arg-type]
+        rolls=rolls,
+        wound=str(person.get("wounds_state") or "none"),  # type: ignore[arg-type]
+    )
+
+
 def exchange(
     roller: Roller,
     seat: Seat,
@@ -70,103 +110,134 @@ def exchange(
     domain: str = "",
     faces: str = "",
     vs_faces: str = "",
+    third: int = -1,
+    each_other: bool = False,
+    partial: str = "",
+    take: str = "",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The hero rolls against the opposition (worker thread): the entry, the new tracker."""
+    """The combatants roll, compared two by two (worker thread): the entry, the new tracker.
+
+    ``third`` (-1: none) joins the first against the second, or, ``each_other``, the three
+    fight one another (L-10). ``partial`` (wound or doubt, L-13) and ``take`` (a lesser
+    band, L-8) are read by the same parsers as the command line.
+    """
     from meneur.systems.legendes import scene
-    from meneur.systems.legendes.rules import level_dice
-    from meneur.systems.legendes.sheet import Hero, Opposition, Scene
+    from meneur.systems.legendes.rules import parse_band, parse_partial
+    from meneur.systems.legendes.sheet import Hero, Scene
 
     people = combatants(combat, first, second)
+    chosen = [first, second]
+    if third >= 0:
+        if third >= len(people) or third in chosen:
+            raise RuleError(N_("Choose three different combatants."))
+        chosen.append(third)
+    elif each_other:
+        raise RuleError(N_("Each against each needs a third combatant (L-10)."))
+    asked_partial = parse_partial(partial) if partial.strip() else None
+    asked_take = parse_band(take) if take.strip() else None
     campaign = seat.table.campaign
-    found = [hero_of(roller, campaign, people[i]) for i in (first, second)]
-    if (found[0] is None) == (found[1] is None):
+    found = {i: hero_of(roller, campaign, people[i]) for i in chosen}
+    heroes = [i for i in chosen if found[i] is not None]
+    if not heroes:
         raise RuleError(
             N_("A Légendes exchange sets a hero of the campaign against an opposition.")
         )
-    hero_side = 0 if found[0] is not None else 1
-    info = found[hero_side]
-    hero_index, vs_index = (first, second) if hero_side == 0 else (second, first)
-    opponent = people[vs_index]
-    for person in (people[hero_index], opponent):
-        if person.get("out"):
-            raise RuleError(
-                N_("'{name}' is already out of the scene (L-14)."), name=str(person["name"])
-            )
-    level = str(opponent.get("level") or "")
-    if not level:
+    lead = heroes[0]
+    info = found[lead]
+    if people[lead].get("out"):
         raise RuleError(
-            N_("Give {name} a level of opposition to fight a Légendes hero."),
-            name=str(opponent["name"])[:80],
+            N_("'{name}' is already out of the scene (L-14)."), name=str(people[lead]["name"])
         )
+    others = {i: _participant(roller, campaign, people[i]) for i in chosen if i != lead}
+    attackers = [first, *chosen[2:]]
+    if each_other or lead == second:
+        against, allies = [i for i in chosen if i != lead], []
+    else:  # the lead hero attacks the second, beside the third if any
+        against, allies = [second], [i for i in attackers if i != lead]
     hero = Hero.model_validate(dict(info.sheet))
     playing = hero.model_copy(deep=True)
-    playing.scene = Scene(
-        oppositions=[
-            Opposition(
-                name=str(opponent["name"]),
-                level=level,  # type: ignore[arg-type]
-                dice=level_dice(level),  # type: ignore[arg-type]
-                rolls=int(opponent.get("rolls") or 0),
-                wound=str(opponent.get("wounds_state") or "none"),  # type: ignore[arg-type]
-            )
-        ]
-    )
+    playing.scene = Scene(oppositions=list(others.values()))
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
-    hero_source, vs_source = (sources[0], sources[1]) if hero_side == 0 else sources[::-1]
+    lead_first = chosen.index(lead) == 0
+    hero_source, vs_source = (sources[0], sources[1]) if lead_first else sources[::-1]
     request = scene.RollRequest(
-        domain=domain.strip() or default_domain(hero), against=[str(opponent["name"])]
+        domain=domain.strip() or default_domain(hero),
+        against=[others[i].name for i in against],
+        allies=[others[i].name for i in allies],
+        each_other=each_other,
+        take=asked_take,
+        partial=asked_partial,
     )
     with holding_dice(roller, campaign):
         after, report = scene.roll(playing, request, hero_source, vs_source)
         for source in {id(s): s for s in sources}.values():
             source.finish()
         assert after.scene is not None
-        [pair] = report["pairs"]
-        [fought] = after.scene.oppositions
-        sheet = hero.model_copy(update={"wound": after.wound, "dead": after.dead})
+        fought = {i: after.scene.oppositions[n] for n, i in enumerate(others)}
+        pair = report["pairs"][0]
+        sheets = {info.name: hero.model_copy(update={"wound": after.wound, "dead": after.dead})}
+        for i, person in fought.items():
+            if person.character:
+                other = Hero.model_validate(dict(found[i].sheet))
+                sheets[found[i].name] = other.model_copy(update={"wound": person.wound})
         outcome = dict(pair)
         outcome.update(
-            names=[hero.name, fought.name],
+            names=[hero.name, pair["opposition"]],
             hero_wound=after.wound,
             hero_defeated=after.scene.hero_defeated,
             hero_dead=after.dead,
-            opposition_wound=fought.wound,
-            opposition_out=fought.out,
+            opposition_wound=fought[against[0]].wound,
+            opposition_out=fought[against[0]].out,
+            pairs=report["pairs"],
         )
+        side_faces = [*report["faces"], *(f for ally in report["allies"] for f in ally["faces"])]
+        vs_faces_all = [f for p in report["pairs"] if p["side"] is None for f in p["vs_faces"]]
         entry = log_exchange(
             roller,
             seat,
             NewRoll(
                 system="legendes",
                 kind="test",
-                params={"trait": report["domain"], "against": fought.name, "level": level},
-                faces=[list(pair["faces"]), list(pair["vs_faces"])],
+                params={
+                    "trait": report["domain"],
+                    "against": [others[i].name for i in against],
+                    "with": [others[i].name for i in allies],
+                    "each_other": each_other,
+                    "level": others[against[0]].level,
+                    "partial": report["partial"],
+                    "take": asked_take,
+                },
+                faces=[side_faces, vs_faces_all],
                 outcome=outcome,
                 source=kind,
                 character=info.name,
             ),
             committed,
-            {info.name: sheet.model_dump(mode="json", exclude_none=True)},
+            {
+                name: sheet.model_dump(mode="json", exclude_none=True)
+                for name, sheet in sheets.items()
+            },
         )
     verdict = public_verdict(entry)
     state = fights.normal(combat)
     crowd = [dict(c) for c in state["combatants"]]
     defeated = after.scene.hero_defeated or after.dead
-    crowd[hero_index].update(
+    crowd[lead].update(
         wounds=wound_words(after.wound, False, defeated),
         wounds_state=after.wound,
         wounded=after.wound != "none",
         out=defeated,
         last=verdict[:120],
     )
-    crowd[vs_index].update(
-        wounds=wound_words(fought.wound, fought.out),
-        wounds_state=fought.wound,
-        wounded=fought.wound != "none",
-        out=fought.out,
-        rolls=fought.rolls,
-        last=verdict[:120],
-    )
+    for i, person in fought.items():
+        crowd[i].update(
+            wounds=wound_words(person.wound, person.out),
+            wounds_state=person.wound,
+            wounded=person.wound != "none",
+            out=person.out,
+            rolls=person.rolls,
+            last=verdict[:120],
+        )
     state["combatants"] = crowd
     return entry, state

@@ -498,7 +498,18 @@ class LegendesWeb(WebAdapter):
         from meneur.web.legendes_oppose import exchange
 
         return exchange(
-            roller, seat, combat, first, second, form.trait, form.faces, form.vs_faces
+            roller,
+            seat,
+            combat,
+            first,
+            second,
+            form.trait,
+            form.faces,
+            form.vs_faces,
+            form.third,
+            form.each_other,
+            form.partial,
+            form.take,
         )
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:

@@ -265,3 +265,30 @@ def test_params_bounds() -> None:
         OpposedParams(dice=10_000, vs_dice=1)
     with pytest.raises(LimitError):
         HelpParams(helper_dice=1, helped_dice=10_000)
+
+
+def test_L13_partial_effect_and_lesser_band_are_validated_by_the_params_type() -> None:
+    """L-13/L-8: the params type refuses an unknown partial effect or band with the very
+    message the command line's and the web's parsers give (one message, both interfaces);
+    French and English names are read; a scene's kind gives the default effect."""
+    from meneur.systems.legendes.rules import (
+        parse_band,
+        parse_partial,
+        parse_scene_kind,
+        partial_of,
+    )
+
+    for build, parse in (
+        (lambda: OpposedParams(dice=1, vs_dice=1, partial="maim"), lambda: parse_partial("maim")),  # type: ignore[arg-type]
+        (lambda: OpposedParams(dice=1, vs_dice=1, take="all"), lambda: parse_band("all")),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(UsageError) as from_params:
+            build()
+        with pytest.raises(UsageError) as from_parser:
+            parse()
+        assert str(from_params.value) == str(from_parser.value)
+    assert (parse_partial("Doute"), parse_partial("blessure")) == ("doubt", "wound")
+    assert (parse_scene_kind("physique"), parse_scene_kind("SOCIAL")) == ("physical", "social")
+    assert (partial_of("social"), partial_of("physical")) == ("doubt", "wound")
+    with pytest.raises(UsageError, match="L-13"):
+        parse_scene_kind("épique")

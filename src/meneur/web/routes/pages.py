@@ -408,7 +408,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
         systems = {
             str(c.get("system") or "")
             for i, c in enumerate(fights.normal(current)["combatants"])
-            if i in (form.index, form.other)
+            if i in (form.index, form.other, form.third)
         } - {""}
         if len(systems) != 1:  # each system plays its own exchange, never another's
             raise RuleError(
