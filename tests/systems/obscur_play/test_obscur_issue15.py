@@ -294,7 +294,7 @@ def test_O24_asphyxia_coma_is_recorded_and_costs_the_threshold_each_round(
     line = one_line_error(
         invoke(capsys, "fight", "obscur", "--a", str(path), "--b", str(sheets / "corbeau.toml"))
     )
-    assert "O-31" in line  # in a coma: no fight
+    assert "O-24" in line  # in a coma for lack of air: no fight
     invoke(capsys, "rest", "obscur", "--sheet", str(path), "--days", "1")
     assert load_character(path).sheet.state["coma_asphyxie"] is False  # the air returned
 

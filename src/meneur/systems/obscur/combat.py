@@ -278,13 +278,10 @@ class FightParams:
     max_rounds: int | None = None
 
     def __post_init__(self) -> None:
+        from meneur.systems.obscur.state import refuse_coma
+
         for body in (self.a_body, self.b_body):
-            if body.coma:
-                raise RuleError(
-                    N_("{name} has Vie {vie}: in a coma or dead (O-31), heal them before this."),
-                    name=body.name,
-                    vie=body.vie,
-                )
+            refuse_coma(body)
         if self.max_rounds is not None and not 1 <= self.max_rounds <= MAX_ROUNDS:
             raise RuleError(N_("A fight lasts 1 to {most} rounds."), most=MAX_ROUNDS)
 
@@ -794,11 +791,19 @@ def shot_with(params: RangedParams, reader: FaceReader) -> dict[str, Any]:
 def shoot(
     params: RangedParams, target: Body, choc: Dice | None, reader: FaceReader
 ) -> dict[str, Any]:
-    """A shot at a target's body: its damage, and the shock of the wound (O-28)."""
+    """A shot at a target's body: its damage, the shock of the wound (O-28), and the
+    Vécu of the target's own Maladresses (dodge, shock test: O-3, O-40)."""
+    from meneur.systems.obscur.tables import rule_tables
+
     before = maluses_of(target)
     result = shot_with(params, reader)
     if target.lose(result["damage"], "tir") and not target.coma:
         result["shock"] = shock(reader, result["damage"], choc, maluses=before, stream=1)
+    fumbles = bool(result.get("dodge", {}).get("fumble")) + bool(
+        result.get("shock", {}).get("test", {}).get("fumble")
+    )
+    target.vecu += fumbles * rule_tables().experience.fumble_reward
+    result["target_fumbles"] = fumbles
     result["target"] = target.to_json()
     return result
 
