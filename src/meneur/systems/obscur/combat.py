@@ -482,7 +482,7 @@ def _dodge_strike(
     attacker.fumbles += outcome.fumble
     dodge = fleer.fighter.dodge or Dice(fleer.fighter.hargne, zero_skill=True)
     d_params, d_outcome = roll(
-        reader, dodge, difficulty=0, modifier=-body_malus(fleer.body), stream=fleer.stream
+        reader, dodge, difficulty=0, maluses=maluses_of(fleer.body), stream=fleer.stream
     )
     fleer.fumbles += d_outcome.fumble
     entry: dict[str, Any] = {
