@@ -278,10 +278,12 @@ class FightParams:
     max_rounds: int | None = None
 
     def __post_init__(self) -> None:
+        from meneur.systems.obscur.conditions import refuse_exhausted
         from meneur.systems.obscur.state import refuse_coma
 
         for body in (self.a_body, self.b_body):
             refuse_coma(body)
+            refuse_exhausted(body)  # O-34: no effort at Volonté 0, no fight
         if self.max_rounds is not None and not 1 <= self.max_rounds <= MAX_ROUNDS:
             raise RuleError(N_("A fight lasts 1 to {most} rounds."), most=MAX_ROUNDS)
 
@@ -837,14 +839,11 @@ def fighter_of(
     sheathed: bool = False,
     special: str | None = None,
 ) -> Fighter:
-    """A :class:`Fighter` from a validated sheet and its ``equipement`` (O-11); a sheet at
-    Volonté 0 cannot fight (O-34)."""
+    """A :class:`Fighter` from a validated sheet and its ``equipement`` (O-11)."""
     from meneur.systems.obscur.catalog import Kind
-    from meneur.systems.obscur.conditions import refuse_exhausted
     from meneur.systems.obscur.gear import kit_of
-    from meneur.systems.obscur.state import body_of, overload_of
+    from meneur.systems.obscur.state import overload_of
 
-    refuse_exhausted(body_of(character))
     kit = kit_of(character.sheet.equipment, str(character.path or "-"))
     arms_data = armoury()
 
