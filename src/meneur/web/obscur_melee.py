@@ -170,6 +170,12 @@ def shoot(
         rolled = StepCheck().roll(step, sources)
         result, body_b = rolled.outcome
         sheets = {name_b: save_body(char_b, body_b).raw}
+        if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu (O-40)
+            from meneur.systems.obscur.tables import rule_tables
+
+            shooter = body_of(char_a)
+            shooter.vecu += rule_tables().experience.fumble_reward
+            sheets[name_a] = save_body(char_a, shooter).raw
         outcome: dict[str, Any] = {
             "system": "obscur",
             "rule": result["rule"],

@@ -16,12 +16,12 @@ from cli_helpers import Result, invoke
 from meneur.errors import LimitError, RuleError
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur import health
-from meneur.systems.obscur.combat import action_rank, fighter_of
+from meneur.systems.obscur.combat import FightParams, action_rank, fighter_of
 from meneur.systems.obscur.encumbrance import over_encumbrance
 from meneur.systems.obscur.health import Dice
 from meneur.systems.obscur.rules import TestParams
 from meneur.systems.obscur.sheet import load_character
-from meneur.systems.obscur.state import Body, Intemperie, Wound
+from meneur.systems.obscur.state import Body, Intemperie, Wound, body_of
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
 
@@ -191,8 +191,12 @@ def test_O34_volonte_at_0_refuses_tests_until_breath_is_caught(
     assert "O-34" in line and "Volonté 0" in line
     with pytest.raises(RuleError, match="O-34"):
         ObscurWeb().params(json.loads(path.read_text()), "Agilité", RollOptions())
+    exhausted = load_character(path)
+    corbeau = load_character(sheets / "corbeau.toml")
     with pytest.raises(RuleError, match="O-34"):
-        fighter_of(load_character(path))
+        FightParams(
+            fighter_of(exhausted), fighter_of(corbeau), body_of(exhausted), body_of(corbeau)
+        )
     breath = invoke(capsys, "heal", "obscur", "--sheet", str(path), "--catch-breath", "--json")
     assert breath.status == 0, breath.err
     assert breath.json()["after"]["volonte"] == 1
@@ -294,7 +298,7 @@ def test_O24_asphyxia_coma_is_recorded_and_costs_the_threshold_each_round(
     line = one_line_error(
         invoke(capsys, "fight", "obscur", "--a", str(path), "--b", str(sheets / "corbeau.toml"))
     )
-    assert "O-31" in line  # in a coma: no fight
+    assert "O-24" in line  # in a coma for lack of air: no fight
     invoke(capsys, "rest", "obscur", "--sheet", str(path), "--days", "1")
     assert load_character(path).sheet.state["coma_asphyxie"] is False  # the air returned
 

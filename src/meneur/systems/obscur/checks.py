@@ -21,6 +21,7 @@ from meneur.systems.obscur.acquisition import (
 from meneur.systems.obscur.depassement import PushPlan
 from meneur.systems.obscur.odds import oppose_dist, test_dist
 from meneur.systems.obscur.rules import (
+    Maluses,
     OpposeOutcome,
     OpposeParams,
     TestOutcome,
@@ -110,6 +111,8 @@ class TestCheck(Check[TestParams, TestOutcome]):
             TestParams(3, difficulty=2, zero_skill=True, push=PushPlan(adjust=2)),
             TestParams(3, push=PushPlan(reroll=1, adjust=2, adjust_on=((0, 1), (2, 1)))),
             TestParams(2, automatic="success"),
+            TestParams(5, maluses=Maluses(pain=2, fatigue=1)),
+            TestParams(4, difficulty=2, maluses=Maluses(movement=1), push=PushPlan(dice=1)),
         )
 
     def to_json(self, params: TestParams, outcome: TestOutcome) -> dict[str, Any]:

@@ -278,13 +278,12 @@ class FightParams:
     max_rounds: int | None = None
 
     def __post_init__(self) -> None:
+        from meneur.systems.obscur.conditions import refuse_exhausted
+        from meneur.systems.obscur.state import refuse_coma
+
         for body in (self.a_body, self.b_body):
-            if body.coma:
-                raise RuleError(
-                    N_("{name} has Vie {vie}: in a coma or dead (O-31), heal them before this."),
-                    name=body.name,
-                    vie=body.vie,
-                )
+            refuse_coma(body)
+            refuse_exhausted(body)  # O-34: no effort at Volonté 0, no fight
         if self.max_rounds is not None and not 1 <= self.max_rounds <= MAX_ROUNDS:
             raise RuleError(N_("A fight lasts 1 to {most} rounds."), most=MAX_ROUNDS)
 
@@ -485,7 +484,7 @@ def _dodge_strike(
     attacker.fumbles += outcome.fumble
     dodge = fleer.fighter.dodge or Dice(fleer.fighter.hargne, zero_skill=True)
     d_params, d_outcome = roll(
-        reader, dodge, difficulty=0, modifier=-body_malus(fleer.body), stream=fleer.stream
+        reader, dodge, difficulty=0, maluses=maluses_of(fleer.body), stream=fleer.stream
     )
     fleer.fumbles += d_outcome.fumble
     entry: dict[str, Any] = {
@@ -794,11 +793,19 @@ def shot_with(params: RangedParams, reader: FaceReader) -> dict[str, Any]:
 def shoot(
     params: RangedParams, target: Body, choc: Dice | None, reader: FaceReader
 ) -> dict[str, Any]:
-    """A shot at a target's body: its damage, and the shock of the wound (O-28)."""
+    """A shot at a target's body: its damage, the shock of the wound (O-28), and the
+    Vécu of the target's own Maladresses (dodge, shock test: O-3, O-40)."""
+    from meneur.systems.obscur.tables import rule_tables
+
     before = maluses_of(target)
     result = shot_with(params, reader)
     if target.lose(result["damage"], "tir") and not target.coma:
         result["shock"] = shock(reader, result["damage"], choc, maluses=before, stream=1)
+    fumbles = bool(result.get("dodge", {}).get("fumble")) + bool(
+        result.get("shock", {}).get("test", {}).get("fumble")
+    )
+    target.vecu += fumbles * rule_tables().experience.fumble_reward
+    result["target_fumbles"] = fumbles
     result["target"] = target.to_json()
     return result
 
@@ -832,14 +839,11 @@ def fighter_of(
     sheathed: bool = False,
     special: str | None = None,
 ) -> Fighter:
-    """A :class:`Fighter` from a validated sheet and its ``equipement`` (O-11); a sheet at
-    Volonté 0 cannot fight (O-34)."""
+    """A :class:`Fighter` from a validated sheet and its ``equipement`` (O-11)."""
     from meneur.systems.obscur.catalog import Kind
-    from meneur.systems.obscur.conditions import refuse_exhausted
     from meneur.systems.obscur.gear import kit_of
-    from meneur.systems.obscur.state import body_of, overload_of
+    from meneur.systems.obscur.state import overload_of
 
-    refuse_exhausted(body_of(character))
     kit = kit_of(character.sheet.equipment, str(character.path or "-"))
     arms_data = armoury()
 

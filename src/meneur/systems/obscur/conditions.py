@@ -34,8 +34,9 @@ def is_movement(pool: TraitPool) -> bool:
 
 
 def refuse_exhausted(body: Body) -> None:
-    """O-34: Volonté at 0, the character is incapable of any effort for a few minutes."""
-    if body.volonte <= 0:
+    """O-34: Volonté at 0, the character is incapable of any effort for a few minutes
+    (a body with no Volonté to lose, a maximum of 0, keeps no count of it)."""
+    if body.volonte <= 0 < body.volonte_max:
         raise RuleError(
             N_(
                 "{name} has Volonté 0 (O-34): incapable of any effort for a few minutes;"

@@ -22,7 +22,7 @@ from typing import Any
 from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.systems.base import FaceReader
-from meneur.systems.obscur.health import Dice, body_malus, roll, test_json
+from meneur.systems.obscur.health import Dice, maluses_of, roll, test_json
 from meneur.systems.obscur.state import Body
 
 MAX_HOURS = 24
@@ -73,7 +73,7 @@ def march(params: MarchParams, body: Body, reader: FaceReader) -> dict[str, Any]
         for hour in range(every, params.hours + 1, every):
             difficulty = test_difficulty(over, body.load_tests)
             t_params, outcome = roll(
-                reader, params.endurance, difficulty=difficulty, modifier=-body_malus(body)
+                reader, params.endurance, difficulty=difficulty, maluses=maluses_of(body)
             )
             body.load_tests += 1
             if not outcome.passed:

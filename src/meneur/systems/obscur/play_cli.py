@@ -465,7 +465,15 @@ def render_shot(console: Console, data: dict[str, Any]) -> None:
         if "test" in shot["shock"]:
             _test_line(console, _("Résistance + Choc"), shot["shock"]["test"])
         console.print("  " + _("shock malus: -{n} dice").format(n=shot["shock"]["malus"]))
-    console.print(f"{data['target']['name']}: {_vie_text(shot['target'])}", style="cyan")
+    line = f"{data['target']['name']}: {_vie_text(shot['target'])}"
+    if shot.get("target_fumbles"):
+        line += "  " + _("+{n} Vécu (Maladresse).").format(n=shot["target_fumbles"])
+    console.print(line, style="cyan")
+    if shot["fumble"]:
+        console.print(
+            data["shooter"]["name"] + " : " + _("+{n} Vécu (Maladresse).").format(n=1),
+            style="yellow",
+        )
     if data["saved"]:
         console.print(_("State written to the sheets."), style="yellow")
 
@@ -870,6 +878,14 @@ def render_step(console: Console, data: dict[str, Any], title: str) -> None:
     console.print(f"{data['name']} — {title}", style="bold")
     _walk(console, data["result"])
     result = data["result"]
+    for step in result.get("minutes") if isinstance(result.get("minutes"), list) else []:
+        if "round" in step:  # O-24: in a coma, the threshold lost each round
+            console.print(
+                "  "
+                + _("Round {n}: coma for lack of air, {lost} HP lost").format(
+                    n=step["round"], lost=step["lost"]
+                )
+            )
     numbers = []
     for key, label in (
         ("lost", _("HP lost")),

@@ -194,6 +194,16 @@ def overload_of(character: Character) -> int:
 
 def require_standing(character: Character, body: Body) -> None:
     """Refuse a character in a coma or dead as a fighter or a traveller (O-31, O-24)."""
+    refuse_coma(body)
+
+
+def refuse_coma(body: Body) -> None:
+    """A body in a coma (Vie at 0 or below, O-31; out of air, O-24) acts no more."""
+    if body.asphyxia_coma and body.vie > 0:
+        raise RuleError(
+            N_("{name} is in a coma for lack of air (O-24) until the air returns (rest)."),
+            name=body.name,
+        )
     if body.coma:
         raise RuleError(
             N_("{name} has Vie {vie}: in a coma or dead (O-31), heal them before this."),

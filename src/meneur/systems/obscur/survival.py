@@ -19,7 +19,7 @@ from meneur.files import load_data
 from meneur.locale import N_
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur.gear import Survival
-from meneur.systems.obscur.health import Dice, body_malus, roll, test_json
+from meneur.systems.obscur.health import Dice, maluses_of, roll, test_json
 from meneur.systems.obscur.state import Body
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import fold
@@ -182,7 +182,7 @@ def resolve_day(params: DayParams, bodies: list[Body], reader: FaceReader) -> di
                 reader,
                 Dice(ps, traveller.pool.zero_skill, traveller.pool.zero_attribute),
                 difficulty=1,
-                modifier=-body_malus(body),
+                maluses=maluses_of(body),
                 stream=index,
             )
             entry["test"] = test_json("Potentiel de Survie", t_params, outcome)
