@@ -262,11 +262,11 @@ def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule) -> Packe
         here = states.pop(pending, None)
         if not here:
             continue
-        finish = 6 ** (most_dice(pending) - pending)
+        finished: Packed = {}  # this level's done part, scaled once below
         for distinct, law in batch_law(pending, lowest, rule).items():
             rest = pending - distinct
             if not rest:
-                _accumulate(done, combine(here, law, width), finish)
+                _accumulate(finished, combine(here, law, width), 1)
                 continue
             onward = 6 ** (most_dice(pending) - pending - most_dice(rest))
             waiting = states.setdefault(rest, {})
@@ -274,6 +274,7 @@ def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule) -> Packe
                 low = value & below
                 if low:
                     waiting[key] = waiting.get(key, 0) + low * onward
-                if value - low:
-                    done[key] = done.get(key, 0) + (value - low) * finish
+                if value != low:
+                    finished[key] = finished.get(key, 0) + value - low
+        _accumulate(done, finished, 6 ** (most_dice(pending) - pending))
     return done
