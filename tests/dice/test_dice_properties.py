@@ -87,3 +87,14 @@ def test_plain_expressions_read_without_lark_as_lark_reads_them(text: str) -> No
     by_lark = read(lambda t: module._build(module.parser().parse(t)))
     fast = read(module._plain)
     assert fast == by_lark
+
+
+def test_plain_reading_of_hostile_whitespace_is_immediate() -> None:
+    """Hundreds of spaces around the tokens: the pattern never backtracks (a bounded test
+    would hang for hours on a backtracking pattern)."""
+    import importlib
+
+    module = importlib.import_module("meneur.dice.parse")
+    assert module._plain(" " * 400 + "d" + " " * 400) is None
+    assert module._plain(" " * 300 + "3d6" + " " * 300 + "+" + " " * 300) is None
+    assert str(module._plain(" " * 300 + "3 d 6" + " " * 300)) == "3d6"
