@@ -22,7 +22,7 @@ from meneur.errors import RuleError
 from meneur.files import load_data
 from meneur.locale import N_
 from meneur.systems.base import FaceReader
-from meneur.systems.obscur.rules import MAX_DICE, TestOutcome, TestParams, resolve_test
+from meneur.systems.obscur.rules import TestOutcome, TestParams, resolve_test
 from meneur.systems.obscur.state import Body, Intemperie, Wound
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import fold
@@ -121,9 +121,9 @@ def roll(
     reader: FaceReader, pool: Dice, *, difficulty: int = 1, modifier: int = 0, stream: int = 0
 ) -> tuple[TestParams, TestOutcome]:
     """One core test (O-2..O-8) on ``stream``; maluses beyond the pool roll no dice (O-7)."""
-    modifier = max(-MAX_DICE, min(MAX_DICE, modifier))
+    modifier = max(-TestParams.MAX_DICE, min(TestParams.MAX_DICE, modifier))
     params = TestParams(
-        min(pool.dice, MAX_DICE),
+        min(pool.dice, TestParams.MAX_DICE),
         difficulty=difficulty,
         modifier=modifier,
         zero_skill=pool.zero_skill,

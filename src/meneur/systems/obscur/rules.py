@@ -11,7 +11,7 @@ are judged on the final faces.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
@@ -28,8 +28,6 @@ from meneur.systems.obscur.depassement import (
 from meneur.systems.obscur.scoring import Scoring, successes
 from meneur.systems.obscur.tables import rule_tables
 
-MAX_DICE = 60
-"""Dice of a Potentiel d'Action (a trait pair rarely passes 15; odds stay fast to 60+3)."""
 MAX_DIFFICULTY = 200
 Automatic = Literal["success", "failure"]
 
@@ -37,6 +35,11 @@ Automatic = Literal["success", "failure"]
 @dataclass(frozen=True, slots=True)
 class TestParams:
     """One test: the Potentiel d'Action, its modifiers and difficulty, and a Dépassement plan."""
+
+    MAX_DICE: ClassVar[int] = 60
+    """Dice of a Potentiel d'Action, and the most a modifier adds or removes (a trait pair
+    rarely passes 15; odds stay fast to 60+3): the one bound the CLI, the lab and the
+    advisor use."""
 
     dice: int
     difficulty: int = 1
@@ -49,15 +52,15 @@ class TestParams:
     """O-10 option: the margin adjustment counts as successes (None: the data's default)."""
 
     def __post_init__(self) -> None:
-        if not 0 <= self.dice <= MAX_DICE:
+        if not 0 <= self.dice <= self.MAX_DICE:
             raise LimitError(
                 N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."),
-                limit=MAX_DICE,
+                limit=self.MAX_DICE,
                 dice=self.dice,
             )
-        if not -MAX_DICE <= self.modifier <= MAX_DICE:
+        if not -self.MAX_DICE <= self.modifier <= self.MAX_DICE:
             raise LimitError(
-                N_("A modifier is between -{limit} and +{limit} dice."), limit=MAX_DICE
+                N_("A modifier is between -{limit} and +{limit} dice."), limit=self.MAX_DICE
             )
         if not 0 <= self.difficulty <= MAX_DIFFICULTY:
             raise LimitError(
