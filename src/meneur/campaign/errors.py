@@ -15,3 +15,8 @@ class CampaignError(MeneurError):
 
 class VerifyError(MeneurError):
     """An exported log does not verify: a broken link, an altered face, a wrong seed."""
+
+
+class DiceConflict(CampaignError):
+    """The committed dice of a roll were drawn by another roll first, or the session closed:
+    the roll is drawn again from the session as it now is."""

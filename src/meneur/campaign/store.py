@@ -30,7 +30,7 @@ from meneur.campaign.chain import (
     new_seed,
 )
 from meneur.campaign.engine import database_url, make_engine, shown
-from meneur.campaign.errors import CampaignError, StorageError
+from meneur.campaign.errors import CampaignError, DiceConflict, StorageError
 from meneur.campaign.models import (
     Campaign,
     Character,
@@ -703,9 +703,9 @@ class Store:
             if roll.dice is not None:
                 game = one("session", {"campaign": campaign_id, "commitment": roll.dice.commitment})
                 if game is None or game[2] is not None:
-                    raise CampaignError(N_("The game session of these dice is not open any more."))
+                    raise DiceConflict(N_("The game session of these dice is not open any more."))
                 if game[1] != roll.dice.start:
-                    raise CampaignError(
+                    raise DiceConflict(
                         N_("Another roll used the committed dice at the same time: roll again.")
                     )
                 cursor.execute(sql["counter"], {"counter": roll.dice.counter, "id": game[0]})

@@ -3,11 +3,15 @@
 Every roll is drawn through :meth:`meneur.systems.base.Check.roll` and written with
 :meth:`meneur.campaign.store.Store.append_roll`. When a game session is open the dice
 come from its committed seed (so ``meneur verify`` can recompute them); typed faces are
-physical dice. The roll mode and the seat that rolled travel in ``decisions`` (a choice
-made with the roll, covered by the entry's hash).
+physical dice (unless the GM refuses them while the dice are committed). The open
+session is read from the database at each roll, whoever opened it (the CLI, the table,
+another server process), so no roll of a session can silently use other dice. The roll
+mode and the seat that rolled travel in ``decisions`` (a choice made with the roll,
+covered by the entry's hash).
 
-Writes go through one worker thread: SQLite takes one writer at a time anyway, and a
-single writer keeps the committed dice's counter in step without retries.
+Writes go through one worker thread: SQLite takes one writer at a time anyway. Another
+process sharing a PostgreSQL database may draw from the session first: the roll is then
+drawn again from the session as it now is (:data:`RETRIES`).
 """
 
 from __future__ import annotations
@@ -21,10 +25,10 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from meneur.campaign.chain import CommittedDice
-from meneur.campaign.errors import CampaignError
+from meneur.campaign.errors import CampaignError, DiceConflict
 from meneur.campaign.names import name_key
 from meneur.campaign.store import CharacterInfo, NewRoll, Store
-from meneur.errors import UsageError
+from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
 from meneur.systems.registry import find_system
@@ -33,6 +37,8 @@ from meneur.web.systems import RollOptions, adapter_for
 from meneur.web.tables import Seat
 
 T = TypeVar("T")
+RETRIES = 20
+"""Attempts of a roll whose committed dice another process drew first (each re-reads)."""
 SHEET_SECONDS = 2.0
 """How long a sheet read for rolling is reused: edits made outside the table (CLI) show
 within this delay; the table's own changes clear it at once."""
@@ -98,7 +104,6 @@ class Roller:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="meneur-writer")
-        self._dice: dict[str, CommittedDice | None] = {}
         self._sheets: dict[tuple[str, str], tuple[float, CharacterInfo]] = {}
 
     async def run(self, function: Any, *args: Any) -> Any:
@@ -123,16 +128,12 @@ class Roller:
         self._sheets.clear()
 
     def forget_dice(self, campaign: str) -> None:
-        self._dice.pop(campaign, None)
+        """Nothing is kept between rolls any more (see :meth:`committed`): the callers that
+        drop the dice after a failure (:func:`meneur.web.exchange.holding_dice`) stay right."""
 
     def committed(self, campaign: str) -> CommittedDice | None:
-        """The open session's dice for ``campaign`` (worker thread only), or ``None``."""
-        return self._committed(campaign)
-
-    def _committed(self, campaign: str) -> CommittedDice | None:
-        if campaign not in self._dice:
-            self._dice[campaign] = self.store.committed_dice(campaign=campaign)
-        return self._dice[campaign]
+        """The open session's dice for ``campaign``, read from the database now, or ``None``."""
+        return self.store.committed_dice(campaign=campaign)
 
     def roll(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
         """Roll for ``seat`` (worker thread); the log entry as stored."""
@@ -153,14 +154,12 @@ class Roller:
         if sheets:
             self._sheets.pop((campaign, name_key(character.name)), None)
         args = (seat, request, character.name, adapter.system, check, params, sheets)
-        try:
-            return self._roll_and_log(*args)
-        except CampaignError:
-            self.forget_dice(campaign)  # the session moved on (CLI roll, reveal): once more
-            return self._roll_and_log(*args)
-        except BaseException:
-            self.forget_dice(campaign)
-            raise
+        for _attempt in range(RETRIES - 1):
+            try:
+                return self._roll_and_log(*args)
+            except DiceConflict:  # another process drew from the session first: again
+                continue
+        return self._roll_and_log(*args)
 
     def _roll_and_log(
         self,
@@ -173,10 +172,17 @@ class Roller:
         sheets: dict[str, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         campaign = seat.table.campaign
-        committed = self._committed(campaign)
+        committed = self.committed(campaign)
         shared: DiceSource = committed if committed is not None else SecureDice()
         sources: list[DiceSource] = [shared] * check.streams(params)
         kind = shared.kind
+        if request.faces.strip() and committed is not None and not seat.table.physical:
+            raise RuleError(
+                N_(
+                    "The GM takes no typed dice while the dice are committed: roll without "
+                    "physical dice."
+                )
+            )
         if request.faces.strip():
             sources[0] = PhysicalDice(parse_faces(request.faces))
             kind = "physical"

@@ -320,7 +320,6 @@ async def session(
     campaign = seat.table.campaign
 
     def change() -> None:
-        state.roller.forget_dice(campaign)
         if action == "start":
             state.store.start_session(campaign=campaign)
         else:
