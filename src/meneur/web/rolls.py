@@ -21,7 +21,6 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from meneur.campaign.chain import CommittedDice
@@ -33,10 +32,13 @@ from meneur.locale import N_
 from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
 from meneur.systems.registry import find_system
 from meneur.web.live import ROLL_MODES
+from meneur.web.odds import Odds
 from meneur.web.systems import RollOptions, adapter_for
 from meneur.web.tables import Seat
 
 T = TypeVar("T")
+LUCK_BUDGET = 0.5
+"""Seconds the writer waits for a roll's luck verdict; past it the roll is logged unjudged."""
 RETRIES = 20
 """Attempts of a roll whose committed dice another process drew first (each re-reads)."""
 SHEET_SECONDS = 2.0
@@ -55,44 +57,6 @@ class RollRequest:
     faces: str = ""
 
 
-@lru_cache(maxsize=4096)
-def _judge(check: Any, params: Any, key: Any) -> dict[str, Any] | None:
-    from meneur.campaign.recording import judge
-
-    # judge() reads the rolled outcome through check.key: hand it the key itself, so
-    # that the cache holds keys (hashable), not outcomes
-    return judge(_KeyCheck(check, key), params, key)  # type: ignore[arg-type]
-
-
-class _KeyCheck:
-    """``check`` whose :meth:`key` of the rolled outcome is already known."""
-
-    def __init__(self, check: Any, key: Any) -> None:
-        self._check = check
-        self._key = key
-        self.name = check.name
-
-    def key(self, outcome: Any) -> Any:
-        return self._key
-
-    def score(self, key: Any) -> Any:
-        return self._check.score(key)
-
-    def odds(self, params: Any) -> Any:
-        return self._check.odds(params)
-
-
-def judged(check: Any, params: Any, outcome: Any) -> dict[str, Any] | None:
-    """The roll's rank among the check's exact outcomes (cached per params and result)."""
-    from meneur.errors import MeneurError
-
-    try:
-        found = _judge(check, params, check.key(outcome))
-    except (MeneurError, TypeError):  # no exact odds, or params that do not hash
-        return None
-    return dict(found) if found is not None else None
-
-
 def params_json(trait: str, params: Any) -> dict[str, Any]:
     data = json.loads(json.dumps(asdict(params), default=str))
     return {"trait": trait, **data}
@@ -101,8 +65,9 @@ def params_json(trait: str, params: Any) -> dict[str, Any]:
 class Roller:
     """Rolls and logs, one at a time, in a worker thread."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, odds: Odds | None = None) -> None:
         self.store = store
+        self.odds = odds if odds is not None else Odds()
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="meneur-writer")
         self._sheets: dict[tuple[str, str], tuple[float, CharacterInfo]] = {}
 
@@ -111,6 +76,7 @@ class Roller:
 
     def close(self) -> None:
         self.worker.shutdown(wait=True)
+        self.odds.close()
 
     def _character(self, campaign: str, name: str) -> CharacterInfo:
         """The character's sheet, read again after :data:`SHEET_SECONDS` (or a change here)."""
@@ -134,6 +100,18 @@ class Roller:
     def committed(self, campaign: str) -> CommittedDice | None:
         """The open session's dice for ``campaign``, read from the database now, or ``None``."""
         return self.store.committed_dice(campaign=campaign)
+
+    def luck(self, system: str, check: Any, params: Any, outcome: Any) -> dict[str, Any] | None:
+        """The roll's rank among its exact outcomes, from the odds worker within
+        :data:`LUCK_BUDGET` (the writer never computes odds itself), else ``None``."""
+        from meneur.web.odds import SLOW, roll_luck
+
+        try:
+            key = check.key(outcome)
+        except (TypeError, ValueError):
+            return None
+        found = self.odds.run(roll_luck, system, params, key, budget=LUCK_BUDGET)
+        return None if found is SLOW or found is None else dict(found)
 
     def roll(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
         """Roll for ``seat`` (worker thread); the log entry as stored."""
@@ -190,7 +168,7 @@ class Roller:
                 sources[1:] = [SecureDice()] * (len(sources) - 1)
         rolled = check.roll(params, sources)
         outcome = check.to_json(params, rolled.outcome)
-        verdict = judged(check, params, rolled.outcome)
+        verdict = self.luck(system, check, params, rolled.outcome)
         if verdict is not None:  # as the CLI does: `meneur log --luck` judges web rolls too
             outcome["luck"] = [verdict]
         roll = NewRoll(

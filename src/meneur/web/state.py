@@ -21,6 +21,7 @@ from meneur.campaign.store import Store
 from meneur.web.batches import Batches
 from meneur.web.limits import Limits
 from meneur.web.live import Hub
+from meneur.web.odds import Odds
 from meneur.web.pushes import Pushes
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat, Tables
@@ -66,6 +67,11 @@ class WebState:
     batches: Batches = field(default_factory=Batches)
     pushes: Pushes = field(default_factory=Pushes)
     limits: Limits | None = None
+
+    @property
+    def odds(self) -> Odds:
+        """The exact odds' worker (shared with the roller, which judges each roll's luck)."""
+        return self.roller.odds
 
     @staticmethod
     def csrf(seat: Seat) -> str:

@@ -141,6 +141,8 @@ def options_from(query: dict[str, str]) -> RollOptions:
 def sheet_view(
     state: WebState, system: str, name: str, sheet: dict[str, Any], options: RollOptions
 ) -> SheetView:
+    """A character's card: its traits with their exact chances, from the odds worker
+    (« – » for a chance past the budget: the page never waits longer)."""
     from meneur.systems.registry import find_system
 
     adapter = ADAPTERS.get(system)
@@ -148,24 +150,19 @@ def sheet_view(
     if adapter is None:
         return SheetView(name, system, title, (), [], [])
     try:
-        traits: list[tuple[Trait, Fraction | None]] = []
-        for trait in adapter.traits(sheet):
-            try:
-                chance: Fraction | None = adapter.success(
-                    adapter.params(sheet, trait.name, options)
-                )
-            except MeneurError:
-                chance = None
-            traits.append((trait, chance))
-        view = SheetView(name, system, title, adapter.option_fields, traits, adapter.stats(sheet))
-        if traits and ("push" in adapter.option_fields or "spend" in adapter.option_fields):
-            try:
-                view.pushes = adapter.push_chances(sheet, traits[0][0].name, options)
-            except MeneurError:
-                view.pushes = []
-        return view
+        names = adapter.traits(sheet)
+        stats = adapter.stats(sheet)
     except MeneurError as error:
         return SheetView(name, system, title, (), [], [], error=str(error))
+    first = names[0].name if names else ""
+    found = state.odds.sheet(system, sheet, options, first)
+    if found is not None and found.error:
+        return SheetView(name, system, title, (), [], [], error=found.error)
+    chances = found.chances if found else {}
+    traits = [(trait, chances.get(trait.name)) for trait in names]
+    view = SheetView(name, system, title, adapter.option_fields, traits, stats)
+    view.pushes = found.pushes if found else []
+    return view
 
 
 def seat_label(player: PlayerInfo) -> str:
