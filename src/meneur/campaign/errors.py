@@ -20,3 +20,8 @@ class VerifyError(MeneurError):
 class DiceConflict(CampaignError):
     """The committed dice of a roll were drawn by another roll first, or the session closed:
     the roll is drawn again from the session as it now is."""
+
+
+class SheetConflict(CampaignError):
+    """A sheet changed between the moment a roll read it and the moment it pays from it
+    (another process spent its points): the roll is made again on the sheet as it is."""

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
 from meneur.campaign.chain import CommittedDice
-from meneur.campaign.errors import CampaignError, DiceConflict
+from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict
 from meneur.campaign.names import name_key
 from meneur.campaign.store import CharacterInfo, NewRoll, Store
 from meneur.errors import RuleError, UsageError
@@ -40,7 +40,8 @@ T = TypeVar("T")
 LUCK_BUDGET = 0.5
 """Seconds the writer waits for a roll's luck verdict; past it the roll is logged unjudged."""
 RETRIES = 20
-"""Attempts of a roll whose committed dice another process drew first (each re-reads)."""
+"""Attempts of a roll whose committed dice or sheet another process used first (each
+attempt reads them again)."""
 SHEET_SECONDS = 2.0
 """How long a sheet read for rolling is reused: edits made outside the table (CLI) show
 within this delay; the table's own changes clear it at once."""
@@ -122,6 +123,19 @@ class Roller:
                 N_("You may roll only for your own character, not for {name}."),
                 name=request.character[:80],
             )
+        for attempt in range(RETRIES):
+            try:
+                return self._attempt(seat, request)
+            except (DiceConflict, SheetConflict):
+                # another process drew from the session, or paid from the sheet, first:
+                # again, on the session and the sheet as they now are (the points may
+                # not be enough any more: then the roll is refused in one clear line)
+                self._sheets.clear()
+                if attempt == RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _attempt(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
         campaign = seat.table.campaign
         character = self._character(campaign, request.character)
         adapter = adapter_for(character.system)
@@ -131,13 +145,10 @@ class Roller:
         check = find_system(character.system).checks()["test"]
         if sheets:
             self._sheets.pop((campaign, name_key(character.name)), None)
-        args = (seat, request, character.name, adapter.system, check, params, sheets)
-        for _attempt in range(RETRIES - 1):
-            try:
-                return self._roll_and_log(*args)
-            except DiceConflict:  # another process drew from the session first: again
-                continue
-        return self._roll_and_log(*args)
+        previous = {character.name: character.sheet} if sheets else None
+        return self._roll_and_log(
+            seat, request, character.name, adapter.system, check, params, sheets, previous
+        )
 
     def _roll_and_log(
         self,
@@ -148,6 +159,7 @@ class Roller:
         check: Any,
         params: Any,
         sheets: dict[str, dict[str, Any]] | None = None,
+        previous: dict[str, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         campaign = seat.table.campaign
         committed = self.committed(campaign)
@@ -182,4 +194,4 @@ class Roller:
             decisions=[{"mode": request.mode, "seat": seat.key}],
             dice=committed if kind == "committed" else None,
         )
-        return self.store.append_roll(roll, sheets=sheets, campaign=campaign)
+        return self.store.append_roll(roll, sheets=sheets, campaign=campaign, previous=previous)
