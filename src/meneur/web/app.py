@@ -51,7 +51,7 @@ SECURITY_HEADERS = [
         b"connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),  # no-referrer would make browsers send Origin: null
     (b"x-frame-options", b"DENY"),
     (b"cache-control", b"no-store"),
 ]
