@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import hmac
@@ -95,17 +96,59 @@ def render_line(state: WebState, line: LogLine) -> str:
     return template.render(line=line, mode_label=mode_label)
 
 
-def publish(state: WebState, table: TableInfo, entry: dict[str, Any]) -> int:
-    """Send a new log entry to every connection of the table allowed to see it."""
-    mode, roller = roll_meta(entry)
+def publish(state: WebState, table: TableInfo, entry: dict[str, Any]) -> None:
+    """Send a new log entry to every page of the table allowed to see it, on every process."""
     key = entry_id(table, int(entry["seq"]))
+    message = {"kind": "roll", "table": table.id, "id": key, "entry": entry}
+    state.send({**message, "campaign": table.campaign})
+
+
+def deliver(state: WebState, message: dict[str, Any]) -> None:
+    """Hand a live message (see :mod:`meneur.web.fanout`) to this process's pages."""
+    table_id = int(message["table"])
+    if message["kind"] == "broadcast":
+        state.hub.broadcast(table_id, str(message["text"]))
+    elif message["kind"] == "close":
+        state.hub.close_seat(table_id, str(message["seat"]))
+    elif message["kind"] == "roll" and "entry" in message:
+        deliver_roll(state, table_id, message["entry"], str(message["id"]))
+    elif message["kind"] == "roll":  # too large to travel: read from the database
+        campaign, seq = str(message["campaign"]), int(message["seq"])
+
+        async def fetch() -> None:
+            entry = await asyncio.to_thread(entry_at, state, campaign, seq)
+            if entry is not None:
+                deliver_roll(state, table_id, entry, str(message["id"]))
+
+        task = asyncio.get_running_loop().create_task(fetch())
+        FETCHING.add(task)
+        task.add_done_callback(FETCHING.discard)
+
+
+FETCHING: set[asyncio.Task[None]] = set()
+"""The reads of large entries under way (kept referenced until done)."""
+
+
+def entry_at(state: WebState, campaign: str, seq: int) -> dict[str, Any] | None:
+    with state.store.transaction() as session:
+        row = session.scalar(
+            select(Roll)
+            .join(Campaign, Campaign.id == Roll.campaign_id)
+            .where(Campaign.name == campaign, Roll.seq == seq)
+        )
+        return roll_dict(row) if row is not None else None
+
+
+def deliver_roll(state: WebState, table_id: int, entry: dict[str, Any], key: str) -> int:
+    """Queue the entry for every page of this process allowed to see it."""
+    mode, roller = roll_meta(entry)
 
     def render(seen: Audience, code: str) -> str:
         with language(code):
             html = render_line(state, log_line(entry, mode, hidden=seen == "hidden", key=key))
         return json.dumps({"type": "roll", "id": key, "html": html})
 
-    return state.hub.publish(table.id, mode, roller, render)
+    return state.hub.publish(table_id, mode, roller, render)
 
 
 @dataclass
