@@ -209,6 +209,7 @@ class Phase:
     def __init__(self) -> None:
         self.sent: dict[str, tuple[float, str, str]] = {}  # id -> (start, roller, mode)
         self.errors = 0
+        self.statuses: dict[int, int] = {}
         self.began = time.perf_counter()
         self.ended = self.began
 
@@ -256,6 +257,7 @@ async def load(
             pool.put_nowait(connection)
         if status != 200:
             phase.errors += 1
+            phase.statuses[status] = phase.statuses.get(status, 0) + 1
             return
         phase.sent[json.loads(answer)["id"]] = (start, key, mode)
 
@@ -338,6 +340,7 @@ def summary(
     return {
         "rolls": len(phase.sent),
         "errors": phase.errors,
+        "statuses": phase.statuses,
         "seconds": seconds,
         "rate": len(phase.sent) / seconds,
         "p50": pct(0.50),
@@ -405,7 +408,15 @@ def main() -> None:
         [str(m["leaked"] + p["leaked"]) for m, p in zip(most, paced, strict=True)],
         "0",
     )
-    row("errors", [str(m["errors"] + p["errors"]) for m, p in zip(most, paced, strict=True)])
+    row(
+        "errors (HTTP statuses)",
+        [
+            f"{m['errors'] + p['errors']} {sorted({**m['statuses'], **p['statuses']})}"
+            if m["errors"] + p["errors"]
+            else "0"
+            for m, p in zip(most, paced, strict=True)
+        ],
+    )
     row(
         "CPU s: servers / this load script",
         [f"{r['server_cpu']:.1f} / {r['client_cpu']:.1f}" for r in results],
