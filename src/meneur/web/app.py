@@ -51,7 +51,7 @@ SECURITY_HEADERS = [
         b"connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),  # no-referrer would make browsers send Origin: null
     (b"x-frame-options", b"DENY"),
     (b"cache-control", b"no-store"),
 ]
@@ -287,9 +287,17 @@ def create_app(
         roller=roller,
     )
 
+    from meneur.web.fanout import Fanout, psycopg_url
+    from meneur.web.routes.common import deliver
+
+    state.fanout = Fanout(psycopg_url(the_store.url), lambda message: deliver(state, message))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        assert state.fanout is not None
+        await state.fanout.start()
         yield
+        await state.fanout.stop()
         roller.close()
         if owned:
             the_store.close()
