@@ -37,7 +37,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meneur.campaign.store import Store
 from meneur.errors import MeneurError
-from meneur.locale import LANGUAGES, current_language, gettext, ngettext, set_language
+from meneur.locale import current_language, gettext, ngettext, set_language
+from meneur.web.language import choose_language
 from meneur.web.rolls import Roller
 from meneur.web.state import HERE, WebSettings, WebState
 from meneur.web.tables import Tables
@@ -226,18 +227,6 @@ async def _plain(send: Send, status: int, text: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": text.encode()})
-
-
-def choose_language(request: HTTPConnection) -> str:
-    """``?lang=`` first, then the ``lang`` cookie, then Accept-Language, else French."""
-    asked = (request.query_params.get("lang") or request.cookies.get("lang") or "").lower()
-    if asked in LANGUAGES:
-        return asked
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.strip()[:2].lower()
-        if code in LANGUAGES:
-            return code
-    return "fr"
 
 
 def wants_json(request: Request) -> bool:
