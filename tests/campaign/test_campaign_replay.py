@@ -19,6 +19,7 @@ from meneur.campaign.replay import STEPS, replay_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
+OBSCUR = shlex.quote(str(EXAMPLES / "obscur"))
 Capsys = pytest.CaptureFixture[str]
 
 ROLLS = [
@@ -38,6 +39,14 @@ ROLLS = [
     "oppose obscur --character Isaure --trait Esquive --vs 4 --seed 6",
     "test legendes --domain legendary --vs heroique --seed 7",
     "aid legendes --helper-dice 2 --helped-dice 3 --seed 11",
+    # issue 14: what spans several rolls replays too, through the system's procedures
+    f"fight obscur --a {OBSCUR}/garance.toml --b {OBSCUR}/corbeau.toml --rounds 3 --seed 3",
+    f"fight obscur --shoot --a {OBSCUR}/mireille.toml --b {OBSCUR}/corbeau.toml --seed 3",
+    f"hurt obscur --sheet {OBSCUR}/garance.toml --fall 6 --dry-run --seed 2",
+    "hurt obscur --character Isaure --blow 3 --seed 2",
+    f"hurt obscur --sheet {OBSCUR}/garance.toml --fire 2 --steps 2 --dry-run --seed 5",
+    f"survive obscur --milieu 'Forêt tempérée' --party {OBSCUR}/garance.toml"
+    f" --party {OBSCUR}/corbeau.toml --days 2 --seed 1",
 ]
 
 
@@ -82,6 +91,11 @@ def test_a_log_of_the_four_systems_replays(
     (step,) = zed["params"][STEPS]
     assert step["system"] == "tunnels" and step["check"] == "test"
     assert step["params"]["dice"] == len(step["faces"][0]) or step["params"]["explode"] != "never"
+    # an Obscur fight's params are the fighters' plain data, never a sheet's path
+    steps = [one for e in rolls if e["system"] == "obscur" for one in e["params"][STEPS]]
+    assert {one["check"] for one in steps} >= {"fight", "shot", "care", "survive"}
+    step = next(one for one in steps if one["check"] == "fight")
+    assert step["params"]["a"]["name"] == "Garance l'Épéiste" and "sheet" not in step["params"]
 
 
 def test_an_entry_the_rules_now_resolve_otherwise_is_named(
