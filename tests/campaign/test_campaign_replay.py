@@ -47,6 +47,8 @@ ROLLS = [
     f"hurt obscur --sheet {OBSCUR}/garance.toml --fire 2 --steps 2 --dry-run --seed 5",
     f"survive obscur --milieu 'Forêt tempérée' --party {OBSCUR}/garance.toml"
     f" --party {OBSCUR}/corbeau.toml --days 2 --seed 1",
+    "scene legendes aid --character Lyssia --helper Tomas --helper-dice 2 --seed 3",
+    "scene legendes roll --character Lyssia --vs Orsk --with Tomas --dice 3 --seed 5",
 ]
 
 
@@ -57,6 +59,11 @@ def _store_characters(capsys: Capsys) -> None:
          "--characteristic", "Force=12", "--skill", "Bagarre=3"],
         ["character", "new", "obscur", "Isaure",
          "--from", str(EXAMPLES / "obscur" / "isaure.json")],
+        ["character", "new", "legendes", "Lyssia",
+         "--from", str(EXAMPLES / "legendes" / "lyssia.json")],
+        ["scene", "legendes", "start", "--character", "Lyssia", "--title", "Le gué"],
+        ["scene", "legendes", "add", "Orsk", "--character", "Lyssia", "--level", "heroique"],
+        ["scene", "legendes", "add", "Tomas", "--character", "Lyssia", "--pc", "--dice", "3"],
     ]  # fmt: skip
     for args in made:
         result = invoke(capsys, *args)
@@ -80,7 +87,7 @@ def test_a_log_of_the_four_systems_replays(
 ) -> None:
     path = _logged(capsys, tmp_path, monkeypatch)
     entries = json.loads(path.read_text())["entries"]
-    rolls = [e for e in entries if e["kind"] != "character new"]
+    rolls = [e for e in entries if e["kind"] != "character new" and any(e["faces"])]
     assert len(rolls) == len(ROLLS)
     result = invoke(capsys, "verify", str(path), "--replay", "--json")
     report = result.json()
@@ -96,6 +103,11 @@ def test_a_log_of_the_four_systems_replays(
     assert {one["check"] for one in steps} >= {"fight", "shot", "care", "survive"}
     step = next(one for one in steps if one["check"] == "fight")
     assert step["params"]["a"]["name"] == "Garance l'Épéiste" and "sheet" not in step["params"]
+    # a scene step's params hold the hero's sheet as it stood, and the request
+    scene = [one for e in rolls if e["system"] == "legendes" for one in e["params"][STEPS]]
+    assert {one["check"] for one in scene} >= {"scene-roll", "scene-aid"}
+    hero = next(one for one in scene if one["check"] == "scene-roll")["params"]["hero"]
+    assert hero["name"] == "Lyssia" and hero["scene"]["pending_help"]
 
 
 def test_an_entry_the_rules_now_resolve_otherwise_is_named(

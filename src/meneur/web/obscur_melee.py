@@ -69,6 +69,7 @@ def exchange(
     vs_faces: str = "",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play one melee round between two Obscur combatants (worker thread)."""
+    from meneur.campaign.replay import STEPS, step
     from meneur.systems.obscur.combat import FightParams, fighter_of, final_bodies
     from meneur.systems.obscur.procedures import ObscurFight
     from meneur.systems.obscur.state import body_of, save_body
@@ -83,7 +84,8 @@ def exchange(
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
     with holding_dice(roller, campaign):
-        rolled = ObscurFight().roll(params, sources)
+        fight = ObscurFight()
+        rolled = fight.roll(params, sources)
         outcome = rolled.outcome
         body_a, body_b = final_bodies(params, outcome)
         sheets = {
@@ -105,7 +107,7 @@ def exchange(
             NewRoll(
                 system="obscur",
                 kind="melee",
-                params={"a": name_a, "b": name_b, "rounds": 1},
+                params={"a": name_a, "b": name_b, "rounds": 1, STEPS: [step(fight, rolled)]},
                 faces=[list(stream) for stream in rolled.faces],
                 outcome=result,
                 source=kind,
@@ -136,6 +138,7 @@ def shoot(
     """One shot from the first combatant at the second (O-14, O-15, O-21), logged: the
     same :func:`meneur.systems.obscur.combat.shot_of` as ``fight obscur --shoot``, so the
     same options are refused with the same message; the target's state is written back."""
+    from meneur.campaign.replay import STEPS, step
     from meneur.systems.obscur.combat import dice_of, shot_of
     from meneur.systems.obscur.procedures import ObscurShot, ShotParams
     from meneur.systems.obscur.state import body_of, require_standing, save_body
@@ -151,7 +154,8 @@ def shoot(
     sources, kind = exchange_sources(committed, faces, vs_faces)
 
     with holding_dice(roller, campaign):
-        rolled = ObscurShot().roll(shot, sources)
+        shooting = ObscurShot()
+        rolled = shooting.roll(shot, sources)
         result, body_b = rolled.outcome.result, rolled.outcome.target
         sheets = {name_b: save_body(char_b, body_b).raw}
         if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu (O-40)
@@ -173,7 +177,7 @@ def shoot(
             NewRoll(
                 system="obscur",
                 kind="shot",
-                params={"a": name_a, "b": name_b, **options},
+                params={"a": name_a, "b": name_b, **options, STEPS: [step(shooting, rolled)]},
                 faces=[list(stream) for stream in rolled.faces],
                 outcome=outcome,
                 source=kind,
