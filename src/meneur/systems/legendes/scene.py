@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
-from meneur.rng import DiceSource
+from meneur.rng import DiceSource, HeldDice
 from meneur.systems.base import FaceReader
 from meneur.systems.legendes.data import rules_data
 from meneur.systems.legendes.rules import (
@@ -296,24 +296,6 @@ def _participants(scene: Scene, request: RollRequest) -> tuple[list[Opposition],
     return oppositions, allies
 
 
-class _Held:
-    """A source whose ``finish`` waits for the caller: one scene step, or the lab's many
-    steps, may read one stream of typed faces (the log still sees it: ``.source``)."""
-
-    def __init__(self, source: DiceSource) -> None:
-        self.source = source
-
-    @property
-    def kind(self) -> str:
-        return self.source.kind
-
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        return self.source.roll(sides, count)
-
-    def finish(self) -> None:
-        return None
-
-
 def roll(
     hero: Hero, request: RollRequest, hero_source: DiceSource, vs_source: DiceSource
 ) -> tuple[Hero, dict[str, Any]]:
@@ -321,7 +303,7 @@ def roll(
     ``hero_source``, the oppositions on ``vs_source``."""
     from meneur.systems.legendes.procedures import SceneRoll, SceneRollParams
 
-    sources = [_Held(hero_source), _Held(vs_source)]
+    sources = [HeldDice(hero_source), HeldDice(vs_source)]
     rolled = SceneRoll().roll(SceneRollParams(hero, request), sources)
     return rolled.outcome.hero, rolled.outcome.report
 
@@ -514,7 +496,7 @@ def aid(
     from meneur.systems.legendes.procedures import SceneAid, SceneAidParams
 
     params = SceneAidParams(hero, helper, helper_dice, helped_dice, modifier)
-    rolled = SceneAid().roll(params, [_Held(helper_source), _Held(helped_source)])
+    rolled = SceneAid().roll(params, [HeldDice(helper_source), HeldDice(helped_source)])
     return rolled.outcome.hero, rolled.outcome.report
 
 

@@ -402,9 +402,9 @@ def test_command(
     check = TunnelsTest()
     (source,) = dice_sources(seed, faces)
     if chance:
-        from meneur.systems.tunnels.combat import _Held
+        from meneur.rng import HeldDice
 
-        held = _Held(source)
+        held = HeldDice(source)
         outcome = check.roll(params, [held]).outcome
         result = spend_chance(params, outcome, chance, held, all_failed=chance_all)
         source.finish()
@@ -504,9 +504,9 @@ def oppose_command(
     check = TunnelsOppose()
     sources = _two_sources(seed, faces, vs_faces)
     if reroll_ties:
-        from meneur.systems.tunnels.combat import _Held
+        from meneur.rng import HeldDice
 
-        held = [_Held(source) for source in sources]
+        held = [HeldDice(source) for source in sources]
         ties = 0
         outcome = check.roll(params, held).outcome
         while outcome.winner is None:
