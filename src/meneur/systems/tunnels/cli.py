@@ -128,6 +128,11 @@ def _dice_option(flag: str, help_text: str, parser: Any = _pool) -> Any:
     return typer.Option(flag, parser=parser, metavar="N", help=help_text)
 
 
+def _choice_option(flag: str, parse: Any, metavar: str, help_text: str) -> Any:
+    """An option among named values (a policy, a rule): ``parse`` refuses the others."""
+    return typer.Option(flag, parser=meneur_parser(parse), metavar=metavar, help=help_text)
+
+
 def _text_option(flag: str, metavar: str, help_text: str) -> Any:
     """A plain text or path option (a sheet, a characteristic, a spell, a weapon...)."""
     return typer.Option(flag, metavar=metavar, help=help_text)
@@ -152,49 +157,46 @@ Cursed = Annotated[
 ]
 Explode = Annotated[
     str,
-    typer.Option(
+    _choice_option(
         "--explode",
-        parser=meneur_parser(_policy),
-        metavar="never|always|needed",
-        help=_("When doubles explode: never, always or needed (while short of the goal)."),
+        _policy,
+        "never|always|needed",
+        _("When doubles explode: never, always or needed (while short of the goal)."),
     ),
 ]
 Sixes = Annotated[
     str,
-    typer.Option(
+    _choice_option(
         "--sixes",
-        parser=meneur_parser(_sixes),
-        metavar="batch|all",
-        help=_("Exceptional success needs three 6s in one batch (batch) or anywhere (all)."),
+        _sixes,
+        "batch|all",
+        _("Exceptional success needs three 6s in one batch (batch) or anywhere (all)."),
     ),
 ]
 VsExplode = Annotated[
     str | None,
-    typer.Option(
+    _choice_option(
         "--vs-explode",
-        parser=meneur_parser(_policy),
-        metavar="never|always|needed",
-        help=_("The opponent's explosion policy (default: the same as --explode)."),
+        _policy,
+        "never|always|needed",
+        _("The opponent's explosion policy (default: the same as --explode)."),
     ),
 ]
 VsBlessed = Annotated[bool, typer.Option("--vs-blessed", help=_("The opponent rolls blessed."))]
 VsCursed = Annotated[bool, typer.Option("--vs-cursed", help=_("The opponent rolls cursed."))]
 FightLoss = Annotated[
     str,
-    typer.Option(
-        "--loss",
-        parser=meneur_parser(_loss),
-        metavar="margin|one",
-        help=_("What the loser loses: the margin, or one point."),
+    _choice_option(
+        "--loss", _loss, "margin|one", _("What the loser loses: the margin, or one point.")
     ),
 ]
 Tie = Annotated[
     str,
-    typer.Option(
+    _choice_option(
         "--tie",
-        parser=meneur_parser(_tie),
-        metavar="none|reroll",
-        help=_("A tied round: nobody wins it, or it is rolled again (T-9 option)."),
+        _tie,
+        "none|reroll",
+        _("A tied round: nobody wins it, or it is rolled again (T-9 option)."),
     ),
 ]
 
