@@ -245,8 +245,19 @@ def error_response(request: Request, status: int, message: str) -> Response:
 
 
 def build_templates() -> Jinja2Templates:
+    """The table's templates, and each system's own parts under ``<system>/``."""
+    from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
+
+    from meneur.web.systems import adapters
+
+    parts = {
+        name: FileSystemLoader(str(adapter.templates))
+        for name, adapter in adapters().items()
+        if adapter.templates is not None
+    }
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     env = templates.env
+    env.loader = ChoiceLoader([FileSystemLoader(str(HERE / "templates")), PrefixLoader(parts)])
     env.autoescape = True
     env.auto_reload = False  # templates ship with the package: no stat() per render
     env.globals["_"] = gettext
@@ -267,6 +278,10 @@ def create_app(
     the_store = store if store is not None else Store(url)
     the_settings = settings or WebSettings()
     redact_logs()
+    from meneur.systems.at_table import web_adapters
+    from meneur.web.systems import adapters, install
+
+    install(web_adapters())
     roller = Roller(the_store)
     state = WebState(
         store=the_store,
@@ -274,6 +289,7 @@ def create_app(
         templates=build_templates(),
         tables=Tables(the_store),
         roller=roller,
+        waits={wait.name: wait for a in adapters().values() for wait in a.waits()},
     )
 
     from meneur.web.fanout import Fanout, psycopg_url
