@@ -185,6 +185,32 @@ def test_simulate_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str,
     assert "Traceback" not in result.err
 
 
+def test_simulate_fight_lists_the_systems_that_register_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``simulate fight`` holds what each system registers; Krâsses offers none (issue 14)."""
+    from meneur.systems.registry import SYSTEMS
+
+    listed = invoke(capsys, "--lang", "en", "simulate", "fight", "--help")
+    assert listed.status == 0, listed.err
+    commands = listed.out.split("Commands:")[1].split()
+    offered = [system.name for system in SYSTEMS if system.name in commands]
+    assert offered == ["tunnels", "obscur", "legendes"]
+    refused = invoke(capsys, "--lang", "en", "simulate", "fight", "krasses", "--dice", "4")
+    assert refused.status == 2
+    assert refused.err.strip() == "Error: Unknown command: krasses"
+
+
+def test_simulate_fight_takes_only_its_systems_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An Obscur option given to the Tunnels fight is refused, not silently ignored."""
+    args = ("--dice", "4", "--endurance", "8", "--vs-mr", "3", "--a", "x.toml", "--runs", "10")
+    result = invoke(capsys, "--lang", "en", "simulate", "fight", "tunnels", *args)
+    assert result.status == 2
+    assert result.err.strip() == "Error: Unknown option --a."
+
+
 @pytest.mark.parametrize(
     "args",
     [

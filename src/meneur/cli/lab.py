@@ -16,6 +16,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups
 
 COMMANDS = ("table", "compare", "simulate")
 
@@ -385,22 +386,24 @@ def _placeholder() -> None:
     """Shown in ``meneur --help`` only; the real command is built when typed."""
 
 
-def register(app: typer.Typer, wanted: Sequence[str] = ()) -> None:
-    """Add ``table``, ``compare`` and ``simulate`` (full options only when typed)."""
+def register(app: typer.Typer, groups: CommandGroups, wanted: Sequence[str] = ()) -> None:
+    """Add ``table``, ``compare`` and ``simulate`` (full options only when typed).
+
+    ``simulate fight`` is a group each system fills through ``register_cli``; it exists
+    even when no system offers a fight, so that one that does not is refused by name.
+    """
     first = wanted[0] if wanted else ""
     table_help = _("Exact odds over a grid (dice × threshold...), as a table, CSV, JSON or a plot.")
     compare_help = _("Compare two variants of the rules: odds side by side with the difference.")
-    simulate_help = _("Simulate many rolls or whole fights (numpy), with confidence intervals.")
     app.command("table", help=table_help)(table_command if first == "table" else _placeholder)
     app.command("compare", help=compare_help)(
         compare_command if first == "compare" else _placeholder
     )
-    simulate = typer.Typer(help=simulate_help, no_args_is_help=True)
     if first == "simulate":
         from meneur.cli.lab_simulate import register_simulate
 
-        register_simulate(simulate)
-    app.add_typer(simulate, name="simulate")
+        groups.group("simulate", "fight")
+        register_simulate(groups.group("simulate"))
 
 
 __all__ = ["COMMANDS", "Seed", "add_odds_plot", "int_parser", "register"]

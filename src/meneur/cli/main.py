@@ -37,6 +37,10 @@ GROUP_HELP = {
     "aid": N_("One character helps another before a roll."),
     "scene": N_("Play a scene step by step, saving what lasts."),
     "survive": N_("Survival: a party's days in a hostile land."),
+    "simulate": N_("Simulate many rolls or whole fights (numpy), with confidence intervals."),
+    "simulate fight": N_(
+        "Many whole fights, vectorised: win rate with its 95 % interval, rounds, survival."
+    ),
     "hurt": N_("Apply a source of damage to a character sheet."),
     "heal": N_("Treat wounds, hang on to life, lift morale."),
     "rest": N_("Recover with or without rest."),
@@ -154,7 +158,7 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     if first is None or first in LAB_COMMANDS:
         from meneur.cli.lab import register as register_lab
 
-        register_lab(app, wanted)
+        register_lab(app, groups, wanted)
     if first is None or first == "serve":  # the live table (FastAPI loads only when run)
         from meneur.cli.serve import register as register_serve
 

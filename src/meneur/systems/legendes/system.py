@@ -34,8 +34,10 @@ class LegendesSystem(System):
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.legendes.cli import register
+        from meneur.systems.legendes.lab_cli import register as register_lab
 
         register(groups)
+        register_lab(groups)
 
 
 SYSTEM = LegendesSystem()

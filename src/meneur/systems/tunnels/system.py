@@ -45,8 +45,10 @@ class TunnelsSystem(System):
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.tunnels.cli import register
+        from meneur.systems.tunnels.lab_cli import register as register_lab
 
         register(groups)
+        register_lab(groups)
 
 
 SYSTEM = TunnelsSystem()

@@ -1,0 +1,201 @@
+"""The Légendes commands of the lab: ``meneur simulate fight legendes``.
+
+A hero against one opposition or a whole scene (L-8, L-10, L-13, L-14), many times,
+vectorised. Help strings are translated on import; the lab and the rules load when run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typer
+
+from meneur.cli.labkit import Plot, Runs, plot_fight, print_fight_ending, print_victory
+from meneur.cli.params import Json, Seed, int_parser
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups
+
+MAX_OPPOSITIONS = 10
+"""Oppositions at once in a Légendes scene (L-10)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LegendesScene:
+    """The L-10/L-13 options of a Légendes fight, as typed (checked by the fight)."""
+
+    with_dice: str | None = None
+    each_other: bool = False
+    partial: str = "wound"
+
+
+def fight_command(
+    dice: Annotated[
+        int | None,
+        typer.Option("--dice", parser=int_parser(1, 30), help=_("The hero's dice.")),
+    ] = None,
+    vs_level: Annotated[
+        str | None,
+        typer.Option(
+            "--vs-level",
+            metavar="LEVEL",
+            help=_(
+                "The opposition's level (commun, elite, heroique, legendaire); "
+                "several at once: elite,elite (L-10)."
+            ),
+        ),
+    ] = None,
+    modifier: Annotated[
+        int,
+        typer.Option(
+            "--modifier", parser=int_parser(-2, 2), help=_("The circumstance, -2, 0 or +2.")
+        ),
+    ] = 0,
+    with_dice: Annotated[
+        str | None,
+        typer.Option(
+            "--with-dice",
+            metavar="N,N",
+            help=_("The dice of each character fighting beside the hero (L-10)."),
+        ),
+    ] = None,
+    each_other: Annotated[
+        bool,
+        typer.Option("--each-other", help=_("The oppositions also fight each other (L-10).")),
+    ] = False,
+    partial: Annotated[
+        str,
+        typer.Option(
+            "--partial",
+            metavar="wound|doubt",
+            help=_("A victoire partielle wounds, or makes doubt (L-13)."),
+        ),
+    ] = "wound",
+    max_rounds: Annotated[
+        int,
+        typer.Option(
+            "--max-rounds",
+            "--rounds",
+            parser=int_parser(1, 1000),
+            help=_("Stop a fight after this many rounds."),
+        ),
+    ] = 200,
+    runs: Runs = 100_000,
+    seed: Seed = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """A hero against one opposition, roll after roll, until someone is out (L-8, L-13, L-14).
+
+    With allies, oppositions that fight each other or doubt instead of wounds, the
+    scene's simulation plays every pair (L-10, L-13).
+    """
+    from meneur.cli.output import console, print_json
+    from meneur.lab.grid import parse_int_list
+    from meneur.lab.plot import check_path
+    from meneur.systems.legendes.rules import check_circumstance, parse_level, parse_partial
+
+    scene = LegendesScene(with_dice, each_other, partial)
+    partial = parse_partial(scene.partial)
+    allies = tuple(  # one number per character: "2,2" is two characters of 2 dice
+        value
+        for part in (scene.with_dice or "").split(",")[: MAX_OPPOSITIONS + 1]
+        if part.strip()
+        for value in parse_int_list(part, 0, 30, _("Dice"))
+    )
+    if len(allies) > MAX_OPPOSITIONS:
+        raise UsageError(
+            N_("A scene has at most {most} characters beside the hero (--with-dice)."),
+            most=MAX_OPPOSITIONS,
+        )
+    if dice is None or vs_level is None:
+        raise UsageError(N_("Missing the hero's dice (--dice) or the opposition (--vs-level)."))
+    levels = tuple(parse_level(part) for part in vs_level.split(",") if part.strip())
+    if not 1 <= len(levels) <= MAX_OPPOSITIONS:
+        raise UsageError(
+            N_("A scene has 1 to {most} oppositions (--vs-level elite,elite,...)."),
+            most=MAX_OPPOSITIONS,
+        )
+    level = levels[0]
+    check_circumstance(modifier)
+    if plot is not None:
+        check_path(plot)
+    from meneur.lab.adapters.legendes import ADAPTER
+    from meneur.lab.simulate import (
+        LegendesConflict,
+        conflict_report,
+        legendes_conflicts,
+        legendes_scene,
+        run_chunks,
+    )
+
+    shown = ", ".join(ADAPTER.level_label(one) for one in levels)
+    conflict = LegendesConflict(dice, level, modifier, None, max_rounds)
+    if len(levels) == 1 and not allies and partial == "wound":
+
+        def chunk(rng: Any, n: int) -> Any:
+            return legendes_conflicts(conflict, rng, n)
+
+    else:  # L-10: several oppositions at once, compared two by two with the hero
+
+        def chunk(rng: Any, n: int) -> Any:
+            return legendes_scene(
+                dice, levels, rng, n, modifier=modifier, max_rolls=max_rounds, allies=allies,
+                each_other=scene.each_other, partial=partial,
+            )  # fmt: skip
+
+    tally = run_chunks(runs, chunk, seed=seed, description=_("Fights"))
+    data = conflict_report(conflict, tally)
+    data["fight"]["level"] = level if len(levels) == 1 else list(levels)
+    data["fight"].update(allies=list(allies), each_other=scene.each_other, partial=partial)
+    if plot is not None:
+        curves = {
+            _("Hero standing"): "dead_at",
+            _("Hero unhurt"): "wounded_at",
+            _("Opposition standing"): "won_at",
+        }
+        title = _("Légendes: {dice} dice against {level} ({runs} conflicts)").format(
+            dice=dice, level=shown, runs=tally.runs
+        )
+        plot_fight(tally, curves, title, plot, data)
+    if as_json:
+        print_json(data)
+        return
+    from meneur.lab.render import decimal, percent
+
+    out = console()
+    out.print(
+        _("[bold]{runs}[/] conflicts: {dice} dice against {level}.").format(
+            runs=tally.runs, dice=dice, level=shown
+        )
+    )
+    if allies:
+        out.print(
+            _("Beside the hero: characters of {dice} dice (L-10).").format(
+                dice=", ".join(map(str, allies))
+            )
+        )
+    if scene.each_other:
+        out.print(_("The oppositions also fight each other (L-10)."))
+    if partial == "doubt":
+        out.print(_("A victoire partielle makes the loser doubt, never wounds (L-13)."))
+    print_victory(out, data)
+    out.print(
+        _("Defeat: {rate}; wounded: {wounded}").format(
+            rate=percent(data["defeat_rate"], 2), wounded=percent(data["wounded_rate"], 2)
+        )
+    )
+    out.print(_("Rolls: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
+    print_fight_ending(out, data, tally, plot)
+
+
+def register(groups: CommandGroups) -> None:
+    """Add ``simulate fight legendes``."""
+    groups.group("simulate", "fight").command(
+        "legendes", help=_("Simulate many conflicts of a hero against an opposition or a scene.")
+    )(fight_command)
+
+
+__all__ = ["MAX_OPPOSITIONS", "LegendesScene", "fight_command", "register"]

@@ -1,0 +1,168 @@
+"""The Tunnels commands of the lab: ``meneur simulate fight tunnels``.
+
+Many whole fights of a character against a Monster Rating, vectorised and chunked, with
+the options of ``meneur fight tunnels`` (``--dice``, ``--endurance``, ``--vs-mr``,
+``--explode``, ``--loss``) and the rule variants of docs/rules.md (``--tie``,
+``--sixes``...). Help strings are translated on import; the lab loads when run.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from meneur.cli.labkit import Plot, Runs, choice, plot_fight, print_fight_ending, print_victory
+from meneur.cli.params import Json, Seed, int_parser
+from meneur.errors import UsageError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups
+from meneur.systems.tunnels.cli import Blessed, Cursed  # the same flags as meneur test tunnels
+
+POLICIES = ("never", "always", "needed")
+"""When a die explodes (T-6)."""
+
+
+def fight_command(
+    dice: Annotated[
+        int | None,
+        typer.Option("--dice", parser=int_parser(1, 30), help=_("The character's Force (dice).")),
+    ] = None,
+    endurance: Annotated[
+        int | None,
+        typer.Option(
+            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+        ),
+    ] = None,
+    vs_mr: Annotated[
+        int | None,
+        typer.Option("--vs-mr", parser=int_parser(1, 30), help=_("The monster's Monster Rating.")),
+    ] = None,
+    explode: Annotated[
+        str,
+        typer.Option(
+            "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
+        ),
+    ] = "needed",
+    vs_explode: Annotated[
+        str | None,
+        typer.Option(
+            "--vs-explode", metavar="POLICY", help=_("The monster's policy (default: the same).")
+        ),
+    ] = None,
+    loss: Annotated[
+        str,
+        typer.Option(
+            "--loss",
+            metavar="margin|one",
+            help=_("What the loser loses: the margin, or one point."),
+        ),
+    ] = "margin",
+    tie: Annotated[
+        str,
+        typer.Option(
+            "--tie",
+            metavar="none|reroll",
+            help=_("A tied round: nobody wins it, or it is rolled again."),
+        ),
+    ] = "none",
+    sixes: Annotated[
+        str,
+        typer.Option(
+            "--sixes", metavar="batch|all", help=_("Three 6s in one batch (T-7) or over all dice.")
+        ),
+    ] = "batch",
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    max_rounds: Annotated[
+        int,
+        typer.Option(
+            "--max-rounds",
+            "--rounds",
+            parser=int_parser(1, 1000),
+            help=_("Stop a fight after this many rounds."),
+        ),
+    ] = 200,
+    runs: Runs = 100_000,
+    seed: Seed = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """Many whole fights, vectorised: win rate with its 95 % interval, rounds, survival."""
+    from meneur.cli.output import console, print_json
+    from meneur.lab.plot import check_path
+
+    if dice is None or endurance is None:
+        raise UsageError(N_("Missing the character: --dice and --endurance."))
+    if vs_mr is None:
+        raise UsageError(N_("Missing the opponent: --vs-mr."))
+    choice(explode, POLICIES, "--explode")
+    choice(vs_explode or explode, POLICIES, "--vs-explode")
+    choice(loss, ("margin", "one"), "--loss")
+    choice(tie, ("none", "reroll"), "--tie")
+    choice(sixes, ("batch", "all"), "--sixes")
+    if plot is not None:
+        check_path(plot)
+    from meneur.lab.simulate import fight_report, run_chunks, tunnels_fights
+    from meneur.systems.tunnels.combat import against_monster
+
+    fight = against_monster(
+        dice,
+        endurance,
+        vs_mr,
+        blessed=blessed,
+        cursed=cursed,
+        explode=explode,
+        vs_explode=vs_explode or explode,
+        sixes=sixes,
+        loss=loss,
+        tie=tie,
+        max_rounds=max_rounds,
+    )
+    tally = run_chunks(
+        runs,
+        lambda rng, n: tunnels_fights(fight, rng, n),
+        seed=seed,
+        description=_("Fights"),
+    )
+    data = fight_report(fight, tally)
+    if plot is not None:
+        curves = {
+            _("Character alive"): "dead_at",
+            _("Character unhurt"): "wounded_at",
+            _("Monster standing"): "won_at",
+        }
+        title = _(
+            "Tunnels: Force {dice}, Endurance {endurance} against MR {mr} ({runs} fights)"
+        ).format(dice=dice, endurance=endurance, mr=vs_mr, runs=tally.runs)
+        plot_fight(tally, curves, title, plot, data)
+    if as_json:
+        print_json(data)
+        return
+    from meneur.lab.render import decimal, percent
+
+    out = console()
+    out.print(
+        _("[bold]{runs}[/] fights: Force {dice}, Endurance {endurance} against MR {mr}.").format(
+            runs=tally.runs, dice=dice, endurance=endurance, mr=vs_mr
+        )
+    )
+    print_victory(out, data)
+    out.print(
+        _("Death: {rate}; wounded: {wounded}").format(
+            rate=percent(data["death_rate"], 2), wounded=percent(data["wounded_rate"], 2)
+        )
+    )
+    out.print(_("Rounds: {mean} on average").format(mean=decimal(data["rounds"]["mean"])))
+    print_fight_ending(out, data, tally, plot)
+
+
+def register(groups: CommandGroups) -> None:
+    """Add ``simulate fight tunnels``."""
+    groups.group("simulate", "fight").command(
+        "tunnels", help=_("Simulate many whole fights of a character against a Monster Rating.")
+    )(fight_command)
+
+
+__all__ = ["fight_command", "register"]
