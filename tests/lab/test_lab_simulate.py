@@ -185,18 +185,20 @@ def test_simulate_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str,
     assert "Traceback" not in result.err
 
 
-def test_simulate_fight_lists_the_systems_that_register_one(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("group", ["fight", "policy"])
+def test_simulate_groups_list_the_systems_that_register_one(
+    group: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``simulate fight`` holds what each system registers; Krâsses offers none (issue 14)."""
+    """``simulate fight|policy`` hold what each system registers; Krâsses offers none
+    (issue 14), and is refused as an unknown command."""
     from meneur.systems.registry import SYSTEMS
 
-    listed = invoke(capsys, "--lang", "en", "simulate", "fight", "--help")
+    listed = invoke(capsys, "--lang", "en", "simulate", group, "--help")
     assert listed.status == 0, listed.err
     commands = listed.out.split("Commands:")[1].split()
     offered = [system.name for system in SYSTEMS if system.name in commands]
     assert offered == ["tunnels", "obscur", "legendes"]
-    refused = invoke(capsys, "--lang", "en", "simulate", "fight", "krasses", "--dice", "4")
+    refused = invoke(capsys, "--lang", "en", "simulate", group, "krasses", "--dice", "4")
     assert refused.status == 2
     assert refused.err.strip() == "Error: Unknown command: krasses"
 

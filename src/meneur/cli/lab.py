@@ -389,8 +389,9 @@ def _placeholder() -> None:
 def register(app: typer.Typer, groups: CommandGroups, wanted: Sequence[str] = ()) -> None:
     """Add ``table``, ``compare`` and ``simulate`` (full options only when typed).
 
-    ``simulate fight`` is a group each system fills through ``register_cli``; it exists
-    even when no system offers a fight, so that one that does not is refused by name.
+    ``simulate fight`` and ``simulate policy`` are groups each system fills through
+    ``register_cli``; they exist even when the system named offers nothing there, so
+    that it is refused as an unknown command.
     """
     first = wanted[0] if wanted else ""
     table_help = _("Exact odds over a grid (dice × threshold...), as a table, CSV, JSON or a plot.")
@@ -403,6 +404,7 @@ def register(app: typer.Typer, groups: CommandGroups, wanted: Sequence[str] = ()
         from meneur.cli.lab_simulate import register_simulate
 
         groups.group("simulate", "fight")
+        groups.group("simulate", "policy")
         register_simulate(groups.group("simulate"))
 
 

@@ -1,6 +1,6 @@
-"""``meneur simulate test|sweep|policy SYSTEM`` (numpy, chunked).
+"""``meneur simulate test|sweep SYSTEM`` (numpy, chunked).
 
-``meneur simulate fight SYSTEM`` is each system's own (``systems/<name>/lab_cli.py``),
+``meneur simulate fight|policy SYSTEM`` are each system's own (``systems/<name>/lab_cli.py``),
 registered through ``register_cli``; the pieces they share are in :mod:`.labkit`.
 """
 
@@ -23,12 +23,6 @@ from meneur.systems.tunnels.cli import Blessed, Cursed  # the same flags as mene
 SystemArg = Annotated[
     str,
     typer.Argument(metavar="SYSTEM", help=_("The system: tunnels, legendes or obscur (fights).")),
-]
-Modifier = Annotated[
-    int,
-    typer.Option(
-        "--modifier", parser=int_parser(-2, 2), help=_("Légendes: the circumstance, -2, 0 or +2.")
-    ),
 ]
 Loss = Annotated[
     str,
@@ -56,10 +50,8 @@ _ENDURANCE = typer.Option(
 )
 Explode = Annotated[str, _EXPLODE]
 ExplodeOrVariant = Annotated[str | None, _EXPLODE]
-Sixes = Annotated[str, _SIXES]
 SixesOrVariant = Annotated[str | None, _SIXES]
 Endurance = Annotated[int, _ENDURANCE]
-EnduranceOrNone = Annotated[int | None, _ENDURANCE]
 
 
 def test_command(
@@ -556,161 +548,11 @@ def _cell_points(
     return row_axis, col_axis, points, title
 
 
-def policy_command(
-    system: SystemArg,
-    dice: Annotated[
-        int | None,
-        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")),
-    ] = None,
-    threshold: Annotated[
-        int | None,
-        typer.Option("--threshold", parser=int_parser(1, 30), help=_("Tunnels: successes needed.")),
-    ] = None,
-    difficulty: Annotated[
-        int | None,
-        typer.Option("--difficulty", parser=int_parser(1, 60), help=_("Obscur: the difficulty.")),
-    ] = None,
-    points: Annotated[
-        int,
-        _count_option(
-            "--points", 0, 30, _("The resource to spend: Chance, Dépassement or motivation points.")
-        ),
-    ] = 1,
-    tests: Annotated[
-        int,
-        _count_option(
-            "--tests", 1, 20, _("Obscur: tests in a row sharing the points (success: all passed).")
-        ),
-    ] = 1,
-    vs_level: Annotated[
-        str | None,
-        typer.Option(
-            "--vs-level",
-            metavar="LEVEL",
-            help=_("Légendes: the opposition's level (commun, elite, heroique, legendaire)."),
-        ),
-    ] = None,
-    modifier: Modifier = 0,
-    explode: Explode = "needed",
-    blessed: Blessed = False,
-    cursed: Cursed = False,
-    zero_skill: Annotated[
-        bool,
-        typer.Option("--zero-skill", help=_("Obscur: a skill at 0 (O-5).")),
-    ] = False,
-    zero_attribute: Annotated[
-        bool,
-        typer.Option("--zero-attribute", help=_("Obscur: an attribute at 0 (O-6).")),
-    ] = False,
-    runs: Runs = 200_000,
-    seed: Seed = None,
-    plot: Plot = None,
-    as_json: Json = False,
-) -> None:
-    """When to spend a resource: every policy's success rate with its 95 % interval."""
-    from meneur.cli.output import console, print_json
-    from meneur.lab import policies as lab
-    from meneur.lab.adapters import system_named
-    from meneur.lab.plot import check_path
-
-    found = system_named(system)
-    if found.name not in lab.POLICIES:
-        raise UsageError(
-            N_("No resource to spend in {system}: policies exist for {known}."),
-            system=found.title,
-            known=", ".join(lab.POLICIES),
-        )
-    if plot is not None:
-        check_path(plot)
-    setting: dict[str, Any] = {"points": points}
-    chunks: dict[str, Any] = {}
-    if found.name == "tunnels":
-        if dice is None or threshold is None:
-            raise UsageError(N_("Missing the test: --dice and --threshold."))
-        from meneur.systems.tunnels.rules import TestParams
-
-        policy = _choice(explode, ("never", "always", "needed"), "--explode")
-        params = TestParams(
-            dice=dice,
-            threshold=threshold,
-            blessed=blessed,
-            cursed=cursed,
-            explode=policy,  # type: ignore[arg-type]
-        )
-        setting |= {"dice": dice, "threshold": threshold, "explode": policy, "mode": params.mode}
-        chunks = {p: lab.tunnels_chunk(params, points, p) for p in lab.POLICIES["tunnels"]}
-        goal = _("Test passed")
-    elif found.name == "obscur":
-        if dice is None or difficulty is None:
-            raise UsageError(N_("Missing the test: --dice and --difficulty."))
-        series = lab.ObscurSeries(dice, difficulty, points, tests, zero_skill, zero_attribute)
-        setting |= {"dice": dice, "difficulty": difficulty, "tests": tests}
-        chunks = {p: lab.obscur_chunk(series, p) for p in lab.POLICIES["obscur"]}
-        goal = _("All tests passed") if tests > 1 else _("Test passed")
-    else:
-        from meneur.lab.simulate import LegendesConflict
-        from meneur.systems.legendes.rules import check_circumstance, parse_level
-
-        if dice is None or vs_level is None:
-            raise UsageError(N_("Missing the hero's dice (--dice) or the opposition (--vs-level)."))
-        level = parse_level(vs_level)
-        check_circumstance(modifier)
-        conflict = LegendesConflict(dice, level, modifier)
-        setting |= {"dice": dice, "level": level, "modifier": modifier}
-        chunks = {p: lab.legendes_chunk(conflict, points, p) for p in lab.POLICIES["legendes"]}
-        goal = _("Conflict won")
-    results = lab.compare_policies(chunks, runs, seed=seed, description=_("Policies"))
-    data = lab.policy_report(found.name, setting, results)
-    data["goal"] = goal
-    title = _("{system}: when to spend {points} point(s)").format(system=found.title, points=points)
-    if plot is not None:
-        from meneur.lab.plot import plot_policies
-
-        plot_policies(data["policies"], plot, title, goal)
-        data["plot"] = str(plot)
-    if as_json:
-        print_json(data)
-        return
-    from rich.table import Table
-
-    from meneur.lab.render import decimal, percent, print_ending
-
-    table = Table(title=title, title_style="bold")
-    table.add_column(_("Policy"))
-    table.add_column(goal, justify="right")
-    table.add_column(_("95 % interval"), justify="right")
-    table.add_column(_("Points spent"), justify="right")
-    if tests > 1 and found.name == "obscur":
-        table.add_column(_("Tests passed"), justify="right")
-    for row in data["policies"]:
-        low, high = row["success_interval_95"]
-        cells = [
-            row["policy"],
-            percent(row["success_rate"], 2),
-            f"{percent(low, 2)} – {percent(high, 2)}",
-            decimal(row["spent_mean"]),
-        ]
-        if "tests_passed_mean" in row and tests > 1:
-            cells.append(decimal(row["tests_passed_mean"]))
-        table.add_row(*cells)
-    out = console()
-    out.print(table)
-    out.print(_("{runs} runs per policy.").format(runs=data["policies"][0]["runs"]))
-    print_ending(out, data["interrupted"], plot)
-
-
 def register_simulate(group: typer.Typer) -> None:
-    """Add ``simulate test``, ``simulate policy`` and ``simulate sweep``."""
+    """Add ``simulate test`` and ``simulate sweep``."""
     group.command(
         "test", help=_("Simulate one cell of a table beside its exact odds (every system).")
     )(test_command)
-    group.command(
-        "policy",
-        help=_(
-            "When to spend a resource (Tunnels Chance, Obscur Dépassement, Légendes "
-            "motivation): each policy's success rate with its interval."
-        ),
-    )(policy_command)
     group.command(
         "sweep",
         help=_(

@@ -88,6 +88,69 @@ def print_victory(out: Any, data: dict[str, Any]) -> None:
     )
 
 
+def run_policies(
+    system: tuple[str, str],
+    setting: dict[str, Any],
+    chunks: dict[str, Any],
+    goal: str,
+    runs: int,
+    seed: int | None,
+    plot: Path | None,
+    as_json: bool,
+) -> None:
+    """Run every policy a system built (``chunks``) and show them side by side.
+
+    ``system`` is its name and title. A ``tests_passed`` count (a series of tests)
+    adds a column when the series has more than one test (``setting["tests"]``).
+    """
+    from meneur.cli.output import console, print_json
+    from meneur.lab.policies import compare_policies, policy_report
+
+    name, title_of_system = system
+    results = compare_policies(chunks, runs, seed=seed, description=_("Policies"))
+    data = policy_report(name, setting, results)
+    data["goal"] = goal
+    points = setting["points"]
+    title = _("{system}: when to spend {points} point(s)").format(
+        system=title_of_system, points=points
+    )
+    if plot is not None:
+        from meneur.lab.plot import plot_policies
+
+        plot_policies(data["policies"], plot, title, goal)
+        data["plot"] = str(plot)
+    if as_json:
+        print_json(data)
+        return
+    from rich.table import Table
+
+    from meneur.lab.render import decimal, percent, print_ending
+
+    series = setting.get("tests", 1) > 1
+    table = Table(title=title, title_style="bold")
+    table.add_column(_("Policy"))
+    table.add_column(goal, justify="right")
+    table.add_column(_("95 % interval"), justify="right")
+    table.add_column(_("Points spent"), justify="right")
+    if series:
+        table.add_column(_("Tests passed"), justify="right")
+    for row in data["policies"]:
+        low, high = row["success_interval_95"]
+        cells = [
+            row["policy"],
+            percent(row["success_rate"], 2),
+            f"{percent(low, 2)} – {percent(high, 2)}",
+            decimal(row["spent_mean"]),
+        ]
+        if "tests_passed_mean" in row and series:
+            cells.append(decimal(row["tests_passed_mean"]))
+        table.add_row(*cells)
+    out = console()
+    out.print(table)
+    out.print(_("{runs} runs per policy.").format(runs=data["policies"][0]["runs"]))
+    print_ending(out, data["interrupted"], plot)
+
+
 __all__ = [
     "MAX_RUNS",
     "Plot",
@@ -97,4 +160,5 @@ __all__ = [
     "plot_fight",
     "print_fight_ending",
     "print_victory",
+    "run_policies",
 ]

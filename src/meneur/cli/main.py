@@ -41,6 +41,9 @@ GROUP_HELP = {
     "simulate fight": N_(
         "Many whole fights, vectorised: win rate with its 95 % interval, rounds, survival."
     ),
+    "simulate policy": N_(
+        "When to spend a resource: each policy's success rate with its interval."
+    ),
     "hurt": N_("Apply a source of damage to a character sheet."),
     "heal": N_("Treat wounds, hang on to life, lift morale."),
     "rest": N_("Recover with or without rest."),

@@ -1,4 +1,4 @@
-"""The Légendes commands of the lab: ``meneur simulate fight legendes``.
+"""The Légendes commands of the lab: ``meneur simulate fight|policy legendes``.
 
 A hero against one opposition or a whole scene (L-8, L-10, L-13, L-14), many times,
 vectorised. Help strings are translated on import; the lab and the rules load when run.
@@ -11,7 +11,15 @@ from typing import Annotated, Any
 
 import typer
 
-from meneur.cli.labkit import Plot, Runs, plot_fight, print_fight_ending, print_victory
+from meneur.cli.labkit import (
+    Plot,
+    Runs,
+    count_option,
+    plot_fight,
+    print_fight_ending,
+    print_victory,
+    run_policies,
+)
 from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
@@ -191,11 +199,61 @@ def fight_command(
     print_fight_ending(out, data, tally, plot)
 
 
+def policy_command(
+    dice: Annotated[
+        int | None,
+        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")),
+    ] = None,
+    points: Annotated[
+        int, count_option("--points", 0, 30, _("The motivation points to spend (L-12)."))
+    ] = 1,
+    vs_level: Annotated[
+        str | None,
+        typer.Option(
+            "--vs-level",
+            metavar="LEVEL",
+            help=_("The opposition's level (commun, elite, heroique, legendaire)."),
+        ),
+    ] = None,
+    modifier: Annotated[
+        int,
+        typer.Option(
+            "--modifier", parser=int_parser(-2, 2), help=_("The circumstance, -2, 0 or +2.")
+        ),
+    ] = 0,
+    runs: Runs = 200_000,
+    seed: Seed = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """When to spend motivation in a conflict (L-12): every policy's success rate."""
+    from meneur.lab.plot import check_path
+    from meneur.lab.simulate import LegendesConflict
+    from meneur.systems.legendes.lab import SPENDING_POLICIES, motivation_chunk
+    from meneur.systems.legendes.rules import check_circumstance, parse_level
+    from meneur.systems.legendes.system import SYSTEM
+
+    if plot is not None:
+        check_path(plot)
+    if dice is None or vs_level is None:
+        raise UsageError(N_("Missing the hero's dice (--dice) or the opposition (--vs-level)."))
+    level = parse_level(vs_level)
+    check_circumstance(modifier)
+    conflict = LegendesConflict(dice, level, modifier)
+    setting = {"points": points, "dice": dice, "level": level, "modifier": modifier}
+    chunks = {p: motivation_chunk(conflict, points, p) for p in SPENDING_POLICIES}
+    system = (SYSTEM.name, SYSTEM.title)
+    run_policies(system, setting, chunks, _("Conflict won"), runs, seed, plot, as_json)
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight legendes``."""
+    """Add ``simulate fight legendes`` and ``simulate policy legendes``."""
     groups.group("simulate", "fight").command(
         "legendes", help=_("Simulate many conflicts of a hero against an opposition or a scene.")
     )(fight_command)
+    groups.group("simulate", "policy").command(
+        "legendes", help=_("When to spend motivation (L-12): each policy's success rate.")
+    )(policy_command)
 
 
-__all__ = ["MAX_OPPOSITIONS", "LegendesScene", "fight_command", "register"]
+__all__ = ["MAX_OPPOSITIONS", "LegendesScene", "fight_command", "policy_command", "register"]

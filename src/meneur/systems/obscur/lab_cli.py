@@ -1,4 +1,4 @@
-"""The Obscur commands of the lab: ``meneur simulate fight obscur``.
+"""The Obscur commands of the lab: ``meneur simulate fight|policy obscur``.
 
 Two sheets in melee (O-11..O-22), many times: numpy duels where the vector form covers
 the fight, the system's own fight otherwise. Help strings are translated on import; the
@@ -20,6 +20,7 @@ from meneur.cli.labkit import (
     count_option,
     plot_fight,
     print_fight_ending,
+    run_policies,
 )
 from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
@@ -216,11 +217,59 @@ def _obscur_fight(
     print_fight_ending(out, data, tally, plot)
 
 
+def policy_command(
+    dice: Annotated[
+        int | None,
+        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")),
+    ] = None,
+    difficulty: Annotated[
+        int | None,
+        typer.Option("--difficulty", parser=int_parser(1, 60), help=_("The difficulty.")),
+    ] = None,
+    points: Annotated[
+        int, count_option("--points", 0, 30, _("The Dépassement points to spend (O-10)."))
+    ] = 1,
+    tests: Annotated[
+        int,
+        count_option(
+            "--tests", 1, 20, _("Tests in a row sharing the points (success: all passed).")
+        ),
+    ] = 1,
+    zero_skill: Annotated[
+        bool, typer.Option("--zero-skill", help=_("A skill at 0 (O-5)."))
+    ] = False,
+    zero_attribute: Annotated[
+        bool, typer.Option("--zero-attribute", help=_("An attribute at 0 (O-6)."))
+    ] = False,
+    runs: Runs = 200_000,
+    seed: Seed = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """When to spend Dépassement (O-10): every policy's success rate and interval."""
+    from meneur.lab.plot import check_path
+    from meneur.systems.obscur.lab import SPENDING_POLICIES, ObscurSeries, depassement_chunk
+    from meneur.systems.obscur.system import SYSTEM
+
+    if plot is not None:
+        check_path(plot)
+    if dice is None or difficulty is None:
+        raise UsageError(N_("Missing the test: --dice and --difficulty."))
+    series = ObscurSeries(dice, difficulty, points, tests, zero_skill, zero_attribute)
+    setting = {"points": points, "dice": dice, "difficulty": difficulty, "tests": tests}
+    chunks = {p: depassement_chunk(series, p) for p in SPENDING_POLICIES}
+    goal = _("All tests passed") if tests > 1 else _("Test passed")
+    run_policies((SYSTEM.name, SYSTEM.title), setting, chunks, goal, runs, seed, plot, as_json)
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight obscur``."""
+    """Add ``simulate fight obscur`` and ``simulate policy obscur``."""
     groups.group("simulate", "fight").command(
         "obscur", help=_("Simulate many melees between two sheets (O-11 to O-22).")
     )(fight_command)
+    groups.group("simulate", "policy").command(
+        "obscur", help=_("When to spend Dépassement (O-10): each policy's success rate.")
+    )(policy_command)
 
 
-__all__ = ["ObscurOptions", "fight_command", "register"]
+__all__ = ["ObscurOptions", "fight_command", "policy_command", "register"]

@@ -1,4 +1,4 @@
-"""The Tunnels commands of the lab: ``meneur simulate fight tunnels``.
+"""The Tunnels commands of the lab: ``meneur simulate fight|policy tunnels``.
 
 Many whole fights of a character against a Monster Rating, vectorised and chunked, with
 the options of ``meneur fight tunnels`` (``--dice``, ``--endurance``, ``--vs-mr``,
@@ -12,7 +12,16 @@ from typing import Annotated
 
 import typer
 
-from meneur.cli.labkit import Plot, Runs, choice, plot_fight, print_fight_ending, print_victory
+from meneur.cli.labkit import (
+    Plot,
+    Runs,
+    choice,
+    count_option,
+    plot_fight,
+    print_fight_ending,
+    print_victory,
+    run_policies,
+)
 from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
@@ -158,11 +167,70 @@ def fight_command(
     print_fight_ending(out, data, tally, plot)
 
 
+def policy_command(
+    dice: Annotated[
+        int | None,
+        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")),
+    ] = None,
+    threshold: Annotated[
+        int | None,
+        typer.Option("--threshold", parser=int_parser(1, 30), help=_("Successes needed.")),
+    ] = None,
+    points: Annotated[
+        int, count_option("--points", 0, 30, _("The Chance points to spend (T-12)."))
+    ] = 1,
+    explode: Annotated[
+        str,
+        typer.Option(
+            "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
+        ),
+    ] = "needed",
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    runs: Runs = 200_000,
+    seed: Seed = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """When to spend Chance on a test (T-12): every policy's success rate and interval."""
+    from meneur.lab.plot import check_path
+    from meneur.systems.tunnels.lab import SPENDING_POLICIES, chance_chunk
+    from meneur.systems.tunnels.rules import TestParams
+    from meneur.systems.tunnels.system import SYSTEM
+
+    if plot is not None:
+        check_path(plot)
+    if dice is None or threshold is None:
+        raise UsageError(N_("Missing the test: --dice and --threshold."))
+    policy = choice(explode, POLICIES, "--explode")
+    params = TestParams(
+        dice=dice,
+        threshold=threshold,
+        blessed=blessed,
+        cursed=cursed,
+        explode=policy,  # type: ignore[arg-type]
+    )
+    setting = {
+        "points": points,
+        "dice": dice,
+        "threshold": threshold,
+        "explode": policy,
+        "mode": params.mode,
+    }
+    chunks = {p: chance_chunk(params, points, p) for p in SPENDING_POLICIES}
+    run_policies(
+        (SYSTEM.name, SYSTEM.title), setting, chunks, _("Test passed"), runs, seed, plot, as_json
+    )
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight tunnels``."""
+    """Add ``simulate fight tunnels`` and ``simulate policy tunnels``."""
     groups.group("simulate", "fight").command(
         "tunnels", help=_("Simulate many whole fights of a character against a Monster Rating.")
     )(fight_command)
+    groups.group("simulate", "policy").command(
+        "tunnels", help=_("When to spend Chance (T-12): each policy's success rate.")
+    )(policy_command)
 
 
-__all__ = ["fight_command", "register"]
+__all__ = ["fight_command", "policy_command", "register"]

@@ -1,0 +1,99 @@
+"""What the lab simulates of Obscur beyond a check: Dépassement (O-10) over a series.
+
+A budget of points shared by a series of tests of the same pool and difficulty (a
+scene): never; ``dice`` buys +1 die (tier 1) before every test while points last;
+``reroll`` rerolls a failed roll (the highest tier affordable: the 1s, then the 1s and
+2s...); ``adjust`` buys, after a failed roll, the cheapest score adjustment that makes
+it pass, if one is affordable. Success: every test passed; also counted: tests passed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from meneur.lab.policies import Chunk
+from meneur.lab.simulate import Tally, histogram
+
+SPENDING_POLICIES = ("never", "dice", "reroll", "adjust")
+"""When to spend Dépassement, the first one spending nothing (the reference)."""
+
+
+@dataclass(frozen=True)
+class ObscurSeries:
+    """``tests`` tests of ``dice`` against ``difficulty``, sharing ``points`` (O-10)."""
+
+    dice: int
+    difficulty: int
+    points: int
+    tests: int = 1
+    zero_skill: bool = False
+    zero_attribute: bool = False
+
+
+def depassement_chunk(series: ObscurSeries, policy: str) -> Chunk:
+    """One chunk of series under a Dépassement ``policy`` (O-10)."""
+    from meneur.systems.obscur.depassement import (
+        extra_dice,
+        reroll_up_to,
+        tier_cost,
+        tier_for_points,
+    )
+    from meneur.systems.obscur.scoring import Scoring
+    from meneur.systems.obscur.vector import Adjuster
+
+    scoring = Scoring.of(zero_skill=series.zero_skill, zero_attribute=series.zero_attribute)
+    values = np.array((0, *scoring.values), dtype=np.int64)
+    adjuster = Adjuster(scoring)
+    costs = [tier_cost(t) for t in (1, 2, 3)]
+
+    def one(rng: np.random.Generator, size: int) -> Tally:
+        points = np.full(size, series.points, dtype=np.int64)
+        passed_count = np.zeros(size, dtype=np.int64)
+        for _ in range(series.tests):
+            extra = np.zeros(size, dtype=np.int64)
+            if policy == "dice":
+                buys = points >= costs[0]
+                extra[buys] = extra_dice(1)
+                points[buys] -= costs[0]
+            pool = series.dice + extra
+            top = int(pool.max(initial=0))
+            faces = rng.integers(1, 7, size=(top, size), dtype=np.uint8)
+            faces[np.arange(top)[:, None] >= pool[None, :]] = 0
+            successes = values[faces].sum(axis=0)
+            failed = successes < series.difficulty
+            if policy == "reroll":
+                tiers = np.array([tier_for_points(int(p)) for p in range(series.points + 1)])
+                bought = np.where(failed, tiers[np.minimum(points, series.points)], 0)
+                up_to = np.array([reroll_up_to(int(t)) for t in range(4)])[bought]
+                again = (faces > 0) & (faces <= up_to[None, :])
+                fresh = rng.integers(1, 7, size=faces.shape, dtype=np.uint8)
+                faces = np.where(again, fresh, faces)
+                points -= np.array([0, *costs])[bought]
+                successes = values[faces].sum(axis=0)
+            elif policy == "adjust":
+                for tier in (1, 2, 3):  # the cheapest tier that makes the test pass
+                    short = successes < series.difficulty
+                    can = short & (points >= costs[tier - 1])
+                    if not can.any():
+                        continue
+                    rows = np.flatnonzero(can)
+                    gain = adjuster.gains(faces[:, rows], tier)
+                    rescued = successes[rows] + gain >= series.difficulty
+                    chosen = rows[rescued]
+                    successes[chosen] += gain[rescued]
+                    points[chosen] -= costs[tier - 1]
+            passed_count += successes >= series.difficulty
+        every = passed_count == series.tests
+        return Tally(
+            runs=size,
+            counts={
+                "success": int(every.sum()),
+                "spent": int((series.points - points).sum()),
+                "tests_passed": int(passed_count.sum()),
+            },
+            histograms={"passed": histogram(passed_count)},
+        )
+
+    return one
