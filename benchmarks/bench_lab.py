@@ -44,8 +44,9 @@ import numpy as np
 from meneur.lab.adapters.obscur import ADAPTER as OBSCUR
 from meneur.lab.adapters.tunnels import ADAPTER as TUNNELS
 from meneur.lab.grid import probability
-from meneur.lab.simulate import run_chunks, tunnels_fights, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks, tunnels_test_chunk
 from meneur.systems.tunnels.combat import against_monster
+from meneur.systems.tunnels.lab import tunnels_fights
 
 MODES = {"normal": 4, "blessed": 3, "cursed": 5}
 EXACT_REPEAT = 15
@@ -251,7 +252,7 @@ def obscur_duel_params() -> Any:
 
 
 def obscur_duels_per_second(runs: int) -> float:
-    from meneur.lab.obscur_duel import obscur_duel_tally
+    from meneur.systems.obscur.lab_duel import obscur_duel_tally
 
     params = obscur_duel_params()
     seconds, _ = timed(
@@ -268,7 +269,7 @@ def obscur_duels_per_second(runs: int) -> float:
 
 
 def python_duels_per_second(runs: int) -> float:
-    from meneur.lab.simulate import obscur_duels
+    from meneur.systems.obscur.lab import obscur_duels
 
     params = obscur_duel_params()
     seconds, _ = timed(

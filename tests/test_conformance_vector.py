@@ -253,8 +253,8 @@ DUELS = {
 @pytest.mark.parametrize("case", sorted(DUELS))
 def test_obscur_duel_vectorised_equals_fight_with(case: str) -> None:
     """O-11..O-13, O-17, O-19, O-28, O-29, O-31: numpy duels end as the system's own fight."""
-    from meneur.lab.obscur_duel import ENDS, obscur_duels_vector, vectorisable
     from meneur.systems.obscur.combat import resolve_fight
+    from meneur.systems.obscur.lab_duel import ENDS, obscur_duels_vector, vectorisable
     from meneur.vector import ArrayReader
 
     a, b, options = DUELS[case]

@@ -77,7 +77,7 @@ def test_T12_never_spending_is_the_exact_test() -> None:
 
 def test_L12_motivation_policies() -> None:
     """L-12: no point, or never spending, is the plain conflict; spending helps here."""
-    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+    from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts
 
     conflict = LegendesConflict(2, "heroique")
     plain = run_chunks(

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from cli_helpers import invoke
-from meneur.lab.simulate import run_chunks, tunnels_fights, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks, tunnels_test_chunk
 from meneur.odds.montecarlo import agrees
 from meneur.systems.tunnels.combat import against_monster
+from meneur.systems.tunnels.lab import tunnels_fights
 
 
 def test_monte_carlo_test_agrees_with_exact_odds() -> None:
@@ -255,7 +256,7 @@ def test_simulate_test_without_a_vectorised_resolve(
 
 def test_L8_one_roll_conflict_agrees_with_exact_odds() -> None:
     """L-8/L-14: against an élite, one roll puts it out on a definitive or partial win."""
-    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+    from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts
     from meneur.systems.legendes.odds import opposed_odds
     from meneur.systems.legendes.rules import OpposedParams
 
@@ -269,7 +270,7 @@ def test_L8_one_roll_conflict_agrees_with_exact_odds() -> None:
 
 
 def test_L5_commoners_are_swept_in_a_conflict() -> None:
-    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+    from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts
 
     tally = legendes_conflicts(LegendesConflict(1, "commun"), np.random.default_rng(1), 100)
     assert tally.counts["won"] == 100 and tally.histograms["rounds"] == {1: 100}
@@ -330,8 +331,9 @@ def test_simulate_fight_obscur_vectorised_agrees_with_the_systems_fight(
     (Their dice differ, so the two estimates agree within their intervals, not exactly;
     the conformance suite checks the same faces give the same fights.)
     """
-    from meneur.lab.simulate import obscur_duels, run_chunks
+    from meneur.lab.simulate import run_chunks
     from meneur.systems.obscur.combat import FightParams, fighter_of
+    from meneur.systems.obscur.lab import obscur_duels
     from meneur.systems.obscur.sheet import load_character
     from meneur.systems.obscur.state import body_of
 
@@ -450,7 +452,7 @@ def test_K4_rerolled_ties_and_O9_oppositions_agree_with_exact_odds() -> None:
 
 def test_L10_a_scene_against_several_oppositions(capsys: pytest.CaptureFixture[str]) -> None:
     """L-10: several oppositions at once, each compared with the hero's roll."""
-    from meneur.lab.simulate import LegendesConflict, legendes_conflicts, legendes_scene
+    from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts, legendes_scene
 
     runs = 100_000
     one = run_chunks(

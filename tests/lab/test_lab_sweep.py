@@ -132,7 +132,7 @@ def test_sweep_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
 def test_sweep_ctrl_c_keeps_the_points_done(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C during a sweep returns the points already simulated, marked interrupted."""
     from meneur.lab import sweep
-    from meneur.lab.simulate import LegendesConflict
+    from meneur.systems.legendes.lab import LegendesConflict
 
     done: list[int] = []
     real = sweep.one_point

@@ -457,8 +457,8 @@ def _tunnels_points(
 def _legendes_points(dice: str | None, vs_level: str | None) -> tuple[Any, Any, list[Any]]:
     from meneur.lab.adapters.legendes import ADAPTER
     from meneur.lab.grid import Axis, parse_int_list
-    from meneur.lab.simulate import LegendesConflict
     from meneur.lab.sweep import Point
+    from meneur.systems.legendes.lab import LegendesConflict
     from meneur.systems.legendes.rules import parse_level
 
     dice_values = parse_int_list(dice or "1..4", 0, 12, "--dice")

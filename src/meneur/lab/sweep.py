@@ -54,21 +54,24 @@ def cell_chunk_for(system: str, check: str, params: Any) -> Callable[[Any, int],
 
 def _chunk(point: Point) -> tuple[Callable[[Any, int], Tally], str, int | None]:
     """(chunk, the count that is a "win", chunk size) of a point."""
-    from meneur.lab import simulate
-
     if point.kind == "tunnels":
+        from meneur.systems.tunnels.lab import tunnels_fights
+
         fight = point.spec
-        return (lambda rng, n: simulate.tunnels_fights(fight, rng, n)), "won", None
+        return (lambda rng, n: tunnels_fights(fight, rng, n)), "won", None
     if point.kind == "legendes":
+        from meneur.systems.legendes.lab import legendes_conflicts
+
         conflict = point.spec
-        return (lambda rng, n: simulate.legendes_conflicts(conflict, rng, n)), "won", None
+        return (lambda rng, n: legendes_conflicts(conflict, rng, n)), "won", None
     if point.kind == "obscur":
-        from meneur.lab.obscur_duel import obscur_duel_tally, vectorisable
+        from meneur.systems.obscur.lab import obscur_duels
+        from meneur.systems.obscur.lab_duel import obscur_duel_tally, vectorisable
 
         params = point.spec
         if vectorisable(params):
             return (lambda rng, n: obscur_duel_tally(params, rng, n)), "won", 1 << 16
-        return (lambda rng, n: simulate.obscur_duels(params, rng, n)), "won", 1000
+        return (lambda rng, n: obscur_duels(params, rng, n)), "won", 1000
     if point.kind == "cell":
         system, check, params = point.spec
         return cell_chunk_for(system, check, params), "success", None

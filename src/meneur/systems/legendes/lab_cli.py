@@ -131,12 +131,12 @@ def fight_command(
     if plot is not None:
         check_path(plot)
     from meneur.lab.adapters.legendes import ADAPTER
-    from meneur.lab.simulate import (
+    from meneur.lab.simulate import run_chunks
+    from meneur.systems.legendes.lab import (
         LegendesConflict,
         conflict_report,
         legendes_conflicts,
         legendes_scene,
-        run_chunks,
     )
 
     shown = ", ".join(ADAPTER.level_label(one) for one in levels)
@@ -228,8 +228,7 @@ def policy_command(
 ) -> None:
     """When to spend motivation in a conflict (L-12): every policy's success rate."""
     from meneur.lab.plot import check_path
-    from meneur.lab.simulate import LegendesConflict
-    from meneur.systems.legendes.lab import SPENDING_POLICIES, motivation_chunk
+    from meneur.systems.legendes.lab import SPENDING_POLICIES, LegendesConflict, motivation_chunk
     from meneur.systems.legendes.rules import check_circumstance, parse_level
     from meneur.systems.legendes.system import SYSTEM
 

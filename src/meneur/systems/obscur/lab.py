@@ -1,4 +1,6 @@
-"""What the lab simulates of Obscur beyond a check: Dépassement (O-10) over a series.
+"""What the lab simulates of Obscur beyond a check: duels with the system's own fight
+(O-11 to O-22; the vectorised form is :mod:`.lab_duel`), and Dépassement (O-10) over a
+series.
 
 A budget of points shared by a series of tests of the same pool and difficulty (a
 scene): never; ``dice`` buys +1 die (tier 1) before every test while points last;
@@ -10,6 +12,7 @@ it pass, if one is affordable. Success: every test passed; also counted: tests p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -97,3 +100,93 @@ def depassement_chunk(series: ObscurSeries, policy: str) -> Chunk:
         )
 
     return one
+
+
+class StreamFaces:
+    """A :class:`~meneur.systems.base.FaceReader` look-alike drawing d6 from numpy in blocks.
+
+    Obscur's fight has too many branches (initiative, splits, special blows, hit zones,
+    shock) to vectorise faithfully here: the lab runs the system's own ``fight_with``
+    and only feeds it faces cheaply.
+    """
+
+    def __init__(self, rng: np.random.Generator, block: int = 1 << 14) -> None:
+        self.rng = rng
+        self.block = block
+        self.buffers: dict[int, list[int]] = {}
+        self.positions: dict[int, int] = {}
+
+    def take(self, count: int, stream: int = 0) -> tuple[int, ...]:
+        if count <= 0:
+            return ()
+        buffer = self.buffers.get(stream, [])
+        start = self.positions.get(stream, 0)
+        if start + count > len(buffer):
+            fresh = self.rng.integers(1, 7, size=max(self.block, count)).tolist()
+            buffer = buffer[start:] + fresh
+            self.buffers[stream] = buffer
+            start = 0
+        self.positions[stream] = start + count
+        return tuple(buffer[start : start + count])
+
+
+def obscur_duels(params: Any, rng: np.random.Generator, runs: int) -> Tally:
+    """``runs`` Obscur duels to their end with the system's own ``fight_with``."""
+    from meneur.systems.obscur.combat import fight_with
+
+    reader: Any = StreamFaces(rng)
+    won = lost = unfinished = 0
+    rounds: dict[int, int] = {}
+    won_at: dict[int, int] = {}
+    lost_at: dict[int, int] = {}
+    ends: dict[str, int] = {}
+    for _ in range(runs):
+        outcome = fight_with(params, reader)
+        length = len(outcome.rounds)
+        rounds[length] = rounds.get(length, 0) + 1
+        ends[outcome.end] = ends.get(outcome.end, 0) + 1
+        if outcome.winner == "a":
+            won += 1
+            won_at[length] = won_at.get(length, 0) + 1
+        elif outcome.winner == "b":
+            lost += 1
+            lost_at[length] = lost_at.get(length, 0) + 1
+        else:
+            unfinished += 1
+    return Tally(
+        runs=runs,
+        counts={"won": won, "dead": lost, "unfinished": unfinished}
+        | {f"end:{k}": v for k, v in ends.items()},
+        histograms={"rounds": rounds, "won_at": won_at, "dead_at": lost_at},
+    )
+
+
+def duel_report(
+    names: tuple[str, str], strategies: tuple[str, str], tally: Tally
+) -> dict[str, Any]:
+    """The public JSON of ``meneur simulate fight obscur``."""
+    runs = tally.runs
+    rounds = tally.histograms.get("rounds", {})
+    won, lost = tally.rate("won"), tally.rate("dead")
+    return {
+        "system": "obscur",
+        "fight": {
+            "a": {"name": names[0], "strategy": strategies[0]},
+            "b": {"name": names[1], "strategy": strategies[1]},
+        },
+        "runs": runs,
+        "win_rate": won["rate"],
+        "win_interval_95": won["interval_95"],
+        "loss_rate": lost["rate"],
+        "loss_interval_95": lost["interval_95"],
+        "unfinished": tally.counts.get("unfinished", 0),
+        "ends": {
+            k.split(":", 1)[1]: v / runs for k, v in tally.counts.items() if k.startswith("end:")
+        },
+        "rounds": {
+            "mean": sum(k * v for k, v in rounds.items()) / runs if runs else 0.0,
+            "distribution": {str(k): v / runs for k, v in sorted(rounds.items())},
+        },
+        "interrupted": tally.interrupted,
+        "seconds": round(tally.seconds, 3),
+    }

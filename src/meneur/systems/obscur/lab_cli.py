@@ -164,8 +164,9 @@ def _obscur_fight(
         impress=tuple(side for side in ("a", "b") if side in impress),
         max_rounds=None if options.rounds is None else min(options.rounds, MAX_ROUNDS),
     )
-    from meneur.lab.obscur_duel import obscur_duel_tally, vectorisable
-    from meneur.lab.simulate import duel_report, obscur_duels, run_chunks
+    from meneur.lab.simulate import run_chunks
+    from meneur.systems.obscur.lab import duel_report, obscur_duels
+    from meneur.systems.obscur.lab_duel import obscur_duel_tally, vectorisable
 
     vectorised = vectorisable(params)
     tally = run_chunks(

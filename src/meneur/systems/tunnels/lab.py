@@ -1,4 +1,5 @@
-"""What the lab simulates of Tunnels beyond a check: spending Chance (T-12).
+"""What the lab simulates of Tunnels beyond a check: whole fights (T-9 to T-11) and
+spending Chance (T-12).
 
 The chunks plug into the lab's generic runner (:func:`meneur.lab.policies.compare_policies`);
 the dice rules they use are the system's numpy forms (:mod:`.vector`).
@@ -11,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from meneur.lab.policies import Chunk
-from meneur.lab.simulate import Tally
+from meneur.lab.simulate import Tally, histogram
 from meneur.vector import RandomReader
 
 SPENDING_POLICIES = ("never", "one-die", "all-failed")
@@ -33,3 +34,69 @@ def chance_chunk(params: Any, points: int, policy: str) -> Chunk:
         )
 
     return one
+
+
+def tunnels_fights(fight: Any, rng: np.random.Generator, runs: int, readers: Any = None) -> Tally:
+    """Play ``runs`` fights of ``fight`` (the system's ``FightParams``) to their end.
+
+    Counts wins, deaths, wounds and rounds of side a. ``readers``: (a's, b's) face
+    readers, for the conformance test; by default both draw from ``rng``.
+    """
+    from meneur.systems.tunnels.vector import tunnels_fight_arrays
+
+    reader_a, reader_b = readers or (RandomReader(rng), RandomReader(rng))
+    arrays = tunnels_fight_arrays(fight, reader_a, reader_b, runs)
+    won, dead, wounded = arrays["winner"] == 1, arrays["a_dead"], arrays["a_wounded"]
+    rounds = arrays["rounds"]
+    return Tally(
+        runs=runs,
+        counts={
+            "won": int(won.sum()),
+            "dead": int(dead.sum()),
+            "wounded": int(wounded.sum()),
+            "unfinished": int((~won & ~dead).sum()),
+        },
+        histograms={
+            "rounds": histogram(rounds),
+            "won_at": histogram(rounds[won]),
+            "dead_at": histogram(rounds[dead]),
+            "wounded_at": histogram(arrays["a_wounded_at"][wounded]),
+        },
+    )
+
+
+def fight_report(fight: Any, tally: Tally) -> dict[str, Any]:
+    """The public JSON of ``meneur simulate fight tunnels``."""
+    runs = tally.runs
+    rounds = tally.histograms.get("rounds", {})
+    mean = sum(k * v for k, v in rounds.items()) / runs if runs else 0.0
+    won = tally.rate("won")
+    return {
+        "system": "tunnels",
+        "fight": {
+            "dice": fight.a.dice,
+            "endurance": fight.a.endurance,
+            "mr": fight.b.dice,
+            "blessed": fight.blessed,
+            "cursed": fight.cursed,
+            "explode": fight.explode,
+            "mr_explode": fight.vs_explode,
+            "sixes": fight.sixes,
+            "loss": fight.loss,
+            "tie": fight.tie,
+            "max_rounds": fight.max_rounds,
+        },
+        "runs": runs,
+        "win_rate": won["rate"],
+        "win_interval_95": won["interval_95"],
+        "death_rate": tally.rate("dead")["rate"],
+        "death_interval_95": tally.rate("dead")["interval_95"],
+        "wounded_rate": tally.rate("wounded")["rate"],
+        "unfinished": tally.counts.get("unfinished", 0),
+        "rounds": {
+            "mean": mean,
+            "distribution": {str(k): v / runs for k, v in sorted(rounds.items())},
+        },
+        "interrupted": tally.interrupted,
+        "seconds": round(tally.seconds, 3),
+    }

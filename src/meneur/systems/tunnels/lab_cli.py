@@ -113,8 +113,9 @@ def fight_command(
     choice(sixes, ("batch", "all"), "--sixes")
     if plot is not None:
         check_path(plot)
-    from meneur.lab.simulate import fight_report, run_chunks, tunnels_fights
+    from meneur.lab.simulate import run_chunks
     from meneur.systems.tunnels.combat import against_monster
+    from meneur.systems.tunnels.lab import fight_report, tunnels_fights
 
     fight = against_monster(
         dice,
