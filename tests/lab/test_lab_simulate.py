@@ -204,6 +204,17 @@ def test_simulate_groups_list_the_systems_that_register_one(
     assert refused.err.strip() == "Error: Unknown command: krasses"
 
 
+def test_simulate_sweep_is_offered_by_every_system(capsys: pytest.CaptureFixture[str]) -> None:
+    """Krâsses registers a sweep of its table cells (it has no fight to sweep)."""
+    listed = invoke(capsys, "--lang", "en", "simulate", "sweep", "--help")
+    assert listed.status == 0, listed.err
+    commands = listed.out.split("Commands:")[1].split()
+    assert {"tunnels", "obscur", "krasses", "legendes"} <= set(commands)
+    refused = invoke(capsys, "--lang", "en", "simulate", "sweep", "krasses", "--vs-mr", "2")
+    assert refused.status == 2
+    assert refused.err.strip() == "Error: Unknown option --vs-mr."
+
+
 def test_simulate_fight_takes_only_its_systems_options(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

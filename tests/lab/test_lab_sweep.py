@@ -132,7 +132,7 @@ def test_sweep_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
 def test_sweep_ctrl_c_keeps_the_points_done(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C during a sweep returns the points already simulated, marked interrupted."""
     from meneur.lab import sweep
-    from meneur.systems.legendes.lab import LegendesConflict
+    from meneur.systems.legendes.lab import LegendesConflict, conflicts_point
 
     done: list[int] = []
     real = sweep.one_point
@@ -144,7 +144,7 @@ def test_sweep_ctrl_c_keeps_the_points_done(monkeypatch: pytest.MonkeyPatch) -> 
         return real(point)
 
     monkeypatch.setattr(sweep, "one_point", one_point)
-    points = [sweep.Point("legendes", LegendesConflict(d, "elite")) for d in (1, 2, 3, 4)]
+    points = [sweep.Point(conflicts_point, LegendesConflict(d, "elite")) for d in (1, 2, 3, 4)]
     result = sweep.run_sweep(points, 500, seed=1, workers=1)
     assert result.interrupted
     assert [r is not None for r in result.reports] == [True, True, False, False]

@@ -389,8 +389,8 @@ def _placeholder() -> None:
 def register(app: typer.Typer, groups: CommandGroups, wanted: Sequence[str] = ()) -> None:
     """Add ``table``, ``compare`` and ``simulate`` (full options only when typed).
 
-    ``simulate fight`` and ``simulate policy`` are groups each system fills through
-    ``register_cli``; they exist even when the system named offers nothing there, so
+    ``simulate fight``, ``simulate policy`` and ``simulate sweep`` are groups each system
+    fills through ``register_cli``; they exist even when the system named offers nothing there, so
     that it is refused as an unknown command.
     """
     first = wanted[0] if wanted else ""
@@ -405,6 +405,7 @@ def register(app: typer.Typer, groups: CommandGroups, wanted: Sequence[str] = ()
 
         groups.group("simulate", "fight")
         groups.group("simulate", "policy")
+        groups.group("simulate", "sweep")
         register_simulate(groups.group("simulate"))
 
 

@@ -7,6 +7,7 @@ ends read the same in every system, and the CLI itself names no system.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,9 +17,12 @@ from meneur.cli.params import int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.systems.base import System
 
 MAX_RUNS = 10**10
 """Runs are chunked (constant memory): 10^10 is hours, not a crash."""
+MAX_SWEEP_POINTS = 400
+"""Points of one sweep: enough for a heat map, not a runaway grid."""
 
 
 def count_option(flag: str, low: int, high: int, help: str) -> Any:
@@ -151,14 +155,201 @@ def run_policies(
     print_ending(out, data["interrupted"], plot)
 
 
+# --- sweeps: each system's fights, or any system's table cells ------------------------
+
+SweepRuns = Annotated[
+    int, count_option("--runs", 1, 10**9, _("Fights (or rolls) per point of the sweep."))
+]
+CellCheck = Annotated[
+    str | None,
+    typer.Option(
+        "--check",
+        metavar="CHECK",
+        help=_("Sweep the cells of a table instead of fights: which roll (test, oppose)."),
+    ),
+]
+Rows = Annotated[
+    str | None,
+    typer.Option("--rows", metavar="1..10", help=_("Table cells: the rows (as meneur table).")),
+]
+Cols = Annotated[
+    str | None,
+    typer.Option("--cols", metavar="1..10", help=_("Table cells: the columns (as meneur table).")),
+]
+Panel = Annotated[
+    str | None,
+    typer.Option("--panel", metavar="P", help=_("Table cells: the panel (as meneur table).")),
+]
+Variant = Annotated[
+    str | None,
+    typer.Option("--variant", metavar="OPTION=VALUE", help=_("Table cells: rule options.")),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=_("A Dask scheduler (tcp://host:8786) to run the sweep on; default: local cores."),
+    ),
+]
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        "--workers", parser=int_parser(1, 256), help=_("Local processes (default: the cores).")
+    ),
+]
+
+
+@dataclass(frozen=True)
+class CellOptions:
+    """Which table's cells a sweep rolls (as ``meneur table`` names them)."""
+
+    check: str | None = None
+    rows: str | None = None
+    cols: str | None = None
+    panel: str | None = None
+    variant: str | None = None
+
+    def given(self) -> bool:
+        """Whether the user asked for cells rather than the system's fights."""
+        return any(value is not None for value in (self.check, self.rows, self.cols))
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """How a sweep runs and shows its result, whatever it sweeps."""
+
+    runs: int
+    seed: int | None
+    scheduler: str | None
+    workers: int | None
+    plot: Path | None
+    as_json: bool
+
+
+def sweep_cells(system: System, cells: CellOptions, run: SweepRun) -> None:
+    """Sweep the cells of one of ``system``'s tables, each rolled ``run.runs`` times."""
+    from meneur.lab.adapters import adapter_for
+    from meneur.lab.sweep import Point, cell_point
+
+    adapter = adapter_for(system)
+    name = adapter.check_name(cells.check)
+    chosen = adapter.parse_variant(cells.variant or "")
+    panels, row_axis, col_axis = adapter.named_axes(
+        name, chosen, cells.rows, cells.cols, cells.panel
+    )
+    at = panels.values[0]
+    points = [
+        Point(cell_point, (system.name, name, adapter.params_at(name, chosen, at, r, c)))
+        for r in row_axis.values
+        for c in col_axis.values
+    ]
+    title = _("{system}: {check}, simulated cells ({panel})").format(
+        system=system.title, check=name, panel=panels.label_of(0)
+    )
+    title = _("{title} ({runs} rolls a point)").format(title=title, runs=run.runs)
+    measure = adapter.measures(name)[0]
+    sweep((system.name, "cells"), (row_axis, col_axis), points, title, run, measure)
+
+
+def sweep(
+    what: tuple[str, str],
+    axes: tuple[Any, Any],
+    points: list[Any],
+    title: str,
+    run: SweepRun,
+    measure: Any = None,
+) -> None:
+    """Run ``points`` (a grid over ``axes``) and show the grid, as JSON or a plot.
+
+    ``what`` is (the system's name, ``"fights"`` or ``"cells"``), as the JSON names it.
+    """
+    from meneur.cli.output import console, print_json
+
+    if len(points) > MAX_SWEEP_POINTS:
+        from meneur.errors import LimitError
+
+        raise LimitError(
+            N_("A sweep has at most {limit} points, not {points}: narrow it."),
+            limit=MAX_SWEEP_POINTS,
+            points=len(points),
+        )
+    from meneur.lab.sweep import run_sweep, sweep_grid
+
+    system, kind = what
+    row_axis, col_axis = axes
+    swept = run_sweep(
+        points,
+        run.runs,
+        seed=run.seed,
+        scheduler=run.scheduler,
+        workers=run.workers,
+        progress=True,
+        description=_("Points"),
+    )
+    reports = swept.reports
+    grid = sweep_grid(system, row_axis, col_axis, reports, measure)
+    if run.plot is not None:
+        from meneur.lab.plot import plot_grid
+
+        plot_grid(grid, run.plot, title, "heatmap")
+    if run.as_json:
+        from meneur.lab.grid import jsonable
+
+        entries = []
+        for index, report in enumerate(reports):
+            if report is None:
+                continue
+            r, c = divmod(index, len(col_axis.values))
+            entries.append(
+                {
+                    row_axis.name: jsonable(row_axis.values[r]),
+                    col_axis.name: jsonable(col_axis.values[c]),
+                    "win_rate": report["win_rate"],
+                    "win_interval_95": report["win_interval_95"],
+                    "rounds_mean": report["rounds_mean"],
+                }
+            )
+        data: dict[str, Any] = {
+            "system": system,
+            "kind": kind,
+            "runs": run.runs,
+            "scheduler": run.scheduler,
+            "points": entries,
+            "interrupted": swept.interrupted,
+        }
+        if run.plot is not None:
+            data["plot"] = str(run.plot)
+        print_json(data)
+        return
+    from meneur.lab.render import print_ending, render_grid
+
+    out = console()
+    render_grid(out, grid, title)
+    print_ending(out, swept.interrupted, run.plot)
+
+
 __all__ = [
     "MAX_RUNS",
+    "MAX_SWEEP_POINTS",
+    "CellCheck",
+    "CellOptions",
+    "Cols",
+    "Panel",
     "Plot",
+    "Rows",
     "Runs",
+    "Scheduler",
+    "SweepRun",
+    "SweepRuns",
+    "Variant",
+    "Workers",
     "choice",
     "count_option",
     "plot_fight",
     "print_fight_ending",
     "print_victory",
     "run_policies",
+    "sweep",
+    "sweep_cells",
 ]

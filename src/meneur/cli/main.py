@@ -41,6 +41,9 @@ GROUP_HELP = {
     "simulate fight": N_(
         "Many whole fights, vectorised: win rate with its 95 % interval, rounds, survival."
     ),
+    "simulate sweep": N_(
+        "Sweep fights or table cells over a grid, on local cores or a Dask cluster."
+    ),
     "simulate policy": N_(
         "When to spend a resource: each policy's success rate with its interval."
     ),

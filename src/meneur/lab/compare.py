@@ -122,6 +122,7 @@ def compare_fights(
     from meneur.lab.sweep import Point, run_sweep, sweep_grid
     from meneur.locale import N_
     from meneur.systems.tunnels.combat import against_monster
+    from meneur.systems.tunnels.lab import fights_point
 
     if adapter.system != "tunnels":
         raise UsageError(
@@ -136,7 +137,7 @@ def compare_fights(
         option: dict[str, str] = {key: adapter.option(chosen, key) for key in adapter.options}
         points = [
             Point(
-                "tunnels",
+                fights_point,
                 against_monster(
                     d,
                     endurance,

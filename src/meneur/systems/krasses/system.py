@@ -34,8 +34,10 @@ class KrassesSystem(System):
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.krasses.cli import register
+        from meneur.systems.krasses.lab_cli import register as register_lab
 
         register(groups)
+        register_lab(groups)
 
 
 SYSTEM = KrassesSystem()

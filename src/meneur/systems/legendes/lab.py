@@ -14,6 +14,7 @@ import numpy as np
 
 from meneur.lab.policies import Chunk
 from meneur.lab.simulate import Tally, histogram
+from meneur.lab.sweep import PointChunk
 from meneur.vector import RandomReader, Subset
 
 SPENDING_POLICIES = ("never", "early", "wounded", "finish")
@@ -347,3 +348,8 @@ def motivation_chunk(conflict: Any, points: int, policy: str) -> Chunk:
         return tally
 
     return one
+
+
+def conflicts_point(conflict: LegendesConflict) -> PointChunk:
+    """A sweep's point of conflicts (:class:`meneur.lab.sweep.Point`'s ``build``)."""
+    return (lambda rng, n: legendes_conflicts(conflict, rng, n)), "won", None

@@ -1,4 +1,4 @@
-"""The Légendes commands of the lab: ``meneur simulate fight|policy legendes``.
+"""The Légendes commands of the lab: ``meneur simulate fight|policy|sweep legendes``.
 
 A hero against one opposition or a whole scene (L-8, L-10, L-13, L-14), many times,
 vectorised. Help strings are translated on import; the lab and the rules load when run.
@@ -12,13 +12,25 @@ from typing import Annotated, Any
 import typer
 
 from meneur.cli.labkit import (
+    CellCheck,
+    CellOptions,
+    Cols,
+    Panel,
     Plot,
+    Rows,
     Runs,
+    Scheduler,
+    SweepRun,
+    SweepRuns,
+    Variant,
+    Workers,
     count_option,
     plot_fight,
     print_fight_ending,
     print_victory,
     run_policies,
+    sweep,
+    sweep_cells,
 )
 from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
@@ -245,14 +257,90 @@ def policy_command(
     run_policies(system, setting, chunks, _("Conflict won"), runs, seed, plot, as_json)
 
 
+def sweep_command(
+    dice: Annotated[
+        str | None,
+        typer.Option("--dice", metavar="1..6", help=_("The hero's dice: a range.")),
+    ] = None,
+    vs_level: Annotated[
+        str | None,
+        typer.Option(
+            "--vs-level",
+            metavar="L,L",
+            help=_("Opposition levels (default: elite, heroique, legendaire)."),
+        ),
+    ] = None,
+    check: CellCheck = None,
+    rows: Rows = None,
+    cols: Cols = None,
+    panel: Panel = None,
+    variant: Variant = None,
+    runs: SweepRuns = 100_000,
+    seed: Seed = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """A grid of simulations, each point on a worker: conflicts (dice × opposition), or a
+    table's cells."""
+    from meneur.lab.plot import check_path
+
+    if plot is not None:
+        check_path(plot)
+    run = SweepRun(runs, seed, scheduler, workers, plot, as_json)
+    cells = CellOptions(check, rows, cols, panel, variant)
+    from meneur.systems.legendes.system import SYSTEM
+
+    if cells.given():
+        sweep_cells(SYSTEM, cells, run)
+        return
+    from meneur.lab.adapters.legendes import ADAPTER
+    from meneur.lab.grid import Axis, parse_int_list
+    from meneur.lab.sweep import Point
+    from meneur.systems.legendes.lab import LegendesConflict, conflicts_point
+    from meneur.systems.legendes.rules import parse_level
+
+    dice_values = parse_int_list(dice or "1..4", 0, 12, "--dice")
+    levels = tuple(
+        dict.fromkeys(
+            parse_level(part)
+            for part in (vs_level or "elite,heroique,legendaire").split(",")
+            if part.strip()
+        )
+    )
+    points = [
+        Point(conflicts_point, LegendesConflict(d, level)) for d in dice_values for level in levels
+    ]
+    axes = (
+        Axis("dice", N_("Dice"), dice_values),
+        Axis("level", N_("Opposition"), levels, tuple(ADAPTER.level_label(v) for v in levels)),
+    )
+    title = _("Légendes: victory over dice × opposition ({runs} conflicts a point)").format(
+        runs=runs
+    )
+    sweep((SYSTEM.name, "fights"), axes, points, title, run)
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight legendes`` and ``simulate policy legendes``."""
+    """Add ``simulate fight|policy|sweep legendes``."""
     groups.group("simulate", "fight").command(
         "legendes", help=_("Simulate many conflicts of a hero against an opposition or a scene.")
     )(fight_command)
     groups.group("simulate", "policy").command(
         "legendes", help=_("When to spend motivation (L-12): each policy's success rate.")
     )(policy_command)
+    groups.group("simulate", "sweep").command(
+        "legendes",
+        help=_("Sweep conflicts (dice × opposition) or a table's cells, on cores or Dask."),
+    )(sweep_command)
 
 
-__all__ = ["MAX_OPPOSITIONS", "LegendesScene", "fight_command", "policy_command", "register"]
+__all__ = [
+    "MAX_OPPOSITIONS",
+    "LegendesScene",
+    "fight_command",
+    "policy_command",
+    "register",
+    "sweep_command",
+]

@@ -18,6 +18,7 @@ import numpy as np
 
 from meneur.lab.policies import Chunk
 from meneur.lab.simulate import Tally, histogram
+from meneur.lab.sweep import PointChunk
 
 SPENDING_POLICIES = ("never", "dice", "reroll", "adjust")
 """When to spend Dépassement, the first one spending nothing (the reference)."""
@@ -190,3 +191,13 @@ def duel_report(
         "interrupted": tally.interrupted,
         "seconds": round(tally.seconds, 3),
     }
+
+
+def duels_point(params: Any) -> PointChunk:
+    """A sweep's point of duels (:class:`meneur.lab.sweep.Point`'s ``build``): vectorised
+    where the numpy form covers the fight, else the system's own fight."""
+    from meneur.systems.obscur.lab_duel import obscur_duel_tally, vectorisable
+
+    if vectorisable(params):
+        return (lambda rng, n: obscur_duel_tally(params, rng, n)), "won", 1 << 16
+    return (lambda rng, n: obscur_duels(params, rng, n)), "won", 1000

@@ -1,4 +1,4 @@
-"""The Obscur commands of the lab: ``meneur simulate fight|policy obscur``.
+"""The Obscur commands of the lab: ``meneur simulate fight|policy|sweep obscur``.
 
 Two sheets in melee (O-11..O-22), many times: numpy duels where the vector form covers
 the fight, the system's own fight otherwise. Help strings are translated on import; the
@@ -14,13 +14,25 @@ from typing import Annotated
 import typer
 
 from meneur.cli.labkit import (
+    CellCheck,
+    CellOptions,
+    Cols,
+    Panel,
     Plot,
+    Rows,
     Runs,
+    Scheduler,
+    SweepRun,
+    SweepRuns,
+    Variant,
+    Workers,
     choice,
     count_option,
     plot_fight,
     print_fight_ending,
     run_policies,
+    sweep,
+    sweep_cells,
 )
 from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
@@ -263,14 +275,98 @@ def policy_command(
     run_policies((SYSTEM.name, SYSTEM.title), setting, chunks, goal, runs, seed, plot, as_json)
 
 
+def sweep_command(
+    sheet_a: Annotated[
+        Path | None, typer.Option("--a", metavar="SHEET", help=_("Fighter A's sheet."))
+    ] = None,
+    sheet_b: Annotated[
+        Path | None, typer.Option("--b", metavar="SHEET", help=_("Fighter B's sheet."))
+    ] = None,
+    strategies_a: Annotated[
+        str | None,
+        typer.Option("--strategies-a", metavar="S,S", help=_("A's strategies (default: all).")),
+    ] = None,
+    strategies_b: Annotated[
+        str | None,
+        typer.Option("--strategies-b", metavar="S,S", help=_("B's strategies (default: all).")),
+    ] = None,
+    check: CellCheck = None,
+    rows: Rows = None,
+    cols: Cols = None,
+    panel: Panel = None,
+    variant: Variant = None,
+    runs: SweepRuns = 100_000,
+    seed: Seed = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """A grid of simulations, each point on a worker: duels (strategy × strategy), or a
+    table's cells."""
+    from meneur.lab.plot import check_path
+
+    if plot is not None:
+        check_path(plot)
+    run = SweepRun(runs, seed, scheduler, workers, plot, as_json)
+    cells = CellOptions(check, rows, cols, panel, variant)
+    from meneur.systems.obscur.system import SYSTEM
+
+    if cells.given():
+        sweep_cells(SYSTEM, cells, run)
+        return
+    from meneur.lab.grid import Axis
+    from meneur.lab.sweep import Point
+    from meneur.systems.obscur.combat import STRATEGIES, FightParams, check_strategy, fighter_of
+    from meneur.systems.obscur.lab import duels_point
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.state import body_of
+
+    if sheet_a is None or sheet_b is None:
+        raise UsageError(N_("Missing a fighter: --a SHEET and --b SHEET."))
+    chars = (load_character(sheet_a), load_character(sheet_b))
+
+    def names(text: str | None) -> tuple[str, ...]:
+        chosen = [check_strategy(p) for p in (text or ",".join(STRATEGIES)).split(",") if p.strip()]
+        if not chosen:
+            raise UsageError(N_("'{text}' names no value."), text=str(text)[:40])
+        return tuple(dict.fromkeys(chosen))
+
+    mine, theirs = names(strategies_a), names(strategies_b)
+    points = [
+        Point(
+            duels_point,
+            FightParams(
+                fighter_of(chars[0], strategy=a),
+                fighter_of(chars[1], strategy=b),
+                body_of(chars[0]),
+                body_of(chars[1]),
+            ),
+        )
+        for a in mine
+        for b in theirs
+    ]
+    axes = (
+        Axis("strategy_a", N_("Strategy of A"), mine),
+        Axis("strategy_b", N_("Strategy of B"), theirs),
+    )
+    title = _("Obscur: victory of {a} over strategies ({runs} fights a point)").format(
+        a=fighter_of(chars[0]).name, runs=runs
+    )
+    sweep((SYSTEM.name, "fights"), axes, points, title, run)
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight obscur`` and ``simulate policy obscur``."""
+    """Add ``simulate fight|policy|sweep obscur``."""
     groups.group("simulate", "fight").command(
         "obscur", help=_("Simulate many melees between two sheets (O-11 to O-22).")
     )(fight_command)
     groups.group("simulate", "policy").command(
         "obscur", help=_("When to spend Dépassement (O-10): each policy's success rate.")
     )(policy_command)
+    groups.group("simulate", "sweep").command(
+        "obscur", help=_("Sweep duels (strategy × strategy) or a table's cells, on cores or Dask.")
+    )(sweep_command)
 
 
-__all__ = ["ObscurOptions", "fight_command", "policy_command", "register"]
+__all__ = ["ObscurOptions", "fight_command", "policy_command", "register", "sweep_command"]

@@ -13,6 +13,7 @@ import numpy as np
 
 from meneur.lab.policies import Chunk
 from meneur.lab.simulate import Tally, histogram
+from meneur.lab.sweep import PointChunk
 from meneur.vector import RandomReader
 
 SPENDING_POLICIES = ("never", "one-die", "all-failed")
@@ -100,3 +101,8 @@ def fight_report(fight: Any, tally: Tally) -> dict[str, Any]:
         "interrupted": tally.interrupted,
         "seconds": round(tally.seconds, 3),
     }
+
+
+def fights_point(fight: Any) -> PointChunk:
+    """A sweep's point of Tunnels fights (:class:`meneur.lab.sweep.Point`'s ``build``)."""
+    return (lambda rng, n: tunnels_fights(fight, rng, n)), "won", None

@@ -1,4 +1,4 @@
-"""The Tunnels commands of the lab: ``meneur simulate fight|policy tunnels``.
+"""The Tunnels commands of the lab: ``meneur simulate fight|policy|sweep tunnels``.
 
 Many whole fights of a character against a Monster Rating, vectorised and chunked, with
 the options of ``meneur fight tunnels`` (``--dice``, ``--endurance``, ``--vs-mr``,
@@ -13,14 +13,26 @@ from typing import Annotated
 import typer
 
 from meneur.cli.labkit import (
+    CellCheck,
+    CellOptions,
+    Cols,
+    Panel,
     Plot,
+    Rows,
     Runs,
+    Scheduler,
+    SweepRun,
+    SweepRuns,
+    Variant,
+    Workers,
     choice,
     count_option,
     plot_fight,
     print_fight_ending,
     print_victory,
     run_policies,
+    sweep,
+    sweep_cells,
 )
 from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
@@ -224,14 +236,96 @@ def policy_command(
     )
 
 
+def sweep_command(
+    dice: Annotated[
+        str | None,
+        typer.Option("--dice", metavar="1..6", help=_("The character's Force: a range.")),
+    ] = None,
+    endurance: Annotated[
+        int,
+        typer.Option(
+            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+        ),
+    ] = 8,
+    vs_mr: Annotated[
+        str,
+        typer.Option("--vs-mr", metavar="1..8", help=_("The monster's Monster Rating: a range.")),
+    ] = "1..8",
+    check: CellCheck = None,
+    rows: Rows = None,
+    cols: Cols = None,
+    panel: Panel = None,
+    variant: Variant = None,
+    explode: Annotated[
+        str,
+        typer.Option(
+            "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
+        ),
+    ] = "needed",
+    loss: Annotated[
+        str,
+        typer.Option(
+            "--loss",
+            metavar="margin|one",
+            help=_("What the loser loses: the margin, or one point."),
+        ),
+    ] = "margin",
+    runs: SweepRuns = 100_000,
+    seed: Seed = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """A grid of simulations, each point on a worker: fights (dice × MR), or a table's cells."""
+    from meneur.lab.plot import check_path
+
+    if plot is not None:
+        check_path(plot)
+    run = SweepRun(runs, seed, scheduler, workers, plot, as_json)
+    cells = CellOptions(check, rows, cols, panel, variant)
+    from meneur.systems.tunnels.system import SYSTEM
+
+    if cells.given():
+        sweep_cells(SYSTEM, cells, run)
+        return
+    from meneur.lab.grid import Axis, parse_int_list
+    from meneur.lab.sweep import Point
+    from meneur.systems.tunnels.combat import against_monster
+    from meneur.systems.tunnels.lab import fights_point
+
+    choice(explode, POLICIES, "--explode")
+    choice(loss, ("margin", "one"), "--loss")
+    dice_values = parse_int_list(dice or "2..6", 1, 30, "--dice")
+    mr_values = parse_int_list(vs_mr, 1, 30, "--vs-mr")
+    points = [
+        Point(
+            fights_point,
+            against_monster(
+                d, endurance, mr, explode=explode, vs_explode=explode, loss=loss, max_rounds=200
+            ),
+        )
+        for d in dice_values
+        for mr in mr_values
+    ]
+    axes = (Axis("dice", N_("Dice"), dice_values), Axis("mr", N_("Monster Rating"), mr_values))
+    title = _(
+        "Tunnels: victory over Force × MR, Endurance {endurance} ({runs} fights a point)"
+    ).format(endurance=endurance, runs=runs)
+    sweep((SYSTEM.name, "fights"), axes, points, title, run)
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight tunnels`` and ``simulate policy tunnels``."""
+    """Add ``simulate fight|policy|sweep tunnels``."""
     groups.group("simulate", "fight").command(
         "tunnels", help=_("Simulate many whole fights of a character against a Monster Rating.")
     )(fight_command)
     groups.group("simulate", "policy").command(
         "tunnels", help=_("When to spend Chance (T-12): each policy's success rate.")
     )(policy_command)
+    groups.group("simulate", "sweep").command(
+        "tunnels", help=_("Sweep fights (Force × MR) or a table's cells, on cores or Dask.")
+    )(sweep_command)
 
 
-__all__ = ["fight_command", "policy_command", "register"]
+__all__ = ["fight_command", "policy_command", "register", "sweep_command"]
