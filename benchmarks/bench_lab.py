@@ -44,9 +44,9 @@ import numpy as np
 from meneur.lab.adapters.obscur import ADAPTER as OBSCUR
 from meneur.lab.adapters.tunnels import ADAPTER as TUNNELS
 from meneur.lab.grid import probability
-from meneur.lab.simulate import run_chunks, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks
 from meneur.systems.tunnels.combat import against_monster
-from meneur.systems.tunnels.lab import tunnels_fights
+from meneur.systems.tunnels.lab import tunnels_fights, tunnels_test_chunk
 
 MODES = {"normal": 4, "blessed": 3, "cursed": 5}
 EXACT_REPEAT = 15

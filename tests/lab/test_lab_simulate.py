@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from cli_helpers import invoke
-from meneur.lab.simulate import run_chunks, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks
 from meneur.odds.montecarlo import agrees
 from meneur.systems.tunnels.combat import against_monster
-from meneur.systems.tunnels.lab import tunnels_fights
+from meneur.systems.tunnels.lab import tunnels_fights, tunnels_test_chunk
 
 
 def test_monte_carlo_test_agrees_with_exact_odds() -> None:

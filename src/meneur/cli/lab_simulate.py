@@ -133,11 +133,11 @@ def test_command(
     if chance and (found.name != "tunnels" or name != "test"):
         raise UsageError(N_("--chance is a Tunnels test's resource (T-12)."))
     if chance:
-        from meneur.lab.simulate import tunnels_chance_chunk
+        from meneur.systems.tunnels.lab import tunnels_chance_chunk
 
         one = tunnels_chance_chunk(params, chance, chance_all)
     elif found.name == "tunnels" and name == "test":
-        from meneur.lab.simulate import as_cell_chunk, tunnels_test_chunk
+        from meneur.systems.tunnels.lab import as_cell_chunk, tunnels_test_chunk
 
         one = as_cell_chunk(tunnels_test_chunk(params))
     else:

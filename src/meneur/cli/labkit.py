@@ -7,6 +7,7 @@ ends read the same in every system, and the CLI itself names no system.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -227,8 +228,14 @@ class SweepRun:
     as_json: bool
 
 
-def sweep_cells(system: System, cells: CellOptions, run: SweepRun) -> None:
-    """Sweep the cells of one of ``system``'s tables, each rolled ``run.runs`` times."""
+def sweep_cells(
+    system: System, cells: CellOptions, run: SweepRun, build: Callable[[Any], Any] | None = None
+) -> None:
+    """Sweep the cells of one of ``system``'s tables, each rolled ``run.runs`` times.
+
+    ``build`` makes a cell's chunk (a :class:`meneur.lab.sweep.Point`'s ``build``);
+    by default the check's vectorised form.
+    """
     from meneur.lab.adapters import adapter_for
     from meneur.lab.sweep import Point, cell_point
 
@@ -240,7 +247,7 @@ def sweep_cells(system: System, cells: CellOptions, run: SweepRun) -> None:
     )
     at = panels.values[0]
     points = [
-        Point(cell_point, (system.name, name, adapter.params_at(name, chosen, at, r, c)))
+        Point(build or cell_point, (system.name, name, adapter.params_at(name, chosen, at, r, c)))
         for r in row_axis.values
         for c in col_axis.values
     ]

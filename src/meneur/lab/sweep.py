@@ -45,10 +45,8 @@ class Point:
 def cell_chunk_for(system: str, check: str, params: Any) -> Callable[[Any, int], Tally]:
     """The vectorised chunk of one table cell (``success`` counted as the table does)."""
     from meneur.lab.adapters import check_of
-    from meneur.lab.simulate import as_cell_chunk, cell_chunk, tunnels_test_chunk
+    from meneur.lab.simulate import cell_chunk
 
-    if system == "tunnels" and check == "test":
-        return as_cell_chunk(tunnels_test_chunk(params))
     vector = check_of(system, check).vectorised(params)
     if vector is None:
         raise UsageError(N_("No vectorised resolve for this roll yet (it is left to exact odds)."))

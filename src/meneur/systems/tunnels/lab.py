@@ -7,6 +7,7 @@ the dice rules they use are the system's numpy forms (:mod:`.vector`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -106,3 +107,110 @@ def fight_report(fight: Any, tally: Tally) -> dict[str, Any]:
 def fights_point(fight: Any) -> PointChunk:
     """A sweep's point of Tunnels fights (:class:`meneur.lab.sweep.Point`'s ``build``)."""
     return (lambda rng, n: tunnels_fights(fight, rng, n)), "won", None
+
+
+def tunnels_test_chunk(params: Any) -> Callable[[np.random.Generator, int], Tally]:
+    """One chunk of Tunnels tests: passed, exceptional, critical, successes."""
+    from meneur.systems.tunnels.vector import tunnels_test_drawn
+
+    if params.explode == "never":
+        return _never_chunk(params)
+
+    def one(rng: np.random.Generator, size: int) -> Tally:
+        successes, exceptional, critical = tunnels_test_drawn(rng, size, params)
+        passed = (successes >= params.threshold) & ~critical
+        return Tally(
+            runs=size,
+            counts={
+                "passed": int(passed.sum()),
+                "exceptional": int(exceptional.sum()),
+                "critical": int(critical.sum()),
+            },
+            histograms={"successes": histogram(successes)},
+        )
+
+    return one
+
+
+def as_cell_chunk(
+    one: Callable[[np.random.Generator, int], Tally],
+) -> Callable[[np.random.Generator, int], Tally]:
+    """A Tunnels test chunk seen as a table cell's: ``success`` and ``values`` (successes)."""
+
+    def cell(rng: np.random.Generator, size: int) -> Tally:
+        tally = one(rng, size)
+        return Tally(
+            runs=tally.runs,
+            counts={"success": tally.counts["passed"]},
+            histograms={"values": tally.histograms["successes"]},
+        )
+
+    return cell
+
+
+def _never_chunk(params: Any) -> Callable[[np.random.Generator, int], Tally]:
+    """Tests that never explode: one batch, so one histogram of its packed counts says all.
+
+    Each test's (successes, ones, sixes) is packed in 15 bits (``vector.batch_stats``'s
+    table); a single ``bincount`` over the packed values replaces every per-test
+    comparison and sum, and the verdicts are read off the (at most 32768) bins.
+    """
+    from meneur.systems.tunnels.vector import _TABLES, LOWEST
+
+    table = _TABLES[LOWEST[params.mode]]
+    bins = np.arange(1 << 15)
+    successes, ones, sixes = bins & 0x1F, (bins >> 5) & 0x1F, bins >> 10
+    critical = ones >= 3
+    passed = (successes >= params.threshold) & ~critical
+    exceptional = passed & (sixes >= 3)  # one batch: the T-7 option changes nothing
+
+    def one(rng: np.random.Generator, size: int) -> Tally:
+        faces = rng.integers(1, 7, size=(params.dice, size), dtype=np.uint8)
+        packed = table[faces[0]]
+        for die in faces[1:]:
+            packed += table[die]
+        counts = np.bincount(packed, minlength=1 << 15)
+        by_successes = np.bincount(successes, weights=counts, minlength=32).astype(np.int64)
+        return Tally(
+            runs=size,
+            counts={
+                "passed": int(counts[passed].sum()),
+                "exceptional": int(counts[exceptional].sum()),
+                "critical": int(counts[critical].sum()),
+            },
+            histograms={
+                "successes": {int(k): int(by_successes[k]) for k in np.flatnonzero(by_successes)}
+            },
+        )
+
+    return one
+
+
+def tunnels_chance_chunk(
+    params: Any, points: int, all_failed: bool
+) -> Callable[[np.random.Generator, int], Tally]:
+    """One chunk of Tunnels tests with automatic Chance (T-12): passed, points spent."""
+    from meneur.systems.tunnels.vector import tunnels_chance
+
+    def one(rng: np.random.Generator, size: int) -> Tally:
+        passed, spent = tunnels_chance(
+            RandomReader(rng), RandomReader(rng), size, params, points, all_failed
+        )
+        return Tally(
+            runs=size,
+            counts={"success": int(passed.sum()), "spent": int(spent.sum())},
+            histograms={"values": histogram(spent)},
+        )
+
+    return one
+
+
+def cell_point(spec: tuple[str, str, Any]) -> PointChunk:
+    """A sweep's point of one table cell: the fast drawn chunk for a test, else the
+    check's vectorised form (:func:`meneur.lab.sweep.cell_point`)."""
+    from meneur.lab import sweep
+
+    _system, check, params = spec
+    if check == "test":
+        return as_cell_chunk(tunnels_test_chunk(params)), "success", None
+    return sweep.cell_point(spec)

@@ -287,7 +287,9 @@ def sweep_command(
     from meneur.systems.tunnels.system import SYSTEM
 
     if cells.given():
-        sweep_cells(SYSTEM, cells, run)
+        from meneur.systems.tunnels.lab import cell_point
+
+        sweep_cells(SYSTEM, cells, run, cell_point)
         return
     from meneur.lab.grid import Axis, parse_int_list
     from meneur.lab.sweep import Point
