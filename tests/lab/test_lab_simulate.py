@@ -204,12 +204,19 @@ def test_simulate_groups_list_the_systems_that_register_one(
     assert refused.err.strip() == "Error: Unknown command: krasses"
 
 
-def test_simulate_sweep_is_offered_by_every_system(capsys: pytest.CaptureFixture[str]) -> None:
-    """Krâsses registers a sweep of its table cells (it has no fight to sweep)."""
-    listed = invoke(capsys, "--lang", "en", "simulate", "sweep", "--help")
+@pytest.mark.parametrize("group", ["sweep", "test"])
+def test_simulate_sweep_and_test_are_offered_by_every_system(
+    group: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every system registers a sweep and a test of its table cells (Krâsses included)."""
+    listed = invoke(capsys, "--lang", "en", "simulate", group, "--help")
     assert listed.status == 0, listed.err
     commands = listed.out.split("Commands:")[1].split()
     assert {"tunnels", "obscur", "krasses", "legendes"} <= set(commands)
+
+
+def test_simulate_sweep_krasses_takes_no_fight_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """Krâsses has no fight to sweep: a fight's option is refused, not ignored."""
     refused = invoke(capsys, "--lang", "en", "simulate", "sweep", "krasses", "--vs-mr", "2")
     assert refused.status == 2
     assert refused.err.strip() == "Error: Unknown option --vs-mr."

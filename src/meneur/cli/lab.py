@@ -389,8 +389,8 @@ def _placeholder() -> None:
 def register(app: typer.Typer, groups: CommandGroups, wanted: Sequence[str] = ()) -> None:
     """Add ``table``, ``compare`` and ``simulate`` (full options only when typed).
 
-    ``simulate fight``, ``simulate policy`` and ``simulate sweep`` are groups each system
-    fills through ``register_cli``; they exist even when the system named offers nothing there, so
+    ``simulate fight|policy|sweep|test`` are groups each system fills through
+    ``register_cli``; they exist even when the system named offers nothing there, so
     that it is refused as an unknown command.
     """
     first = wanted[0] if wanted else ""
@@ -401,12 +401,8 @@ def register(app: typer.Typer, groups: CommandGroups, wanted: Sequence[str] = ()
         compare_command if first == "compare" else _placeholder
     )
     if first == "simulate":
-        from meneur.cli.lab_simulate import register_simulate
-
-        groups.group("simulate", "fight")
-        groups.group("simulate", "policy")
-        groups.group("simulate", "sweep")
-        register_simulate(groups.group("simulate"))
+        for group in ("fight", "policy", "sweep", "test"):
+            groups.group("simulate", group)
 
 
 __all__ = ["COMMANDS", "Seed", "add_odds_plot", "int_parser", "register"]

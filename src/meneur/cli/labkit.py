@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meneur.cli.params import int_parser
+from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -336,11 +336,202 @@ def sweep(
     print_ending(out, swept.interrupted, run.plot)
 
 
+# --- one cell of a table, rolled many times ----------------------------------------------
+
+CellRow = Annotated[
+    str | None,
+    typer.Option(
+        "--row", metavar="R", help=_("The row of the table to simulate (as in meneur table).")
+    ),
+]
+CellCol = Annotated[
+    str | None,
+    typer.Option("--col", metavar="C", help=_("The column of the table to simulate.")),
+]
+CellPanel = Annotated[
+    str | None,
+    typer.Option("--panel", metavar="P", help=_("The panel of the table to simulate.")),
+]
+CellRuleOptions = Annotated[
+    str | None,
+    typer.Option(
+        "--variant",
+        metavar="OPTION=VALUE",
+        help=_("Rule options, such as explode=always,sixes=all."),
+    ),
+]
+CellWhich = Annotated[
+    str | None,
+    typer.Option("--check", metavar="CHECK", help=_("Which roll: test (default) or oppose.")),
+]
+CellRuns = Annotated[int, count_option("--runs", 1, MAX_RUNS, _("How many runs."))]
+
+
+def rule_options(system: System, variant: str | None) -> dict[str, str]:
+    """The rule options a ``--variant`` names, checked by the system's lab adapter."""
+    from meneur.lab.adapters import adapter_for
+
+    chosen: dict[str, str] = adapter_for(system).parse_variant(variant or "")
+    return chosen
+
+
+def simulate_cell(
+    system: System,
+    cell: CellOptions,
+    chosen: dict[str, str],
+    run: SweepRun,
+    *,
+    chunk_of: Callable[[str, Any], Any] | None = None,
+    chance: int = 0,
+    values_label: str = N_("Outcome"),
+) -> None:
+    """Many rolls of one cell of ``meneur table``, vectorised, beside its exact odds.
+
+    ``cell`` names it (one row in ``rows``, one column in ``cols``, ``panel``,
+    ``check``), ``chosen`` its rule options. ``chunk_of(check, params)`` may give the
+    system's own chunk for a roll (None: the check's vectorised form); ``chance`` is
+    what it spends, if anything.
+    """
+    from meneur.cli.output import console, print_json
+    from meneur.lab.adapters import adapter_for, check_of
+    from meneur.lab.plot import check_path
+
+    adapter = adapter_for(system)
+    runs, seed, plot, as_json = run.runs, run.seed, run.plot, run.as_json
+    if cell.rows is None or cell.cols is None:
+        raise UsageError(N_("Name the cell to simulate: --row and --col (as in meneur table)."))
+    if plot is not None:
+        check_path(plot)
+    name = adapter.check_name(cell.check)
+    panels, rows, columns = adapter.named_axes(name, chosen, cell.rows, cell.cols, cell.panel)
+    at = (panels.values[0], rows.values[0], columns.values[0])
+    from meneur.lab.simulate import cell_chunk, run_chunks
+
+    params = adapter.params_at(name, chosen, *at)
+    one = chunk_of(name, params) if chunk_of is not None else None
+    if one is None:
+        vector = check_of(system.name, name).vectorised(params)
+        if vector is None:
+            raise UsageError(
+                N_("No vectorised resolve for this roll yet (it is left to exact odds).")
+            )
+        one = cell_chunk(vector)
+    tally = run_chunks(runs, one, seed=seed, description=_("Tests"))
+    measures = adapter.measures(name)
+    exact = adapter.cell(name, chosen, *at)
+    p_exact = None if exact is None else exact[measures[0].name]
+    rate = tally.rate("success")
+    values = tally.histograms.get("values", {})
+    data: dict[str, Any] = {
+        "system": system.name,
+        "check": name,
+        "variant": chosen,
+        "panel": panels.label_of(0),
+        rows.name: rows.values[0],
+        columns.name: columns.values[0],
+        "measure": measures[0].name,
+        "runs": tally.runs,
+        "success_rate": rate["rate"],
+        "success_interval_95": rate["interval_95"],
+        "exact": None if p_exact is None else float(p_exact),
+        "exact_fraction": None if p_exact is None else f"{p_exact.numerator}/{p_exact.denominator}",
+        "values": {str(k): v / tally.runs for k, v in sorted(values.items())},
+        "chance": chance,
+        "chance_spent_mean": tally.counts.get("spent", 0) / tally.runs if chance else 0.0,
+        "interrupted": tally.interrupted,
+        "seconds": round(tally.seconds, 3),
+    }
+    if plot is not None:
+        from meneur.lab.plot import plot_distribution
+
+        plot_distribution(
+            data["values"],
+            plot,
+            _("{system}: {runs} rolls of one cell").format(system=system.title, runs=tally.runs),
+            _(values_label),
+        )
+        data["plot"] = str(plot)
+    if as_json:
+        print_json(data)
+        return
+    from meneur.lab.render import decimal, percent, print_ending
+
+    out = console()
+    low, high = rate["interval_95"]
+    out.print(
+        _("{runs} rolls: {measure} {rate} (95 % interval {low} to {high})").format(
+            runs=tally.runs,
+            measure=_(measures[0].label).lower(),
+            rate=percent(rate["rate"], 2),
+            low=percent(low, 2),
+            high=percent(high, 2),
+        )
+    )
+    if p_exact is not None:
+        exact_label = (
+            _("Exact odds without Chance: {p} ({fraction})")
+            if chance
+            else _("Exact odds: {p} ({fraction})")
+        )
+        out.print(exact_label.format(p=percent(p_exact, 2), fraction=data["exact_fraction"]))
+    if chance:
+        out.print(
+            _("Chance spent: {mean} on average").format(mean=decimal(data["chance_spent_mean"]))
+        )
+    out.print(
+        _("{rate} rolls per second").format(rate=f"{tally.runs / max(tally.seconds, 1e-9):,.0f}")
+    )
+    print_ending(out, tally.interrupted, None)  # (this command never named its plot file)
+
+
+CELL_TEST_HELP = N_("Simulate one cell of a table beside its exact odds.")
+"""The help line of every system's ``simulate test``."""
+
+
+def cell_test_command(
+    system: Callable[[], System], values_label: str = N_("Outcome")
+) -> Callable[..., None]:
+    """A ``simulate test`` command for a system that adds no option of its own.
+
+    ``system`` gives the system when the command runs (its module loads lazily).
+    """
+
+    def test_command(
+        check: CellWhich = None,
+        row: CellRow = None,
+        col: CellCol = None,
+        panel: CellPanel = None,
+        variant: CellRuleOptions = None,
+        runs: CellRuns = 1_000_000,
+        seed: Seed = None,
+        plot: Plot = None,
+        as_json: Json = False,
+    ) -> None:
+        """Many rolls of one cell of ``meneur table``, vectorised, beside its exact odds."""
+        found = system()
+        simulate_cell(
+            found,
+            CellOptions(check, row, col, panel),
+            rule_options(found, variant),
+            SweepRun(runs, seed, None, None, plot, as_json),
+            values_label=values_label,
+        )
+
+    return test_command
+
+
 __all__ = [
+    "CELL_TEST_HELP",
     "MAX_RUNS",
     "MAX_SWEEP_POINTS",
     "CellCheck",
+    "CellCol",
     "CellOptions",
+    "CellPanel",
+    "CellRow",
+    "CellRuleOptions",
+    "CellRuns",
+    "CellWhich",
     "Cols",
     "Panel",
     "Plot",
@@ -351,12 +542,15 @@ __all__ = [
     "SweepRuns",
     "Variant",
     "Workers",
+    "cell_test_command",
     "choice",
     "count_option",
     "plot_fight",
     "print_fight_ending",
     "print_victory",
+    "rule_options",
     "run_policies",
+    "simulate_cell",
     "sweep",
     "sweep_cells",
 ]

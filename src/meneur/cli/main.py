@@ -44,6 +44,7 @@ GROUP_HELP = {
     "simulate sweep": N_(
         "Sweep fights or table cells over a grid, on local cores or a Dask cluster."
     ),
+    "simulate test": N_("Simulate one cell of a table beside its exact odds (every system)."),
     "simulate policy": N_(
         "When to spend a resource: each policy's success rate with its interval."
     ),

@@ -1,4 +1,4 @@
-"""The Krâsses commands of the lab: ``meneur simulate sweep krasses``.
+"""The Krâsses commands of the lab: ``meneur simulate test|sweep krasses``.
 
 Krâsses has no fight to simulate: its sweep rolls the cells of its tables. Help strings
 are translated on import; the lab loads when run.
@@ -7,6 +7,7 @@ are translated on import; the lab loads when run.
 from __future__ import annotations
 
 from meneur.cli.labkit import (
+    CELL_TEST_HELP,
     CellCheck,
     CellOptions,
     Cols,
@@ -18,11 +19,12 @@ from meneur.cli.labkit import (
     SweepRuns,
     Variant,
     Workers,
+    cell_test_command,
     sweep_cells,
 )
 from meneur.cli.params import Json, Seed
 from meneur.locale import gettext as _
-from meneur.systems.base import CommandGroups
+from meneur.systems.base import CommandGroups, System
 
 
 def sweep_command(
@@ -50,8 +52,17 @@ def sweep_command(
     sweep_cells(SYSTEM, cells, run)
 
 
+def _system() -> System:
+    from meneur.systems.krasses.system import SYSTEM
+
+    return SYSTEM
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate sweep krasses``."""
+    """Add ``simulate test|sweep krasses`` (no fight, no resource to spend)."""
+    groups.group("simulate", "test").command(name="krasses", help=_(CELL_TEST_HELP))(
+        cell_test_command(_system)
+    )
     groups.group("simulate", "sweep").command(
         "krasses", help=_("Sweep a table's cells, on cores or Dask.")
     )(sweep_command)

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from meneur.cli.labkit import (
+    CELL_TEST_HELP,
     CellCheck,
     CellOptions,
     Cols,
@@ -24,6 +25,7 @@ from meneur.cli.labkit import (
     SweepRuns,
     Variant,
     Workers,
+    cell_test_command,
     count_option,
     plot_fight,
     print_fight_ending,
@@ -36,7 +38,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.systems.base import CommandGroups
+from meneur.systems.base import CommandGroups, System
 
 MAX_OPPOSITIONS = 10
 """Oppositions at once in a Légendes scene (L-10)."""
@@ -322,8 +324,17 @@ def sweep_command(
     sweep((SYSTEM.name, "fights"), axes, points, title, run)
 
 
+def _system() -> System:
+    from meneur.systems.legendes.system import SYSTEM
+
+    return SYSTEM
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight|policy|sweep legendes``."""
+    """Add ``simulate fight|policy|sweep|test legendes``."""
+    groups.group("simulate", "test").command(name="legendes", help=_(CELL_TEST_HELP))(
+        cell_test_command(_system)
+    )
     groups.group("simulate", "fight").command(
         "legendes", help=_("Simulate many conflicts of a hero against an opposition or a scene.")
     )(fight_command)

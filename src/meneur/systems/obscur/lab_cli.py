@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from meneur.cli.labkit import (
+    CELL_TEST_HELP,
     CellCheck,
     CellOptions,
     Cols,
@@ -26,6 +27,7 @@ from meneur.cli.labkit import (
     SweepRuns,
     Variant,
     Workers,
+    cell_test_command,
     choice,
     count_option,
     plot_fight,
@@ -38,7 +40,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.systems.base import CommandGroups
+from meneur.systems.base import CommandGroups, System
 from meneur.text import fold
 
 
@@ -356,8 +358,17 @@ def sweep_command(
     sweep((SYSTEM.name, "fights"), axes, points, title, run)
 
 
+def _system() -> System:
+    from meneur.systems.obscur.system import SYSTEM
+
+    return SYSTEM
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight|policy|sweep obscur``."""
+    """Add ``simulate fight|policy|sweep|test obscur``."""
+    groups.group("simulate", "test").command(name="obscur", help=_(CELL_TEST_HELP))(
+        cell_test_command(_system, N_("Successes"))
+    )
     groups.group("simulate", "fight").command(
         "obscur", help=_("Simulate many melees between two sheets (O-11 to O-22).")
     )(fight_command)

@@ -13,8 +13,15 @@ from typing import Annotated
 import typer
 
 from meneur.cli.labkit import (
+    CELL_TEST_HELP,
     CellCheck,
+    CellCol,
     CellOptions,
+    CellPanel,
+    CellRow,
+    CellRuleOptions,
+    CellRuns,
+    CellWhich,
     Cols,
     Panel,
     Plot,
@@ -30,7 +37,9 @@ from meneur.cli.labkit import (
     plot_fight,
     print_fight_ending,
     print_victory,
+    rule_options,
     run_policies,
+    simulate_cell,
     sweep,
     sweep_cells,
 )
@@ -317,8 +326,104 @@ def sweep_command(
     sweep((SYSTEM.name, "fights"), axes, points, title, run)
 
 
+def test_command(
+    check: CellWhich = None,
+    row: CellRow = None,
+    col: CellCol = None,
+    panel: CellPanel = None,
+    variant: CellRuleOptions = None,
+    dice: Annotated[
+        int | None,
+        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (Tunnels).")),
+    ] = None,
+    threshold: Annotated[
+        int | None,
+        typer.Option(
+            "--threshold", parser=int_parser(1, 1000), help=_("Successes needed (Tunnels).")
+        ),
+    ] = None,
+    blessed: Blessed = False,
+    cursed: Cursed = False,
+    explode: Annotated[
+        str | None,
+        typer.Option(
+            "--explode", metavar="POLICY", help=_("Explosion policy: never, always or needed.")
+        ),
+    ] = None,
+    sixes: Annotated[
+        str | None,
+        typer.Option(
+            "--sixes", metavar="batch|all", help=_("Three 6s in one batch (T-7) or over all dice.")
+        ),
+    ] = None,
+    chance: Annotated[
+        int,
+        count_option(
+            "--chance",
+            0,
+            20,
+            _("Tunnels: Chance points spent automatically on a failed test (T-12)."),
+        ),
+    ] = 0,
+    chance_all: Annotated[
+        bool,
+        typer.Option("--chance-all", help=_("T-12 option: one Chance rerolls every failed die.")),
+    ] = False,
+    runs: CellRuns = 1_000_000,
+    seed: Seed = None,
+    plot: Plot = None,
+    as_json: Json = False,
+) -> None:
+    """Many rolls of one cell of ``meneur table``, vectorised, beside its exact odds, with
+    the options of ``meneur test tunnels`` and Chance spent automatically (T-12)."""
+    from meneur.systems.tunnels.system import SYSTEM
+
+    chosen = rule_options(SYSTEM, variant)
+    if dice is not None:
+        row = str(dice)
+    if threshold is not None:
+        col = str(threshold)
+    if explode is not None:
+        chosen["explode"] = choice(explode, POLICIES, "--explode")
+    if sixes is not None:
+        chosen["sixes"] = choice(sixes, ("batch", "all"), "--sixes")
+    if panel is None:
+        mode = (
+            "blessed"
+            if blessed and not cursed
+            else "cursed"
+            if cursed and not blessed
+            else "normal"
+        )
+        panel = f"{mode}/{chosen.get('explode', 'needed')}"
+
+    def chunk_of(name: str, params: object) -> object:
+        from meneur.systems.tunnels.lab import (
+            as_cell_chunk,
+            tunnels_chance_chunk,
+            tunnels_test_chunk,
+        )
+
+        if chance and name != "test":
+            raise UsageError(N_("--chance is a Tunnels test's resource (T-12)."))
+        if chance:
+            return tunnels_chance_chunk(params, chance, chance_all)
+        return as_cell_chunk(tunnels_test_chunk(params)) if name == "test" else None
+
+    simulate_cell(
+        SYSTEM,
+        CellOptions(check, row, col, panel),
+        chosen,
+        SweepRun(runs, seed, None, None, plot, as_json),
+        chunk_of=chunk_of,
+        chance=chance,
+        values_label=N_("Successes"),
+    )
+
+
 def register(groups: CommandGroups) -> None:
-    """Add ``simulate fight|policy|sweep tunnels``."""
+    """Add ``simulate fight|policy|sweep|test tunnels``."""
+    groups.group("simulate", "test").command("tunnels", help=_(CELL_TEST_HELP))(test_command)
     groups.group("simulate", "fight").command(
         "tunnels", help=_("Simulate many whole fights of a character against a Monster Rating.")
     )(fight_command)
@@ -330,4 +435,4 @@ def register(groups: CommandGroups) -> None:
     )(sweep_command)
 
 
-__all__ = ["fight_command", "policy_command", "register", "sweep_command"]
+__all__ = ["fight_command", "policy_command", "register", "sweep_command", "test_command"]
