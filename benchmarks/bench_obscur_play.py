@@ -12,8 +12,9 @@ from pathlib import Path
 import icepool
 
 from meneur.rng import make_source
-from meneur.systems.obscur.combat import FightParams, fight_with, fighter_of, resolve_fight
-from meneur.systems.obscur.play import run_step
+from meneur.systems.base import Check
+from meneur.systems.obscur.combat import FightParams, fighter_of
+from meneur.systems.obscur.procedures import ObscurFight
 from meneur.systems.obscur.rules import TestParams
 from meneur.systems.obscur.sheet import load_character
 from meneur.systems.obscur.state import body_of
@@ -26,17 +27,14 @@ def fights(count: int, *, one_pass: bool) -> float:
     a = load_character(EXAMPLES / "garance.toml")
     b = load_character(EXAMPLES / "corbeau.toml")
     params = FightParams(fighter_of(a), fighter_of(b), body_of(a), body_of(b))
+    fight = ObscurFight()
     start = time.perf_counter()
     rounds = 0
     for seed in range(count):
         source = make_source(seed=seed)
-        outcome, _faces = run_step(
-            lambda f: resolve_fight(params, f),
-            [source, source],
-            streams=2,
-            run_reader=(lambda r: fight_with(params, r)) if one_pass else None,
-        )
-        rounds += len(outcome.rounds)
+        sources = [source, source]
+        rolled = fight.roll(params, sources) if one_pass else Check.roll(fight, params, sources)
+        rounds += len(rolled.outcome.rounds)
     elapsed = time.perf_counter() - start
     how = "one-pass draw" if one_pass else "Check.roll loop"
     print(f"{count} seeded fights, {how} ({rounds} rounds): {count / elapsed:.0f} fights/s")

@@ -14,6 +14,11 @@ Figures, printed beside the targets of issue 10:
 * deliveries: every client got every roll it may see, and no roll it may not see.
 
 Usage: python benchmarks/bench_web.py [--seconds 5] [--clients 50] [--senders 8]
+       python benchmarks/bench_web.py --database postgresql --workers 1,2
+
+With ``--workers 2`` (PostgreSQL only) two server processes share the database; the
+WebSocket clients and the HTTP connections are spread over them, and every roll must
+reach every allowed client whichever process it was made on (``LISTEN/NOTIFY``).
 """
 
 from __future__ import annotations
@@ -102,35 +107,61 @@ def prepare(url: str, players: int) -> tuple[int, list[tuple[str, str, str]]]:
     return table.id, seats
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
-    url = f"sqlite:///{folder / 'table.db'}"
-    table_id, seats = prepare(url, args.clients)
-    port = free_port()
-    env = {**os.environ, "MENEUR_LANG": "fr"}
-    server = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port), args.ws], env=env)
-    root = f"127.0.0.1:{port}"
+def fresh_postgres(url: str) -> str:
+    """A database of the bench's own on the server of ``url``, emptied."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from meneur.campaign.engine import parse_url
+
+    base = make_url(parse_url(url))
+    mine = base.set(database=f"{base.database}_bench")
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
     try:
-        async with httpx.AsyncClient(base_url=f"http://{root}", timeout=10) as http:
-            for _ in range(200):
-                try:
-                    await http.get("/")
-                    break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.05)
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{mine.database}" WITH (FORCE)'))
+            connection.execute(text(f'CREATE DATABASE "{mine.database}"'))
+    finally:
+        admin.dispose()
+    return mine.render_as_string(hide_password=False)
+
+
+async def run(args: argparse.Namespace, workers: int) -> dict[str, Any]:
+    if args.database == "postgresql":
+        url = fresh_postgres(args.pg_url)
+    else:
+        url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-web-')) / 'table.db'}"
+    table_id, seats = prepare(url, args.clients)
+    ports = [free_port() for _ in range(workers)]
+    env = {**os.environ, "MENEUR_LANG": "fr"}
+    servers = [
+        subprocess.Popen([sys.executable, "-c", SERVER, url, str(port), args.ws], env=env)
+        for port in ports
+    ]
+    roots = [f"127.0.0.1:{port}" for port in ports]
+    try:
+        for root in roots:
+            async with httpx.AsyncClient(base_url=f"http://{root}", timeout=10) as http:
+                for _ in range(400):
+                    try:
+                        await http.get("/")
+                        break
+                    except httpx.TransportError:
+                        await asyncio.sleep(0.05)
         pool: asyncio.Queue[Connection] = asyncio.Queue()
-        for _ in range(args.connections):
-            pool.put_nowait(await Connection.open("127.0.0.1", port))
+        for number in range(args.connections):  # the HTTP connections spread over servers
+            pool.put_nowait(await Connection.open("127.0.0.1", ports[number % workers]))
         cpu = time.process_time()
-        result = await load(args, pool, root, table_id, seats)
+        result = await load(args, pool, roots, table_id, seats)
         result["client_cpu"] = time.process_time() - cpu
-        result["server_cpu"] = cpu_seconds(server.pid)
+        result["server_cpu"] = sum(cpu_seconds(server.pid) for server in servers)
         while not pool.empty():
             pool.get_nowait().close()
         return result
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=10)
 
 
 class Connection:
@@ -178,6 +209,7 @@ class Phase:
     def __init__(self) -> None:
         self.sent: dict[str, tuple[float, str, str]] = {}  # id -> (start, roller, mode)
         self.errors = 0
+        self.statuses: dict[int, int] = {}
         self.began = time.perf_counter()
         self.ended = self.began
 
@@ -185,13 +217,14 @@ class Phase:
 async def load(
     args: argparse.Namespace,
     pool: asyncio.Queue[Connection],
-    root: str,
+    roots: list[str],
     table_id: int,
     seats: list[tuple[str, str, str]],
 ) -> dict[str, Any]:
     received: dict[str, dict[str, float]] = {key: {} for key, _, _ in seats}
     sockets = []
-    for key, token, _ in seats:
+    for number, (key, token, _) in enumerate(seats):  # the clients spread over servers
+        root = roots[number % len(roots)]
         ws = await websockets.connect(
             f"ws://{root}/t/{table_id}/{token}/ws?lang=fr", max_size=2**20, compression=None
         )
@@ -224,6 +257,7 @@ async def load(
             pool.put_nowait(connection)
         if status != 200:
             phase.errors += 1
+            phase.statuses[status] = phase.statuses.get(status, 0) + 1
             return
         phase.sent[json.loads(answer)["id"]] = (start, key, mode)
 
@@ -306,6 +340,7 @@ def summary(
     return {
         "rolls": len(phase.sent),
         "errors": phase.errors,
+        "statuses": phase.statuses,
         "seconds": seconds,
         "rate": len(phase.sent) / seconds,
         "p50": pct(0.50),
@@ -324,34 +359,69 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=500.0, help="paced phase, rolls/s")
     parser.add_argument("--connections", type=int, default=16, help="HTTP connections")
     parser.add_argument("--ws", default="auto", help="uvicorn's WebSocket implementation")
+    parser.add_argument(
+        "--workers", default="1", help="server processes: 1, 2, or 1,2 (side by side)"
+    )
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument(
+        "--pg-url",
+        default=os.environ.get("MENEUR_BENCH_PG_URL") or os.environ.get("MENEUR_TEST_PG_URL", ""),
+        help="PostgreSQL server (a database <name>_bench is made there)",
+    )
     args = parser.parse_args()
-    result = asyncio.run(run(args))
-    most, paced = result["throughput"], result["paced"]
-    print(f"live table: {result['clients']} WebSocket clients on one table, loopback")
-    print(f"{'figure':<46}{'measured':>10}{'target':>10}")
+    counts = [int(part) for part in args.workers.split(",")]
+    if args.database == "sqlite" and max(counts) > 1:
+        parser.error("several processes need --database postgresql (one per SQLite file)")
+    if args.database == "postgresql" and not args.pg_url:
+        parser.error("--database postgresql needs --pg-url (or MENEUR_TEST_PG_URL)")
+    results = [asyncio.run(run(args, workers)) for workers in counts]
     print(
-        f"{'rolls/s through the HTTP API (' + str(args.senders) + ' senders)':<46}"
-        f"{most['rate']:>10.0f}{'>= 500':>10}"
+        f"live table: {args.clients} WebSocket clients on one table, loopback, "
+        f"{args.database}; server processes: {', '.join(map(str, counts))}"
     )
-    print(
-        f"{'  latency to every client then, p50 / p99 ms':<46}"
-        f"{most['p50']:>5.0f} /{most['p99']:>4.0f}"
+    print(f"{'figure':<46}" + "".join(f"{str(n) + ' proc.':>12}" for n in counts) + "   target")
+
+    def row(label: str, values: list[str], target: str = "") -> None:
+        print(f"{label:<46}" + "".join(f"{value:>12}" for value in values) + f"   {target}")
+
+    most = [result["throughput"] for result in results]
+    paced = [result["paced"] for result in results]
+    row(
+        f"rolls/s through the HTTP API ({args.senders} senders)",
+        [f"{m['rate']:.0f}" for m in most],
+        ">= 500",
     )
-    print(
-        f"{'at ' + str(int(args.rate)) + ' rolls/s paced: rolls/s done':<46}{paced['rate']:>10.0f}"
+    row(
+        "  latency to every client then, p50 / p99 ms",
+        [f"{m['p50']:.0f} / {m['p99']:.0f}" for m in most],
     )
-    print(f"{'  latency to every client, p50 ms':<46}{paced['p50']:>10.1f}")
-    print(f"{'  latency to every client, p99 ms':<46}{paced['p99']:>10.1f}{'< 100':>10}")
-    for label, phase in (("closed loop", most), ("paced", paced)):
-        print(
-            f"{label}: {phase['rolls']} rolls, {phase['errors']} errors, "
-            f"{phase['deliveries']} deliveries expected, {phase['missing']} missing, "
-            f"{phase['leaked']} secret rolls leaked"
-        )
-    print(
-        f"CPU: server {result['server_cpu']:.1f} s (start-up included), "
-        f"this load script {result['client_cpu']:.1f} s, on {os.cpu_count()} cores"
+    row(f"at {int(args.rate)} rolls/s paced: rolls/s done", [f"{p['rate']:.0f}" for p in paced])
+    row("  latency to every client, p50 ms", [f"{p['p50']:.1f}" for p in paced])
+    row("  latency to every client, p99 ms", [f"{p['p99']:.1f}" for p in paced], "< 100")
+    row(
+        "rolls lost (deliveries missing)",
+        [str(m["missing"] + p["missing"]) for m, p in zip(most, paced, strict=True)],
+        "0",
     )
+    row(
+        "secret rolls leaked",
+        [str(m["leaked"] + p["leaked"]) for m, p in zip(most, paced, strict=True)],
+        "0",
+    )
+    row(
+        "errors (HTTP statuses)",
+        [
+            f"{m['errors'] + p['errors']} {sorted({**m['statuses'], **p['statuses']})}"
+            if m["errors"] + p["errors"]
+            else "0"
+            for m, p in zip(most, paced, strict=True)
+        ],
+    )
+    row(
+        "CPU s: servers / this load script",
+        [f"{r['server_cpu']:.1f} / {r['client_cpu']:.1f}" for r in results],
+    )
+    print(f"({os.cpu_count()} cores; server CPU includes start-up)")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
 """Start-up time of the CLI, side by side with the floor of any Typer CLI (``import typer``).
 
-Targets (issue 2): ``meneur --help`` and a system test at most 1.5x the floor,
-``meneur roll 3d6`` at most 2x. Run: ``python benchmarks/startup.py [--runs N]``.
+Targets: ``meneur --help`` at most 1.5x the floor (issues 2 and 18), ``meneur roll 3d6``
+and ``meneur test tunnels`` at most 2x (issue 18), ``meneur test krasses`` 1.5x (issue 2).
+``--profile`` then prints, for the two commands of issue 18, the modules that
+``python -X importtime`` shows costing most (cumulative, microseconds): what remains.
+Run: ``python benchmarks/startup.py [--runs N] [--profile]``.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-TARGETS = {"--help": 1.5, "roll 3d6": 2.0, "test tunnels": 1.5, "test krasses": 1.5}
+TARGETS = {"--help": 1.5, "roll 3d6": 2.0, "test tunnels": 2.0, "test krasses": 1.5}
+PROFILED = ("roll 3d6", "test tunnels")
+TOP_IMPORTS = 12
 
 
 def meneur_command() -> list[str]:
@@ -50,10 +55,30 @@ def median_seconds(command: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
+def import_profile(command: list[str]) -> list[tuple[int, int, str]]:
+    """``python -X importtime``'s lines as (cumulative us, self us, module), costliest first."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *command],
+        capture_output=True,
+        text=True,
+        env=compiled_environment(),
+        check=False,
+    )
+    rows = []
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        own, cumulative, name = line.removeprefix("import time:").split("|")
+        rows.append((int(cumulative), int(own), name.rstrip()))
+    return sorted(rows, reverse=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=21)
-    runs = parser.parse_args().runs
+    parser.add_argument("--profile", action="store_true", help="print the import profiles")
+    args = parser.parse_args()
+    runs = args.runs
     meneur = meneur_command()
     cases = {
         "--help": ["--help"],
@@ -64,14 +89,21 @@ def main() -> None:
     floor = median_seconds([sys.executable, "-c", "import typer"], runs)
     print(f"{'command':<22}{'median ms':>10}{'ratio':>8}{'target':>8}  verdict")
     print(f"{'python -c import typer':<22}{floor * 1000:>10.1f}{1.0:>8.2f}{'':>8}  (floor)")
-    for name, args in cases.items():
-        seconds = median_seconds(meneur + args, runs)
+    for name, arguments in cases.items():
+        seconds = median_seconds(meneur + arguments, runs)
         ratio = seconds / floor
         target = TARGETS[name]
         verdict = "ok" if ratio <= target else "SLOWER THAN TARGET"
         print(
             f"{'meneur ' + name:<22}{seconds * 1000:>10.1f}{ratio:>8.2f}{target:>8.1f}  {verdict}"
         )
+    if not args.profile:
+        return
+    for name in PROFILED:
+        print(f"\npython -X importtime meneur {name}: top {TOP_IMPORTS} by cumulative time")
+        print(f"{'cumulative us':>14}{'self us':>10}  module")
+        for cumulative, own, module in import_profile(["-m", "meneur", *cases[name]])[:TOP_IMPORTS]:
+            print(f"{cumulative:>14,}{own:>10,}  {module}")
 
 
 if __name__ == "__main__":

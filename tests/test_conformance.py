@@ -88,3 +88,39 @@ def test_monte_carlo_agrees_with_exact_odds(
         )
     assert sum(counts.values()) == n
     assert all(exact.p(outcome) > Fraction(0) for outcome in counts)
+
+
+PROCEDURE_CASES = [
+    pytest.param(system.name, procedure, params, id=f"{system.name}-{name}-{index}")
+    for system in SYSTEMS
+    for name, procedure in system.procedures().items()
+    for index, params in enumerate(procedure.examples())
+]
+
+
+def test_obscur_owns_its_play_procedures() -> None:
+    """Issue 14: Obscur's fights, shots, journeys and care are procedures of the system."""
+    from meneur.systems.registry import find_system
+
+    assert set(find_system("obscur").procedures()) >= {"fight", "shot", "survive", "care"}
+
+
+@pytest.mark.parametrize(("system", "procedure", "params"), PROCEDURE_CASES)
+def test_procedures_replay_from_their_log_form(
+    system: str, procedure: Check[Any, Any], params: Any
+) -> None:
+    """Every procedure's examples resolve; a seeded roll replays through ``resolve`` from the
+    params' canonical JSON (what the roll log stores) to the same key, a JSON-friendly one."""
+    for seed in range(8):
+        streams = procedure.streams(params)
+        first = procedure.roll(params, [SeededDice(seed)] * streams)
+        stored = json.loads(json.dumps(procedure.params_json(params)))
+        again = procedure.params_from_json(stored)
+        assert again == params
+        replayed = procedure.resolve(again, first.faces)
+        key = procedure.key(first.outcome)
+        assert procedure.key(replayed) == key
+        assert json.loads(json.dumps(key)) is not None
+        data = procedure.to_json(params, first.outcome)
+        assert data["system"] == system
+        json.dumps(data)

@@ -156,6 +156,25 @@ class RecordingDice:
         self.source.finish()
 
 
+class HeldDice:
+    """A source whose ``finish`` waits for its owner: one roll of many (a fight's rounds, a
+    scene's steps) reads one stream of typed faces, and only the owner finishes it. The
+    wrapped source stays reachable (``.source``), so the roll log still sees it."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+
+    @property
+    def kind(self) -> str:
+        return self.source.kind
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        return self.source.roll(sides, count)
+
+    def finish(self) -> None:
+        return None
+
+
 def validate_seed(seed: int) -> int:
     if not 0 <= seed <= MAX_SEED:
         raise UsageError(N_("A seed is a whole number from 0 to {limit}."), limit=MAX_SEED)

@@ -19,6 +19,7 @@ from meneur.campaign.replay import STEPS, replay_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
+OBSCUR = shlex.quote(str(EXAMPLES / "obscur"))
 Capsys = pytest.CaptureFixture[str]
 
 ROLLS = [
@@ -38,6 +39,16 @@ ROLLS = [
     "oppose obscur --character Isaure --trait Esquive --vs 4 --seed 6",
     "test legendes --domain legendary --vs heroique --seed 7",
     "aid legendes --helper-dice 2 --helped-dice 3 --seed 11",
+    # issue 14: what spans several rolls replays too, through the system's procedures
+    f"fight obscur --a {OBSCUR}/garance.toml --b {OBSCUR}/corbeau.toml --rounds 3 --seed 3",
+    f"fight obscur --shoot --a {OBSCUR}/mireille.toml --b {OBSCUR}/corbeau.toml --seed 3",
+    f"hurt obscur --sheet {OBSCUR}/garance.toml --fall 6 --dry-run --seed 2",
+    "hurt obscur --character Isaure --blow 3 --seed 2",
+    f"hurt obscur --sheet {OBSCUR}/garance.toml --fire 2 --steps 2 --dry-run --seed 5",
+    f"survive obscur --milieu 'Forêt tempérée' --party {OBSCUR}/garance.toml"
+    f" --party {OBSCUR}/corbeau.toml --days 2 --seed 1",
+    "scene legendes aid --character Lyssia --helper Tomas --helper-dice 2 --seed 3",
+    "scene legendes roll --character Lyssia --vs Orsk --with Tomas --dice 3 --seed 5",
 ]
 
 
@@ -48,6 +59,11 @@ def _store_characters(capsys: Capsys) -> None:
          "--characteristic", "Force=12", "--skill", "Bagarre=3"],
         ["character", "new", "obscur", "Isaure",
          "--from", str(EXAMPLES / "obscur" / "isaure.json")],
+        ["character", "new", "legendes", "Lyssia",
+         "--from", str(EXAMPLES / "legendes" / "lyssia.json")],
+        ["scene", "legendes", "start", "--character", "Lyssia", "--title", "Le gué"],
+        ["scene", "legendes", "add", "Orsk", "--character", "Lyssia", "--level", "heroique"],
+        ["scene", "legendes", "add", "Tomas", "--character", "Lyssia", "--pc", "--dice", "3"],
     ]  # fmt: skip
     for args in made:
         result = invoke(capsys, *args)
@@ -71,7 +87,7 @@ def test_a_log_of_the_four_systems_replays(
 ) -> None:
     path = _logged(capsys, tmp_path, monkeypatch)
     entries = json.loads(path.read_text())["entries"]
-    rolls = [e for e in entries if e["kind"] != "character new"]
+    rolls = [e for e in entries if e["kind"] != "character new" and any(e["faces"])]
     assert len(rolls) == len(ROLLS)
     result = invoke(capsys, "verify", str(path), "--replay", "--json")
     report = result.json()
@@ -82,6 +98,16 @@ def test_a_log_of_the_four_systems_replays(
     (step,) = zed["params"][STEPS]
     assert step["system"] == "tunnels" and step["check"] == "test"
     assert step["params"]["dice"] == len(step["faces"][0]) or step["params"]["explode"] != "never"
+    # an Obscur fight's params are the fighters' plain data, never a sheet's path
+    steps = [one for e in rolls if e["system"] == "obscur" for one in e["params"][STEPS]]
+    assert {one["check"] for one in steps} >= {"fight", "shot", "care", "survive"}
+    step = next(one for one in steps if one["check"] == "fight")
+    assert step["params"]["a"]["name"] == "Garance l'Épéiste" and "sheet" not in step["params"]
+    # a scene step's params hold the hero's sheet as it stood, and the request
+    scene = [one for e in rolls if e["system"] == "legendes" for one in e["params"][STEPS]]
+    assert {one["check"] for one in scene} >= {"scene-roll", "scene-aid"}
+    hero = next(one for one in scene if one["check"] == "scene-roll")["params"]["hero"]
+    assert hero["name"] == "Lyssia" and hero["scene"]["pending_help"]
 
 
 def test_an_entry_the_rules_now_resolve_otherwise_is_named(

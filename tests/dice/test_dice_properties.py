@@ -54,3 +54,47 @@ def test_physical_faces_are_used_exactly(text: str, seed: int) -> None:
         return
     replay = roll_expression(node, PhysicalDice(recorder.faces))
     assert replay.tree == first.tree
+
+
+plain_expressions = st.builds(
+    lambda count, d, sides, tail, pad: pad.join(
+        part for part in (count, d, sides, *tail) if part is not None
+    ),
+    st.one_of(st.none(), st.integers(0, 120).map(str), st.just("007")),
+    st.sampled_from(("d", "D")),
+    st.integers(0, 1000).map(str),
+    st.one_of(st.just(()), st.tuples(st.sampled_from("+-"), st.integers(0, 10**6).map(str))),
+    st.sampled_from(("", " ", "\t")),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=plain_expressions)
+def test_plain_expressions_read_without_lark_as_lark_reads_them(text: str) -> None:
+    """``NdX±K`` skips lark at start-up: the same tree (or the same error) either way."""
+    import importlib
+
+    module = importlib.import_module("meneur.dice.parse")
+
+    def read(function: object) -> object:
+        try:
+            node = function(text)  # type: ignore[operator]
+        except MeneurError as error:
+            return type(error), str(error)
+        return node
+
+    assert module._plain(text) is not None
+    by_lark = read(lambda t: module._build(module.parser().parse(t)))
+    fast = read(module._plain)
+    assert fast == by_lark
+
+
+def test_plain_reading_of_hostile_whitespace_is_immediate() -> None:
+    """Hundreds of spaces around the tokens: the pattern never backtracks (a bounded test
+    would hang for hours on a backtracking pattern)."""
+    import importlib
+
+    module = importlib.import_module("meneur.dice.parse")
+    assert module._plain(" " * 400 + "d" + " " * 400) is None
+    assert module._plain(" " * 300 + "3d6" + " " * 300 + "+" + " " * 300) is None
+    assert str(module._plain(" " * 300 + "3 d 6" + " " * 300)) == "3d6"

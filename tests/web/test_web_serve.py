@@ -126,3 +126,23 @@ def test_a_new_table_stops_the_old_links(
     with TestClient(served[-1]["app"], base_url="http://127.0.0.1:8000") as client:
         assert [client.get(link).status_code for link in old] == [404, 404]
         assert [client.get(link).status_code for link in new] == [200, 200]
+
+
+def test_a_second_serve_on_one_sqlite_file_is_refused(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]]
+) -> None:
+    """Issue 16: two processes on one SQLite file would each keep their own seats."""
+    from meneur.campaign.store import Store
+    from meneur.cli.serve import hold_sqlite
+
+    with Store() as store:
+        held = hold_sqlite(store.engine.url)
+        assert held is not None
+        try:
+            refused = invoke(capsys, "--lang", "en", "serve")
+            assert refused.status == 2 and served == []
+            [line] = refused.err.strip().splitlines()
+            assert "PostgreSQL" in line and "Another 'meneur serve'" in line
+        finally:
+            held.close()
+    assert invoke(capsys, "serve").status == 0  # free again

@@ -134,6 +134,23 @@ class CommittedDice:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionSources:
+    """The entries logged during one game session, counted by the source of their dice.
+
+    An entry belongs to the session whose commitment it names, or (any other source)
+    to the session open at its moment: between ``started_at`` and ``revealed_at``.
+    """
+
+    commitment: str
+    sources: dict[str, int]
+
+    @property
+    def bypassed(self) -> int:
+        """Entries of the session whose dice were not drawn from its commitment."""
+        return sum(count for source, count in self.sources.items() if source != COMMITTED)
+
+
+@dataclass(frozen=True, slots=True)
 class VerifyReport:
     entries: int
     recomputed: int
@@ -141,6 +158,35 @@ class VerifyReport:
     unrevealed: int
     complete: bool
     head: str
+    sessions: tuple[SessionSources, ...] = ()
+
+
+def session_sources(
+    sessions: Sequence[Mapping[str, Any]], entries: Sequence[Mapping[str, Any]]
+) -> tuple[SessionSources, ...]:
+    """Each game session's entries by source (see :class:`SessionSources`)."""
+    counts: list[dict[str, int]] = [{} for _ in sessions]
+    commitments = {str(s.get("commitment")): index for index, s in enumerate(sessions)}
+    for entry in entries:
+        source = str(entry.get("source") or "?")
+        index = commitments.get(str(entry.get("commitment"))) if source == COMMITTED else None
+        if index is None:
+            at = str(entry.get("at") or "")
+            index = next(
+                (
+                    number
+                    for number, session in enumerate(sessions)
+                    if str(session.get("started_at") or "") <= at
+                    and (session.get("revealed_at") is None or at <= str(session["revealed_at"]))
+                ),
+                None,
+            )
+        if index is not None:
+            counts[index][source] = counts[index].get(source, 0) + 1
+    return tuple(
+        SessionSources(str(session.get("commitment", "")), count)
+        for session, count in zip(sessions, counts, strict=True)
+    )
 
 
 def _entry_label(entry: Mapping[str, Any]) -> dict[str, Any]:
@@ -248,7 +294,8 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
                     ),
                     commitment=str(session.get("commitment", ""))[:16],
                 )
-    return VerifyReport(len(entries), recomputed, physical, unrevealed, complete, head)
+    by_session = session_sources(document.get("sessions", []), entries)
+    return VerifyReport(len(entries), recomputed, physical, unrevealed, complete, head, by_session)
 
 
 def _check_draws(entry: Mapping[str, Any], seed: bytes, counter: int) -> int:

@@ -15,3 +15,13 @@ class CampaignError(MeneurError):
 
 class VerifyError(MeneurError):
     """An exported log does not verify: a broken link, an altered face, a wrong seed."""
+
+
+class DiceConflict(CampaignError):
+    """The committed dice of a roll were drawn by another roll first, or the session closed:
+    the roll is drawn again from the session as it now is."""
+
+
+class SheetConflict(CampaignError):
+    """A sheet changed between the moment a roll read it and the moment it pays from it
+    (another process spent its points): the roll is made again on the sheet as it is."""

@@ -30,7 +30,7 @@ from meneur.campaign.chain import (
     new_seed,
 )
 from meneur.campaign.engine import database_url, make_engine, shown
-from meneur.campaign.errors import CampaignError, StorageError
+from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict, StorageError
 from meneur.campaign.models import (
     Campaign,
     Character,
@@ -47,6 +47,12 @@ CURRENT_KEY = "current_campaign"
 DEFAULT_CAMPAIGN = "default"
 MAX_JSON_BYTES = 1_000_000
 JSON_FIELDS = ("params", "faces", "decisions", "outcome", "draws")
+
+
+def _canonical(sheet: Any) -> str:
+    import json
+
+    return json.dumps(sheet, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def format_at(moment: datetime) -> str:
@@ -549,9 +555,14 @@ class Store:
         state: dict[str, Any] | None = None,
         sheets: Mapping[str, dict[str, Any]] | None = None,
         campaign: str | None = None,
+        previous: Mapping[str, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         """Log ``roll`` at the end of the chain and, with it, the character's new ``state``
         and the new ``sheets`` of the characters it changed (by name).
+
+        ``previous`` holds the sheets as the roll read them: each is checked, under a row
+        lock, to be still the stored one (:class:`SheetConflict` otherwise), so that two
+        spends made at once from one sheet by two processes cannot both be applied.
 
         All are one transaction: after a crash the database holds all or nothing.
         Returns the entry as exported (with its hash). This is the hot path of play, so
@@ -564,7 +575,7 @@ class Store:
                 self._campaign(session, None, create=True)
             self._has_current = True
         checked = self._checked_sheets(sheets or {}, campaign)
-        entry = self._append(roll, state, checked, campaign)
+        entry = self._append(roll, state, checked, campaign, previous or {})
         if roll.dice is not None:
             roll.dice.begin_entry()
         return entry
@@ -595,6 +606,8 @@ class Store:
             "campaign_key": "SELECT id, name FROM campaigns WHERE name_key = :key" + lock,
             "character": "SELECT id, name FROM characters"
             " WHERE campaign_id = :campaign AND name_key = :key",
+            "character_sheet": "SELECT id, name, sheet FROM characters"
+            " WHERE campaign_id = :campaign AND name_key = :key" + lock,
             "state": f"UPDATE characters SET state = {state}, updated_at = :now WHERE id = :id",
             "sheet": f"UPDATE characters SET sheet = {sheet}, updated_at = :now WHERE id = :id",
             "session": "SELECT id, next_counter, revealed_at FROM game_sessions"
@@ -645,6 +658,7 @@ class Store:
         state: dict[str, Any] | None,
         sheets: Mapping[str, dict[str, Any]],
         campaign: str | None,
+        previous: Mapping[str, dict[str, Any]],
     ) -> dict[str, Any]:
         import json
 
@@ -685,7 +699,13 @@ class Store:
                         {"state": json.dumps(state), "now": self._moment(now), "id": character_id},
                     )
             for name, sheet in sheets.items():
-                row = one("character", {"campaign": campaign_id, "key": name_key(name)})
+                row = one("character_sheet", {"campaign": campaign_id, "key": name_key(name)})
+                if row is not None and name in previous:
+                    stored = json.loads(row[2]) if isinstance(row[2], str) else row[2]
+                    if _canonical(stored) != _canonical(previous[name]):
+                        raise SheetConflict(
+                            N_("The sheet of {name} changed meanwhile: roll again."), name=name
+                        )
                 if row is None:
                     raise CampaignError(
                         N_("No character named '{name}' in the campaign '{campaign}'."),
@@ -703,9 +723,9 @@ class Store:
             if roll.dice is not None:
                 game = one("session", {"campaign": campaign_id, "commitment": roll.dice.commitment})
                 if game is None or game[2] is not None:
-                    raise CampaignError(N_("The game session of these dice is not open any more."))
+                    raise DiceConflict(N_("The game session of these dice is not open any more."))
                 if game[1] != roll.dice.start:
-                    raise CampaignError(
+                    raise DiceConflict(
                         N_("Another roll used the committed dice at the same time: roll again.")
                     )
                 cursor.execute(sql["counter"], {"counter": roll.dice.counter, "id": game[0]})

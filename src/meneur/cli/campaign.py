@@ -600,6 +600,15 @@ def session_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
 # -- verify ------------------------------------------------------------------------------
 
 
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help=_("Fail when a game session holds a roll not drawn from its committed dice."),
+    ),
+]
+
+
 def verify_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help=_("A log exported by meneur."))],
     replay: Annotated[
@@ -613,32 +622,57 @@ def verify_command(
         ),
     ] = False,
     as_json: Json = False,
+    strict: StrictOpt = False,
 ) -> None:
     """Check an exported roll log: every link of the chain and every committed face."""
     from meneur.campaign.chain import verify_log
+    from meneur.campaign.errors import VerifyError
     from meneur.campaign.transfer import read_document
 
     document = read_document(file)
     report = verify_log(document)
+    bypassed = [s for s in report.sessions if s.bypassed] if strict else []
+    replayed = True
     if replay:
-        _replay(document, report.entries, as_json=as_json)
-        return
-    if as_json:
+        replayed = _replay(document, report.entries, as_json=as_json)
+    elif as_json:
         _print(
             json.dumps(
                 {
-                    "ok": True,
+                    "ok": not bypassed,
                     "entries": report.entries,
                     "recomputed": report.recomputed,
                     "physical": report.physical,
                     "unrevealed": report.unrevealed,
                     "complete": report.complete,
                     "head": report.head,
+                    "sessions": [
+                        {"commitment": s.commitment, "sources": s.sources} for s in report.sessions
+                    ],
                 },
                 indent=2,
             )
         )
-        return
+    else:
+        _print_report(report)
+    if bypassed:
+        first = bypassed[0]
+        raise VerifyError(
+            N_(
+                "Game session {commitment}: {count} roll(s) not drawn from its committed dice "
+                "({sources}); --strict refuses them."
+            ),
+            commitment=first.commitment[:16],
+            count=first.bypassed,
+            sources=", ".join(
+                f"{source} {count}" for source, count in sorted(first.sources.items())
+            ),
+        )
+    if not replayed:
+        raise typer.Exit(2)
+
+
+def _print_report(report: Any) -> None:
     _print(
         _("The log verifies: {entries} entries, every link intact.").format(entries=report.entries)
     )
@@ -658,13 +692,32 @@ def verify_command(
                 count=report.unrevealed
             )
         )
+    for session in report.sessions:
+        _print(
+            _(
+                "  game session {commitment}: {committed} committed, {secure} secure, "
+                "{physical} physical, {other} other"
+            ).format(
+                commitment=session.commitment[:16],
+                committed=session.sources.get("committed", 0),
+                secure=session.sources.get("secure", 0),
+                physical=session.sources.get("physical", 0),
+                other=sum(
+                    n
+                    for source, n in session.sources.items()
+                    if source not in ("committed", "secure", "physical")
+                ),
+            )
+        )
     if not report.complete:
         _print(_("  This is part of a log (filtered): its first link is not checked."))
     _print(_("  head = {head}").format(head=report.head))
 
 
-def _replay(document: dict[str, Any], entries: int, *, as_json: bool) -> None:
-    """``verify --replay``: the chain is intact; now every roll, through the registry."""
+def _replay(document: dict[str, Any], entries: int, *, as_json: bool) -> bool:
+    """``verify --replay``: the chain is intact; now every roll, through the registry.
+
+    Prints the report; true when every entry replays."""
     from meneur.campaign.replay import replay_entries
     from meneur.locale import gettext
 
@@ -689,8 +742,7 @@ def _replay(document: dict[str, Any], entries: int, *, as_json: bool) -> None:
         )
         for problem in problems:
             _print(_("  entry {seq}: {problem}").format(**problem))
-    if problems:
-        raise typer.Exit(2)
+    return not problems
 
 
 # -- registration ------------------------------------------------------------------------

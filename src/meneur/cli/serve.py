@@ -7,7 +7,7 @@ code load only when the command runs (``meneur --help`` stays fast).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import IO, Annotated, Any
 
 import typer
 
@@ -113,6 +113,37 @@ def check_port(host: str, port: int) -> None:
         ) from None
 
 
+def hold_sqlite(url: Any) -> IO[bytes] | None:
+    """Hold a lock beside a SQLite database for as long as this server runs.
+
+    One process serves a SQLite table (its seats and rate limits live in its memory): a
+    second ``meneur serve`` on the same file is refused in one line that says to use
+    PostgreSQL for several processes. The lock goes with the process, even killed.
+    """
+    import fcntl
+    from pathlib import Path
+
+    from meneur.errors import UsageError
+    from meneur.locale import N_
+
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    path = Path(str(url.database)).expanduser().resolve()
+    held = (path.parent / (path.name + ".serve-lock")).open("ab")
+    try:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.close()
+        raise UsageError(
+            N_(
+                "Another 'meneur serve' already serves the SQLite database {path}: one process "
+                "per SQLite file; for several processes, use PostgreSQL (MENEUR_DB_URL)."
+            ),
+            path=str(path)[-120:],
+        ) from None
+    return held
+
+
 def serve_command(
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
@@ -131,6 +162,7 @@ def serve_command(
     public = public_root(public_url) if public_url is not None else None
     check_port(host, port)
     store = Store()
+    held = hold_sqlite(store.engine.url)
     tables = Tables(store)
     if new_table or campaign is not None:
         table = tables.create(campaign, replace=True) if new_table else tables.default_for(campaign)
@@ -165,7 +197,11 @@ def serve_command(
         server_header=False,
     )
     redact_logs()  # again: uvicorn's own handlers exist now
-    uvicorn.Server(config).run()
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        if held is not None:
+            held.close()
 
 
 def register(app: typer.Typer) -> None:

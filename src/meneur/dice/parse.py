@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, cast
@@ -22,7 +23,7 @@ from meneur.errors import DiceSyntaxError, LimitError
 from meneur.locale import N_
 
 if TYPE_CHECKING:
-    from lark import Lark, Token
+    from lark import Lark
 
 MAX_EXPRESSION_LENGTH = 1_000
 MAX_DICE = 1_000
@@ -54,6 +55,10 @@ def parse(text: str) -> Node:
     if not text.strip():
         raise DiceSyntaxError(N_("The dice expression is empty: try 3d6 or 1d20+4."))
     _check_nesting(text)
+    plain = _plain(text)
+    if plain is not None:
+        _check_dice(plain)
+        return plain
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
     try:
@@ -86,6 +91,32 @@ def parse(text: str) -> Node:
     return node
 
 
+_PLAIN = re.compile(
+    r"[ \t]*+([0-9]*+)[ \t]*+[dD][ \t]*+([0-9]++)[ \t]*+(?:([-+])[ \t]*+([0-9]++)[ \t]*+)?+"
+)
+"""``NdX``, ``NdX+K``, ``NdX-K`` (spaces and tabs allowed between tokens, as in the grammar).
+
+Possessive quantifiers only: no backtracking, so a hostile text of a thousand spaces is
+read in linear time."""
+
+
+def _plain(text: str) -> Node | None:
+    """The commonest expressions read without lark (the same tree lark would build).
+
+    ``meneur roll 3d6`` then starts without loading the parser, whose import and grammar
+    cost more than the rest of the command (benchmarks/startup.py); anything else goes
+    to lark. The tests check that both readings agree.
+    """
+    found = _PLAIN.fullmatch(text)
+    if found is None:
+        return None
+    count, sides, sign, constant = found.groups()
+    roll = DiceRoll(count=_number(count or None, 1), sides=_number(sides))
+    if sign is None:
+        return roll
+    return BinaryOperation("+" if sign == "+" else "-", roll, Number(_number(constant)))
+
+
 def _check_nesting(text: str) -> None:
     depth = 0
     for char in text:
@@ -95,7 +126,7 @@ def _check_nesting(text: str) -> None:
             raise LimitError(N_("Parentheses nest at most {limit} deep."), limit=MAX_NESTING)
 
 
-def _number(token: Token | None, default: int | None = None) -> int:
+def _number(token: str | None, default: int | None = None) -> int:
     if token is None:
         if default is None:
             raise DiceSyntaxError(N_("A number is missing."))

@@ -194,9 +194,7 @@ class Check(ABC, Generic[P, O]):
         frozen dataclass, and its own fields are the form. :meth:`params_from_json` reads
         it back, through the type's own validation.
         """
-        from pydantic import TypeAdapter
-
-        data: dict[str, Any] = TypeAdapter(type(params)).dump_python(params, mode="json")
+        data: dict[str, Any] = _adapter(type(params)).dump_python(params, mode="json")
         return data
 
     def params_from_json(self, data: Any) -> P:
@@ -205,13 +203,13 @@ class Check(ABC, Generic[P, O]):
         Raises a :class:`~meneur.errors.RuleError` (or the type's own error) when the
         data no longer validates: unknown field, wrong type, a bound the rules now refuse.
         """
-        from pydantic import TypeAdapter, ValidationError
+        from pydantic import ValidationError
 
         from meneur.errors import RuleError
         from meneur.locale import N_
 
         try:
-            params: P = TypeAdapter(self.params_type()).validate_python(data, strict=False)
+            params: P = _adapter(self.params_type()).validate_python(data, strict=False)
         except ValidationError as error:
             first = error.errors()[0]
             raise RuleError(
@@ -281,6 +279,19 @@ class Check(ABC, Generic[P, O]):
             if observe is not None:
                 observe(self, rolled)
         return rolled
+
+
+_ADAPTERS: dict[type[Any], Any] = {}
+
+
+def _adapter(kind: type[Any]) -> Any:
+    """One pydantic adapter per params type (building one costs far more than using it)."""
+    found = _ADAPTERS.get(kind)
+    if found is None:
+        from pydantic import TypeAdapter
+
+        found = _ADAPTERS[kind] = TypeAdapter(kind)
+    return found
 
 
 def _watcher(source: DiceSource) -> Any:

@@ -37,7 +37,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meneur.campaign.store import Store
 from meneur.errors import MeneurError
-from meneur.locale import LANGUAGES, current_language, gettext, ngettext, set_language
+from meneur.locale import current_language, gettext, ngettext, set_language
+from meneur.web.language import choose_language
 from meneur.web.rolls import Roller
 from meneur.web.state import HERE, WebSettings, WebState
 from meneur.web.tables import Tables
@@ -51,7 +52,7 @@ SECURITY_HEADERS = [
         b"connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),  # no-referrer would make browsers send Origin: null
     (b"x-frame-options", b"DENY"),
     (b"cache-control", b"no-store"),
 ]
@@ -228,18 +229,6 @@ async def _plain(send: Send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": text.encode()})
 
 
-def choose_language(request: HTTPConnection) -> str:
-    """``?lang=`` first, then the ``lang`` cookie, then Accept-Language, else French."""
-    asked = (request.query_params.get("lang") or request.cookies.get("lang") or "").lower()
-    if asked in LANGUAGES:
-        return asked
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.strip()[:2].lower()
-        if code in LANGUAGES:
-            return code
-    return "fr"
-
-
 def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/") or request.headers.get("x-requested-with") == (
         "fetch"
@@ -287,9 +276,17 @@ def create_app(
         roller=roller,
     )
 
+    from meneur.web.fanout import Fanout, psycopg_url
+    from meneur.web.routes.common import deliver
+
+    state.fanout = Fanout(psycopg_url(the_store.url), lambda message: deliver(state, message))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        assert state.fanout is not None
+        await state.fanout.start()
         yield
+        await state.fanout.stop()
         roller.close()
         if owned:
             the_store.close()

@@ -121,7 +121,9 @@ def exchange(
     fight one another (L-10). ``partial`` (wound or doubt, L-13) and ``take`` (a lesser
     band, L-8) are read by the same parsers as the command line.
     """
+    from meneur.campaign.replay import STEPS, step
     from meneur.systems.legendes import scene
+    from meneur.systems.legendes.procedures import SceneRoll, SceneRollParams
     from meneur.systems.legendes.rules import parse_band, parse_partial
     from meneur.systems.legendes.sheet import Hero, Scene
 
@@ -170,7 +172,9 @@ def exchange(
         partial=asked_partial,
     )
     with holding_dice(roller, campaign):
-        after, report = scene.roll(playing, request, hero_source, vs_source)
+        procedure = SceneRoll()
+        rolled = procedure.roll(SceneRollParams(playing, request), [hero_source, vs_source])
+        after, report = rolled.outcome.hero, rolled.outcome.report
         for source in {id(s): s for s in sources}.values():
             source.finish()
         assert after.scene is not None
@@ -207,6 +211,7 @@ def exchange(
                     "level": others[against[0]].level,
                     "partial": report["partial"],
                     "take": asked_take,
+                    STEPS: [step(procedure, rolled)],
                 },
                 faces=[side_faces, vs_faces_all],
                 outcome=outcome,

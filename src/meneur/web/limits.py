@@ -35,12 +35,16 @@ class Limits:
                 if bucket is None:
                     bucket = self._buckets[key] = TokenBucket(rate, burst)
                 return bucket.take()
+        from sqlalchemy.dialects.postgresql import insert
+
         now = time.time()  # wall clock: the processes share it, not their monotonic clocks
+        key = key[:120]
         with self.store.transaction() as session:
+            # a full bucket unless one exists (two first takes at once: one row, no error)
+            fresh = insert(WebLimit).values(key=key, tokens=burst, stamp=now)
+            session.execute(fresh.on_conflict_do_nothing(index_elements=["key"]))
             row = session.scalar(select(WebLimit).where(WebLimit.key == key).with_for_update())
-            if row is None:
-                session.add(WebLimit(key=key[:120], tokens=burst - 1, stamp=now))
-                return True
+            assert row is not None
             tokens = min(burst, row.tokens + max(0.0, now - row.stamp) * rate)
             row.stamp = now
             row.tokens = tokens - 1 if tokens >= 1 else tokens

@@ -69,14 +69,9 @@ def exchange(
     vs_faces: str = "",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play one melee round between two Obscur combatants (worker thread)."""
-    from meneur.systems.obscur.combat import (
-        FightParams,
-        fight_with,
-        fighter_of,
-        final_bodies,
-        resolve_fight,
-    )
-    from meneur.systems.obscur.play import Step, StepCheck
+    from meneur.campaign.replay import STEPS, step
+    from meneur.systems.obscur.combat import FightParams, fighter_of, final_bodies
+    from meneur.systems.obscur.procedures import ObscurFight
     from meneur.systems.obscur.state import body_of, save_body
 
     people = combatants(combat, first, second)
@@ -89,10 +84,8 @@ def exchange(
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
     with holding_dice(roller, campaign):
-        step = Step(
-            lambda f: resolve_fight(params, f), 2, lambda reader: fight_with(params, reader)
-        )
-        rolled = StepCheck().roll(step, sources)
+        fight = ObscurFight()
+        rolled = fight.roll(params, sources)
         outcome = rolled.outcome
         body_a, body_b = final_bodies(params, outcome)
         sheets = {
@@ -114,7 +107,7 @@ def exchange(
             NewRoll(
                 system="obscur",
                 kind="melee",
-                params={"a": name_a, "b": name_b, "rounds": 1},
+                params={"a": name_a, "b": name_b, "rounds": 1, STEPS: [step(fight, rolled)]},
                 faces=[list(stream) for stream in rolled.faces],
                 outcome=result,
                 source=kind,
@@ -145,9 +138,9 @@ def shoot(
     """One shot from the first combatant at the second (O-14, O-15, O-21), logged: the
     same :func:`meneur.systems.obscur.combat.shot_of` as ``fight obscur --shoot``, so the
     same options are refused with the same message; the target's state is written back."""
-    from meneur.systems.base import FaceReader
-    from meneur.systems.obscur.combat import _copy, dice_of, shoot, shot_of
-    from meneur.systems.obscur.play import Step, StepCheck
+    from meneur.campaign.replay import STEPS, step
+    from meneur.systems.obscur.combat import dice_of, shot_of
+    from meneur.systems.obscur.procedures import ObscurShot, ShotParams
     from meneur.systems.obscur.state import body_of, require_standing, save_body
 
     people = combatants(combat, first, second)
@@ -156,19 +149,14 @@ def shoot(
     name_b, char_b = obscur_character(roller, campaign, people[second])
     require_standing(char_a, body_of(char_a))
     params = shot_of(char_a, char_b, **options)
-    target = body_of(char_b)
-    choc = dice_of(char_b, "Choc")
+    shot = ShotParams(params, body_of(char_b), dice_of(char_b, "Choc"))
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
 
-    def run(reader: FaceReader) -> tuple[dict[str, Any], Any]:
-        body = _copy(target)
-        return shoot(params, body, choc, reader), body
-
     with holding_dice(roller, campaign):
-        step = Step(lambda f: run(FaceReader(f)), 2, run)
-        rolled = StepCheck().roll(step, sources)
-        result, body_b = rolled.outcome
+        shooting = ObscurShot()
+        rolled = shooting.roll(shot, sources)
+        result, body_b = rolled.outcome.result, rolled.outcome.target
         sheets = {name_b: save_body(char_b, body_b).raw}
         if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu (O-40)
             from meneur.systems.obscur.tables import rule_tables
@@ -189,7 +177,7 @@ def shoot(
             NewRoll(
                 system="obscur",
                 kind="shot",
-                params={"a": name_a, "b": name_b, **options},
+                params={"a": name_a, "b": name_b, **options, STEPS: [step(shooting, rolled)]},
                 faces=[list(stream) for stream in rolled.faces],
                 outcome=outcome,
                 source=kind,

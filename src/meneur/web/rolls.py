@@ -3,11 +3,15 @@
 Every roll is drawn through :meth:`meneur.systems.base.Check.roll` and written with
 :meth:`meneur.campaign.store.Store.append_roll`. When a game session is open the dice
 come from its committed seed (so ``meneur verify`` can recompute them); typed faces are
-physical dice. The roll mode and the seat that rolled travel in ``decisions`` (a choice
-made with the roll, covered by the entry's hash).
+physical dice (unless the GM refuses them while the dice are committed). The open
+session is read from the database at each roll, whoever opened it (the CLI, the table,
+another server process), so no roll of a session can silently use other dice. The roll
+mode and the seat that rolled travel in ``decisions`` (a choice made with the roll,
+covered by the entry's hash).
 
-Writes go through one worker thread: SQLite takes one writer at a time anyway, and a
-single writer keeps the committed dice's counter in step without retries.
+Writes go through one worker thread: SQLite takes one writer at a time anyway. Another
+process sharing a PostgreSQL database may draw from the session first: the roll is then
+drawn again from the session as it now is (:data:`RETRIES`).
 """
 
 from __future__ import annotations
@@ -17,22 +21,27 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from meneur.campaign.chain import CommittedDice
-from meneur.campaign.errors import CampaignError
+from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict
 from meneur.campaign.names import name_key
 from meneur.campaign.store import CharacterInfo, NewRoll, Store
-from meneur.errors import UsageError
+from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
 from meneur.systems.registry import find_system
 from meneur.web.live import ROLL_MODES
+from meneur.web.odds import Odds
 from meneur.web.systems import RollOptions, adapter_for
 from meneur.web.tables import Seat
 
 T = TypeVar("T")
+LUCK_BUDGET = 0.5
+"""Seconds the writer waits for a roll's luck verdict; past it the roll is logged unjudged."""
+RETRIES = 20
+"""Attempts of a roll whose committed dice or sheet another process used first (each
+attempt reads them again)."""
 SHEET_SECONDS = 2.0
 """How long a sheet read for rolling is reused: edits made outside the table (CLI) show
 within this delay; the table's own changes clear it at once."""
@@ -49,44 +58,6 @@ class RollRequest:
     faces: str = ""
 
 
-@lru_cache(maxsize=4096)
-def _judge(check: Any, params: Any, key: Any) -> dict[str, Any] | None:
-    from meneur.campaign.recording import judge
-
-    # judge() reads the rolled outcome through check.key: hand it the key itself, so
-    # that the cache holds keys (hashable), not outcomes
-    return judge(_KeyCheck(check, key), params, key)  # type: ignore[arg-type]
-
-
-class _KeyCheck:
-    """``check`` whose :meth:`key` of the rolled outcome is already known."""
-
-    def __init__(self, check: Any, key: Any) -> None:
-        self._check = check
-        self._key = key
-        self.name = check.name
-
-    def key(self, outcome: Any) -> Any:
-        return self._key
-
-    def score(self, key: Any) -> Any:
-        return self._check.score(key)
-
-    def odds(self, params: Any) -> Any:
-        return self._check.odds(params)
-
-
-def judged(check: Any, params: Any, outcome: Any) -> dict[str, Any] | None:
-    """The roll's rank among the check's exact outcomes (cached per params and result)."""
-    from meneur.errors import MeneurError
-
-    try:
-        found = _judge(check, params, check.key(outcome))
-    except (MeneurError, TypeError):  # no exact odds, or params that do not hash
-        return None
-    return dict(found) if found is not None else None
-
-
 def params_json(trait: str, params: Any, *rolls: tuple[Any, Any]) -> dict[str, Any]:
     """The params an entry logs: the roll's fields, and each (check, rolled) to replay it."""
     from meneur.campaign.replay import STEPS, step
@@ -98,10 +69,10 @@ def params_json(trait: str, params: Any, *rolls: tuple[Any, Any]) -> dict[str, A
 class Roller:
     """Rolls and logs, one at a time, in a worker thread."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, odds: Odds | None = None) -> None:
         self.store = store
+        self.odds = odds if odds is not None else Odds()
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="meneur-writer")
-        self._dice: dict[str, CommittedDice | None] = {}
         self._sheets: dict[tuple[str, str], tuple[float, CharacterInfo]] = {}
 
     async def run(self, function: Any, *args: Any) -> Any:
@@ -109,6 +80,7 @@ class Roller:
 
     def close(self) -> None:
         self.worker.shutdown(wait=True)
+        self.odds.close()
 
     def _character(self, campaign: str, name: str) -> CharacterInfo:
         """The character's sheet, read again after :data:`SHEET_SECONDS` (or a change here)."""
@@ -126,16 +98,24 @@ class Roller:
         self._sheets.clear()
 
     def forget_dice(self, campaign: str) -> None:
-        self._dice.pop(campaign, None)
+        """Nothing is kept between rolls any more (see :meth:`committed`): the callers that
+        drop the dice after a failure (:func:`meneur.web.exchange.holding_dice`) stay right."""
 
     def committed(self, campaign: str) -> CommittedDice | None:
-        """The open session's dice for ``campaign`` (worker thread only), or ``None``."""
-        return self._committed(campaign)
+        """The open session's dice for ``campaign``, read from the database now, or ``None``."""
+        return self.store.committed_dice(campaign=campaign)
 
-    def _committed(self, campaign: str) -> CommittedDice | None:
-        if campaign not in self._dice:
-            self._dice[campaign] = self.store.committed_dice(campaign=campaign)
-        return self._dice[campaign]
+    def luck(self, system: str, check: Any, params: Any, outcome: Any) -> dict[str, Any] | None:
+        """The roll's rank among its exact outcomes, from the odds worker within
+        :data:`LUCK_BUDGET` (the writer never computes odds itself), else ``None``."""
+        from meneur.web.odds import SLOW, roll_luck
+
+        try:
+            key = check.key(outcome)
+        except (TypeError, ValueError):
+            return None
+        found = self.odds.run(roll_luck, system, params, key, budget=LUCK_BUDGET)
+        return None if found is SLOW or found is None else dict(found)
 
     def roll(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
         """Roll for ``seat`` (worker thread); the log entry as stored."""
@@ -146,6 +126,19 @@ class Roller:
                 N_("You may roll only for your own character, not for {name}."),
                 name=request.character[:80],
             )
+        for attempt in range(RETRIES):
+            try:
+                return self._attempt(seat, request)
+            except (DiceConflict, SheetConflict):
+                # another process drew from the session, or paid from the sheet, first:
+                # again, on the session and the sheet as they now are (the points may
+                # not be enough any more: then the roll is refused in one clear line)
+                self._sheets.clear()
+                if attempt == RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _attempt(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
         campaign = seat.table.campaign
         character = self._character(campaign, request.character)
         adapter = adapter_for(character.system)
@@ -155,15 +148,10 @@ class Roller:
         check = find_system(character.system).checks()["test"]
         if sheets:
             self._sheets.pop((campaign, name_key(character.name)), None)
-        args = (seat, request, character.name, adapter.system, check, params, sheets)
-        try:
-            return self._roll_and_log(*args)
-        except CampaignError:
-            self.forget_dice(campaign)  # the session moved on (CLI roll, reveal): once more
-            return self._roll_and_log(*args)
-        except BaseException:
-            self.forget_dice(campaign)
-            raise
+        previous = {character.name: character.sheet} if sheets else None
+        return self._roll_and_log(
+            seat, request, character.name, adapter.system, check, params, sheets, previous
+        )
 
     def _roll_and_log(
         self,
@@ -174,12 +162,20 @@ class Roller:
         check: Any,
         params: Any,
         sheets: dict[str, dict[str, Any]] | None = None,
+        previous: dict[str, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         campaign = seat.table.campaign
-        committed = self._committed(campaign)
+        committed = self.committed(campaign)
         shared: DiceSource = committed if committed is not None else SecureDice()
         sources: list[DiceSource] = [shared] * check.streams(params)
         kind = shared.kind
+        if request.faces.strip() and committed is not None and not seat.table.physical:
+            raise RuleError(
+                N_(
+                    "The GM takes no typed dice while the dice are committed: roll without "
+                    "physical dice."
+                )
+            )
         if request.faces.strip():
             sources[0] = PhysicalDice(parse_faces(request.faces))
             kind = "physical"
@@ -187,7 +183,7 @@ class Roller:
                 sources[1:] = [SecureDice()] * (len(sources) - 1)
         rolled = check.roll(params, sources)
         outcome = check.to_json(params, rolled.outcome)
-        verdict = judged(check, params, rolled.outcome)
+        verdict = self.luck(system, check, params, rolled.outcome)
         if verdict is not None:  # as the CLI does: `meneur log --luck` judges web rolls too
             outcome["luck"] = [verdict]
         roll = NewRoll(
@@ -201,4 +197,4 @@ class Roller:
             decisions=[{"mode": request.mode, "seat": seat.key}],
             dice=committed if kind == "committed" else None,
         )
-        return self.store.append_roll(roll, sheets=sheets, campaign=campaign)
+        return self.store.append_roll(roll, sheets=sheets, campaign=campaign, previous=previous)

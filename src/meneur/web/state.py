@@ -11,7 +11,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi import Path as PathParam
@@ -19,8 +19,10 @@ from fastapi.templating import Jinja2Templates
 
 from meneur.campaign.store import Store
 from meneur.web.batches import Batches
+from meneur.web.fanout import Fanout
 from meneur.web.limits import Limits
 from meneur.web.live import Hub
+from meneur.web.odds import Odds
 from meneur.web.pushes import Pushes
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat, Tables
@@ -66,6 +68,25 @@ class WebState:
     batches: Batches = field(default_factory=Batches)
     pushes: Pushes = field(default_factory=Pushes)
     limits: Limits | None = None
+    fanout: Fanout | None = None
+    """Live messages to every process (set by :func:`meneur.web.app.create_app`)."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.fanout is not None
+        self.fanout.send(message)
+
+    def broadcast(self, table_id: int, text: str) -> None:
+        """A message for every page of the table, on every process (tracker, session)."""
+        self.send({"kind": "broadcast", "table": table_id, "text": text})
+
+    def close_seat(self, table_id: int, seat: str) -> None:
+        """Close the live pages of a removed or renewed seat, on every process."""
+        self.send({"kind": "close", "table": table_id, "seat": seat})
+
+    @property
+    def odds(self) -> Odds:
+        """The exact odds' worker (shared with the roller, which judges each roll's luck)."""
+        return self.roller.odds
 
     @staticmethod
     def csrf(seat: Seat) -> str:

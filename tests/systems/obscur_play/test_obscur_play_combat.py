@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from meneur.rng import make_source
-from meneur.systems.base import FaceReader, NeedMoreDice
+from meneur.systems.base import Check, FaceReader, NeedMoreDice
 from meneur.systems.obscur.combat import (
     Arm,
     Fighter,
@@ -28,7 +28,7 @@ from meneur.systems.obscur.combat import (
 )
 from meneur.systems.obscur.gear import Weapon, armoury
 from meneur.systems.obscur.health import Dice
-from meneur.systems.obscur.play import run_step
+from meneur.systems.obscur.procedures import ObscurFight
 from meneur.systems.obscur.sheet import load_character
 from meneur.systems.obscur.state import Body
 
@@ -277,7 +277,8 @@ def test_O14_O15_O21_ranged_attacks() -> None:
 
 def run_fight(params: FightParams, seed: int) -> tuple[object, tuple[tuple[int, ...], ...]]:
     source = make_source(seed=seed)
-    return run_step(lambda f: resolve_fight(params, f), [source, source], streams=2)
+    rolled = ObscurFight().roll(params, [source, source])
+    return rolled.outcome, rolled.faces
 
 
 def test_O12_fight_is_reproducible_and_replays_from_its_faces() -> None:
@@ -386,7 +387,6 @@ def test_O22_special_blows_cost_attack_dice_and_apply_their_effect() -> None:
 
 def test_O12_one_pass_draw_equals_the_inherited_loop() -> None:
     """The one-pass draw (speed) gives the same faces and outcome as Check.roll's loop."""
-    from meneur.systems.obscur.combat import fight_with
     from meneur.systems.obscur.state import body_of
 
     a = load_character(EXAMPLES / "garance.toml")
@@ -394,14 +394,9 @@ def test_O12_one_pass_draw_equals_the_inherited_loop() -> None:
     params = FightParams(fighter_of(a), fighter_of(b), body_of(a), body_of(b))
     for seed in range(5):
         s1, s2 = make_source(seed=seed), make_source(seed=seed)
-        slow = run_step(lambda f: resolve_fight(params, f), [s1, s1], streams=2)
-        fast = run_step(
-            lambda f: resolve_fight(params, f),
-            [s2, s2],
-            streams=2,
-            run_reader=lambda r: fight_with(params, r),
-        )
-        assert slow == fast
+        slow = Check.roll(ObscurFight(), params, [s1, s1])
+        fast = ObscurFight().roll(params, [s2, s2])
+        assert (slow.faces, slow.outcome) == (fast.faces, fast.outcome)
 
 
 def test_O12_maladresses_in_a_fight_earn_vecu() -> None:

@@ -11,16 +11,15 @@ from meneur.rng import make_source
 from meneur.systems.obscur.combat import (
     STRATEGIES,
     FightParams,
-    fight_with,
     fighter_of,
     resolve_fight,
 )
 from meneur.systems.obscur.gear import Survival
 from meneur.systems.obscur.health import Dice
-from meneur.systems.obscur.play import run_step
+from meneur.systems.obscur.procedures import JourneyParams, ObscurFight, ObscurJourney
 from meneur.systems.obscur.sheet import load_character
 from meneur.systems.obscur.state import Body, body_of
-from meneur.systems.obscur.survival import DayParams, Milieu, Traveller, journey_with
+from meneur.systems.obscur.survival import DayParams, Milieu, Traveller
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
 GARANCE = load_character(EXAMPLES / "garance.toml")
@@ -43,12 +42,8 @@ def test_O13_fights_replay_and_damage_adds_up(seed: int, sa: str, sb: str) -> No
         body_of(CORBEAU),
     )
     source = make_source(seed=seed)
-    outcome, faces = run_step(
-        lambda f: resolve_fight(params, f),
-        [source, source],
-        streams=2,
-        run_reader=lambda r: fight_with(params, r),
-    )
+    rolled = ObscurFight().roll(params, [source, source])
+    outcome, faces = rolled.outcome, rolled.faces
     assert resolve_fight(params, faces) == outcome
     dealt = {"a": 0, "b": 0}
     for record in outcome.rounds:
@@ -82,12 +77,8 @@ def test_O39_aid_never_spends_more_than_the_margin(
     party = tuple(Traveller(f"m{i}", Dice(p), Survival()) for i, p in enumerate(pools))
     bodies = [Body(f"m{i}", 10, 10) for i in range(len(pools))]
     source = make_source(seed=seed)
-    days, _faces = run_step(
-        lambda f: None,
-        [source] * len(pools),
-        streams=len(pools),
-        run_reader=lambda r: journey_with(DayParams("m", milieu, party), bodies, r, 3),
-    )
+    params = JourneyParams(DayParams("m", milieu, party), tuple(bodies), 3)
+    days = ObscurJourney().roll(params, [source] * len(pools)).outcome.days
     for day in days:
         for member in day["members"]:
             helped = len(member.get("helps", []))

@@ -132,17 +132,17 @@ def test_O37_party_of_zero_and_journey_replays() -> None:
     with pytest.raises(RuleError):
         DayParams("m", MILD, ())
     from meneur.rng import make_source
-    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.procedures import JourneyParams, ObscurJourney
 
     party = (traveller("a", 3), traveller("b", 2))
     params = DayParams("m", MILD, party)
-
-    def run(f: tuple[tuple[int, ...], ...]) -> object:
-        return resolve_journey(params, bodies(2), f, 5)
-
+    journey = ObscurJourney()
+    procedure = JourneyParams(params, tuple(bodies(2)), 5)
     source = make_source(seed=5)
-    out, faces = run_step(run, [source, source], streams=2)
-    assert run(faces) == out
+    rolled = journey.roll(procedure, [source, source])
+    assert resolve_journey(params, bodies(2), rolled.faces, 5) == rolled.outcome.days
+    stored = journey.params_from_json(journey.params_json(procedure))
+    assert journey.resolve(stored, rolled.faces) == rolled.outcome
 
 
 def test_O42_encumbrance_surencombrement_and_march_tests() -> None:

@@ -18,7 +18,8 @@ from typing import Any, Literal
 
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
-from meneur.rng import DiceSource
+from meneur.rng import DiceSource, HeldDice
+from meneur.systems.base import FaceReader
 from meneur.systems.legendes.data import rules_data
 from meneur.systems.legendes.rules import (
     DOMAIN_NAMES,
@@ -218,6 +219,11 @@ class RollRequest:
     take: Band | None = None
     partial: Partial | None = None
 
+    def __post_init__(self) -> None:
+        # tuples whatever the caller gave: frozen, and equal to their own log form
+        object.__setattr__(self, "against", tuple(self.against))
+        object.__setattr__(self, "allies", tuple(self.allies))
+
 
 def _pair_params(
     side: Opposition, other: Opposition, take: Band | None, partial: Partial
@@ -293,6 +299,16 @@ def _participants(scene: Scene, request: RollRequest) -> tuple[list[Opposition],
 def roll(
     hero: Hero, request: RollRequest, hero_source: DiceSource, vs_source: DiceSource
 ) -> tuple[Hero, dict[str, Any]]:
+    """:func:`roll_with` as the scene's procedure (logged, replayable): the hero's side on
+    ``hero_source``, the oppositions on ``vs_source``."""
+    from meneur.systems.legendes.procedures import SceneRoll, SceneRollParams
+
+    sources = [HeldDice(hero_source), HeldDice(vs_source)]
+    rolled = SceneRoll().roll(SceneRollParams(hero, request), sources)
+    return rolled.outcome.hero, rolled.outcome.report
+
+
+def roll_with(hero: Hero, request: RollRequest, reader: FaceReader) -> tuple[Hero, dict[str, Any]]:
     """One roll of the hero, allies and oppositions, compared two by two (L-6 to L-14).
 
     Everyone named rolls once: the hero, then the allies, on the hero's side's dice
@@ -360,16 +376,16 @@ def roll(
                 )
                 others.append((side, other, _pair_params(side, other, request.take, partial)))
     rolling = [p for p in params_list if not p.swept]
-    hero_faces = hero_source.roll(6, rolling[0].pc_dice) if rolling else ()
+    hero_faces = reader.take(rolling[0].pc_dice, 0) if rolling else ()
     faces: dict[int, tuple[int, ...]] = {}
     for ally in allies:
         mine = [p for a, _o, p in others if a is ally and not p.swept]
-        faces[id(ally)] = hero_source.roll(6, mine[0].pc_dice) if mine else ()
+        faces[id(ally)] = reader.take(mine[0].pc_dice, 0) if mine else ()
     for index, o in enumerate(oppositions):
         counts = [] if params_list[index].swept else [params_list[index].opposition_dice]
         counts += [p.opposition_dice for _a, b, p in others if b is o and not p.swept]
         counts += [p.pc_dice for a, _b, p in others if a is o and not p.swept]
-        faces[id(o)] = vs_source.roll(6, counts[0]) if counts else ()
+        faces[id(o)] = reader.take(counts[0], 1) if counts else ()
     for participant in (*oppositions, *allies):
         participant.rolls += 1
     check = LegendesTest()
@@ -476,6 +492,22 @@ def aid(
     helper_source: DiceSource,
     helped_source: DiceSource,
 ) -> tuple[Hero, dict[str, Any]]:
+    """:func:`aid_with` as the scene's procedure (logged, replayable)."""
+    from meneur.systems.legendes.procedures import SceneAid, SceneAidParams
+
+    params = SceneAidParams(hero, helper, helper_dice, helped_dice, modifier)
+    rolled = SceneAid().roll(params, [HeldDice(helper_source), HeldDice(helped_source)])
+    return rolled.outcome.hero, rolled.outcome.report
+
+
+def aid_with(
+    hero: Hero,
+    helper: str,
+    helper_dice: int,
+    helped_dice: int,
+    modifier: int,
+    reader: FaceReader,
+) -> tuple[Hero, dict[str, Any]]:
     """A helper helps the hero before their next roll (L-11), once per helper per scene."""
     _alive(hero)
     new = hero.model_copy(deep=True)
@@ -490,8 +522,8 @@ def aid(
         )
     params = HelpParams(helper_dice=helper_dice, helped_dice=helped_dice, modifier=modifier)
     check = LegendesAid()
-    helper_faces = helper_source.roll(6, params.helper_dice)
-    helped_faces = helped_source.roll(6, params.helped_dice)
+    helper_faces = reader.take(params.helper_dice, 0)
+    helped_faces = reader.take(params.helped_dice, 1)
     outcome = check.resolve(params, (helper_faces, helped_faces))
     scene.helpers_used.append(helper[:80])
     dice, bonus = effect_bonus(outcome.effect)

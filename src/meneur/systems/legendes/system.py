@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from meneur.systems.base import Check, CommandGroups, System
+from meneur.systems.base import Check, CommandGroups, Procedure, System
 
 
 @cache
@@ -32,12 +32,22 @@ class LegendesSystem(System):
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()
 
+    def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
+        return _procedures()
+
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.legendes.cli import register
         from meneur.systems.legendes.lab_cli import register as register_lab
 
         register(groups)
         register_lab(groups)
+
+
+@cache
+def _procedures() -> Mapping[str, Procedure[Any, Any]]:
+    from meneur.systems.legendes.procedures import SceneAid, SceneRoll
+
+    return {"scene-roll": SceneRoll(), "scene-aid": SceneAid()}
 
 
 SYSTEM = LegendesSystem()

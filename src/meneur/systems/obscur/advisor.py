@@ -34,7 +34,7 @@ from meneur.systems.obscur.depassement import (
     tier_cost,
 )
 from meneur.systems.obscur.odds import class_dist
-from meneur.systems.obscur.rules import MAX_DICE
+from meneur.systems.obscur.rules import TestParams
 from meneur.systems.obscur.scoring import Scoring
 
 MAX_POINTS = 30
@@ -249,9 +249,11 @@ def advise_before(
 ) -> list[Option]:
     """Each way to buy extra dice now, keeping the rest for after the roll, best first."""
     _check(points, difficulty)
-    if not 0 <= dice <= MAX_DICE:
+    if not 0 <= dice <= TestParams.MAX_DICE:
         raise LimitError(
-            N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."), limit=MAX_DICE, dice=dice
+            N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."),
+            limit=TestParams.MAX_DICE,
+            dice=dice,
         )
     options = []
     for tier in TIERS:
@@ -294,10 +296,10 @@ def advise_after(
 ) -> list[Option]:
     """Every affordable post-roll plan with its exact success probability, best first."""
     _check(points, difficulty)
-    if len(faces) > MAX_DICE + 3:
+    if len(faces) > TestParams.MAX_DICE + 3:
         raise LimitError(
             N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."),
-            limit=MAX_DICE,
+            limit=TestParams.MAX_DICE,
             dice=len(faces),
         )
     counts = tuple(faces.count(f) for f in range(1, 7))

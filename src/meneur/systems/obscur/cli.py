@@ -23,6 +23,7 @@ from meneur.cli.params import (
     VsFacesArg,
     int_parser,
     meneur_parser,
+    parse_int,
     required_sheet,
     sheet_or_character,
 )
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
     from meneur.systems.obscur.depassement import Payment, PushPlan
     from meneur.systems.obscur.rules import Automatic, Maluses, TestParams
     from meneur.systems.obscur.sheet import Character
-
-MAX_DICE = 60
-MAX_POINTS = 30
 
 
 def _automatic(text: str) -> str:
@@ -129,13 +127,40 @@ def _int_option(flag: str, low: int, high: int, metavar: str, help: str) -> Any:
     return typer.Option(flag, parser=int_parser(low, high), metavar=metavar, help=help)
 
 
+def _pool(text: str) -> int:
+    """A Potentiel d'Action: 0 to the rules' one bound (``TestParams.MAX_DICE``), read when
+    the option is parsed so that ``--help`` imports no rules."""
+    from meneur.systems.obscur.rules import TestParams
+
+    return parse_int(text, low=0, high=TestParams.MAX_DICE)
+
+
+def _dice_modifier(text: str) -> int:
+    """Dice added or removed: at most ``TestParams.MAX_DICE`` either way."""
+    from meneur.systems.obscur.rules import TestParams
+
+    return parse_int(text, low=-TestParams.MAX_DICE, high=TestParams.MAX_DICE)
+
+
+def _points(text: str) -> int:
+    """Points to spend: the advisor's own bound (``advisor.MAX_POINTS``)."""
+    from meneur.systems.obscur.advisor import MAX_POINTS
+
+    return parse_int(text, low=0, high=MAX_POINTS)
+
+
+def _ruled_option(flag: str, parser: Any, metavar: str, help: str) -> Any:
+    """A whole-number option bounded where the rules declare it."""
+    return typer.Option(flag, parser=parser, metavar=metavar, help=help)
+
+
 def _points_option(flag: str, help: str) -> Any:
     """A Dépassement option: the points spent on one kind (1, 3 or 6), given at most once."""
     return typer.Option(flag, parser=PointsTier, metavar="P", help=help)
 
 
 DiceOpt = Annotated[
-    int | None, _int_option("--dice", 0, MAX_DICE, "N", _("Potentiel d'Action: dice to roll."))
+    int | None, _ruled_option("--dice", _pool, "N", _("Potentiel d'Action: dice to roll."))
 ]
 SheetOpt = Annotated[
     Path | None,
@@ -166,7 +191,7 @@ ZeroAttrOpt = Annotated[
     ),
 ]
 ModifierOpt = Annotated[
-    int, _int_option("--modifier", -MAX_DICE, MAX_DICE, "M", _("Dice added or removed."))
+    int, _ruled_option("--modifier", _dice_modifier, "M", _("Dice added or removed."))
 ]
 PushDiceOpt = Annotated[
     list[int] | None,
@@ -448,7 +473,7 @@ def test_command(
 def oppose_command(
     dice: DiceOpt = None,
     vs: Annotated[
-        int | None, _int_option("--vs", 0, MAX_DICE, "B", _("The opposing side's dice."))
+        int | None, _ruled_option("--vs", _pool, "B", _("The opposing side's dice."))
     ] = None,
     sheet: SheetOpt = None,
     stored: CharacterArg = None,
@@ -472,8 +497,8 @@ def oppose_command(
     modifier: ModifierOpt = 0,
     vs_modifier: Annotated[
         int,
-        _int_option(
-            "--vs-modifier", -MAX_DICE, MAX_DICE, "M", _("Dice added or removed (opposing side).")
+        _ruled_option(
+            "--vs-modifier", _dice_modifier, "M", _("Dice added or removed (opposing side).")
         ),
     ] = 0,
     faces: FacesArg = None,
@@ -623,10 +648,9 @@ def push_command(
     difficulty: DifficultyOpt = 1,
     points: Annotated[
         int | None,
-        _int_option(
+        _ruled_option(
             "--points",
-            0,
-            MAX_POINTS,
+            _points,
             "P",
             _("Points of Vécu, Volonté and Moral to spend (default with a sheet: all it has)."),
         ),

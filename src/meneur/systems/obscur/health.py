@@ -23,7 +23,6 @@ from meneur.files import load_data
 from meneur.locale import N_
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur.rules import (
-    MAX_DICE,
     NO_MALUS,
     Maluses,
     TestOutcome,
@@ -135,9 +134,9 @@ def roll(
 ) -> tuple[TestParams, TestOutcome]:
     """One core test (O-2..O-8) on ``stream``; maluses beyond the pool roll no dice (O-7).
     A difficulty of 0 reads the successes only (a tally, O-8 is for tests)."""
-    modifier = max(-MAX_DICE, min(MAX_DICE, modifier))
+    modifier = max(-TestParams.MAX_DICE, min(TestParams.MAX_DICE, modifier))
     params = TestParams(
-        min(pool.dice, MAX_DICE),
+        min(pool.dice, TestParams.MAX_DICE),
         difficulty=difficulty,
         modifier=modifier,
         zero_skill=pool.zero_skill,
@@ -173,12 +172,13 @@ def maluses_of(body: Body, *, movement: bool = False) -> Maluses:
     movement roll only, the Surencombrement (O-42)."""
     intemperies = sum(i.points for i in body.intemperies)
     wounds = max(0, body.lost - intemperies)
-    pain = min(MAX_DICE, pain_malus(wounds))
+    most = TestParams.MAX_DICE
+    pain = min(most, pain_malus(wounds))
     return Maluses(
         pain=pain,
-        intemperies=min(MAX_DICE - pain, max(0, pain_malus(body.lost) - pain)),
-        fatigue=min(MAX_DICE, body.fatigue),
-        movement=min(MAX_DICE, body.overload) if movement else 0,
+        intemperies=min(most - pain, max(0, pain_malus(body.lost) - pain)),
+        fatigue=min(most, body.fatigue),
+        movement=min(most, body.overload) if movement else 0,
     )
 
 

@@ -214,12 +214,14 @@ def split(strategy: str, pa: Int, lost: Int, vie_max: int) -> Int:
 
 def _roll(reader: Any, rows: Int, dice: Int, modifier: Int, values: Int) -> Int:
     """Successes of one core test per row (``health.roll``: clamped, pool never below 0)."""
-    from meneur.systems.obscur.rules import MAX_DICE
+    from meneur.systems.obscur.rules import TestParams
 
     if rows.size == 0:
         return np.zeros(0, dtype=np.int64)
     pool = np.maximum(
-        0, np.minimum(dice, MAX_DICE) + np.clip(modifier, -MAX_DICE, MAX_DICE)
+        0,
+        np.minimum(dice, TestParams.MAX_DICE)
+        + np.clip(modifier, -TestParams.MAX_DICE, TestParams.MAX_DICE),
     ).astype(np.int64)
     faces = reader.take(rows, pool)
     if faces.shape[0] == 0:

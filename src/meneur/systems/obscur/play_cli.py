@@ -1,7 +1,7 @@
 """The Obscur commands of play (issue 5): fight, survive, hurt, heal, rest, march.
 
 Sheets are read and checked first (gear, state, options); dice are rolled through
-:func:`meneur.systems.obscur.play.run_step`; a sheet is written last, atomically, and
+:mod:`meneur.systems.obscur.procedures`; a sheet is written last, atomically, and
 only when asked (``--save`` for a fight or a journey; ``hurt``/``heal``/``rest``/``march``
 write unless ``--dry-run``). Any error before that leaves every file untouched.
 """
@@ -274,14 +274,12 @@ def fight_command(
     from meneur.systems.obscur.combat import (
         FightParams,
         combat_data,
-        fight_with,
         fighter_of,
         final_bodies,
-        resolve_fight,
     )
     from meneur.systems.obscur.gear import armoury
     from meneur.systems.obscur.health import health_tables
-    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.procedures import ObscurFight
     from meneur.systems.obscur.state import save_body
 
     char_a, body_a = _load(a)
@@ -309,12 +307,8 @@ def fight_command(
         impress=("a", "b") if impress == "both" else ((impress,) if impress else ()),  # type: ignore[arg-type]
         max_rounds=rounds,
     )
-    outcome, rolled = run_step(
-        lambda f: resolve_fight(params, f),
-        dice_sources(seed, faces, vs_faces),
-        streams=2,
-        run_reader=lambda r: fight_with(params, r),
-    )
+    fought = ObscurFight().roll(params, dice_sources(seed, faces, vs_faces))
+    outcome, rolled = fought.outcome, fought.faces
     provisional = armoury().provisional or health_tables().provisional
     data: dict[str, Any] = {
         "system": "obscur",
@@ -378,9 +372,8 @@ def _shoot(
     dodge and shock on stream 1; B's new state written with --save."""
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
-    from meneur.systems.base import FaceReader
-    from meneur.systems.obscur.combat import _copy, combat_data, dice_of, shoot, shot_of
-    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.combat import combat_data, dice_of, shot_of
+    from meneur.systems.obscur.procedures import ObscurShot, ShotParams
     from meneur.systems.obscur.state import require_standing, save_body
 
     shooter, shooter_body = _load(a)
@@ -398,18 +391,11 @@ def _shoot(
         gardien_only=options.gardien_only,
         dodge=options.dodge,
     )
-    choc = dice_of(target, "Choc")
-
-    def run_with(reader: FaceReader) -> tuple[dict[str, Any], Body]:
-        body = _copy(target_body)
-        return shoot(params, body, choc, reader), body
-
-    (result, after), rolled = run_step(
-        lambda f: run_with(FaceReader(f)),
+    shot = ObscurShot().roll(
+        ShotParams(params, target_body, dice_of(target, "Choc")),
         dice_sources(seed, faces, vs_faces),
-        streams=2,
-        run_reader=run_with,
     )
+    result, after, rolled = shot.outcome.result, shot.outcome.target, shot.faces
     if save:
         if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu
             from meneur.systems.obscur.tables import rule_tables
@@ -669,14 +655,12 @@ def survive_command(
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.files import read_sheet
-    from meneur.systems.base import FaceReader
-    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.procedures import JourneyParams, ObscurJourney
     from meneur.systems.obscur.state import require_standing, save_body
     from meneur.systems.obscur.survival import (
         MAX_PARTY,
         DayParams,
         hostility,
-        journey_with,
         milieu_from,
         milieu_named,
         milieux,
@@ -709,18 +693,10 @@ def survive_command(
         tuple(traveller_of(c, "roll" if at_zero == "roll" else "dependant") for c, _b in loaded),
     )
 
-    def run(faces: tuple[tuple[int, ...], ...]) -> tuple[list[dict[str, Any]], list[Body]]:
-        return run_with(FaceReader(faces))
-
-    def run_with(reader: FaceReader) -> tuple[list[dict[str, Any]], list[Body]]:
-        from meneur.systems.obscur.combat import _copy
-
-        bodies = [_copy(b) for _c, b in loaded]
-        return journey_with(params, bodies, reader, days), bodies
-
-    (journey, bodies), rolled = run_step(
-        run, dice_sources(seed, faces), streams=len(paths), run_reader=run_with
+    went = ObscurJourney().roll(
+        JourneyParams(params, tuple(b for _c, b in loaded), days), dice_sources(seed, faces)
     )
+    journey, bodies, rolled = went.outcome.days, went.outcome.bodies, went.faces
     data: dict[str, Any] = {
         "system": "obscur",
         "milieu": {"name": name, **where.model_dump(), "provisional": provisional},
@@ -796,6 +772,13 @@ def render_journey(console: Console, data: dict[str, Any]) -> None:
 # --- hurt, heal, rest, march ------------------------------------------------------------
 
 
+def _pools(character: Character, *traits: str) -> tuple[tuple[str, Any], ...]:
+    """The pools the care procedure reads, from the sheet (its params hold no path)."""
+    from meneur.systems.obscur.combat import dice_of
+
+    return tuple((trait, dice_of(character, trait)) for trait in traits)
+
+
 def _apply(
     path: Path,
     action: Any,
@@ -808,26 +791,18 @@ def _apply(
     *,
     own_tests: bool = True,
 ) -> None:
-    """Run ``action(body, character, reader)`` on the sheet's state; save unless dry run."""
+    """Roll ``action(body, character)``'s care procedure on the sheet's state; save unless
+    dry run."""
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
-    from meneur.systems.base import FaceReader
-    from meneur.systems.obscur.combat import _copy
     from meneur.systems.obscur.health import body_malus, health_tables
-    from meneur.systems.obscur.play import run_step
+    from meneur.systems.obscur.procedures import ObscurCare
     from meneur.systems.obscur.state import save_body
 
     character, body = _load(path)
     before = body.to_json()
-
-    def run(f: tuple[tuple[int, ...], ...]) -> tuple[dict[str, Any], Body]:
-        return run_with(FaceReader(f))
-
-    def run_with(reader: FaceReader) -> tuple[dict[str, Any], Body]:
-        fresh = _copy(body)
-        return action(fresh, character, reader), fresh
-
-    (result, after), rolled = run_step(run, dice_sources(seed, faces), run_reader=run_with)
+    cared = ObscurCare().roll(action(body, character), dice_sources(seed, faces))
+    result, after, rolled = cared.outcome.result, cared.outcome.body, cared.faces
     fumbles = _fumbles(result) if own_tests else 0
     if fumbles:  # O-3: each Maladresse of the character earns Vécu (O-40)
         from meneur.systems.obscur.tables import rule_tables
@@ -995,8 +970,7 @@ def hurt_command(
 ) -> None:
     """Apply one source of damage to a sheet (O-23..O-30)."""
     sheet = required_sheet(sheet, stored, "obscur")
-    from meneur.systems.obscur import health
-    from meneur.systems.obscur.combat import dice_of
+    from meneur.systems.obscur.procedures import CareParams
 
     given = [
         k
@@ -1019,54 +993,28 @@ def hurt_command(
             )
         )
     kind = given[0]
+    traits = {
+        "fall": ("Acrobaties",),
+        "fire": ("Résistance",),
+        "poison": ("Résistance",),
+        "asphyxia": ("Endurance",),
+        "drown": ("Natation", "Endurance"),
+    }.get(kind, ())
+    amount = {"fall": fall, "fire": fire, "blow": blow, "aggravate": aggravate}.get(kind)
 
-    def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
-        if body.dead:
-            raise RuleError(N_("{name} is dead (O-31)."), name=body.name)
-        vie, maluses = body.vie, health.maluses_of(body)
-        result = harm(body, character, reader)
-        lost = vie - body.vie
-        if lost > 0 and not body.coma:  # O-28: any Vie lost shocks, for the rest of the round
-            result["shock"] = health.shock(
-                reader, lost, dice_of(character, "Choc"), maluses=maluses
-            )
-        return result
-
-    def harm(body: Body, character: Character, reader: Any) -> dict[str, Any]:
-        if kind == "fall":
-            return health.fall(
-                body, reader, fall or 0, dice_of(character, "Acrobaties"), modifier=modifier
-            )
-        if kind == "fire":
-            return health.fire(
-                body, reader, fire or 0, dice_of(character, "Résistance"), armour, rounds=steps
-            )
-        if kind == "poison":
-            v, d = (poison.virulence, poison.dispersion) if poison else (0, 0)
-            return health.poison(
-                body,
-                reader,
-                v,
-                d,
-                dice_of(character, "Résistance"),
-                periods=steps if steps > 1 or d == 0 else None,
-            )
-        if kind == "asphyxia":
-            return health.asphyxia(
-                body, reader, asphyxia or "", dice_of(character, "Endurance"), minutes=steps
-            )
-        if kind == "drown":
-            return health.drowning(
-                body,
-                reader,
-                drown or "",
-                dice_of(character, "Natation"),
-                dice_of(character, "Endurance"),
-                minutes=steps,
-            )
-        if kind == "blow":
-            return {"rule": "O-28", "lost": body.lose(blow or 0, "coup")}
-        return health.aggravate(body, aggravate or 0)
+    def action(body: Body, character: Character) -> CareParams:
+        return CareParams(
+            kind,  # type: ignore[arg-type]
+            body,
+            _pools(character, *traits, "Choc"),
+            amount=amount or 0,
+            modifier=modifier if kind == "fall" else 0,
+            armour=armour if kind == "fire" else 0,
+            steps=steps,
+            virulence=poison.virulence if poison else 0,
+            dispersion=poison.dispersion if poison else 0,
+            level=asphyxia or drown or "",
+        )
 
     titles = {
         "fall": _("Fall of {n} m").format(n=fall),
@@ -1112,9 +1060,8 @@ def heal_command(
 ) -> None:
     """Treat a wound (O-32), hang on to life (O-31), lift morale or catch one's breath (O-34)."""
     sheet = required_sheet(sheet, stored, "obscur")
-    from meneur.systems.obscur import health
-    from meneur.systems.obscur.combat import dice_of
     from meneur.systems.obscur.conditions import refuse_exhausted
+    from meneur.systems.obscur.procedures import CareParams
     from meneur.systems.obscur.sheet import load_character
     from meneur.systems.obscur.state import body_of
 
@@ -1125,24 +1072,29 @@ def heal_command(
     if helper_body is not None and not catch_breath:
         refuse_exhausted(helper_body)  # O-34: the healer makes the effort
 
-    def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
-        who = helper or character
-        if catch_breath:
-            if body.volonte > 0:
-                raise RuleError(
-                    N_("{name} has Volonté {volonte}: no breath to catch (O-34)."),
-                    name=body.name,
-                    volonte=body.volonte,
-                )
-            return {"rule": "O-34", "volonte_back": health.catch_breath(body)}
-        if hang_on:
-            return health.hang_on(body, reader, dice_of(character, "Détermination"))
-        if helper_body is None:
-            refuse_exhausted(body)
-        maluses = health.maluses_of(helper_body or body)
-        if morale:
-            return health.cheer([body], reader, dice_of(who, "Éloquence"), maluses=maluses)
-        return health.treat(body, reader, dice_of(who, "Secourisme"), wound=wound, maluses=maluses)
+    def action(body: Body, character: Character) -> CareParams:
+        kind = (
+            "catch_breath"
+            if catch_breath
+            else "hang_on"
+            if hang_on
+            else "morale"
+            if morale
+            else "treat"
+        )
+        if kind == "hang_on":
+            pools = _pools(character, "Détermination")
+        elif kind in ("morale", "treat"):
+            pools = _pools(helper or character, "Éloquence" if morale else "Secourisme")
+        else:
+            pools = ()
+        return CareParams(
+            kind,  # type: ignore[arg-type]
+            body,
+            pools,
+            wound=wound,
+            helper=helper_body if kind in ("morale", "treat") else None,
+        )
 
     title = (
         _("S'accrocher à la vie")
@@ -1187,22 +1139,12 @@ def rest_command(
     too, O-32); without rest a test per 6-day period heals wounds only. A new day also
     clears the count of over-encumbrance tests (O-42) and Volonté 0 comes back to 1."""
     sheet = required_sheet(sheet, stored, "obscur")
-    from meneur.systems.obscur import health
-    from meneur.systems.obscur.combat import dice_of
+    from meneur.systems.obscur.procedures import CareParams
 
-    def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
-        if body.dead:
-            raise RuleError(N_("{name} is dead (O-31)."), name=body.name)
-        result = health.recover(
-            body, reader, dice_of(character, "Régénération"), days=days, rest=not no_rest
+    def action(body: Body, character: Character) -> CareParams:
+        return CareParams(
+            "rest", body, _pools(character, "Régénération"), amount=days, rest=not no_rest
         )
-        body.load_tests = 0
-        body.asphyxia = 0
-        body.asphyxia_coma = False  # O-24: the air has returned
-        if not no_rest:
-            body.fatigue = 0
-        result["volonte_back"] = health.catch_breath(body)
-        return result
 
     _apply(sheet, action, dry_run, seed, faces, as_json, _("Recovery"))
 
@@ -1219,10 +1161,11 @@ def march_command(
     """A march with the sheet's load (O-42): Surencombrement and its tests."""
     sheet = required_sheet(sheet, stored, "obscur")
     from meneur.systems.obscur.combat import dice_of
-    from meneur.systems.obscur.encumbrance import MarchParams, load_of, march
+    from meneur.systems.obscur.encumbrance import MarchParams, load_of
     from meneur.systems.obscur.gear import equipment_of
+    from meneur.systems.obscur.procedures import CareParams
 
-    def action(body: Body, character: Character, reader: Any) -> dict[str, Any]:
+    def action(body: Body, character: Character) -> CareParams:
         gear = equipment_of(character.sheet.equipment, str(character.path))
         kind, key = character.find("Résistance")
         params = MarchParams(
@@ -1232,7 +1175,7 @@ def march_command(
             dice_of(character, "Endurance"),
             hours,
         )
-        return march(params, body, reader)
+        return CareParams("march", body, march=params)
 
     _apply(sheet, action, dry_run, seed, faces, as_json, _("March of {n} h").format(n=hours))
 

@@ -11,7 +11,7 @@ are judged on the final faces.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
@@ -28,12 +28,14 @@ from meneur.systems.obscur.depassement import (
 from meneur.systems.obscur.scoring import Scoring, successes
 from meneur.systems.obscur.tables import rule_tables
 
-MAX_DICE = 60
-"""Dice of a Potentiel d'Action (a trait pair rarely passes 15; odds stay fast to 60+3)."""
 MAX_DIFFICULTY = 200
 Automatic = Literal["success", "failure"]
 MALUS_NAMES = ("pain", "intemperies", "fatigue", "movement")
 """The sheet's conditions that cost dice (O-29), in the order the breakdown shows them."""
+
+
+MAX_DICE = 60
+"""The one bound on dice (a pool, a modifier, a malus): read through ``TestParams.MAX_DICE``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,11 @@ NO_MALUS = Maluses()
 class TestParams:
     """One test: the Potentiel d'Action, its modifiers and difficulty, and a Dépassement plan."""
 
+    MAX_DICE: ClassVar[int] = MAX_DICE
+    """Dice of a Potentiel d'Action, and the most a modifier adds or removes (a trait pair
+    rarely passes 15; odds stay fast to 60+3): the one bound the CLI, the lab and the
+    advisor use."""
+
     dice: int
     difficulty: int = 1
     modifier: int = 0
@@ -97,15 +104,15 @@ class TestParams:
     difficulty, so ``difficulty`` is 0. Any other test needs at least 1 success (O-8)."""
 
     def __post_init__(self) -> None:
-        if not 0 <= self.dice <= MAX_DICE:
+        if not 0 <= self.dice <= self.MAX_DICE:
             raise LimitError(
                 N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."),
-                limit=MAX_DICE,
+                limit=self.MAX_DICE,
                 dice=self.dice,
             )
-        if not -MAX_DICE <= self.modifier <= MAX_DICE:
+        if not -self.MAX_DICE <= self.modifier <= self.MAX_DICE:
             raise LimitError(
-                N_("A modifier is between -{limit} and +{limit} dice."), limit=MAX_DICE
+                N_("A modifier is between -{limit} and +{limit} dice."), limit=self.MAX_DICE
             )
         if not 0 <= self.difficulty <= MAX_DIFFICULTY:
             raise LimitError(

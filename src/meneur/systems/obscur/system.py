@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
-from meneur.systems.base import Check, CommandGroups, System
+from meneur.systems.base import Check, CommandGroups, Procedure, System
 
 
 class ObscurSystem(System):
@@ -22,6 +22,9 @@ class ObscurSystem(System):
 
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()
+
+    def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
+        return _procedures()
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.obscur.cli import register
@@ -43,6 +46,18 @@ def _checks() -> Mapping[str, Check[Any, Any]]:
         "oppose": OpposeCheck(),
         "acquire": AcquireCheck(),
         "strike": StrikeCheck(),
+    }
+
+
+@cache
+def _procedures() -> Mapping[str, Procedure[Any, Any]]:
+    from meneur.systems.obscur.procedures import ObscurCare, ObscurFight, ObscurJourney, ObscurShot
+
+    return {
+        "fight": ObscurFight(),
+        "shot": ObscurShot(),
+        "survive": ObscurJourney(),
+        "care": ObscurCare(),
     }
 
 

@@ -128,6 +128,11 @@ def _dice_option(flag: str, help_text: str, parser: Any = _pool) -> Any:
     return typer.Option(flag, parser=parser, metavar="N", help=help_text)
 
 
+def _choice_option(flag: str, parse: Any, metavar: str, help_text: str) -> Any:
+    """An option among named values (a policy, a rule): ``parse`` refuses the others."""
+    return typer.Option(flag, parser=meneur_parser(parse), metavar=metavar, help=help_text)
+
+
 def _text_option(flag: str, metavar: str, help_text: str) -> Any:
     """A plain text or path option (a sheet, a characteristic, a spell, a weapon...)."""
     return typer.Option(flag, metavar=metavar, help=help_text)
@@ -152,49 +157,46 @@ Cursed = Annotated[
 ]
 Explode = Annotated[
     str,
-    typer.Option(
+    _choice_option(
         "--explode",
-        parser=meneur_parser(_policy),
-        metavar="never|always|needed",
-        help=_("When doubles explode: never, always or needed (while short of the goal)."),
+        _policy,
+        "never|always|needed",
+        _("When doubles explode: never, always or needed (while short of the goal)."),
     ),
 ]
 Sixes = Annotated[
     str,
-    typer.Option(
+    _choice_option(
         "--sixes",
-        parser=meneur_parser(_sixes),
-        metavar="batch|all",
-        help=_("Exceptional success needs three 6s in one batch (batch) or anywhere (all)."),
+        _sixes,
+        "batch|all",
+        _("Exceptional success needs three 6s in one batch (batch) or anywhere (all)."),
     ),
 ]
 VsExplode = Annotated[
     str | None,
-    typer.Option(
+    _choice_option(
         "--vs-explode",
-        parser=meneur_parser(_policy),
-        metavar="never|always|needed",
-        help=_("The opponent's explosion policy (default: the same as --explode)."),
+        _policy,
+        "never|always|needed",
+        _("The opponent's explosion policy (default: the same as --explode)."),
     ),
 ]
 VsBlessed = Annotated[bool, typer.Option("--vs-blessed", help=_("The opponent rolls blessed."))]
 VsCursed = Annotated[bool, typer.Option("--vs-cursed", help=_("The opponent rolls cursed."))]
 FightLoss = Annotated[
     str,
-    typer.Option(
-        "--loss",
-        parser=meneur_parser(_loss),
-        metavar="margin|one",
-        help=_("What the loser loses: the margin, or one point."),
+    _choice_option(
+        "--loss", _loss, "margin|one", _("What the loser loses: the margin, or one point.")
     ),
 ]
 Tie = Annotated[
     str,
-    typer.Option(
+    _choice_option(
         "--tie",
-        parser=meneur_parser(_tie),
-        metavar="none|reroll",
-        help=_("A tied round: nobody wins it, or it is rolled again (T-9 option)."),
+        _tie,
+        "none|reroll",
+        _("A tied round: nobody wins it, or it is rolled again (T-9 option)."),
     ),
 ]
 
@@ -402,9 +404,9 @@ def test_command(
     check = TunnelsTest()
     (source,) = dice_sources(seed, faces)
     if chance:
-        from meneur.systems.tunnels.combat import _Held
+        from meneur.rng import HeldDice
 
-        held = _Held(source)
+        held = HeldDice(source)
         outcome = check.roll(params, [held]).outcome
         result = spend_chance(params, outcome, chance, held, all_failed=chance_all)
         source.finish()
@@ -504,9 +506,9 @@ def oppose_command(
     check = TunnelsOppose()
     sources = _two_sources(seed, faces, vs_faces)
     if reroll_ties:
-        from meneur.systems.tunnels.combat import _Held
+        from meneur.rng import HeldDice
 
-        held = [_Held(source) for source in sources]
+        held = [HeldDice(source) for source in sources]
         ties = 0
         outcome = check.roll(params, held).outcome
         while outcome.winner is None:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
-from meneur.rng import DiceSource
+from meneur.rng import DiceSource, HeldDice
 from meneur.systems.base import FaceReader, Faces, Procedure
 from meneur.systems.tunnels.rules import (
     LOWEST_SUCCESS,
@@ -240,23 +240,6 @@ class Fight:
         return self.a.down or self.b.down
 
 
-class _Held:
-    """A dice source that ignores ``finish`` between rounds (typed faces span the fight)."""
-
-    def __init__(self, source: DiceSource) -> None:
-        self.source = source
-
-    @property
-    def kind(self) -> str:
-        return self.source.kind
-
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        return self.source.roll(sides, count)
-
-    def finish(self) -> None:
-        return None
-
-
 def loss_points(margin: int, loss: Loss, damage: int = 0, absorb: int = 0) -> int:
     """Points the loser of an exchange loses (T-10): the margin (or 1), + weapon - armour."""
     base = 1 if loss == "one" else margin
@@ -398,7 +381,7 @@ def fight(params: FightParams, sources: Sequence[DiceSource]) -> Fight:
     A fight that reaches ``max_rounds`` is refused (:class:`LimitError`): at the table a
     fight always ends; only the lab counts unfinished fights.
     """
-    result = TunnelsFight().roll(params, [_Held(source) for source in sources]).outcome
+    result = TunnelsFight().roll(params, [HeldDice(source) for source in sources]).outcome
     for source in {id(s): s for s in sources}.values():
         source.finish()
     if not result.finished:

@@ -65,11 +65,12 @@ def side_law(dice: int, need: int, lowest: int, rule: SixesRule, policy: Policy)
     while the successes are below ``need``."""
     if policy == "never":
         return {key: list(poly) for key, poly in leaf_law(dice, lowest, rule).items()}
-    width = width_for(dice)
     if policy == "always":
+        width = width_for(dice)
         packed = always_tail(dice, lowest, rule, width)
-    else:
-        packed = needed_law(dice, need, lowest, rule)
+    else:  # computed for this pool alone: no width shared with others
+        width = width_for(dice, shared=False)
+        packed = needed_law(dice, need, lowest, rule, width)
     return {key: unpack(value, width) for key, value in packed.items()}
 
 

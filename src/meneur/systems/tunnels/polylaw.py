@@ -129,9 +129,10 @@ WIDTH_STEP = 10
 the memoised laws (a grid of pools 1..60 uses six widths)."""
 
 
-def width_for(dice: int) -> int:
-    """Bytes per coefficient for a pool of ``dice`` (weights below ``6**most_dice``)."""
-    rounded = -(-dice // WIDTH_STEP) * WIDTH_STEP
+def width_for(dice: int, *, shared: bool = True) -> int:
+    """Bytes per coefficient for a pool of ``dice`` (weights below ``6**most_dice``);
+    ``shared``: rounded up so that memoised laws serve nearby pools."""
+    rounded = -(-dice // WIDTH_STEP) * WIDTH_STEP if shared else dice
     weight: int = 6 ** most_dice(rounded)
     return weight.bit_length() // 8 + 2
 
@@ -146,10 +147,10 @@ def unpack(value: int, width: int) -> Poly:
 def times(big: int, small: Poly | tuple[int, ...], width: int) -> int:
     """A packed polynomial times a short one with small coefficients (a batch's law).
 
-    One multiply-and-shift of the packed integer per coefficient of the short one: each
-    costs the size of ``big``, much less than a product of two packed integers whose
-    slots are mostly the width of the largest weight (CPython multiplies large integers
-    in more than linear time).
+    One multiply-and-shift of ``big`` per coefficient of the short one: each costs the
+    size of ``big``, less than a product of two packed integers whose slots are mostly
+    the width of the largest weight (CPython multiplies large integers in more than
+    linear time).
     """
     bits = 8 * width
     out = 0
@@ -245,16 +246,15 @@ def always_tail(pending: int, lowest: int, rule: SixesRule, width: int) -> Packe
     return out
 
 
-def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule) -> Packed:
+def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule, width: int) -> Packed:
     """The law of a test that explodes while its successes are below ``threshold`` (T-6).
 
     A forward pass over the pending dice, from the pool down: each state holds, per
     (ones, sixes state), the packed polynomial of the successes so far (all below the
     threshold). A batch multiplies it by the batch's polynomial; the part that reaches
     the threshold (or has no extra dice) is done, the rest waits for its extra dice.
-    Weights count over ``6**most_dice(dice)``.
+    Weights count over ``6**most_dice(dice)``, packed ``width`` bytes each.
     """
-    width = width_for(dice)
     below = (1 << (8 * width * threshold)) - 1  # the coefficients of 0..threshold-1
     done: Packed = {}
     states: dict[int, Packed] = {dice: {(0, 0): 1}}
@@ -262,11 +262,11 @@ def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule) -> Packe
         here = states.pop(pending, None)
         if not here:
             continue
-        finish = 6 ** (most_dice(pending) - pending)
+        finished: Packed = {}  # this level's done part, scaled once below
         for distinct, law in batch_law(pending, lowest, rule).items():
             rest = pending - distinct
             if not rest:
-                _accumulate(done, combine(here, law, width), finish)
+                _accumulate(finished, combine(here, law, width), 1)
                 continue
             onward = 6 ** (most_dice(pending) - pending - most_dice(rest))
             waiting = states.setdefault(rest, {})
@@ -274,6 +274,7 @@ def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule) -> Packe
                 low = value & below
                 if low:
                     waiting[key] = waiting.get(key, 0) + low * onward
-                if value - low:
-                    done[key] = done.get(key, 0) + (value - low) * finish
+                if value != low:
+                    finished[key] = finished.get(key, 0) + value - low
+        _accumulate(done, finished, 6 ** (most_dice(pending) - pending))
     return done

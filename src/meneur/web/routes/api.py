@@ -6,6 +6,7 @@ browser asking this server first (and this server answers no CORS request).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -23,36 +24,41 @@ from meneur.web.routes.common import (
 )
 from meneur.web.routes.pages import note_in_fight
 from meneur.web.state import SeatDep, State
-from meneur.web.systems import adapter_for
 
 router = APIRouter(prefix="/api")
 
 
 @router.get("/t/{table_id}/{token}/odds")
-def odds(
+async def odds(
     request: Request, seat: SeatDep, state: State, character: str, trait: str = ""
 ) -> dict[str, Any]:
     """The exact chance of success of each trait of ``character`` with the given options.
 
     With ``trait``, also the chance of each Dépassement bought before the roll (Obscur).
+    Rate-limited like rolls; computed by the odds worker within its budget (a chance it
+    could not compute in time is ``null``).
     """
     if not seat.may_act_for(character[:80]):
         raise HTTPException(status_code=403)
-    info = state.store.character(character[:80], campaign=seat.table.campaign)
-    adapter = adapter_for(info.system)
+    if not await state.allow_roll(seat):
+        raise HTTPException(status_code=429)
+    info = await asyncio.to_thread(
+        state.store.character, character[:80], campaign=seat.table.campaign
+    )
     options = options_from(dict(request.query_params))
+    found = await state.odds.asheet(info.system, info.sheet, options, trait[:80])
+    if found is not None and found.error:
+        raise HTTPException(status_code=400, detail=found.error)
     chances: dict[str, Any] = {}
-    for line in adapter.traits(info.sheet):
-        chance = adapter.success(adapter.params(info.sheet, line.name, options))
-        chances[line.name] = {
-            "chance": float(chance),
-            "exact": f"{chance.numerator}/{chance.denominator}",
-        }
+    for name, chance in (found.chances if found else {}).items():
+        chances[name] = (
+            {"chance": float(chance), "exact": f"{chance.numerator}/{chance.denominator}"}
+            if chance is not None
+            else {"chance": None, "exact": None}
+        )
     pushes = [
         {"tier": tier, "dice": dice, "cost": cost, "chance": float(chance)}  # tier: the value
-        for tier, dice, cost, chance in (
-            adapter.push_chances(info.sheet, trait[:80], options) if trait else []
-        )
+        for tier, dice, cost, chance in (found.pushes if found and trait else [])
     ]
     return {"character": info.name, "system": info.system, "traits": chances, "push": pushes}
 

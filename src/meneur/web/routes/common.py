@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import hmac
@@ -95,17 +96,59 @@ def render_line(state: WebState, line: LogLine) -> str:
     return template.render(line=line, mode_label=mode_label)
 
 
-def publish(state: WebState, table: TableInfo, entry: dict[str, Any]) -> int:
-    """Send a new log entry to every connection of the table allowed to see it."""
-    mode, roller = roll_meta(entry)
+def publish(state: WebState, table: TableInfo, entry: dict[str, Any]) -> None:
+    """Send a new log entry to every page of the table allowed to see it, on every process."""
     key = entry_id(table, int(entry["seq"]))
+    message = {"kind": "roll", "table": table.id, "id": key, "entry": entry}
+    state.send({**message, "campaign": table.campaign})
+
+
+def deliver(state: WebState, message: dict[str, Any]) -> None:
+    """Hand a live message (see :mod:`meneur.web.fanout`) to this process's pages."""
+    table_id = int(message["table"])
+    if message["kind"] == "broadcast":
+        state.hub.broadcast(table_id, str(message["text"]))
+    elif message["kind"] == "close":
+        state.hub.close_seat(table_id, str(message["seat"]))
+    elif message["kind"] == "roll" and "entry" in message:
+        deliver_roll(state, table_id, message["entry"], str(message["id"]))
+    elif message["kind"] == "roll":  # too large to travel: read from the database
+        campaign, seq = str(message["campaign"]), int(message["seq"])
+
+        async def fetch() -> None:
+            entry = await asyncio.to_thread(entry_at, state, campaign, seq)
+            if entry is not None:
+                deliver_roll(state, table_id, entry, str(message["id"]))
+
+        task = asyncio.get_running_loop().create_task(fetch())
+        FETCHING.add(task)
+        task.add_done_callback(FETCHING.discard)
+
+
+FETCHING: set[asyncio.Task[None]] = set()
+"""The reads of large entries under way (kept referenced until done)."""
+
+
+def entry_at(state: WebState, campaign: str, seq: int) -> dict[str, Any] | None:
+    with state.store.transaction() as session:
+        row = session.scalar(
+            select(Roll)
+            .join(Campaign, Campaign.id == Roll.campaign_id)
+            .where(Campaign.name == campaign, Roll.seq == seq)
+        )
+        return roll_dict(row) if row is not None else None
+
+
+def deliver_roll(state: WebState, table_id: int, entry: dict[str, Any], key: str) -> int:
+    """Queue the entry for every page of this process allowed to see it."""
+    mode, roller = roll_meta(entry)
 
     def render(seen: Audience, code: str) -> str:
         with language(code):
             html = render_line(state, log_line(entry, mode, hidden=seen == "hidden", key=key))
         return json.dumps({"type": "roll", "id": key, "html": html})
 
-    return state.hub.publish(table.id, mode, roller, render)
+    return state.hub.publish(table_id, mode, roller, render)
 
 
 @dataclass
@@ -141,6 +184,8 @@ def options_from(query: dict[str, str]) -> RollOptions:
 def sheet_view(
     state: WebState, system: str, name: str, sheet: dict[str, Any], options: RollOptions
 ) -> SheetView:
+    """A character's card: its traits with their exact chances, from the odds worker
+    (« – » for a chance past the budget: the page never waits longer)."""
     from meneur.systems.registry import find_system
 
     adapter = ADAPTERS.get(system)
@@ -148,24 +193,19 @@ def sheet_view(
     if adapter is None:
         return SheetView(name, system, title, (), [], [])
     try:
-        traits: list[tuple[Trait, Fraction | None]] = []
-        for trait in adapter.traits(sheet):
-            try:
-                chance: Fraction | None = adapter.success(
-                    adapter.params(sheet, trait.name, options)
-                )
-            except MeneurError:
-                chance = None
-            traits.append((trait, chance))
-        view = SheetView(name, system, title, adapter.option_fields, traits, adapter.stats(sheet))
-        if traits and ("push" in adapter.option_fields or "spend" in adapter.option_fields):
-            try:
-                view.pushes = adapter.push_chances(sheet, traits[0][0].name, options)
-            except MeneurError:
-                view.pushes = []
-        return view
+        names = adapter.traits(sheet)
+        stats = adapter.stats(sheet)
     except MeneurError as error:
         return SheetView(name, system, title, (), [], [], error=str(error))
+    first = names[0].name if names else ""
+    found = state.odds.sheet(system, sheet, options, first)
+    if found is not None and found.error:
+        return SheetView(name, system, title, (), [], [], error=found.error)
+    chances = found.chances if found else {}
+    traits = [(trait, chances.get(trait.name)) for trait in names]
+    view = SheetView(name, system, title, adapter.option_fields, traits, stats)
+    view.pushes = found.pushes if found else []
+    return view
 
 
 def seat_label(player: PlayerInfo) -> str:

@@ -272,7 +272,7 @@ async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None
     updated = fights.record_roll(table.combat, str(entry["who"]), line.verdict.words)
     if updated is not None:
         await state.roller.run(state.tables.set_combat, table.id, updated)
-        state.hub.broadcast(table.id, '{"type": "combat"}')
+        state.broadcast(table.id, '{"type": "combat"}')
 
 
 @router.post("/t/{table_id}/{token}/character")
@@ -316,14 +316,13 @@ async def session(
     campaign = seat.table.campaign
 
     def change() -> None:
-        state.roller.forget_dice(campaign)
         if action == "start":
             state.store.start_session(campaign=campaign)
         else:
             state.store.reveal_session(campaign=campaign)
 
     await state.roller.run(change)
-    state.hub.broadcast(seat.table.id, '{"type": "session"}')
+    state.broadcast(seat.table.id, '{"type": "session"}')
     return back(seat)
 
 
@@ -342,7 +341,7 @@ async def seats(
     if form.action in ("kick", "renew"):
         method = tables.kick if form.action == "kick" else tables.renew
         done = await state.roller.run(method, table, form.player)
-        state.hub.close_seat(table.id, f"p{form.player}")
+        state.close_seat(table.id, f"p{form.player}")
         if form.action == "renew":  # the new link, shown once to the GM (never stored here)
             context = table_context(state, seat, {})
             context["root"] = str(request.base_url).rstrip("/")
@@ -364,7 +363,7 @@ async def seats(
             "no_physical": {"physical": False},
         }[form.action]
         await state.roller.run(lambda: tables.set_flags(table, **flags))
-    state.hub.broadcast(table.id, '{"type": "session"}')
+    state.broadcast(table.id, '{"type": "session"}')
     return back(seat)
 
 
@@ -425,7 +424,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
         )
         await state.roller.run(state.tables.set_combat, table.id, updated)
         publish(state, table, entry)
-        state.hub.broadcast(table.id, '{"type": "combat"}')
+        state.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
     if form.action == "add":
         new = await state.roller.run(
@@ -451,5 +450,5 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
     else:
         updated = fights.advance(current)
     await state.roller.run(state.tables.set_combat, table.id, updated)
-    state.hub.broadcast(table.id, '{"type": "combat"}')
+    state.broadcast(table.id, '{"type": "combat"}')
     return back(seat)

@@ -12,7 +12,7 @@ import json
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from meneur.web.app import choose_language
+from meneur.web.language import choose_language
 from meneur.web.live import Connection, TokenBucket
 from meneur.web.state import TOKEN_PATTERN, WebState
 

@@ -1,0 +1,36 @@
+"""No request holds the table (issue 16, point 2): exact odds run in a worker process
+with a cache and a time budget; ``/odds`` is rate-limited like rolls."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from meneur.web.odds import SLOW, Odds
+from meneur.web.state import WebSettings
+from meneur.web.systems import RollOptions
+from web.web_helpers import make_table
+
+TUNNELS = {"Force": "3", "Dextérité": "4", "Constitution": "2"}
+
+
+def test_a_computation_past_its_budget_is_stopped_and_remembered() -> None:
+    odds = Odds(budget=0.5)
+    try:
+        assert odds.run(time.sleep, 60) is SLOW  # stopped, not waited for
+        assert odds.run(time.sleep, 60) is SLOW  # remembered: not tried again
+        assert odds.run(abs, -3) == 3  # a new worker answers the next question
+        found = odds.sheet("nosuchsystem", {}, RollOptions())
+        assert found is None  # the worker's own failure is no answer, never a crash
+    finally:
+        odds.close()
+
+
+def test_odds_are_rate_limited_like_rolls(tmp_path: Path) -> None:
+    for table in make_table(tmp_path, WebSettings(roll_rate=0.001, roll_burst=2)):
+        table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+        asked = [
+            table.client.get(f"/api{table.gm}/odds", params={"character": "Brindille"})
+            for _ in range(3)
+        ]
+        assert [a.status_code for a in asked] == [200, 200, 429]

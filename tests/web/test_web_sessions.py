@@ -1,0 +1,87 @@
+"""Verifiable sessions that cannot be bypassed (issue 16, point 5).
+
+A session opened with ``meneur session start`` while the table served left the web rolls
+on secure dice; ``meneur verify`` still said ``ok``. Now the open session is read from
+the database at each roll, ``verify`` counts each session's entries by source, and
+``--strict`` fails when a session holds a roll not drawn from its commitment.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.campaign.store import Store
+from web.web_helpers import Table
+
+TUNNELS = {"Force": "3", "Dextérité": "4", "Constitution": "2"}
+
+
+def export(table: Table, tmp_path: Path) -> Path:
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(table.store.export_log()))
+    return path
+
+
+def test_a_session_opened_elsewhere_commits_the_next_web_roll(
+    table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    assert table.roll(table.gm, "Brindille", "Force")["entry"]["source"] == "secure"
+    with Store(table.store.url) as cli:  # as `meneur session start` would, meanwhile
+        cli.start_session(campaign=table.info.campaign)
+    for _ in range(3):
+        assert table.roll(table.gm, "Brindille", "Force")["entry"]["source"] == "committed"
+    with Store(table.store.url) as cli:
+        cli.reveal_session(campaign=table.info.campaign)
+    assert table.roll(table.gm, "Brindille", "Force")["entry"]["source"] == "secure"
+    result = invoke(capsys, "verify", str(export(table, tmp_path)), "--strict", "--json")
+    assert result.status == 0, result.err
+    report = json.loads(result.out)
+    assert report["ok"] is True and report["recomputed"] == 3
+    assert [s["sources"] for s in report["sessions"]] == [{"committed": 3}]
+
+
+def test_strict_verify_fails_on_a_session_roll_not_drawn_from_its_commitment(
+    table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+    table.client.post(f"{table.gm}/session/start", data={"csrf": csrf})
+    table.roll(table.gm, "Brindille", "Force")
+    typed = table.roll(table.gm, "Brindille", "Force", faces="6 6 6", explode="never")
+    assert typed["entry"]["source"] == "physical"
+    table.client.post(f"{table.gm}/session/reveal", data={"csrf": csrf})
+    path = export(table, tmp_path)
+    loose = invoke(capsys, "--lang", "en", "verify", str(path))
+    assert loose.status == 0
+    assert "1 committed, 0 secure, 1 physical, 0 other" in loose.out
+    strict = invoke(capsys, "--lang", "en", "verify", str(path), "--strict")
+    assert strict.status == 2
+    assert (
+        strict.err.strip()
+        .splitlines()[-1]
+        .endswith(
+            "1 roll(s) not drawn from its committed dice (committed 1, physical 1); "
+            "--strict refuses them."
+        )
+    )
+
+
+def test_the_gm_refuses_typed_dice_while_the_dice_are_committed(table: Table) -> None:
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+    form = {"csrf": csrf, "action": "no_physical"}
+    assert (
+        table.client.post(f"{table.gm}/seats", data=form, follow_redirects=False).status_code == 303
+    )
+    typed = {"character": "Brindille", "trait": "Force", "faces": "6 6 6", "explode": "never"}
+    assert table.client.post(f"/api{player}/roll", json=typed).status_code == 200  # no session
+    table.client.post(f"{table.gm}/session/start", data={"csrf": csrf})
+    refused = table.client.post(f"/api{player}/roll", json=typed)
+    assert refused.status_code == 400 and "engagés" in refused.json()["error"]
+    assert table.roll(player, "Brindille", "Force")["entry"]["source"] == "committed"
