@@ -41,12 +41,12 @@ from typing import Any
 import icepool
 import numpy as np
 
-from meneur.lab.adapters.obscur import ADAPTER as OBSCUR
-from meneur.lab.adapters.tunnels import ADAPTER as TUNNELS
 from meneur.lab.grid import probability
 from meneur.lab.simulate import run_chunks
+from meneur.systems.obscur.lab_adapter import ADAPTER as OBSCUR
 from meneur.systems.tunnels.combat import against_monster
 from meneur.systems.tunnels.lab import tunnels_fights, tunnels_test_chunk
+from meneur.systems.tunnels.lab_adapter import ADAPTER as TUNNELS
 
 MODES = {"normal": 4, "blessed": 3, "cursed": 5}
 EXACT_REPEAT = 15
@@ -73,9 +73,11 @@ def line(name: str, ours: float, theirs: float, unit: str, reference: str, highe
 def clear_caches() -> None:
     from meneur.lab import fastgrid
     from meneur.systems.obscur import odds as obscur_odds
+    from meneur.systems.tunnels import lab_grid as tunnels_grid
     from meneur.systems.tunnels import odds as tunnels_odds
 
     fastgrid.clear_caches()
+    tunnels_grid.clear_caches()
     obscur_odds.power.cache_clear()
     obscur_odds.class_dist.cache_clear()
     tunnels_odds.clear_caches()

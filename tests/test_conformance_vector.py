@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from meneur.lab.adapters import system_named
 from meneur.systems.base import Check
 from meneur.systems.registry import SYSTEMS
+from meneur.systems.registry import find_system as system_named
 
 RUNS = 3000
 

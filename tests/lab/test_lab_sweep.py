@@ -87,7 +87,8 @@ def test_sweep_of_cells_agrees_with_exact_odds(capsys: pytest.CaptureFixture[str
     """Monte Carlo cells of a sweep (every system's vectorised resolve) vs exact odds."""
     import math
 
-    from meneur.lab.adapters import adapter_for, system_named
+    from meneur.lab.adapter import adapter_for
+    from meneur.systems.registry import find_system as system_named
 
     runs = 20_000
     for system, rows, cols in (("obscur", "2..4", "1..3"), ("legendes", "1..2", "elite")):

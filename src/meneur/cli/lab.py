@@ -16,7 +16,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.systems.base import CommandGroups
+from meneur.systems.base import CommandGroups, System
 
 COMMANDS = ("table", "compare", "simulate")
 
@@ -79,18 +79,21 @@ KindOpt = Annotated[
 ]
 
 
+def system_named(name: str) -> System:
+    """The registered system ``name``: the CLI looks systems up, the lab is handed them."""
+    from meneur.systems.registry import find_system
+
+    return find_system(name)
+
+
 def _adapter(system: str) -> Any:
-    from meneur.lab.adapters import adapter_for, system_named
+    from meneur.lab.adapter import adapter_for
 
     return adapter_for(system_named(system))
 
 
 def _title(adapter: Any, check: str) -> str:
-    from meneur.lab.adapters import system_named
-
-    return _("{system}: {check}, exact odds").format(
-        system=system_named(adapter.system).title, check=check
-    )
+    return _("{system}: {check}, exact odds").format(system=adapter.owner.title, check=check)
 
 
 def _check_kind(kind: str) -> str:
@@ -114,12 +117,11 @@ def _distribution(
 ) -> None:
     """The exact law of one cell (the first row, column and panel named)."""
     from meneur.cli.output import console, print_json
-    from meneur.lab.adapters import system_named
 
     params, law = adapter.distribution(check, variant, rows, cols, panels)
     name = adapter.check_name(check)
     title = _("{system}: {check}, exact distribution").format(
-        system=system_named(adapter.system).title, check=name
+        system=adapter.owner.title, check=name
     )
     if plot is not None:
         from meneur.lab.plot import plot_distribution
@@ -370,7 +372,7 @@ def _with_plot(system: str, callback: Any) -> Any:
 
         def draw(data: dict[str, Any]) -> None:
             if not drawn:
-                drawn.append(plot_odds(system, data, options, target))
+                drawn.append(plot_odds(system_named(system), data, options, target))
                 data["plot"] = str(target)
 
         with output.on_emit(draw):

@@ -236,7 +236,7 @@ def sweep_cells(
     ``build`` makes a cell's chunk (a :class:`meneur.lab.sweep.Point`'s ``build``);
     by default the check's vectorised form.
     """
-    from meneur.lab.adapters import adapter_for
+    from meneur.lab.adapter import adapter_for
     from meneur.lab.sweep import Point, cell_point
 
     adapter = adapter_for(system)
@@ -247,7 +247,7 @@ def sweep_cells(
     )
     at = panels.values[0]
     points = [
-        Point(build or cell_point, (system.name, name, adapter.params_at(name, chosen, at, r, c)))
+        Point(build or cell_point, (adapter.check(name), adapter.params_at(name, chosen, at, r, c)))
         for r in row_axis.values
         for c in col_axis.values
     ]
@@ -369,7 +369,7 @@ CellRuns = Annotated[int, count_option("--runs", 1, MAX_RUNS, _("How many runs."
 
 def rule_options(system: System, variant: str | None) -> dict[str, str]:
     """The rule options a ``--variant`` names, checked by the system's lab adapter."""
-    from meneur.lab.adapters import adapter_for
+    from meneur.lab.adapter import adapter_for
 
     chosen: dict[str, str] = adapter_for(system).parse_variant(variant or "")
     return chosen
@@ -393,7 +393,7 @@ def simulate_cell(
     what it spends, if anything.
     """
     from meneur.cli.output import console, print_json
-    from meneur.lab.adapters import adapter_for, check_of
+    from meneur.lab.adapter import adapter_for
     from meneur.lab.plot import check_path
 
     adapter = adapter_for(system)
@@ -410,7 +410,7 @@ def simulate_cell(
     params = adapter.params_at(name, chosen, *at)
     one = chunk_of(name, params) if chunk_of is not None else None
     if one is None:
-        vector = check_of(system.name, name).vectorised(params)
+        vector = adapter.check(name).vectorised(params)
         if vector is None:
             raise UsageError(
                 N_("No vectorised resolve for this roll yet (it is left to exact odds).")

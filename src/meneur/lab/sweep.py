@@ -23,6 +23,7 @@ from meneur.errors import UsageError
 from meneur.lab.grid import Axis, Grid, Measure
 from meneur.lab.simulate import Tally, run_chunks
 from meneur.locale import N_
+from meneur.systems.base import Check
 
 PointChunk = tuple[Callable[[Any, int], Tally], str, int | None]
 """(chunk, the count that is a "win", chunk size) of a sweep's point."""
@@ -42,21 +43,24 @@ class Point:
     seed: int = 0
 
 
-def cell_chunk_for(system: str, check: str, params: Any) -> Callable[[Any, int], Tally]:
+def cell_chunk_for(check: Check[Any, Any], params: Any) -> Callable[[Any, int], Tally]:
     """The vectorised chunk of one table cell (``success`` counted as the table does)."""
-    from meneur.lab.adapters import check_of
     from meneur.lab.simulate import cell_chunk
 
-    vector = check_of(system, check).vectorised(params)
+    vector = check.vectorised(params)
     if vector is None:
         raise UsageError(N_("No vectorised resolve for this roll yet (it is left to exact odds)."))
     return cell_chunk(vector)
 
 
-def cell_point(spec: tuple[str, str, Any]) -> PointChunk:
-    """The chunk of a table cell's point: ``spec`` is (system, check, params)."""
-    system, check, params = spec
-    return cell_chunk_for(system, check, params), "success", None
+def cell_point(spec: tuple[Check[Any, Any], Any]) -> PointChunk:
+    """The chunk of a table cell's point: ``spec`` is (the system's check, its params).
+
+    The point carries the check itself (it pickles to a worker), so the lab never looks
+    a system up by its name.
+    """
+    check, params = spec
+    return cell_chunk_for(check, params), "success", None
 
 
 def one_point(point: Point) -> dict[str, Any]:

@@ -144,7 +144,6 @@ def fight_command(
     check_circumstance(modifier)
     if plot is not None:
         check_path(plot)
-    from meneur.lab.adapters.legendes import ADAPTER
     from meneur.lab.simulate import run_chunks
     from meneur.systems.legendes.lab import (
         LegendesConflict,
@@ -152,6 +151,7 @@ def fight_command(
         legendes_conflicts,
         legendes_scene,
     )
+    from meneur.systems.legendes.lab_adapter import ADAPTER
 
     shown = ", ".join(ADAPTER.level_label(one) for one in levels)
     conflict = LegendesConflict(dice, level, modifier, None, max_rounds)
@@ -297,10 +297,10 @@ def sweep_command(
     if cells.given():
         sweep_cells(SYSTEM, cells, run)
         return
-    from meneur.lab.adapters.legendes import ADAPTER
     from meneur.lab.grid import Axis, parse_int_list
     from meneur.lab.sweep import Point
     from meneur.systems.legendes.lab import LegendesConflict, conflicts_point
+    from meneur.systems.legendes.lab_adapter import ADAPTER
     from meneur.systems.legendes.rules import parse_level
 
     dice_values = parse_int_list(dice or "1..4", 0, 12, "--dice")

@@ -15,6 +15,7 @@ import numpy as np
 from meneur.lab.policies import Chunk
 from meneur.lab.simulate import Tally, histogram
 from meneur.lab.sweep import PointChunk
+from meneur.systems.base import Check
 from meneur.vector import RandomReader
 
 SPENDING_POLICIES = ("never", "one-die", "all-failed")
@@ -205,12 +206,12 @@ def tunnels_chance_chunk(
     return one
 
 
-def cell_point(spec: tuple[str, str, Any]) -> PointChunk:
+def cell_point(spec: tuple[Check[Any, Any], Any]) -> PointChunk:
     """A sweep's point of one table cell: the fast drawn chunk for a test, else the
     check's vectorised form (:func:`meneur.lab.sweep.cell_point`)."""
     from meneur.lab import sweep
 
-    _system, check, params = spec
-    if check == "test":
+    check, params = spec
+    if check.name == "test":
         return as_cell_chunk(tunnels_test_chunk(params)), "success", None
     return sweep.cell_point(spec)
