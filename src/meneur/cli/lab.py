@@ -20,15 +20,25 @@ from meneur.systems.base import CommandGroups, System
 
 COMMANDS = ("table", "compare", "simulate")
 
-SystemArg = Annotated[
-    str, typer.Argument(metavar="SYSTEM", help=_("The system: tunnels, obscur, krasses, legendes."))
-]
+
+def _systems_help() -> str:
+    """``SYSTEM``'s help: the registered systems' names (the CLI reads them, never spells
+    them)."""
+    from meneur.systems.registry import SYSTEMS
+
+    return _("The system: {names}.").format(names=", ".join(s.name for s in SYSTEMS))
+
+
+SystemArg = Annotated[str, typer.Argument(metavar="SYSTEM", help=_systems_help())]
 CheckOpt = Annotated[
     str | None,
     typer.Option(
         "--check",
         metavar="CHECK",
-        help=_("Which roll: test (default) or oppose; compare also takes fight (Tunnels)."),
+        help=_(
+            "Which roll: test (default) or oppose; compare also takes fight, where the "
+            "system offers fights."
+        ),
     ),
 ]
 RowsOpt = Annotated[
@@ -36,7 +46,7 @@ RowsOpt = Annotated[
     typer.Option(
         "--rows",
         metavar="1..10",
-        help=_("The rows: dice (Tunnels, Obscur, Légendes) or bonus (Krâsses), as 1..10 or 2,4,6."),
+        help=_("The rows: the system's own (dice, bonus...), as 1..10 or 2,4,6."),
     ),
 ]
 ColsOpt = Annotated[
@@ -45,8 +55,8 @@ ColsOpt = Annotated[
         "--cols",
         metavar="1..10",
         help=_(
-            "The columns: threshold (Tunnels), difficulty (Obscur, Krâsses), opposing dice or "
-            "bonus (oppose), opposition level (Légendes)."
+            "The columns: the system's own (threshold, difficulty, opposing dice or bonus, "
+            "opposition level...), as 1..10 or 2,4,6."
         ),
     ),
 ]
@@ -56,8 +66,8 @@ PanelsOpt = Annotated[
         "--panels",
         metavar="P,P",
         help=_(
-            "Which panels: modes and policies (Tunnels, e.g. blessed/needed), "
-            "circumstances (Légendes, e.g. 0,2)."
+            "Which panels: the system's own (modes and policies such as blessed/needed, "
+            "circumstances such as 0,2...)."
         ),
     ),
 ]
@@ -289,8 +299,8 @@ def compare_command(
         )
         labels = result.labels()
         title = _("{system}: {a} against {b}").format(
-            system=_("Tunnels: fights won (Endurance {endurance}, {runs} fights a cell)").format(
-                endurance=endurance, runs=runs
+            system=_("{system}: fights won (Endurance {endurance}, {runs} fights a cell)").format(
+                system=adapter.owner.title, endurance=endurance, runs=runs
             ),
             a=labels[0],
             b=labels[1],

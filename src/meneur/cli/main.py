@@ -105,7 +105,7 @@ def _version(value: bool) -> None:
 def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     """The command tree, with help in the current language.
 
-    ``wanted`` is the command path the user typed (``("test", "tunnels")``): only the
+    ``wanted`` is the command path the user typed (``("test", "<system>")``): only the
     groups on it get their commands, and only from the systems it names (see
     :class:`TyperGroups` and :func:`systems_named_in`). Start-up stays fast that way.
     """
@@ -115,9 +115,9 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     app = typer.Typer(
         name="meneur",
         help=_(
-            "meneur: play and design four French tabletop role-playing systems "
-            "(Tunnels, Obscur, Krâsses, Légendes) with exact odds."
-        ),
+            "meneur: play and design French tabletop role-playing systems ({titles}) "
+            "with exact odds."
+        ).format(titles=", ".join(s.title for s in SYSTEMS)),
         no_args_is_help=True,
         add_completion=False,
         rich_markup_mode=None,
@@ -174,9 +174,9 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
 
 
 def systems_named_in(words: Sequence[str], systems: Sequence[System]) -> list[System]:
-    """The systems the command names (``test tunnels`` -> Tunnels), else all of them.
+    """The systems the command names (``test <name>`` -> that system), else all of them.
 
-    Only those register their commands: ``meneur test tunnels`` never imports Obscur.
+    Only those register their commands: ``meneur test <name>`` imports no other system.
     """
     folded = {fold(word) for word in words}
     named = [

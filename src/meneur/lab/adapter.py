@@ -129,6 +129,22 @@ class Adapter(ABC):
         ordered = sorted(merged.items(), key=lambda item: item[1][0])
         return params, [(label, Fraction(w, dist.total)) for label, (_, w) in ordered]
 
+    def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:
+        """Optional: the (rows, columns) of ``meneur compare --check fight`` from what the
+        user typed (``None``: the default). By default the system offers no fights there."""
+        raise UsageError(
+            N_("{system} has no fights to compare; try meneur simulate fight {name}."),
+            system=self.owner.title,
+            name=self.system,
+        )
+
+    def fight_point(
+        self, variant: Mapping[str, str], row: Hashable, column: Hashable, *, endurance: int
+    ) -> Any:
+        """The :class:`meneur.lab.sweep.Point` of one fight cell under ``variant`` (see
+        :meth:`fight_axes`)."""
+        raise NotImplementedError
+
     @staticmethod
     def odds_needed(data: Mapping[str, Any], options: Mapping[str, Any]) -> int | None:
         """Successes needed, read from what an ``odds`` command printed (``data``) and

@@ -218,6 +218,37 @@ class TunnelsAdapter(Adapter):
             win, loss, tie = win / (1 - tie), loss / (1 - tie), Fraction(0)
         return {"win": win, "tie": tie, "loss": loss}
 
+    def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:
+        """``compare tunnels --check fight``: dice (rows) × Monster Rating (columns)."""
+        dice = parse_int_list(rows or "2..6", 1, 30, "--rows")
+        mrs = parse_int_list(columns or "1..8", 1, 30, "--cols")
+        return Axis("dice", N_("Dice"), dice), Axis("mr", N_("Monster Rating"), mrs)
+
+    def fight_point(
+        self, variant: Mapping[str, str], row: Hashable, column: Hashable, *, endurance: int
+    ) -> Any:
+        """A character of ``row`` dice and ``endurance`` against a monster of MR ``column``:
+        ``explode`` and ``sixes`` apply to both sides' rolls, ``loss`` (T-10 option) and
+        ``tie`` (T-9 option) to the fight."""
+        from meneur.lab.sweep import Point
+        from meneur.systems.tunnels.combat import against_monster
+        from meneur.systems.tunnels.lab import fights_point
+
+        assert isinstance(row, int) and isinstance(column, int)
+        option = {key: self.option(variant, key) for key in self.options}
+        fight = against_monster(
+            row,
+            endurance,
+            column,
+            explode=option["explode"],
+            vs_explode=option["explode"],
+            sixes=option["sixes"],
+            loss=option["loss"],
+            tie=option["tie"],
+            max_rounds=200,
+        )
+        return Point(fights_point, fight)
+
     @staticmethod
     def odds_needed(data: Mapping[str, Any], options: Mapping[str, Any]) -> int | None:
         """``odds tunnels`` reads its threshold from an option, not from its JSON."""
