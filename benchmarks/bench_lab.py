@@ -1,7 +1,8 @@
 """The design lab's speed, each figure beside its reference, measured in the same run.
 
-Exact odds (issue 8, "Speed"), through ``meneur table``'s engine (``lab.fastgrid``: one
-die multiplied in per row, integer weights, cells exact):
+Exact odds (issue 8, "Speed"), through ``meneur table``'s engine (``lab.fastgrid`` and
+the systems' ``lab_grid`` rows: one die multiplied in per row, integer weights, cells
+exact):
 
 * the Obscur grid (dice 1..30 × difficulty 1..30), against icepool (``n @ die`` per
   pool, then the tail per difficulty);
@@ -229,13 +230,13 @@ def fights_per_second(runs: int) -> float:
 
 def python_fights_per_second(runs: int) -> float:
     from meneur.rng import make_source
-    from meneur.systems.tunnels.combat import character, fight, monster
+    from meneur.systems.tunnels.combat import fight
 
     source = make_source(seed=1)
 
     def loop() -> None:
         for _ in range(runs):
-            fight(character("a", 4, 8), monster("b", 3), [source, source])
+            fight(against_monster(4, 8, 3), [source, source])
 
     seconds, _ = timed(loop)
     return runs / seconds
