@@ -267,13 +267,7 @@ class TunnelsAdapter(Adapter):
         counts = [int(k) for k, p in data["successes"].items() if float(p) >= 1e-4]
         top = max(1, min(MAX_CURVE, max([threshold, *counts])))
         blessed, cursed = bool(options.get("blessed")), bool(options.get("cursed"))
-        mode = (
-            "blessed"
-            if blessed and not cursed
-            else "cursed"
-            if cursed and not blessed
-            else "normal"
-        )
+        mode = "normal" if blessed == cursed else "blessed" if blessed else "cursed"
         policy = str(options.get("explode") or "needed")
         variant = {"explode": policy, "sixes": "all" if options.get("sixes") == "all" else "batch"}
         bar = LazyBar(0, _("Exact odds"))  # ``needed``: one law per threshold, seconds at 20 dice
