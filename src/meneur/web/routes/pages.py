@@ -11,7 +11,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meneur.campaign.store import NewCharacter
-from meneur.errors import RuleError
+from meneur.errors import MeneurError, RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
@@ -225,11 +225,20 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
         raise HTTPException(status_code=400, detail=_("You already play a character."))
     adapter = adapter_for(form.system)
     fields = {k: v for k, v in (form.model_extra or {}).items() if isinstance(v, str)}
-    sheet = adapter.new_sheet(form.name, fields)
-    new = NewCharacter(adapter.system, form.name, sheet)
-    made = await state.roller.run(
-        lambda: state.store.add_characters([new], campaign=seat.table.campaign)
-    )
+    try:
+        sheet = adapter.new_sheet(form.name, fields)
+        new = NewCharacter(adapter.system, form.name, sheet)
+        made = await state.roller.run(
+            lambda: state.store.add_characters([new], campaign=seat.table.campaign)
+        )
+    except MeneurError as error:  # the form comes back as it was typed, with the reason
+        if request.headers.get("x-requested-with") == "fetch":
+            raise
+        context = table_context(state, seat, {})
+        context["root"] = str(request.base_url).rstrip("/")
+        context["refused"] = {adapter.system: {**fields, "name": form.name}}
+        context["refused_message"] = str(error)
+        return state.templates.TemplateResponse(request, "table.html", context, status_code=400)
     if not seat.is_gm:
         await state.roller.run(state.tables.claim, seat, made[0].name)
     elif not form.free:

@@ -26,6 +26,17 @@ from meneur.web.systems import (
 )
 
 
+def associations(text: str) -> dict[str, str]:
+    """``Crochetage=Technique`` (commas or lines): a custom trait and the trait it adds
+    its dice to (O-4), checked by the sheet itself."""
+    found: dict[str, str] = {}
+    for item in text.replace("\n", ",").split(","):
+        if item.strip():
+            name, _sep, base = item.partition("=")
+            found[name.strip()[:80]] = base.strip()[:80]
+    return found
+
+
 class ObscurWeb(WebAdapter):
     definition = SYSTEM
     templates = Path(__file__).parent / "templates"
@@ -237,6 +248,7 @@ class ObscurWeb(WebAdapter):
             "connaissances": knowledge,
             "capacites": pairs(fields.get("abilities", ""), 0, 30),
             "competences": pairs(fields.get("skills", ""), 0, 30),
+            "associations": associations(fields.get("associations", "")),
             "ressources": {
                 "vie": {"max": life, "current": life},
                 "vecu": 0,
