@@ -13,7 +13,6 @@ everyone. Choose the explosion policy before the roll then (never, always, if ne
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +35,6 @@ class Pending:
     pool: Any
     source: str
     choices: list[str] = field(default_factory=list)
-    started: float = field(default_factory=time.monotonic)
 
     @property
     def batches(self) -> list[list[int]]:
@@ -67,7 +65,7 @@ def _draw(count: int, faces: str) -> tuple[tuple[int, ...], str]:
 
 
 class Batches(SeatWaits[Pending]):
-    """The Tunnels tests waiting for a choice, one per seat at most (worker thread only)."""
+    """The Tunnels tests waiting for a choice, one per seat at most (in the database)."""
 
     def start(
         self,
@@ -109,20 +107,18 @@ class Batches(SeatWaits[Pending]):
 
     def next(self, roller: Any, seat: Seat, explode: bool, faces: str) -> dict[str, Any] | None:
         """The roller's choice: explode the extra dice (``None`` if it waits again) or stop."""
-        pending = self.of(seat)
-        if pending is None:
-            raise UsageError(N_("No roll is waiting for your choice."))
-        if explode:
-            batch, kind = _draw(pending.extra, faces)
-            if kind == "physical":
-                pending.source = kind
-            pending.pool.add(batch)
-            pending.choices.append("explode")
-            if pending.extra > 0:
-                return None
-        else:
-            pending.choices.append("stop")
-        self.drop(seat)
+        with self.choosing(seat) as pending:
+            if explode:
+                batch, kind = _draw(pending.extra, faces)
+                if kind == "physical":
+                    pending.source = kind
+                pending.pool.add(batch)
+                pending.choices.append("explode")
+                if pending.extra > 0:
+                    self.hold(seat, pending)
+                    return None
+            else:
+                pending.choices.append("stop")
         return self.finish(roller, seat, pending)
 
     @staticmethod

@@ -65,11 +65,16 @@ class WebState:
     tables: Tables
     roller: Roller
     hub: Hub = field(default_factory=Hub)
-    batches: Batches = field(default_factory=Batches)
-    pushes: Pushes = field(default_factory=Pushes)
+    batches: Batches = field(init=False)
+    pushes: Pushes = field(init=False)
+    """The rolls waiting for their player's choice (in the database: every process)."""
     limits: Limits | None = None
     fanout: Fanout | None = None
     """Live messages to every process (set by :func:`meneur.web.app.create_app`)."""
+
+    def __post_init__(self) -> None:
+        self.batches = Batches(self.store)
+        self.pushes = Pushes(self.store)
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.fanout is not None
@@ -135,10 +140,10 @@ Token = Annotated[str, PathParam(pattern=TOKEN_PATTERN)]
 async def seat(table_id: int, token: Token, state: State) -> Seat:
     """The seat whose token is in the URL, or 404 (the same answer for a wrong table).
 
-    Read from the database (in a thread, off the event loop) on PostgreSQL at every
-    request, so that a seat the GM removed stops at once whichever process serves it.
+    From the seats this process keeps (:class:`meneur.web.tables.Tables`), else read
+    from the database in a thread, off the event loop.
     """
-    known = state.tables.known_seat(table_id, token)  # SQLite: no database, no thread hop
+    known = state.tables.known_seat(table_id, token)  # kept: no database, no thread hop
     found = await asyncio.to_thread(state.tables.seat, table_id, token) if known is False else known
     if found is None:
         raise HTTPException(status_code=404)

@@ -399,7 +399,7 @@ async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: Stat
         )
         await state.roller.run(state.tables.set_combat, table.id, updated)
         publish(state, table, entry)
-        state.hub.broadcast(table.id, '{"type": "combat"}')
+        state.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
     if form.action == "exchange":
         if not await state.allow_roll(seat):  # an exchange is a roll: the same rate limit
