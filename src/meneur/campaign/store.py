@@ -527,6 +527,19 @@ class Store:
 
     def committed_dice(self, *, campaign: str | None = None) -> CommittedDice | None:
         """Dice drawn from the open game session's seed, or ``None`` when none is open."""
+        if campaign is not None:  # one query (the live table asks it at every roll)
+            with self.transaction() as session:
+                found = session.execute(
+                    select(GameSession.seed, GameSession.next_counter, GameSession.commitment)
+                    .join(Campaign, Campaign.id == GameSession.campaign_id)
+                    .where(
+                        Campaign.name_key == name_key(campaign),
+                        GameSession.revealed_at.is_(None),
+                    )
+                ).first()
+            if found is None:
+                return None
+            return CommittedDice(bytes.fromhex(found.seed), found.next_counter, found.commitment)
         with self.transaction() as session:
             try:
                 target = self._campaign(session, campaign)

@@ -7,6 +7,9 @@
   ``{"kind": "seats", "table": id}`` on the live channel (``meneur_live``) whenever a
   row changes, whoever changes it (a server process, the CLI, ``psql``): every process
   forgets the seats it keeps for that table, at the commit.
+* On PostgreSQL, ``web_limits`` (rate-limit buckets, written at every roll) is
+  ``UNLOGGED``: no write-ahead log and no wait for the disk at each roll; a crash of
+  the database server empties it, which only refills every bucket.
 
 Revision ID: 0005
 Revises: 0004
@@ -57,6 +60,7 @@ def upgrade() -> None:
         sa.Column("stamp", sa.Float(), nullable=False),
     )
     if op.get_bind().dialect.name == "postgresql":
+        op.execute("ALTER TABLE web_limits SET UNLOGGED")
         op.execute(NOTIFY)
         for table in WATCHED:
             op.execute(
@@ -70,4 +74,5 @@ def downgrade() -> None:
         for table in WATCHED:
             op.execute(f"DROP TRIGGER IF EXISTS {table}_seats_changed ON {table}")
         op.execute("DROP FUNCTION IF EXISTS meneur_seats_changed()")
+        op.execute("ALTER TABLE web_limits SET LOGGED")
     op.drop_table("web_waits")
