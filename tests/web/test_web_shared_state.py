@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -115,3 +116,33 @@ def test_a_seat_deleted_by_hand_stops_on_every_server(two: tuple[Table, Table]) 
             break
         time.sleep(0.02)
     assert [t.client.get(alice).status_code for t in (one, other)] == [404, 404]
+
+
+def test_two_tracker_changes_at_once_both_apply(two: tuple[Table, Table]) -> None:
+    """Each change reads the tracker under the table's row lock: none is lost."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from meneur.web import combat as fights
+
+    one, other = two
+
+    def slow_add(name: str) -> Any:
+        def change(combat: dict[str, Any]) -> dict[str, Any]:
+            time.sleep(0.3)  # the other change starts meanwhile
+            return fights.add(combat, name, 10, 5)
+
+        return change
+
+    with ThreadPoolExecutor(2) as pool:
+        done = [
+            pool.submit(Tables(table.store).update_combat, one.info.id, slow_add(name))
+            for table, name in ((one, "Orque"), (other, "Gobelin"))
+        ]
+        for future in done:
+            future.result()
+    combat = Tables(one.store).get(one.info.id)
+    assert combat is not None
+    assert sorted(c["name"] for c in fights.normal(combat.combat)["combatants"]) == [
+        "Gobelin",
+        "Orque",
+    ]

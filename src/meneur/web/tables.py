@@ -435,3 +435,22 @@ class Tables:
             row = session.get(WebTable, table_id)
             if row is not None:
                 row.combat = combat
+
+    @changes
+    def update_combat(
+        self, table_id: int, change: Callable[[dict[str, Any]], dict[str, Any] | None]
+    ) -> dict[str, Any] | None:
+        """``change`` applied to the tracker as it is now, under the table's row lock.
+
+        Two changes at once, through any processes, both apply, one after the other (a
+        read, then a write of what was read earlier, would lose one). ``None`` from
+        ``change``: nothing to write.
+        """
+        with self.store.transaction() as session:
+            row = session.get(WebTable, table_id, with_for_update=True)
+            if row is None:
+                return None
+            updated = change(dict(row.combat))
+            if updated is not None:
+                row.combat = updated
+            return updated
