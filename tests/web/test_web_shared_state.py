@@ -146,3 +146,24 @@ def test_two_tracker_changes_at_once_both_apply(two: tuple[Table, Table]) -> Non
         "Gobelin",
         "Orque",
     ]
+
+
+def test_a_process_that_stops_hearing_keeps_no_seat(two: tuple[Table, Table]) -> None:
+    """Its listening connection lost, a process cannot hear that a seat changed: it keeps
+    none and reads each from the database, so a removed seat still stops there."""
+    one, other = two
+    alice = one.join("Alice")
+    state = other.client.app.state.web  # type: ignore[attr-defined]
+    assert other.client.get(alice).status_code == 200 and state.tables.cached
+
+    async def lose_listener() -> None:
+        await state.fanout._connections[0].close()
+
+    other.client.portal.call(lose_listener)  # type: ignore[union-attr]
+    deadline = time.monotonic() + 10
+    while state.tables.cached and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not state.tables.cached
+    with one.store.engine.begin() as connection:
+        connection.execute(text("DELETE FROM web_players WHERE name = 'Alice'"))
+    assert other.client.get(alice).status_code == 404  # read from the database at once
