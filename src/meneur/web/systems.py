@@ -23,6 +23,7 @@ from meneur.locale import N_
 from meneur.systems.base import Check, System
 
 if TYPE_CHECKING:
+    from meneur.campaign.store import Store
     from meneur.web.tables import Seat
 
 MAX_OPTION = 200
@@ -226,8 +227,9 @@ class WebAdapter:
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
         raise NotImplementedError
 
-    def waits(self) -> tuple[Waiting, ...]:
-        """The rolls of this system that wait for their roller's choice."""
+    def waits(self, store: Store) -> tuple[Waiting, ...]:
+        """The rolls of this system that wait for their roller's choice (kept in
+        ``store``, so that every process sees them)."""
         return ()
 
     def levels(self) -> Mapping[str, str]:

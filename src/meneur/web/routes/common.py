@@ -110,6 +110,8 @@ def deliver(state: WebState, message: dict[str, Any]) -> None:
         state.hub.broadcast(table_id, str(message["text"]))
     elif message["kind"] == "close":
         state.hub.close_seat(table_id, str(message["seat"]))
+    elif message["kind"] == "seats":  # the database's trigger: the seats changed somewhere
+        state.tables.forget(table_id)
     elif message["kind"] == "roll" and "entry" in message:
         deliver_roll(state, table_id, message["entry"], str(message["id"]))
     elif message["kind"] == "roll":  # too large to travel: read from the database

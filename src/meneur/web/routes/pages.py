@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import functools
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -196,14 +197,10 @@ async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None
 
     if roll_meta(entry)[0] != "public" or not seat.table.combat.get("combatants"):
         return
-    table = state.tables.get(seat.table.id)
-    if table is None:
-        return
     line = log_line(entry, "public")
-    updated = fights.record_roll(table.combat, str(entry["who"]), line.verdict.words)
-    if updated is not None:
-        await state.roller.run(state.tables.set_combat, table.id, updated)
-        state.broadcast(table.id, '{"type": "combat"}')
+    noted = partial(fights.record_roll, name=str(entry["who"]), verdict=line.verdict.words)
+    if await state.roller.run(state.tables.update_combat, seat.table.id, noted) is not None:
+        state.broadcast(seat.table.id, '{"type": "combat"}')
 
 
 @router.post("/t/{table_id}/{token}/character")
@@ -340,7 +337,7 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         if form.action == "exchange":
             played: Any = adapter.exchange
         else:
-            played = functools.partial(adapter.tracker_action, form.action)
+            played = partial(adapter.tracker_action, form.action)
         entry, updated = await state.roller.run(
             played, state.roller, seat, current, form.index, form.other, fields
         )
@@ -348,15 +345,16 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         publish(state, table, entry)
         state.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
+    change: Callable[[dict[str, Any]], dict[str, Any]]
     if form.action == "add":
         new = await state.roller.run(
             combatant, state, seat, form.name, form.health, form.initiative
         )
-        updated = fights.add(
-            current,
-            form.name,
-            new.initiative,
-            new.health,
+        change = partial(
+            fights.add,
+            name=form.name,
+            initiative=new.initiative,
+            health=new.health,
             dice=new.dice,
             system=new.system,
             agility=new.agility,
@@ -364,13 +362,17 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
             level=form.level,
         )
     elif form.action == "remove":
-        updated = fights.remove(current, form.index)
+        change = partial(fights.remove, index=form.index)
     elif form.action == "adjust":
-        updated = fights.adjust(current, form.index, form.delta, form.wounds or None)
+        change = partial(
+            fights.adjust, index=form.index, delta=form.delta, wounds=form.wounds or None
+        )
     elif form.action == "reset":
-        updated = fights.empty()
+        change = lambda _combat: fights.empty()  # noqa: E731
     else:
-        updated = fights.advance(current)
-    await state.roller.run(state.tables.set_combat, table.id, updated)
+        change = fights.advance
+    # applied to the tracker as it is now, under its row lock: two changes at once
+    # (through any processes) both apply, one after the other
+    await state.roller.run(state.tables.update_combat, table.id, change)
     state.broadcast(table.id, '{"type": "combat"}')
     return back(seat)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -24,6 +24,9 @@ from meneur.web.systems import (
     int_field,
     pairs,
 )
+
+if TYPE_CHECKING:
+    from meneur.campaign.store import Store
 
 
 def associations(text: str) -> dict[str, str]:
@@ -76,11 +79,11 @@ class ObscurWeb(WebAdapter):
         shot = ShotFields.model_validate(dict(fields))
         return shoot(roller, seat, combat, first, second, shot.params(), shot.faces, shot.vs_faces)
 
-    def waits(self) -> tuple[Waiting, ...]:
+    def waits(self, store: Store) -> tuple[Waiting, ...]:
         """The Dépassement chosen after seeing the dice, with the advisor (O-10)."""
         from meneur.systems.obscur.web.pushes import Pushes
 
-        return (Pushes(),)
+        return (Pushes(store),)
 
     def combatant(
         self, sheet: Mapping[str, Any], order: int | None, value: int | None
