@@ -10,19 +10,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meneur.odds import brute_force
-from meneur.systems.tunnels.odds import opposed_odds, test_odds
+from meneur.systems.tunnels.odds import opposed_odds, side_law, test_odds
 from meneur.systems.tunnels.polylaw import batch_law, leaf_law
 from meneur.systems.tunnels.rules import (
     LOWEST_SUCCESS,
     POLICIES,
     OpposedParams,
+    Policy,
     Side,
+    SixesRule,
     TestParams,
     TunnelsOppose,
     TunnelsTest,
 )
 
-from . import reference_odds
+from . import reference_odds, reference_polylaw
 from .tunnels_icepool import icepool_test_law
 
 
@@ -66,6 +68,42 @@ def test_T5_engine_equals_icepool_past_six_dice(policy: str) -> None:
     params = TestParams(8, 4, explode=policy)  # type: ignore[arg-type]
     oracle = icepool_test_law(8, 4, lowest=4, policy=policy, rule="batch")
     assert test_odds(params).probabilities() == oracle
+
+
+def previous_polylaw(params: TestParams) -> dict[tuple[int, int], list[int]]:
+    """The law of a test by the previous polynomial engine (Python integers)."""
+    lowest, rule = LOWEST_SUCCESS[params.mode], params.sixes
+    if params.explode == "never":
+        return {
+            k: list(v) for k, v in reference_polylaw.leaf_law(params.dice, lowest, rule).items()
+        }
+    if params.explode == "always":
+        width = reference_polylaw.width_for(params.dice)
+        packed = reference_polylaw.always_tail(params.dice, lowest, rule, width)
+    else:
+        width = reference_polylaw.width_for(params.dice, shared=False)
+        packed = reference_polylaw.needed_law(params.dice, params.threshold, lowest, rule, width)
+    return {k: reference_polylaw.unpack(v, width) for k, v in packed.items()}
+
+
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+@pytest.mark.parametrize("mode", ["normal", "blessed", "cursed"])
+@pytest.mark.parametrize("policy", POLICIES)
+def test_T5_T8_flint_engine_equals_the_python_integer_engine(
+    policy: Policy, mode: str, sixes: SixesRule
+) -> None:
+    """T-5..T-8: the FLINT engine gives the very integer weights, class by class, of the
+    Python-integer engine it replaced, at 18 dice (three batches of 6+ dice at least)."""
+    params = TestParams(
+        18,
+        7,
+        blessed=mode == "blessed",
+        cursed=mode == "cursed",
+        explode=policy,
+        sixes=sixes,
+    )
+    lowest = LOWEST_SUCCESS[params.mode]
+    assert side_law(18, 7, lowest, params.sixes, params.explode) == previous_polylaw(params)
 
 
 def test_T5_a_batch_of_n_dice_shows_at_most_six_faces() -> None:

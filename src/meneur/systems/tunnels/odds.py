@@ -21,12 +21,11 @@ from meneur.odds.dist import Dist
 from meneur.systems.tunnels.polylaw import (
     always_tail,
     batch_law,
+    coefficients,
     leaf_law,
     most_dice,
     needed_law,
     next_six,
-    unpack,
-    width_for,
 )
 from meneur.systems.tunnels.rules import (
     CRITICAL_ONES,
@@ -66,12 +65,10 @@ def side_law(dice: int, need: int, lowest: int, rule: SixesRule, policy: Policy)
     if policy == "never":
         return {key: list(poly) for key, poly in leaf_law(dice, lowest, rule).items()}
     if policy == "always":
-        width = width_for(dice)
-        packed = always_tail(dice, lowest, rule, width)
-    else:  # computed for this pool alone: no width shared with others
-        width = width_for(dice, shared=False)
-        packed = needed_law(dice, need, lowest, rule, width)
-    return {key: unpack(value, width) for key, value in packed.items()}
+        law = always_tail(dice, lowest, rule)
+    else:
+        law = needed_law(dice, need, lowest, rule)
+    return {key: coefficients(value) for key, value in law.items()}
 
 
 @lru_cache(maxsize=4096)
@@ -225,6 +222,7 @@ def clear_caches() -> None:
         polylaw.batch_law,
         polylaw.leaf_law,
         polylaw.always_tail,
+        polylaw.flint_batch_law,
         polylaw._onto,
         polylaw._side,
         test_odds,
