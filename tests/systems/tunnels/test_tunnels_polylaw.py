@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meneur.odds import brute_force
+from meneur.odds.dist import Dist
 from meneur.systems.tunnels.odds import opposed_odds, side_law, test_odds
 from meneur.systems.tunnels.polylaw import batch_law, leaf_law
 from meneur.systems.tunnels.rules import (
@@ -151,3 +152,35 @@ def test_T9_opposition_equals_the_previous_engine_and_brute_force(
     assert law == reference_odds.opposed_odds(params)
     if a.dice + b.dice <= 4:
         assert law == brute_force(TunnelsOppose(), params)
+
+
+def pairwise_lead(params: OpposedParams) -> Dist[tuple[int, bool, bool, bool, bool]]:
+    """The lead of two independent sides by a loop over every pair of success counts
+    (the previous engine's way, before the product of polynomials)."""
+    laws = [
+        side_law(side.dice, 0, LOWEST_SUCCESS[side.mode], params.sixes, side.explode)
+        for side in (params.a, params.b)
+    ]
+    weights: dict[tuple[int, bool, bool, bool, bool], int] = {}
+    for (ones_a, sixes_a), poly_a in laws[0].items():
+        for (ones_b, sixes_b), poly_b in laws[1].items():
+            flags = (sixes_a >= 3, ones_a >= 3, sixes_b >= 3, ones_b >= 3)
+            for succ_a, weight_a in enumerate(poly_a):
+                for succ_b, weight_b in enumerate(poly_b):
+                    key = (succ_a - succ_b, *flags)
+                    weights[key] = weights.get(key, 0) + weight_a * weight_b
+    return Dist(weights)
+
+
+@pytest.mark.parametrize(
+    ("policy_a", "policy_b"), [("never", "never"), ("always", "always"), ("always", "never")]
+)
+def test_T9_independent_sides_past_twelve_dice(policy_a: Policy, policy_b: Policy) -> None:
+    """T-9: sides that do not look at each other (``never``, ``always``) have odds past the
+    joint state's 12 dice a side: the product of polynomials equals the pairwise loop."""
+    params = OpposedParams(
+        Side(16, explode=policy_a), Side(13, blessed=True, explode=policy_b), sixes="all"
+    )
+    assert opposed_odds(params) == pairwise_lead(params)
+    small = OpposedParams(Side(5, explode=policy_a), Side(4, cursed=True, explode=policy_b))
+    assert opposed_odds(small) == reference_odds.opposed_odds(small)
