@@ -5,6 +5,10 @@ Every comparison is between exact laws (``Dist`` of integer weights): equal or n
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,6 +27,7 @@ from meneur.systems.tunnels.rules import (
     TestParams,
     TunnelsOppose,
     TunnelsTest,
+    check_policy,
 )
 
 from . import reference_odds, reference_polylaw
@@ -184,3 +189,27 @@ def test_T9_independent_sides_past_twelve_dice(policy_a: Policy, policy_b: Polic
     assert opposed_odds(params) == pairwise_lead(params)
     small = OpposedParams(Side(5, explode=policy_a), Side(4, cursed=True, explode=policy_b))
     assert opposed_odds(small) == reference_odds.opposed_odds(small)
+
+
+PINNED = json.loads((Path(__file__).parent / "pinned_odds.json").read_text())["pins"]
+
+
+@pytest.mark.parametrize("key", sorted(PINNED))
+def test_T3_T8_pinned_odds_at_large_pools(key: str) -> None:
+    """T-3..T-8 at 60 dice (needed, never) and 30 (always): the exact probabilities the
+    previous engine computed, pinned as fractions of ~2,800 digits."""
+    dice, threshold, mode, sixes, policy = key.split(",")
+    params = TestParams(
+        int(dice),
+        int(threshold),
+        blessed=mode == "blessed",
+        cursed=mode == "cursed",
+        explode=check_policy(policy),
+        sixes="all" if sixes == "all" else "batch",
+    )
+    law = test_odds(params)
+    assert {
+        "success": law.p_where(lambda k: k[0] >= params.threshold and not k[2]),
+        "exceptional": law.p_where(lambda k: k[1]),
+        "critical": law.p_where(lambda k: k[2]),
+    } == {name: Fraction(value) for name, value in PINNED[key].items()}
