@@ -35,7 +35,13 @@ from __future__ import annotations
 from functools import cache
 from math import comb
 
-from meneur.systems.tunnels.rules import CRITICAL_ONES, EXCEPTIONAL_SIXES, SixesRule
+from meneur.systems.tunnels.rules import (
+    CRITICAL_ONES,
+    EXCEPTIONAL_SIXES,
+    LOWEST_SUCCESS,
+    SixesRule,
+    TestParams,
+)
 
 Poly = list[int]
 """Coefficients by successes (index = successes)."""
@@ -283,3 +289,17 @@ def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule, width: i
                     finished[key] = finished.get(key, 0) + value - low
         _accumulate(done, finished, 6 ** (most_dice(pending) - pending))
     return done
+
+
+def side_law(params: TestParams) -> dict[tuple[int, int], list[int]]:
+    """The law of a test by this engine, by class (as ``odds.side_law`` returns it)."""
+    lowest, rule = LOWEST_SUCCESS[params.mode], params.sixes
+    if params.explode == "never":
+        return {k: list(v) for k, v in leaf_law(params.dice, lowest, rule).items()}
+    if params.explode == "always":
+        width = width_for(params.dice)
+        packed = always_tail(params.dice, lowest, rule, width)
+    else:
+        width = width_for(params.dice, shared=False)
+        packed = needed_law(params.dice, params.threshold, lowest, rule, width)
+    return {k: unpack(v, width) for k, v in packed.items()}

@@ -76,22 +76,6 @@ def test_T5_engine_equals_icepool_past_six_dice(policy: str) -> None:
     assert test_odds(params).probabilities() == oracle
 
 
-def previous_polylaw(params: TestParams) -> dict[tuple[int, int], list[int]]:
-    """The law of a test by the previous polynomial engine (Python integers)."""
-    lowest, rule = LOWEST_SUCCESS[params.mode], params.sixes
-    if params.explode == "never":
-        return {
-            k: list(v) for k, v in reference_polylaw.leaf_law(params.dice, lowest, rule).items()
-        }
-    if params.explode == "always":
-        width = reference_polylaw.width_for(params.dice)
-        packed = reference_polylaw.always_tail(params.dice, lowest, rule, width)
-    else:
-        width = reference_polylaw.width_for(params.dice, shared=False)
-        packed = reference_polylaw.needed_law(params.dice, params.threshold, lowest, rule, width)
-    return {k: reference_polylaw.unpack(v, width) for k, v in packed.items()}
-
-
 @pytest.mark.parametrize("sixes", ["batch", "all"])
 @pytest.mark.parametrize("mode", ["normal", "blessed", "cursed"])
 @pytest.mark.parametrize("policy", POLICIES)
@@ -109,7 +93,9 @@ def test_T5_T8_flint_engine_equals_the_python_integer_engine(
         sixes=sixes,
     )
     lowest = LOWEST_SUCCESS[params.mode]
-    assert side_law(18, 7, lowest, params.sixes, params.explode) == previous_polylaw(params)
+    assert side_law(18, 7, lowest, params.sixes, params.explode) == reference_polylaw.side_law(
+        params
+    )
 
 
 def test_T5_a_batch_of_n_dice_shows_at_most_six_faces() -> None:
