@@ -10,9 +10,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meneur.systems.krasses.rules import TestParams as KrassesParams
+from meneur.systems.legendes.rules import OpposedParams as LegendesParams
 from meneur.web.systems import RollOptions
 
 Small = Field(default=0, ge=-200, le=200)
+WIDEST = KrassesParams.MAX_VALUE
+"""A difficulty or a modifier is carried up to the widest bound a system declares; the
+system's own params type then refuses what is out of its bound, with its message (the
+one bound per parameter that the CLI uses too)."""
 
 
 class OptionsIn(BaseModel):
@@ -21,15 +27,15 @@ class OptionsIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     threshold: int = Field(default=2, ge=1, le=50)
-    difficulty: int = Field(default=1, ge=0, le=200)
-    modifier: int = Field(default=0, ge=-60, le=60)
+    difficulty: int = Field(default=1, ge=-WIDEST, le=WIDEST)
+    modifier: int = Field(default=0, ge=-WIDEST, le=WIDEST)
     blessed: bool = False
     cursed: bool = False
     explode: Literal["needed", "always", "never", "ask"] = "needed"
     level: Literal["commun", "elite", "heroique", "legendaire"] = "elite"
     motivation: bool = False
     push: int = Field(default=0, ge=0, le=3)
-    spend: int = Field(default=0, ge=0, le=3)
+    spend: int = Field(default=0, ge=0, le=LegendesParams.MAX_SPEND)
     help: Literal["none", "plus_1", "plus_2", "extra_die"] = "none"
 
     def options(self) -> RollOptions:
