@@ -4,7 +4,7 @@ Every figure is a cold computation (caches cleared) in a fresh process capped at
 ``--budget`` seconds; a run that does not finish in it prints ``> budget``.
 
 1. one exact query at the bound (``TestParams.MAX_DICE`` dice, threshold half of it) per
-   policy, mode and sixes rule (target: 50 ms each);
+   policy, mode and sixes rule (target: 50 ms each), this engine beside the previous one;
 2. the lab grid ``dice 1..D x threshold 1..D x 3 modes`` per policy (``--grid D``, the
    target: the three policies in 5 s), row by row, with the largest pool reached when the
    budget runs out;
@@ -135,11 +135,15 @@ def shown(seconds: float | None, budget: float) -> str:
 
 def singles(bound: int, budget: float) -> None:
     print(f"1. One exact query at the bound ({bound} dice, threshold {(bound + 1) // 2}), cold")
-    print(f"{'policy':<8}{'mode':<9}{'sixes':<7}{'time':>14}   target 50 ms")
+    print(f"{'policy':<8}{'mode':<9}{'sixes':<7}{'flint':>14}{'previous':>14}   target 50 ms")
     for policy in ("never", "needed", "always"):
         for mode, sixes in CASES:
-            seconds = one("flint", bound, policy, budget, mode, sixes)
-            print(f"{policy:<8}{mode:<9}{sixes:<7}{shown(seconds, budget):>14}", flush=True)
+            new = one("flint", bound, policy, budget, mode, sixes)
+            old = one("python", bound, policy, budget, mode, sixes)
+            print(
+                f"{policy:<8}{mode:<9}{sixes:<7}{shown(new, budget):>14}{shown(old, budget):>14}",
+                flush=True,
+            )
 
 
 def lab_grid(top: int, budget: float) -> None:
