@@ -1,15 +1,24 @@
 """Exact Tunnels odds with explosions (issue 18), each figure beside its reference in one run.
 
-* grids ``dice 1..N x threshold 1..N`` (normal mode) for ``always`` and ``needed``,
-  growing N, against icepool (``tests/systems/tunnels/tunnels_icepool.py``: one batch as
-  a multiset evaluator, explosions as a recursive map), each icepool grid run in a child
-  process capped at ``--budget`` seconds; every probability is checked equal within
-  1e-12, and the ratio printed. The first grid icepool does not finish ends the series.
-* one exact query at the bound (``TestParams.MAX_DICE`` dice, threshold half of it) per
-  policy, cold caches, capped at the same budget.
-* the whole lab grid ``dice 1..D x threshold 1..D x 3 modes x 3 policies`` (``--grid``).
+Every figure is a cold computation (caches cleared) in a fresh process capped at
+``--budget`` seconds; a run that does not finish in it prints ``> budget``.
 
-Run: ``python benchmarks/bench_tunnels_exact.py [--budget S] [--grid D]``.
+1. one exact query at the bound (``TestParams.MAX_DICE`` dice, threshold half of it) per
+   policy, mode and sixes rule (target: 50 ms each), this engine beside the previous one;
+2. the lab grid ``dice 1..D x threshold 1..D x 3 modes`` per policy (``--grid D``, the
+   target: the three policies in 5 s), row by row, with the largest pool reached when the
+   budget runs out;
+3. grids ``dice 1..N x threshold 1..N`` (normal mode) for ``always`` and ``needed``,
+   growing N, against icepool (``tests/systems/tunnels/tunnels_icepool.py``: one batch as
+   a multiset evaluator, explosions as a recursive map); every probability is checked
+   equal within 1e-12 and the ratio printed; the first grid icepool does not finish ends
+   the series;
+4. the time of one test law against the pool (``--pools``, threshold half the pool) for
+   this engine (FLINT), the previous one (Python integers, kept in
+   ``tests/systems/tunnels/reference_polylaw.py``) and icepool; a series stops at its
+   first run over budget.
+
+Run: ``python benchmarks/bench_tunnels_exact.py [--budget S] [--grid D] [--sizes ...]``.
 """
 
 from __future__ import annotations
@@ -18,11 +27,13 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ICEPOOL = """
+TESTS = str(ROOT / "tests" / "systems" / "tunnels")
+LOWEST = {"normal": 4, "blessed": 3, "cursed": 5}
+CASES = (("normal", "batch"), ("blessed", "batch"), ("cursed", "batch"), ("normal", "all"))
+ICEPOOL_GRID = """
 import json, sys, time
 sys.path.insert(0, {tests!r})
 from tunnels_icepool import icepool_test_law
@@ -34,96 +45,197 @@ for n in range(1, {top} + 1):
         out[f"{{n}},{{t}}"] = float(sum(p for (s, _e, c), p in law.items() if s >= t and not c))
 print(json.dumps([time.perf_counter() - start, out]))
 """
-
-
-def icepool_grid(top: int, policy: str, budget: float) -> tuple[float, dict[str, float]] | None:
-    code = ICEPOOL.format(tests=str(ROOT / "tests" / "systems" / "tunnels"), top=top, policy=policy)
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=budget, check=True
-        )
-    except subprocess.TimeoutExpired:
-        return None
-    seconds, out = json.loads(done.stdout)
-    return seconds, out
-
-
-def our_grid(top: int, policy: str) -> tuple[float, dict[str, float]]:
-    from meneur.lab.grid import probability
-    from meneur.systems.tunnels.lab_adapter import ADAPTER
-    from meneur.systems.tunnels.odds import clear_caches
-
-    clear_caches()
+OUR_GRID = """
+import json, time
+from meneur.systems.tunnels.lab_adapter import ADAPTER
+from meneur.lab import fastgrid
+from meneur.systems.tunnels import lab_grid
+from meneur.lab.grid import probability
+from meneur.systems.tunnels.odds import clear_caches
+ADAPTER.grid("test", {{"explode": {policy!r}}}, "1", "1", "normal")  # imports done
+clear_caches()
+fastgrid.clear_caches()
+lab_grid.clear_caches()
+start = time.perf_counter()
+grid = ADAPTER.grid("test", {{"explode": {policy!r}}}, "1..{top}", "1..{top}", "normal")
+seconds = time.perf_counter() - start
+out = {{
+    f"{{grid.rows.values[r]}},{{grid.columns.values[c]}}": probability(cell, "success")
+    for (_p, r, c), cell in grid.cells.items()
+}}
+print(json.dumps([seconds, out]))
+"""
+LAB_ROWS = """
+import time
+from meneur.lab import fastgrid
+from meneur.systems.tunnels import lab_grid
+from meneur.systems.tunnels.lab_adapter import ADAPTER
+from meneur.systems.tunnels.odds import clear_caches
+ADAPTER.grid("test", {{"explode": {policy!r}}}, "1", "1")  # imports done before the clock
+clear_caches()
+fastgrid.clear_caches()
+lab_grid.clear_caches()
+start = time.perf_counter()
+cells = 0
+for n in range(1, {top} + 1):
+    grid = ADAPTER.grid("test", {{"explode": {policy!r}}}, f"{{n}}", "1..{top}")
+    cells += len(grid.cells)
+    print(n, cells, time.perf_counter() - start, flush=True)
+"""
+ONE = """
+import sys, time
+sys.path.insert(0, {tests!r})
+from meneur.systems.tunnels.rules import TestParams
+params = TestParams({dice}, {threshold}, blessed={blessed}, cursed={cursed},
+                    explode={policy!r}, sixes={sixes!r})
+if {engine!r} == "flint":
+    from meneur.systems.tunnels.odds import test_odds
     start = time.perf_counter()
-    grid = ADAPTER.grid("test", {"explode": policy}, f"1..{top}", f"1..{top}", "normal")
-    seconds = time.perf_counter() - start
-    out = {
-        f"{grid.rows.values[r]},{grid.columns.values[c]}": probability(cell, "success")
-        for (_p, r, c), cell in grid.cells.items()
-    }
-    return seconds, out
+    test_odds(params)
+elif {engine!r} == "python":
+    from reference_polylaw import side_law
+    start = time.perf_counter()
+    side_law(params)
+else:
+    from tunnels_icepool import icepool_test_law
+    start = time.perf_counter()
+    icepool_test_law({dice}, {threshold}, lowest={lowest}, policy={policy!r}, rule={sixes!r})
+print(time.perf_counter() - start)
+"""
 
 
-def single(dice: int, policy: str, budget: float) -> float | None:
-    code = (
-        "import time\nfrom meneur.systems.tunnels.odds import test_odds\n"
-        "from meneur.systems.tunnels.rules import TestParams\n"
-        f"params = TestParams({dice}, {(dice + 1) // 2}, explode={policy!r})\n"
-        "start = time.perf_counter(); test_odds(params); print(time.perf_counter() - start)"
-    )
+def child(code: str, budget: float) -> str | None:
+    """The child's standard output, or None past the budget."""
     try:
         done = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, timeout=budget, check=True
         )
     except subprocess.TimeoutExpired:
         return None
-    return float(done.stdout)
+    return done.stdout
+
+
+def one(
+    engine: str, dice: int, policy: str, budget: float, mode: str = "normal", sixes: str = "batch"
+) -> float | None:
+    code = ONE.format(
+        tests=TESTS,
+        engine=engine,
+        dice=dice,
+        threshold=(dice + 1) // 2,
+        blessed=mode == "blessed",
+        cursed=mode == "cursed",
+        lowest=LOWEST[mode],
+        policy=policy,
+        sixes=sixes,
+    )
+    out = child(code, budget)
+    return None if out is None else float(out.strip().splitlines()[-1])
+
+
+def shown(seconds: float | None, budget: float) -> str:
+    return f"> {budget:g} s" if seconds is None else f"{seconds * 1e3:,.1f} ms"
+
+
+def singles(bound: int, budget: float) -> None:
+    print(f"1. One exact query at the bound ({bound} dice, threshold {(bound + 1) // 2}), cold")
+    print(f"{'policy':<8}{'mode':<9}{'sixes':<7}{'flint':>14}{'previous':>14}   target 50 ms")
+    for policy in ("never", "needed", "always"):
+        for mode, sixes in CASES:
+            new = one("flint", bound, policy, budget, mode, sixes)
+            old = one("python", bound, policy, budget, mode, sixes)
+            print(
+                f"{policy:<8}{mode:<9}{sixes:<7}{shown(new, budget):>14}{shown(old, budget):>14}",
+                flush=True,
+            )
+
+
+def lab_grid(top: int, budget: float) -> None:
+    print(f"\n2. Lab grid dice 1..{top} x threshold 1..{top} x 3 modes, per policy, cold")
+    print(f"{'policy':<8}{'cells':>8}{'time':>12}   (target: the three policies in 5 s)")
+    for policy in ("never", "always", "needed"):
+        code = LAB_ROWS.format(top=top, policy=policy)
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, timeout=budget
+            )
+            lines = done.stdout.split("\n")
+            over = False
+        except subprocess.TimeoutExpired as late:
+            raw = late.stdout or b""
+            lines = (raw.decode() if isinstance(raw, bytes) else raw).split("\n")
+            over = True
+        rows = [line.split() for line in lines if line.strip()]
+        if not rows:
+            print(f"{policy:<8}{'-':>8}{'> ' + format(budget, 'g') + ' s':>12}", flush=True)
+            continue
+        n, cells, seconds = int(rows[-1][0]), int(rows[-1][1]), float(rows[-1][2])
+        note = f"   over budget: dice 1..{n} done in {seconds:,.1f} s" if over else ""
+        print(f"{policy:<8}{cells:>8}{seconds:>11,.2f}s{note}", flush=True)
+
+
+def icepool_grids(sizes: list[int], budget: float) -> None:
+    print("\n3. Grids dice 1..N x threshold 1..N, normal mode (ms; ratio = icepool / meneur)")
+    print(f"{'policy':<8}{'N':>4}{'meneur':>12}{'icepool':>14}{'ratio':>9}{'worst diff':>12}")
+    for policy in ("always", "needed"):
+        for top in sizes:
+            ours = child(OUR_GRID.format(top=top, policy=policy), budget)
+            if ours is None:
+                print(f"{policy:<8}{top:>4}{'> budget':>12}", flush=True)
+                break
+            seconds, mine = json.loads(ours)
+            reference = child(ICEPOOL_GRID.format(tests=TESTS, top=top, policy=policy), budget)
+            if reference is None:
+                print(f"{policy:<8}{top:>4}{seconds * 1e3:>12,.1f}{'> budget':>14}", flush=True)
+                break
+            theirs, ref = json.loads(reference)
+            worst = max(abs(mine[k] - ref[k]) for k in ref)
+            assert mine.keys() == ref.keys() and worst <= 1e-12, worst
+            print(
+                f"{policy:<8}{top:>4}{seconds * 1e3:>12,.1f}{theirs * 1e3:>14,.1f}"
+                f"{theirs / seconds:>9,.1f}{worst:>12.1e}",
+                flush=True,
+            )
+
+
+def pool_table(pools: list[int], budget: float) -> None:
+    engines = ("flint", "python", "icepool")
+    print("\n4. One test law against the pool (threshold half the pool), cold, fresh process")
+    print(f"{'policy':<8}{'dice':>5}" + "".join(f"{e:>16}" for e in engines))
+    for policy in ("never", "needed", "always"):
+        stopped: set[str] = set()
+        for dice in pools:
+            row = f"{policy:<8}{dice:>5}"
+            for engine in engines:
+                if engine in stopped:
+                    row += f"{'-':>16}"
+                    continue
+                seconds = one(engine, dice, policy, budget)
+                if seconds is None:
+                    stopped.add(engine)
+                row += f"{shown(seconds, budget):>16}"
+            print(row, flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=60.0)
-    parser.add_argument("--grid", type=int, default=10)
+    parser.add_argument("--grid", type=int, default=60)
+    parser.add_argument("--grid-budget", type=float, default=120.0)
     parser.add_argument("--sizes", default="4,8,12,16,20")
+    parser.add_argument("--pools", default="1,5,10,20,40,60")
+    parser.add_argument("--only", default="1234", help="sections to run, e.g. 14")
     args = parser.parse_args()
     from meneur.systems.tunnels.rules import TestParams
 
-    print("Grids dice 1..N x threshold 1..N, normal mode (ms; ratio = icepool / meneur)")
-    print(f"{'policy':<8}{'N':>4}{'meneur':>12}{'icepool':>14}{'ratio':>9}{'worst diff':>12}")
-    for policy in ("always", "needed"):
-        for top in (int(n) for n in args.sizes.split(",")):
-            ours, mine = our_grid(top, policy)
-            reference = icepool_grid(top, policy, args.budget)
-            if reference is None:
-                print(f"{policy:<8}{top:>4}{ours * 1e3:>12,.1f}{'> budget':>14}")
-                break
-            theirs, ref = reference
-            worst = max(abs(mine[k] - ref[k]) for k in ref)
-            assert mine.keys() == ref.keys() and worst < 1e-12, worst
-            print(
-                f"{policy:<8}{top:>4}{ours * 1e3:>12,.1f}{theirs * 1e3:>14,.1f}"
-                f"{theirs / ours:>9,.1f}{worst:>12.1e}",
-                flush=True,
-            )
-
-    bound = TestParams.MAX_DICE
-    print(f"\nOne exact query at the bound ({bound} dice, threshold {(bound + 1) // 2}), cold")
-    for policy in ("never", "needed", "always"):
-        seconds = single(bound, policy, args.budget)
-        shown = f"> {args.budget:g} s" if seconds is None else f"{seconds * 1e3:,.1f} ms"
-        print(f"{policy:<8}{shown:>16}   target 50 ms", flush=True)
-
-    from meneur.systems.tunnels.lab_adapter import ADAPTER
-    from meneur.systems.tunnels.odds import clear_caches
-
-    clear_caches()
-    start = time.perf_counter()
-    grid = ADAPTER.grid("test", {}, f"1..{args.grid}", f"1..{args.grid}")
-    seconds = time.perf_counter() - start
-    print(
-        f"\nWhole grid dice 1..{args.grid} x threshold 1..{args.grid} x 3 modes x 3 policies: "
-        f"{len(grid.cells)} cells in {seconds:,.2f} s"
-    )
+    if "1" in args.only:
+        singles(TestParams.MAX_DICE, args.budget)
+    if "2" in args.only:
+        lab_grid(args.grid, args.grid_budget)
+    if "3" in args.only:
+        icepool_grids([int(n) for n in args.sizes.split(",")], args.budget)
+    if "4" in args.only:
+        pool_table([int(n) for n in args.pools.split(",")], args.budget)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from meneur.web.systems import RollOptions
 
 Small = Field(default=0, ge=-200, le=200)
+CARRIED = 10**9
+"""A number the form only carries (no thousand-digit number gets further): the bound is
+the system's, declared once on its params type, which refuses what is past it with its
+own message, the CLI's too."""
 
 
 class OptionsIn(BaseModel):
@@ -21,15 +25,15 @@ class OptionsIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     threshold: int = Field(default=2, ge=1, le=50)
-    difficulty: int = Field(default=1, ge=0, le=200)
-    modifier: int = Field(default=0, ge=-60, le=60)
+    difficulty: int = Field(default=1, ge=-CARRIED, le=CARRIED)
+    modifier: int = Field(default=0, ge=-CARRIED, le=CARRIED)
     blessed: bool = False
     cursed: bool = False
     explode: Literal["needed", "always", "never", "ask"] = "needed"
     level: Literal["commun", "elite", "heroique", "legendaire"] = "elite"
     motivation: bool = False
     push: int = Field(default=0, ge=0, le=3)
-    spend: int = Field(default=0, ge=0, le=3)
+    spend: int = Field(default=0, ge=0, le=CARRIED)
     help: Literal["none", "plus_1", "plus_2", "extra_die"] = "none"
 
     def options(self) -> RollOptions:

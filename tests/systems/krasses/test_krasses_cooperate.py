@@ -141,3 +141,10 @@ def test_K7_large_groups_stay_fast_and_sum_to_one() -> None:
     for faces in itertools.product(range(1, 21), repeat=3):
         manual += Fraction(independent_group(faces, members3, 18), 8000)
     assert cooperate_p_success(CooperateParams(members3, 18)) == manual
+
+
+def test_K7_a_member_level_past_the_bound_is_refused() -> None:
+    """K-7: a member's level is bounded once, on ``Member.MAX_LEVEL`` (the CLI reads it)."""
+    Member(3, Member.MAX_LEVEL)
+    with pytest.raises(LimitError):
+        Member(3, Member.MAX_LEVEL + 1)

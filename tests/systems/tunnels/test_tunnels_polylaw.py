@@ -5,24 +5,32 @@ Every comparison is between exact laws (``Dist`` of integer weights): equal or n
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meneur.odds import brute_force
-from meneur.systems.tunnels.odds import opposed_odds, test_odds
+from meneur.odds.dist import Dist
+from meneur.systems.tunnels.odds import opposed_odds, side_law, test_odds
 from meneur.systems.tunnels.polylaw import batch_law, leaf_law
 from meneur.systems.tunnels.rules import (
     LOWEST_SUCCESS,
     POLICIES,
     OpposedParams,
+    Policy,
     Side,
+    SixesRule,
     TestParams,
     TunnelsOppose,
     TunnelsTest,
+    check_policy,
 )
 
-from . import reference_odds
+from . import reference_odds, reference_polylaw
 from .tunnels_icepool import icepool_test_law
 
 
@@ -66,6 +74,28 @@ def test_T5_engine_equals_icepool_past_six_dice(policy: str) -> None:
     params = TestParams(8, 4, explode=policy)  # type: ignore[arg-type]
     oracle = icepool_test_law(8, 4, lowest=4, policy=policy, rule="batch")
     assert test_odds(params).probabilities() == oracle
+
+
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+@pytest.mark.parametrize("mode", ["normal", "blessed", "cursed"])
+@pytest.mark.parametrize("policy", POLICIES)
+def test_T5_T8_flint_engine_equals_the_python_integer_engine(
+    policy: Policy, mode: str, sixes: SixesRule
+) -> None:
+    """T-5..T-8: the FLINT engine gives the very integer weights, class by class, of the
+    Python-integer engine it replaced, at 18 dice (three batches of 6+ dice at least)."""
+    params = TestParams(
+        18,
+        7,
+        blessed=mode == "blessed",
+        cursed=mode == "cursed",
+        explode=policy,
+        sixes=sixes,
+    )
+    lowest = LOWEST_SUCCESS[params.mode]
+    assert side_law(18, 7, lowest, params.sixes, params.explode) == reference_polylaw.side_law(
+        params
+    )
 
 
 def test_T5_a_batch_of_n_dice_shows_at_most_six_faces() -> None:
@@ -113,3 +143,59 @@ def test_T9_opposition_equals_the_previous_engine_and_brute_force(
     assert law == reference_odds.opposed_odds(params)
     if a.dice + b.dice <= 4:
         assert law == brute_force(TunnelsOppose(), params)
+
+
+def pairwise_lead(params: OpposedParams) -> Dist[tuple[int, bool, bool, bool, bool]]:
+    """The lead of two independent sides by a loop over every pair of success counts
+    (the previous engine's way, before the product of polynomials)."""
+    laws = [
+        side_law(side.dice, 0, LOWEST_SUCCESS[side.mode], params.sixes, side.explode)
+        for side in (params.a, params.b)
+    ]
+    weights: dict[tuple[int, bool, bool, bool, bool], int] = {}
+    for (ones_a, sixes_a), poly_a in laws[0].items():
+        for (ones_b, sixes_b), poly_b in laws[1].items():
+            flags = (sixes_a >= 3, ones_a >= 3, sixes_b >= 3, ones_b >= 3)
+            for succ_a, weight_a in enumerate(poly_a):
+                for succ_b, weight_b in enumerate(poly_b):
+                    key = (succ_a - succ_b, *flags)
+                    weights[key] = weights.get(key, 0) + weight_a * weight_b
+    return Dist(weights)
+
+
+@pytest.mark.parametrize(
+    ("policy_a", "policy_b"), [("never", "never"), ("always", "always"), ("always", "never")]
+)
+def test_T9_independent_sides_past_twelve_dice(policy_a: Policy, policy_b: Policy) -> None:
+    """T-9: sides that do not look at each other (``never``, ``always``) have odds past the
+    joint state's 12 dice a side: the product of polynomials equals the pairwise loop."""
+    params = OpposedParams(
+        Side(16, explode=policy_a), Side(13, blessed=True, explode=policy_b), sixes="all"
+    )
+    assert opposed_odds(params) == pairwise_lead(params)
+    small = OpposedParams(Side(5, explode=policy_a), Side(4, cursed=True, explode=policy_b))
+    assert opposed_odds(small) == reference_odds.opposed_odds(small)
+
+
+PINNED = json.loads((Path(__file__).parent / "pinned_odds.json").read_text())["pins"]
+
+
+@pytest.mark.parametrize("key", sorted(PINNED))
+def test_T3_T8_pinned_odds_at_large_pools(key: str) -> None:
+    """T-3..T-8 at 60 dice (needed, never) and 30 (always): the exact probabilities the
+    previous engine computed, pinned as fractions of ~2,800 digits."""
+    dice, threshold, mode, sixes, policy = key.split(",")
+    params = TestParams(
+        int(dice),
+        int(threshold),
+        blessed=mode == "blessed",
+        cursed=mode == "cursed",
+        explode=check_policy(policy),
+        sixes="all" if sixes == "all" else "batch",
+    )
+    law = test_odds(params)
+    assert {
+        "success": law.p_where(lambda k: k[0] >= params.threshold and not k[2]),
+        "exceptional": law.p_where(lambda k: k[1]),
+        "critical": law.p_where(lambda k: k[2]),
+    } == {name: Fraction(value) for name, value in PINNED[key].items()}

@@ -29,7 +29,8 @@ from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
 from meneur.systems.krasses.rules import Difficulty, Krasse, Member, TestParams
 
-LIMIT = 1_000_000
+LIMIT = TestParams.MAX_VALUE
+"""The rules' one bound on a bonus, a modifier and a difficulty."""
 MAX_MODIFIERS = 20
 
 
@@ -57,7 +58,7 @@ def _member(text: str) -> Member:
         if not sep:
             raise typer.BadParameter("")
         bonus_value = int_parser(-LIMIT, LIMIT)(bonus)
-        level_value = int_parser(0, 1000)(level)
+        level_value = int_parser(0, Member.MAX_LEVEL)(level)
     except typer.BadParameter as error:
         detail = f" ({error.message})" if error.message else ""
         raise UsageError(

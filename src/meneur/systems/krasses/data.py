@@ -16,11 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meneur.errors import SheetError
 from meneur.files import load_data
 from meneur.locale import N_
+from meneur.systems.krasses.rules import TestParams
 from meneur.text import fold
 
 SYSTEM = "krasses"
-MAX_VALUE = 1_000_000
-"""Bound on every bonus, modifier and difficulty ("any integer", but a bounded one)."""
 
 
 class KrasseEntry(BaseModel):
@@ -29,7 +28,7 @@ class KrasseEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1, max_length=60)
-    value: int = Field(ge=-MAX_VALUE, le=MAX_VALUE)
+    value: int = Field(ge=-TestParams.MAX_VALUE, le=TestParams.MAX_VALUE)
     aliases: tuple[str, ...] = ()
     description: str = ""
 

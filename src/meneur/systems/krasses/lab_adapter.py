@@ -42,11 +42,14 @@ class KrassesAdapter(Adapter):
         columns: str | None,
         panels: str | None,
     ) -> tuple[Axis, Axis, Axis]:
+        from meneur.systems.krasses.rules import TestParams
+
+        bound = TestParams.MAX_VALUE  # the rules' one bound on a bonus and a difficulty
         panel_axis = Axis("panel", N_("Variant"), ("variant",), (_("normal"),))
-        row_values = parse_int_list(rows or "0..15", -1000, 1000, _("Bonus"))
+        row_values = parse_int_list(rows or "0..15", -bound, bound, _("Bonus"))
         if check == "test":
             if columns:
-                cols = parse_int_list(columns, -1000, 1000, _("Difficulty"))
+                cols = parse_int_list(columns, -bound, bound, _("Difficulty"))
             else:
                 cols = ladder_values()
             return (
@@ -54,7 +57,7 @@ class KrassesAdapter(Adapter):
                 Axis("bonus", N_("Bonus"), row_values),
                 Axis("difficulty", N_("Difficulty"), cols),
             )
-        cols = parse_int_list(columns or "0..15", -1000, 1000, _("Opposing bonus"))
+        cols = parse_int_list(columns or "0..15", -bound, bound, _("Opposing bonus"))
         label = _("naturals {state}").format(state=self.option(variant, "naturals"))
         return (
             Axis("panel", N_("Variant"), ("variant",), (label,)),

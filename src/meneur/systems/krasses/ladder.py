@@ -17,7 +17,7 @@ from typing import Any
 from meneur.errors import SheetError, UsageError
 from meneur.files import load_data
 from meneur.locale import N_
-from meneur.systems.krasses.rules import MAX_VALUE, Difficulty
+from meneur.systems.krasses.rules import Difficulty, TestParams
 from meneur.text import fold
 
 MAX_NAME = 60
@@ -71,8 +71,11 @@ def _level(raw: Any, where: str) -> Level:
     name, value = raw.get("name"), raw.get("value")
     if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
         raise _invalid(f"{where}.name", "a name")
-    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_VALUE:
-        raise _invalid(f"{where}.value", f"a whole number from -{MAX_VALUE} to {MAX_VALUE}")
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > TestParams.MAX_VALUE:
+        raise _invalid(
+            f"{where}.value",
+            f"a whole number from -{TestParams.MAX_VALUE} to {TestParams.MAX_VALUE}",
+        )
     return Level(name, value, _names(raw.get("aliases", []), f"{where}.aliases"))
 
 
@@ -114,8 +117,10 @@ def parse_difficulty(text: str) -> Difficulty:
     cleaned = str(text).strip()
     digits = cleaned[1:] if cleaned[:1] in "+-" else cleaned
     if digits.isdigit():
-        if len(digits) > 7 or abs(int(cleaned)) > MAX_VALUE:
-            raise UsageError(N_("A difficulty lies between -{limit} and {limit}."), limit=MAX_VALUE)
+        if len(digits) > 7 or abs(int(cleaned)) > TestParams.MAX_VALUE:
+            raise UsageError(
+                N_("A difficulty lies between -{limit} and {limit}."), limit=TestParams.MAX_VALUE
+            )
         return Difficulty(int(cleaned))
     wanted = fold(cleaned)
     table = ladder()
@@ -148,8 +153,10 @@ def parse_krasse(text: str) -> tuple[str, int]:
     digits = amount.strip()
     digits = digits[1:] if digits[:1] in "+-" else digits
     if digits.isdigit():
-        if len(digits) > 7 or abs(int(amount)) > MAX_VALUE:
-            raise UsageError(N_("A krâsse lies between -{limit} and {limit}."), limit=MAX_VALUE)
+        if len(digits) > 7 or abs(int(amount)) > TestParams.MAX_VALUE:
+            raise UsageError(
+                N_("A krâsse lies between -{limit} and {limit}."), limit=TestParams.MAX_VALUE
+            )
         return (name.strip()[:60] or "krâsse", int(amount))
     if sep:
         raise UsageError(

@@ -40,20 +40,19 @@ HELP_BONUS = 2
 """K-7: what each helper gives the leader."""
 HELP_MIN_LEVEL = 1
 """K-7: a helper needs at least one level in the skill."""
-MAX_VALUE = 1_000_000
 MAX_MEMBERS = 12
 MAX_KRASSES = 20
 
 
 def check_int(value: object, what: str) -> int:
-    """A whole number within +/- MAX_VALUE, else a RuleError/LimitError naming ``what``."""
+    """A whole number within +/- ``TestParams.MAX_VALUE``, else a RuleError/LimitError."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(N_("{what} must be a whole number."), what=what)
-    if abs(value) > MAX_VALUE:
+    if abs(value) > TestParams.MAX_VALUE:
         raise LimitError(
             N_("{what} lies between -{limit} and {limit}, not {value}."),
             what=what,
-            limit=MAX_VALUE,
+            limit=TestParams.MAX_VALUE,
             value=value,
         )
     return value
@@ -120,6 +119,10 @@ class TestParams:
     """
 
     __test__: ClassVar[bool] = False  # not a pytest class
+    MAX_VALUE: ClassVar[int] = 1_000_000
+    """The one bound on a bonus, a modifier, a difficulty and a krâsse ("any integer" in
+    the text, but a bounded one), for every check: the CLI, the web table, the lab and the
+    conteur's krâsses file read it here."""
 
     bonus: int
     difficulty: int | None
@@ -433,6 +436,9 @@ class KrassesOppose(Check[OpposeParams, OpposeOutcome]):
 class Member:
     """A participant of a cooperation: the bonus they roll and their level in the skill."""
 
+    MAX_LEVEL: ClassVar[int] = 1000
+    """The one bound on a member's level in the skill (a sheet's scores stop there too)."""
+
     bonus: int
     level: int
 
@@ -441,6 +447,12 @@ class Member:
         check_int(self.level, "level")
         if self.level < 0:
             raise RuleError(N_("A level is 0 or more, not {level}."), level=self.level)
+        if self.level > self.MAX_LEVEL:
+            raise LimitError(
+                N_("A level is from 0 to {limit}, not {level}."),
+                limit=self.MAX_LEVEL,
+                level=self.level,
+            )
 
 
 def helps(member: Member, natural: int, total: int) -> bool:

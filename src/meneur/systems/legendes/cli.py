@@ -31,9 +31,6 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
 from meneur.systems.legendes.rules import (
-    MAX_DICE,
-    MAX_EXTRA_DICE,
-    MAX_SPEND,
     Band,
     Domain,
     Effect,
@@ -108,7 +105,9 @@ def _text_option(flag: str, metavar: str, help_text: str) -> Any:
 
 DiceOpt = Annotated[
     int | None,
-    _number_option("--dice", "N", 0, MAX_DICE, _("The hero's dice (instead of --domain).")),
+    _number_option(
+        "--dice", "N", 0, OpposedParams.MAX_DICE, _("The hero's dice (instead of --domain).")
+    ),
 ]
 DomainOpt = Annotated[
     Domain | None,
@@ -134,7 +133,9 @@ GroupOpt = Annotated[
 ]
 VsDiceOpt = Annotated[
     int | None,
-    _number_option("--vs-dice", "M", 0, MAX_DICE, _("The opposition's dice (instead of --vs).")),
+    _number_option(
+        "--vs-dice", "M", 0, OpposedParams.MAX_DICE, _("The opposition's dice (instead of --vs).")
+    ),
 ]
 ModifierOpt = Annotated[
     int,
@@ -157,7 +158,7 @@ RemoveOpt = Annotated[
         "--remove-dice",
         "N",
         0,
-        MAX_DICE,
+        OpposedParams.MAX_DICE,
         _("Dice the GM removes for an action described too thinly (L-6)."),
     ),
 ]
@@ -166,7 +167,13 @@ MotivationOpt = Annotated[
 ]
 SpendOpt = Annotated[
     int,
-    _number_option("--spend", "N", 0, MAX_SPEND, _("Motivation points spent: +1 die each (L-12).")),
+    _number_option(
+        "--spend",
+        "N",
+        0,
+        OpposedParams.MAX_SPEND,
+        _("Motivation points spent: +1 die each (L-12)."),
+    ),
 ]
 LightOpt = Annotated[
     bool, typer.Option("--light-wound", help=_("The hero has a light wound: -2 (L-13)."))
@@ -251,7 +258,7 @@ def build_params(
         grave_wound=grave_wound,
         motivation=motivation,
         spend=spend,
-        extra_dice=min(extra, MAX_EXTRA_DICE),
+        extra_dice=min(extra, OpposedParams.MAX_EXTRA_DICE),
         bonus=bonus,
         take=take,
         partial=partial or "wound",
@@ -342,11 +349,19 @@ def odds_command(
 def aid_command(
     helper_dice: Annotated[
         int,
-        _number_option("--helper-dice", "N", 0, MAX_DICE, _("The helper's dice (L-11).")),
+        _number_option(
+            "--helper-dice", "N", 0, OpposedParams.MAX_DICE, _("The helper's dice (L-11).")
+        ),
     ],
     helped_dice: Annotated[
         int,
-        _number_option("--helped-dice", "M", 0, MAX_DICE, _("The helped character's dice (L-11).")),
+        _number_option(
+            "--helped-dice",
+            "M",
+            0,
+            OpposedParams.MAX_DICE,
+            _("The helped character's dice (L-11)."),
+        ),
     ],
     modifier: ModifierOpt = 0,
     odds: Annotated[
@@ -593,7 +608,7 @@ def scene_aid(
     helper: Annotated[str, typer.Option("--helper", help=_("Who helps (once per scene, L-11)."))],
     helper_dice: Annotated[
         int,
-        _number_option("--helper-dice", "N", 0, MAX_DICE, _("The helper's dice.")),
+        _number_option("--helper-dice", "N", 0, OpposedParams.MAX_DICE, _("The helper's dice.")),
     ],
     sheet: SheetArg = None,
     stored: CharacterArg = None,

@@ -86,7 +86,10 @@ class LegendesAdapter(Adapter):
                 tuple(self.domain_label(str(v), variant) for v in row_values),
             )
         else:
-            row_axis = Axis("dice", N_("Dice"), parse_int_list(row_text, 0, 30, _("Dice")))
+            from meneur.systems.legendes.rules import OpposedParams
+
+            most = OpposedParams.MAX_DICE  # the rules' one bound on a side's dice
+            row_axis = Axis("dice", N_("Dice"), parse_int_list(row_text, 0, most, _("Dice")))
         names = {level: level for level in LEVELS}
         names.update({"common": "commun", "heroic": "heroique", "legendary": "legendaire"})
         levels = parse_names(columns or ",".join(LEVELS), names, _("Opposition level"))

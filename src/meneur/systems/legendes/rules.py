@@ -57,10 +57,6 @@ OUTCOME_KEYS: tuple[str, ...] = (
 )
 """The keys of the odds, from the hero's point of view (a public JSON contract)."""
 
-MAX_DICE = 30
-"""Dice on one side of a roll, before bonuses (a domain rolls 3; a crowd is split, L-4)."""
-MAX_SPEND = 10
-MAX_EXTRA_DICE = 5
 MAX_CROWD = 100_000
 
 _LEVEL_NAMES: dict[str, Level] = {
@@ -348,9 +344,18 @@ class OpposedParams:
     partial: Partial = "wound"
     """What a *victoire partielle* taken does to the loser (L-13): a wound, or doubt."""
 
+    MAX_DICE: ClassVar[int] = 30
+    """Dice on one side of a roll, before bonuses (a domain rolls 3; a crowd is split,
+    L-4), and dice removed: the one bound that the CLI, the web table, the lab, the
+    scene roll and the sheets read here."""
+    MAX_SPEND: ClassVar[int] = 10
+    """Motivation points spent on one roll (L-12: +1 die each)."""
+    MAX_EXTRA_DICE: ClassVar[int] = 5
+    """Extra dice from help (L-11)."""
+
     def __post_init__(self) -> None:
-        _count(self.dice, 0, MAX_DICE, N_("The number of dice"))
-        _count(self.vs_dice, 0, MAX_DICE, N_("The opposition's number of dice"))
+        _count(self.dice, 0, self.MAX_DICE, N_("The number of dice"))
+        _count(self.vs_dice, 0, self.MAX_DICE, N_("The opposition's number of dice"))
         if self.vs_level is not None and self.vs_level not in LEVELS:
             raise UsageError(
                 N_("Unknown opposition level '{level}'."), level=str(self.vs_level)[:40]
@@ -361,9 +366,9 @@ class OpposedParams:
                 N_("A regret or blocage removes 1 or 2 dice (L-6), not {regret}."),
                 regret=self.regret,
             )
-        _count(self.removed_dice, 0, MAX_DICE, N_("The dice removed"))
-        _count(self.spend, 0, MAX_SPEND, N_("The motivation points spent"))
-        _count(self.extra_dice, 0, MAX_EXTRA_DICE, N_("The extra dice"))
+        _count(self.removed_dice, 0, self.MAX_DICE, N_("The dice removed"))
+        _count(self.spend, 0, self.MAX_SPEND, N_("The motivation points spent"))
+        _count(self.extra_dice, 0, self.MAX_EXTRA_DICE, N_("The extra dice"))
         _count(self.bonus, 0, 5, N_("The help bonus"))
         if self.take is not None and self.take not in BANDS:
             raise UsageError(UNKNOWN_BAND, band=str(self.take)[:40])
@@ -526,8 +531,10 @@ class HelpParams:
     modifier: int = 0
 
     def __post_init__(self) -> None:
-        _count(self.helper_dice, 0, MAX_DICE, N_("The helper's number of dice"))
-        _count(self.helped_dice, 0, MAX_DICE, N_("The helped character's number of dice"))
+        _count(self.helper_dice, 0, OpposedParams.MAX_DICE, N_("The helper's number of dice"))
+        _count(
+            self.helped_dice, 0, OpposedParams.MAX_DICE, N_("The helped character's number of dice")
+        )
         check_circumstance(self.modifier)
 
 

@@ -23,7 +23,6 @@ from meneur.systems.base import FaceReader
 from meneur.systems.legendes.data import rules_data
 from meneur.systems.legendes.rules import (
     DOMAIN_NAMES,
-    MAX_DICE,
     Band,
     Domain,
     HelpParams,
@@ -170,8 +169,12 @@ def add_character(hero: Hero, name: str, dice: int) -> tuple[Hero, dict[str, Any
         raise RuleError(N_("{name} is the hero of this sheet."), name=name)
     if len(scene.oppositions) >= MAX_OPPOSITIONS:
         raise RuleError(N_("A scene holds at most {limit} oppositions."), limit=MAX_OPPOSITIONS)
-    if isinstance(dice, bool) or not isinstance(dice, int) or not 0 <= dice <= MAX_DICE:
-        raise RuleError(N_("A character rolls 0 to {most} dice."), most=MAX_DICE)
+    if (
+        isinstance(dice, bool)
+        or not isinstance(dice, int)
+        or not 0 <= dice <= OpposedParams.MAX_DICE
+    ):
+        raise RuleError(N_("A character rolls 0 to {most} dice."), most=OpposedParams.MAX_DICE)
     character = Opposition(name=name, character=True, dice=dice)
     scene.oppositions.append(character)
     return new, {

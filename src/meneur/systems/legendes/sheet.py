@@ -20,7 +20,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from meneur.errors import SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
-from meneur.systems.legendes.rules import MAX_DICE, Effect, Level, SceneKind, Wound
+from meneur.systems.legendes.rules import Effect, Level, OpposedParams, SceneKind, Wound
 from meneur.text import plain_name
 
 Name = Field(min_length=1, max_length=80)
@@ -44,7 +44,7 @@ class Opposition(_Model):
     level: Level | None = None
     """The opposition's level (L-3); None for a character."""
     character: bool = False
-    dice: int = Field(ge=0, le=MAX_DICE)
+    dice: int = Field(ge=0, le=OpposedParams.MAX_DICE)
     group: bool = False
     rolls: int = Field(default=0, ge=0, le=10_000)
     wound: Wound = "none"

@@ -116,13 +116,6 @@ def _pool(text: str) -> int:
     return parse_int(text, low=1, high=TestParams.MAX_DICE)
 
 
-def _opposed_pool(text: str) -> int:
-    """A side of an opposition whose exact odds are asked (``odds.MAX_OPPOSED_ODDS_DICE``)."""
-    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
-
-    return parse_int(text, low=1, high=MAX_OPPOSED_ODDS_DICE)
-
-
 def _dice_option(flag: str, help_text: str, parser: Any = _pool) -> Any:
     """A number of dice, bounded where the rules (or the exact engine) declare it."""
     return typer.Option(flag, parser=parser, metavar="N", help=help_text)
@@ -571,7 +564,6 @@ def odds_command(
         _dice_option(
             "--vs",
             _("Odds of an opposition against this many dice instead of a threshold."),
-            _opposed_pool,
         ),
     ] = None,
     reroll_ties: Annotated[
@@ -592,10 +584,14 @@ def odds_command(
     policy = check_policy(explode)
     rule: SixesRule = "all" if sixes == "all" else "batch"
     if vs is not None:
-        if dice > MAX_OPPOSED_ODDS_DICE:
-            raise UsageError(
-                N_("Exact odds of an opposition are computed for at most {limit} dice a side."),
+        if policy == "needed" and max(dice, vs) > MAX_OPPOSED_ODDS_DICE:
+            raise UsageError(  # T-9: needed sides look at each other (their joint state)
+                N_(
+                    "Exact odds of an opposition with --explode needed are computed for at "
+                    "most {limit} dice a side (never and always: up to {bound})."
+                ),
                 limit=MAX_OPPOSED_ODDS_DICE,
+                bound=TestParams.MAX_DICE,
             )
         oparams = OpposedParams(
             Side(dice, blessed=blessed, cursed=cursed, explode=policy),

@@ -51,8 +51,8 @@ def p_win_against_monster(
 
     ``damage``/``absorb`` are the character's weapon and armour, ``vs_*`` the monster's.
     """
-    if max(force, mr) > MAX_OPPOSED_ODDS_DICE:
-        raise LimitError(
+    if explode == "needed" and max(force, mr) > MAX_OPPOSED_ODDS_DICE:
+        raise LimitError(  # T-9: needed sides look at each other (never, always: any pool)
             N_("Exact fight odds are computed for at most {limit} dice a side."),
             limit=MAX_OPPOSED_ODDS_DICE,
         )

@@ -13,8 +13,8 @@ to ``p - d`` with ``d`` in 1..6, whatever the pool.
   multinomial counts of the ``6**p`` ordered outcomes (exact integers).
 * a law is a list of polynomials in the successes, one per *class* (ones capped at 3,
   sixes state); a batch followed by the rest of the test is a polynomial product, done
-  as one integer product (Kronecker substitution: the coefficients side by side in one
-  Python integer), so the cost grows polynomially with the pool.
+  by FLINT (``python-flint``'s ``fmpz_poly``), so the cost grows polynomially with the
+  pool. FLINT is imported with this module, and this module only when odds are asked.
 * ``always`` (and ``never``) do not look at the successes: :func:`always_tail` is the
   law of everything that ``p`` pending dice still bring, memoised for every ``p``, so a
   grid of pools shares it. ``needed`` stops once the threshold is reached:
@@ -29,6 +29,9 @@ from __future__ import annotations
 
 from functools import cache
 from math import comb
+from typing import Any
+
+from flint import fmpz_poly
 
 from meneur.systems.tunnels.rules import CRITICAL_ONES, EXCEPTIONAL_SIXES, SixesRule
 
@@ -114,167 +117,142 @@ def leaf_law(dice: int, lowest: int, rule: SixesRule) -> dict[tuple[int, int], t
     return {key: tuple(poly) for key, poly in merged.items()}
 
 
-# --- packed polynomials -------------------------------------------------------------
+# --- products in flint -------------------------------------------------------------
 #
-# A polynomial with coefficients below 2**(8*width) is one integer, its coefficients
-# side by side (Kronecker substitution): adding two laws is one integer sum, a batch
-# followed by the rest of the test one integer product. Every law of one computation
-# shares one width, large enough for its largest weight (6**most_dice(pool)).
+# A law of the test so far (or of the rest of it) has one polynomial per class whose
+# coefficients run to thousands of bits (weights over ``6**most_dice``) and whose degree
+# reaches ``most_dice(pool)``. Its product with one batch's law (degree at most the
+# batch, small coefficients) is done by FLINT's ``fmpz_poly``, which multiplies such
+# unbalanced integer polynomials some 20 times faster than Python integers packed side
+# by side (Kronecker substitution, the previous engine): 1,770 coefficients of 4,600 bits
+# times 60 coefficients take ~20 ms in FLINT, ~430 ms as packed Python integers.
 
-Packed = dict[tuple[int, int], int]
-"""(ones capped at 3, sixes state) -> packed polynomial in the successes."""
-
-WIDTH_STEP = 10
-"""Pools are rounded up to a multiple of 10 for the width, so that nearby pools share
-the memoised laws (a grid of pools 1..60 uses six widths)."""
-
-
-def width_for(dice: int, *, shared: bool = True) -> int:
-    """Bytes per coefficient for a pool of ``dice`` (weights below ``6**most_dice``);
-    ``shared``: rounded up so that memoised laws serve nearby pools."""
-    rounded = -(-dice // WIDTH_STEP) * WIDTH_STEP if shared else dice
-    weight: int = 6 ** most_dice(rounded)
-    return weight.bit_length() // 8 + 2
+FLaw = dict[tuple[int, int], fmpz_poly]
+"""(ones capped at 3, sixes state) -> polynomial in the successes (FLINT integers)."""
 
 
-def unpack(value: int, width: int) -> Poly:
-    """The coefficients of a packed polynomial (trailing zeros dropped)."""
-    size = -(-value.bit_length() // (8 * width))
-    raw = value.to_bytes(width * size, "little")
-    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, width * size, width)]
+@cache
+def flint_batch_law(dice: int, lowest: int, rule: SixesRule) -> dict[int, FLaw]:
+    """:func:`batch_law` as FLINT polynomials (converted once per batch size)."""
+    return {
+        distinct: {key: fmpz_poly(poly) for key, poly in law.items()}
+        for distinct, law in batch_law(dice, lowest, rule).items()
+    }
 
 
-def times(big: int, small: Poly | tuple[int, ...], width: int) -> int:
-    """A packed polynomial times a short one with small coefficients (a batch's law).
-
-    One multiply-and-shift of ``big`` per coefficient of the short one: each costs the
-    size of ``big``, less than a product of two packed integers whose slots are mostly
-    the width of the largest weight (CPython multiplies large integers in more than
-    linear time).
-    """
-    bits = 8 * width
-    out = 0
-    for weight in reversed(small):
-        out <<= bits
-        if weight:
-            out += big * weight
-    return out
+def _add(into: FLaw | dict[int, fmpz_poly], key: Any, value: fmpz_poly) -> None:
+    if not value.is_zero():
+        into[key] = into[key] + value if key in into else value
 
 
-def _sum_big(classes: Packed, ones: int | None, sixes: int | None) -> int:
-    return sum(
-        value
-        for (o, x), value in classes.items()
-        if (ones is None or o == ones) and (sixes is None or x == sixes)
-    )
+def _margins(law: FLaw) -> tuple[dict[int, fmpz_poly], dict[int, fmpz_poly], fmpz_poly]:
+    """A law summed by ones, by sixes state, and in all (one pass)."""
+    by_ones: dict[int, fmpz_poly] = {}
+    by_sixes: dict[int, fmpz_poly] = {}
+    total = fmpz_poly()
+    for (ones, sixes), value in law.items():
+        _add(by_ones, ones, value)
+        _add(by_sixes, sixes, value)
+        total += value
+    return by_ones, by_sixes, total
 
 
-def _sum_small(classes: Law, ones: int | None, sixes: int | None) -> Poly:
-    chosen = [
-        poly
-        for (o, x), poly in classes.items()
-        if (ones is None or o == ones) and (sixes is None or x == sixes)
-    ]
-    return [sum(column) for column in zip(*chosen, strict=True)] if chosen else []
-
-
-def combine(left: Packed, right: Law, width: int) -> Packed:
+def combine(left: FLaw, right: FLaw) -> FLaw:
     """Two independent parts of a test, classes added (ones and sixes capped at 3).
 
-    ``left`` is packed (the test so far, or the rest of it), ``right`` one batch's law.
+    ``left`` is the test so far (or the rest of it), ``right`` one batch's law.
     ``out[c]`` sums ``left[a] * right[b]`` over the class pairs whose capped sum is
     ``c``. Only the pairs that stay below both caps are multiplied one by one; a capped
     class is a product of sums minus those pairs, so under the ``batch`` rule a batch
-    costs 14 products instead of 64.
+    costs 14 products instead of 64. The sums are made once per call: on small pools
+    the cost is the number of FLINT calls, not the size of the numbers.
     """
-    out: Packed = {}
+    out: FLaw = {}
     cap = CRITICAL_ONES  # == EXCEPTIONAL_SIXES: both counters stop at 3
-    ones_l = sorted({o for o, _ in left})
-    ones_r = sorted({o for o, _ in right})
-    low_six = sorted({(x, y) for _, x in left for _, y in right if x + y < cap})
-    by_sixes: dict[int, int] = {}  # sixes below the cap -> the pairs' products, ones summed
-    for o in ones_l:
-        for a in ones_r:
+    ones_l, sixes_l, total_l = _margins(left)
+    ones_r, sixes_r, total_r = _margins(right)
+    low_six = [(x, y) for x in sixes_l for y in sixes_r if x + y < cap]
+    by_sixes: dict[int, fmpz_poly] = {}  # sixes below the cap -> the pairs' products
+    for o, sum_l in ones_l.items():
+        for a, sum_r in ones_r.items():
             if o + a >= cap:
                 continue
-            pairs = 0
+            every = sum_l * sum_r
             for x, y in low_six:
                 if (o, x) in left and (a, y) in right:
-                    value = times(left[(o, x)], right[(a, y)], width)
-                    key = (o + a, x + y)
-                    out[key] = out.get(key, 0) + value
-                    by_sixes[x + y] = by_sixes.get(x + y, 0) + value
-                    pairs += value
-            every = times(_sum_big(left, o, None), _sum_small(right, a, None), width) - pairs
-            if every:
-                out[(o + a, cap)] = out.get((o + a, cap), 0) + every
+                    value = left[(o, x)] * right[(a, y)]
+                    _add(out, (o + a, x + y), value)
+                    _add(by_sixes, x + y, value)
+                    every -= value
+            _add(out, (o + a, cap), every)
     for x, y in low_six:
-        every = times(_sum_big(left, None, x), _sum_small(right, None, y), width)
-        by_sixes[x + y] = by_sixes.get(x + y, 0) - every
+        _add(by_sixes, x + y, -(sixes_l[x] * sixes_r[y]))
+    rest = total_l * total_r
     for sixes, minus in by_sixes.items():
-        if minus:
-            out[(cap, sixes)] = out.get((cap, sixes), 0) - minus
-    whole = times(sum(left.values()), _sum_small(right, None, None), width)
-    rest = whole - sum(out.values())
-    if rest:
-        out[(cap, cap)] = out.get((cap, cap), 0) + rest
+        _add(out, (cap, sixes), -minus)
+    for value in out.values():
+        rest -= value
+    _add(out, (cap, cap), rest)
     return out
 
 
-def _accumulate(into: Packed, parts: Packed, scale: int) -> None:
+def _accumulate(into: FLaw, parts: FLaw, scale: int) -> None:
     for key, value in parts.items():
-        into[key] = into.get(key, 0) + value * scale
+        _add(into, key, value * scale)
 
 
 # --- the test ------------------------------------------------------------------------
 
 
 @cache
-def always_tail(pending: int, lowest: int, rule: SixesRule, width: int) -> Packed:
+def always_tail(pending: int, lowest: int, rule: SixesRule) -> FLaw:
     """The law of what ``pending`` dice still bring when every batch explodes (T-5, T-6).
 
-    Keys are the ones (capped at 3) and the sixes state these dice add; packed
-    polynomials in the successes they add, weighing over ``6**most_dice(pending)``.
+    Keys are the ones (capped at 3) and the sixes state these dice add; polynomials in
+    the successes they add, weighing over ``6**most_dice(pending)``. Memoised: the law of
+    a pool holds the laws of every smaller pool, so a grid of pools computes it once.
     """
     if pending == 0:
-        return {(0, 0): 1}
-    out: Packed = {}
-    for distinct, law in batch_law(pending, lowest, rule).items():
+        return {(0, 0): fmpz_poly([1])}
+    out: FLaw = {}
+    for distinct, law in flint_batch_law(pending, lowest, rule).items():
         rest = pending - distinct
         scale = 6 ** (most_dice(pending) - pending - most_dice(rest))
-        _accumulate(out, combine(always_tail(rest, lowest, rule, width), law, width), scale)
+        _accumulate(out, combine(always_tail(rest, lowest, rule), law), scale)
     return out
 
 
-def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule, width: int) -> Packed:
+def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule) -> FLaw:
     """The law of a test that explodes while its successes are below ``threshold`` (T-6).
 
     A forward pass over the pending dice, from the pool down: each state holds, per
-    (ones, sixes state), the packed polynomial of the successes so far (all below the
+    (ones, sixes state), the polynomial of the successes so far (all below the
     threshold). A batch multiplies it by the batch's polynomial; the part that reaches
     the threshold (or has no extra dice) is done, the rest waits for its extra dice.
-    Weights count over ``6**most_dice(dice)``, packed ``width`` bytes each.
+    Weights count over ``6**most_dice(dice)``.
     """
-    below = (1 << (8 * width * threshold)) - 1  # the coefficients of 0..threshold-1
-    done: Packed = {}
-    states: dict[int, Packed] = {dice: {(0, 0): 1}}
+    done: FLaw = {}
+    states: dict[int, FLaw] = {dice: {(0, 0): fmpz_poly([1])}}
     for pending in range(dice, 0, -1):
         here = states.pop(pending, None)
         if not here:
             continue
-        finished: Packed = {}  # this level's done part, scaled once below
-        for distinct, law in batch_law(pending, lowest, rule).items():
+        finished: FLaw = {}  # this level's done part, scaled once below
+        for distinct, law in flint_batch_law(pending, lowest, rule).items():
             rest = pending - distinct
             if not rest:
-                _accumulate(finished, combine(here, law, width), 1)
+                _accumulate(finished, combine(here, law), 1)
                 continue
             onward = 6 ** (most_dice(pending) - pending - most_dice(rest))
             waiting = states.setdefault(rest, {})
-            for key, value in combine(here, law, width).items():
-                low = value & below
-                if low:
-                    waiting[key] = waiting.get(key, 0) + low * onward
-                if value != low:
-                    finished[key] = finished.get(key, 0) + value - low
+            for key, value in combine(here, law).items():
+                low = value.truncate(threshold)
+                _add(waiting, key, low * onward)
+                _add(finished, key, value - low)
         _accumulate(done, finished, 6 ** (most_dice(pending) - pending))
     return done
+
+
+def coefficients(poly: fmpz_poly) -> list[int]:
+    """The weights by successes as Python integers (trailing zeros dropped)."""
+    return [int(c) for c in poly.coeffs()]
