@@ -27,6 +27,7 @@ PLACEHOLDERS = {
     "NAME": N_("NAME"),
     "HOST": N_("HOST"),
     "FILE": N_("FILE"),
+    "DIR": N_("DIR"),
     "SHEET": N_("SHEET"),
     "LEVEL": N_("LEVEL"),
     "SYSTEM": N_("SYSTEM"),

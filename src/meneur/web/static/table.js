@@ -62,11 +62,7 @@
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
-        if (!id) {
-          var mine = document.querySelector(".card.session");
-          var theirs = doc.querySelector(".card.session");
-          if (mine && theirs) mine.replaceWith(theirs);
-        }
+        if (!id) targets = ["session-slot"];
         targets.forEach(function (t) {
           var mine = document.getElementById(t), theirs = doc.getElementById(t);
           if (mine && theirs) mine.replaceWith(theirs);
