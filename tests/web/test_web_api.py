@@ -326,7 +326,7 @@ def test_a_tunnels_melee_exchange_updates_the_tracker(table: Table) -> None:
             assert after[0]["health"] < before[0]["health"] or after[0]["wounded"]
         else:
             assert after == before or [c["health"] for c in after] == [c["health"] for c in before]
-    assert "(T-10)" in table.client.get(table.gm).text
+    assert '(<a class="rule-link" href="#rule-T-10">T-10</a>)' in table.client.get(table.gm).text
     assert post(action="exchange", index="0", other="0") == 400
     # Brindille's sheet follows the tracker (T-11), written with the log entries
     tracked = Tables(table.store).get(table.info.id).combat["combatants"][0]  # type: ignore[union-attr]

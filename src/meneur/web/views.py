@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from meneur.errors import MeneurError
 from meneur.locale import gettext as _
+from meneur.locale import ngettext
 from meneur.systems.base import NeedMoreDice
 from meneur.web.systems import ADAPTERS, Mark, Verdict
 
@@ -22,7 +24,11 @@ class LogLine:
     """The entry's opaque id for this table (never its sequence number: its gaps would
     count the secret rolls)."""
     at: str
+    """The time in the server's zone (``HH:MM:SS``): what a page without script shows;
+    the page's script shows :attr:`at_iso` in the reader's own zone instead."""
     who: str
+    """Who rolled, as the table says it: the character, or « GM for Pip » when the GM
+    rolled for a character."""
     system: str
     title: str
     mode: str
@@ -30,6 +36,11 @@ class LogLine:
     streams: list[list[Mark]]
     verdict: Verdict
     hidden: bool = False
+    at_iso: str = ""
+    """The moment in UTC (ISO 8601), for ``<time datetime>``."""
+    batches: list[list[list[Mark]]] | None = None
+    """Each stream cut into its batches (the first roll, then each explosion), when the
+    outcome says where the batches end; ``None``: one batch per stream."""
 
 
 def _mark_faces(entry: Mapping[str, Any]) -> list[list[Mark]]:
@@ -90,11 +101,18 @@ def _verdict(entry: Mapping[str, Any]) -> Verdict:
     return Verdict(None, "", "")
 
 
+def _count(value: Any) -> int:
+    """The number a plural agrees with (a count the entry lacks reads as plural)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 2
+
+
 def _exchange(outcome: Mapping[str, Any]) -> Verdict:
     """A melee exchange (Tunnels T-10): who won, who lost how much."""
     names = list(outcome.get("names") or ["?", "?"])
     successes = (outcome.get("a") or {}).get("successes"), (outcome.get("b") or {}).get("successes")
-    detail = _("{a} successes against {b}").format(a=successes[0], b=successes[1])
+    detail = ngettext(
+        "{a} success against {b}", "{a} successes against {b}", _count(successes[0])
+    ).format(a=successes[0], b=successes[1])
     winner = outcome.get("winner")
     if winner not in ("a", "b"):
         return Verdict(None, _("Tie: nobody is hurt"), detail)
@@ -115,12 +133,17 @@ def _melee_round(outcome: Mapping[str, Any]) -> Verdict:
         attacker = index.get(str(strike.get("attacker")), 0)
         if not strike.get("hit"):
             continue
+        damage = strike.get("damage", 0)
         parts.append(
-            _("{attacker} hits {defender} ({zone}): {damage} damage").format(
+            ngettext(
+                "{attacker} hits {defender} ({zone}): {damage} damage",
+                "{attacker} hits {defender} ({zone}): {damage} damage",
+                _count(damage),
+            ).format(
                 attacker=names[attacker],
                 defender=names[1 - attacker],
                 zone=strike.get("zone") or "-",
-                damage=strike.get("damage", 0),
+                damage=damage,
             )
         )
     words = "; ".join(parts) if parts else _("No blow lands")
@@ -145,25 +168,34 @@ def _shot(outcome: Mapping[str, Any]) -> Verdict:
     names = list(outcome.get("names") or ["?", "?"])
     shot = outcome.get("shot") or {}
     attack = shot.get("attack") or {}
-    detail = _("{successes} successes for a difficulty of {difficulty}").format(
-        successes=attack.get("successes", "?"), difficulty=shot.get("difficulty", "?")
-    )
+    successes = attack.get("successes", "?")
+    detail = ngettext(
+        "{successes} success for a difficulty of {difficulty}",
+        "{successes} successes for a difficulty of {difficulty}",
+        _count(successes),
+    ).format(successes=successes, difficulty=shot.get("difficulty", "?"))
     if not shot.get("hit"):
         return Verdict(
             None, _("{shooter} misses {target}").format(shooter=names[0], target=names[1]), detail
         )
-    words = _("{shooter} hits {target} ({zone}): {damage} damage").format(
-        shooter=names[0],
-        target=names[1],
-        zone=shot.get("zone") or "-",
-        damage=shot.get("damage", 0),
-    )
+    damage = shot.get("damage", 0)
+    words = ngettext(
+        "{shooter} hits {target} ({zone}): {damage} damage",
+        "{shooter} hits {target} ({zone}): {damage} damage",
+        _count(damage),
+    ).format(shooter=names[0], target=names[1], zone=shot.get("zone") or "-", damage=damage)
     status = (shot.get("target") or {}).get("status")
     if status == "coma":
         words += " · " + _("{name} falls into a coma").format(name=names[1])
     elif status == "dead":
         words += " · " + _("{name} is dead").format(name=names[1])
     return Verdict(None, words, detail)
+
+
+def dice_words(count: int) -> str:
+    """« 1 dé », « 0 dé », « 2 dés »: a number of dice with its plural right (the
+    templates' ``dice_words``; the systems' trait labels should say it the same way)."""
+    return ngettext("{count} die", "{count} dice", count).format(count=count)
 
 
 def mode_label(mode: str) -> str:
@@ -173,6 +205,48 @@ def mode_label(mode: str) -> str:
         "blindroll": _("blind"),
         "selfroll": _("self"),
     }.get(mode, mode)
+
+
+REFEREED = frozenset({"oppose", "melee", "shot"})
+"""Entries the GM resolves between two combatants: the GM referees, rolls for nobody."""
+
+
+def local_time(at: str) -> str:
+    """``HH:MM:SS`` of a logged UTC moment in the server's zone (the page's fallback)."""
+    try:
+        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at[11:19]
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%H:%M:%S")
+
+
+def roller_words(entry: Mapping[str, Any]) -> str:
+    """Who rolled: the character, « GM for Pip » when the GM's seat rolled for one."""
+    from meneur.web.live import roll_meta
+
+    who = str(entry.get("who") or "-")
+    if roll_meta(dict(entry))[1] != "gm" or entry.get("kind") in REFEREED:
+        return who
+    return _("GM") if who == "-" else _("GM for {name}").format(name=who)
+
+
+def _batches(entry: Mapping[str, Any], streams: list[list[Mark]]) -> list[list[list[Mark]]] | None:
+    """The streams cut where the outcome's ``batches`` end (an exploding roll, T-5)."""
+    told = (entry.get("outcome") or {}).get("batches")
+    if len(streams) != 1 or not isinstance(told, list) or len(told) < 2:
+        return None
+    if not all(isinstance(batch, list) for batch in told):
+        return None
+    if [face for batch in told for face in batch] != [mark.face for mark in streams[0]]:
+        return None
+    cut: list[list[Mark]] = []
+    start = 0
+    for batch in told:
+        cut.append(streams[0][start : start + len(batch)])
+        start += len(batch)
+    return [cut]
 
 
 def log_line(
@@ -189,12 +263,14 @@ def log_line(
         title = _("melee round (O-12)")
     elif entry.get("kind") == "shot" and entry.get("system") == "obscur":
         title = _("shot (O-14)")
-    at = str(entry.get("at", ""))[11:19]
+    at_iso = str(entry.get("at", ""))
+    at = local_time(at_iso)
+    who = roller_words(entry)
     if hidden:
         return LogLine(
             key,
             at,
-            str(entry.get("who") or "-"),
+            who,
             system,
             title,
             mode,
@@ -202,15 +278,19 @@ def log_line(
             [],
             Verdict(None, _("Blind roll: only the GM sees the dice."), ""),
             hidden=True,
+            at_iso=at_iso,
         )
+    streams = _mark_faces(entry)
     return LogLine(
         key,
         at,
-        str(entry.get("who") or "-"),
+        who,
         system,
         title,
         mode,
         str(entry.get("source", "")),
-        _mark_faces(entry),
+        streams,
         _verdict(entry),
+        at_iso=at_iso,
+        batches=_batches(entry, streams),
     )

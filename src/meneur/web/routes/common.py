@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from fastapi import HTTPException
+from markupsafe import Markup
 from sqlalchemy import select
 
 from meneur.campaign.models import Campaign, Roll
@@ -23,6 +24,7 @@ from meneur.locale import current_language, set_language
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.live import Audience, audience, roll_meta
+from meneur.web.rulesdoc import Rule, for_systems
 from meneur.web.state import WebState
 from meneur.web.systems import ADAPTERS, RollOptions, Trait, creation_fields
 from meneur.web.tables import PlayerInfo, Seat, TableInfo, same_token
@@ -208,6 +210,16 @@ def sheet_view(
     return view
 
 
+SYSTEM_LETTERS = {"tunnels": "T", "obscur": "O", "krasses": "K", "legendes": "L"}
+"""The letter of each system's rule ids (``T-5``, ``O-10``)."""
+
+
+def rules_panel(systems: set[str]) -> list[tuple[Rule, Markup]]:
+    """The rules panel's entries: those of the systems played at the table (all when none
+    is yet), from the shipped copy of ``docs/rules.md``."""
+    return for_systems({SYSTEM_LETTERS[s] for s in systems if s in SYSTEM_LETTERS})
+
+
 def seat_label(player: PlayerInfo) -> str:
     """A seat as the GM sees it: its name and its number (two Bastien stay two seats)."""
     return f"{player.name} #{player.id}"
@@ -231,6 +243,7 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
                 view.owner = _("non-player character") if holder is None else labels[holder]
             sheets.append(view)
     sessions = state.store.game_sessions(campaign=seat.table.campaign)
+    lines = visible_lines(state, seat)
     unclaimed = [c.name for c in characters if name_key(c.name) not in holds]
     return {
         "seat": seat,
@@ -238,7 +251,8 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "players": players,
         "sheets": sheets,
         "options": options,
-        "lines": visible_lines(state, seat),
+        "lines": lines,
+        "rules": rules_panel({c.system for c in characters} | {line.system for line in lines}),
         "session": sessions[-1] if sessions else None,
         "csrf": state.csrf(seat),
         "combat": fights.normal(seat.table.combat),
