@@ -518,6 +518,10 @@ def test_obscur_depassement_after_the_roll_with_the_advisors_odds(table: Table) 
     )
     last = table.store.rolls()[-1]
     assert last["faces"] == [[1, 1, 6, 6]] and last["outcome"]["faces"] == [6, 6]
+    from meneur.campaign.replay import replay_entries
+
+    report = replay_entries(table.store.rolls())  # O-10 after the roll replays (issue 14)
+    assert report.problems == () and report.rolls == 2
     spent = best.cost + plans[index].cost
     resources = table.store.character("Isaure").sheet["ressources"]
     left = resources["vecu"] + resources["volonte"]["current"] + resources["moral"]["current"]

@@ -12,7 +12,8 @@ import pytest
 
 from meneur.locale import set_language
 from meneur.web.rulesdoc import build, entry_html, link_rules, parse, rules
-from meneur.web.views import dice_words, local_time, log_line
+from meneur.web.views import local_time, log_line
+from meneur.web.words import dice_words
 from web.test_web_live import receive
 from web.web_helpers import Table
 

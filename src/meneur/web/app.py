@@ -43,7 +43,7 @@ from meneur.web.rolls import Roller
 from meneur.web.rulesdoc import link_rules
 from meneur.web.state import HERE, WebSettings, WebState
 from meneur.web.tables import Tables
-from meneur.web.views import dice_words
+from meneur.web.words import dice_words
 
 log = logging.getLogger("meneur.web")
 
@@ -263,8 +263,19 @@ def error_response(request: Request, status: int, message: str) -> Response:
 
 
 def build_templates() -> Jinja2Templates:
+    """The table's templates, and each system's own parts under ``<system>/``."""
+    from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
+
+    from meneur.web.systems import adapters
+
+    parts = {
+        name: FileSystemLoader(str(adapter.templates))
+        for name, adapter in adapters().items()
+        if adapter.templates is not None
+    }
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     env = templates.env
+    env.loader = ChoiceLoader([FileSystemLoader(str(HERE / "templates")), PrefixLoader(parts)])
     env.autoescape = True
     env.auto_reload = False  # templates ship with the package: no stat() per render
     env.globals["_"] = gettext
@@ -287,6 +298,10 @@ def create_app(
     the_store = store if store is not None else Store(url)
     the_settings = settings or WebSettings()
     redact_logs()
+    from meneur.systems.at_table import web_adapters
+    from meneur.web.systems import adapters, install
+
+    install(web_adapters())
     roller = Roller(the_store)
     state = WebState(
         store=the_store,
@@ -294,6 +309,7 @@ def create_app(
         templates=build_templates(),
         tables=Tables(the_store),
         roller=roller,
+        waits={wait.name: wait for a in adapters().values() for wait in a.waits()},
     )
 
     from meneur.web.fanout import Fanout, psycopg_url

@@ -6,11 +6,10 @@ The state is one JSON object kept with the table (``web_tables.combat``)::
         {"name": "Zoé", "initiative": 4, "health": 12, "max": 12, "wounds": "", "last": ""}]}
 
 Order: highest initiative first; the GM types it (the order the opposed tests gave),
-except for an Obscur character, who joins with its Rang d'Action (O-11). ``health`` is
-whatever the system counts (Endurance, Vie, MR): the GM adjusts it, and an exchange of
-blows (``melee``, ``obscur_melee``, ``legendes_oppose``) writes what the rules made of
-it; a roll by a combatant writes its verdict in ``last``, so the table sees who acted
-and how.
+unless a character's system gives it from the sheet (its web adapter's ``combatant``).
+``health`` is whatever the system counts: the GM adjusts it, and an exchange of blows
+(each system's ``exchange``) writes what the rules made of it; a roll by a combatant
+writes its verdict in ``last``, so the table sees who acted and how.
 """
 
 from __future__ import annotations
@@ -46,10 +45,9 @@ def add(
     most: int | None = None,
     level: str = "",
 ) -> dict[str, Any]:
-    """Add a combatant; ``dice`` > 0 marks a Tunnels character (its Force), who can trade
-    blows (T-10) with another combatant; a combatant without dice fights with its
-    ``health`` as Monster Rating in a Tunnels exchange; ``most``: the maximum, when the
-    sheet knows it (an Obscur character's Vie); ``level``: a Légendes opposition's level.
+    """Add a combatant; ``dice``: the dice it fights with, when its system counts them;
+    ``most``: the maximum health, when the sheet knows it; ``level``: a level shown
+    instead of health (an opposition without a sheet).
     ``system`` names the system of a character of the campaign (its exchange follows
     that system's rules); ``agility`` breaks ties of initiative (O-11: the higher Agilité
     acts first)."""

@@ -1,10 +1,9 @@
 """What every exchange of the combat tracker shares, whatever the system's rules.
 
-An exchange (a Tunnels melee exchange, an Obscur melee round, a Légendes opposed roll)
-picks two combatants of the tracker, rolls with the table's dice, and logs one public
-entry together with the sheets it changed. The system modules (:mod:`.melee`,
-:mod:`.obscur_melee`, :mod:`.legendes_oppose`) keep only their rules; the dice, the
-log and the recovery when something fails are here, once.
+An exchange (each system's :meth:`~meneur.web.systems.WebAdapter.exchange`) picks two
+combatants of the tracker, rolls with the table's dice, and logs one public entry
+together with the sheets it changed. The systems' modules keep only their rules; the
+dice, the log and the recovery when something fails are here, once.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ class OptionsIn(BaseModel):
 
 class RollIn(OptionsIn):
     after: bool = False
-    """Obscur: choose the Dépassement after seeing the dice (O-10, with the advisor)."""
+    """Choose what to buy after seeing the dice (a waiting roll, where the system has one)."""
     character: str = Field(min_length=1, max_length=80)
     trait: str = Field(min_length=1, max_length=80)
     mode: Literal["public", "gmroll", "blindroll", "selfroll"] = "public"
@@ -59,18 +59,6 @@ class RollIn(OptionsIn):
 
 class RollForm(RollIn):
     csrf: str = Field(default="", max_length=80)
-
-
-class NextForm(BaseModel):
-    csrf: str = Field(default="", max_length=80)
-    choice: Literal["explode", "stop"] = "stop"
-    faces: str = Field(default="", max_length=400)
-
-
-class PushForm(BaseModel):
-    csrf: str = Field(default="", max_length=80)
-    plan: int = Field(default=0, ge=0, le=200)
-    faces: str = Field(default="", max_length=400)
 
 
 class JoinForm(BaseModel):
@@ -85,7 +73,7 @@ class CharacterForm(BaseModel):
     csrf: str = Field(default="", max_length=80)
     action: Literal["pick", "create"] = "create"
     character: str = Field(default="", max_length=80)
-    system: str = Field(default="tunnels", max_length=40)
+    system: str = Field(default="", max_length=40)
     name: str = Field(default="", max_length=80)
     free: bool = False
     """The GM's new character is left free for a player to pick (else it is an NPC)."""
@@ -109,37 +97,19 @@ class CsrfForm(BaseModel):
 
 
 class CombatForm(BaseModel):
+    """The tracker's form; a roll between combatants also carries its system's own fields,
+    which that system's adapter validates."""
+
     csrf: str = Field(default="", max_length=80)
-    action: Literal["add", "remove", "next", "reset", "adjust", "exchange", "shot"] = "next"
+    action: str = Field(default="next", pattern=r"^[a-z_]{1,20}$")
     name: str = Field(default="", max_length=80)
     initiative: str = Field(default="", max_length=4)
-    """Empty: an Obscur character's Rang d'Action (O-11), else 0."""
+    """Empty: what the character's sheet gives (its system says), else 0."""
     health: str = Field(default="", max_length=6)
-    """Endurance, Vie or MR; empty: a Tunnels character's current Endurance (else 10)."""
+    """Health or rating; empty: what the character's sheet gives (else 10)."""
     index: int = Field(default=0, ge=0, le=100)
     other: int = Field(default=1, ge=0, le=100)
     delta: int = Field(default=0, ge=-1000, le=1000)
     wounds: str = Field(default="", max_length=120)
-    level: Literal["", "commun", "elite", "heroique", "legendaire"] = ""
-    """A Légendes opposition's level (L-3), for a combatant without a sheet."""
-    trait: str = Field(default="", max_length=80)
-    """The domain a Légendes hero fights with (empty: their first legendary domain)."""
-    faces: str = Field(default="", max_length=400)
-    """An exchange with physical dice: the first fighter's faces (then ``vs_faces``)."""
-    vs_faces: str = Field(default="", max_length=400)
-    speed: str = Field(default="immobile", max_length=40)
-    """An Obscur shot (O-14): the target's speed, cover, the distance (checked by the rules)."""
-    cover: str = Field(default="aucune", max_length=40)
-    distance: str = Field(default="courte", max_length=40)
-    aim: int = Field(default=0, ge=-1000, le=1000)
-    """Rounds aimed (O-21): the shot's own params refuse what the CLI refuses."""
-    gardien_only: bool = False
-    dodge: bool = False
-    third: int = Field(default=-1, ge=-1, le=100)
-    """Légendes (L-10): a third combatant (-1: none), beside the first or each against each."""
-    each_other: bool = False
-    """Légendes (L-10): the three combatants fight one another."""
-    partial: str = Field(default="", max_length=20)
-    """Légendes (L-13): what a partial victory does, wound or doubt (empty: a wound)."""
-    take: str = Field(default="", max_length=20)
-    """Légendes (L-8): the lesser band the winner takes (empty: what the dice allow)."""
+    level: str = Field(default="", pattern=r"^[a-z]{0,20}$")
+    """A level shown instead of health, for an opposition without a sheet."""

@@ -1,7 +1,7 @@
 """Exact odds off the event loop and off the writer: a worker process, a cache, a budget.
 
-An exact distribution can be costly (a Tunnels pool of 30 dice exploding toward 33
-successes took 45 s): computed in a request it held the table for everyone. Here every
+An exact distribution can be costly (a pool of 30 dice exploding toward 33 successes
+took 45 s): computed in a request it held the table for everyone. Here every
 exact computation of the table (the chances beside the buttons, the Dépassement
 choices, the luck of a roll) runs in a separate process, answers are cached, and each
 has a time budget: past it the process is stopped (and started again for the next
@@ -26,7 +26,10 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from meneur.web.systems import WebAdapter
 
 log = logging.getLogger("meneur.web")
 BUDGET = 3.0
@@ -48,12 +51,13 @@ class SheetOdds:
     error: str = ""
 
 
-def sheet_odds(system: str, sheet: Mapping[str, Any], options: Any, pushes_of: str) -> SheetOdds:
-    """(worker) Each trait's exact chance, and the Dépassement / spend choices of one trait."""
+def sheet_odds(
+    adapter: WebAdapter, sheet: Mapping[str, Any], options: Any, pushes_of: str
+) -> SheetOdds:
+    """(worker) Each trait's exact chance, and the choices bought before the roll of one
+    trait (the adapter travels to the worker: it holds no state)."""
     from meneur.errors import MeneurError
-    from meneur.web.systems import ADAPTERS
 
-    adapter = ADAPTERS[system]
     try:
         chances: dict[str, Fraction | None] = {}
         for trait in adapter.traits(sheet):
@@ -156,13 +160,13 @@ class Odds:
         return result
 
     def sheet(
-        self, system: str, sheet: Mapping[str, Any], options: Any, pushes_of: str = ""
+        self, adapter: WebAdapter, sheet: Mapping[str, Any], options: Any, pushes_of: str = ""
     ) -> SheetOdds | None:
         """A sheet's exact chances, or ``None`` past the budget."""
-        found = self.run(sheet_odds, system, sheet, options, pushes_of)
+        found = self.run(sheet_odds, adapter, sheet, options, pushes_of)
         return found if isinstance(found, SheetOdds) else None
 
     async def asheet(
-        self, system: str, sheet: Mapping[str, Any], options: Any, pushes_of: str = ""
+        self, adapter: WebAdapter, sheet: Mapping[str, Any], options: Any, pushes_of: str = ""
     ) -> SheetOdds | None:
-        return await asyncio.to_thread(self.sheet, system, sheet, options, pushes_of)
+        return await asyncio.to_thread(self.sheet, adapter, sheet, options, pushes_of)

@@ -30,7 +30,6 @@ from meneur.campaign.store import CharacterInfo, NewRoll, Store
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
-from meneur.systems.registry import find_system
 from meneur.web.live import ROLL_MODES
 from meneur.web.odds import Odds
 from meneur.web.systems import RollOptions, adapter_for
@@ -145,7 +144,7 @@ class Roller:
         params = adapter.params(character.sheet, request.trait, request.options)
         paid = adapter.paid(character.sheet, params)  # refused before any die is rolled
         sheets = {character.name: paid} if paid is not None else None
-        check = find_system(character.system).checks()["test"]
+        check = adapter.check
         if sheets:
             self._sheets.pop((campaign, name_key(character.name)), None)
         previous = {character.name: character.sheet} if sheets else None

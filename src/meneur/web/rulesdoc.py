@@ -24,6 +24,8 @@ JSON_PATH = Path(__file__).parent / "static" / "rules.json"
 RULE_ID = re.compile(r"(?<![\w-])([TOKL]-\d{1,3})(?![\w-])")
 """A rule id as the pages cite it: ``T-5``, not ``ISO-8601`` nor ``T-5-explosion``."""
 HEADING = re.compile(r"^### ([TOKL]-\d+) (.+)$")
+SECTION = re.compile(r"^## [A-Z] — (.+)$")
+"""A system's section (``## X — Its title``): its entries belong to the system so titled."""
 INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\*([^*]+)\*|\[([^\]]+)\]\([^)]*\)")
 
 
@@ -33,22 +35,27 @@ class Rule:
     title: str
     body: str
     """The entry's Markdown, paragraphs separated by blank lines."""
+    system: str = ""
+    """The title of the system whose section holds the entry."""
 
 
 def parse(markdown: str) -> list[Rule]:
     """Every ``### X-n Title`` entry of the rules reference, in order."""
     rules: list[Rule] = []
     current: tuple[str, str] | None = None
+    section = ""
     lines: list[str] = []
 
     def close() -> None:
         if current is not None:
-            rules.append(Rule(current[0], current[1], "\n".join(lines).strip()))
+            rules.append(Rule(current[0], current[1], "\n".join(lines).strip(), section))
 
     for line in markdown.splitlines():
         found = HEADING.match(line)
         if found or line.startswith(("## ", "# ")):
             close()
+            titled = SECTION.match(line)
+            section = titled.group(1).strip() if titled else section
             current = (found.group(1), found.group(2).strip()) if found else None
             lines = []
         elif current is not None:
@@ -61,7 +68,9 @@ def parse(markdown: str) -> list[Rule]:
 def rules() -> dict[str, Rule]:
     """The shipped entries by id (read once)."""
     data = json.loads(JSON_PATH.read_text(encoding="utf-8"))
-    return {item["id"]: Rule(item["id"], item["title"], item["body"]) for item in data}
+    return {
+        item["id"]: Rule(item["id"], item["title"], item["body"], item["system"]) for item in data
+    }
 
 
 def _inline(text: str) -> str:
@@ -106,19 +115,17 @@ def link_rules(text: str) -> Markup:
     return Markup("".join(out))
 
 
-def for_systems(letters: set[str]) -> list[tuple[Rule, Markup]]:
-    """The entries of the systems whose letters are given (all of them for none)."""
+def for_systems(titles: set[str]) -> list[tuple[Rule, Markup]]:
+    """The entries of the systems so titled (all of them for none)."""
     return [
-        (rule, entry_html(rule))
-        for rule in rules().values()
-        if not letters or rule.id[0] in letters
+        (rule, entry_html(rule)) for rule in rules().values() if not titles or rule.system in titles
     ]
 
 
 def build(source: Path) -> str:
     """``static/rules.json`` as made from ``source`` (``docs/rules.md``)."""
     entries = [
-        {"id": r.id, "title": r.title, "body": r.body}
+        {"id": r.id, "title": r.title, "system": r.system, "body": r.body}
         for r in parse(source.read_text(encoding="utf-8"))
     ]
     return json.dumps(entries, ensure_ascii=False, indent=1) + "\n"

@@ -18,13 +18,12 @@ from fastapi import Path as PathParam
 from fastapi.templating import Jinja2Templates
 
 from meneur.campaign.store import Store
-from meneur.web.batches import Batches
 from meneur.web.fanout import Fanout
 from meneur.web.limits import Limits
 from meneur.web.live import Hub
 from meneur.web.odds import Odds
-from meneur.web.pushes import Pushes
 from meneur.web.rolls import Roller
+from meneur.web.systems import Waiting
 from meneur.web.tables import Seat, Tables
 
 HERE = Path(__file__).parent
@@ -65,8 +64,8 @@ class WebState:
     tables: Tables
     roller: Roller
     hub: Hub = field(default_factory=Hub)
-    batches: Batches = field(default_factory=Batches)
-    pushes: Pushes = field(default_factory=Pushes)
+    waits: dict[str, Waiting] = field(default_factory=dict)
+    """The rolls that wait for their roller's choice, by name (each system's own)."""
     limits: Limits | None = None
     fanout: Fanout | None = None
     """Live messages to every process (set by :func:`meneur.web.app.create_app`)."""
@@ -82,6 +81,10 @@ class WebState:
     def close_seat(self, table_id: int, seat: str) -> None:
         """Close the live pages of a removed or renewed seat, on every process."""
         self.send({"kind": "close", "table": table_id, "seat": seat})
+
+    def waiting_for(self, form: Any) -> Waiting | None:
+        """The kind of waiting roll a roll form asks for, if any."""
+        return next((wait for wait in self.waits.values() if wait.asks(form)), None)
 
     @property
     def odds(self) -> Odds:

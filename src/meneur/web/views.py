@@ -13,9 +13,8 @@ from typing import Any
 
 from meneur.errors import MeneurError
 from meneur.locale import gettext as _
-from meneur.locale import ngettext
 from meneur.systems.base import NeedMoreDice
-from meneur.web.systems import ADAPTERS, Mark, Verdict
+from meneur.web.systems import Mark, Verdict, adapters
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +52,7 @@ def _mark_faces(entry: Mapping[str, Any]) -> list[list[Mark]]:
     marked = _marked_by_check(entry, faces)
     if marked is not None:
         return marked
-    adapter = ADAPTERS.get(str(entry.get("system")))
+    adapter = adapters().get(str(entry.get("system")))
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.marks_json(entry.get("params") or {}, faces)
@@ -83,14 +82,12 @@ def _marked_by_check(entry: Mapping[str, Any], faces: list[list[int]]) -> list[l
 
 
 def _verdict(entry: Mapping[str, Any]) -> Verdict:
-    adapter = ADAPTERS.get(str(entry.get("system")))
+    adapter = adapters().get(str(entry.get("system")))
     outcome = entry.get("outcome") or {}
-    if entry.get("kind") == "oppose" and "names" in outcome:
-        return _exchange(outcome)
-    if entry.get("kind") == "melee" and "names" in outcome:
-        return _melee_round(outcome)
-    if entry.get("kind") == "shot" and "names" in outcome:
-        return _shot(outcome)
+    if adapter is not None:
+        described = adapter.describe(entry)
+        if described is not None:
+            return described[1]
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.verdict(outcome)
@@ -99,103 +96,6 @@ def _verdict(entry: Mapping[str, Any]) -> Verdict:
     if "total" in outcome:
         return Verdict(None, _("Total {total}").format(total=outcome["total"]), "")
     return Verdict(None, "", "")
-
-
-def _count(value: Any) -> int:
-    """The number a plural agrees with (a count the entry lacks reads as plural)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else 2
-
-
-def _exchange(outcome: Mapping[str, Any]) -> Verdict:
-    """A melee exchange (Tunnels T-10): who won, who lost how much."""
-    names = list(outcome.get("names") or ["?", "?"])
-    successes = (outcome.get("a") or {}).get("successes"), (outcome.get("b") or {}).get("successes")
-    detail = ngettext(
-        "{a} success against {b}", "{a} successes against {b}", _count(successes[0])
-    ).format(a=successes[0], b=successes[1])
-    winner = outcome.get("winner")
-    if winner not in ("a", "b"):
-        return Verdict(None, _("Tie: nobody is hurt"), detail)
-    won, lost = (names[0], names[1]) if winner == "a" else (names[1], names[0])
-    words = _("{winner} wins the exchange, {loser} loses {points}").format(
-        winner=won, loser=lost, points=outcome.get("lost", 0)
-    )
-    return Verdict(None, words, detail)  # neither side is "the roller": no colour
-
-
-def _melee_round(outcome: Mapping[str, Any]) -> Verdict:
-    """An Obscur melee round (O-12, O-13): each blow that landed, then who is down."""
-    names = list(outcome.get("names") or ["?", "?"])
-    record = outcome.get("round") or {}
-    index = {"a": 0, "b": 1}
-    parts = []
-    for strike in record.get("strikes") or []:
-        attacker = index.get(str(strike.get("attacker")), 0)
-        if not strike.get("hit"):
-            continue
-        damage = strike.get("damage", 0)
-        parts.append(
-            ngettext(
-                "{attacker} hits {defender} ({zone}): {damage} damage",
-                "{attacker} hits {defender} ({zone}): {damage} damage",
-                _count(damage),
-            ).format(
-                attacker=names[attacker],
-                defender=names[1 - attacker],
-                zone=strike.get("zone") or "-",
-                damage=damage,
-            )
-        )
-    words = "; ".join(parts) if parts else _("No blow lands")
-    after = list(outcome.get("after") or [{}, {}])
-    for name, body in zip(names, after, strict=False):
-        status = body.get("status")
-        if status == "coma":
-            words += " · " + _("{name} falls into a coma").format(name=name)
-        elif status == "dead":
-            words += " · " + _("{name} is dead").format(name=name)
-    detail = _("Vie: {a} {vie_a}, {b} {vie_b}").format(
-        a=names[0],
-        vie_a=after[0].get("vie", "?"),
-        b=names[1],
-        vie_b=after[1].get("vie", "?") if len(after) > 1 else "?",
-    )
-    return Verdict(None, words, detail)
-
-
-def _shot(outcome: Mapping[str, Any]) -> Verdict:
-    """An Obscur shot (O-14, O-15, O-21): hit or miss, the damage, the target's Vie."""
-    names = list(outcome.get("names") or ["?", "?"])
-    shot = outcome.get("shot") or {}
-    attack = shot.get("attack") or {}
-    successes = attack.get("successes", "?")
-    detail = ngettext(
-        "{successes} success for a difficulty of {difficulty}",
-        "{successes} successes for a difficulty of {difficulty}",
-        _count(successes),
-    ).format(successes=successes, difficulty=shot.get("difficulty", "?"))
-    if not shot.get("hit"):
-        return Verdict(
-            None, _("{shooter} misses {target}").format(shooter=names[0], target=names[1]), detail
-        )
-    damage = shot.get("damage", 0)
-    words = ngettext(
-        "{shooter} hits {target} ({zone}): {damage} damage",
-        "{shooter} hits {target} ({zone}): {damage} damage",
-        _count(damage),
-    ).format(shooter=names[0], target=names[1], zone=shot.get("zone") or "-", damage=damage)
-    status = (shot.get("target") or {}).get("status")
-    if status == "coma":
-        words += " · " + _("{name} falls into a coma").format(name=names[1])
-    elif status == "dead":
-        words += " · " + _("{name} is dead").format(name=names[1])
-    return Verdict(None, words, detail)
-
-
-def dice_words(count: int) -> str:
-    """« 1 dé », « 0 dé », « 2 dés »: a number of dice with its plural right (the
-    templates' ``dice_words``; the systems' trait labels should say it the same way)."""
-    return ngettext("{count} die", "{count} dice", count).format(count=count)
 
 
 def mode_label(mode: str) -> str:
@@ -257,12 +157,10 @@ def log_line(
     trait = params.get("trait") if isinstance(params, dict) else None
     system = str(entry.get("system", ""))
     title = str(trait) if trait and trait != "-" else str(entry.get("kind", ""))
-    if entry.get("kind") == "oppose" and entry.get("system") == "tunnels":
-        title = _("melee exchange (T-10)")
-    elif entry.get("kind") == "melee" and entry.get("system") == "obscur":
-        title = _("melee round (O-12)")
-    elif entry.get("kind") == "shot" and entry.get("system") == "obscur":
-        title = _("shot (O-14)")
+    adapter = adapters().get(system)
+    described = adapter.describe(entry) if adapter is not None else None
+    if described is not None:
+        title = described[0]
     at_iso = str(entry.get("at", ""))
     at = local_time(at_iso)
     who = roller_words(entry)

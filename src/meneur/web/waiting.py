@@ -1,11 +1,11 @@
 """Rolls waiting for their player's choice: one per seat, dropped after :data:`EXPIRY`.
 
-Tunnels' batch-by-batch explosions (:mod:`meneur.web.batches`) and Obscur's Dépassement
-after the roll (:mod:`meneur.web.pushes`) both hold a half-done roll between two requests
-of the same seat, and both forget one whose player walked away, so that it cannot block
+A system's waiting roll (:class:`meneur.web.systems.Waiting`: explosions chosen batch
+by batch, a purchase chosen after the roll) holds a half-done roll between two requests
+of the same seat, and forgets one whose player walked away, so that it cannot block
 that seat for ever. That bookkeeping, the dice drawn from the form's typed faces (else
 secure dice) and the check that a seat may roll for a character are the same job for
-both: they live here once so that the two kinds of waiting roll cannot drift apart.
+every kind: they live here once so that the kinds of waiting roll cannot drift apart.
 """
 
 from __future__ import annotations

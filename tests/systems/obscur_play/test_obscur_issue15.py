@@ -98,7 +98,8 @@ def test_O29_conditions_reach_test_odds_and_push_with_their_breakdown(
 def test_O29_one_derivation_for_the_cli_and_the_web(sheets: Path) -> None:
     """O-29: the web table's params (its roll, its odds, its Dépassement) are built by the
     same function as the CLI's: the same pool, the same exact odds."""
-    from meneur.web.systems import ObscurWeb, RollOptions
+    from meneur.systems.obscur.web.adapter import ObscurWeb
+    from meneur.web.systems import RollOptions
 
     path = wounded_isaure(sheets)
     sheet = json.loads(path.read_text())
@@ -145,7 +146,8 @@ def test_O8_a_difficulty_of_0_is_refused_in_the_cli_and_the_web(
 ) -> None:
     """O-8: « obtenir au moins 1 Succès »: a difficulty of 0 is refused with one line, the
     same in the CLI and the web (it is the params' own check); a Maladresse never passes."""
-    from meneur.web.systems import ObscurWeb, RollOptions
+    from meneur.systems.obscur.web.adapter import ObscurWeb
+    from meneur.web.systems import RollOptions
 
     fr = one_line_error(
         invoke(
@@ -183,7 +185,8 @@ def test_O34_volonte_at_0_refuses_tests_until_breath_is_caught(
 ) -> None:
     """O-34: Volonté 0, incapable of effort: a test from the sheet is refused with the
     reason (CLI and web) until the GM records the minutes (heal --catch-breath)."""
-    from meneur.web.systems import ObscurWeb, RollOptions
+    from meneur.systems.obscur.web.adapter import ObscurWeb
+    from meneur.web.systems import RollOptions
 
     path = wounded_isaure(sheets, volonte=0)
     args = ("test", "obscur", "--sheet", str(path), "--trait", "Crochetage", "--faces", "6,1,1")

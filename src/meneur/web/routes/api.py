@@ -25,6 +25,7 @@ from meneur.web.routes.common import (
 )
 from meneur.web.routes.pages import note_in_fight
 from meneur.web.state import SeatDep, State
+from meneur.web.systems import adapter_for
 
 router = APIRouter(prefix="/api")
 
@@ -35,7 +36,8 @@ async def odds(
 ) -> dict[str, Any]:
     """The exact chance of success of each trait of ``character`` with the given options.
 
-    With ``trait``, also the chance of each Dépassement bought before the roll (Obscur).
+    With ``trait``, also the chance of each amount bought before the roll (where the
+    system sells dice).
     Rate-limited like rolls; computed by the odds worker within its budget (a chance it
     could not compute in time is ``null``).
     """
@@ -47,7 +49,7 @@ async def odds(
         state.store.character, character[:80], campaign=seat.table.campaign
     )
     options = options_from(dict(request.query_params))
-    found = await state.odds.asheet(info.system, info.sheet, options, trait[:80])
+    found = await state.odds.asheet(adapter_for(info.system), info.sheet, options, trait[:80])
     if found is not None and found.error:
         raise HTTPException(status_code=400, detail=found.error)
     chances: dict[str, Any] = {}

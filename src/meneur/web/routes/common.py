@@ -26,7 +26,7 @@ from meneur.web import combat as fights
 from meneur.web.live import Audience, audience, roll_meta
 from meneur.web.rulesdoc import Rule, for_systems
 from meneur.web.state import WebState
-from meneur.web.systems import ADAPTERS, RollOptions, Trait, creation_fields
+from meneur.web.systems import RollOptions, Trait, adapters
 from meneur.web.tables import PlayerInfo, Seat, TableInfo, same_token
 from meneur.web.views import LogLine, log_line, mode_label
 
@@ -167,8 +167,8 @@ class SheetView:
     error: str = ""
     fields: list[str] = field(default_factory=list)
     pushes: list[tuple[int, int, int, Fraction]] = field(default_factory=list)
-    """Obscur: each Dépassement bought before the roll, for the first trait (tier, dice,
-    cost, exact chance)."""
+    """Each amount bought before the roll, for the first trait (tier, dice, cost, exact
+    chance)."""
 
 
 def options_from(query: dict[str, str]) -> RollOptions:
@@ -188,19 +188,17 @@ def sheet_view(
 ) -> SheetView:
     """A character's card: its traits with their exact chances, from the odds worker
     (« – » for a chance past the budget: the page never waits longer)."""
-    from meneur.systems.registry import find_system
-
-    adapter = ADAPTERS.get(system)
-    title = find_system(system).title
+    adapter = adapters().get(system)
     if adapter is None:
-        return SheetView(name, system, title, (), [], [])
+        return SheetView(name, system, system, (), [], [])
+    title = adapter.title
     try:
         names = adapter.traits(sheet)
         stats = adapter.stats(sheet)
     except MeneurError as error:
         return SheetView(name, system, title, (), [], [], error=str(error))
     first = names[0].name if names else ""
-    found = state.odds.sheet(system, sheet, options, first)
+    found = state.odds.sheet(adapter, sheet, options, first)
     if found is not None and found.error:
         return SheetView(name, system, title, (), [], [], error=found.error)
     chances = found.chances if found else {}
@@ -210,14 +208,12 @@ def sheet_view(
     return view
 
 
-SYSTEM_LETTERS = {"tunnels": "T", "obscur": "O", "krasses": "K", "legendes": "L"}
-"""The letter of each system's rule ids (``T-5``, ``O-10``)."""
-
-
 def rules_panel(systems: set[str]) -> list[tuple[Rule, Markup]]:
     """The rules panel's entries: those of the systems played at the table (all when none
     is yet), from the shipped copy of ``docs/rules.md``."""
-    return for_systems({SYSTEM_LETTERS[s] for s in systems if s in SYSTEM_LETTERS})
+    from meneur.systems.registry import SYSTEMS
+
+    return for_systems({s.title for s in SYSTEMS if s.name in systems})
 
 
 def seat_label(player: PlayerInfo) -> str:
@@ -225,9 +221,25 @@ def seat_label(player: PlayerInfo) -> str:
     return f"{player.name} #{player.id}"
 
 
-def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[str, Any]:
-    from meneur.systems.registry import find_system
+def tracker_context(characters: list[Any]) -> dict[str, Any]:
+    """The tracker's fields for the systems the campaign's characters play (every
+    system's while it has none): their parts of the form, health and levels."""
+    known = adapters()
+    playing = [name for name in known if any(c.system == name for c in characters)]
+    shown = [known[name] for name in (playing or list(known))]
+    levels: dict[str, str] = {}
+    for adapter in shown:
+        levels.update(adapter.levels())
+    labels = dict.fromkeys(_(adapter.health) for adapter in shown if adapter.shows_health)
+    return {
+        "table_systems": [adapter.system for adapter in shown],
+        "levels": levels,
+        "no_health": [adapter.system for adapter in shown if not adapter.shows_health],
+        "health_label": " / ".join(labels) or _("Health"),
+    }
 
+
+def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[str, Any]:
     options = options_from(query)
     players = state.tables.players(seat.table.id)
     labels = {p.id: seat_label(p) for p in players}
@@ -256,15 +268,16 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "session": sessions[-1] if sessions else None,
         "csrf": state.csrf(seat),
         "combat": fights.normal(seat.table.combat),
-        "pending": pending.view() if (pending := state.batches.of(seat)) else None,
-        "pushing": pushing.view() if (pushing := state.pushes.of(seat)) else None,
+        "waiting": [
+            (wait, shown) for wait in state.waits.values() if (shown := wait.view(seat)) is not None
+        ],
         "unclaimed": unclaimed,
         "labels": labels,
         "online": state.hub.seats(seat.table.id),
         "systems": [
-            (name, find_system(name).title, creation_fields(adapter))
-            for name, adapter in ADAPTERS.items()
+            (name, adapter.title, adapter.creation_fields()) for name, adapter in adapters().items()
         ],
+        **tracker_context(characters),
         "mode_label": mode_label,
         "base": f"/t/{seat.table.id}/{seat.token}",
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import functools
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -15,21 +15,18 @@ from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web import obscur_melee
 from meneur.web.forms import (
     CharacterForm,
     CombatForm,
     CsrfForm,
     JoinForm,
-    NextForm,
-    PushForm,
     RollForm,
     SeatsForm,
 )
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import check_csrf, entry_id, publish, table_context
 from meneur.web.state import SeatDep, State, Token
-from meneur.web.systems import adapter_for
+from meneur.web.systems import NewCombatant, Waiting, adapter_for, adapters
 from meneur.web.tables import Seat
 from meneur.web.views import log_line
 
@@ -115,22 +112,12 @@ async def roll(
     check_csrf(state, seat, form.csrf)
     if not await state.allow_roll(seat):
         raise HTTPException(status_code=429)
-    form = blind_choices(form)
-    if form.after:
-        await state.roller.run(
-            state.pushes.start,
-            state.roller,
-            seat,
-            form.character,
-            form.trait,
-            form.options(),
-            form.mode,
-            form.faces,
-        )
-        return after_roll(request, seat, None, form)
-    if form.explode == "ask":
+    wait = state.waiting_for(form)
+    form = blind_choices(form, wait)
+    wait = state.waiting_for(form)
+    if wait is not None:
         entry = await state.roller.run(
-            state.batches.start,
+            wait.start,
             state.roller,
             seat,
             form.character,
@@ -150,38 +137,17 @@ async def roll(
     return back(seat, keep)
 
 
-def blind_choices(form: RollForm) -> RollForm:
+def blind_choices(form: RollForm, wait: Waiting | None) -> RollForm:
     """What a blind roller may still choose: everything decided before the dice roll.
 
     A blind roller never sees a die, a count or a chance drawn from them, so no choice
-    can wait for the dice: batch-by-batch explosions follow « when needed » (explode
-    while short of the threshold, T-5), and the Dépassement after the roll is refused
-    (the dice bought before the roll stay offered, O-10).
+    can wait for the dice: each waiting roll says what it becomes for a blind roller
+    (a policy chosen up front, or a clear refusal).
     """
-    if form.mode != "blindroll":
+    if form.mode != "blindroll" or wait is None:
         return form
-    if form.after:
-        raise RuleError(
-            N_(
-                "A blind roll hides its dice from you: the Dépassement after the roll is not "
-                "offered, buy your dice before the roll."
-            )
-        )
-    if form.explode == "ask":
-        return form.model_copy(update={"explode": "needed"})
-    return form
-
-
-@dataclass(frozen=True)
-class NewCombatant:
-    """What the tracker needs of a new combatant (see :func:`combatant`)."""
-
-    initiative: int
-    health: int
-    dice: int = 0
-    system: str = ""
-    agility: int = 0
-    most: int | None = None
+    blind: RollForm = wait.blind(form)
+    return blind
 
 
 def whole(typed: str, low: int, high: int) -> int | None:
@@ -200,12 +166,8 @@ def whole(typed: str, low: int, high: int) -> int | None:
 
 
 def combatant(state: State, seat: Seat, name: str, typed: str, initiative: str) -> NewCombatant:
-    """A new combatant as its sheet gives it; the values typed win.
-
-    Left empty, a Tunnels character brings its Force (its dice) and current Endurance; an
-    Obscur character its current Vie and its Rang d'Action as initiative (O-11, Agilité
-    breaking ties); a Légendes hero its name only; anyone else starts at 10, initiative 0.
-    """
+    """A new combatant as its sheet gives it (its system's adapter says how); the values
+    typed win. Anyone without a sheet starts at 10, initiative 0."""
     from meneur.campaign.errors import CampaignError
 
     value = whole(typed, 0, 10000)
@@ -214,29 +176,10 @@ def combatant(state: State, seat: Seat, name: str, typed: str, initiative: str) 
         info = state.store.character(name, campaign=seat.table.campaign)
     except CampaignError:
         return NewCombatant(order or 0, 10 if value is None else value)
-    if info.system == "obscur":
-        from meneur.systems.obscur.combat import action_rank, fighter_of
-        from meneur.systems.obscur.sheet import character_from
-        from meneur.systems.obscur.state import body_of
-
-        character = character_from(dict(info.sheet), "sheet")
-        fighter = fighter_of(character)
-        body = body_of(character)
-        rank = action_rank(fighter, fighter.arms or (fighter.unarmed,))
-        return NewCombatant(
-            rank if order is None else order,
-            body.vie if value is None else value,
-            system="obscur",
-            agility=fighter.agility,
-            most=body.vie_max,
-        )
-    if info.system != "tunnels":
+    adapter = adapters().get(info.system)
+    if adapter is None:
         return NewCombatant(order or 0, 10 if value is None else value, system=info.system)
-    force = int(info.sheet.get("characteristics", {}).get("Force", 0))
-    endurance = int((info.sheet.get("endurance") or {}).get("current", 10))
-    return NewCombatant(
-        order or 0, endurance if value is None else value, dice=force, system="tunnels"
-    )
+    return adapter.combatant(info.sheet, order, value)
 
 
 def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form: Any) -> Response:
@@ -252,35 +195,23 @@ def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form:
     return back(seat, keep)
 
 
-@router.post("/t/{table_id}/{token}/roll/next")
-async def roll_next(
-    request: Request, seat: SeatDep, form: Annotated[NextForm, Form()], state: State
-) -> Response:
-    """The roller's choice for a Tunnels roll waiting on its extra dice: explode or stop."""
-    check_csrf(state, seat, form.csrf)
-    entry = await state.roller.run(
-        state.batches.next, state.roller, seat, form.choice == "explode", form.faces
-    )
+@router.post("/t/{table_id}/{token}/roll/{wait}")
+async def roll_choice(request: Request, wait: str, seat: SeatDep, state: State) -> Response:
+    """The roller's choice for a roll waiting on it (the system's own form fields)."""
+    raw = await request.form()
+    fields = {k: v for k, v in raw.items() if isinstance(v, str)}
+    check_csrf(state, seat, fields.pop("csrf", ""))
+    waiting = state.waits.get(wait)
+    if waiting is None:
+        raise HTTPException(status_code=404)
+    entry = await state.roller.run(waiting.choose, state.roller, seat, fields)
     if entry is not None:
         publish(state, seat.table, entry)
     if request.headers.get("x-requested-with") == "fetch":
         return JSONResponse(
             {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
         )
-    return back(seat, {"explode": "ask"})
-
-
-@router.post("/t/{table_id}/{token}/roll/push")
-async def roll_push(
-    request: Request, seat: SeatDep, form: Annotated[PushForm, Form()], state: State
-) -> Response:
-    """The Dépassement chosen after the roll (Obscur): reroll, resolve, pay, log."""
-    check_csrf(state, seat, form.csrf)
-    entry = await state.roller.run(state.pushes.choose, state.roller, seat, form.plan, form.faces)
-    publish(state, seat.table, entry)
-    if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"id": entry_id(seat.table, entry["seq"])})
-    return back(seat)
+    return back(seat, dict(waiting.keep))
 
 
 async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None:
@@ -391,60 +322,42 @@ async def seats(
     return back(seat)
 
 
+TRACKER_ONLY = ("add", "remove", "next", "reset", "adjust")
+"""The tracker's own actions; any other is a roll between combatants, by their system."""
+
+
 @router.post("/t/{table_id}/{token}/combat")
-async def combat(seat: SeatDep, form: Annotated[CombatForm, Form()], state: State) -> Response:
+async def combat(request: Request, seat: SeatDep, state: State) -> Response:
+    raw = await request.form()
+    fields = {k: v for k, v in raw.items() if isinstance(v, str)}
+    form = CombatForm.model_validate(fields)
     check_csrf(state, seat, form.csrf)
     if not seat.is_gm:
         raise HTTPException(status_code=403)
     table = state.tables.get(seat.table.id)
     assert table is not None
     current = table.combat
-    if form.action == "shot":  # an Obscur shot (O-14, O-15, O-21)
-        if not await state.allow_roll(seat):
-            raise HTTPException(status_code=429)
-        shot = {
-            "speed": form.speed,
-            "cover": form.cover,
-            "distance": form.distance,
-            "aim_rounds": form.aim,
-            "gardien_only": form.gardien_only,
-            "dodge": form.dodge,
-        }
-        entry, updated = await state.roller.run(
-            obscur_melee.shoot,
-            state.roller,
-            seat,
-            current,
-            form.index,
-            form.other,
-            shot,
-            form.faces,
-            form.vs_faces,
-        )
-        await state.roller.run(state.tables.set_combat, table.id, updated)
-        publish(state, table, entry)
-        state.hub.broadcast(table.id, '{"type": "combat"}')
-        return back(seat)
-    if form.action == "exchange":
+    if form.action not in TRACKER_ONLY:  # a roll between combatants, by their system
         if not await state.allow_roll(seat):  # an exchange is a roll: the same rate limit
             raise HTTPException(status_code=429)
+        third = fields.get("third", "")
+        joined = (form.index, form.other, int(third) if third.isdigit() else -1)
         systems = {
             str(c.get("system") or "")
             for i, c in enumerate(fights.normal(current)["combatants"])
-            if i in (form.index, form.other, form.third)
+            if i in joined
         } - {""}
         if len(systems) != 1:  # each system plays its own exchange, never another's
             raise RuleError(
                 N_("An exchange of blows needs characters of one system (with a sheet).")
             )
+        adapter = adapter_for(systems.pop())
+        if form.action == "exchange":
+            played: Any = adapter.exchange
+        else:
+            played = functools.partial(adapter.tracker_action, form.action)
         entry, updated = await state.roller.run(
-            adapter_for(systems.pop()).exchange,
-            state.roller,
-            seat,
-            current,
-            form.index,
-            form.other,
-            form,
+            played, state.roller, seat, current, form.index, form.other, fields
         )
         await state.roller.run(state.tables.set_combat, table.id, updated)
         publish(state, table, entry)

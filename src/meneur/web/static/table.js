@@ -215,7 +215,7 @@
       }).then(function (r) {
         return r.json().then(function (data) {
           if (!r.ok) status.textContent = data.error || r.statusText;
-          else if (data.pending) location.reload(); // a Tunnels roll waits for a choice
+          else if (data.pending) location.reload(); // a roll waits for its roller's choice
           else if (form.elements.faces) form.elements.faces.value = "";
         });
       }).catch(function () {

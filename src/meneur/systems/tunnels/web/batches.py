@@ -14,8 +14,11 @@ everyone. Choose the explosion policy before the roll then (never, always, if ne
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
 
 from meneur.campaign.errors import CampaignError
 from meneur.campaign.store import NewRoll
@@ -47,11 +50,16 @@ class Pending:
         return int(self.pool.pending)
 
     def view(self) -> dict[str, Any]:
+        from meneur.systems.tunnels.rules import LOWEST_SUCCESS
+
         threshold = self.params.threshold
+        lowest = LOWEST_SUCCESS[self.params.mode]
         return {
             "character": self.character,
             "trait": self.trait,
-            "batches": self.batches,
+            "batches": [
+                [(f, "hit" if f >= lowest else "") for f in batch] for batch in self.batches
+            ],
             "successes": self.pool.successes,
             "threshold": threshold,
             "extra": self.extra,
@@ -66,8 +74,36 @@ def _draw(count: int, faces: str) -> tuple[tuple[int, ...], str]:
     return batch, source.kind
 
 
+class BatchChoice(BaseModel):
+    """The roller's answer: explode the extra dice (their physical faces, if typed) or stop."""
+
+    choice: Literal["explode", "stop"] = "stop"
+    faces: str = Field(default="", max_length=400)
+
+
 class Batches(SeatWaits[Pending]):
     """The Tunnels tests waiting for a choice, one per seat at most (worker thread only)."""
+
+    name = "next"
+    template = "tunnels/next.html"
+    keep: Mapping[str, str] = {"explode": "ask"}
+
+    @staticmethod
+    def asks(form: Any) -> bool:
+        return bool(form.explode == "ask")
+
+    @staticmethod
+    def blind(form: Any) -> Any:
+        """A blind roller never sees a batch: explode while short of the threshold (T-5)."""
+        return form.model_copy(update={"explode": "needed"})
+
+    def view(self, seat: Seat) -> dict[str, Any] | None:
+        pending = self.of(seat)
+        return pending.view() if pending is not None else None
+
+    def choose(self, roller: Any, seat: Seat, choice: Mapping[str, str]) -> dict[str, Any] | None:
+        answer = BatchChoice.model_validate(dict(choice))
+        return self.next(roller, seat, answer.choice == "explode", answer.faces)
 
     def start(
         self,
@@ -92,10 +128,10 @@ class Batches(SeatWaits[Pending]):
                 )
             )
         info = sheet_for(roller, seat, character, CampaignError)
-        from meneur.web.systems import adapter_for
+        from meneur.systems.tunnels.web.adapter import TunnelsWeb
 
-        adapter = adapter_for(info.system)
-        if adapter.system != "tunnels":
+        adapter = TunnelsWeb()
+        if info.system != adapter.system:
             raise UsageError(N_("Choosing each batch is a Tunnels rule."))
         params = adapter.params(info.sheet, trait, replace(options, explode="never"))
         pool = Pool(lowest=LOWEST_SUCCESS[params.mode], sixes_rule=params.sixes)
@@ -130,18 +166,19 @@ class Batches(SeatWaits[Pending]):
         from dataclasses import replace
 
         from meneur.systems.base import Rolled
+        from meneur.systems.tunnels.web.adapter import TunnelsWeb
         from meneur.web.rolls import params_json
-        from meneur.web.systems import adapter_for
 
         # The batches the roller saw, resolved by the test's own rule (T-3 to T-8): the
         # params say the roller stopped after them (T-6), so the entry replays as it is.
         batches = pending.pool.batches
         params = replace(pending.params, explode="always", chosen_batches=len(batches))
         faces = (tuple(face for batch in batches for face in batch),)
-        check = adapter_for("tunnels").check
+        adapter = TunnelsWeb()
+        check = adapter.check
         rolled = Rolled(params, faces, check.resolve(params, faces))
         roll = NewRoll(
-            system="tunnels",
+            system=adapter.system,
             kind="test",
             params=params_json(pending.trait, params, (check, rolled)),
             faces=[list(faces[0])],

@@ -14,9 +14,12 @@ a game session commits the dice.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
+
+from pydantic import BaseModel, Field
 
 from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError, UsageError
@@ -43,7 +46,7 @@ class PendingPush:
         return {
             "character": self.character,
             "trait": self.trait,
-            "faces": list(self.faces),
+            "faces": [(f, "hit" if self.params.scoring.values[f - 1] else "") for f in self.faces],
             "difficulty": self.params.difficulty,
             "points": self.points,
             "plans": [
@@ -78,8 +81,41 @@ def resources(character: Any) -> dict[str, int]:
     return {str(name): int(character.resource(name).current) for name in RESOURCES}
 
 
+class PushChoice(BaseModel):
+    """The roller's answer: one of the plans shown, and the rerolls' physical faces."""
+
+    plan: int = Field(default=0, ge=0, le=200)
+    faces: str = Field(default="", max_length=400)
+
+
 class Pushes(SeatWaits[PendingPush]):
     """Obscur rolls waiting for their Dépassement, one per seat (worker thread only)."""
+
+    name = "push"
+    template = "obscur/push.html"
+    keep: Mapping[str, str] = {}
+
+    @staticmethod
+    def asks(form: Any) -> bool:
+        return bool(form.after)
+
+    @staticmethod
+    def blind(form: Any) -> Any:
+        """A blind roller sees no die to push: buy the dice before the roll (O-10)."""
+        raise RuleError(
+            N_(
+                "A blind roll hides its dice from you: the Dépassement after the roll is not "
+                "offered, buy your dice before the roll."
+            )
+        )
+
+    def view(self, seat: Seat) -> dict[str, Any] | None:
+        pending = self.of(seat)
+        return pending.view() if pending is not None else None
+
+    def choose(self, roller: Any, seat: Seat, choice: Mapping[str, str]) -> dict[str, Any]:
+        answer = PushChoice.model_validate(dict(choice))
+        return self.apply(roller, seat, answer.plan, answer.faces)
 
     def start(
         self,
@@ -93,7 +129,7 @@ class Pushes(SeatWaits[PendingPush]):
     ) -> None:
         """Roll the pool and list the plans the advisor ranks (nothing logged yet)."""
         from meneur.systems.obscur.advisor import advise_after
-        from meneur.web.systems import ObscurWeb
+        from meneur.systems.obscur.web.adapter import ObscurWeb
 
         if roller.committed(seat.table.campaign) is not None:
             raise RuleError(
@@ -104,7 +140,7 @@ class Pushes(SeatWaits[PendingPush]):
             )
         info = sheet_for(roller, seat, character, UsageError)
         adapter = ObscurWeb()
-        if info.system != "obscur":
+        if info.system != adapter.system:
             raise UsageError(N_("The Dépassement after the roll is an Obscur rule."))
         params = adapter.params(info.sheet, trait, options)
         if params.automatic is not None or params.pool == 0:
@@ -137,14 +173,15 @@ class Pushes(SeatWaits[PendingPush]):
             ),
         )
 
-    def choose(self, roller: Any, seat: Seat, index: int, faces: str) -> dict[str, Any]:
+    def apply(self, roller: Any, seat: Seat, index: int, faces: str) -> dict[str, Any]:
         """Apply the chosen plan: reroll, resolve, pay and log (one transaction)."""
         import copy
 
+        from meneur.systems.base import Rolled
         from meneur.systems.obscur.depassement import PushPlan, plan_payment, reroll_up_to
         from meneur.systems.obscur.sheet import add_to_resource
+        from meneur.systems.obscur.web.adapter import ObscurWeb
         from meneur.web.rolls import params_json
-        from meneur.web.systems import ObscurWeb
 
         pending = self.of(seat)
         if pending is None:
@@ -185,9 +222,9 @@ class Pushes(SeatWaits[PendingPush]):
         self.drop(seat)
         roller.forget_sheets()
         roll = NewRoll(
-            system="obscur",
+            system=adapter.system,
             kind="test",
-            params=params_json(pending.trait, params),
+            params=params_json(pending.trait, params, (check, Rolled(params, all_faces, outcome))),
             faces=[list(all_faces[0])],
             outcome=check.to_json(params, outcome),
             source=kind,

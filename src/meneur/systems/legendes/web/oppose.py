@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError
 from meneur.locale import N_
@@ -35,6 +37,23 @@ from meneur.web.exchange import (
 )
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat
+
+
+class OpposeFields(BaseModel):
+    """The tracker form's fields of an opposed roll of the scene."""
+
+    trait: str = Field(default="", max_length=80)
+    """The domain the hero fights with (empty: their first legendary domain)."""
+    faces: str = Field(default="", max_length=400)
+    vs_faces: str = Field(default="", max_length=400)
+    third: int = Field(default=-1, ge=-1, le=100)
+    """A third combatant (-1: none), beside the first or each against each (L-10)."""
+    each_other: bool = False
+    """The three combatants fight one another (L-10)."""
+    partial: str = Field(default="", max_length=20)
+    """What a partial victory does, wound or doubt (L-13; empty: a wound)."""
+    take: str = Field(default="", max_length=20)
+    """The lesser band the winner takes (L-8; empty: what the dice allow)."""
 
 
 def hero_of(roller: Roller, campaign: str, person: dict[str, Any]) -> Any:

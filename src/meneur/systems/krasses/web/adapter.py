@@ -1,0 +1,90 @@
+"""Krâsses at the web table: a trait's d20 test against the difficulty (K-1 to K-4).
+
+Its text gives no exchange of blows: the tracker's exchange is refused (the base hook)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.krasses.system import SYSTEM
+from meneur.web.systems import (
+    MAX_OPTION,
+    Mark,
+    RollOptions,
+    Trait,
+    Verdict,
+    WebAdapter,
+    chance_where,
+    pairs,
+    signed,
+)
+
+
+class KrassesWeb(WebAdapter):
+    definition = SYSTEM
+    templates = Path(__file__).parent / "templates"
+    health = N_("Health")
+    option_fields = ("difficulty", "modifier")
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        from meneur.systems.krasses.sheet import KrassesSheet, trait_roll
+
+        model = KrassesSheet.model_validate(dict(sheet))
+        found = []
+        for name in [*model.skills, *model.characteristics]:
+            roll = trait_roll(model, name)
+            bonus = roll.bonus + roll.modifier
+            found.append(Trait(name, name, bonus, _("d20 {bonus}").format(bonus=signed(bonus))))
+        return found
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        from meneur.systems.krasses.rules import TestParams
+
+        found = self.find_trait(sheet, trait)
+        return TestParams(
+            bonus=found.value, difficulty=options.difficulty, modifier=options.modifier
+        )
+
+    def success(self, params: Any) -> Fraction:
+        return chance_where(self.check.odds(params), lambda key: bool(key[0]))  # type: ignore[index]
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        if result["automatic"]:
+            return Verdict(True, _("Automatic success"), "")
+        detail = _("natural {natural}, total {total} against {difficulty}").format(
+            natural=result["natural"], total=result["total"], difficulty=result["difficulty"]
+        )
+        if result["natural"] == 20:
+            return Verdict(True, _("Success (natural 20)"), detail)
+        if result["natural"] == 1:
+            return Verdict(False, _("Failure (natural 1)"), detail)
+        if result["passed"]:
+            return Verdict(True, _("Success"), detail)
+        return Verdict(False, _("Failure"), detail)
+
+    def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
+        return [
+            [Mark(f, "hit" if f == 20 else ("fumble" if f == 1 else "")) for f in stream]
+            for stream in faces
+        ]
+
+    def creation_fields(self) -> list[str]:
+        return []
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        from meneur.systems.krasses.sheet import KrassesSheet
+
+        sheet = {
+            "system": "krasses",
+            "name": name,
+            "characteristics": pairs(fields.get("characteristics", ""), -MAX_OPTION, MAX_OPTION),
+            "skills": pairs(fields.get("skills", ""), 0, MAX_OPTION),
+            "advantages": [],
+            "equipment": [],
+        }
+        return KrassesSheet.model_validate(sheet).model_dump(mode="json")

@@ -1,0 +1,202 @@
+"""Légendes at the web table: a domain's roll against an opposition level (L-3 to L-8,
+L-11, L-12) and the opposed roll of a scene at the tracker (L-8, L-10, L-13, L-14)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from meneur.errors import RuleError
+from meneur.locale import N_
+from meneur.locale import gettext as _
+from meneur.systems.legendes.system import SYSTEM
+from meneur.web.systems import (
+    NewCombatant,
+    RollOptions,
+    Trait,
+    Verdict,
+    WebAdapter,
+    chance_where,
+    int_field,
+    names_of,
+)
+from meneur.web.words import dice_words
+
+HELP_EFFECTS = ("none", "plus_1", "plus_2", "extra_die")
+"""What a help (L-11) can give the helped hero's roll."""
+MOST_SPENT_AT_ONCE = 3
+"""Motivation points offered in one roll on the table's form (L-12)."""
+
+
+class LegendesWeb(WebAdapter):
+    definition = SYSTEM
+    templates = Path(__file__).parent / "templates"
+    health = N_("Health")
+    shows_health = False
+    option_fields = ("level", "modifier", "motivation", "spend", "help")
+
+    def exchange(
+        self,
+        roller: Any,
+        seat: Any,
+        combat: dict[str, Any],
+        first: int,
+        second: int,
+        fields: Mapping[str, Any],
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """An opposed roll of the scene (L-8, L-10, L-13, L-14)."""
+        from meneur.systems.legendes.web.oppose import OpposeFields, exchange
+
+        form = OpposeFields.model_validate(dict(fields))
+        return exchange(
+            roller,
+            seat,
+            combat,
+            first,
+            second,
+            form.trait,
+            form.faces,
+            form.vs_faces,
+            form.third,
+            form.each_other,
+            form.partial,
+            form.take,
+        )
+
+    def levels(self) -> Mapping[str, str]:
+        """The opposition levels (L-3) an opposition without a sheet shows."""
+        return {
+            "commun": _("common"),
+            "elite": _("elite"),
+            "heroique": _("heroic"),
+            "legendaire": _("legendary"),
+        }
+
+    def combatant(
+        self, sheet: Mapping[str, Any], order: int | None, value: int | None
+    ) -> NewCombatant:
+        """A hero joins by name: the opposed rolls need no health (L-13 wounds or doubts)."""
+        return NewCombatant(order or 0, 10 if value is None else value, system=self.system)
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        from meneur.systems.legendes.rules import domain_dice
+
+        found = []
+        for key, domain in (("legendary", "legendary"), ("secondary", "secondary")):
+            dice = domain_dice(domain)  # type: ignore[arg-type]
+            for name in sheet.get(key, []):
+                found.append(Trait(name, name, dice, dice_words(dice)))
+        ordinary = domain_dice("ordinary")
+        found.append(Trait("-", _("Ordinary domain"), ordinary, dice_words(ordinary)))
+        return found
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        from meneur.systems.legendes.rules import (
+            OpposedParams,
+            effect_bonus,
+            level_dice,
+            parse_level,
+        )
+
+        found = self.find_trait(sheet, trait)
+        if options.help not in HELP_EFFECTS:
+            raise RuleError(N_("Unknown help effect '{effect}'."), effect=options.help[:20])
+        help_dice, help_points = effect_bonus(options.help)  # type: ignore[arg-type]
+        level = parse_level(options.level)
+        wound = sheet.get("wound", "none")
+        return OpposedParams(
+            dice=found.value,
+            vs_dice=level_dice(level),
+            vs_level=level,
+            modifier=options.modifier,
+            motivation=options.motivation,
+            spend=options.spend,
+            extra_dice=help_dice,
+            bonus=help_points,
+            weakness=trait in sheet.get("weaknesses", []),
+            light_wound=wound == "light",
+            grave_wound=wound == "grave",
+        )
+
+    def success(self, params: Any) -> Fraction:
+        return chance_where(self.check.odds(params), lambda key: str(key).startswith("win:"))
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        bands = {
+            "definitive": _("definitive"),
+            "partial": _("partial"),
+            "advantage": _("advantage"),
+            "cosmetic": _("cosmetic"),
+        }
+        detail = _("{total} against {opposition}").format(
+            total=result["total"], opposition=result["opposition_total"]
+        )
+        if result["swept"]:
+            return Verdict(True, _("The opposition is swept aside"), "")
+        if result["winner"] == "pc":
+            words = _("Success ({band})").format(band=bands.get(result["outcome"], "?"))
+            return Verdict(True, words, detail)
+        if result["winner"] == "opposition":
+            words = _("Failure ({band})").format(band=bands.get(result["outcome"], "?"))
+            return Verdict(False, words, detail)
+        return Verdict(None, _("Tie"), detail)
+
+    def paid(self, sheet: Mapping[str, Any], params: Any) -> dict[str, Any] | None:
+        """L-12: the motivation points spent leave the sheet with the roll."""
+        if not params.spend:
+            return None
+        points = int(sheet.get("motivation_points", 0))
+        if params.spend > points:
+            raise RuleError(
+                N_("{name} has {points} motivation point(s), not enough to spend {spend}."),
+                name=str(sheet.get("name", "?")),
+                points=points,
+                spend=params.spend,
+            )
+        return {**sheet, "motivation_points": points - params.spend}
+
+    def push_chances(
+        self, sheet: Mapping[str, Any], trait: str, options: RollOptions
+    ) -> list[tuple[int, int, int, Fraction]]:
+        """Each number of motivation points the hero can spend now, with its exact chance."""
+        from dataclasses import replace
+
+        from meneur.systems.legendes.data import rules_data
+
+        per_point = rules_data().motivation.dice_per_point
+        most = min(int(sheet.get("motivation_points", 0)), MOST_SPENT_AT_ONCE)
+        return [
+            (
+                spend,
+                spend * per_point,
+                spend,
+                self.success(self.params(sheet, trait, replace(options, spend=spend))),
+            )
+            for spend in range(most + 1)
+        ]
+
+    def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+        wounds = {"none": _("none"), "light": _("light"), "grave": _("grave")}
+        return [
+            (_("Wound"), wounds.get(str(sheet.get("wound", "none")), "?")),
+            (_("Motivation"), str(sheet.get("motivation_points", 0))),
+        ]
+
+    def creation_fields(self) -> list[str]:
+        return []
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        from meneur.systems.legendes.sheet import Hero
+
+        sheet = {
+            "system": "legendes",
+            "name": name,
+            "legendary": names_of(fields.get("legendary", "")),
+            "secondary": names_of(fields.get("secondary", "")),
+            "weaknesses": names_of(fields.get("weaknesses", "")),
+            "motivation": (fields.get("motivation") or "")[:300],
+            "motivation_points": int_field(fields, "motivation_points", 1, 0, 99),
+        }
+        return Hero.model_validate(sheet).model_dump(mode="json", exclude_none=True)

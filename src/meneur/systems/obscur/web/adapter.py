@@ -1,0 +1,252 @@
+"""Obscur at the web table: a trait's test with its conditions (O-29, O-34, O-42),
+the Dépassement before and after the roll (O-10), the melee round (O-11 to O-13) and the
+shot (O-14, O-15, O-21)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from meneur.locale import N_, ngettext
+from meneur.locale import gettext as _
+from meneur.systems.obscur.system import SYSTEM
+from meneur.web.systems import (
+    Mark,
+    NewCombatant,
+    RollOptions,
+    Trait,
+    Verdict,
+    Waiting,
+    WebAdapter,
+    chance_where,
+    int_field,
+    pairs,
+)
+from meneur.web.words import plural_count
+
+
+class ObscurWeb(WebAdapter):
+    definition = SYSTEM
+    templates = Path(__file__).parent / "templates"
+    health = N_("Vie")
+    option_fields = ("difficulty", "modifier", "push", "after")
+
+    def exchange(
+        self,
+        roller: Any,
+        seat: Any,
+        combat: dict[str, Any],
+        first: int,
+        second: int,
+        fields: Mapping[str, Any],
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One melee round (O-11 to O-13, O-28, O-31)."""
+        from meneur.systems.obscur.web.melee import exchange
+
+        faces, vs_faces = str(fields.get("faces", "")), str(fields.get("vs_faces", ""))
+        return exchange(roller, seat, combat, first, second, faces, vs_faces)
+
+    def tracker_action(
+        self,
+        action: str,
+        roller: Any,
+        seat: Any,
+        combat: dict[str, Any],
+        first: int,
+        second: int,
+        fields: Mapping[str, Any],
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A shot, the first combatant at the second (O-14, O-15, O-21)."""
+        if action != "shot":
+            return super().tracker_action(action, roller, seat, combat, first, second, fields)
+        from meneur.systems.obscur.web.melee import ShotFields, shoot
+
+        shot = ShotFields.model_validate(dict(fields))
+        return shoot(roller, seat, combat, first, second, shot.params(), shot.faces, shot.vs_faces)
+
+    def waits(self) -> tuple[Waiting, ...]:
+        """The Dépassement chosen after seeing the dice, with the advisor (O-10)."""
+        from meneur.systems.obscur.web.pushes import Pushes
+
+        return (Pushes(),)
+
+    def combatant(
+        self, sheet: Mapping[str, Any], order: int | None, value: int | None
+    ) -> NewCombatant:
+        """A character brings its current Vie and its Rang d'Action as initiative (O-11,
+        Agilité breaking ties)."""
+        from meneur.systems.obscur.combat import action_rank, fighter_of
+        from meneur.systems.obscur.state import body_of
+
+        character = self._character(sheet)
+        fighter = fighter_of(character)
+        body = body_of(character)
+        rank = action_rank(fighter, fighter.arms or (fighter.unarmed,))
+        return NewCombatant(
+            rank if order is None else order,
+            body.vie if value is None else value,
+            system=self.system,
+            agility=fighter.agility,
+            most=body.vie_max,
+        )
+
+    def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
+        """A melee round (O-12, O-13) or a shot (O-14, O-15, O-21), in words."""
+        from meneur.systems.obscur.web.melee import melee_round_words, shot_words
+
+        outcome = entry.get("outcome") or {}
+        if "names" not in outcome:
+            return None
+        if entry.get("kind") == "melee":
+            return _("melee round (O-12)"), melee_round_words(outcome)
+        if entry.get("kind") == "shot":
+            return _("shot (O-14)"), shot_words(outcome)
+        return None
+
+    def _character(self, sheet: Mapping[str, Any]) -> Any:
+        from meneur.systems.obscur.sheet import character_from
+
+        return character_from(dict(sheet), "sheet")
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        """Each trait with its pool's breakdown (O-29: « 5 dés − 2 douleur = 3 dés »)."""
+        from meneur.systems.obscur.conditions import sheet_pool
+        from meneur.systems.obscur.render import pool_text
+
+        character = self._character(sheet)
+        found = []
+        for table in ("caracteristiques", "capacites", "connaissances", "competences"):
+            for name in sheet.get(table, {}):
+                pool = sheet_pool(character, name, effort=False)
+                shown = pool_text(pool.params().pool_json())
+                found.append(Trait(name, pool.label, pool.params().pool, shown))
+        return found
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        """The sheet's test with its conditions (O-29) and Volonté (O-34), as the CLI's."""
+        from meneur.systems.obscur.conditions import sheet_pool
+        from meneur.systems.obscur.depassement import PushPlan
+
+        self.find_trait(sheet, trait)
+        return sheet_pool(self._character(sheet), trait).params(
+            difficulty=options.difficulty,
+            modifier=options.modifier,
+            push=PushPlan(dice=options.push),
+        )
+
+    def paid(self, sheet: Mapping[str, Any], params: Any) -> dict[str, Any] | None:
+        """O-10: the extra dice are paid from Vécu, Volonté, Moral (the data's order)."""
+        import copy
+
+        from meneur.systems.obscur.depassement import RESOURCES, plan_payment
+        from meneur.systems.obscur.sheet import add_to_resource
+
+        cost = params.push.cost
+        if not cost:
+            return None
+        character = self._character(sheet)
+        available: dict[str, int] = {
+            str(name): int(character.resource(name).current) for name in RESOURCES
+        }
+        payment = plan_payment(cost, available)
+        raw = copy.deepcopy(dict(sheet))
+        for name, points in payment.points.items():
+            add_to_resource(raw, name, -points)
+        self._character(raw)
+        return raw
+
+    def push_chances(
+        self, sheet: Mapping[str, Any], trait: str, options: RollOptions
+    ) -> list[tuple[int, int, int, Fraction]]:
+        from dataclasses import replace
+
+        from meneur.systems.obscur.depassement import TIERS, extra_dice, tier_cost
+
+        return [
+            (
+                tier,
+                extra_dice(tier),
+                tier_cost(tier),
+                self.success(self.params(sheet, trait, replace(options, push=tier))),
+            )
+            for tier in TIERS
+        ]
+
+    def success(self, params: Any) -> Fraction:
+        from meneur.systems.obscur.rules import verdict
+
+        return chance_where(
+            self.check.odds(params),
+            lambda key: verdict(params, key[0])[0],  # type: ignore[index]
+        )
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        detail = ngettext(
+            "{successes} success for a difficulty of {difficulty}",
+            "{successes} successes for a difficulty of {difficulty}",
+            plural_count(result["successes"]),
+        ).format(successes=result["successes"], difficulty=result["difficulty"])
+        if result["fumble"]:
+            return Verdict(False, _("Fumble (Maladresse)"), detail)
+        if result["passed"]:
+            words = _("Success, Marge de Réussite {margin}").format(margin=result["margin"])
+            return Verdict(True, words, detail)
+        words = _("Failure, Marge d'Échec {margin}").format(margin=-result["margin"])
+        return Verdict(False, words, detail)
+
+    def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
+        from meneur.systems.obscur.scoring import Scoring
+
+        scoring = Scoring.of(
+            zero_skill=bool(params["zero_skill"]), zero_attribute=bool(params["zero_attribute"])
+        )
+        values = scoring.values
+        return [
+            [Mark(f, "hit" if values[f - 1] else ("fumble" if f == 1 else "")) for f in stream]
+            for stream in faces
+        ]
+
+    def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+        shown = []
+        for key, label in (("vie", "Vie"), ("vecu", "Vécu"), ("volonte", "Volonté")):
+            value = sheet.get("ressources", {}).get(key)
+            if isinstance(value, dict):
+                maximum = value.get("max")
+                text = f"{value.get('current')}" + (f"/{maximum}" if maximum is not None else "")
+                shown.append((label, text))
+            elif value is not None:
+                shown.append((label, str(value)))
+        return shown
+
+    def creation_fields(self) -> list[str]:
+        from meneur.systems.obscur.catalog import Kind, catalog
+
+        known = catalog()
+        return [*known.names(Kind.ATTRIBUTE), *known.names(Kind.KNOWLEDGE)]
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        from meneur.systems.obscur.catalog import Kind, catalog
+
+        known = catalog()
+        attributes = {n: int_field(fields, n, 2, 0, 30) for n in known.names(Kind.ATTRIBUTE)}
+        knowledge = {n: int_field(fields, n, 1, 0, 30) for n in known.names(Kind.KNOWLEDGE)}
+        life = 10 + 2 * max(attributes.values(), default=0)
+        sheet = {
+            "system": "obscur",
+            "name": name,
+            "caracteristiques": attributes,
+            "connaissances": knowledge,
+            "capacites": pairs(fields.get("abilities", ""), 0, 30),
+            "competences": pairs(fields.get("skills", ""), 0, 30),
+            "ressources": {
+                "vie": {"max": life, "current": life},
+                "vecu": 0,
+                "volonte": {"max": 5, "current": 5},
+                "moral": {"max": 5, "current": 5},
+                "encombrement": {"max": 10, "current": 10},
+            },
+        }
+        self._character(sheet)
+        return sheet

@@ -1,0 +1,168 @@
+"""Tunnels at the web table: a characteristic's test (T-3 to T-8), creation (T-1),
+the melee exchange (T-10, T-11) and explosions chosen batch by batch (T-5, T-6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from meneur.locale import N_, ngettext
+from meneur.locale import gettext as _
+from meneur.systems.tunnels.system import SYSTEM
+from meneur.web.systems import (
+    Mark,
+    NewCombatant,
+    RollOptions,
+    Trait,
+    Verdict,
+    Waiting,
+    WebAdapter,
+    chance_where,
+    int_field,
+    signed,
+)
+from meneur.web.words import dice_words, plural_count
+
+
+class TunnelsWeb(WebAdapter):
+    definition = SYSTEM
+    templates = Path(__file__).parent / "templates"
+    health = N_("Endurance / MR")
+    option_fields = ("threshold", "blessed", "cursed", "explode")
+
+    def exchange(
+        self,
+        roller: Any,
+        seat: Any,
+        combat: dict[str, Any],
+        first: int,
+        second: int,
+        fields: Mapping[str, Any],
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A melee exchange (T-10, T-11): one round of the system's fight."""
+        from meneur.systems.tunnels.web.melee import exchange
+
+        faces, vs_faces = str(fields.get("faces", "")), str(fields.get("vs_faces", ""))
+        return exchange(roller, seat, combat, first, second, faces, vs_faces)
+
+    def waits(self) -> tuple[Waiting, ...]:
+        """Explosions chosen batch by batch (T-5, T-6)."""
+        from meneur.systems.tunnels.web.batches import Batches
+
+        return (Batches(),)
+
+    def combatant(
+        self, sheet: Mapping[str, Any], order: int | None, value: int | None
+    ) -> NewCombatant:
+        """A character brings its Force (its dice, T-10) and its current Endurance."""
+        force = int(sheet.get("characteristics", {}).get("Force", 0))
+        endurance = int((sheet.get("endurance") or {}).get("current", 10))
+        return NewCombatant(
+            order or 0, endurance if value is None else value, dice=force, system=self.system
+        )
+
+    def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
+        """A melee exchange (T-10): who won, who lost how much."""
+        outcome = entry.get("outcome") or {}
+        if entry.get("kind") != "oppose" or "names" not in outcome:
+            return None
+        names = list(outcome.get("names") or ["?", "?"])
+        successes = (
+            (outcome.get("a") or {}).get("successes"),
+            (outcome.get("b") or {}).get("successes"),
+        )
+        detail = ngettext(
+            "{a} success against {b}", "{a} successes against {b}", plural_count(successes[0])
+        ).format(a=successes[0], b=successes[1])
+        title = _("melee exchange (T-10)")
+        winner = outcome.get("winner")
+        if winner not in ("a", "b"):
+            return title, Verdict(None, _("Tie: nobody is hurt"), detail)
+        won, lost = (names[0], names[1]) if winner == "a" else (names[1], names[0])
+        words = _("{winner} wins the exchange, {loser} loses {points}").format(
+            winner=won, loser=lost, points=outcome.get("lost", 0)
+        )
+        return title, Verdict(None, words, detail)  # neither side is "the roller": no colour
+
+    def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
+        return [
+            Trait(name, name, int(value), dice_words(int(value)))
+            for name, value in sheet.get("characteristics", {}).items()
+        ]
+
+    def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        from meneur.systems.tunnels.rules import TestParams, check_policy
+
+        return TestParams(
+            dice=self.find_trait(sheet, trait).value,
+            threshold=options.threshold,
+            blessed=options.blessed,
+            cursed=options.cursed,
+            explode=check_policy(options.explode),
+        )
+
+    def success(self, params: Any) -> Fraction:
+        threshold = params.threshold
+        return chance_where(
+            self.check.odds(params),
+            lambda key: key[0] >= threshold and not key[2],  # type: ignore[index]
+        )
+
+    def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        detail = _("{successes} successes for {threshold} needed, margin {margin}").format(
+            successes=result["successes"],
+            threshold=result["threshold"],
+            margin=signed(result["margin"]),
+        )
+        if result["critical"]:
+            return Verdict(False, _("Critical failure"), detail)
+        if result["exceptional"]:
+            return Verdict(True, _("Exceptional success"), detail)
+        if result["passed"]:
+            return Verdict(True, _("Success"), detail)
+        return Verdict(False, _("Failure"), detail)
+
+    def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
+        from meneur.systems.tunnels.rules import LOWEST_SUCCESS, mode_of
+
+        lowest = LOWEST_SUCCESS[mode_of(bool(params["blessed"]), bool(params["cursed"]))]
+        return [
+            [Mark(f, "hit" if f >= lowest else ("fumble" if f == 1 else "")) for f in stream]
+            for stream in faces
+        ]
+
+    def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+        shown = []
+        for key, label in (("endurance", "Endurance"), ("mana", "Mana"), ("chance", "Chance")):
+            pool = sheet.get(key)
+            if isinstance(pool, dict):
+                shown.append((label, f"{pool.get('current')}/{pool.get('max')}"))
+        return shown
+
+    def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
+        from meneur.rng import SecureDice
+        from meneur.systems.tunnels.character import Pool, create, derive
+        from meneur.systems.tunnels.data import TRAITS
+        from meneur.systems.tunnels.rules import TestParams
+
+        sheet = create(name, SecureDice())
+        typed = {t: int_field(fields, t, 0, 0, TestParams.MAX_DICE) for t in TRAITS}
+        if any(typed.values()):
+            chars = {t: typed[t] or sheet.characteristics[t] for t in TRAITS}
+            stats = derive(chars)
+            sheet = sheet.model_copy(
+                update={
+                    "characteristics": chars,
+                    "endurance": Pool(current=stats["Endurance"], max=stats["Endurance"]),
+                    "mana": Pool(current=stats["Mana"], max=stats["Mana"]),
+                    "chance": Pool(current=stats["Chance"], max=stats["Chance"]),
+                }
+            )
+        return sheet.model_dump(mode="json")
+
+    def creation_fields(self) -> list[str]:
+        from meneur.systems.tunnels.data import TRAITS
+
+        return list(TRAITS)
