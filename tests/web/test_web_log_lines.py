@@ -7,13 +7,14 @@ import json
 import re
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from meneur.locale import set_language
 from meneur.web.rulesdoc import build, entry_html, link_rules, parse, rules
-from meneur.web.views import local_time, log_line
-from meneur.web.words import dice_words
+from meneur.web.views import local_time
+from meneur.web.words import dice_words, points_words
 from web.test_web_live import receive
 from web.web_helpers import Table
 
@@ -83,24 +84,26 @@ def test_T5_explosion_batches_are_shown_apart(table: Table) -> None:
 def test_plurals_follow_the_count() -> None:
     set_language("fr")
     assert [dice_words(n) for n in (0, 1, 2)] == ["0 dé", "1 dé", "2 dés"]
+    assert [points_words(n) for n in (1, 3)] == ["1 point", "3 points"]
     set_language("en")
     assert [dice_words(n) for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
     set_language("fr")
-    shot = {
-        "system": "obscur",
-        "kind": "shot",
-        "who": "Ana",
-        "at": "2026-12-03T13:05:09.000001Z",
-        "outcome": {
-            "names": ["Ana", "Orque"],
-            "shot": {"hit": True, "zone": "torse", "damage": 1, "attack": {"successes": 1}},
-        },
+    from meneur.systems.obscur.web.melee import shot_words
+    from meneur.systems.tunnels.web.adapter import TunnelsWeb
+
+    outcome: dict[str, Any] = {
+        "names": ["Ana", "Orque"],
+        "shot": {"hit": True, "zone": "torse", "damage": 1, "attack": {"successes": 1}},
     }
-    words = log_line(shot, "public").verdict
+    words = shot_words(outcome)
     assert words.words == "Ana touche Orque (torse) : 1 dégât"
     assert words.detail.startswith("1 succès pour")
-    shot["outcome"]["shot"]["damage"] = 3  # type: ignore[index]
-    assert log_line(shot, "public").verdict.words.endswith(": 3 dégâts")
+    outcome["shot"]["damage"] = 3
+    assert shot_words(outcome).words.endswith(": 3 dégâts")
+    set_language("en")
+    assert shot_words(outcome).detail.startswith("1 success for")
+    assert [t.shown for t in TunnelsWeb().traits({"characteristics": {"Force": 1}})] == ["1 die"]
+    set_language("fr")
 
 
 def test_the_tracker_says_tour_in_french(table: Table) -> None:
@@ -192,3 +195,22 @@ def test_line_moment_round_trips() -> None:
     assert local_time(moment.isoformat().replace("+00:00", "Z")) == moment.astimezone().strftime(
         "%H:%M:%S"
     )
+
+
+def test_T5_one_extra_die_reads_in_the_singular(table: Table) -> None:
+    """T-5: a pair grants one die: « Faire exploser 1 dé », never « 1 dés »."""
+    table.create(table.gm, "tunnels", "Pip", **TUNNELS)
+    form = {
+        "csrf": table.csrf(table.gm),
+        "character": "Pip",
+        "trait": "Force",
+        "explode": "ask",
+        "threshold": "3",
+        "faces": "4 4 2",
+    }
+    assert table.client.post(f"{table.gm}/roll", data=form).status_code == 200
+    page = table.client.get(table.gm).text
+    assert "Faire exploser 1 dé<" in page and "1 dé de plus (T-5)" in page
+    assert "1 dés" not in page
+    english = table.client.get(f"{table.gm}?lang=en").text
+    assert "Explode 1 die<" in english

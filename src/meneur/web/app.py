@@ -43,7 +43,7 @@ from meneur.web.rolls import Roller
 from meneur.web.rulesdoc import link_rules
 from meneur.web.state import HERE, WebSettings, WebState
 from meneur.web.tables import Tables
-from meneur.web.words import dice_words
+from meneur.web.words import points_words
 
 log = logging.getLogger("meneur.web")
 
@@ -284,7 +284,7 @@ def build_templates() -> Jinja2Templates:
     env.filters["percent"] = lambda value: f"{float(value) * 100:.1f}".replace(".", ",")
     env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
     env.filters["rules"] = link_rules  # « (T-5) » links to the rules panel
-    env.globals["dice_words"] = dice_words
+    env.globals["points_words"] = points_words
     return templates
 
 

@@ -17,5 +17,10 @@ def plural_count(value: Any) -> int:
 
 
 def dice_words(count: int) -> str:
-    """A number of dice with its plural right (also the templates' ``dice_words``)."""
+    """A number of dice with its plural right (the systems' trait labels)."""
     return ngettext("{count} die", "{count} dice", count).format(count=count)
+
+
+def points_words(count: int) -> str:
+    """A number of points with its plural right (the templates' ``points_words``)."""
+    return ngettext("{count} point", "{count} points", count).format(count=count)
