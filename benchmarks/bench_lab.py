@@ -1,7 +1,8 @@
 """The design lab's speed, each figure beside its reference, measured in the same run.
 
-Exact odds (issue 8, "Speed"), through ``meneur table``'s engine (``lab.fastgrid``: one
-die multiplied in per row, integer weights, cells exact):
+Exact odds (issue 8, "Speed"), through ``meneur table``'s engine (``lab.fastgrid`` and
+the systems' ``lab_grid`` rows: one die multiplied in per row, integer weights, cells
+exact):
 
 * the Obscur grid (dice 1..30 × difficulty 1..30), against icepool (``n @ die`` per
   pool, then the tail per difficulty);
@@ -41,11 +42,12 @@ from typing import Any
 import icepool
 import numpy as np
 
-from meneur.lab.adapters.obscur import ADAPTER as OBSCUR
-from meneur.lab.adapters.tunnels import ADAPTER as TUNNELS
 from meneur.lab.grid import probability
-from meneur.lab.simulate import run_chunks, tunnels_fights, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks
+from meneur.systems.obscur.lab_adapter import ADAPTER as OBSCUR
 from meneur.systems.tunnels.combat import against_monster
+from meneur.systems.tunnels.lab import tunnels_fights, tunnels_test_chunk
+from meneur.systems.tunnels.lab_adapter import ADAPTER as TUNNELS
 
 MODES = {"normal": 4, "blessed": 3, "cursed": 5}
 EXACT_REPEAT = 15
@@ -72,9 +74,11 @@ def line(name: str, ours: float, theirs: float, unit: str, reference: str, highe
 def clear_caches() -> None:
     from meneur.lab import fastgrid
     from meneur.systems.obscur import odds as obscur_odds
+    from meneur.systems.tunnels import lab_grid as tunnels_grid
     from meneur.systems.tunnels import odds as tunnels_odds
 
     fastgrid.clear_caches()
+    tunnels_grid.clear_caches()
     obscur_odds.power.cache_clear()
     obscur_odds.class_dist.cache_clear()
     tunnels_odds.clear_caches()
@@ -226,13 +230,13 @@ def fights_per_second(runs: int) -> float:
 
 def python_fights_per_second(runs: int) -> float:
     from meneur.rng import make_source
-    from meneur.systems.tunnels.combat import character, fight, monster
+    from meneur.systems.tunnels.combat import fight
 
     source = make_source(seed=1)
 
     def loop() -> None:
         for _ in range(runs):
-            fight(character("a", 4, 8), monster("b", 3), [source, source])
+            fight(against_monster(4, 8, 3), [source, source])
 
     seconds, _ = timed(loop)
     return runs / seconds
@@ -251,7 +255,7 @@ def obscur_duel_params() -> Any:
 
 
 def obscur_duels_per_second(runs: int) -> float:
-    from meneur.lab.obscur_duel import obscur_duel_tally
+    from meneur.systems.obscur.lab_duel import obscur_duel_tally
 
     params = obscur_duel_params()
     seconds, _ = timed(
@@ -268,7 +272,7 @@ def obscur_duels_per_second(runs: int) -> float:
 
 
 def python_duels_per_second(runs: int) -> float:
-    from meneur.lab.simulate import obscur_duels
+    from meneur.systems.obscur.lab import obscur_duels
 
     params = obscur_duel_params()
     seconds, _ = timed(

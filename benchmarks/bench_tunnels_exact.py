@@ -49,8 +49,8 @@ def icepool_grid(top: int, policy: str, budget: float) -> tuple[float, dict[str,
 
 
 def our_grid(top: int, policy: str) -> tuple[float, dict[str, float]]:
-    from meneur.lab.adapters.tunnels import ADAPTER
     from meneur.lab.grid import probability
+    from meneur.systems.tunnels.lab_adapter import ADAPTER
     from meneur.systems.tunnels.odds import clear_caches
 
     clear_caches()
@@ -113,7 +113,7 @@ def main() -> None:
         shown = f"> {args.budget:g} s" if seconds is None else f"{seconds * 1e3:,.1f} ms"
         print(f"{policy:<8}{shown:>16}   target 50 ms", flush=True)
 
-    from meneur.lab.adapters.tunnels import ADAPTER
+    from meneur.systems.tunnels.lab_adapter import ADAPTER
     from meneur.systems.tunnels.odds import clear_caches
 
     clear_caches()

@@ -59,3 +59,26 @@ def _circles() -> list[list[str]]:
 def test_no_import_circle_crosses_a_package() -> None:
     crossing = [c for c in _circles() if len({m.rpartition(".")[0] for m in c}) > 1]
     assert crossing == [], crossing
+
+
+def test_cli_and_lab_name_no_system() -> None:
+    """Issue 14: the CLI and the lab reach systems through the registry and the hooks of
+    ``System`` only; no line of theirs spells a system's name, title or alias (a fifth
+    system adds nothing there). Imports of a system's modules are refused by
+    ``lint-imports`` (contract ``interfaces-name-no-system``)."""
+    from pathlib import Path
+
+    import meneur
+    from meneur.systems.registry import SYSTEMS
+    from meneur.text import fold
+
+    names = {fold(word) for s in SYSTEMS for word in (s.name, s.title, *s.aliases)}
+    root = Path(meneur.__file__).parent
+    found = [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for package in ("cli", "lab")
+        for path in sorted((root / package).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if any(name in fold(line) for name in names)
+    ]
+    assert found == [], found

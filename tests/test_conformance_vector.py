@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from meneur.lab.adapters import system_named
 from meneur.systems.base import Check
 from meneur.systems.registry import SYSTEMS
+from meneur.systems.registry import find_system as system_named
 
 RUNS = 3000
 
@@ -253,8 +253,8 @@ DUELS = {
 @pytest.mark.parametrize("case", sorted(DUELS))
 def test_obscur_duel_vectorised_equals_fight_with(case: str) -> None:
     """O-11..O-13, O-17, O-19, O-28, O-29, O-31: numpy duels end as the system's own fight."""
-    from meneur.lab.obscur_duel import ENDS, obscur_duels_vector, vectorisable
     from meneur.systems.obscur.combat import resolve_fight
+    from meneur.systems.obscur.lab_duel import ENDS, obscur_duels_vector, vectorisable
     from meneur.vector import ArrayReader
 
     a, b, options = DUELS[case]

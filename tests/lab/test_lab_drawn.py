@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from meneur.lab.simulate import run_chunks, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks
+from meneur.systems.tunnels.lab import tunnels_test_chunk
 from meneur.systems.tunnels.vector import _PRESENCE, _TABLES, group_tables
 
 

@@ -8,6 +8,8 @@ import pytest
 
 from meneur.lab import fastgrid
 from meneur.lab.grid import ExactCell, probability
+from meneur.systems.obscur import lab_grid as obscur_grid
+from meneur.systems.tunnels import lab_grid as tunnels_grid
 
 SCORINGS = {
     "normal": ((0, 0, 0, 1, 1, 2), {}),
@@ -25,8 +27,9 @@ def test_O2_obscur_rows_equal_the_system_odds(scoring: str, pool: int) -> None:
 
     values, flags = SCORINGS[scoring]
     fastgrid.clear_caches()
+    tunnels_grid.clear_caches()
     difficulties = range(1, min(2 * pool + 3, 61))  # O-8: at least 1
-    row = fastgrid.obscur_row(values, pool, difficulties)
+    row = obscur_grid.obscur_row(values, pool, difficulties)
     for difficulty, cell in zip(difficulties, row, strict=True):
         if pool > 60:  # beyond the system's own limit: the tail of the law still holds
             break
@@ -44,8 +47,9 @@ def test_T3_tunnels_plain_rows_equal_the_system_odds(mode: str, dice: int) -> No
     from meneur.systems.tunnels.vector import LOWEST
 
     fastgrid.clear_caches()
+    tunnels_grid.clear_caches()
     thresholds = [1, 2, 3, dice, dice + 1] if dice > 7 else list(range(1, dice + 2))
-    row = fastgrid.tunnels_plain_row(LOWEST[mode], dice, thresholds)
+    row = tunnels_grid.tunnels_plain_row(LOWEST[mode], dice, thresholds)
     for threshold, cell in zip(thresholds, row, strict=True):
         law = test_odds(
             TestParams(
@@ -67,14 +71,14 @@ def test_fast_rows_equal_icepool() -> None:
 
     obscur = icepool.Die([0, 0, 0, 1, 1, 2])
     for pool in (1, 6, 13):
-        row = fastgrid.obscur_row((0, 0, 0, 1, 1, 2), pool, range(1, 2 * pool + 2))
+        row = obscur_grid.obscur_row((0, 0, 0, 1, 1, 2), pool, range(1, 2 * pool + 2))
         law = pool @ obscur
         for difficulty, cell in enumerate(row, start=1):
             assert cell["success"] == law.probability(">=", difficulty)
     die = icepool.Die([icepool.Vector((int(f >= 4), int(f == 1))) for f in range(1, 7)])
     for dice in (2, 5, 9):
         law = dice @ die
-        row = fastgrid.tunnels_plain_row(4, dice, range(1, dice + 1))
+        row = tunnels_grid.tunnels_plain_row(4, dice, range(1, dice + 1))
         for threshold, cell in enumerate(row, start=1):
             expected = sum(
                 law.probability(v) for v in law.outcomes() if v[0] >= threshold and v[1] < 3
@@ -96,8 +100,8 @@ def test_exact_cell_is_a_mapping_of_fractions() -> None:
 
 def test_grids_use_the_fast_rows_and_stay_exact() -> None:
     """``meneur table`` through the adapters: same cells as the systems' own odds."""
-    from meneur.lab.adapters.obscur import ADAPTER as OBSCUR
-    from meneur.lab.adapters.tunnels import ADAPTER as TUNNELS
+    from meneur.systems.obscur.lab_adapter import ADAPTER as OBSCUR
+    from meneur.systems.tunnels.lab_adapter import ADAPTER as TUNNELS
 
     fast = OBSCUR.grid("test", {"dice": "1"}, "1..4", "1..6")
     assert all(isinstance(v, ExactCell) for v in fast.cells.values())
@@ -116,7 +120,7 @@ def test_T6_batch_law_equals_the_system_batch_groups() -> None:
 
     for dice in (1, 2, 4, 7):
         for lowest in (3, 4, 5):
-            law = fastgrid._batch_law(dice, lowest)
+            law = tunnels_grid._batch_law(dice, lowest)
             expected: dict[tuple[int, int, int, int], int] = {}
             for distinct, classes in batch_law(dice, lowest, "batch").items():
                 for (ones, sixes), poly in classes.items():
@@ -137,8 +141,9 @@ def test_T6_tunnels_always_rows_equal_the_system_odds(mode: str, dice: int) -> N
     from meneur.systems.tunnels.vector import LOWEST
 
     fastgrid.clear_caches()
+    tunnels_grid.clear_caches()
     thresholds = list(range(0, 2 * dice + 3))
-    row = fastgrid.tunnels_always_row(LOWEST[mode], dice, thresholds)
+    row = tunnels_grid.tunnels_always_row(LOWEST[mode], dice, thresholds)
     for threshold, cell in zip(thresholds, row, strict=True):
         if threshold == 0:
             continue
@@ -162,9 +167,10 @@ def test_T6_always_rows_past_twelve_dice_use_more_primes() -> None:
     from meneur.systems.tunnels.rules import TestParams
 
     fastgrid.clear_caches()
+    tunnels_grid.clear_caches()
     for dice in (12, 13, 16):
         thresholds = [1, dice, 3 * dice]
-        row = fastgrid.tunnels_always_row(4, dice, thresholds)
+        row = tunnels_grid.tunnels_always_row(4, dice, thresholds)
         assert row[0].total == 6 ** (dice * (dice + 1) // 2)
         for threshold, cell in zip(thresholds, row, strict=True):
             law = test_odds(TestParams(dice=dice, threshold=threshold, explode="always"))

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from meneur.lab.simulate import LegendesConflict, legendes_conflicts
 from meneur.rng import PhysicalDice
 from meneur.systems.legendes import scene
+from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts
 from meneur.systems.legendes.sheet import Hero
 from meneur.vector import ArrayReader
 
@@ -168,7 +168,7 @@ def test_L10_L13_lab_scene_plays_as_the_system_scene(
     """L-10: on the same faces, the lab's scene — allies beside the hero, oppositions
     fighting each other, partial victories that wound or make doubt (L-13) — ends as the
     system's own scene does, roll after roll: who is out, who is wounded, and when."""
-    from meneur.lab.simulate import legendes_scene
+    from meneur.systems.legendes.lab import legendes_scene
 
     runs, width, max_rolls = 200, 150, 10
     rng = np.random.default_rng(10)

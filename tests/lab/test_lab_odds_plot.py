@@ -59,6 +59,7 @@ def test_odds_help_shows_plot(capsys: pytest.CaptureFixture[str]) -> None:
 def test_tunnels_odds_curve_passes_through_the_printed_odds(explode: str) -> None:
     """The success curve at the threshold asked for is the command's own p_success."""
     from meneur.lab.odds_plot import odds_figure
+    from meneur.systems.tunnels.lab_adapter import ADAPTER
     from meneur.systems.tunnels.odds import test_odds
     from meneur.systems.tunnels.rules import TestParams
 
@@ -69,17 +70,18 @@ def test_tunnels_odds_curve_passes_through_the_printed_odds(explode: str) -> Non
         "successes": {str(k[0]): 0.1 for k in law.probabilities()},
     }
     options = {"dice": 4, "threshold": 3, "explode": explode, "sixes": "batch"}
-    xs, ys, _label, marked, _title = odds_figure("tunnels", data, options)["curve"]
+    xs, ys, _label, marked, _title = odds_figure(data, options, ADAPTER)["curve"]
     assert marked == 3 and ys[xs.index(3)] == pytest.approx(data["p_success"], abs=1e-15)
 
 
 def test_obscur_odds_curve_is_the_exact_tail() -> None:
     from meneur.lab.odds_plot import odds_figure
+    from meneur.systems.obscur.lab_adapter import ADAPTER as OBSCUR
 
     data = {
         "difficulty": 2,
         "successes": {"0": 0.25, "1": 0.5, "2": 0.25},
         "exact": {"successes": {"0": "1/4", "1": "1/2", "2": "1/4"}},
     }
-    xs, ys, _label, marked, _title = odds_figure("obscur", data, {})["curve"]
+    xs, ys, _label, marked, _title = odds_figure(data, {}, OBSCUR)["curve"]
     assert (xs, ys, marked) == ([1, 2], [0.75, 0.25], 2)

@@ -8,10 +8,16 @@ from fractions import Fraction
 import pytest
 
 from cli_helpers import invoke
-from meneur.lab import policies as lab
 from meneur.lab.simulate import run_chunks
+from meneur.systems.legendes.lab import SPENDING_POLICIES as LEGENDES
+from meneur.systems.legendes.lab import motivation_chunk
+from meneur.systems.obscur.lab import SPENDING_POLICIES as OBSCUR
+from meneur.systems.obscur.lab import ObscurSeries, depassement_chunk
+from meneur.systems.tunnels.lab import SPENDING_POLICIES as TUNNELS
+from meneur.systems.tunnels.lab import chance_chunk
 
 RUNS = 200_000
+SPENDING = {"tunnels": TUNNELS, "obscur": OBSCUR, "legendes": LEGENDES}
 
 
 def close(rate: float, exact: Fraction, runs: int = RUNS) -> bool:
@@ -46,14 +52,14 @@ def test_O10_one_test_policy_agrees_with_exact_odds(
 ) -> None:
     """O-10: on one test, spending after a failure passes as often as buying every time
     (rerolls and adjustments never lower successes): Monte Carlo vs the exact odds."""
-    series = lab.ObscurSeries(dice=4, difficulty=3, points=points)
-    tally = run_chunks(RUNS, lab.obscur_chunk(series, policy), seed=7, progress=False)
+    series = ObscurSeries(dice=4, difficulty=3, points=points)
+    tally = run_chunks(RUNS, depassement_chunk(series, policy), seed=7, progress=False)
     assert close(tally.rate("success")["rate"], obscur_exact(4, 3, **push))
 
 
 def test_O10_after_failure_spends_only_on_failures() -> None:
-    series = lab.ObscurSeries(dice=4, difficulty=3, points=1)
-    tally = run_chunks(RUNS, lab.obscur_chunk(series, "reroll"), seed=3, progress=False)
+    series = ObscurSeries(dice=4, difficulty=3, points=1)
+    tally = run_chunks(RUNS, depassement_chunk(series, "reroll"), seed=3, progress=False)
     fail = 1 - obscur_exact(4, 3)
     assert close(tally.counts["spent"] / RUNS, fail)  # one point, on each failed roll
 
@@ -64,22 +70,22 @@ def test_T12_never_spending_is_the_exact_test() -> None:
 
     params = TestParams(dice=3, threshold=2)
     exact = test_odds(params).p_where(lambda k: k[0] >= 2 and not k[2])
-    tally = run_chunks(RUNS, lab.tunnels_chunk(params, 2, "never"), seed=5, progress=False)
+    tally = run_chunks(RUNS, chance_chunk(params, 2, "never"), seed=5, progress=False)
     assert close(tally.rate("success")["rate"], exact)
     assert tally.counts["spent"] == 0
 
 
 def test_L12_motivation_policies() -> None:
     """L-12: no point, or never spending, is the plain conflict; spending helps here."""
-    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+    from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts
 
     conflict = LegendesConflict(2, "heroique")
     plain = run_chunks(
         50_000, lambda rng, n: legendes_conflicts(conflict, rng, n), seed=2, progress=False
     )
-    none = run_chunks(50_000, lab.legendes_chunk(conflict, 0, "early"), seed=2, progress=False)
-    never = run_chunks(50_000, lab.legendes_chunk(conflict, 3, "never"), seed=2, progress=False)
-    early = run_chunks(50_000, lab.legendes_chunk(conflict, 3, "early"), seed=2, progress=False)
+    none = run_chunks(50_000, motivation_chunk(conflict, 0, "early"), seed=2, progress=False)
+    never = run_chunks(50_000, motivation_chunk(conflict, 3, "never"), seed=2, progress=False)
+    early = run_chunks(50_000, motivation_chunk(conflict, 3, "early"), seed=2, progress=False)
     assert none.counts["won"] == never.counts["won"] == plain.counts["won"]
     assert never.counts["spent"] == 0 < early.counts["spent"] <= 3 * 50_000
     assert early.rate("won")["interval_95"][0] > never.rate("won")["interval_95"][1]
@@ -97,7 +103,7 @@ def test_simulate_policy_json(args: tuple[str, ...], capsys: pytest.CaptureFixtu
     result = invoke(capsys, "simulate", "policy", *args, "--runs", "5000", "--seed", "1", "--json")
     assert result.status == 0, result.err
     data = result.json()
-    assert [row["policy"] for row in data["policies"]] == list(lab.POLICIES[args[0]])
+    assert [row["policy"] for row in data["policies"]] == list(SPENDING[args[0]])
     for row in data["policies"]:
         low, high = row["success_interval_95"]
         assert row["runs"] == 5000 and low <= row["success_rate"] <= high

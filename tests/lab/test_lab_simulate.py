@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from cli_helpers import invoke
-from meneur.lab.simulate import run_chunks, tunnels_fights, tunnels_test_chunk
+from meneur.lab.simulate import run_chunks
 from meneur.odds.montecarlo import agrees
 from meneur.systems.tunnels.combat import against_monster
+from meneur.systems.tunnels.lab import tunnels_fights, tunnels_test_chunk
 
 
 def test_monte_carlo_test_agrees_with_exact_odds() -> None:
@@ -185,6 +186,52 @@ def test_simulate_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str,
     assert "Traceback" not in result.err
 
 
+@pytest.mark.parametrize("group", ["fight", "policy"])
+def test_simulate_groups_list_the_systems_that_register_one(
+    group: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``simulate fight|policy`` hold what each system registers; Krâsses offers none
+    (issue 14), and is refused as an unknown command."""
+    from meneur.systems.registry import SYSTEMS
+
+    listed = invoke(capsys, "--lang", "en", "simulate", group, "--help")
+    assert listed.status == 0, listed.err
+    commands = listed.out.split("Commands:")[1].split()
+    offered = [system.name for system in SYSTEMS if system.name in commands]
+    assert offered == ["tunnels", "obscur", "legendes"]
+    refused = invoke(capsys, "--lang", "en", "simulate", group, "krasses", "--dice", "4")
+    assert refused.status == 2
+    assert refused.err.strip() == "Error: Unknown command: krasses"
+
+
+@pytest.mark.parametrize("group", ["sweep", "test"])
+def test_simulate_sweep_and_test_are_offered_by_every_system(
+    group: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every system registers a sweep and a test of its table cells (Krâsses included)."""
+    listed = invoke(capsys, "--lang", "en", "simulate", group, "--help")
+    assert listed.status == 0, listed.err
+    commands = listed.out.split("Commands:")[1].split()
+    assert {"tunnels", "obscur", "krasses", "legendes"} <= set(commands)
+
+
+def test_simulate_sweep_krasses_takes_no_fight_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """Krâsses has no fight to sweep: a fight's option is refused, not ignored."""
+    refused = invoke(capsys, "--lang", "en", "simulate", "sweep", "krasses", "--vs-mr", "2")
+    assert refused.status == 2
+    assert refused.err.strip() == "Error: Unknown option --vs-mr."
+
+
+def test_simulate_fight_takes_only_its_systems_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An Obscur option given to the Tunnels fight is refused, not silently ignored."""
+    args = ("--dice", "4", "--endurance", "8", "--vs-mr", "3", "--a", "x.toml", "--runs", "10")
+    result = invoke(capsys, "--lang", "en", "simulate", "fight", "tunnels", *args)
+    assert result.status == 2
+    assert result.err.strip() == "Error: Unknown option --a."
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -227,7 +274,7 @@ def test_simulate_test_without_a_vectorised_resolve(
 
 def test_L8_one_roll_conflict_agrees_with_exact_odds() -> None:
     """L-8/L-14: against an élite, one roll puts it out on a definitive or partial win."""
-    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+    from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts
     from meneur.systems.legendes.odds import opposed_odds
     from meneur.systems.legendes.rules import OpposedParams
 
@@ -241,7 +288,7 @@ def test_L8_one_roll_conflict_agrees_with_exact_odds() -> None:
 
 
 def test_L5_commoners_are_swept_in_a_conflict() -> None:
-    from meneur.lab.simulate import LegendesConflict, legendes_conflicts
+    from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts
 
     tally = legendes_conflicts(LegendesConflict(1, "commun"), np.random.default_rng(1), 100)
     assert tally.counts["won"] == 100 and tally.histograms["rounds"] == {1: 100}
@@ -302,8 +349,9 @@ def test_simulate_fight_obscur_vectorised_agrees_with_the_systems_fight(
     (Their dice differ, so the two estimates agree within their intervals, not exactly;
     the conformance suite checks the same faces give the same fights.)
     """
-    from meneur.lab.simulate import obscur_duels, run_chunks
+    from meneur.lab.simulate import run_chunks
     from meneur.systems.obscur.combat import FightParams, fighter_of
+    from meneur.systems.obscur.lab import obscur_duels
     from meneur.systems.obscur.sheet import load_character
     from meneur.systems.obscur.state import body_of
 
@@ -422,7 +470,7 @@ def test_K4_rerolled_ties_and_O9_oppositions_agree_with_exact_odds() -> None:
 
 def test_L10_a_scene_against_several_oppositions(capsys: pytest.CaptureFixture[str]) -> None:
     """L-10: several oppositions at once, each compared with the hero's roll."""
-    from meneur.lab.simulate import LegendesConflict, legendes_conflicts, legendes_scene
+    from meneur.systems.legendes.lab import LegendesConflict, legendes_conflicts, legendes_scene
 
     runs = 100_000
     one = run_chunks(

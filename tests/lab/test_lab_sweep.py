@@ -87,7 +87,8 @@ def test_sweep_of_cells_agrees_with_exact_odds(capsys: pytest.CaptureFixture[str
     """Monte Carlo cells of a sweep (every system's vectorised resolve) vs exact odds."""
     import math
 
-    from meneur.lab.adapters import adapter_for, system_named
+    from meneur.lab.adapter import adapter_for
+    from meneur.systems.registry import find_system as system_named
 
     runs = 20_000
     for system, rows, cols in (("obscur", "2..4", "1..3"), ("legendes", "1..2", "elite")):
@@ -132,7 +133,7 @@ def test_sweep_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
 def test_sweep_ctrl_c_keeps_the_points_done(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C during a sweep returns the points already simulated, marked interrupted."""
     from meneur.lab import sweep
-    from meneur.lab.simulate import LegendesConflict
+    from meneur.systems.legendes.lab import LegendesConflict, conflicts_point
 
     done: list[int] = []
     real = sweep.one_point
@@ -144,7 +145,7 @@ def test_sweep_ctrl_c_keeps_the_points_done(monkeypatch: pytest.MonkeyPatch) -> 
         return real(point)
 
     monkeypatch.setattr(sweep, "one_point", one_point)
-    points = [sweep.Point("legendes", LegendesConflict(d, "elite")) for d in (1, 2, 3, 4)]
+    points = [sweep.Point(conflicts_point, LegendesConflict(d, "elite")) for d in (1, 2, 3, 4)]
     result = sweep.run_sweep(points, 500, seed=1, workers=1)
     assert result.interrupted
     assert [r is not None for r in result.reports] == [True, True, False, False]

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import invoke
-from meneur.lab.adapters import adapter_for, system_named
+from meneur.lab.adapter import adapter_for
 from meneur.lab.compare import compare_grids
+from meneur.systems.registry import find_system as system_named
 
 SYSTEMS = ("tunnels", "obscur", "krasses", "legendes")
 
@@ -232,7 +233,7 @@ def test_T9_tie_reroll_variant_changes_the_opposition_odds() -> None:
     """T-9 option (``tie=reroll``): only decisive rolls count, as ``odds --reroll-ties``."""
     from fractions import Fraction
 
-    from meneur.lab.adapters.tunnels import ADAPTER
+    from meneur.systems.tunnels.lab_adapter import ADAPTER
     from meneur.systems.tunnels.odds import winner_odds
     from meneur.systems.tunnels.rules import OpposedParams, Side
 
@@ -267,11 +268,11 @@ def test_T10_compare_fights_under_two_loss_rules(
 
 def test_ctrl_c_keeps_the_cells_done(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C while a grid is computed: the rows done are kept, marked interrupted."""
-    from meneur.lab import fastgrid
-    from meneur.lab.adapters.obscur import ADAPTER
     from meneur.lab.progress import LazyBar
+    from meneur.systems.obscur import lab_grid
+    from meneur.systems.obscur.lab_adapter import ADAPTER
 
-    real = fastgrid.obscur_row
+    real = lab_grid.obscur_row
     calls: list[int] = []
 
     def row(values: tuple[int, ...], pool: int, difficulties: object) -> object:
@@ -280,7 +281,7 @@ def test_ctrl_c_keeps_the_cells_done(monkeypatch: pytest.MonkeyPatch) -> None:
         calls.append(pool)
         return real(values, pool, difficulties)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(fastgrid, "obscur_row", row)
+    monkeypatch.setattr(lab_grid, "obscur_row", row)
     bar = LazyBar(0, "test")
     grid = ADAPTER.grid("test", {}, "1..5", "1..3", progress=bar)
     bar.stop()

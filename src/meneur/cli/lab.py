@@ -16,18 +16,29 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.systems.base import CommandGroups, System
 
 COMMANDS = ("table", "compare", "simulate")
 
-SystemArg = Annotated[
-    str, typer.Argument(metavar="SYSTEM", help=_("The system: tunnels, obscur, krasses, legendes."))
-]
+
+def _systems_help() -> str:
+    """``SYSTEM``'s help: the registered systems' names (the CLI reads them, never spells
+    them)."""
+    from meneur.systems.registry import SYSTEMS
+
+    return _("The system: {names}.").format(names=", ".join(s.name for s in SYSTEMS))
+
+
+SystemArg = Annotated[str, typer.Argument(metavar="SYSTEM", help=_systems_help())]
 CheckOpt = Annotated[
     str | None,
     typer.Option(
         "--check",
         metavar="CHECK",
-        help=_("Which roll: test (default) or oppose; compare also takes fight (Tunnels)."),
+        help=_(
+            "Which roll: test (default) or oppose; compare also takes fight, where the "
+            "system offers fights."
+        ),
     ),
 ]
 RowsOpt = Annotated[
@@ -35,7 +46,7 @@ RowsOpt = Annotated[
     typer.Option(
         "--rows",
         metavar="1..10",
-        help=_("The rows: dice (Tunnels, Obscur, Légendes) or bonus (Krâsses), as 1..10 or 2,4,6."),
+        help=_("The rows: the system's own (dice, bonus...), as 1..10 or 2,4,6."),
     ),
 ]
 ColsOpt = Annotated[
@@ -44,8 +55,8 @@ ColsOpt = Annotated[
         "--cols",
         metavar="1..10",
         help=_(
-            "The columns: threshold (Tunnels), difficulty (Obscur, Krâsses), opposing dice or "
-            "bonus (oppose), opposition level (Légendes)."
+            "The columns: the system's own (threshold, difficulty, opposing dice or bonus, "
+            "opposition level...), as 1..10 or 2,4,6."
         ),
     ),
 ]
@@ -55,8 +66,8 @@ PanelsOpt = Annotated[
         "--panels",
         metavar="P,P",
         help=_(
-            "Which panels: modes and policies (Tunnels, e.g. blessed/needed), "
-            "circumstances (Légendes, e.g. 0,2)."
+            "Which panels: the system's own (modes and policies such as blessed/needed, "
+            "circumstances such as 0,2...)."
         ),
     ),
 ]
@@ -78,18 +89,21 @@ KindOpt = Annotated[
 ]
 
 
+def system_named(name: str) -> System:
+    """The registered system ``name``: the CLI looks systems up, the lab is handed them."""
+    from meneur.systems.registry import find_system
+
+    return find_system(name)
+
+
 def _adapter(system: str) -> Any:
-    from meneur.lab.adapters import adapter_for, system_named
+    from meneur.lab.adapter import adapter_for
 
     return adapter_for(system_named(system))
 
 
 def _title(adapter: Any, check: str) -> str:
-    from meneur.lab.adapters import system_named
-
-    return _("{system}: {check}, exact odds").format(
-        system=system_named(adapter.system).title, check=check
-    )
+    return _("{system}: {check}, exact odds").format(system=adapter.owner.title, check=check)
 
 
 def _check_kind(kind: str) -> str:
@@ -113,12 +127,11 @@ def _distribution(
 ) -> None:
     """The exact law of one cell (the first row, column and panel named)."""
     from meneur.cli.output import console, print_json
-    from meneur.lab.adapters import system_named
 
     params, law = adapter.distribution(check, variant, rows, cols, panels)
     name = adapter.check_name(check)
     title = _("{system}: {check}, exact distribution").format(
-        system=system_named(adapter.system).title, check=name
+        system=adapter.owner.title, check=name
     )
     if plot is not None:
         from meneur.lab.plot import plot_distribution
@@ -286,8 +299,8 @@ def compare_command(
         )
         labels = result.labels()
         title = _("{system}: {a} against {b}").format(
-            system=_("Tunnels: fights won (Endurance {endurance}, {runs} fights a cell)").format(
-                endurance=endurance, runs=runs
+            system=_("{system}: fights won (Endurance {endurance}, {runs} fights a cell)").format(
+                system=adapter.owner.title, endurance=endurance, runs=runs
             ),
             a=labels[0],
             b=labels[1],
@@ -369,7 +382,7 @@ def _with_plot(system: str, callback: Any) -> Any:
 
         def draw(data: dict[str, Any]) -> None:
             if not drawn:
-                drawn.append(plot_odds(system, data, options, target))
+                drawn.append(plot_odds(system_named(system), data, options, target))
                 data["plot"] = str(target)
 
         with output.on_emit(draw):
@@ -385,22 +398,23 @@ def _placeholder() -> None:
     """Shown in ``meneur --help`` only; the real command is built when typed."""
 
 
-def register(app: typer.Typer, wanted: Sequence[str] = ()) -> None:
-    """Add ``table``, ``compare`` and ``simulate`` (full options only when typed)."""
+def register(app: typer.Typer, groups: CommandGroups, wanted: Sequence[str] = ()) -> None:
+    """Add ``table``, ``compare`` and ``simulate`` (full options only when typed).
+
+    ``simulate fight|policy|sweep|test`` are groups each system fills through
+    ``register_cli``; they exist even when the system named offers nothing there, so
+    that it is refused as an unknown command.
+    """
     first = wanted[0] if wanted else ""
     table_help = _("Exact odds over a grid (dice × threshold...), as a table, CSV, JSON or a plot.")
     compare_help = _("Compare two variants of the rules: odds side by side with the difference.")
-    simulate_help = _("Simulate many rolls or whole fights (numpy), with confidence intervals.")
     app.command("table", help=table_help)(table_command if first == "table" else _placeholder)
     app.command("compare", help=compare_help)(
         compare_command if first == "compare" else _placeholder
     )
-    simulate = typer.Typer(help=simulate_help, no_args_is_help=True)
     if first == "simulate":
-        from meneur.cli.lab_simulate import register_simulate
-
-        register_simulate(simulate)
-    app.add_typer(simulate, name="simulate")
+        for group in ("fight", "policy", "sweep", "test"):
+            groups.group("simulate", group)
 
 
 __all__ = ["COMMANDS", "Seed", "add_odds_plot", "int_parser", "register"]

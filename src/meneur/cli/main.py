@@ -37,6 +37,17 @@ GROUP_HELP = {
     "aid": N_("One character helps another before a roll."),
     "scene": N_("Play a scene step by step, saving what lasts."),
     "survive": N_("Survival: a party's days in a hostile land."),
+    "simulate": N_("Simulate many rolls or whole fights (numpy), with confidence intervals."),
+    "simulate fight": N_(
+        "Many whole fights, vectorised: win rate with its 95 % interval, rounds, survival."
+    ),
+    "simulate sweep": N_(
+        "Sweep fights or table cells over a grid, on local cores or a Dask cluster."
+    ),
+    "simulate test": N_("Simulate one cell of a table beside its exact odds (every system)."),
+    "simulate policy": N_(
+        "When to spend a resource: each policy's success rate with its interval."
+    ),
     "hurt": N_("Apply a source of damage to a character sheet."),
     "heal": N_("Treat wounds, hang on to life, lift morale."),
     "rest": N_("Recover with or without rest."),
@@ -94,7 +105,7 @@ def _version(value: bool) -> None:
 def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     """The command tree, with help in the current language.
 
-    ``wanted`` is the command path the user typed (``("test", "tunnels")``): only the
+    ``wanted`` is the command path the user typed (``("test", "<system>")``): only the
     groups on it get their commands, and only from the systems it names (see
     :class:`TyperGroups` and :func:`systems_named_in`). Start-up stays fast that way.
     """
@@ -104,9 +115,9 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     app = typer.Typer(
         name="meneur",
         help=_(
-            "meneur: play and design four French tabletop role-playing systems "
-            "(Tunnels, Obscur, Krâsses, Légendes) with exact odds."
-        ),
+            "meneur: play and design French tabletop role-playing systems ({titles}) "
+            "with exact odds."
+        ).format(titles=", ".join(s.title for s in SYSTEMS)),
         no_args_is_help=True,
         add_completion=False,
         rich_markup_mode=None,
@@ -154,7 +165,7 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
     if first is None or first in LAB_COMMANDS:
         from meneur.cli.lab import register as register_lab
 
-        register_lab(app, wanted)
+        register_lab(app, groups, wanted)
     if first is None or first == "serve":  # the live table (FastAPI loads only when run)
         from meneur.cli.serve import register as register_serve
 
@@ -163,9 +174,9 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
 
 
 def systems_named_in(words: Sequence[str], systems: Sequence[System]) -> list[System]:
-    """The systems the command names (``test tunnels`` -> Tunnels), else all of them.
+    """The systems the command names (``test <name>`` -> that system), else all of them.
 
-    Only those register their commands: ``meneur test tunnels`` never imports Obscur.
+    Only those register their commands: ``meneur test <name>`` imports no other system.
     """
     folded = {fold(word) for word in words}
     named = [

@@ -1,8 +1,8 @@
 """``meneur character new SYSTEM``: every new character lands in the campaign database.
 
-Tunnels and Krâsses roll or build their characters (their own commands call
-:func:`store_new`); Obscur and Légendes sheets are written by hand, so their command
-(:func:`from_file`) stores a sheet file under a name. Either way the first character of
+A system that rolls or builds its characters has its own command call
+:func:`store_new`; a system whose sheets are written by hand has its command
+(:func:`from_file`) store a sheet file under a name. Either way the first character of
 a newcomer creates the database and a ``default`` campaign: zero setup.
 """
 

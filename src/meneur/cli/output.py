@@ -83,7 +83,7 @@ def plain_console() -> Console:
 
 
 def _command() -> tuple[list[str], dict[str, Any]]:
-    """The command's words (``["test", "tunnels"]``) and its options as JSON values."""
+    """The command's words (``["test", "<system>"]``) and its options as JSON values."""
     from meneur.cli import clickcompat as click
 
     context = click.get_current_context(silent=True)

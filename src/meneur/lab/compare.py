@@ -112,53 +112,25 @@ def compare_fights(
     runs: int,
     seed: int | None,
 ) -> Comparison:
-    """Tunnels fights (dice × MR) under two variants, simulated with the same seed.
+    """A system's fights over its adapter's fight grid under two variants, simulated
+    with the same seed. Cells are win rates.
 
-    Every option of the adapter applies: ``explode`` and ``sixes`` to both sides' rolls,
-    ``loss`` (T-10 option) and ``tie`` (T-9 option) to the fight. Cells are win rates.
+    The adapter says what a fight is (:meth:`~meneur.lab.adapter.Adapter.fight_axes`,
+    :meth:`~meneur.lab.adapter.Adapter.fight_point`); every option of its variant applies.
     """
-    from meneur.errors import UsageError
-    from meneur.lab.grid import Axis, parse_int_list
-    from meneur.lab.sweep import Point, run_sweep, sweep_grid
-    from meneur.locale import N_
-    from meneur.systems.tunnels.combat import against_monster
+    from meneur.lab.sweep import run_sweep, sweep_grid
 
-    if adapter.system != "tunnels":
-        raise UsageError(
-            N_("Fights are compared for Tunnels (dice × MR); use meneur simulate for {system}."),
-            system=adapter.system,
-        )
-    dice = parse_int_list(rows or "2..6", 1, 30, "--rows")
-    mrs = parse_int_list(columns or "1..8", 1, 30, "--cols")
+    row_axis, column_axis = adapter.fight_axes(rows, columns)
     grids = []
     for text in (variant_a, variant_b):
         chosen: dict[str, str] = adapter.parse_variant(text)
-        option: dict[str, str] = {key: adapter.option(chosen, key) for key in adapter.options}
         points = [
-            Point(
-                "tunnels",
-                against_monster(
-                    d,
-                    endurance,
-                    mr,
-                    explode=option["explode"],
-                    vs_explode=option["explode"],
-                    sixes=option["sixes"],
-                    loss=option["loss"],
-                    tie=option["tie"],
-                    max_rounds=200,
-                ),
-            )
-            for d in dice
-            for mr in mrs
+            adapter.fight_point(chosen, row, column, endurance=endurance)
+            for row in row_axis.values
+            for column in column_axis.values
         ]
         swept = run_sweep(points, runs, seed=seed, workers=1, progress=True)
-        grid = sweep_grid(
-            "tunnels",
-            Axis("dice", N_("Dice"), dice),
-            Axis("mr", N_("Monster Rating"), mrs),
-            swept.reports,
-        )
+        grid = sweep_grid(adapter.system, row_axis, column_axis, swept.reports)
         grids.append(
             Grid(
                 grid.system,

@@ -1,14 +1,14 @@
 """``meneur odds SYSTEM ... --plot FILE``: draw what an ``odds`` command printed.
 
-Every system's ``odds`` command emits one JSON object carrying its exact law (Tunnels
-and Obscur: ``successes``; Légendes: ``outcomes``; Krâsses and oppositions: named
-probabilities ``p_*``). This module draws that object, so that no system's command has
-to know about plots: bars of the outcome distribution (the outcomes that pass in green,
-each bar labelled with its percentage) and, where the check has a threshold or a
-difficulty, the success curve beside it (P(success) at every threshold, the one asked
-for marked). The curve of Tunnels comes from the lab's exact grid (the ``needed``
-explosion policy changes the law with the threshold); Obscur's is the tail of the
-successes' law.
+Every system's ``odds`` command emits one JSON object carrying its exact law: a law of
+``successes``, named ``outcomes``, or named probabilities ``p_*``. This module draws
+that object, so that no system's command has to know about plots: bars of the outcome
+distribution (the outcomes that pass in green, each bar labelled with its percentage)
+and, where the check has a threshold or a difficulty, the success curve beside it
+(P(success) at every threshold, the one asked for marked). What only a system knows
+(which option is the threshold, a curve from its own exact grid, the words of its
+outcomes) comes from its lab adapter's ``odds_*`` hooks; by default the threshold is
+the JSON's ``difficulty`` and the curve the tail of the successes' law.
 """
 
 from __future__ import annotations
@@ -18,8 +18,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from meneur.lab.adapter import Adapter
 from meneur.lab.plot import check_path
 from meneur.locale import gettext as _
+from meneur.systems.base import System
+
+Curve = tuple[list[int], list[float], str, int, str]
+"""A success curve: (xs, P(success) at each, x label, the x asked for, title)."""
 
 PASS, FAIL, NEUTRAL, MARK = "#55a868", "#b0b0b0", "#4c72b0", "#dd5555"
 MAX_CURVE = 30
@@ -36,43 +41,45 @@ def _exact(data: Mapping[str, Any], key: str, value: Any) -> Fraction:
     return Fraction(float(value)).limit_denominator(10**12)
 
 
-def odds_figure(system: str, data: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+def odds_figure(
+    data: Mapping[str, Any], options: Mapping[str, Any], adapter: Adapter | None = None
+) -> dict[str, Any]:
     """What to draw: ``bars`` [(label, p, colour)], ``curve`` (xs, ys, x label, marked x,
     title), ``xlabel``.
 
-    ``options`` are the command's own options (``threshold``, ``difficulty``...).
+    ``options`` are the command's own options (``threshold``, ``difficulty``...);
+    ``adapter`` the system's lab adapter, whose hooks say what only the system knows.
     """
     figure: dict[str, Any] = {"bars": [], "curve": None, "xlabel": _("Outcome")}
     bars: list[tuple[str, float, str]] = figure["bars"]
     if isinstance(data.get("successes"), Mapping):
         figure["xlabel"] = _("Successes")
-        needed = options.get("threshold") if system == "tunnels" else data.get("difficulty")
+        needed = (adapter or Adapter).odds_needed(data, options)
         for key, p in data["successes"].items():
             count = int(key)
             passes = needed is not None and count >= int(needed)
             bars.append((str(count), float(p), PASS if passes else FAIL))
-        if system == "tunnels" and options.get("threshold") is not None:
-            figure["curve"] = _tunnels_curve(data, options)
-        elif system == "obscur":
-            figure["curve"] = _tail_curve(data, int(data.get("difficulty") or 1))
-    elif isinstance(data.get("outcomes"), Mapping):  # Légendes' bands
-        from meneur.systems.legendes.render import KEY_LABELS
-
+        curve = adapter.odds_curve(data, options) if adapter is not None else None
+        if curve is None and needed is not None:
+            curve = tail_curve(data, needed)
+        figure["curve"] = curve
+    elif isinstance(data.get("outcomes"), Mapping):  # named outcomes: won, lost, other
         for key, p in data["outcomes"].items():
             colour = PASS if key.startswith("win") else FAIL if key.startswith("loss") else NEUTRAL
-            bars.append((_(KEY_LABELS.get(key, key)), float(p), colour))
-    elif "p_a" in data:  # Tunnels opposition
+            label = adapter.outcome_label(key) if adapter is not None else key
+            bars.append((label, float(p), colour))
+    elif "p_a" in data:  # an opposition that may end in a tie
         bars += [
             (_("a wins"), float(data["p_a"]), PASS),
             (_("b wins"), float(data["p_b"]), FAIL),
             (_("Tie"), float(data["p_tie"]), NEUTRAL),
         ]
-    elif "p_a_wins" in data:  # Krâsses opposition
+    elif "p_a_wins" in data:  # an opposition that always has a winner
         bars += [
             (_("a wins"), float(data["p_a_wins"]), PASS),
             (_("b wins"), float(data["p_b_wins"]), FAIL),
         ]
-    elif "p_success" in data:  # Krâsses test or cooperation
+    elif "p_success" in data:  # a success or a failure (a test, a cooperation)
         p = float(data["p_success"])
         bars += [(_("Success"), p, PASS), (_("Failure"), 1.0 - p, FAIL)]
         for key, value in (data.get("p_leader") or {}).items():
@@ -80,36 +87,8 @@ def odds_figure(system: str, data: Mapping[str, Any], options: Mapping[str, Any]
     return figure
 
 
-def _tunnels_curve(data: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
-    """P(success) at thresholds 1..top for the same dice, mode and policy (exact grid)."""
-    from meneur.lab.adapters.tunnels import ADAPTER
-
-    threshold = int(options["threshold"])
-    counts = [int(k) for k, p in data["successes"].items() if float(p) >= 1e-4]
-    top = max(1, min(MAX_CURVE, max([threshold, *counts])))
-    blessed, cursed = bool(options.get("blessed")), bool(options.get("cursed"))
-    mode = "blessed" if blessed and not cursed else "cursed" if cursed and not blessed else "normal"
-    policy = str(options.get("explode") or "needed")
-    variant = {"explode": policy, "sixes": "all" if options.get("sixes") == "all" else "batch"}
-    from meneur.lab.progress import LazyBar
-
-    bar = LazyBar(0, _("Exact odds"))  # ``needed``: one law per threshold, seconds at 20 dice
-    try:
-        grid = ADAPTER.grid(
-            "test", variant, str(options["dice"]), f"1..{top}", f"{mode}/{policy}", progress=bar
-        )
-    finally:
-        bar.stop()
-    xs = list(range(1, top + 1))
-    ys = [
-        float(grid.cells[(0, 0, c)]["success"]) if (0, 0, c) in grid.cells else float("nan")
-        for c in range(top)
-    ]
-    return xs, ys, _("Threshold"), threshold, _("Success by threshold")
-
-
-def _tail_curve(data: Mapping[str, Any], difficulty: int) -> Any:
-    """P(at least d successes) for d = 1..top (Obscur: the difficulty only cuts the law)."""
+def tail_curve(data: Mapping[str, Any], difficulty: int) -> Curve:
+    """P(at least d successes) for d = 1..top, where the difficulty only cuts the law."""
     law = {int(k): _exact(data, "successes", k) for k in data["successes"]}
     top = max(1, min(MAX_CURVE, max([difficulty, *law])))
     xs = list(range(1, top + 1))
@@ -118,15 +97,16 @@ def _tail_curve(data: Mapping[str, Any], difficulty: int) -> Any:
 
 
 def plot_odds(
-    system: str, data: Mapping[str, Any], options: Mapping[str, Any], path: str | Path
+    system: System, data: Mapping[str, Any], options: Mapping[str, Any], path: str | Path
 ) -> Path:
-    """Draw the odds an ``odds`` command printed (bars, and the success curve if any)."""
+    """Draw the odds an ``odds`` command of ``system`` printed (bars, and the success
+    curve if any)."""
     from meneur.lab.plot import _label_bars, _percent_axis, _pyplot, _save
     from meneur.lab.render import percent
-    from meneur.systems.registry import find_system
 
     target = check_path(path)
-    figure_data = odds_figure(system, data, options)
+    hooks = system.lab_adapter()
+    figure_data = odds_figure(data, options, hooks if isinstance(hooks, Adapter) else None)
     bars, curve = figure_data["bars"], figure_data["curve"]
     plt = _pyplot()
     width = max(5.5, 0.55 * len(bars) + 2.5)
@@ -193,7 +173,7 @@ def plot_odds(
     headline = ""
     if "p_success" in data:
         headline = " · " + _("success {p}").format(p=percent(float(data["p_success"]), 1))
-    title = _("{system}: exact odds").format(system=find_system(system).title) + headline
+    title = _("{system}: exact odds").format(system=system.title) + headline
     figure.suptitle(title, fontsize=12, fontweight="bold")
     figure.tight_layout()
     return _save(figure, target)

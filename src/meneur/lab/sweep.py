@@ -3,13 +3,9 @@
 A sweep is a grid of independent simulations, one per point, each with its own seed
 (spawned from the sweep's seed by numpy's ``SeedSequence``, so a sweep is reproducible
 wherever it runs). Points go to Dask workers when a scheduler address is given, else to
-a local process pool. What a point simulates (:class:`Point`'s ``kind``):
-
-* ``tunnels``: Tunnels fights, a character against a MR (T-9 to T-11);
-* ``legendes``: Légendes conflicts, a hero against one opposition (L-8, L-13, L-14);
-* ``obscur``: Obscur duels between two sheets (their strategies vary over the grid);
-* ``cell``: one cell of ``meneur table`` rolled many times, for any system with a
-  vectorised resolve (Krâsses included).
+a local process pool. What a point simulates is its :class:`Point`'s ``build``: a
+system's fights (``systems/<name>/lab.py``), or :func:`cell_point`, one cell of
+``meneur table`` rolled many times, for any system with a vectorised resolve.
 """
 
 from __future__ import annotations
@@ -27,59 +23,51 @@ from meneur.errors import UsageError
 from meneur.lab.grid import Axis, Grid, Measure
 from meneur.lab.simulate import Tally, run_chunks
 from meneur.locale import N_
+from meneur.systems.base import Check
+
+PointChunk = tuple[Callable[[Any, int], Tally], str, int | None]
+"""(chunk, the count that is a "win", chunk size) of a sweep's point."""
 
 
 @dataclass(frozen=True)
 class Point:
-    """One point of a sweep: what to simulate (``kind``, ``spec``), how often, its seed."""
+    """One point of a sweep: what to simulate (``build`` of ``spec``), how often, its seed.
 
-    kind: str
+    ``build`` turns ``spec`` into (a chunk, the count that is a "win", a chunk size or
+    None). It is a module-level function, so that a point pickles to any worker.
+    """
+
+    build: Callable[[Any], PointChunk]
     spec: Any
     runs: int = 0
     seed: int = 0
 
 
-def cell_chunk_for(system: str, check: str, params: Any) -> Callable[[Any, int], Tally]:
+def cell_chunk_for(check: Check[Any, Any], params: Any) -> Callable[[Any, int], Tally]:
     """The vectorised chunk of one table cell (``success`` counted as the table does)."""
-    from meneur.lab.adapters import check_of
-    from meneur.lab.simulate import as_cell_chunk, cell_chunk, tunnels_test_chunk
+    from meneur.lab.simulate import cell_chunk
 
-    if system == "tunnels" and check == "test":
-        return as_cell_chunk(tunnels_test_chunk(params))
-    vector = check_of(system, check).vectorised(params)
+    vector = check.vectorised(params)
     if vector is None:
         raise UsageError(N_("No vectorised resolve for this roll yet (it is left to exact odds)."))
     return cell_chunk(vector)
 
 
-def _chunk(point: Point) -> tuple[Callable[[Any, int], Tally], str, int | None]:
-    """(chunk, the count that is a "win", chunk size) of a point."""
-    from meneur.lab import simulate
+def cell_point(spec: tuple[Check[Any, Any], Any]) -> PointChunk:
+    """The chunk of a table cell's point: ``spec`` is (the system's check, its params).
 
-    if point.kind == "tunnels":
-        fight = point.spec
-        return (lambda rng, n: simulate.tunnels_fights(fight, rng, n)), "won", None
-    if point.kind == "legendes":
-        conflict = point.spec
-        return (lambda rng, n: simulate.legendes_conflicts(conflict, rng, n)), "won", None
-    if point.kind == "obscur":
-        from meneur.lab.obscur_duel import obscur_duel_tally, vectorisable
-
-        params = point.spec
-        if vectorisable(params):
-            return (lambda rng, n: obscur_duel_tally(params, rng, n)), "won", 1 << 16
-        return (lambda rng, n: simulate.obscur_duels(params, rng, n)), "won", 1000
-    if point.kind == "cell":
-        system, check, params = point.spec
-        return cell_chunk_for(system, check, params), "success", None
-    raise ValueError(f"unknown sweep point {point.kind!r}")
+    The point carries the check itself (it pickles to a worker), so the lab never looks
+    a system up by its name.
+    """
+    check, params = spec
+    return cell_chunk_for(check, params), "success", None
 
 
 def one_point(point: Point) -> dict[str, Any]:
     """Simulate one point of the sweep (runs on a worker: no progress bar)."""
     from meneur.lab.simulate import DEFAULT_CHUNK
 
-    chunk, key, size = _chunk(point)
+    chunk, key, size = point.build(point.spec)
     tally = run_chunks(
         point.runs, chunk, seed=point.seed, chunk=size or DEFAULT_CHUNK, progress=False
     )
@@ -149,7 +137,7 @@ def run_sweep(
 ) -> SweepResult:
     """Every point's report; a progress bar over the points; Ctrl-C keeps the points done."""
     tasks = [
-        Point(p.kind, p.spec, runs, s)
+        Point(p.build, p.spec, runs, s)
         for p, s in zip(points, seeds(seed, len(points)), strict=True)
     ]
     result = SweepResult([None] * len(tasks))

@@ -384,3 +384,9 @@ class System(ABC):
     @abstractmethod
     def register_cli(self, groups: CommandGroups) -> None:
         """Add the system's commands to the CLI's groups."""
+
+    def lab_adapter(self) -> object | None:
+        """Optional hook: the system's :class:`meneur.lab.adapter.Adapter`, which
+        ``meneur table``, ``compare`` and the cell simulations tabulate (``None``: no
+        table). The lab reaches a system only through it, never by the system's name."""
+        return None

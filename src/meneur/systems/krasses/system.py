@@ -32,10 +32,17 @@ class KrassesSystem(System):
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()
 
+    def lab_adapter(self) -> object:
+        from meneur.systems.krasses.lab_adapter import ADAPTER
+
+        return ADAPTER
+
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.krasses.cli import register
+        from meneur.systems.krasses.lab_cli import register as register_lab
 
         register(groups)
+        register_lab(groups)
 
 
 SYSTEM = KrassesSystem()

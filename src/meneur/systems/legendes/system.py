@@ -35,10 +35,17 @@ class LegendesSystem(System):
     def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
         return _procedures()
 
+    def lab_adapter(self) -> object:
+        from meneur.systems.legendes.lab_adapter import ADAPTER
+
+        return ADAPTER
+
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.legendes.cli import register
+        from meneur.systems.legendes.lab_cli import register as register_lab
 
         register(groups)
+        register_lab(groups)
 
 
 @cache

@@ -26,12 +26,19 @@ class ObscurSystem(System):
     def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
         return _procedures()
 
+    def lab_adapter(self) -> object:
+        from meneur.systems.obscur.lab_adapter import ADAPTER
+
+        return ADAPTER
+
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.obscur.cli import register
+        from meneur.systems.obscur.lab_cli import register as register_lab
         from meneur.systems.obscur.play_cli import register as register_play
 
         register(groups)
         register_play(groups)
+        register_lab(groups)
 
 
 @cache

@@ -43,10 +43,17 @@ class TunnelsSystem(System):
     def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
         return _procedures()
 
+    def lab_adapter(self) -> object:
+        from meneur.systems.tunnels.lab_adapter import ADAPTER
+
+        return ADAPTER
+
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.tunnels.cli import register
+        from meneur.systems.tunnels.lab_cli import register as register_lab
 
         register(groups)
+        register_lab(groups)
 
 
 SYSTEM = TunnelsSystem()

@@ -11,10 +11,11 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from meneur.lab.adapters import Adapter, check_of
+from meneur.lab.adapter import Adapter
 from meneur.lab.grid import Axis, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.systems.krasses.system import SYSTEM
 
 LADDER = (5, 10, 15, 20, 25, 30, 35, 40)
 
@@ -30,7 +31,6 @@ def ladder_values() -> tuple[int, ...]:
 
 
 class KrassesAdapter(Adapter):
-    system = "krasses"
     checks: ClassVar[tuple[str, ...]] = ("test", "oppose")
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {"naturals": ("on", "off")}
 
@@ -106,18 +106,18 @@ class KrassesAdapter(Adapter):
         if check == "test":
             from meneur.systems.krasses.rules import TestParams
 
-            dist: Any = check_of("krasses", "test").odds(TestParams(bonus=row, difficulty=column))
+            dist: Any = self.check("test").odds(TestParams(bonus=row, difficulty=column))
             return {"success": dist.p_where(lambda k: k[0])}
         from meneur.systems.krasses.rules import OpposeParams, Side
 
         params = OpposeParams(
             Side(row, "pc"), Side(column, "npc"), naturals=self.option(variant, "naturals") == "on"
         )
-        dist = check_of("krasses", "oppose").odds(params)
+        dist = self.check("oppose").odds(params)
         return {
             "win": dist.p_where(lambda k: k[0] == "a"),
             "loss": dist.p_where(lambda k: k[0] == "b"),
         }
 
 
-ADAPTER = KrassesAdapter()
+ADAPTER = KrassesAdapter(SYSTEM)

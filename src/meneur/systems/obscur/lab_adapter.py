@@ -13,16 +13,16 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar
 
-from meneur.lab.adapters import Adapter, check_of, tails
+from meneur.lab.adapter import Adapter, tails
 from meneur.lab.grid import Axis, Cell, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.systems.obscur.system import SYSTEM
 
 TIERS = ("0", "1", "2", "3")
 
 
 class ObscurAdapter(Adapter):
-    system = "obscur"
     checks: ClassVar[tuple[str, ...]] = ("test", "oppose")
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "scoring": ("normal", "zero-skill", "zero-attribute", "both"),
@@ -134,14 +134,14 @@ class ObscurAdapter(Adapter):
             return None
         fast = self._fast(tuple(sorted(variant.items())))
         if fast is not None:  # one polynomial per pool
-            from meneur.lab.fastgrid import obscur_row
+            from meneur.systems.obscur.lab_grid import obscur_row
 
             values, extra = fast
             return obscur_row(values, row + extra, columns)
         params = self.test_params(variant, row, 1)
         if params.push.margin and params.counts_margin:
             return None
-        dist: Any = check_of("obscur", "test").odds(params)
+        dist: Any = self.check("test").odds(params)
         by_successes: dict[int, int] = {}
         fumble = 0
         for (successes, fumbled), weight in dist.items():
@@ -165,7 +165,7 @@ class ObscurAdapter(Adapter):
         assert isinstance(row, int) and isinstance(column, int)
         if check == "test":
             params = self.test_params(variant, row, column)
-            dist: Any = check_of("obscur", "test").odds(params)
+            dist: Any = self.check("test").odds(params)
             return {
                 "success": dist.p_where(lambda k: verdict(params, k[0])[0]),
                 "fumble": dist.p_where(lambda k: k[1]),
@@ -173,7 +173,7 @@ class ObscurAdapter(Adapter):
         from meneur.systems.obscur.rules import OpposeParams
 
         opposed = OpposeParams(self.test_params(variant, row), self.test_params({}, column))
-        dist = check_of("obscur", "oppose").odds(opposed)
+        dist = self.check("oppose").odds(opposed)
         return {
             "win": dist.p_where(lambda k: k[0] == "a"),
             "tie": dist.p_where(lambda k: k[0] is None),
@@ -181,4 +181,4 @@ class ObscurAdapter(Adapter):
         }
 
 
-ADAPTER = ObscurAdapter()
+ADAPTER = ObscurAdapter(SYSTEM)

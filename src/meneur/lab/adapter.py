@@ -1,14 +1,13 @@
-"""What the lab knows about each system, one small module per system.
+"""What the lab asks of a system to tabulate it: the :class:`Adapter` contract.
 
-An adapter is found by the system's name (``meneur.lab.adapters.tunnels``), or a system
-may offer its own with a ``lab_adapter()`` method. It turns grid coordinates and a
-variant into the system's own params and reads the system's own exact odds: the lab adds
-no rule of its own here.
+Each system offers its adapter through its ``lab_adapter()`` hook (in
+``systems/<name>/lab_adapter.py``); the lab never looks a system up by name. An adapter
+is built on its system, turns grid coordinates and a variant into the system's own
+params and reads the system's own exact odds: the lab adds no rule of its own here.
 """
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
@@ -23,11 +22,23 @@ from meneur.systems.base import Check, System
 class Adapter(ABC):
     """The lab's view of one system: grid axes, variants, params and their odds."""
 
-    system: ClassVar[str]
     checks: ClassVar[tuple[str, ...]] = ("test",)
     """The checks that have a grid (the first is the default of ``meneur table``)."""
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """Variant options and their values (the first value is the rule's default)."""
+
+    def __init__(self, owner: System) -> None:
+        self.owner = owner
+        """The system tabulated: its checks give the odds, its name and title the labels."""
+
+    @property
+    def system(self) -> str:
+        """The system's name (as the JSON and the messages give it)."""
+        return self.owner.name
+
+    def check(self, name: str) -> Check[Any, Any]:
+        """The system's own check ``name`` (its ``odds``, ``resolve``, ``vectorised``)."""
+        return self.owner.checks()[name]
 
     @abstractmethod
     def axes(
@@ -110,13 +121,46 @@ class Adapter(ABC):
         panel_axis, row_axis, column_axis = self.named_axes(name, variant, rows, columns, panels)
         at = (panel_axis.values[0], row_axis.values[0], column_axis.values[0])
         params = self.params_at(name, variant, *at)
-        dist = check_of(self.system, name).odds(params)
+        dist = self.check(name).odds(params)
         merged: dict[str, tuple[Any, int]] = {}
         for key, weight in dist.items():
             order, label = self.outcome_of(name, key)
             merged[label] = (order, merged.get(label, (order, 0))[1] + weight)
         ordered = sorted(merged.items(), key=lambda item: item[1][0])
         return params, [(label, Fraction(w, dist.total)) for label, (_, w) in ordered]
+
+    def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:
+        """Optional: the (rows, columns) of ``meneur compare --check fight`` from what the
+        user typed (``None``: the default). By default the system offers no fights there."""
+        raise UsageError(
+            N_("{system} has no fights to compare; try meneur simulate fight {name}."),
+            system=self.owner.title,
+            name=self.system,
+        )
+
+    def fight_point(
+        self, variant: Mapping[str, str], row: Hashable, column: Hashable, *, endurance: int
+    ) -> Any:
+        """The :class:`meneur.lab.sweep.Point` of one fight cell under ``variant`` (see
+        :meth:`fight_axes`)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def odds_needed(data: Mapping[str, Any], options: Mapping[str, Any]) -> int | None:
+        """Successes needed, read from what an ``odds`` command printed (``data``) and
+        its ``options`` (``None``: none). By default the JSON's ``difficulty``."""
+        value = data.get("difficulty")
+        return None if value is None else int(value)
+
+    def odds_curve(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
+        """Optional: the success curve of an ``odds`` plot, as
+        :data:`meneur.lab.odds_plot.Curve` (``None``: the tail of the successes' law at
+        :meth:`odds_needed`)."""
+        return None
+
+    def outcome_label(self, key: str) -> str:
+        """The words of one named outcome of an ``odds`` command (its key by default)."""
+        return key
 
     def parse_variant(self, text: str) -> dict[str, str]:
         return parse_variant(text, self.options)
@@ -167,20 +211,12 @@ class Adapter(ABC):
 
 
 def adapter_for(system: System) -> Adapter:
-    """The adapter of ``system``: its own ``lab_adapter()`` hook, else ours by its name."""
-    hook = getattr(system, "lab_adapter", None)
-    if callable(hook):
-        adapter = hook()
-        if isinstance(adapter, Adapter):
-            return adapter
-    try:
-        module = importlib.import_module(f"meneur.lab.adapters.{system.name}")
-    except ModuleNotFoundError:
+    """The adapter ``system`` offers through its ``lab_adapter()`` hook."""
+    adapter = system.lab_adapter()
+    if not isinstance(adapter, Adapter):
         raise UsageError(
             N_("The lab has no adapter for the system {system} yet."), system=system.name
-        ) from None
-    adapter = module.ADAPTER
-    assert isinstance(adapter, Adapter)
+        )
     return adapter
 
 
@@ -196,15 +232,3 @@ def tails(weights: Mapping[int, int], thresholds: Sequence[Hashable], total: int
         index = min(max(t, 0), top + 1)
         out.append(Fraction(suffix[index], total))
     return out
-
-
-def system_named(name: str) -> System:
-    """The registered system ``name`` (the lab knows systems only through the registry)."""
-    from meneur.systems.registry import find_system
-
-    return find_system(name)
-
-
-def check_of(system: str, check: str) -> Check[Any, Any]:
-    """The system's own check (its ``odds``, ``resolve``...)."""
-    return system_named(system).checks()[check]

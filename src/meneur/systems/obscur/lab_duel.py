@@ -479,7 +479,7 @@ def obscur_duels_vector(params: Any, readers: tuple[Any, Any], runs: int) -> Due
 
 
 def obscur_duel_tally(params: Any, rng: np.random.Generator, runs: int) -> Tally:
-    """One chunk of vectorised duels, counted as :func:`meneur.lab.simulate.obscur_duels`."""
+    """One chunk of vectorised duels, counted as :func:`meneur.systems.obscur.lab.obscur_duels`."""
     result = obscur_duels_vector(params, (RandomReader(rng), RandomReader(rng)), runs)
     won, lost = result.winner == 1, result.winner == -1
     counts = {

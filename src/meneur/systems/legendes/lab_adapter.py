@@ -11,10 +11,11 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from meneur.lab.adapters import Adapter, check_of
+from meneur.lab.adapter import Adapter
 from meneur.lab.grid import Axis, Measure, parse_int_list, parse_names
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.systems.legendes.system import SYSTEM
 from meneur.text import fold
 
 DICE = ("0", "1", "2", "3", "4", "5", "6")
@@ -23,7 +24,6 @@ DOMAINS = ("legendary", "secondary", "ordinary")
 
 
 class LegendesAdapter(Adapter):
-    system = "legendes"
     checks: ClassVar[tuple[str, ...]] = ("test",)
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "legendary": ("3", *DICE),
@@ -143,7 +143,7 @@ class LegendesAdapter(Adapter):
         row: Hashable,
         column: Hashable,
     ) -> dict[str, Fraction] | None:
-        dist: Any = check_of("legendes", "test").odds(self.params(variant, panel, row, column))
+        dist: Any = self.check("test").odds(self.params(variant, panel, row, column))
         return {
             "win": dist.p_where(lambda k: k.startswith("win")),
             "definitive": dist.p("win:definitive"),
@@ -151,5 +151,11 @@ class LegendesAdapter(Adapter):
             "loss": dist.p_where(lambda k: k.startswith("loss")),
         }
 
+    def outcome_label(self, key: str) -> str:
+        """A band of ``odds legendes`` in words (``win:definitive``: the hero's victory)."""
+        from meneur.systems.legendes.render import KEY_LABELS
 
-ADAPTER = LegendesAdapter()
+        return _(KEY_LABELS.get(key, key))
+
+
+ADAPTER = LegendesAdapter(SYSTEM)

@@ -12,10 +12,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from meneur.lab.adapters import Adapter, check_of, tails
+from meneur.lab.adapter import Adapter, tails
 from meneur.lab.grid import Axis, Cell, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.systems.tunnels.system import SYSTEM
 from meneur.text import fold
 
 MODES = ("normal", "blessed", "cursed")
@@ -29,7 +30,6 @@ def mode_label(mode: str) -> str:
 
 
 class TunnelsAdapter(Adapter):
-    system = "tunnels"
     checks: ClassVar[tuple[str, ...]] = ("test", "oppose")
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "explode": POLICIES,
@@ -159,7 +159,7 @@ class TunnelsAdapter(Adapter):
         if check != "test" or not isinstance(panel, tuple) or panel[1] == "needed":
             return None
         if panel[1] == "never" and isinstance(row, int):  # one die multiplied in per row
-            from meneur.lab.fastgrid import tunnels_plain_row
+            from meneur.systems.tunnels.lab_grid import tunnels_plain_row
             from meneur.systems.tunnels.vector import LOWEST
 
             return tunnels_plain_row(LOWEST[str(panel[0])], row, columns)
@@ -168,13 +168,13 @@ class TunnelsAdapter(Adapter):
             and isinstance(row, int)
             and self.option(variant, "sixes") == "batch"
         ):
-            from meneur.lab.fastgrid import MAX_ALWAYS_DICE, tunnels_always_row
+            from meneur.systems.tunnels.lab_grid import MAX_ALWAYS_DICE, tunnels_always_row
             from meneur.systems.tunnels.vector import LOWEST
 
             if row <= MAX_ALWAYS_DICE:  # each pool from its first batch and smaller pools
                 return tunnels_always_row(LOWEST[str(panel[0])], row, columns)
         params = self.params(check, variant, panel, row, 1)
-        dist: Any = check_of("tunnels", check).odds(params)
+        dist: Any = self.check(check).odds(params)
         total = dist.total
         ok: dict[int, int] = {}
         streak: dict[int, int] = {}
@@ -201,7 +201,7 @@ class TunnelsAdapter(Adapter):
         column: Hashable,
     ) -> dict[str, Fraction] | None:
         params = self.params(check, variant, panel, row, column)
-        dist: Any = check_of("tunnels", check).odds(params)
+        dist: Any = self.check(check).odds(params)
         if check == "test":
             threshold = params.threshold
             return {
@@ -218,5 +218,71 @@ class TunnelsAdapter(Adapter):
             win, loss, tie = win / (1 - tie), loss / (1 - tie), Fraction(0)
         return {"win": win, "tie": tie, "loss": loss}
 
+    def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:
+        """``compare tunnels --check fight``: dice (rows) × Monster Rating (columns)."""
+        dice = parse_int_list(rows or "2..6", 1, 30, "--rows")
+        mrs = parse_int_list(columns or "1..8", 1, 30, "--cols")
+        return Axis("dice", N_("Dice"), dice), Axis("mr", N_("Monster Rating"), mrs)
 
-ADAPTER = TunnelsAdapter()
+    def fight_point(
+        self, variant: Mapping[str, str], row: Hashable, column: Hashable, *, endurance: int
+    ) -> Any:
+        """A character of ``row`` dice and ``endurance`` against a monster of MR ``column``:
+        ``explode`` and ``sixes`` apply to both sides' rolls, ``loss`` (T-10 option) and
+        ``tie`` (T-9 option) to the fight."""
+        from meneur.lab.sweep import Point
+        from meneur.systems.tunnels.combat import against_monster
+        from meneur.systems.tunnels.lab import fights_point
+
+        assert isinstance(row, int) and isinstance(column, int)
+        option = {key: self.option(variant, key) for key in self.options}
+        fight = against_monster(
+            row,
+            endurance,
+            column,
+            explode=option["explode"],
+            vs_explode=option["explode"],
+            sixes=option["sixes"],
+            loss=option["loss"],
+            tie=option["tie"],
+            max_rounds=200,
+        )
+        return Point(fights_point, fight)
+
+    @staticmethod
+    def odds_needed(data: Mapping[str, Any], options: Mapping[str, Any]) -> int | None:
+        """``odds tunnels`` reads its threshold from an option, not from its JSON."""
+        value = options.get("threshold")
+        return None if value is None else int(value)
+
+    def odds_curve(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
+        """P(success) at thresholds 1..top for the same dice, mode and policy, from the
+        exact grid (the ``needed`` explosion policy changes the law with the threshold)."""
+        if options.get("threshold") is None:
+            return None
+        from meneur.lab.odds_plot import MAX_CURVE
+        from meneur.lab.progress import LazyBar
+
+        threshold = int(options["threshold"])
+        counts = [int(k) for k, p in data["successes"].items() if float(p) >= 1e-4]
+        top = max(1, min(MAX_CURVE, max([threshold, *counts])))
+        blessed, cursed = bool(options.get("blessed")), bool(options.get("cursed"))
+        mode = "normal" if blessed == cursed else "blessed" if blessed else "cursed"
+        policy = str(options.get("explode") or "needed")
+        variant = {"explode": policy, "sixes": "all" if options.get("sixes") == "all" else "batch"}
+        bar = LazyBar(0, _("Exact odds"))  # ``needed``: one law per threshold, seconds at 20 dice
+        try:
+            grid = self.grid(
+                "test", variant, str(options["dice"]), f"1..{top}", f"{mode}/{policy}", progress=bar
+            )
+        finally:
+            bar.stop()
+        xs = list(range(1, top + 1))
+        ys = [
+            float(grid.cells[(0, 0, c)]["success"]) if (0, 0, c) in grid.cells else float("nan")
+            for c in range(top)
+        ]
+        return xs, ys, _("Threshold"), threshold, _("Success by threshold")
+
+
+ADAPTER = TunnelsAdapter(SYSTEM)
