@@ -326,7 +326,7 @@ def test_a_tunnels_melee_exchange_updates_the_tracker(table: Table) -> None:
             assert after[0]["health"] < before[0]["health"] or after[0]["wounded"]
         else:
             assert after == before or [c["health"] for c in after] == [c["health"] for c in before]
-    assert "(T-10)" in table.client.get(table.gm).text
+    assert '(<a class="rule-link" href="#rule-T-10">T-10</a>)' in table.client.get(table.gm).text
     assert post(action="exchange", index="0", other="0") == 400
     # Brindille's sheet follows the tracker (T-11), written with the log entries
     tracked = Tables(table.store).get(table.info.id).combat["combatants"][0]  # type: ignore[union-attr]
@@ -346,7 +346,7 @@ def test_tunnels_explosions_chosen_batch_by_batch(table: Table) -> None:
     assert started.json() == {"pending": True}
     assert table.store.rolls() == []  # nothing logged (nor shown) before the choice
     page = table.client.get(player).text
-    assert "Faire exploser 1 dés" in page and "2 succès pour 2 requis" in page
+    assert "Faire exploser 1 dé<" in page and "2 succès pour 2 requis" in page
     # nobody else can answer for her
     other = table.join("Bob")
     refused = table.client.post(
@@ -449,7 +449,7 @@ def test_legendes_motivation_points_buy_dice_and_leave_the_sheet(table: Table) -
         exact = check.odds(params).p_where(lambda key: str(key).startswith("win:"))
         assert option["chance"] == float(exact)
     assert [o["tier"] for o in answer["push"]] == [0, 1, 2]
-    assert "1 points : +1 dés" in table.client.get(table.gm).text
+    assert "1 point : +1 dé ·" in table.client.get(table.gm).text
     entry = table.roll(table.gm, "Aube", "Ruse", spend=2)["entry"]
     assert isinstance(entry, dict) and entry["outcome"]["dice"] == 4
     assert table.store.character("Aube").sheet["motivation_points"] == 0

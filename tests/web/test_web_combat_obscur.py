@@ -82,7 +82,10 @@ def test_O12_O13_a_melee_round_wounds_the_sheet_and_the_tracker(table: Table) ->
     assert people[0]["wounds"] == "" and not people[0]["wounded"]
     assert "Isaure touche Garou (Jambes) : 6 dégâts" in people[1]["last"]
     page = table.client.get(table.gm).text
-    assert "mêlée (O-12)" in page and "blessures : 6" in page
+    assert (
+        'mêlée (<a class="rule-link" href="#rule-O-12">O-12</a>)' in page
+        and "blessures : 6" in page
+    )
 
 
 def test_O31_a_character_in_a_coma_cannot_fight_on(table: Table) -> None:

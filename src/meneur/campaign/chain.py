@@ -159,6 +159,11 @@ class VerifyReport:
     complete: bool
     head: str
     sessions: tuple[SessionSources, ...] = ()
+    rooted: bool = True
+    """The first entry links to the start of the log (its first link is checked)."""
+    missing: int = 0
+    """Entries left out of the file (a player's copy without the rolls secret from them, or
+    a filtered export), counted from the gaps in the sequence numbers."""
 
 
 def session_sources(
@@ -224,16 +229,19 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
     entries: Sequence[Mapping[str, Any]] = document.get("entries", [])
     previous: Mapping[str, Any] | None = None
     counters: dict[str, int] = {}
-    complete = True
-    recomputed = physical = unrevealed = 0
+    complete = rooted = True
+    recomputed = physical = unrevealed = missing = 0
     head = GENESIS
     for entry in entries:
         if not isinstance(entry, Mapping):
             raise VerifyError(N_("The log holds an entry that is not an object."))
         seq = entry.get("seq")
+        before = previous.get("seq", 0) if previous is not None else 0
+        if isinstance(seq, int) and isinstance(before, int) and seq > before + 1:
+            missing += seq - before - 1
         if previous is None:
             if entry.get("prev_hash") != GENESIS or seq != 1:
-                complete = False
+                complete = rooted = False
         elif isinstance(seq, int) and seq == previous.get("seq", 0) + 1:
             if entry.get("prev_hash") != previous.get("hash"):
                 raise _fail(
@@ -295,7 +303,9 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
                     commitment=str(session.get("commitment", ""))[:16],
                 )
     by_session = session_sources(document.get("sessions", []), entries)
-    return VerifyReport(len(entries), recomputed, physical, unrevealed, complete, head, by_session)
+    return VerifyReport(
+        len(entries), recomputed, physical, unrevealed, complete, head, by_session, rooted, missing
+    )
 
 
 def _check_draws(entry: Mapping[str, Any], seed: bytes, counter: int) -> int:

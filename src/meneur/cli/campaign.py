@@ -18,7 +18,7 @@ import typer
 
 from meneur.cli.params import Json, int_parser
 from meneur.errors import UsageError
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 
 if TYPE_CHECKING:
@@ -645,6 +645,7 @@ def verify_command(
                     "physical": report.physical,
                     "unrevealed": report.unrevealed,
                     "complete": report.complete,
+                    "missing": report.missing,
                     "head": report.head,
                     "sessions": [
                         {"commitment": s.commitment, "sources": s.sources} for s in report.sessions
@@ -709,8 +710,18 @@ def _print_report(report: Any) -> None:
                 ),
             )
         )
-    if not report.complete:
+    if not report.complete and (not report.rooted or not report.missing):
         _print(_("  This is part of a log (filtered): its first link is not checked."))
+    if report.missing:
+        _print(
+            ngettext(
+                "  {count} entry is not in this file (filtered out, or a roll secret from "
+                "its reader): its content and the links around it are not checked.",
+                "  {count} entries are not in this file (filtered out, or rolls secret from "
+                "their reader): their content and the links around them are not checked.",
+                report.missing,
+            ).format(count=report.missing)
+        )
     _print(_("  head = {head}").format(head=report.head))
 
 

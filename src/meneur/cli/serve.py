@@ -7,6 +7,7 @@ code load only when the command runs (``meneur --help`` stays fast).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import IO, Annotated, Any
 
 import typer
@@ -51,6 +52,96 @@ PublicOpt = Annotated[
 ]
 
 
+DataDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        metavar="DIR",
+        help=_(
+            "The folder of the table's data: its SQLite database (meneur.db) lives there, "
+            "made on first use (default: MENEUR_DB_URL, else the user's data folder)."
+        ),
+    ),
+]
+SERVED_KEY = "served_table"
+"""The setting that remembers which table ``meneur serve`` served last (its id)."""
+
+
+def data_dir_url(folder: Path) -> str:
+    """The SQLite URL of ``meneur.db`` in ``folder``, made if missing; one line if it cannot be."""
+    from meneur.campaign.paths import DB_FILENAME
+    from meneur.errors import UsageError
+    from meneur.locale import N_
+
+    where = folder.expanduser()
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        probe = where / ".meneur-write-test"
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        raise UsageError(
+            N_("--data-dir {path}: cannot write there ({reason})."),
+            path=str(where)[-120:],
+            reason=(error.strerror or str(error))[:80],
+        ) from None
+    return f"sqlite:///{(where / DB_FILENAME).resolve()}"
+
+
+def lan_addresses() -> list[str]:
+    """This computer's addresses on the local network (IPv4, loopback left out), best first.
+
+    The route to a public address says which interface players reach (no packet is sent);
+    the host name's addresses add the others.
+    """
+    import socket
+
+    found: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routing only, nothing is sent
+            found.append(str(probe.getsockname()[0]))
+        except OSError:
+            pass
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    found.extend(str(info[4][0]) for info in infos)
+    unique = dict.fromkeys(a for a in found if not a.startswith(("127.", "0.")))
+    return list(unique)
+
+
+def served_table(tables: Any, campaign: str | None, new_table: bool) -> tuple[Any, str | None]:
+    """The table to serve, and the current campaign's name when it is another one's table.
+
+    ``--campaign`` or ``--new-table`` choose; otherwise the table served last (the same
+    links at every start, whatever ``meneur campaign use`` did since), else the current
+    campaign's. The choice is remembered in the database.
+    """
+    from meneur.campaign.models import Setting
+
+    store = tables.store
+    if new_table:
+        table = tables.create(campaign, replace=True)
+    elif campaign is not None:
+        table = tables.default_for(campaign)
+    else:
+        with store.transaction() as session:
+            setting = session.get(Setting, SERVED_KEY)
+            last = int(setting.value) if setting is not None and setting.value.isdigit() else None
+        table = tables.get(last) if last is not None else None
+        table = table or tables.default()
+    with store.transaction() as session:
+        setting = session.get(Setting, SERVED_KEY)
+        if setting is None:
+            session.add(Setting(key=SERVED_KEY, value=str(table.id)))
+        else:
+            setting.value = str(table.id)
+    current = store.current_campaign(create=True).name
+    return table, (current if current != table.campaign else None)
+
+
 def public_root(url: str) -> tuple[str, str]:
     """``(origin, host)`` of ``--public-url``: a scheme and a host, nothing else."""
     from urllib.parse import urlsplit
@@ -83,9 +174,12 @@ def public_root(url: str) -> tuple[str, str]:
     return f"{parts.scheme}://{host}", host
 
 
-def allowed_hosts(host: str, port: int, public: str | None) -> tuple[str, ...]:
-    """The ``Host`` values the table answers to: this computer's names, and the public one."""
-    names = {host, "127.0.0.1", "localhost"} if host not in ("0.0.0.0", "::") else set()
+def allowed_hosts(
+    host: str, port: int, public: str | None, lan: tuple[str, ...] = ()
+) -> tuple[str, ...]:
+    """The ``Host`` values the table answers to: this computer's names (its LAN addresses
+    when it listens on every interface), and the public one."""
+    names = {host, "127.0.0.1", "localhost"} if host not in ("0.0.0.0", "::") else set(lan)
     names |= {"127.0.0.1", "localhost", "[::1]"}
     found = {f"{name}:{port}" for name in names}
     if public is not None:
@@ -150,6 +244,7 @@ def serve_command(
     campaign: CampaignOpt = None,
     new_table: NewOpt = False,
     public_url: PublicOpt = None,
+    data_dir: DataDirOpt = None,
 ) -> None:
     """Start the live table: the GM and players roll together in the browser."""
     import uvicorn
@@ -161,16 +256,22 @@ def serve_command(
 
     public = public_root(public_url) if public_url is not None else None
     check_port(host, port)
-    store = Store()
+    store = Store(data_dir_url(data_dir) if data_dir is not None else None)
     held = hold_sqlite(store.engine.url)
     tables = Tables(store)
-    if new_table or campaign is not None:
-        table = tables.create(campaign, replace=True) if new_table else tables.default_for(campaign)
-    else:
-        table = tables.default()
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    table, current = served_table(tables, campaign, new_table)
+    everywhere = host in ("0.0.0.0", "::")
+    lan = tuple(lan_addresses()) if everywhere else ()
+    shown = (lan[0] if lan else "127.0.0.1") if everywhere else host
     root = public[0] if public else f"http://{shown}:{port}"
     print(_("The table of the campaign '{campaign}' is ready.").format(campaign=table.campaign))
+    if current is not None:
+        print(
+            _(
+                "(The current campaign is '{current}'; its table: meneur serve --campaign "
+                "'{current}'.)"
+            ).format(current=current)
+        )
     print(
         _("GM link (keep it to yourself): {url}").format(
             url=f"{root}/t/{table.id}/{table.gm_token}"
@@ -181,9 +282,12 @@ def serve_command(
             url=f"{root}/t/{table.id}/join/{table.invite_token}"
         )
     )
+    if not public and len(lan) > 1:
+        others = ", ".join(f"http://{address}:{port}" for address in lan[1:])
+        print(_("This computer is also reachable at: {addresses}").format(addresses=others))
     print(_("Stop with Ctrl+C."), flush=True)
     settings = WebSettings(
-        hosts=allowed_hosts(host, port, public[1] if public else None),
+        hosts=allowed_hosts(host, port, public[1] if public else None, lan),
         public_url=public[0] if public else "",
     )
     app = create_app(store, settings=settings)

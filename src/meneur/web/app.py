@@ -37,11 +37,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meneur.campaign.store import Store
 from meneur.errors import MeneurError
-from meneur.locale import current_language, gettext, ngettext, set_language
+from meneur.locale import N_, current_language, gettext, ngettext, set_language
 from meneur.web.language import choose_language
 from meneur.web.rolls import Roller
+from meneur.web.rulesdoc import link_rules
 from meneur.web.state import HERE, WebSettings, WebState
 from meneur.web.tables import Tables
+from meneur.web.words import points_words
 
 log = logging.getLogger("meneur.web")
 
@@ -110,7 +112,7 @@ class BodyLimit:
             return
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await _plain(send, 413, "Request too large.")
+                await _plain(send, 413, TOO_LARGE, scope)
                 return
         seen = 0
 
@@ -125,7 +127,7 @@ class BodyLimit:
         try:
             await self.app(scope, limited, send)
         except TooLarge:
-            await _plain(send, 413, "Request too large.")
+            await _plain(send, 413, TOO_LARGE, scope)
         except ClientDisconnect:  # the client went away mid-body: nobody to answer
             return
 
@@ -151,7 +153,7 @@ class SameOrigin:
             headers = dict(scope.get("headers", []))
             host = headers.get(b"host", b"").decode("latin-1").lower()
             if self.hosts and host not in self.hosts:
-                await _refuse(scope, send, 400, "Unknown host.")
+                await _refuse(scope, send, 400, N_("Unknown host."))
                 return
             unsafe = scope["type"] == "websocket" or scope.get("method") not in (
                 "GET",
@@ -163,7 +165,7 @@ class SameOrigin:
                 secure = scope.get("scheme") in ("https", "wss")
                 own = self.public or f"{'https' if secure else 'http'}://{host}"
                 if origin.decode("latin-1").lower() != own:
-                    await _refuse(scope, send, 403, "Cross-site request refused.")
+                    await _refuse(scope, send, 403, N_("Cross-site request refused."))
                     return
         await self.app(scope, receive, send)
 
@@ -172,7 +174,7 @@ async def _refuse(scope: Scope, send: Send, status: int, text: str) -> None:
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
     else:
-        await _plain(send, status, text)
+        await _plain(send, status, text, scope)
 
 
 class Language:
@@ -218,15 +220,31 @@ class Headers:
         await self.app(scope, receive, with_headers)
 
 
-async def _plain(send: Send, status: int, text: str) -> None:
+TOO_LARGE = N_("Request too large.")
+
+
+async def _plain(send: Send, status: int, message: str, scope: Scope) -> None:
+    """A refusal before the routes: in the request's language, as JSON for the API."""
+    connection = HTTPConnection(scope)
+    before = current_language()
+    set_language(choose_language(connection))
+    try:
+        text = gettext(message)
+    finally:
+        set_language(before)
+    api = scope.get("path", "").startswith("/api/") or (
+        connection.headers.get("x-requested-with") == "fetch"
+    )
+    kind = b"application/json" if api else b"text/plain; charset=utf-8"
+    body = json.dumps({"error": text}, ensure_ascii=False) if api else text
     await send(
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", b"text/plain; charset=utf-8"), *SECURITY_HEADERS],
+            "headers": [(b"content-type", kind), *SECURITY_HEADERS],
         }
     )
-    await send({"type": "http.response.body", "body": text.encode()})
+    await send({"type": "http.response.body", "body": body.encode()})
 
 
 def wants_json(request: Request) -> bool:
@@ -265,6 +283,8 @@ def build_templates() -> Jinja2Templates:
     env.globals["lang"] = current_language
     env.filters["percent"] = lambda value: f"{float(value) * 100:.1f}".replace(".", ",")
     env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
+    env.filters["rules"] = link_rules  # « (T-5) » links to the rules panel
+    env.globals["points_words"] = points_words
     return templates
 
 
@@ -328,6 +348,7 @@ def create_app(
             403: gettext("This action is not allowed from here."),
             405: gettext("This action is not allowed from here."),
             429: gettext("Too many rolls at once: wait a moment."),
+            415: gettext("Send JSON (Content-Type: application/json)."),
         }
         detail = error.detail if isinstance(error.detail, str) and error.status_code < 500 else ""
         phrase = HTTPStatus(error.status_code).phrase

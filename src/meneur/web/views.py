@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from meneur.errors import MeneurError
@@ -22,7 +23,11 @@ class LogLine:
     """The entry's opaque id for this table (never its sequence number: its gaps would
     count the secret rolls)."""
     at: str
+    """The time in the server's zone (``HH:MM:SS``): what a page without script shows;
+    the page's script shows :attr:`at_iso` in the reader's own zone instead."""
     who: str
+    """Who rolled, as the table says it: the character, or « GM for Pip » when the GM
+    rolled for a character."""
     system: str
     title: str
     mode: str
@@ -30,6 +35,11 @@ class LogLine:
     streams: list[list[Mark]]
     verdict: Verdict
     hidden: bool = False
+    at_iso: str = ""
+    """The moment in UTC (ISO 8601), for ``<time datetime>``."""
+    batches: list[list[list[Mark]]] | None = None
+    """Each stream cut into its batches (the first roll, then each explosion), when the
+    outcome says where the batches end; ``None``: one batch per stream."""
 
 
 def _mark_faces(entry: Mapping[str, Any]) -> list[list[Mark]]:
@@ -97,6 +107,48 @@ def mode_label(mode: str) -> str:
     }.get(mode, mode)
 
 
+REFEREED = frozenset({"oppose", "melee", "shot"})
+"""Entries the GM resolves between two combatants: the GM referees, rolls for nobody."""
+
+
+def local_time(at: str) -> str:
+    """``HH:MM:SS`` of a logged UTC moment in the server's zone (the page's fallback)."""
+    try:
+        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at[11:19]
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%H:%M:%S")
+
+
+def roller_words(entry: Mapping[str, Any]) -> str:
+    """Who rolled: the character, « GM for Pip » when the GM's seat rolled for one."""
+    from meneur.web.live import roll_meta
+
+    who = str(entry.get("who") or "-")
+    if roll_meta(dict(entry))[1] != "gm" or entry.get("kind") in REFEREED:
+        return who
+    return _("GM") if who == "-" else _("GM for {name}").format(name=who)
+
+
+def _batches(entry: Mapping[str, Any], streams: list[list[Mark]]) -> list[list[list[Mark]]] | None:
+    """The streams cut where the outcome's ``batches`` end (an exploding roll, T-5)."""
+    told = (entry.get("outcome") or {}).get("batches")
+    if len(streams) != 1 or not isinstance(told, list) or len(told) < 2:
+        return None
+    if not all(isinstance(batch, list) for batch in told):
+        return None
+    if [face for batch in told for face in batch] != [mark.face for mark in streams[0]]:
+        return None
+    cut: list[list[Mark]] = []
+    start = 0
+    for batch in told:
+        cut.append(streams[0][start : start + len(batch)])
+        start += len(batch)
+    return [cut]
+
+
 def log_line(
     entry: Mapping[str, Any], mode: str, *, hidden: bool = False, key: str = ""
 ) -> LogLine:
@@ -109,12 +161,14 @@ def log_line(
     described = adapter.describe(entry) if adapter is not None else None
     if described is not None:
         title = described[0]
-    at = str(entry.get("at", ""))[11:19]
+    at_iso = str(entry.get("at", ""))
+    at = local_time(at_iso)
+    who = roller_words(entry)
     if hidden:
         return LogLine(
             key,
             at,
-            str(entry.get("who") or "-"),
+            who,
             system,
             title,
             mode,
@@ -122,15 +176,19 @@ def log_line(
             [],
             Verdict(None, _("Blind roll: only the GM sees the dice."), ""),
             hidden=True,
+            at_iso=at_iso,
         )
+    streams = _mark_faces(entry)
     return LogLine(
         key,
         at,
-        str(entry.get("who") or "-"),
+        who,
         system,
         title,
         mode,
         str(entry.get("source", "")),
-        _mark_faces(entry),
+        streams,
         _verdict(entry),
+        at_iso=at_iso,
+        batches=_batches(entry, streams),
     )

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import ValidationError
 
+from meneur.locale import gettext as _
 from meneur.web.forms import RollIn
 from meneur.web.live import audience, roll_meta
 from meneur.web.rolls import RollRequest
@@ -74,9 +75,8 @@ async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first.get("loc", ())) or "-"
-        raise HTTPException(
-            status_code=400, detail=f"{field}: {first.get('msg', '')}"[:200]
-        ) from None
+        message = _("Invalid value for {field}.").format(field=field[:60])
+        raise HTTPException(status_code=400, detail=message) from None
     if not await state.allow_roll(seat):
         raise HTTPException(status_code=429)
     asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from fastapi import HTTPException
+from markupsafe import Markup
 from sqlalchemy import select
 
 from meneur.campaign.models import Campaign, Roll
@@ -23,6 +24,7 @@ from meneur.locale import current_language, set_language
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.live import Audience, audience, roll_meta
+from meneur.web.rulesdoc import Rule, for_systems
 from meneur.web.state import WebState
 from meneur.web.systems import RollOptions, Trait, adapters
 from meneur.web.tables import PlayerInfo, Seat, TableInfo, same_token
@@ -220,6 +222,14 @@ def sheet_view(
     return view
 
 
+def rules_panel(systems: set[str]) -> list[tuple[Rule, Markup]]:
+    """The rules panel's entries: those of the systems played at the table (all when none
+    is yet), from the shipped copy of ``docs/rules.md``."""
+    from meneur.systems.registry import SYSTEMS
+
+    return for_systems({s.title for s in SYSTEMS if s.name in systems})
+
+
 def seat_label(player: PlayerInfo) -> str:
     """A seat as the GM sees it: its name and its number (two Bastien stay two seats)."""
     return f"{player.name} #{player.id}"
@@ -259,6 +269,7 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
                 view.owner = _("non-player character") if holder is None else labels[holder]
             sheets.append(view)
     sessions = state.store.game_sessions(campaign=seat.table.campaign)
+    lines = visible_lines(state, seat)
     unclaimed = [c.name for c in characters if name_key(c.name) not in holds]
     return {
         "seat": seat,
@@ -266,7 +277,8 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "players": players,
         "sheets": sheets,
         "options": options,
-        "lines": visible_lines(state, seat),
+        "lines": lines,
+        "rules": rules_panel({c.system for c in characters} | {line.system for line in lines}),
         "session": sessions[-1] if sessions else None,
         "csrf": state.csrf(seat),
         "combat": fights.normal(seat.table.combat),

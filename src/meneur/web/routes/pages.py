@@ -46,6 +46,15 @@ def home(request: Request, state: State) -> Response:
     return state.templates.TemplateResponse(request, "home.html", {})
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    """The tab's icon (a die), where browsers look for it even without a ``<link>``."""
+    from meneur.web.state import HERE
+
+    icon = (HERE / "static" / "favicon.svg").read_bytes()
+    return Response(icon, media_type="image/svg+xml")
+
+
 @router.get("/t/{table_id}/join/{invite}", response_class=HTMLResponse)
 def join_page(request: Request, table_id: int, invite: Token, state: State) -> Response:
     table = state.tables.invited(table_id, invite)
@@ -80,6 +89,21 @@ def table_page(request: Request, seat: SeatDep, state: State) -> Response:
     context = table_context(state, seat, dict(request.query_params))
     context["root"] = str(request.base_url).rstrip("/")
     return state.templates.TemplateResponse(request, "table.html", context)
+
+
+@router.get("/t/{table_id}/{token}/log.json")
+async def download_log(seat: SeatDep, state: State) -> Response:
+    """The log this seat may see, as a file ``meneur verify`` checks (see :mod:`.download`)."""
+    import json
+
+    from meneur.web.download import file_name, seat_log
+
+    document = await asyncio.to_thread(seat_log, state.store, seat)
+    body = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    disposition = f'attachment; filename="{file_name(seat.table.campaign)}"'
+    return Response(
+        body, media_type="application/json", headers={"content-disposition": disposition}
+    )
 
 
 @router.post("/t/{table_id}/{token}/roll")

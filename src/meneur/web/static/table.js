@@ -18,6 +18,91 @@
     });
   });
 
+  // Times: the server writes its own zone; the reader's browser knows the reader's.
+  var lang = document.documentElement.lang || undefined;
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach(function (node) {
+      var moment = new Date(node.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      node.textContent = moment.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+      node.title = moment.toLocaleString(lang);
+    });
+  }
+  localTimes(document);
+
+  // Rule ids (« (T-5) ») link to their entry in the rules panel.
+  var SKIP = { A: 1, BUTTON: 1, OPTION: 1, SELECT: 1, TEXTAREA: 1, SCRIPT: 1, STYLE: 1, CODE: 1, SUMMARY: 1, H3: 1 };
+  var RULE = /(^|[^\w-])([TOKL]-\d{1,3})(?![\w-])/g;
+  function linkify(root) {
+    var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    var found = [];
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!RULE.test(node.nodeValue)) continue;
+      RULE.lastIndex = 0;
+      var up = node.parentNode, skip = false;
+      for (; up && up !== root.parentNode; up = up.parentNode) {
+        if (SKIP[up.nodeName] || up.id === "rules") { skip = true; break; }
+      }
+      if (!skip) found.push(node);
+    }
+    found.forEach(function (text) {
+      var value = text.nodeValue, last = 0, part = document.createDocumentFragment(), match;
+      RULE.lastIndex = 0;
+      while ((match = RULE.exec(value))) {
+        var id = match[2], start = match.index + match[1].length;
+        if (!document.getElementById("rule-" + id)) continue;
+        part.appendChild(document.createTextNode(value.slice(last, start)));
+        var link = document.createElement("a");
+        link.className = "rule-link";
+        link.href = "#rule-" + id;
+        link.textContent = id;
+        part.appendChild(link);
+        last = start + id.length;
+      }
+      if (last === 0) return;
+      part.appendChild(document.createTextNode(value.slice(last)));
+      text.parentNode.replaceChild(part, text);
+    });
+  }
+  var main = document.querySelector("main");
+  if (main) linkify(main);
+
+  var view = null, opener = null;
+  function closeRule() {
+    if (view) { view.remove(); view = null; }
+    if (opener) { opener.focus(); opener = null; }
+  }
+  function showRule(id, link) {
+    var entry = document.getElementById("rule-" + id);
+    if (!entry) return false;
+    closeRule();
+    opener = link;
+    view = document.createElement("div");
+    view.className = "rule-view";
+    view.setAttribute("role", "dialog");
+    view.setAttribute("aria-label", entry.querySelector("h3").textContent);
+    view.tabIndex = -1;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "ghost close";
+    close.textContent = "×";
+    close.setAttribute("aria-label", document.documentElement.lang === "fr" ? "Fermer" : "Close");
+    close.addEventListener("click", closeRule);
+    view.appendChild(close);
+    Array.prototype.forEach.call(entry.childNodes, function (child) { view.appendChild(child.cloneNode(true)); });
+    document.body.appendChild(view);
+    view.focus();
+    return true;
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("a.rule-link") : null;
+    if (!link) return;
+    if (showRule(link.getAttribute("href").slice(6), link)) event.preventDefault();
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && view) closeRule();
+  });
+
   var seen = {};
   log.querySelectorAll("li[data-id]").forEach(function (li) { seen[li.dataset.id] = true; });
 
@@ -29,6 +114,7 @@
     var li = holder.firstElementChild;
     if (!li) return;
     li.classList.add("fresh");
+    localTimes(li);
     log.insertBefore(li, log.firstChild);
     var empty = document.getElementById("empty");
     if (empty) empty.remove();
@@ -62,14 +148,13 @@
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
-        if (!id) {
-          var mine = document.querySelector(".card.session");
-          var theirs = doc.querySelector(".card.session");
-          if (mine && theirs) mine.replaceWith(theirs);
-        }
+        if (!id) targets = ["session-slot"];
         targets.forEach(function (t) {
           var mine = document.getElementById(t), theirs = doc.getElementById(t);
-          if (mine && theirs) mine.replaceWith(theirs);
+          if (mine && theirs) {
+            mine.replaceWith(theirs);
+            linkify(theirs);
+          }
         });
       });
   }

@@ -22,6 +22,7 @@ from meneur.web.systems import (
     int_field,
     names_of,
 )
+from meneur.web.words import dice_words
 
 HELP_EFFECTS = ("none", "plus_1", "plus_2", "extra_die")
 """What a help (L-11) can give the helped hero's roll."""
@@ -86,11 +87,9 @@ class LegendesWeb(WebAdapter):
         for key, domain in (("legendary", "legendary"), ("secondary", "secondary")):
             dice = domain_dice(domain)  # type: ignore[arg-type]
             for name in sheet.get(key, []):
-                found.append(Trait(name, name, dice, _("{dice} dice").format(dice=dice)))
+                found.append(Trait(name, name, dice, dice_words(dice)))
         ordinary = domain_dice("ordinary")
-        found.append(
-            Trait("-", _("Ordinary domain"), ordinary, _("{dice} dice").format(dice=ordinary))
-        )
+        found.append(Trait("-", _("Ordinary domain"), ordinary, dice_words(ordinary)))
         return found
 
     def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:

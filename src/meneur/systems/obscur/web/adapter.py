@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.obscur.system import SYSTEM
 from meneur.web.systems import (
@@ -24,6 +24,7 @@ from meneur.web.systems import (
     int_field,
     pairs,
 )
+from meneur.web.words import plural_count
 
 if TYPE_CHECKING:
     from meneur.campaign.store import Store
@@ -196,9 +197,11 @@ class ObscurWeb(WebAdapter):
         )
 
     def verdict(self, result: Mapping[str, Any]) -> Verdict:
-        detail = _("{successes} successes for a difficulty of {difficulty}").format(
-            successes=result["successes"], difficulty=result["difficulty"]
-        )
+        detail = ngettext(
+            "{successes} success for a difficulty of {difficulty}",
+            "{successes} successes for a difficulty of {difficulty}",
+            plural_count(result["successes"]),
+        ).format(successes=result["successes"], difficulty=result["difficulty"])
         if result["fumble"]:
             return Verdict(False, _("Fumble (Maladresse)"), detail)
         if result["passed"]:

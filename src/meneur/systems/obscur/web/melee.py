@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.exchange import (
@@ -33,6 +33,7 @@ from meneur.web.exchange import (
 from meneur.web.rolls import Roller
 from meneur.web.systems import Verdict
 from meneur.web.tables import Seat
+from meneur.web.words import plural_count
 
 
 def obscur_character(roller: Roller, campaign: str, person: dict[str, Any]) -> Any:
@@ -231,12 +232,17 @@ def melee_round_words(outcome: Mapping[str, Any]) -> Verdict:
         attacker = index.get(str(strike.get("attacker")), 0)
         if not strike.get("hit"):
             continue
+        damage = strike.get("damage", 0)
         parts.append(
-            _("{attacker} hits {defender} ({zone}): {damage} damage").format(
+            ngettext(
+                "{attacker} hits {defender} ({zone}): {damage} damage",
+                "{attacker} hits {defender} ({zone}): {damage} damage",
+                plural_count(damage),
+            ).format(
                 attacker=names[attacker],
                 defender=names[1 - attacker],
                 zone=strike.get("zone") or "-",
-                damage=strike.get("damage", 0),
+                damage=damage,
             )
         )
     words = "; ".join(parts) if parts else _("No blow lands")
@@ -261,19 +267,22 @@ def shot_words(outcome: Mapping[str, Any]) -> Verdict:
     names = list(outcome.get("names") or ["?", "?"])
     shot = outcome.get("shot") or {}
     attack = shot.get("attack") or {}
-    detail = _("{successes} successes for a difficulty of {difficulty}").format(
-        successes=attack.get("successes", "?"), difficulty=shot.get("difficulty", "?")
-    )
+    successes = attack.get("successes", "?")
+    detail = ngettext(
+        "{successes} success for a difficulty of {difficulty}",
+        "{successes} successes for a difficulty of {difficulty}",
+        plural_count(successes),
+    ).format(successes=successes, difficulty=shot.get("difficulty", "?"))
     if not shot.get("hit"):
         return Verdict(
             None, _("{shooter} misses {target}").format(shooter=names[0], target=names[1]), detail
         )
-    words = _("{shooter} hits {target} ({zone}): {damage} damage").format(
-        shooter=names[0],
-        target=names[1],
-        zone=shot.get("zone") or "-",
-        damage=shot.get("damage", 0),
-    )
+    damage = shot.get("damage", 0)
+    words = ngettext(
+        "{shooter} hits {target} ({zone}): {damage} damage",
+        "{shooter} hits {target} ({zone}): {damage} damage",
+        plural_count(damage),
+    ).format(shooter=names[0], target=names[1], zone=shot.get("zone") or "-", damage=damage)
     status = (shot.get("target") or {}).get("status")
     if status == "coma":
         words += " · " + _("{name} falls into a coma").format(name=names[1])

@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
 from meneur.web.systems import (
@@ -23,6 +23,7 @@ from meneur.web.systems import (
     int_field,
     signed,
 )
+from meneur.web.words import dice_words, plural_count
 
 if TYPE_CHECKING:
     from meneur.campaign.store import Store
@@ -75,7 +76,9 @@ class TunnelsWeb(WebAdapter):
             (outcome.get("a") or {}).get("successes"),
             (outcome.get("b") or {}).get("successes"),
         )
-        detail = _("{a} successes against {b}").format(a=successes[0], b=successes[1])
+        detail = ngettext(
+            "{a} success against {b}", "{a} successes against {b}", plural_count(successes[0])
+        ).format(a=successes[0], b=successes[1])
         title = _("melee exchange (T-10)")
         winner = outcome.get("winner")
         if winner not in ("a", "b"):
@@ -88,7 +91,7 @@ class TunnelsWeb(WebAdapter):
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         return [
-            Trait(name, name, int(value), _("{dice} dice").format(dice=value))
+            Trait(name, name, int(value), dice_words(int(value)))
             for name, value in sheet.get("characteristics", {}).items()
         ]
 
