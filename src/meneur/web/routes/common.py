@@ -24,7 +24,7 @@ from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.live import Audience, audience, roll_meta
 from meneur.web.state import WebState
-from meneur.web.systems import RollOptions, Trait, adapters
+from meneur.web.systems import EditField, RollOptions, Trait, adapters
 from meneur.web.tables import PlayerInfo, Seat, TableInfo, same_token
 from meneur.web.views import LogLine, log_line, mode_label
 
@@ -167,6 +167,8 @@ class SheetView:
     pushes: list[tuple[int, int, int, Fraction]] = field(default_factory=list)
     """Each amount bought before the roll, for the first trait (tier, dice, cost, exact
     chance)."""
+    edits: list[EditField] = field(default_factory=list)
+    """The values of the sheet that change in play, in its edit form."""
 
 
 def options_from(query: dict[str, str]) -> RollOptions:
@@ -193,6 +195,7 @@ def sheet_view(
     try:
         names = adapter.traits(sheet)
         stats = adapter.stats(sheet)
+        edits = adapter.edit_fields(sheet)
     except MeneurError as error:
         return SheetView(name, system, title, (), [], [], error=str(error))
     first = names[0].name if names else ""
@@ -203,6 +206,7 @@ def sheet_view(
     traits = [(trait, chances.get(trait.name)) for trait in names]
     view = SheetView(name, system, title, adapter.option_fields, traits, stats)
     view.pushes = found.pushes if found else []
+    view.edits = edits
     return view
 
 

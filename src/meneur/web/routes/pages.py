@@ -237,6 +237,28 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
     return back(seat)
 
 
+@router.post("/t/{table_id}/{token}/sheet")
+async def edit_sheet(request: Request, seat: SeatDep, state: State) -> Response:
+    """Change the values of a sheet that vary in play: a player their own character's,
+    the GM any. Rate-limited as rolls; logged and sent live to the table."""
+    from meneur.web.sheets import edit_sheet as edit
+
+    raw = await request.form()
+    fields = {k: v for k, v in raw.items() if isinstance(v, str)}
+    check_csrf(state, seat, fields.pop("csrf", ""))
+    if not await state.allow_roll(seat):
+        raise HTTPException(status_code=429)
+    name = fields.pop("character", "")
+    entry = await state.roller.run(edit, state.store, seat, name, fields)
+    state.roller.forget_sheets()
+    if entry is not None:
+        publish(state, seat.table, entry)
+        state.broadcast(seat.table.id, '{"type": "sheet"}')
+    if request.headers.get("x-requested-with") == "fetch":
+        return JSONResponse({"id": entry_id(seat.table, entry["seq"]) if entry else None})
+    return back(seat)
+
+
 @router.post("/t/{table_id}/{token}/session/{action}")
 async def session(
     action: str, seat: SeatDep, form: Annotated[CsrfForm, Form()], state: State

@@ -44,7 +44,7 @@
       var parsed = JSON.parse(event.data);
       (Array.isArray(parsed) ? parsed : [parsed]).forEach(function (data) {
         if (data.type === "roll") addLine(data.html, data.id);
-        else if (data.type === "combat" || data.type === "session") refresh(data.type);
+        else if (data.type === "combat" || data.type === "session" || data.type === "sheet") refresh(data.type);
       });
     };
     socket.onclose = function () {
@@ -62,6 +62,13 @@
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
+        if (kind === "sheet") { // each card's values, the edit form closed as it was
+          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit").forEach(function (theirs) {
+            var mine = document.getElementById(theirs.id);
+            if (mine && !mine.contains(document.activeElement)) mine.replaceWith(theirs);
+          });
+          return;
+        }
         if (!id) {
           var mine = document.querySelector(".card.session");
           var theirs = doc.querySelector(".card.session");

@@ -13,6 +13,7 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.obscur.system import SYSTEM
 from meneur.web.systems import (
+    EditField,
     Mark,
     NewCombatant,
     RollOptions,
@@ -247,3 +248,59 @@ class ObscurWeb(WebAdapter):
         }
         self._character(sheet)
         return sheet
+
+    def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
+        """Vie, Vécu, Volonté, Moral, Encombrement (current and maximum) and the notes."""
+        resources = resources_of(sheet)
+        fields = []
+        for key, label in RESOURCES:
+            value = resources.get(key)
+            if not isinstance(value, dict):
+                continue
+            fields.append(EditField((RESOURCE_KEY, key, "current"), label, str(value["current"])))
+            if value.get("max") is not None:
+                fields.append(
+                    EditField(
+                        (RESOURCE_KEY, key, "max"),
+                        _("{name} max").format(name=label),
+                        str(value["max"]),
+                    )
+                )
+        fields.append(EditField(("notes",), _("Notes"), str(sheet.get("notes", "")), text=True))
+        return fields
+
+    def edited(self, sheet: Mapping[str, Any], values: Mapping[str, str]) -> dict[str, Any]:
+        """As any system's, on the sheet with every resource written in full (a bare
+        number means current and maximum, the Vécu's current only: O-10)."""
+        full = {k: v for k, v in sheet.items() if k not in ("resources", RESOURCE_KEY)}
+        full[RESOURCE_KEY] = resources_of(sheet)
+        return super().edited(full, values)
+
+    def valid_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """Judged by the CLI's own Obscur model (``character_from``: ranges, current ≤ max,
+        the catalogue)."""
+        self._character(sheet)
+        return sheet
+
+
+RESOURCE_KEY = "ressources"
+RESOURCES = (
+    ("vie", "Vie"),
+    ("vecu", "Vécu"),
+    ("volonte", "Volonté"),
+    ("moral", "Moral"),
+    ("encombrement", "Encombrement"),
+)
+"""The resources of an Obscur sheet, as the table names them."""
+
+
+def resources_of(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """The sheet's resources each written in full (``{"current": …, "max": …}``)."""
+    raw = sheet.get(RESOURCE_KEY, sheet.get("resources")) or {}
+    full: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            full[key] = {"current": value} if key == "vecu" else {"current": value, "max": value}
+        else:
+            full[key] = dict(value) if isinstance(value, dict) else value
+    return full
