@@ -73,8 +73,26 @@ def add(
             "level": level,
         }
     )
-    people.sort(key=lambda c: (-int(c["initiative"]), -int(c.get("agility") or 0)))
+    people.sort(key=in_order)
     state["combatants"] = people
+    return state
+
+
+def in_order(combatant: dict[str, Any]) -> tuple[int, int]:
+    """The highest initiative first; ties to the highest ``agility`` (O-11), then as typed."""
+    return (-int(combatant["initiative"]), -int(combatant.get("agility") or 0))
+
+
+def reorder(combat: dict[str, Any], found: dict[int, tuple[int, int]]) -> dict[str, Any]:
+    """The fight with the initiatives ``found`` (by index: the value and its tie-break)
+    and sorted by them; the others keep their typed initiative. A new round begins."""
+    state = normal(combat)
+    people = [dict(c) for c in state["combatants"]]
+    for index, (initiative, tie) in found.items():
+        if 0 <= index < len(people):
+            people[index].update(initiative=initiative, agility=tie)
+    people.sort(key=in_order)  # stable: equal combatants keep their typed order
+    state.update(combatants=people, turn=0)
     return state
 
 

@@ -305,9 +305,13 @@ class WebAdapter:
         """``sheet`` once the system's sheet model accepts it (the CLI's own model)."""
         raise NotImplementedError
 
+    initiative_rule: str = ""
+    """The rule that orders a fight, as the tracker names it (empty: the system's text
+    gives no initiative, and the order stays as typed)."""
+
     def initiative(self, sheet: Mapping[str, Any]) -> tuple[int, int] | None:
-        """A character's initiative by its system's rule, and what breaks ties; ``None``
-        when the system's text gives no initiative (the typed order is kept)."""
+        """A character's initiative by its system's rule (:attr:`initiative_rule`) and
+        what breaks its ties; ``None`` when the system's text gives none."""
         return None
 
     def waits(self) -> tuple[Waiting, ...]:

@@ -230,6 +230,12 @@ def tracker_context(characters: list[Any]) -> dict[str, Any]:
         "levels": levels,
         "no_health": [adapter.system for adapter in shown if not adapter.shows_health],
         "health_label": " / ".join(labels) or _("Health"),
+        "initiative_rules": [
+            (adapter.title, _(adapter.initiative_rule))
+            for adapter in shown
+            if adapter.initiative_rule
+        ],
+        "no_initiative": [adapter.title for adapter in shown if not adapter.initiative_rule],
     }
 
 

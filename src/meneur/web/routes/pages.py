@@ -158,6 +158,28 @@ def combatant(state: State, seat: Seat, name: str, typed: str, initiative: str) 
     return adapter.combatant(info.sheet, order, value)
 
 
+def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """Each combatant's initiative by its system's rule, read from its sheet now (by
+    index); a combatant without a sheet, or whose system's text gives none, is left out
+    (it keeps its typed initiative)."""
+    from meneur.campaign.errors import CampaignError
+
+    found: dict[int, tuple[int, int]] = {}
+    for index, fighter in enumerate(fights.normal(combat)["combatants"]):
+        adapter = adapters().get(str(fighter.get("system") or ""))
+        if adapter is None or not adapter.initiative_rule:
+            continue
+        try:
+            info = state.store.character(str(fighter["name"]), campaign=seat.table.campaign)
+        except CampaignError:
+            continue
+        if info.system == adapter.system:
+            value = adapter.initiative(info.sheet)
+            if value is not None:
+                found[index] = value
+    return found
+
+
 def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form: Any) -> Response:
     """The answer to a roll that may wait for a choice (``entry`` is ``None`` then)."""
     state: Any = request.app.state.web
@@ -320,7 +342,7 @@ async def seats(
     return back(seat)
 
 
-TRACKER_ONLY = ("add", "remove", "next", "reset", "adjust")
+TRACKER_ONLY = ("add", "remove", "next", "reset", "adjust", "initiative")
 """The tracker's own actions; any other is a roll between combatants, by their system."""
 
 
@@ -382,6 +404,9 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         updated = fights.adjust(current, form.index, form.delta, form.wounds or None)
     elif form.action == "reset":
         updated = fights.empty()
+    elif form.action == "initiative":
+        found = await state.roller.run(initiatives, state, seat, current)
+        updated = fights.reorder(current, found)
     else:
         updated = fights.advance(current)
     await state.roller.run(state.tables.set_combat, table.id, updated)

@@ -32,6 +32,7 @@ class ObscurWeb(WebAdapter):
     templates = Path(__file__).parent / "templates"
     health = N_("Vie")
     option_fields = ("difficulty", "modifier", "push", "after")
+    initiative_rule = N_("Rang d'Action (O-11)")
 
     def exchange(
         self,
@@ -91,6 +92,14 @@ class ObscurWeb(WebAdapter):
             agility=fighter.agility,
             most=body.vie_max,
         )
+
+    def initiative(self, sheet: Mapping[str, Any]) -> tuple[int, int] | None:
+        """The Rang d'Action: Agilité − the weapon's Initiative, Agilité breaking ties
+        (O-11). No die is rolled."""
+        from meneur.systems.obscur.combat import action_rank, fighter_of
+
+        fighter = fighter_of(self._character(sheet))
+        return action_rank(fighter, fighter.arms or (fighter.unarmed,)), fighter.agility
 
     def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
         """A melee round (O-12, O-13) or a shot (O-14, O-15, O-21), in words."""
