@@ -41,7 +41,7 @@ def test_a_player_edits_their_Tunnels_Endurance_and_the_log_says_who_and_what(
     assert entry["params"]["by"] == "Bastien" and entry["params"]["gm"] is False
     assert entry["params"]["changes"] == [
         {"field": "Endurance", "before": str(before), "after": str(before - 2)},
-        {"field": "blessé", "before": "false", "after": "true"},
+        {"field": "blessé", "before": "non", "after": "oui"},
     ]
     page = table.client.get(player).text
     assert f"Endurance {before} → {before - 2}" in page
@@ -126,6 +126,9 @@ def test_L12_L13_Legendes_wound_and_motivation_points_edited(table: Table) -> No
     assert response.status_code == 303, response.text
     sheet = table.store.character("Aube").sheet
     assert sheet["wound"] == "light" and sheet["motivation_points"] == 4
+    assert {"field": "Blessure", "before": "aucune", "after": "légère"} in last_edit(table)[
+        "params"
+    ]["changes"]
     for typed in ({"motivation_points": "100"}, {"wound": "dead"}):
         assert edit(table, table.gm, "Aube", **typed).status_code == 400, typed
     assert table.store.character("Aube").sheet == sheet

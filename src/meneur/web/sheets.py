@@ -26,12 +26,17 @@ RETRIES = 20
 
 
 def changes(before: list[EditField], after: list[EditField]) -> list[dict[str, str]]:
-    """Each field whose value changed: its label, before and after."""
-    old = {field.key: field.value for field in before}
+    """Each field whose value changed: its label, before and after (as a reader says
+    them, in the language of the edit: the log keeps what the table showed)."""
+    old = {field.key: field for field in before}
     return [
-        {"field": field.label, "before": old.get(field.key, "")[:200], "after": field.value[:200]}
+        {
+            "field": field.label,
+            "before": old[field.key].shown[:200] if field.key in old else "",
+            "after": field.shown[:200],
+        }
         for field in after
-        if old.get(field.key, "") != field.value
+        if field.key not in old or old[field.key].value != field.value
     ]
 
 

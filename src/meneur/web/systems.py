@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from meneur.errors import RuleError, SheetError, UsageError
 from meneur.locale import N_
+from meneur.locale import gettext as _
 from meneur.systems.base import Check, System
 
 if TYPE_CHECKING:
@@ -112,6 +113,13 @@ class EditField:
     def key(self) -> str:
         """The form field's name."""
         return "/".join(self.path)
+
+    @property
+    def shown(self) -> str:
+        """The value as a reader says it (« oui », a choice's label), for the log."""
+        if self.flag:
+            return _("yes") if self.value == "true" else _("no")
+        return dict(self.choices).get(self.value, self.value)
 
 
 MAX_EDIT = 100_000
