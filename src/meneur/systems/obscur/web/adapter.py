@@ -287,8 +287,10 @@ class ObscurWeb(WebAdapter):
 
     def valid_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         """Judged by the CLI's own Obscur model (``character_from``: ranges, current ≤ max,
-        the catalogue)."""
-        self._character(sheet)
+        the catalogue); a refusal names the character."""
+        from meneur.systems.obscur.sheet import character_from
+
+        character_from(sheet, str(sheet.get("name") or "-"))
         return sheet
 
 
