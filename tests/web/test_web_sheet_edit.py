@@ -110,6 +110,28 @@ def test_O10_Obscur_Vie_Vecu_and_notes_edited_through_its_model(table: Table) ->
     assert len(table.store.rolls()) == 1
 
 
+def test_O31_Obscur_wounds_typed_as_a_list_reach_etat_blessures(table: Table) -> None:
+    """Wounds (O-31: each a number of points, treated or not) are typed as
+    ``4 coup, 2 chute soignée`` and stored under ``etat.blessures``."""
+    table.create(table.gm, "obscur", "Ysolde")
+    response = edit(table, table.gm, "Ysolde", etat__blessures="4 coup de hache, 2 chute soignée")
+    assert response.status_code == 303, response.text
+    assert table.store.character("Ysolde").sheet["etat"]["blessures"] == [
+        {"points": 4, "source": "coup de hache", "soignee": False},
+        {"points": 2, "source": "chute", "soignee": True},
+    ]
+    changes = last_edit(table)["params"]["changes"]
+    assert changes == [
+        {"field": "Blessures", "before": "", "after": "4 coup de hache, 2 chute soignée"}
+    ]
+    stored = table.store.character("Ysolde").sheet
+    for typed in ("deux coups", "-3 coup"):
+        assert edit(table, table.gm, "Ysolde", etat__blessures=typed).status_code == 400, typed
+    assert table.store.character("Ysolde").sheet == stored
+    assert edit(table, table.gm, "Ysolde", etat__blessures="").status_code == 303
+    assert table.store.character("Ysolde").sheet["etat"]["blessures"] == []
+
+
 def test_Krasses_skills_and_characteristics_edited_through_its_model(table: Table) -> None:
     table.create(table.gm, "krasses", "Grok", characteristics="Force=2", skills="Bagarre=3")
     response = edit(table, table.gm, "Grok", skills__Bagarre="5", characteristics__Force="-1")

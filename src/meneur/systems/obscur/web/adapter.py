@@ -275,6 +275,8 @@ class ObscurWeb(WebAdapter):
                         str(value["max"]),
                     )
                 )
+        wounds = (sheet.get("etat") or {}).get("blessures") or []
+        fields.append(EditField(WOUNDS, _("Wounds"), wounds_text(wounds), text=True))
         fields.append(EditField(("notes",), _("Notes"), str(sheet.get("notes", "")), text=True))
         return fields
 
@@ -283,7 +285,13 @@ class ObscurWeb(WebAdapter):
         number means current and maximum, the Vécu's current only: O-10)."""
         full = {k: v for k, v in sheet.items() if k not in ("resources", RESOURCE_KEY)}
         full[RESOURCE_KEY] = resources_of(sheet)
-        return super().edited(full, values)
+        rest = dict(values)
+        typed = rest.pop("/".join(WOUNDS), None)
+        if typed is not None and typed.strip() != wounds_text(
+            (sheet.get("etat") or {}).get("blessures") or []
+        ):
+            full["etat"] = {**(sheet.get("etat") or {}), "blessures": wounds_from(typed)}
+        return super().edited(full, rest)
 
     def valid_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         """Judged by the CLI's own Obscur model (``character_from``: ranges, current ≤ max,
@@ -315,3 +323,35 @@ def resources_of(sheet: Mapping[str, Any]) -> dict[str, Any]:
         else:
             full[key] = dict(value) if isinstance(value, dict) else value
     return full
+
+
+WOUNDS = ("etat", "blessures")
+TREATED = "soignée"
+
+
+def wounds_text(wounds: list[Any]) -> str:
+    """The wounds of ``etat.blessures`` as typed at the table: ``4 coup, 2 chute soignée``."""
+    return ", ".join(
+        f"{w.get('points')} {w.get('source', 'coup')}" + (f" {TREATED}" if w.get("soignee") else "")
+        for w in wounds
+        if isinstance(w, dict)
+    )
+
+
+def wounds_from(text: str) -> list[dict[str, Any]]:
+    """``4 coup, 2 chute soignée`` as wounds: points, source, treated (the sheet's model
+    judges them with the rest)."""
+    found = []
+    for item in text.replace("\n", ",").split(","):
+        words = item.split()
+        if not words:
+            continue
+        treated = words[-1] == TREATED
+        if treated:
+            words = words[:-1]
+        label = _("Wounds")
+        points = int_field({label: words[0] if words else "0"}, label, 0, 0, 100_000)
+        found.append(
+            {"points": points, "source": " ".join(words[1:])[:80] or "coup", "soignee": treated}
+        )
+    return found
