@@ -4,13 +4,15 @@ with the new sheet in one transaction; players edit their own, the GM any."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from meneur.campaign.chain import session_sources
 from meneur.campaign.store import format_at
-from web.web_helpers import Table
+from meneur.web.state import WebSettings
+from web.web_helpers import Table, make_table
 
 
 def edit(table: Table, base: str, character: str, **values: str) -> Any:
@@ -176,3 +178,33 @@ def test_each_system_offers_its_edit_form_at_the_table(table: Table, system: str
     page = table.client.get(table.gm).text
     assert f'action="{table.gm}/sheet"' in page
     assert "Modifier la fiche" in page
+
+
+def test_edits_are_rate_limited_as_rolls(tmp_path: Path) -> None:
+    """Past the burst, 429 and the sheet and the log stay as they were."""
+    for table in make_table(tmp_path, WebSettings(roll_rate=0.01, roll_burst=2)):
+        table.create(table.gm, "tunnels", "Pip")
+        csrf = table.csrf(table.gm)
+        codes = [
+            table.client.post(
+                f"{table.gm}/sheet",
+                data={"csrf": csrf, "character": "Pip", "mana/current": str(value)},
+                follow_redirects=False,
+            ).status_code
+            for value in (0, 1, 2)
+        ]
+        assert codes == [303, 303, 429]
+        assert table.store.character("Pip").sheet["mana"]["current"] == 1
+        assert len(table.store.rolls()) == 2
+
+
+def test_an_edit_without_the_seat_s_csrf_token_is_refused(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Pip")
+    sheet = table.store.character("Pip").sheet
+    response = table.client.post(
+        f"{table.gm}/sheet",
+        data={"csrf": "0" * 40, "character": "Pip", "mana/current": "0"},
+        follow_redirects=False,
+    )
+    assert response.status_code == 403
+    assert table.store.character("Pip").sheet == sheet
