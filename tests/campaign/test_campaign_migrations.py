@@ -20,8 +20,12 @@ from meneur.campaign.store import Store
 
 
 def test_there_are_four_revisions_and_the_head_is_the_latest() -> None:
-    assert migrate.known_revisions() == {"0001", "0002", "0003", "0004"} == set(migrate.REVISIONS)
-    assert migrate.head_revision() == "0004" == migrate.HEAD
+    assert (
+        migrate.known_revisions()
+        == {"0001", "0002", "0003", "0004", "0005"}
+        == set(migrate.REVISIONS)
+    )
+    assert migrate.head_revision() == "0005" == migrate.HEAD
 
 
 def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:
@@ -83,7 +87,7 @@ def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:
     with Store(db_url) as store:
         assert "game_sessions" in inspect(store.engine).get_table_names()
         with store.engine.connect() as connection:
-            assert migrate.current_revision(connection) == "0004"
+            assert migrate.current_revision(connection) == "0005"
         assert store.current_campaign().name == "Vieille"
         assert store.character("Zed").sheet == {"skills": {"Bagarre": 2}}
         [old] = store.rolls()
@@ -131,7 +135,7 @@ def test_newer_database_is_one_line_and_exit_2(db_url: str) -> None:
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
         "Error: This database was made by a newer version of meneur (schema 0999, this one "
-        "knows up to 0004): upgrade meneur to open it."
+        "knows up to 0005): upgrade meneur to open it."
     ]
 
 

@@ -97,3 +97,58 @@ def test_an_unknown_waiting_roll_is_404(table: Table) -> None:
     player = table.join("Alice")
     answer = table.client.post(f"{player}/roll/nothing", data={"csrf": table.csrf(player)})
     assert answer.status_code == 404
+
+
+def test_K3_krasses_offers_the_ladder_and_rolls_moyen_by_default(table: Table) -> None:
+    """K-3 at the table: the difficulty is picked on the ladder (Très facile 5 … Héroïque
+    40), Moyen (15) when none is given; a difficulty given is kept."""
+    table.create(table.gm, "krasses", "Aurore", characteristics="Force=2", skills="Bagarre=3")
+    page = table.client.get(table.gm).text
+    ladder = re.findall(r'<option value="(\d+)"( selected)?>([^<]+) \((\d+)\)</option>', page)
+    assert [(int(v), name) for v, _s, name, _n in ladder][:2] == [
+        (5, "Très facile"),
+        (10, "Facile"),
+    ]
+    assert ("15", " selected", "Moyen", "15") in ladder and ("40", "", "Héroïque", "40") in ladder
+    entry = table.roll(table.gm, "Aurore", "Bagarre", faces="10")["entry"]
+    assert isinstance(entry, dict)
+    [stored] = table.store.rolls()
+    assert stored["outcome"]["difficulty"] == 15 and stored["outcome"]["total"] == 13
+    table.roll(table.gm, "Aurore", "Bagarre", faces="10", difficulty=1)
+    assert table.store.rolls()[-1]["outcome"]["difficulty"] == 1
+    odd = table.client.get(f"{table.gm}?difficulty=17").text
+    assert '<option value="17" selected>17</option>' in odd
+
+
+def test_O4_a_custom_competence_takes_its_association_at_the_table(table: Table) -> None:
+    """O-4: a compétence of one's own (Crochetage) adds its dice to the Connaissance the
+    creator names; the sheet keeps the association and the trait rolls."""
+    table.create(
+        table.gm, "obscur", "Isaure", skills="Crochetage=3", associations="Crochetage=Fouineur"
+    )
+    sheet = table.store.character("Isaure").sheet
+    assert sheet["associations"] == {"Crochetage": "Fouineur"}
+    assert table.roll(table.gm, "Isaure", "Crochetage", faces="6 6 6 6")["entry"]
+
+
+def test_a_refused_creation_keeps_what_was_typed(table: Table) -> None:
+    """A refused sheet comes back with the reason and every field as typed, none lost."""
+    csrf = table.csrf(table.gm)
+    answer = table.client.post(
+        f"{table.gm}/character",
+        data={
+            "csrf": csrf,
+            "action": "create",
+            "system": "obscur",
+            "name": "Isaure",
+            "skills": "Crochetage=3",
+            "abilities": "Bagarre=2",
+            "Hargne": "4",
+        },
+    )
+    assert answer.status_code == 400
+    page = answer.text
+    assert 'role="alert"' in page and "Crochetage" in page.split('role="alert"')[1][:300]
+    assert 'value="Crochetage=3"' in page and 'value="Bagarre=2"' in page
+    assert 'value="Isaure"' in page and 'name="Hargne" min="0" max="30" value="4"' in page
+    assert table.store.characters() == []

@@ -26,6 +26,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     TypeDecorator,
@@ -210,3 +211,19 @@ class WebLimit(Base):
     key: Mapped[str] = mapped_column(String(120), primary_key=True)
     tokens: Mapped[float] = mapped_column(Float)
     stamp: Mapped[float] = mapped_column(Float)
+
+
+class WebWait(Base):
+    """A roll waiting for its player's choice (:mod:`meneur.web.waiting`), seen by every
+    server process on the database: one per seat and kind of wait."""
+
+    __tablename__ = "web_waits"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[str] = mapped_column(String(16), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    stamp: Mapped[float] = mapped_column(Float)
+    """Wall-clock seconds of the last choice (the processes share the clock)."""

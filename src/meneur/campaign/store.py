@@ -527,6 +527,30 @@ class Store:
 
     def committed_dice(self, *, campaign: str | None = None) -> CommittedDice | None:
         """Dice drawn from the open game session's seed, or ``None`` when none is open."""
+        if campaign is not None:  # one query (the live table asks it at every roll)
+            query = (
+                select(GameSession.seed, GameSession.next_counter, GameSession.commitment)
+                .join(Campaign, Campaign.id == GameSession.campaign_id)
+                .where(Campaign.name_key == name_key(campaign), GameSession.revealed_at.is_(None))
+            )
+            if self.engine.dialect.name == "sqlite":
+                with self.transaction() as session:
+                    found = session.execute(query).first()
+            else:  # one statement needs no transaction: one round trip, not three
+                try:
+                    with self.engine.connect().execution_options(
+                        isolation_level="AUTOCOMMIT"
+                    ) as connection:
+                        found = connection.execute(query).first()
+                except DBAPIError as error:
+                    raise StorageError(
+                        N_("The database {url} failed: {reason}"),
+                        url=shown(self.engine.url),
+                        reason=_reason(error),
+                    ) from None
+            if found is None:
+                return None
+            return CommittedDice(bytes.fromhex(found.seed), found.next_counter, found.commitment)
         with self.transaction() as session:
             try:
                 target = self._campaign(session, campaign)

@@ -289,13 +289,18 @@ def create_app(
         templates=build_templates(),
         tables=Tables(the_store),
         roller=roller,
-        waits={wait.name: wait for a in adapters().values() for wait in a.waits()},
+        waits={wait.name: wait for a in adapters().values() for wait in a.waits(the_store)},
     )
 
     from meneur.web.fanout import Fanout, psycopg_url
     from meneur.web.routes.common import deliver
 
-    state.fanout = Fanout(psycopg_url(the_store.url), lambda message: deliver(state, message))
+    url = psycopg_url(the_store.url)
+    state.fanout = Fanout(
+        url,
+        lambda message: deliver(state, message),
+        state.tables.keep if url is not None else None,  # seats kept while changes are heard
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

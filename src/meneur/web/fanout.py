@@ -38,9 +38,17 @@ def psycopg_url(url: str) -> str | None:
 class Fanout:
     """Sends live messages to every process; ``deliver`` hands each to this one's pages."""
 
-    def __init__(self, url: str | None, deliver: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(
+        self,
+        url: str | None,
+        deliver: Callable[[dict[str, Any]], None],
+        listening: Callable[[bool], None] | None = None,
+    ) -> None:
         self.url = url
         self.deliver = deliver
+        self.listening = listening
+        """Told ``True`` once this process hears every change, ``False`` when it stops:
+        what it keeps in memory (the seats) is only good while it listens."""
         self._queue: asyncio.Queue[str] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._connections: list[Any] = []
@@ -63,8 +71,14 @@ class Fanout:
             asyncio.create_task(self._listen(listening)),
             asyncio.create_task(self._send(sending, self._queue)),
         ]
+        self._heard(True)
+
+    def _heard(self, listening: bool) -> None:
+        if self.listening is not None:
+            self.listening(listening)
 
     async def stop(self) -> None:
+        self._heard(False)
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -96,8 +110,13 @@ class Fanout:
                 log.warning("live message not sent to the other processes", exc_info=True)
 
     async def _listen(self, connection: Any) -> None:
-        async for notice in connection.notifies():
-            try:
-                self.deliver(json.loads(notice.payload))
-            except Exception:
-                log.warning("live message not delivered", exc_info=True)
+        try:
+            async for notice in connection.notifies():
+                try:
+                    self.deliver(json.loads(notice.payload))
+                except Exception:
+                    log.warning("live message not delivered", exc_info=True)
+        except Exception:  # the connection is lost: nothing heard any more, nothing kept
+            log.warning("live messages from the other processes lost", exc_info=True)
+        finally:
+            self._heard(False)

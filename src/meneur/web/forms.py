@@ -45,6 +45,7 @@ class OptionsIn(BaseModel):
             push=self.push,
             spend=self.spend,
             help=self.help,
+            given=frozenset(self.model_fields_set),
         )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 
-from sqlalchemy import select
+from sqlalchemy import func
 
 from meneur.campaign.models import WebLimit
 from meneur.campaign.store import Store
@@ -35,17 +35,26 @@ class Limits:
                 if bucket is None:
                     bucket = self._buckets[key] = TokenBucket(rate, burst)
                 return bucket.take()
+        if burst < 1:  # a bucket that never holds a whole token
+            return False
         from sqlalchemy.dialects.postgresql import insert
 
         now = time.time()  # wall clock: the processes share it, not their monotonic clocks
-        key = key[:120]
-        with self.store.transaction() as session:
-            # a full bucket unless one exists (two first takes at once: one row, no error)
-            fresh = insert(WebLimit).values(key=key, tokens=burst, stamp=now)
-            session.execute(fresh.on_conflict_do_nothing(index_elements=["key"]))
-            row = session.scalar(select(WebLimit).where(WebLimit.key == key).with_for_update())
-            assert row is not None
-            tokens = min(burst, row.tokens + max(0.0, now - row.stamp) * rate)
-            row.stamp = now
-            row.tokens = tokens - 1 if tokens >= 1 else tokens
-            return tokens >= 1
+        # One statement, atomic under the row's lock: a new bucket starts full (one token
+        # taken); an existing one is refilled for the time since its stamp and a token
+        # taken only if there is one (no row returned: refused, the bucket left as it was,
+        # which refills to the same level later).
+        refilled = func.least(
+            burst, WebLimit.tokens + func.greatest(0.0, now - WebLimit.stamp) * rate
+        )
+        fresh = insert(WebLimit).values(key=key[:120], tokens=burst - 1, stamp=now)
+        statement = fresh.on_conflict_do_update(
+            index_elements=["key"],
+            set_={"tokens": refilled - 1, "stamp": now},
+            where=refilled >= 1,
+        ).returning(WebLimit.key)
+        # alone in its transaction: one round trip (autocommit) rather than three
+        with self.store.engine.connect().execution_options(
+            isolation_level="AUTOCOMMIT"
+        ) as connection:
+            return connection.execute(statement).first() is not None

@@ -9,9 +9,11 @@ another server process), so no roll of a session can silently use other dice. Th
 mode and the seat that rolled travel in ``decisions`` (a choice made with the roll,
 covered by the entry's hash).
 
-Writes go through one worker thread: SQLite takes one writer at a time anyway. Another
-process sharing a PostgreSQL database may draw from the session first: the roll is then
-drawn again from the session as it now is (:data:`RETRIES`).
+Writes go through worker threads, off the event loop: one on SQLite, which takes one
+writer at a time anyway; :data:`WRITERS` on PostgreSQL, where the database orders them
+(the campaign's row lock for the chain, the session's counter, the sheet's check).
+Another writer, of this process or another, may draw from the session first: the roll
+is then drawn again from the session as it now is (:data:`RETRIES`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ LUCK_BUDGET = 0.5
 RETRIES = 20
 """Attempts of a roll whose committed dice or sheet another process used first (each
 attempt reads them again)."""
+WRITERS = 4
+"""Writer threads of a server process on PostgreSQL (each waits on the database mostly)."""
 SHEET_SECONDS = 2.0
 """How long a sheet read for rolling is reused: edits made outside the table (CLI) show
 within this delay; the table's own changes clear it at once."""
@@ -66,12 +70,13 @@ def params_json(trait: str, params: Any, *rolls: tuple[Any, Any]) -> dict[str, A
 
 
 class Roller:
-    """Rolls and logs, one at a time, in a worker thread."""
+    """Rolls and logs in worker threads (one on SQLite, :data:`WRITERS` on PostgreSQL)."""
 
     def __init__(self, store: Store, odds: Odds | None = None) -> None:
         self.store = store
         self.odds = odds if odds is not None else Odds()
-        self.worker = ThreadPoolExecutor(1, thread_name_prefix="meneur-writer")
+        writers = 1 if store.engine.dialect.name == "sqlite" else WRITERS
+        self.worker = ThreadPoolExecutor(writers, thread_name_prefix="meneur-writer")
         self._sheets: dict[tuple[str, str], tuple[float, CharacterInfo]] = {}
 
     async def run(self, function: Any, *args: Any) -> Any:

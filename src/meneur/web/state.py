@@ -65,7 +65,8 @@ class WebState:
     roller: Roller
     hub: Hub = field(default_factory=Hub)
     waits: dict[str, Waiting] = field(default_factory=dict)
-    """The rolls that wait for their roller's choice, by name (each system's own)."""
+    """The rolls that wait for their roller's choice, by name (each system's own; in the
+    database: every process sees them)."""
     limits: Limits | None = None
     fanout: Fanout | None = None
     """Live messages to every process (set by :func:`meneur.web.app.create_app`)."""

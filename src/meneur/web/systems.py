@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -25,6 +25,7 @@ from meneur.locale import gettext as _
 from meneur.systems.base import Check, System
 
 if TYPE_CHECKING:
+    from meneur.campaign.store import Store
     from meneur.web.tables import Seat
 
 MAX_OPTION = 200
@@ -63,6 +64,9 @@ class RollOptions:
     """Points spent before the roll for dice."""
     help: str = "none"
     """The effect of the help received for this roll."""
+    given: frozenset[str] = frozenset()
+    """The fields the roller gave; the others take the system's defaults
+    (:meth:`WebAdapter.chosen`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +258,19 @@ class WebAdapter:
     def check(self) -> Check[Any, Any]:
         return self.definition.checks()["test"]
 
+    def option_defaults(self) -> Mapping[str, Any]:
+        """The roll options this system sets when the roller gives none (its text's)."""
+        return {}
+
+    def chosen(self, options: RollOptions) -> RollOptions:
+        """``options`` with this system's defaults where the roller gave no value."""
+        missing = {k: v for k, v in self.option_defaults().items() if k not in options.given}
+        return replace(options, **missing) if missing else options
+
+    def choices(self) -> Mapping[str, list[tuple[Any, str]]]:
+        """Named values the roll form offers for an option (value, label)."""
+        return {}
+
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         raise NotImplementedError
 
@@ -322,8 +339,9 @@ class WebAdapter:
         what breaks its ties; ``None`` when the system's text gives none."""
         return None
 
-    def waits(self) -> tuple[Waiting, ...]:
-        """The rolls of this system that wait for their roller's choice."""
+    def waits(self, store: Store) -> tuple[Waiting, ...]:
+        """The rolls of this system that wait for their roller's choice (kept in
+        ``store``, so that every process sees them)."""
         return ()
 
     def levels(self) -> Mapping[str, str]:

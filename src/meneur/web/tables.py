@@ -12,12 +12,16 @@ seats. A player holds one character (picked or created) unless the GM assigns mo
 character the GM created at the table is a non-player character, held by the GM: it is
 neither listed to nor claimable by players.
 
-On PostgreSQL (several server processes may share the database) every request reads
-its seat from the database, so that a seat the GM removed, a new invite link or a lock
-holds at once on every process. On SQLite, one process serves the table (a second
-``meneur serve`` is refused): its seats are kept in memory and every change made here
-clears them (:func:`changes`), so a request costs no database read and no wait for
-the single writer.
+A request costs no database read: each process keeps the seats of a table in memory
+until they change. On SQLite, one process serves the table (a second ``meneur serve``
+is refused) and every change made here clears them (:func:`changes`). On PostgreSQL
+(several server processes may share the database) a trigger announces every change to
+a table's seats, holds or flags, whoever makes it (a process, the CLI, ``psql``), on
+the live channel at its commit, and every process forgets that table's seats when it
+hears it (:meth:`Tables.forget`, from :mod:`meneur.web.fanout`): a seat the GM removed,
+a new invite link or a lock holds on every process as soon as the notification lands
+(milliseconds). While a process is not listening (before it starts, after its listening
+connection is lost) it keeps nothing and reads every seat from the database.
 """
 
 from __future__ import annotations
@@ -124,7 +128,7 @@ def changes(method: F) -> F:
         finally:
             if isinstance(where, Seat):
                 where = where.table
-            self._forget(where if isinstance(where, int) else where.id)
+            self.forget(where if isinstance(where, int) else where.id)
 
     return cast(F, wrapper)
 
@@ -141,13 +145,21 @@ class Tables:
     def __init__(self, store: Store, *, cached: bool | None = None) -> None:
         self.store = store
         self.cached = store.engine.dialect.name == "sqlite" if cached is None else cached
+        """Whether seats are kept in memory (PostgreSQL: only while this process listens)."""
         self._seated: dict[int, tuple[TableInfo, list[PlayerInfo]]] = {}
         self._changed = 0
         """Counts the changes made here: a read that a change overtook is not kept."""
 
-    def _forget(self, table_id: int) -> None:
+    def forget(self, table_id: int) -> None:
+        """The seats of ``table_id`` changed (here or elsewhere): read them again."""
         self._changed += 1
         self._seated.pop(table_id, None)
+
+    def keep(self, cached: bool) -> None:
+        """Keep seats in memory or not (PostgreSQL: whether this process hears changes)."""
+        self._changed += 1
+        self._seated.clear()
+        self.cached = cached
 
     def known_seat(self, table_id: int, token: str) -> Seat | Literal[False] | None:
         """The seat from memory, or ``False`` when it must be read (see :meth:`seat`)."""
@@ -423,3 +435,22 @@ class Tables:
             row = session.get(WebTable, table_id)
             if row is not None:
                 row.combat = combat
+
+    @changes
+    def update_combat(
+        self, table_id: int, change: Callable[[dict[str, Any]], dict[str, Any] | None]
+    ) -> dict[str, Any] | None:
+        """``change`` applied to the tracker as it is now, under the table's row lock.
+
+        Two changes at once, through any processes, both apply, one after the other (a
+        read, then a write of what was read earlier, would lose one). ``None`` from
+        ``change``: nothing to write.
+        """
+        with self.store.transaction() as session:
+            row = session.get(WebTable, table_id, with_for_update=True)
+            if row is None:
+                return None
+            updated = change(dict(row.combat))
+            if updated is not None:
+                row.combat = updated
+            return updated

@@ -6,52 +6,129 @@ of the same seat, and forgets one whose player walked away, so that it cannot bl
 that seat for ever. That bookkeeping, the dice drawn from the form's typed faces (else
 secure dice) and the check that a seat may roll for a character are the same job for
 every kind: they live here once so that the kinds of waiting roll cannot drift apart.
+
+A waiting roll lives in the database (``web_waits``), not in a process: a player whose
+roll started through one ``meneur serve`` process may choose through another. It is the
+system's own half-done roll (a pool of batches, a list of plans), kept pickled: only
+the meneur processes sharing the database write and read these rows, and one that a
+process cannot read back (written by another meneur version) is dropped as expired.
+A choice takes the roll out of the database in one statement (:meth:`SeatWaits.choosing`),
+so two requests choosing at once, through any processes, cannot both go on.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import pickle
 import time
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from meneur.errors import MeneurError
+from sqlalchemy import delete, select
+
+from meneur.campaign.models import WebWait
+from meneur.campaign.store import Store
+from meneur.errors import MeneurError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces
 
 if TYPE_CHECKING:
     from meneur.web.tables import Seat
 
+log = logging.getLogger("meneur.web")
+
 EXPIRY = 600.0
-"""Seconds a roll waits for its player's choice before it is dropped (nothing logged)."""
+"""Seconds a roll waits for its player's next choice before it is dropped (nothing logged)."""
 
-
-class Started(Protocol):
-    started: float
-    """``time.monotonic()`` when the roll began to wait."""
-
-
-P = TypeVar("P", bound=Started)
+P = TypeVar("P")
 
 
 class SeatWaits(Generic[P]):
-    """The rolls waiting for a choice, one per seat at most (worker thread only)."""
+    """The rolls waiting for a choice, one per seat at most, in the database.
 
-    def __init__(self) -> None:
-        self.waiting: dict[tuple[int, str], P] = {}
+    ``kind`` tells two sorts of wait apart (a seat may have one of each).
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.kind = type(self).__name__.lower()
+
+    def _where(self, seat: Seat) -> Any:
+        return (
+            (WebWait.table_id == seat.table.id)
+            & (WebWait.seat == seat.key)
+            & (WebWait.kind == self.kind)
+        )
+
+    def _load(self, found: Any) -> P | None:
+        """The roll of a row (``data``, ``stamp``), or ``None`` when too old or unreadable."""
+        if found is None or time.time() - found.stamp > EXPIRY:
+            return None
+        try:
+            pending: P = pickle.loads(found.data)  # written by meneur only (see above)
+        except Exception:
+            log.warning("a waiting roll this version cannot read was dropped")
+            return None
+        return pending
 
     def of(self, seat: Seat) -> P | None:
         """The seat's waiting roll, or ``None`` (also once it has waited too long)."""
-        found = self.waiting.get((seat.table.id, seat.key))
-        if found is not None and time.monotonic() - found.started > EXPIRY:
+        with self.store.transaction() as session:
+            found = session.execute(select(WebWait.data, WebWait.stamp).where(self._where(seat)))
+            pending = self._load(found.first())
+        if pending is None:
             self.drop(seat)
-            return None
-        return found
+        return pending
 
     def hold(self, seat: Seat, pending: P) -> None:
         """Keep ``pending`` until the seat's choice (it replaces any earlier one)."""
-        self.waiting[(seat.table.id, seat.key)] = pending
+        data = pickle.dumps(pending, protocol=pickle.HIGHEST_PROTOCOL)
+        with self.store.transaction() as session:
+            session.execute(delete(WebWait).where(self._where(seat)))
+            now = time.time()
+            session.add(
+                WebWait(table_id=seat.table.id, seat=seat.key, kind=self.kind, data=data, stamp=now)
+            )
+
+    def _take(self, seat: Seat) -> Any:
+        """The seat's row (``data``, ``stamp``), removed in one statement: of two requests
+        taking it at once (on any processes), one gets it, the other ``None``."""
+        with self.store.transaction() as session:
+            found = session.execute(
+                delete(WebWait).where(self._where(seat)).returning(WebWait.data, WebWait.stamp)
+            )
+            return found.first()
+
+    @contextlib.contextmanager
+    def choosing(self, seat: Seat) -> Iterator[P]:
+        """The seat's waiting roll, taken out of the database for its player's choice.
+
+        A choice refused on its input (bad faces, a plan not shown) leaves the roll
+        waiting as it was; with no roll waiting, one clear line.
+        """
+        row = self._take(seat)
+        pending = self._load(row)
+        if pending is None:
+            raise UsageError(N_("No roll is waiting for your choice."))
+        try:
+            yield pending
+        except MeneurError:
+            with self.store.transaction() as session:  # as it was, untouched by the choice
+                session.add(
+                    WebWait(
+                        table_id=seat.table.id,
+                        seat=seat.key,
+                        kind=self.kind,
+                        data=row.data,
+                        stamp=row.stamp,
+                    )
+                )
+            raise
 
     def drop(self, seat: Seat) -> None:
-        self.waiting.pop((seat.table.id, seat.key), None)
+        with self.store.transaction() as session:
+            session.execute(delete(WebWait).where(self._where(seat)))
 
 
 def form_dice(faces: str) -> DiceSource:

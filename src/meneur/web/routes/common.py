@@ -7,7 +7,7 @@ import contextlib
 import hashlib
 import hmac
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -110,6 +110,8 @@ def deliver(state: WebState, message: dict[str, Any]) -> None:
         state.hub.broadcast(table_id, str(message["text"]))
     elif message["kind"] == "close":
         state.hub.close_seat(table_id, str(message["seat"]))
+    elif message["kind"] == "seats":  # the database's trigger: the seats changed somewhere
+        state.tables.forget(table_id)
     elif message["kind"] == "roll" and "entry" in message:
         deliver_roll(state, table_id, message["entry"], str(message["id"]))
     elif message["kind"] == "roll":  # too large to travel: read from the database
@@ -164,6 +166,10 @@ class SheetView:
     owner: str = ""
     error: str = ""
     fields: list[str] = field(default_factory=list)
+    chosen: RollOptions = field(default_factory=RollOptions)
+    """The roll options with the system's defaults where the page gave none."""
+    choices: Mapping[str, list[tuple[Any, str]]] = field(default_factory=dict)
+    """Named values the system's roll form offers (a difficulty ladder...)."""
     pushes: list[tuple[int, int, int, Fraction]] = field(default_factory=list)
     """Each amount bought before the roll, for the first trait (tier, dice, cost, exact
     chance)."""
@@ -192,6 +198,7 @@ def sheet_view(
     if adapter is None:
         return SheetView(name, system, system, (), [], [])
     title = adapter.title
+    options = adapter.chosen(options)
     try:
         names = adapter.traits(sheet)
         stats = adapter.stats(sheet)
@@ -206,6 +213,13 @@ def sheet_view(
     traits = [(trait, chances.get(trait.name)) for trait in names]
     view = SheetView(name, system, title, adapter.option_fields, traits, stats)
     view.pushes = found.pushes if found else []
+    view.chosen = options
+    view.choices = {
+        key: named
+        if any(v == getattr(options, key) for v, _ in named)
+        else [*named, (getattr(options, key), str(getattr(options, key)))]
+        for key, named in adapter.choices().items()
+    }
     view.edits = edits
     return view
 

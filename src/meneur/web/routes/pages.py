@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import functools
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -11,7 +12,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meneur.campaign.store import NewCharacter
-from meneur.errors import RuleError
+from meneur.errors import MeneurError, RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
@@ -158,14 +159,14 @@ def combatant(state: State, seat: Seat, name: str, typed: str, initiative: str) 
     return adapter.combatant(info.sheet, order, value)
 
 
-def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[int, tuple[int, int]]:
+def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """Each combatant's initiative by its system's rule, read from its sheet now (by
-    index); a combatant without a sheet, or whose system's text gives none, is left out
+    name); a combatant without a sheet, or whose system's text gives none, is left out
     (it keeps its typed initiative)."""
     from meneur.campaign.errors import CampaignError
 
-    found: dict[int, tuple[int, int]] = {}
-    for index, fighter in enumerate(fights.normal(combat)["combatants"]):
+    found: dict[str, tuple[int, int]] = {}
+    for fighter in fights.normal(combat)["combatants"]:
         adapter = adapters().get(str(fighter.get("system") or ""))
         if adapter is None or not adapter.initiative_rule:
             continue
@@ -176,7 +177,7 @@ def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[int, t
         if info.system == adapter.system:
             value = adapter.initiative(info.sheet)
             if value is not None:
-                found[index] = value
+                found[str(fighter["name"])] = value
     return found
 
 
@@ -218,14 +219,10 @@ async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None
 
     if roll_meta(entry)[0] != "public" or not seat.table.combat.get("combatants"):
         return
-    table = state.tables.get(seat.table.id)
-    if table is None:
-        return
     line = log_line(entry, "public")
-    updated = fights.record_roll(table.combat, str(entry["who"]), line.verdict.words)
-    if updated is not None:
-        await state.roller.run(state.tables.set_combat, table.id, updated)
-        state.broadcast(table.id, '{"type": "combat"}')
+    noted = partial(fights.record_roll, name=str(entry["who"]), verdict=line.verdict.words)
+    if await state.roller.run(state.tables.update_combat, seat.table.id, noted) is not None:
+        state.broadcast(seat.table.id, '{"type": "combat"}')
 
 
 @router.post("/t/{table_id}/{token}/character")
@@ -247,11 +244,20 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
         raise HTTPException(status_code=400, detail=_("You already play a character."))
     adapter = adapter_for(form.system)
     fields = {k: v for k, v in (form.model_extra or {}).items() if isinstance(v, str)}
-    sheet = adapter.new_sheet(form.name, fields)
-    new = NewCharacter(adapter.system, form.name, sheet)
-    made = await state.roller.run(
-        lambda: state.store.add_characters([new], campaign=seat.table.campaign)
-    )
+    try:
+        sheet = adapter.new_sheet(form.name, fields)
+        new = NewCharacter(adapter.system, form.name, sheet)
+        made = await state.roller.run(
+            lambda: state.store.add_characters([new], campaign=seat.table.campaign)
+        )
+    except MeneurError as error:  # the form comes back as it was typed, with the reason
+        if request.headers.get("x-requested-with") == "fetch":
+            raise
+        context = table_context(state, seat, {})
+        context["root"] = str(request.base_url).rstrip("/")
+        context["refused"] = {adapter.system: {**fields, "name": form.name}}
+        context["refused_message"] = str(error)
+        return state.templates.TemplateResponse(request, "table.html", context, status_code=400)
     if not seat.is_gm:
         await state.roller.run(state.tables.claim, seat, made[0].name)
     elif not form.free:
@@ -375,7 +381,7 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         if form.action == "exchange":
             played: Any = adapter.exchange
         else:
-            played = functools.partial(adapter.tracker_action, form.action)
+            played = partial(adapter.tracker_action, form.action)
         entry, updated = await state.roller.run(
             played, state.roller, seat, current, form.index, form.other, fields
         )
@@ -383,15 +389,16 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         publish(state, table, entry)
         state.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
+    change: Callable[[dict[str, Any]], dict[str, Any]]
     if form.action == "add":
         new = await state.roller.run(
             combatant, state, seat, form.name, form.health, form.initiative
         )
-        updated = fights.add(
-            current,
-            form.name,
-            new.initiative,
-            new.health,
+        change = partial(
+            fights.add,
+            name=form.name,
+            initiative=new.initiative,
+            health=new.health,
             dice=new.dice,
             system=new.system,
             agility=new.agility,
@@ -399,16 +406,20 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
             level=form.level,
         )
     elif form.action == "remove":
-        updated = fights.remove(current, form.index)
+        change = partial(fights.remove, index=form.index)
     elif form.action == "adjust":
-        updated = fights.adjust(current, form.index, form.delta, form.wounds or None)
+        change = partial(
+            fights.adjust, index=form.index, delta=form.delta, wounds=form.wounds or None
+        )
     elif form.action == "reset":
-        updated = fights.empty()
+        change = lambda _combat: fights.empty()  # noqa: E731
     elif form.action == "initiative":
         found = await state.roller.run(initiatives, state, seat, current)
-        updated = fights.reorder(current, found)
+        change = partial(fights.reorder, found=found)
     else:
-        updated = fights.advance(current)
-    await state.roller.run(state.tables.set_combat, table.id, updated)
+        change = fights.advance
+    # applied to the tracker as it is now, under its row lock: two changes at once
+    # (through any processes) both apply, one after the other
+    await state.roller.run(state.tables.update_combat, table.id, change)
     state.broadcast(table.id, '{"type": "combat"}')
     return back(seat)

@@ -44,9 +44,23 @@ class KrassesWeb(WebAdapter):
             found.append(Trait(name, name, bonus, _("d20 {bonus}").format(bonus=signed(bonus))))
         return found
 
+    def option_defaults(self) -> Mapping[str, Any]:
+        """K-3: a roll with no difficulty given is *Moyen* (15 on the ladder)."""
+        from meneur.systems.krasses.ladder import parse_difficulty
+
+        return {"difficulty": parse_difficulty("moyen").value}
+
+    def choices(self) -> Mapping[str, list[tuple[Any, str]]]:
+        """The ladder of K-3, each rung with its value (Très facile 5 … Héroïque 40)."""
+        from meneur.systems.krasses.ladder import ladder
+
+        rungs = [(level.value, f"{level.name} ({level.value})") for level in ladder().levels]
+        return {"difficulty": rungs}
+
     def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
         from meneur.systems.krasses.rules import TestParams
 
+        options = self.chosen(options)
         found = self.find_trait(sheet, trait)
         return TestParams(
             bonus=found.value, difficulty=options.difficulty, modifier=options.modifier

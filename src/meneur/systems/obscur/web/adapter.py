@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -25,6 +25,20 @@ from meneur.web.systems import (
     int_field,
     pairs,
 )
+
+if TYPE_CHECKING:
+    from meneur.campaign.store import Store
+
+
+def associations(text: str) -> dict[str, str]:
+    """``Crochetage=Technique`` (commas or lines): a custom trait and the trait it adds
+    its dice to (O-4), checked by the sheet itself."""
+    found: dict[str, str] = {}
+    for item in text.replace("\n", ",").split(","):
+        if item.strip():
+            name, _sep, base = item.partition("=")
+            found[name.strip()[:80]] = base.strip()[:80]
+    return found
 
 
 class ObscurWeb(WebAdapter):
@@ -67,11 +81,11 @@ class ObscurWeb(WebAdapter):
         shot = ShotFields.model_validate(dict(fields))
         return shoot(roller, seat, combat, first, second, shot.params(), shot.faces, shot.vs_faces)
 
-    def waits(self) -> tuple[Waiting, ...]:
+    def waits(self, store: Store) -> tuple[Waiting, ...]:
         """The Dépassement chosen after seeing the dice, with the advisor (O-10)."""
         from meneur.systems.obscur.web.pushes import Pushes
 
-        return (Pushes(),)
+        return (Pushes(store),)
 
     def combatant(
         self, sheet: Mapping[str, Any], order: int | None, value: int | None
@@ -247,6 +261,7 @@ class ObscurWeb(WebAdapter):
             "connaissances": knowledge,
             "capacites": pairs(fields.get("abilities", ""), 0, 30),
             "competences": pairs(fields.get("skills", ""), 0, 30),
+            "associations": associations(fields.get("associations", "")),
             "ressources": {
                 "vie": {"max": life, "current": life},
                 "vecu": 0,

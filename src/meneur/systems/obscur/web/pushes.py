@@ -13,9 +13,8 @@ a game session commits the dice.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -40,7 +39,6 @@ class PendingPush:
     source: str
     points: int
     plans: list[tuple[Any, int, Fraction]]
-    started: float = field(default_factory=time.monotonic)
 
     def view(self) -> dict[str, Any]:
         return {
@@ -89,7 +87,7 @@ class PushChoice(BaseModel):
 
 
 class Pushes(SeatWaits[PendingPush]):
-    """Obscur rolls waiting for their Dépassement, one per seat (worker thread only)."""
+    """Obscur rolls waiting for their Dépassement, one per seat (in the database)."""
 
     name = "push"
     template = "obscur/push.html"
@@ -183,43 +181,40 @@ class Pushes(SeatWaits[PendingPush]):
         from meneur.systems.obscur.web.adapter import ObscurWeb
         from meneur.web.rolls import params_json
 
-        pending = self.of(seat)
-        if pending is None:
-            raise UsageError(N_("No roll is waiting for your choice."))
-        if not 0 <= index < len(pending.plans):
-            raise UsageError(N_("Choose one of the plans shown."))
-        plan, _cost, _chance = pending.plans[index]
-        params = replace(
-            pending.params,
-            push=PushPlan(
-                dice=pending.params.push.dice,
-                reroll=plan.reroll,
-                adjust=plan.adjust,
-                margin=plan.margin,
-                adjust_on=plan.adjust_on,
-            ),
-        )
-        up_to = reroll_up_to(plan.reroll)
-        count = sum(1 for face in pending.faces if face <= up_to) if plan.reroll else 0
-        source = form_dice(faces) if count else SecureDice()
-        rerolled = source.roll(6, count) if count else ()
-        if count:
-            source.finish()
-        kind = "physical" if "physical" in (pending.source, source.kind) else pending.source
-        check = ObscurWeb().check
-        all_faces = (tuple(pending.faces) + tuple(rerolled),)
-        outcome = check.resolve(params, all_faces)
-        info = roller.sheet(seat.table.campaign, pending.character)
-        adapter = ObscurWeb()
-        sheets = None
-        if params.push.cost:
-            payment = plan_payment(params.push.cost, resources(adapter._character(info.sheet)))
-            raw = copy.deepcopy(dict(info.sheet))
-            for name, value in payment.points.items():
-                add_to_resource(raw, name, -value)
-            adapter._character(raw)
-            sheets = {info.name: raw}
-        self.drop(seat)
+        with self.choosing(seat) as pending:
+            if not 0 <= index < len(pending.plans):
+                raise UsageError(N_("Choose one of the plans shown."))
+            plan, _cost, _chance = pending.plans[index]
+            params = replace(
+                pending.params,
+                push=PushPlan(
+                    dice=pending.params.push.dice,
+                    reroll=plan.reroll,
+                    adjust=plan.adjust,
+                    margin=plan.margin,
+                    adjust_on=plan.adjust_on,
+                ),
+            )
+            up_to = reroll_up_to(plan.reroll)
+            count = sum(1 for face in pending.faces if face <= up_to) if plan.reroll else 0
+            source = form_dice(faces) if count else SecureDice()
+            rerolled = source.roll(6, count) if count else ()
+            if count:
+                source.finish()
+            kind = "physical" if "physical" in (pending.source, source.kind) else pending.source
+            check = ObscurWeb().check
+            all_faces = (tuple(pending.faces) + tuple(rerolled),)
+            outcome = check.resolve(params, all_faces)
+            info = roller.sheet(seat.table.campaign, pending.character)
+            adapter = ObscurWeb()
+            sheets = None
+            if params.push.cost:
+                payment = plan_payment(params.push.cost, resources(adapter._character(info.sheet)))
+                raw = copy.deepcopy(dict(info.sheet))
+                for name, value in payment.points.items():
+                    add_to_resource(raw, name, -value)
+                adapter._character(raw)
+                sheets = {info.name: raw}
         roller.forget_sheets()
         roll = NewRoll(
             system=adapter.system,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -25,6 +25,9 @@ from meneur.web.systems import (
     int_field,
     signed,
 )
+
+if TYPE_CHECKING:
+    from meneur.campaign.store import Store
 
 
 class TunnelsWeb(WebAdapter):
@@ -48,11 +51,11 @@ class TunnelsWeb(WebAdapter):
         faces, vs_faces = str(fields.get("faces", "")), str(fields.get("vs_faces", ""))
         return exchange(roller, seat, combat, first, second, faces, vs_faces)
 
-    def waits(self) -> tuple[Waiting, ...]:
+    def waits(self, store: Store) -> tuple[Waiting, ...]:
         """Explosions chosen batch by batch (T-5, T-6)."""
         from meneur.systems.tunnels.web.batches import Batches
 
-        return (Batches(),)
+        return (Batches(store),)
 
     def combatant(
         self, sheet: Mapping[str, Any], order: int | None, value: int | None

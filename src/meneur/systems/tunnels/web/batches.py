@@ -13,7 +13,6 @@ everyone. Choose the explosion policy before the roll then (never, always, if ne
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -39,7 +38,6 @@ class Pending:
     pool: Any
     source: str
     choices: list[str] = field(default_factory=list)
-    started: float = field(default_factory=time.monotonic)
 
     @property
     def batches(self) -> list[list[int]]:
@@ -82,7 +80,7 @@ class BatchChoice(BaseModel):
 
 
 class Batches(SeatWaits[Pending]):
-    """The Tunnels tests waiting for a choice, one per seat at most (worker thread only)."""
+    """The Tunnels tests waiting for a choice, one per seat at most (in the database)."""
 
     name = "next"
     template = "tunnels/next.html"
@@ -145,20 +143,18 @@ class Batches(SeatWaits[Pending]):
 
     def next(self, roller: Any, seat: Seat, explode: bool, faces: str) -> dict[str, Any] | None:
         """The roller's choice: explode the extra dice (``None`` if it waits again) or stop."""
-        pending = self.of(seat)
-        if pending is None:
-            raise UsageError(N_("No roll is waiting for your choice."))
-        if explode:
-            batch, kind = _draw(pending.extra, faces)
-            if kind == "physical":
-                pending.source = kind
-            pending.pool.add(batch)
-            pending.choices.append("explode")
-            if pending.extra > 0:
-                return None
-        else:
-            pending.choices.append("stop")
-        self.drop(seat)
+        with self.choosing(seat) as pending:
+            if explode:
+                batch, kind = _draw(pending.extra, faces)
+                if kind == "physical":
+                    pending.source = kind
+                pending.pool.add(batch)
+                pending.choices.append("explode")
+                if pending.extra > 0:
+                    self.hold(seat, pending)
+                    return None
+            else:
+                pending.choices.append("stop")
         return self.finish(roller, seat, pending)
 
     @staticmethod

@@ -1,0 +1,169 @@
+"""State every server process sees (issue 16, point 7): waits, rate limits and seats.
+
+Two apps, each with its own store, seats and ``LISTEN/NOTIFY`` connections, share one
+PostgreSQL database as two ``meneur serve`` processes would (the test with two real
+processes is ``test_web_two_serves.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from meneur.campaign.store import Store
+from meneur.errors import UsageError
+from meneur.web.app import create_app
+from meneur.web.limits import Limits
+from meneur.web.state import WebSettings
+from meneur.web.tables import Tables
+from web.web_helpers import PG_SKIP, Table, postgres_url
+
+TUNNELS = {"Force": "3", "Dextérité": "4", "Constitution": "2"}
+FETCH = {"x-requested-with": "fetch"}
+
+
+@pytest.fixture
+def two() -> Iterator[tuple[Table, Table]]:
+    url = postgres_url()
+    if url is None:
+        pytest.skip(PG_SKIP)
+    settings = WebSettings(roll_burst=1000, roll_rate=1000)
+    first, second = Store(url), Store(url)
+    info = Tables(first).default()
+    with (
+        TestClient(create_app(first, settings=settings)) as one,
+        TestClient(create_app(second, settings=settings)) as other,
+    ):
+        yield Table(one, first, info), Table(other, second, info)
+    first.close()
+    second.close()
+
+
+def test_T5_a_batch_started_on_one_server_is_chosen_on_the_other(
+    two: tuple[Table, Table],
+) -> None:
+    """T-5 batch by batch: the roll waits in the database, not in the process that rolled."""
+    one, other = two
+    alice = one.join("Alice")
+    one.create(alice, "tunnels", "Brindille", **TUNNELS)
+    form = {
+        "csrf": one.csrf(alice),
+        "character": "Brindille",
+        "trait": "Force",
+        "explode": "ask",
+        "faces": "4 4 2",
+    }
+    assert one.client.post(f"{alice}/roll", data=form, headers=FETCH).json() == {"pending": True}
+    assert 'id="pending"' in other.client.get(alice).text  # the other process sees it
+    choice = {"csrf": form["csrf"], "choice": "explode", "faces": "9"}
+    refused = other.client.post(f"{alice}/roll/next", data=choice, headers=FETCH)
+    assert refused.status_code == 400  # bad faces: the roll still waits, as it was
+    assert 'id="pending"' in one.client.get(alice).text
+    done = other.client.post(f"{alice}/roll/next", data={**choice, "faces": "1"}, headers=FETCH)
+    assert done.status_code == 200, done.text
+    [entry] = one.store.rolls()
+    assert entry["faces"] == [[4, 4, 2, 1]] and "explode" in entry["decisions"]
+    assert 'id="pending"' not in one.client.get(alice).text
+
+
+def test_a_waiting_roll_is_taken_by_one_choice_only(two: tuple[Table, Table]) -> None:
+    """Two choices at once (any processes): the first takes the roll, the other finds none."""
+    one, other = two
+    alice = one.join("Alice")
+    one.create(alice, "tunnels", "Brindille", **TUNNELS)
+    form = {"csrf": one.csrf(alice), "character": "Brindille", "trait": "Force"}
+    one.client.post(f"{alice}/roll", data={**form, "explode": "ask", "faces": "5 5 5"})
+    table_id, token = alice.split("/")[2:4]
+    seat = Tables(one.store).seat(int(table_id), token)
+    assert seat is not None
+    first, second = one.client.app.state.web, other.client.app.state.web  # type: ignore[attr-defined]
+    with first.waits["next"].choosing(seat) as pending:
+        assert pending.extra == 2
+        assert second.waits["next"].of(seat) is None
+        with pytest.raises(UsageError), second.waits["next"].choosing(seat):
+            pass
+    assert first.waits["next"].of(seat) is None and one.store.rolls() == []
+
+
+def test_rate_limits_count_once_over_two_processes(two: tuple[Table, Table]) -> None:
+    """A bucket of 3 (no refill) gives 3 takes in all, whichever process takes them."""
+    one, other = two
+    limits = [Limits(one.store), Limits(other.store)]
+    assert all(limit.shared for limit in limits)
+    taken = [limits[i % 2].take("roll:test", 0.0, 3.0) for i in range(6)]
+    assert taken == [True, True, True, False, False, False]
+    assert limits[1].take("roll:another", 0.0, 3.0)  # another key, another bucket
+
+
+def test_a_seat_deleted_by_hand_stops_on_every_server(two: tuple[Table, Table]) -> None:
+    """The seats each process keeps are forgotten when the database says they changed,
+    whoever changed them (here ``psql``-like SQL, outside meneur)."""
+    one, other = two
+    alice = one.join("Alice")
+    for table in (one, other):
+        assert table.client.get(alice).status_code == 200  # read, then kept
+        assert table.client.get(alice).status_code == 200
+    with one.store.engine.begin() as connection:
+        connection.execute(text("DELETE FROM web_players WHERE name = 'Alice'"))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # the notification lands within milliseconds
+        if all(t.client.get(alice).status_code == 404 for t in (one, other)):
+            break
+        time.sleep(0.02)
+    assert [t.client.get(alice).status_code for t in (one, other)] == [404, 404]
+
+
+def test_two_tracker_changes_at_once_both_apply(two: tuple[Table, Table]) -> None:
+    """Each change reads the tracker under the table's row lock: none is lost."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from meneur.web import combat as fights
+
+    one, other = two
+
+    def slow_add(name: str) -> Any:
+        def change(combat: dict[str, Any]) -> dict[str, Any]:
+            time.sleep(0.3)  # the other change starts meanwhile
+            return fights.add(combat, name, 10, 5)
+
+        return change
+
+    with ThreadPoolExecutor(2) as pool:
+        done = [
+            pool.submit(Tables(table.store).update_combat, one.info.id, slow_add(name))
+            for table, name in ((one, "Orque"), (other, "Gobelin"))
+        ]
+        for future in done:
+            future.result()
+    combat = Tables(one.store).get(one.info.id)
+    assert combat is not None
+    assert sorted(c["name"] for c in fights.normal(combat.combat)["combatants"]) == [
+        "Gobelin",
+        "Orque",
+    ]
+
+
+def test_a_process_that_stops_hearing_keeps_no_seat(two: tuple[Table, Table]) -> None:
+    """Its listening connection lost, a process cannot hear that a seat changed: it keeps
+    none and reads each from the database, so a removed seat still stops there."""
+    one, other = two
+    alice = one.join("Alice")
+    state = other.client.app.state.web  # type: ignore[attr-defined]
+    assert other.client.get(alice).status_code == 200 and state.tables.cached
+
+    async def lose_listener() -> None:
+        await state.fanout._connections[0].close()
+
+    other.client.portal.call(lose_listener)  # type: ignore[union-attr]
+    deadline = time.monotonic() + 10
+    while state.tables.cached and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not state.tables.cached
+    with one.store.engine.begin() as connection:
+        connection.execute(text("DELETE FROM web_players WHERE name = 'Alice'"))
+    assert other.client.get(alice).status_code == 404  # read from the database at once
