@@ -311,3 +311,33 @@ def test_a_blind_batch_by_batch_roll_shows_the_roller_nothing(
     [logged] = [r for r in server["store"].rolls() if r["who"] == "Nox"]
     assert logged["faces"] == [[4, 4, 2, 5]]  # the GM's log holds them all
     player.context.close()
+
+
+def test_a_player_edits_their_Endurance_and_the_GM_sees_it_live(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """Issue 17: Clara lowers Ronce's Endurance in the sheet's edit form; the GM's page,
+    open meanwhile, shows the new value and the log entry (who, before → after) live."""
+    from playwright.sync_api import expect
+
+    clara = join(browser, server, "Clara", "Ronce")
+    gm = browser.new_context(locale="fr-FR").new_page()
+    gm.set_default_timeout(WAIT)
+    gm.goto(server["gm"])
+    gm.wait_for_selector("#live:not([hidden])")
+    before = server["store"].character("Ronce").sheet["endurance"]
+    after = before["current"] - 1
+    card = clara.locator("section.card.sheet", has=clara.locator("h2", has_text="Ronce"))
+    card.locator("details.edit-sheet summary").click()
+    card.locator("input[name='endurance/current']").fill(str(after))
+    card.locator("form.edit button[type=submit]").click()
+    clara.wait_for_selector("#log li.entry >> text=fiche modifiée")
+    shown = f"Endurance {after}/{before['max']}"
+    theirs = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Ronce"))
+    expect(theirs.locator(".stats")).to_contain_text(shown)
+    entry = gm.locator("#log li.entry", has_text="fiche modifiée").first
+    expect(entry).to_contain_text(f"Endurance {before['current']} → {after}")
+    expect(entry).to_contain_text("modifié par Clara")
+    assert server["store"].character("Ronce").sheet["endurance"]["current"] == after
+    for page in (clara, gm):
+        page.context.close()

@@ -138,7 +138,8 @@ class SessionSources:
     """The entries logged during one game session, counted by the source of their dice.
 
     An entry belongs to the session whose commitment it names, or (any other source)
-    to the session open at its moment: between ``started_at`` and ``revealed_at``.
+    to the session open at its moment: between ``started_at`` and ``revealed_at``. An
+    entry that drew no die (a sheet edited at the table) bypasses nothing: not counted.
     """
 
     commitment: str
@@ -173,6 +174,8 @@ def session_sources(
     counts: list[dict[str, int]] = [{} for _ in sessions]
     commitments = {str(s.get("commitment")): index for index, s in enumerate(sessions)}
     for entry in entries:
+        if not any(entry.get("faces") or ()):
+            continue
         source = str(entry.get("source") or "?")
         index = commitments.get(str(entry.get("commitment"))) if source == COMMITTED else None
         if index is None:

@@ -14,6 +14,7 @@ writes its verdict in ``last``, so the table sees who acted and how.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from meneur.errors import RuleError
@@ -73,8 +74,28 @@ def add(
             "level": level,
         }
     )
-    people.sort(key=lambda c: (-int(c["initiative"]), -int(c.get("agility") or 0)))
+    people.sort(key=in_order)
     state["combatants"] = people
+    return state
+
+
+def in_order(combatant: dict[str, Any]) -> tuple[int, int]:
+    """The highest initiative first; ties to the highest ``agility`` (O-11), then as typed."""
+    return (-int(combatant["initiative"]), -int(combatant.get("agility") or 0))
+
+
+def reorder(combat: dict[str, Any], found: Mapping[str, tuple[int, int]]) -> dict[str, Any]:
+    """The fight with the initiatives ``found`` (by name: the value and its tie-break)
+    and sorted by them; the others keep their typed initiative. A new round begins.
+    By name, so that it applies to the tracker as it is under its row lock."""
+    state = normal(combat)
+    people = [dict(c) for c in state["combatants"]]
+    for person in people:
+        value = found.get(str(person["name"]))
+        if value is not None:
+            person.update(initiative=value[0], agility=value[1])
+    people.sort(key=in_order)  # stable: equal combatants keep their typed order
+    state.update(combatants=people, turn=0)
     return state
 
 

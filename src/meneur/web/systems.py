@@ -12,14 +12,16 @@ does not override refuses with a clear message, never plays another system's rul
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from meneur.errors import RuleError, UsageError
+from meneur.errors import RuleError, SheetError, UsageError
 from meneur.locale import N_
+from meneur.locale import gettext as _
 from meneur.systems.base import Check, System
 
 if TYPE_CHECKING:
@@ -92,6 +94,85 @@ class NewCombatant:
     system: str = ""
     agility: int = 0
     most: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EditField:
+    """A value of a sheet that changes in play, as the table's edit form shows it.
+
+    ``path`` is where it sits in the sheet (``("ressources", "vie", "current")``); a
+    field with ``choices`` is picked from them, one with ``text`` is free text, any
+    other is a whole number. The system's own sheet model judges the new value.
+    """
+
+    path: tuple[str, ...]
+    label: str
+    value: str
+    choices: tuple[tuple[str, str], ...] = ()
+    text: bool = False
+    flag: bool = False
+    """A yes/no value (``value`` is ``true`` or ``false``)."""
+
+    @property
+    def key(self) -> str:
+        """The form field's name."""
+        return "/".join(self.path)
+
+    @property
+    def shown(self) -> str:
+        """The value as a reader says it (« oui », a choice's label), for the log."""
+        if self.flag:
+            return _("yes") if self.value == "true" else _("no")
+        return dict(self.choices).get(self.value, self.value)
+
+
+MAX_EDIT = 100_000
+"""The largest number (either sign) typed in a sheet's edit form."""
+MAX_EDIT_TEXT = 2000
+"""The longest text typed in a sheet's edit form."""
+
+
+def read_edit(field: EditField, typed: str) -> Any:
+    """The value typed for ``field``, as the sheet stores it (refused in one clear line)."""
+    if field.flag:
+        if typed not in ("true", "false"):
+            raise RuleError(
+                N_("'{value}' is not a choice for {name}."), value=typed[:20], name=field.label
+            )
+        return typed == "true"
+    if field.text:
+        return typed.replace("\r\n", "\n")[:MAX_EDIT_TEXT]
+    if field.choices:
+        if typed not in {value for value, _label in field.choices}:
+            raise RuleError(
+                N_("'{value}' is not a choice for {name}."), value=typed[:20], name=field.label
+            )
+        return typed
+    return int_field({field.label: typed}, field.label, 0, -MAX_EDIT, MAX_EDIT)
+
+
+def flag_field(path: tuple[str, ...], label: str, value: Any) -> EditField:
+    """A yes/no field of a sheet."""
+    return EditField(path, label, "true" if value else "false", flag=True)
+
+
+def refused(error: Any) -> SheetError:
+    """A sheet model's refusal (a pydantic ``ValidationError``) in one clear line."""
+    first = error.errors()[0] if error.errors() else {}
+    where = ".".join(str(part) for part in first.get("loc", ())) or "-"
+    return SheetError(
+        N_("The sheet refuses this value: {field}: {reason}."),
+        field=where[:80],
+        reason=str(first.get("msg", ""))[:200],
+    )
+
+
+def put(sheet: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    """Set ``value`` at ``path`` in a sheet (its tables exist: the field was read there)."""
+    table = sheet
+    for part in path[:-1]:
+        table = table[part]
+    table[path[-1]] = value
 
 
 class Waiting(Protocol):
@@ -226,6 +307,37 @@ class WebAdapter:
 
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
         raise NotImplementedError
+
+    def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
+        """The values of the sheet that change in play, editable at the table."""
+        return []
+
+    def edited(self, sheet: Mapping[str, Any], values: Mapping[str, str]) -> dict[str, Any]:
+        """The sheet with the values typed in its edit form (fields left out keep theirs),
+        judged by the system's own sheet model (:meth:`valid_sheet`)."""
+        fields = self.edit_fields(sheet)
+        if not fields:
+            raise RuleError(N_("{system} sheets cannot be edited at the table."), system=self.title)
+        new = copy.deepcopy(dict(sheet))
+        for field in fields:
+            typed = values.get(field.key)
+            if typed is None or typed.strip() == field.value.strip():
+                continue
+            put(new, field.path, read_edit(field, typed if field.text else typed.strip()))
+        return self.valid_sheet(new)
+
+    def valid_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """``sheet`` once the system's sheet model accepts it (the CLI's own model)."""
+        raise NotImplementedError
+
+    initiative_rule: str = ""
+    """The rule that orders a fight, as the tracker names it (empty: the system's text
+    gives no initiative, and the order stays as typed)."""
+
+    def initiative(self, sheet: Mapping[str, Any]) -> tuple[int, int] | None:
+        """A character's initiative by its system's rule (:attr:`initiative_rule`) and
+        what breaks its ties; ``None`` when the system's text gives none."""
+        return None
 
     def waits(self, store: Store) -> tuple[Waiting, ...]:
         """The rolls of this system that wait for their roller's choice (kept in

@@ -16,6 +16,9 @@ from meneur.locale import gettext as _
 from meneur.systems.base import NeedMoreDice
 from meneur.web.systems import Mark, Verdict, adapters
 
+EDIT = "edit"
+"""The ``kind`` of a sheet edit's log entry (see :mod:`meneur.web.sheets`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class LogLine:
@@ -81,7 +84,21 @@ def _marked_by_check(entry: Mapping[str, Any], faces: list[list[int]]) -> list[l
     ]
 
 
+def _edit_words(entry: Mapping[str, Any]) -> Verdict:
+    """A sheet edited at the table: each field before → after, and who changed it."""
+    params = entry.get("params") or {}
+    words = " ; ".join(
+        f"{change.get('field')} {change.get('before')} → {change.get('after')}"
+        for change in params.get("changes") or []
+        if isinstance(change, dict)
+    )
+    by = _("the GM") if params.get("gm") else str(params.get("by") or "-")
+    return Verdict(None, words, _("changed by {who}").format(who=by))
+
+
 def _verdict(entry: Mapping[str, Any]) -> Verdict:
+    if entry.get("kind") == EDIT:
+        return _edit_words(entry)
     adapter = adapters().get(str(entry.get("system")))
     outcome = entry.get("outcome") or {}
     if adapter is not None:
@@ -157,6 +174,8 @@ def log_line(
     trait = params.get("trait") if isinstance(params, dict) else None
     system = str(entry.get("system", ""))
     title = str(trait) if trait and trait != "-" else str(entry.get("kind", ""))
+    if entry.get("kind") == EDIT:
+        title = _("sheet edited")
     adapter = adapters().get(system)
     described = adapter.describe(entry) if adapter is not None else None
     if described is not None:

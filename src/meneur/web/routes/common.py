@@ -26,7 +26,7 @@ from meneur.web import combat as fights
 from meneur.web.live import Audience, audience, roll_meta
 from meneur.web.rulesdoc import Rule, for_systems
 from meneur.web.state import WebState
-from meneur.web.systems import RollOptions, Trait, adapters
+from meneur.web.systems import EditField, RollOptions, Trait, adapters
 from meneur.web.tables import PlayerInfo, Seat, TableInfo, same_token
 from meneur.web.views import LogLine, log_line, mode_label
 
@@ -175,6 +175,8 @@ class SheetView:
     pushes: list[tuple[int, int, int, Fraction]] = field(default_factory=list)
     """Each amount bought before the roll, for the first trait (tier, dice, cost, exact
     chance)."""
+    edits: list[EditField] = field(default_factory=list)
+    """The values of the sheet that change in play, in its edit form."""
 
 
 def options_from(query: dict[str, str]) -> RollOptions:
@@ -202,6 +204,7 @@ def sheet_view(
     try:
         names = adapter.traits(sheet)
         stats = adapter.stats(sheet)
+        edits = adapter.edit_fields(sheet)
     except MeneurError as error:
         return SheetView(name, system, title, (), [], [], error=str(error))
     first = names[0].name if names else ""
@@ -219,6 +222,7 @@ def sheet_view(
         else [*named, (getattr(options, key), str(getattr(options, key)))]
         for key, named in adapter.choices().items()
     }
+    view.edits = edits
     return view
 
 
@@ -250,6 +254,12 @@ def tracker_context(characters: list[Any]) -> dict[str, Any]:
         "levels": levels,
         "no_health": [adapter.system for adapter in shown if not adapter.shows_health],
         "health_label": " / ".join(labels) or _("Health"),
+        "initiative_rules": [
+            (adapter.title, _(adapter.initiative_rule))
+            for adapter in shown
+            if adapter.initiative_rule
+        ],
+        "no_initiative": [adapter.title for adapter in shown if not adapter.initiative_rule],
     }
 
 

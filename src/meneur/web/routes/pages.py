@@ -183,6 +183,28 @@ def combatant(state: State, seat: Seat, name: str, typed: str, initiative: str) 
     return adapter.combatant(info.sheet, order, value)
 
 
+def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """Each combatant's initiative by its system's rule, read from its sheet now (by
+    name); a combatant without a sheet, or whose system's text gives none, is left out
+    (it keeps its typed initiative)."""
+    from meneur.campaign.errors import CampaignError
+
+    found: dict[str, tuple[int, int]] = {}
+    for fighter in fights.normal(combat)["combatants"]:
+        adapter = adapters().get(str(fighter.get("system") or ""))
+        if adapter is None or not adapter.initiative_rule:
+            continue
+        try:
+            info = state.store.character(str(fighter["name"]), campaign=seat.table.campaign)
+        except CampaignError:
+            continue
+        if info.system == adapter.system:
+            value = adapter.initiative(info.sheet)
+            if value is not None:
+                found[str(fighter["name"])] = value
+    return found
+
+
 def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form: Any) -> Response:
     """The answer to a roll that may wait for a choice (``entry`` is ``None`` then)."""
     state: Any = request.app.state.web
@@ -267,6 +289,28 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
     return back(seat)
 
 
+@router.post("/t/{table_id}/{token}/sheet")
+async def edit_sheet(request: Request, seat: SeatDep, state: State) -> Response:
+    """Change the values of a sheet that vary in play: a player their own character's,
+    the GM any. Rate-limited as rolls; logged and sent live to the table."""
+    from meneur.web.sheets import edit_sheet as edit
+
+    raw = await request.form()
+    fields = {k: v for k, v in raw.items() if isinstance(v, str)}
+    check_csrf(state, seat, fields.pop("csrf", ""))
+    if not await state.allow_roll(seat):
+        raise HTTPException(status_code=429)
+    name = fields.pop("character", "")
+    entry = await state.roller.run(edit, state.store, seat, name, fields)
+    state.roller.forget_sheets()
+    if entry is not None:
+        publish(state, seat.table, entry)
+        state.broadcast(seat.table.id, '{"type": "sheet"}')
+    if request.headers.get("x-requested-with") == "fetch":
+        return JSONResponse({"id": entry_id(seat.table, entry["seq"]) if entry else None})
+    return back(seat)
+
+
 @router.post("/t/{table_id}/{token}/session/{action}")
 async def session(
     action: str, seat: SeatDep, form: Annotated[CsrfForm, Form()], state: State
@@ -328,7 +372,7 @@ async def seats(
     return back(seat)
 
 
-TRACKER_ONLY = ("add", "remove", "next", "reset", "adjust")
+TRACKER_ONLY = ("add", "remove", "next", "reset", "adjust", "initiative")
 """The tracker's own actions; any other is a roll between combatants, by their system."""
 
 
@@ -393,6 +437,9 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         )
     elif form.action == "reset":
         change = lambda _combat: fights.empty()  # noqa: E731
+    elif form.action == "initiative":
+        found = await state.roller.run(initiatives, state, seat, current)
+        change = partial(fights.reorder, found=found)
     else:
         change = fights.advance
     # applied to the tracker as it is now, under its row lock: two changes at once

@@ -130,7 +130,7 @@
       var parsed = JSON.parse(event.data);
       (Array.isArray(parsed) ? parsed : [parsed]).forEach(function (data) {
         if (data.type === "roll") addLine(data.html, data.id);
-        else if (data.type === "combat" || data.type === "session") refresh(data.type);
+        else if (data.type === "combat" || data.type === "session" || data.type === "sheet") refresh(data.type);
       });
     };
     socket.onclose = function () {
@@ -148,6 +148,13 @@
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
+        if (kind === "sheet") { // each card's values, the edit form closed as it was
+          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit").forEach(function (theirs) {
+            var mine = document.getElementById(theirs.id);
+            if (mine && !mine.contains(document.activeElement)) mine.replaceWith(theirs);
+          });
+          return;
+        }
         if (!id) targets = ["session-slot"];
         targets.forEach(function (t) {
           var mine = document.getElementById(t), theirs = doc.getElementById(t);

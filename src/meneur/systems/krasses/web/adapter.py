@@ -14,6 +14,7 @@ from meneur.locale import gettext as _
 from meneur.systems.krasses.system import SYSTEM
 from meneur.web.systems import (
     MAX_OPTION,
+    EditField,
     Mark,
     RollOptions,
     Trait,
@@ -21,6 +22,7 @@ from meneur.web.systems import (
     WebAdapter,
     chance_where,
     pairs,
+    refused,
     signed,
 )
 
@@ -102,3 +104,23 @@ class KrassesWeb(WebAdapter):
             "equipment": [],
         }
         return KrassesSheet.model_validate(sheet).model_dump(mode="json")
+
+    def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
+        """What a Krâsses sheet holds as numbers: its characteristics and skill levels
+        (the text keeps no health on the sheet)."""
+        return [
+            EditField((table, name), str(name), str(value))
+            for table in ("characteristics", "skills")
+            for name, value in (sheet.get(table) or {}).items()
+        ]
+
+    def valid_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """Judged by the CLI's own Krâsses sheet model."""
+        from pydantic import ValidationError
+
+        from meneur.systems.krasses.sheet import KrassesSheet
+
+        try:
+            return KrassesSheet.model_validate(sheet).model_dump(mode="json")
+        except ValidationError as error:
+            raise refused(error) from None

@@ -13,14 +13,17 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.legendes.system import SYSTEM
 from meneur.web.systems import (
+    EditField,
     NewCombatant,
     RollOptions,
     Trait,
     Verdict,
     WebAdapter,
     chance_where,
+    flag_field,
     int_field,
     names_of,
+    refused,
 )
 from meneur.web.words import dice_words
 
@@ -200,3 +203,30 @@ class LegendesWeb(WebAdapter):
             "motivation_points": int_field(fields, "motivation_points", 1, 0, 99),
         }
         return Hero.model_validate(sheet).model_dump(mode="json", exclude_none=True)
+
+    def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
+        """The wound (L-13), the motivation points (L-12), the motivation, and death."""
+        wounds = (("none", _("none")), ("light", _("light")), ("grave", _("grave")))
+        return [
+            EditField(("wound",), _("Wound"), str(sheet.get("wound", "none")), choices=wounds),
+            EditField(
+                ("motivation_points",),
+                _("Motivation points"),
+                str(sheet.get("motivation_points", 0)),
+            ),
+            EditField(
+                ("motivation",), _("Motivation"), str(sheet.get("motivation", "")), text=True
+            ),
+            flag_field(("dead",), _("dead"), sheet.get("dead", False)),
+        ]
+
+    def valid_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """Judged by the CLI's own Légendes hero model."""
+        from pydantic import ValidationError
+
+        from meneur.systems.legendes.sheet import Hero
+
+        try:
+            return Hero.model_validate(sheet).model_dump(mode="json", exclude_none=True)
+        except ValidationError as error:
+            raise refused(error) from None

@@ -13,6 +13,7 @@ from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.obscur.system import SYSTEM
 from meneur.web.systems import (
+    EditField,
     Mark,
     NewCombatant,
     RollOptions,
@@ -46,6 +47,7 @@ class ObscurWeb(WebAdapter):
     templates = Path(__file__).parent / "templates"
     health = N_("Vie")
     option_fields = ("difficulty", "modifier", "push", "after")
+    initiative_rule = N_("Rang d'Action (O-11)")
 
     def exchange(
         self,
@@ -105,6 +107,14 @@ class ObscurWeb(WebAdapter):
             agility=fighter.agility,
             most=body.vie_max,
         )
+
+    def initiative(self, sheet: Mapping[str, Any]) -> tuple[int, int] | None:
+        """The Rang d'Action: Agilité − the weapon's Initiative, Agilité breaking ties
+        (O-11). No die is rolled."""
+        from meneur.systems.obscur.combat import action_rank, fighter_of
+
+        fighter = fighter_of(self._character(sheet))
+        return action_rank(fighter, fighter.arms or (fighter.unarmed,)), fighter.agility
 
     def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
         """A melee round (O-12, O-13) or a shot (O-14, O-15, O-21), in words."""
@@ -265,3 +275,101 @@ class ObscurWeb(WebAdapter):
         }
         self._character(sheet)
         return sheet
+
+    def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
+        """Vie, Vécu, Volonté, Moral, Encombrement (current and maximum) and the notes."""
+        resources = resources_of(sheet)
+        fields = []
+        for key, label in RESOURCES:
+            value = resources.get(key)
+            if not isinstance(value, dict):
+                continue
+            fields.append(EditField((RESOURCE_KEY, key, "current"), label, str(value["current"])))
+            if value.get("max") is not None:
+                fields.append(
+                    EditField(
+                        (RESOURCE_KEY, key, "max"),
+                        _("{name} max").format(name=label),
+                        str(value["max"]),
+                    )
+                )
+        wounds = (sheet.get("etat") or {}).get("blessures") or []
+        fields.append(EditField(WOUNDS, _("Wounds"), wounds_text(wounds), text=True))
+        fields.append(EditField(("notes",), _("Notes"), str(sheet.get("notes", "")), text=True))
+        return fields
+
+    def edited(self, sheet: Mapping[str, Any], values: Mapping[str, str]) -> dict[str, Any]:
+        """As any system's, on the sheet with every resource written in full (a bare
+        number means current and maximum, the Vécu's current only: O-10)."""
+        full = {k: v for k, v in sheet.items() if k not in ("resources", RESOURCE_KEY)}
+        full[RESOURCE_KEY] = resources_of(sheet)
+        rest = dict(values)
+        typed = rest.pop("/".join(WOUNDS), None)
+        if typed is not None and typed.strip() != wounds_text(
+            (sheet.get("etat") or {}).get("blessures") or []
+        ):
+            full["etat"] = {**(sheet.get("etat") or {}), "blessures": wounds_from(typed)}
+        return super().edited(full, rest)
+
+    def valid_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """Judged by the CLI's own Obscur model (``character_from``: ranges, current ≤ max,
+        the catalogue); a refusal names the character."""
+        from meneur.systems.obscur.sheet import character_from
+
+        character_from(sheet, str(sheet.get("name") or "-"))
+        return sheet
+
+
+RESOURCE_KEY = "ressources"
+RESOURCES = (
+    ("vie", "Vie"),
+    ("vecu", "Vécu"),
+    ("volonte", "Volonté"),
+    ("moral", "Moral"),
+    ("encombrement", "Encombrement"),
+)
+"""The resources of an Obscur sheet, as the table names them."""
+
+
+def resources_of(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """The sheet's resources each written in full (``{"current": …, "max": …}``)."""
+    raw = sheet.get(RESOURCE_KEY, sheet.get("resources")) or {}
+    full: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            full[key] = {"current": value} if key == "vecu" else {"current": value, "max": value}
+        else:
+            full[key] = dict(value) if isinstance(value, dict) else value
+    return full
+
+
+WOUNDS = ("etat", "blessures")
+TREATED = "soignée"
+
+
+def wounds_text(wounds: list[Any]) -> str:
+    """The wounds of ``etat.blessures`` as typed at the table: ``4 coup, 2 chute soignée``."""
+    return ", ".join(
+        f"{w.get('points')} {w.get('source', 'coup')}" + (f" {TREATED}" if w.get("soignee") else "")
+        for w in wounds
+        if isinstance(w, dict)
+    )
+
+
+def wounds_from(text: str) -> list[dict[str, Any]]:
+    """``4 coup, 2 chute soignée`` as wounds: points, source, treated (the sheet's model
+    judges them with the rest)."""
+    found = []
+    for item in text.replace("\n", ",").split(","):
+        words = item.split()
+        if not words:
+            continue
+        treated = words[-1] == TREATED
+        if treated:
+            words = words[:-1]
+        label = _("Wounds")
+        points = int_field({label: words[0] if words else "0"}, label, 0, 0, 100_000)
+        found.append(
+            {"points": points, "source": " ".join(words[1:])[:80] or "coup", "soignee": treated}
+        )
+    return found

@@ -12,6 +12,7 @@ from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
 from meneur.web.systems import (
+    EditField,
     Mark,
     NewCombatant,
     RollOptions,
@@ -20,6 +21,7 @@ from meneur.web.systems import (
     Waiting,
     WebAdapter,
     chance_where,
+    flag_field,
     int_field,
     signed,
 )
@@ -169,3 +171,25 @@ class TunnelsWeb(WebAdapter):
         from meneur.systems.tunnels.data import TRAITS
 
         return list(TRAITS)
+
+    def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
+        """Endurance, Mana and Chance (current and maximum, T-2), wounded and dead."""
+        fields = []
+        for key, label in (("endurance", "Endurance"), ("mana", "Mana"), ("chance", "Chance")):
+            pool = sheet.get(key)
+            if isinstance(pool, dict):
+                fields.append(EditField((key, "current"), label, str(pool.get("current"))))
+                fields.append(
+                    EditField(
+                        (key, "max"), _("{name} max").format(name=label), str(pool.get("max"))
+                    )
+                )
+        fields.append(flag_field(("wounded",), _("wounded"), sheet.get("wounded", False)))
+        fields.append(flag_field(("dead",), _("dead"), sheet.get("dead", False)))
+        return fields
+
+    def valid_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """Judged by the CLI's own Tunnels sheet model."""
+        from meneur.systems.tunnels.character import from_dict
+
+        return from_dict(sheet, str(sheet.get("name", "-"))).model_dump(mode="json")

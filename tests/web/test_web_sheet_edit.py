@@ -1,0 +1,210 @@
+"""Sheets edited at the table (issue 17): each system's values that change in play,
+judged by the CLI's own sheet model, logged (who, which character, before → after)
+with the new sheet in one transaction; players edit their own, the GM any."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meneur.campaign.chain import session_sources
+from meneur.campaign.store import format_at
+from meneur.web.state import WebSettings
+from web.web_helpers import Table, make_table
+
+
+def edit(table: Table, base: str, character: str, **values: str) -> Any:
+    data = {"csrf": table.csrf(base), "character": character}
+    data.update({key.replace("__", "/"): value for key, value in values.items()})
+    return table.client.post(f"{base}/sheet", data=data, follow_redirects=False)
+
+
+def last_edit(table: Table) -> dict[str, Any]:
+    entry = table.store.rolls()[-1]
+    assert entry["kind"] == "edit"
+    return entry
+
+
+def test_a_player_edits_their_Tunnels_Endurance_and_the_log_says_who_and_what(
+    table: Table,
+) -> None:
+    player = table.join("Bastien")
+    table.create(player, "tunnels", "Pip", Force="3", Constitution="4")
+    before = table.store.character("Pip").sheet["endurance"]["current"]
+    response = edit(table, player, "Pip", endurance__current=str(before - 2), wounded="true")
+    assert response.status_code == 303, response.text
+    sheet = table.store.character("Pip").sheet
+    assert sheet["endurance"]["current"] == before - 2
+    assert sheet["wounded"] is True
+    entry = last_edit(table)
+    assert entry["who"] == "Pip"
+    assert entry["params"]["by"] == "Bastien" and entry["params"]["gm"] is False
+    assert entry["params"]["changes"] == [
+        {"field": "Endurance", "before": str(before), "after": str(before - 2)},
+        {"field": "blessé", "before": "non", "after": "oui"},
+    ]
+    page = table.client.get(player).text
+    assert f"Endurance {before} → {before - 2}" in page
+    assert "modifié par Bastien" in page
+
+
+def test_a_refused_Tunnels_value_changes_nothing_and_says_why_in_one_line(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Pip")
+    sheet = table.store.character("Pip").sheet
+    response = edit(table, table.gm, "Pip", endurance__current="-3")
+    assert response.status_code == 400
+    assert "endurance.current" in response.text and "Traceback" not in response.text
+    assert table.store.character("Pip").sheet == sheet
+    assert table.store.rolls() == []
+    response = edit(table, table.gm, "Pip", mana__max="douze")
+    assert response.status_code == 400 and "n&#39;est pas un nombre entier" in response.text
+    assert table.store.rolls() == []
+
+
+def test_a_player_cannot_edit_another_character_the_GM_edits_any(table: Table) -> None:
+    bastien, alice = table.join("Bastien"), table.join("Alice")
+    table.create(bastien, "tunnels", "Pip")
+    table.create(alice, "tunnels", "Zed")
+    sheet = table.store.character("Pip").sheet
+    response = edit(table, alice, "Pip", endurance__current="1")
+    assert response.status_code in (400, 403)
+    assert table.store.character("Pip").sheet == sheet
+    response = edit(table, table.gm, "Pip", endurance__current="1")
+    assert response.status_code == 303
+    assert table.store.character("Pip").sheet["endurance"]["current"] == 1
+    assert last_edit(table)["params"]["gm"] is True
+
+
+def test_nothing_changed_logs_nothing(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Pip")
+    current = str(table.store.character("Pip").sheet["endurance"]["current"])
+    assert edit(table, table.gm, "Pip", endurance__current=current).status_code == 303
+    assert table.store.rolls() == []
+
+
+def test_O10_Obscur_Vie_Vecu_and_notes_edited_through_its_model(table: Table) -> None:
+    """Vie may fall below 0 (O-31) but never above its maximum; Vécu never below 0 (O-10)."""
+    table.create(table.gm, "obscur", "Ysolde")
+    sheet = table.store.character("Ysolde").sheet
+    vie = sheet["ressources"]["vie"]["current"]
+    response = edit(
+        table,
+        table.gm,
+        "Ysolde",
+        ressources__vie__current="-2",
+        ressources__vecu__current="3",
+        notes="Mordue par un loup",
+    )
+    assert response.status_code == 303, response.text
+    stored = table.store.character("Ysolde").sheet
+    assert stored["ressources"]["vie"]["current"] == -2
+    assert stored["ressources"]["vecu"] == {"current": 3}
+    assert stored["notes"] == "Mordue par un loup"
+    changes = last_edit(table)["params"]["changes"]
+    assert {"field": "Vie", "before": str(vie), "after": "-2"} in changes
+    assert {"field": "Vécu", "before": "0", "after": "3"} in changes
+    for typed in ({"ressources__vie__current": str(vie + 1)}, {"ressources__vecu__current": "-1"}):
+        response = edit(table, table.gm, "Ysolde", **typed)
+        assert response.status_code == 400, typed
+    assert table.store.character("Ysolde").sheet == stored
+    assert len(table.store.rolls()) == 1
+
+
+def test_O31_Obscur_wounds_typed_as_a_list_reach_etat_blessures(table: Table) -> None:
+    """Wounds (O-31: each a number of points, treated or not) are typed as
+    ``4 coup, 2 chute soignée`` and stored under ``etat.blessures``."""
+    table.create(table.gm, "obscur", "Ysolde")
+    response = edit(table, table.gm, "Ysolde", etat__blessures="4 coup de hache, 2 chute soignée")
+    assert response.status_code == 303, response.text
+    assert table.store.character("Ysolde").sheet["etat"]["blessures"] == [
+        {"points": 4, "source": "coup de hache", "soignee": False},
+        {"points": 2, "source": "chute", "soignee": True},
+    ]
+    changes = last_edit(table)["params"]["changes"]
+    assert changes == [
+        {"field": "Blessures", "before": "", "after": "4 coup de hache, 2 chute soignée"}
+    ]
+    stored = table.store.character("Ysolde").sheet
+    for typed in ("deux coups", "-3 coup"):
+        assert edit(table, table.gm, "Ysolde", etat__blessures=typed).status_code == 400, typed
+    assert table.store.character("Ysolde").sheet == stored
+    assert edit(table, table.gm, "Ysolde", etat__blessures="").status_code == 303
+    assert table.store.character("Ysolde").sheet["etat"]["blessures"] == []
+
+
+def test_Krasses_skills_and_characteristics_edited_through_its_model(table: Table) -> None:
+    table.create(table.gm, "krasses", "Grok", characteristics="Force=2", skills="Bagarre=3")
+    response = edit(table, table.gm, "Grok", skills__Bagarre="5", characteristics__Force="-1")
+    assert response.status_code == 303, response.text
+    sheet = table.store.character("Grok").sheet
+    assert sheet["skills"] == {"Bagarre": 5} and sheet["characteristics"] == {"Force": -1}
+    assert edit(table, table.gm, "Grok", skills__Bagarre="-1").status_code == 400
+    assert table.store.character("Grok").sheet == sheet
+
+
+def test_L12_L13_Legendes_wound_and_motivation_points_edited(table: Table) -> None:
+    table.create(table.gm, "legendes", "Aube", secondary="Ruse", motivation_points="2")
+    response = edit(table, table.gm, "Aube", wound="light", motivation_points="4")
+    assert response.status_code == 303, response.text
+    sheet = table.store.character("Aube").sheet
+    assert sheet["wound"] == "light" and sheet["motivation_points"] == 4
+    assert {"field": "Blessure", "before": "aucune", "after": "légère"} in last_edit(table)[
+        "params"
+    ]["changes"]
+    for typed in ({"motivation_points": "100"}, {"wound": "dead"}):
+        assert edit(table, table.gm, "Aube", **typed).status_code == 400, typed
+    assert table.store.character("Aube").sheet == sheet
+
+
+def test_an_edit_during_a_session_bypasses_no_committed_dice(table: Table) -> None:
+    """An edit draws no die: ``verify`` does not count it as dice outside the session."""
+    table.create(table.gm, "tunnels", "Pip")
+    table.store.start_session(campaign=table.info.campaign)
+    assert edit(table, table.gm, "Pip", mana__current="0").status_code == 303
+    sessions = [
+        {"commitment": s.commitment, "started_at": format_at(s.started_at), "revealed_at": None}
+        for s in table.store.game_sessions(campaign=table.info.campaign)
+    ]
+    counted = session_sources(sessions, table.store.rolls())
+    assert counted[0].bypassed == 0
+
+
+@pytest.mark.parametrize("system", ["tunnels", "obscur", "krasses", "legendes"])
+def test_each_system_offers_its_edit_form_at_the_table(table: Table, system: str) -> None:
+    fields = {"krasses": {"skills": "Bagarre=3"}, "legendes": {"secondary": "Ruse"}}
+    table.create(table.gm, system, "Nom", **fields.get(system, {}))
+    page = table.client.get(table.gm).text
+    assert f'action="{table.gm}/sheet"' in page
+    assert "Modifier la fiche" in page
+
+
+def test_edits_are_rate_limited_as_rolls(tmp_path: Path) -> None:
+    """Past the burst, 429 and the sheet and the log stay as they were."""
+    for table in make_table(tmp_path, WebSettings(roll_rate=0.01, roll_burst=2)):
+        table.create(table.gm, "tunnels", "Pip")
+        csrf = table.csrf(table.gm)
+        codes = [
+            table.client.post(
+                f"{table.gm}/sheet",
+                data={"csrf": csrf, "character": "Pip", "mana/current": str(value)},
+                follow_redirects=False,
+            ).status_code
+            for value in (0, 1, 2)
+        ]
+        assert codes == [303, 303, 429]
+        assert table.store.character("Pip").sheet["mana"]["current"] == 1
+        assert len(table.store.rolls()) == 2
+
+
+def test_an_edit_without_the_seat_s_csrf_token_is_refused(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Pip")
+    sheet = table.store.character("Pip").sheet
+    response = table.client.post(
+        f"{table.gm}/sheet",
+        data={"csrf": "0" * 40, "character": "Pip", "mana/current": "0"},
+        follow_redirects=False,
+    )
+    assert response.status_code == 403
+    assert table.store.character("Pip").sheet == sheet
