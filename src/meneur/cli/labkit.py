@@ -227,6 +227,23 @@ class SweepRun:
     plot: Path | None
     as_json: bool
 
+    @classmethod
+    def checked(
+        cls,
+        runs: int,
+        seed: int | None,
+        scheduler: str | None,
+        workers: int | None,
+        plot: Path | None,
+        as_json: bool,
+    ) -> SweepRun:
+        """The sweep's settings, its plot's path checked before a single run."""
+        from meneur.lab.plot import check_path
+
+        if plot is not None:
+            check_path(plot)
+        return cls(runs, seed, scheduler, workers, plot, as_json)
+
 
 def sweep_cells(
     system: System, cells: CellOptions, run: SweepRun, build: Callable[[Any], Any] | None = None

@@ -23,7 +23,7 @@ import logging
 import pickle
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import delete, select
 
@@ -41,7 +41,14 @@ log = logging.getLogger("meneur.web")
 EXPIRY = 600.0
 """Seconds a roll waits for its player's next choice before it is dropped (nothing logged)."""
 
-P = TypeVar("P")
+
+class Shown(Protocol):
+    """A half-done roll that can say what its roller sees of it."""
+
+    def view(self) -> dict[str, Any]: ...
+
+
+P = TypeVar("P", bound=Shown)
 
 
 class SeatWaits(Generic[P]):
@@ -80,6 +87,11 @@ class SeatWaits(Generic[P]):
         if pending is None:
             self.drop(seat)
         return pending
+
+    def view(self, seat: Seat) -> dict[str, Any] | None:
+        """What the seat's waiting roll shows, or ``None`` when none waits."""
+        pending = self.of(seat)
+        return pending.view() if pending is not None else None
 
     def hold(self, seat: Seat, pending: P) -> None:
         """Keep ``pending`` until the seat's choice (it replaces any earlier one)."""

@@ -306,11 +306,7 @@ def sweep_command(
 ) -> None:
     """A grid of simulations, each point on a worker: duels (strategy × strategy), or a
     table's cells."""
-    from meneur.lab.plot import check_path
-
-    if plot is not None:
-        check_path(plot)
-    run = SweepRun(runs, seed, scheduler, workers, plot, as_json)
+    run = SweepRun.checked(runs, seed, scheduler, workers, plot, as_json)
     cells = CellOptions(check, rows, cols, panel, variant)
     from meneur.systems.obscur.system import SYSTEM
 

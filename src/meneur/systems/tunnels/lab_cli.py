@@ -287,11 +287,7 @@ def sweep_command(
     as_json: Json = False,
 ) -> None:
     """A grid of simulations, each point on a worker: fights (dice × MR), or a table's cells."""
-    from meneur.lab.plot import check_path
-
-    if plot is not None:
-        check_path(plot)
-    run = SweepRun(runs, seed, scheduler, workers, plot, as_json)
+    run = SweepRun.checked(runs, seed, scheduler, workers, plot, as_json)
     cells = CellOptions(check, rows, cols, panel, variant)
     from meneur.systems.tunnels.system import SYSTEM
 

@@ -216,12 +216,12 @@ def sheet_view(
     view = SheetView(name, system, title, adapter.option_fields, traits, stats)
     view.pushes = found.pushes if found else []
     view.chosen = options
-    view.choices = {
-        key: named
-        if any(v == getattr(options, key) for v, _ in named)
-        else [*named, (getattr(options, key), str(getattr(options, key)))]
-        for key, named in adapter.choices().items()
-    }
+    choices: dict[str, list[tuple[Any, str]]] = {}
+    for key, named in adapter.choices().items():  # a value given off the list is offered too
+        chosen = getattr(options, key)
+        extra = [] if any(value == chosen for value, _label in named) else [(chosen, str(chosen))]
+        choices[key] = [*named, *extra]
+    view.choices = choices
     view.edits = edits
     return view
 

@@ -31,6 +31,13 @@ if TYPE_CHECKING:
     from meneur.campaign.store import Store
 
 
+def resources(character: Any) -> dict[str, int]:
+    """The points a character can spend on a Dépassement, by resource (O-10)."""
+    from meneur.systems.obscur.depassement import RESOURCES as SPENDABLE
+
+    return {str(name): int(character.resource(name).current) for name in SPENDABLE}
+
+
 def associations(text: str) -> dict[str, str]:
     """``Crochetage=Technique`` (commas or lines): a custom trait and the trait it adds
     its dice to (O-4), checked by the sheet itself."""
@@ -164,17 +171,13 @@ class ObscurWeb(WebAdapter):
         """O-10: the extra dice are paid from Vécu, Volonté, Moral (the data's order)."""
         import copy
 
-        from meneur.systems.obscur.depassement import RESOURCES, plan_payment
+        from meneur.systems.obscur.depassement import plan_payment
         from meneur.systems.obscur.sheet import add_to_resource
 
         cost = params.push.cost
         if not cost:
             return None
-        character = self._character(sheet)
-        available: dict[str, int] = {
-            str(name): int(character.resource(name).current) for name in RESOURCES
-        }
-        payment = plan_payment(cost, available)
+        payment = plan_payment(cost, resources(self._character(sheet)))
         raw = copy.deepcopy(dict(sheet))
         for name, points in payment.points.items():
             add_to_resource(raw, name, -points)

@@ -73,12 +73,6 @@ def describe(plan: Any) -> str:
     return " + ".join(parts) if parts else _("no Dépassement")
 
 
-def resources(character: Any) -> dict[str, int]:
-    from meneur.systems.obscur.depassement import RESOURCES
-
-    return {str(name): int(character.resource(name).current) for name in RESOURCES}
-
-
 class PushChoice(BaseModel):
     """The roller's answer: one of the plans shown, and the rerolls' physical faces."""
 
@@ -107,10 +101,6 @@ class Pushes(SeatWaits[PendingPush]):
             )
         )
 
-    def view(self, seat: Seat) -> dict[str, Any] | None:
-        pending = self.of(seat)
-        return pending.view() if pending is not None else None
-
     def choose(self, roller: Any, seat: Seat, choice: Mapping[str, str]) -> dict[str, Any]:
         answer = PushChoice.model_validate(dict(choice))
         return self.apply(roller, seat, answer.plan, answer.faces)
@@ -127,7 +117,7 @@ class Pushes(SeatWaits[PendingPush]):
     ) -> None:
         """Roll the pool and list the plans the advisor ranks (nothing logged yet)."""
         from meneur.systems.obscur.advisor import advise_after
-        from meneur.systems.obscur.web.adapter import ObscurWeb
+        from meneur.systems.obscur.web.adapter import ObscurWeb, resources
 
         if roller.committed(seat.table.campaign) is not None:
             raise RuleError(
@@ -173,11 +163,8 @@ class Pushes(SeatWaits[PendingPush]):
 
     def apply(self, roller: Any, seat: Seat, index: int, faces: str) -> dict[str, Any]:
         """Apply the chosen plan: reroll, resolve, pay and log (one transaction)."""
-        import copy
-
         from meneur.systems.base import Rolled
-        from meneur.systems.obscur.depassement import PushPlan, plan_payment, reroll_up_to
-        from meneur.systems.obscur.sheet import add_to_resource
+        from meneur.systems.obscur.depassement import PushPlan, reroll_up_to
         from meneur.systems.obscur.web.adapter import ObscurWeb
         from meneur.web.rolls import params_json
 
@@ -207,14 +194,8 @@ class Pushes(SeatWaits[PendingPush]):
             outcome = check.resolve(params, all_faces)
             info = roller.sheet(seat.table.campaign, pending.character)
             adapter = ObscurWeb()
-            sheets = None
-            if params.push.cost:
-                payment = plan_payment(params.push.cost, resources(adapter._character(info.sheet)))
-                raw = copy.deepcopy(dict(info.sheet))
-                for name, value in payment.points.items():
-                    add_to_resource(raw, name, -value)
-                adapter._character(raw)
-                sheets = {info.name: raw}
+            paid = adapter.paid(info.sheet, params)  # O-10: the points of the whole plan
+            sheets = {info.name: paid} if paid is not None else None
         roller.forget_sheets()
         roll = NewRoll(
             system=adapter.system,

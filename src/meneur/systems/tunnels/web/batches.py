@@ -95,10 +95,6 @@ class Batches(SeatWaits[Pending]):
         """A blind roller never sees a batch: explode while short of the threshold (T-5)."""
         return form.model_copy(update={"explode": "needed"})
 
-    def view(self, seat: Seat) -> dict[str, Any] | None:
-        pending = self.of(seat)
-        return pending.view() if pending is not None else None
-
     def choose(self, roller: Any, seat: Seat, choice: Mapping[str, str]) -> dict[str, Any] | None:
         answer = BatchChoice.model_validate(dict(choice))
         return self.next(roller, seat, answer.choice == "explode", answer.faces)
