@@ -56,6 +56,7 @@ def test_a_refused_Tunnels_value_changes_nothing_and_says_why_in_one_line(table:
     response = edit(table, table.gm, "Pip", endurance__current="-3")
     assert response.status_code == 400
     assert "endurance.current" in response.text and "Traceback" not in response.text
+    assert "doit valoir au moins 0" in response.text and "Input should" not in response.text
     assert table.store.character("Pip").sheet == sheet
     assert table.store.rolls() == []
     response = edit(table, table.gm, "Pip", mana__max="douze")

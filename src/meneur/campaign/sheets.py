@@ -15,6 +15,7 @@ from typing import Any
 
 from meneur.errors import SheetError, UnknownSystemError
 from meneur.locale import N_
+from meneur.model_errors import first_problem
 
 MAX_SHEET_BYTES = 1_000_000
 
@@ -51,12 +52,11 @@ def validate_sheet(system_name: str, sheet: Any, *, character: str) -> str:
         try:
             model.model_validate(sheet)
         except ValidationError as error:
-            first = error.errors()[0]
-            field = ".".join(str(part) for part in first.get("loc", ())) or "-"
+            problem = first_problem(error)
             raise SheetError(
                 N_("Character {name}: field '{field}': {reason}"),
                 name=character,
-                field=field,
-                reason=str(first.get("msg", ""))[:200],
+                field=problem.where,
+                reason=problem.reason,
             ) from None
     return system.name

@@ -207,15 +207,16 @@ class Check(ABC, Generic[P, O]):
 
         from meneur.errors import RuleError
         from meneur.locale import N_
+        from meneur.model_errors import first_problem
 
         try:
             params: P = _adapter(self.params_type()).validate_python(data, strict=False)
         except ValidationError as error:
-            first = error.errors()[0]
+            problem = first_problem(error)
             raise RuleError(
                 N_("Invalid parameters ({where}): {problem}"),
-                where=".".join(str(part) for part in first["loc"]) or "-",
-                problem=first["msg"],
+                where=problem.where,
+                problem=problem.reason,
             ) from None
         return params
 

@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from meneur.campaign.store import Store
 from meneur.errors import MeneurError
 from meneur.locale import N_, current_language, gettext, ngettext, set_language
+from meneur.model_errors import first_problem
 from meneur.web.language import choose_language
 from meneur.web.rolls import Roller
 from meneur.web.rulesdoc import link_rules
@@ -358,18 +359,19 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
-        first = error.errors()[0] if error.errors() else {}
-        field = ".".join(str(p) for p in first.get("loc", ())[1:]) or "-"
-        message = gettext("Invalid value for {field}.").format(field=field[:60])
+        problem = first_problem(error, drop=1)
+        message = gettext("Invalid value for {field}: {reason}.").format(
+            field=problem.where[:60], reason=problem.reason
+        )
         return error_response(request, 422, message)
 
     @app.exception_handler(ValidationError)
     async def invalid_model(request: Request, error: ValidationError) -> Response:
         """A form field that a sheet or form model refuses (a name with [ ]...): a 400."""
-        errors = error.errors()
-        where = errors[0]["loc"] if errors else ()
-        field = ".".join(str(p) for p in where) or "-"
-        message = gettext("Invalid value for {field}.").format(field=field[:60])
+        problem = first_problem(error)
+        message = gettext("Invalid value for {field}: {reason}.").format(
+            field=problem.where[:60], reason=problem.reason
+        )
         return error_response(request, 400, message)
 
     @app.exception_handler(MeneurError)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from meneur.errors import RuleError, SheetError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.model_errors import first_problem
 from meneur.systems.base import Check, System
 
 if TYPE_CHECKING:
@@ -158,12 +159,11 @@ def flag_field(path: tuple[str, ...], label: str, value: Any) -> EditField:
 
 def refused(error: Any) -> SheetError:
     """A sheet model's refusal (a pydantic ``ValidationError``) in one clear line."""
-    first = error.errors()[0] if error.errors() else {}
-    where = ".".join(str(part) for part in first.get("loc", ())) or "-"
+    problem = first_problem(error)
     return SheetError(
         N_("The sheet refuses this value: {field}: {reason}."),
-        field=where[:80],
-        reason=str(first.get("msg", ""))[:200],
+        field=problem.where,
+        reason=problem.reason,
     )
 
 

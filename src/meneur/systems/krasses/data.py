@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meneur.errors import SheetError
 from meneur.files import load_data
 from meneur.locale import N_
+from meneur.model_errors import first_problem
 from meneur.systems.krasses.rules import TestParams
 from meneur.text import fold
 
@@ -58,13 +59,12 @@ def _validated(model: type[BaseModel], name: str) -> Any:
     try:
         return model.model_validate(raw)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "-"
+        problem = first_problem(error)
         raise SheetError(
             N_("The Krâsses data file {name}.toml is invalid at {where}: {reason}."),
             name=name,
-            where=where,
-            reason=first["msg"],
+            where=problem.where,
+            reason=problem.reason,
         ) from None
 
 

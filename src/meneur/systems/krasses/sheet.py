@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from meneur.errors import SheetError
 from meneur.files import read_sheet
 from meneur.locale import N_
+from meneur.model_errors import first_problem
 from meneur.text import fold, plain_name
 
 MAX_SCORE = 1000
@@ -118,13 +119,12 @@ def validated(data: dict[str, Any], path: str) -> KrassesSheet:
     try:
         return KrassesSheet.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "-"
+        problem = first_problem(error)
         raise SheetError(
             N_("The sheet {path} is invalid at {where}: {reason}."),
             path=path,
-            where=where,
-            reason=first["msg"],
+            where=problem.where,
+            reason=problem.reason,
         ) from None
 
 

@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from meneur.errors import SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
+from meneur.model_errors import first_problem
 from meneur.systems.legendes.rules import Effect, Level, OpposedParams, SceneKind, Wound
 from meneur.text import plain_name
 
@@ -106,13 +107,12 @@ def load_hero(path: Path) -> Hero:
     try:
         return Hero.model_validate(raw)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "-"
+        problem = first_problem(error)
         raise SheetError(
             N_("The sheet {path} is not a Légendes hero: {where}: {reason}."),
             path=str(path),
-            where=where,
-            reason=first["msg"],
+            where=problem.where,
+            reason=problem.reason,
         ) from None
 
 

@@ -11,44 +11,21 @@ from pydantic import ValidationError
 
 from meneur.errors import SheetError
 from meneur.locale import N_
+from meneur.model_errors import first_problem
 
 _REASONS = {
-    "missing": N_("missing field"),
-    "extra_forbidden": N_("unknown field name"),
-    "int_type": N_("a whole number is expected"),
-    "int_parsing": N_("a whole number is expected"),
-    "int_from_float": N_("a whole number is expected"),
-    "greater_than_equal": N_("must not be negative"),
-    "less_than_equal": N_("is too large"),
-    "string_type": N_("a text is expected"),
-    "dict_type": N_("a table of fields is expected"),
-    "model_type": N_("a table of fields is expected"),
-    "list_type": N_("a list is expected"),
-    "bool_type": N_("true or false is expected"),
-    "literal_error": N_("this value is not allowed"),
     "above_max": N_("the current points are above the maximum"),
     "below_zero": N_("the points cannot fall below 0"),
 }
-
-
-def field_path(location: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in location) or "-"
+"""The sheet models' own error types; pydantic's are worded in :mod:`meneur.model_errors`."""
 
 
 def sheet_error(error: ValidationError, source: str) -> SheetError:
     """The first problem of ``error`` as one translated line naming ``source`` and the field."""
-    from meneur.locale import gettext
-
-    first = error.errors()[0]
-    reason_id = _REASONS.get(first["type"])
-    if reason_id is not None:
-        reason = gettext(reason_id)
-    else:
-        message = str(first.get("msg", ""))
-        reason = message.removeprefix("Value error, ")
+    problem = first_problem(error, _REASONS)
     return SheetError(
         N_("{source}: field {field}: {reason}."),
         source=source,
-        field=field_path(tuple(first["loc"])),
-        reason=reason,
+        field=problem.where,
+        reason=problem.reason,
     )

@@ -18,6 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from meneur.errors import RuleError, SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
+from meneur.model_errors import first_problem
 from meneur.rng import DiceSource
 from meneur.systems.base import FaceReader, Procedure
 from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
@@ -162,13 +163,12 @@ def from_dict(data: dict[str, Any], where: str) -> Sheet:
     try:
         return Sheet.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or "-"
+        problem = first_problem(error)
         raise SheetError(
             N_("The sheet {path} is not a valid Tunnels sheet ({field}: {reason})."),
             path=where,
-            field=field,
-            reason=first["msg"],
+            field=problem.where,
+            reason=problem.reason,
         ) from None
 
 

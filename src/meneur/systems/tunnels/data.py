@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meneur.errors import SheetError
 from meneur.files import load_data
 from meneur.locale import N_
+from meneur.model_errors import first_problem
 from meneur.text import fold
 
 TRAITS = ("Force", "Dextérité", "Constitution", "Volonté", "Intelligence", "Charisme")
@@ -144,13 +145,12 @@ def _load(name: str, model: type[BaseModel]) -> Any:
     try:
         return model.model_validate(raw)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
+        problem = first_problem(error)
         raise SheetError(
             N_("The rule data file tunnels/{name}.toml is invalid at {where}: {reason}"),
             name=name,
-            where=where or "-",
-            reason=first["msg"],
+            where=problem.where,
+            reason=problem.reason,
         ) from None
 
 

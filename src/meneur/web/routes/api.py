@@ -13,6 +13,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import ValidationError
 
 from meneur.locale import gettext as _
+from meneur.model_errors import first_problem
 from meneur.web.forms import RollIn
 from meneur.web.live import audience, roll_meta
 from meneur.web.rolls import RollRequest
@@ -73,9 +74,10 @@ async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
     try:
         body = RollIn.model_validate_json(await request.body())
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first.get("loc", ())) or "-"
-        message = _("Invalid value for {field}.").format(field=field[:60])
+        problem = first_problem(error)
+        message = _("Invalid value for {field}: {reason}.").format(
+            field=problem.where[:60], reason=problem.reason
+        )
         raise HTTPException(status_code=400, detail=message) from None
     if not await state.allow_roll(seat):
         raise HTTPException(status_code=429)

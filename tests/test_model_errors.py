@@ -1,0 +1,86 @@
+"""A model's refusal in the user's words (meneur.model_errors): pydantic's English
+never reaches a French user, and the reason is translated when shown, not when raised."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from meneur.errors import SheetError
+from meneur.locale import N_, set_language
+from meneur.model_errors import first_problem
+
+
+class Sample(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    points: int = Field(0, ge=0, le=12)
+    name: str = Field("x", max_length=5)
+    mode: Literal["public", "secret"] = "public"
+
+
+def refusal(**data: object) -> ValidationError:
+    with pytest.raises(ValidationError) as caught:
+        Sample.model_validate(data)
+    return caught.value
+
+
+@pytest.fixture(autouse=True)
+def _french() -> object:
+    set_language("fr")
+    yield
+    set_language("fr")
+
+
+@pytest.mark.parametrize(
+    ("data", "where", "french", "english"),
+    [
+        ({"points": -1}, "points", "doit valoir au moins 0", "must be at least 0"),
+        ({"points": 13}, "points", "doit valoir au plus 12", "must be at most 12"),
+        ({"points": "douze"}, "points", "un nombre entier est attendu", "a whole number"),
+        ({"name": "abcdefgh"}, "name", "5 caractères au plus", "at most 5 characters"),
+        ({"mode": "loud"}, "mode", "doit être l'une des valeurs", "must be one of"),
+        ({"colour": 1}, "colour", "nom de champ inconnu", "unknown field name"),
+    ],
+)
+def test_each_refusal_names_the_field_and_says_why_in_both_languages(
+    data: dict[str, object], where: str, french: str, english: str
+) -> None:
+    problem = first_problem(refusal(**data))
+    assert problem.where == where
+    assert french in str(problem.reason)
+    set_language("en")
+    assert english in str(problem.reason)
+
+
+def test_the_reason_follows_the_language_of_whoever_reads_the_error() -> None:
+    error = SheetError(
+        N_("The sheet refuses this value: {field}: {reason}."),
+        field="points",
+        reason=first_problem(refusal(points=-4)).reason,
+    )
+    assert "doit valoir au moins 0" in str(error)
+    set_language("en")
+    assert str(error) == "The sheet refuses this value: points: must be at least 0."
+
+
+def test_a_validator_s_own_message_loses_pydantic_s_prefix_and_stays_short() -> None:
+    class Checked(BaseModel):
+        value: int
+
+        def model_post_init(self, context: object) -> None:
+            if self.value == 7:
+                raise ValueError("sept " * 100)
+
+    with pytest.raises(ValidationError) as caught:
+        Checked.model_validate({"value": 7})
+    reason = str(first_problem(caught.value).reason)
+    assert not reason.startswith("Value error") and reason.startswith("sept")
+    assert len(reason) <= 200
+
+
+def test_a_caller_s_own_error_types_come_first() -> None:
+    problem = first_problem(refusal(points=-1), {"greater_than_equal": N_("missing field")})
+    assert str(problem.reason) == "champ manquant"
