@@ -399,3 +399,17 @@ def test_O37_survive_takes_physical_faces(capsys: pytest.CaptureFixture[str], sh
     assert member["test"]["faces"] == [6, 1] and member["result"] == "fine"
     assert member["margin"] == 1
     one_line_error(invoke(capsys, *args, "--faces", "7,1"))
+
+
+def test_O29_a_breakdown_counts_one_die_in_the_singular() -> None:
+    """O-29's breakdown in French: « 3 dés − 2 douleur = 1 dé », never « 1 dés »."""
+    from meneur.locale import set_language
+    from meneur.systems.obscur.render import pool_text
+
+    set_language("fr")
+    pool = {"base": 3, "modifier": 0, "extra_dice": 0, "maluses": {"pain": 2}, "dice": 1}
+    assert pool_text(pool) == "3 dés − 2 douleur = 1 dé"
+    assert pool_text({**pool, "base": 1, "maluses": {}}) == "1 dé"
+    set_language("en")
+    assert pool_text(pool) == "3 dice − 2 pain = 1 die"
+    set_language("fr")

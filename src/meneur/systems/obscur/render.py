@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ MALUS_LABELS = {
 
 def pool_text(pool: dict[str, Any]) -> str:
     """« 5 dés − 2 douleur − 1 fatigue = 2 dés »: where a test's dice went (O-29)."""
-    parts = [_("{n} dice").format(n=pool["base"])]
+    parts = [_dice(pool["base"])]
     if pool["modifier"]:
         sign = "+" if pool["modifier"] > 0 else "−"
         parts.append(_("{sign} {n} modifier").format(sign=sign, n=abs(pool["modifier"])))
@@ -55,7 +55,12 @@ def pool_text(pool: dict[str, Any]) -> str:
         parts.append(_("+ {n} Dépassement").format(n=pool["extra_dice"]))
     if len(parts) == 1:
         return parts[0]
-    return " ".join(parts) + " = " + _("{n} dice").format(n=pool["dice"])
+    return " ".join(parts) + " = " + _dice(pool["dice"])
+
+
+def _dice(count: int) -> str:
+    """« 1 dé », « 2 dés », « 0 dé » (French counts 0 and 1 in the singular)."""
+    return ngettext("{n} die", "{n} dice", count).format(n=count)
 
 
 def percent(p: float | Fraction) -> str:
