@@ -130,8 +130,8 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     create = gm.locator(".create details[open] form")
     create.locator("input[name=name]").fill("Garde")
     create.locator("button[type=submit]").click()
-    gm.wait_for_selector("form.roll[data-character='Garde']")
-    gm.click("form.roll[data-character='Garde'] button.primary")
+    gm.wait_for_selector("form.quick[data-character='Garde']")  # the GM's one-tap row
+    gm.click("form.quick[data-character='Garde'] button.tap >> nth=0")
     gm.wait_for_selector("#log li.entry >> text=Garde")
     assert gm.locator("#log li.entry .verdict strong").first.inner_text()
     assert time.monotonic() - started < 60
