@@ -55,6 +55,7 @@ CHARACTERS: dict[str, list[tuple[str, dict[str, str]]]] = {
         ("Ysolde", {"legendary": "Magie", "secondary": "Histoire", "motivation": "Savoir"}),
     ],
 }
+TITLES = {"tunnels": "Tunnels", "obscur": "Obscur", "krasses": "Krâsses", "legendes": "Légendes"}
 PLAYER = "Marguerite-Amandine de la Tour"
 """A long name, as French players have: the header never cuts it."""
 
@@ -103,7 +104,7 @@ def system_table(server: dict[str, Any], system: str) -> SystemTable:
 
 def _new_system_table(server: dict[str, Any], system: str) -> SystemTable:
     store = server["store"]
-    campaign = f"Soirée {system}"
+    campaign = f"Soirée {TITLES[system]}"
     if not any(c.name == campaign for c in store.campaigns()):
         store.create_campaign(campaign)
     info = Tables(store).default_for(campaign)

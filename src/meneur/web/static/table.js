@@ -148,8 +148,8 @@
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
-        if (kind === "sheet") { // each card's values, the edit form closed as it was
-          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit").forEach(function (theirs) {
+        if (kind === "sheet") { // each card's values, one-tap odds, the edit form closed as it was
+          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit, .card.sheet .taps").forEach(function (theirs) {
             var mine = document.getElementById(theirs.id);
             if (mine && !mine.contains(document.activeElement)) mine.replaceWith(theirs);
           });
