@@ -95,6 +95,24 @@ def browser(server: dict[str, Any]) -> Iterator[Any]:
         launched.close()
 
 
+BLOCKING = ("serious", "critical")
+"""The axe-core impacts that fail :func:`axe_check`."""
+
+
+def axe_check(page: Any, where: str) -> None:
+    """Run axe-core on the page; fail on each serious or critical violation, named."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    found = [v for v in results.response["violations"] if v.get("impact") in BLOCKING]
+    described = [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(str(node["target"]) for node in v["nodes"][:4])
+        for v in found
+    ]
+    assert not found, f"{where}: " + "; ".join(described)
+
+
 def join(browser: Any, server: dict[str, Any], name: str, character: str, **context: Any) -> Any:
     page = browser.new_context(locale="fr-FR", **context).new_page()
     page.set_default_timeout(WAIT)
@@ -124,6 +142,7 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     gm.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     gm.goto(server["gm"])
     assert gm.input_value("#invite").startswith(server["root"] + "/t/")
+    axe_check(gm, "the GM's first page (no character yet)")
 
     # a newcomer's first minute: create a Tunnels character, roll a test, read the verdict
     started = time.monotonic()
@@ -248,6 +267,9 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     phone.screenshot(path=str(shots / "web_phone.png"))
     for name in ("web_desktop.png", "web_phone.png", "web_combat.png"):
         assert (shots / name).stat().st_size > 10_000  # a page was drawn, not a blank
+    # axe-core, with a fight on, the seed revealed and a seat or two: nothing serious
+    for page, where in ((desk, "the GM's page in play"), (phone, "a player's phone in play")):
+        axe_check(page, where)
     for page in (gm, alice, bob):
         page.context.close()
 

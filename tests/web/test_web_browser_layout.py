@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from meneur.web.tables import Tables
-from web.test_web_browser import DOCS_IMAGES, WAIT
+from web.test_web_browser import DOCS_IMAGES, WAIT, axe_check
 from web.test_web_browser import browser as browser
 from web.test_web_browser import server as server
 
@@ -34,8 +34,6 @@ PHONE_CONTEXT: dict[str, Any] = {
     "has_touch": True,
     "device_scale_factor": 2,
 }
-BLOCKING = ("serious", "critical")
-"""The axe-core impacts that fail the check."""
 
 CHARACTERS: dict[str, list[tuple[str, dict[str, str]]]] = {
     "tunnels": [
@@ -124,20 +122,6 @@ def _new_system_table(server: dict[str, Any], system: str) -> SystemTable:
     return SystemTable(
         system, root + gm, f"{root}/t/{info.id}/join/{info.invite_token}", root + player
     )
-
-
-def axe_check(page: Any, where: str) -> None:
-    """Run axe-core on the page; fail on each serious or critical violation, named."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    found = [v for v in results.response["violations"] if v.get("impact") in BLOCKING]
-    described = [
-        f"{v['id']} ({v['impact']}): {v['help']} at "
-        + ", ".join(str(node["target"]) for node in v["nodes"][:4])
-        for v in found
-    ]
-    assert not found, f"{where}: " + "; ".join(described)
 
 
 def opened(browser: Any, url: str, **context: Any) -> Any:
