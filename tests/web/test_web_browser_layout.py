@@ -146,8 +146,14 @@ def in_viewport(page: Any, locator: Any) -> bool:
     )
 
 
+def shots_folder(tmp_path: Path) -> Path:
+    """docs/img/ with ``MENEUR_SCREENSHOTS=1``, else the test's temporary folder."""
+    keep = os.environ.get("MENEUR_SCREENSHOTS", "") in ("1", "true", "yes")
+    return DOCS_IMAGES if keep else tmp_path
+
+
 def test_the_compact_GM_view_on_a_phone_rolls_without_scrolling(
-    browser: Any, server: dict[str, Any]
+    browser: Any, server: dict[str, Any], tmp_path: Path
 ) -> None:
     """Issue 17: three characters, 390×844: the first character's one-tap roll is in the
     viewport at load, a tap logs a roll; the page is no longer thousands of pixels."""
@@ -155,6 +161,7 @@ def test_the_compact_GM_view_on_a_phone_rolls_without_scrolling(
 
     table = system_table(server, "tunnels")
     gm = opened(browser, table.gm, **PHONE_CONTEXT)
+    gm.screenshot(path=str(shots_folder(tmp_path) / "web_gm_phone.png"))
     first = gm.locator("section.card.sheet").first
     tap = first.locator("form.quick button.tap").first
     assert in_viewport(gm, tap), tap.bounding_box()
@@ -248,8 +255,7 @@ def test_each_page_passes_axe_and_is_pictured(
     """axe-core finds no serious or critical violation on the home, join, GM and player
     pages of each system; the GM's desktop page and the player's phone page are pictured
     (``MENEUR_SCREENSHOTS=1``: into docs/img/)."""
-    keep = os.environ.get("MENEUR_SCREENSHOTS", "") in ("1", "true", "yes")
-    shots = DOCS_IMAGES if keep else tmp_path
+    shots = shots_folder(tmp_path)
     table = system_table(server, system)
     home = browser.new_context(locale="fr-FR").new_page()
     home.goto(server["root"] + "/")
