@@ -216,6 +216,7 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     alice.click("form.roll button.primary")
     alice.wait_for_selector("#pending")
     assert alice.locator("#pending .die").count() == 3
+    axe_check(alice, "a roll waiting for its roller's choice")
     alice.fill("#pending input[name=faces]", "6")
     alice.click("#pending button[value=explode]")
     bob.wait_for_selector("#log li.entry >> text=Brindille >> nth=1")
