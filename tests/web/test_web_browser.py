@@ -95,6 +95,24 @@ def browser(server: dict[str, Any]) -> Iterator[Any]:
         launched.close()
 
 
+BLOCKING = ("serious", "critical")
+"""The axe-core impacts that fail :func:`axe_check`."""
+
+
+def axe_check(page: Any, where: str) -> None:
+    """Run axe-core on the page; fail on each serious or critical violation, named."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    found = [v for v in results.response["violations"] if v.get("impact") in BLOCKING]
+    described = [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(str(node["target"]) for node in v["nodes"][:4])
+        for v in found
+    ]
+    assert not found, f"{where}: " + "; ".join(described)
+
+
 def join(browser: Any, server: dict[str, Any], name: str, character: str, **context: Any) -> Any:
     page = browser.new_context(locale="fr-FR", **context).new_page()
     page.set_default_timeout(WAIT)
@@ -124,14 +142,15 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     gm.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     gm.goto(server["gm"])
     assert gm.input_value("#invite").startswith(server["root"] + "/t/")
+    axe_check(gm, "the GM's first page (no character yet)")
 
     # a newcomer's first minute: create a Tunnels character, roll a test, read the verdict
     started = time.monotonic()
     create = gm.locator(".create details[open] form")
     create.locator("input[name=name]").fill("Garde")
     create.locator("button[type=submit]").click()
-    gm.wait_for_selector("form.roll[data-character='Garde']")
-    gm.click("form.roll[data-character='Garde'] button.primary")
+    gm.wait_for_selector("form.quick[data-character='Garde']")  # the GM's one-tap row
+    gm.click("form.quick[data-character='Garde'] button.tap >> nth=0")
     gm.wait_for_selector("#log li.entry >> text=Garde")
     assert gm.locator("#log li.entry .verdict strong").first.inner_text()
     assert time.monotonic() - started < 60
@@ -197,6 +216,7 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     alice.click("form.roll button.primary")
     alice.wait_for_selector("#pending")
     assert alice.locator("#pending .die").count() == 3
+    axe_check(alice, "a roll waiting for its roller's choice")
     alice.fill("#pending input[name=faces]", "6")
     alice.click("#pending button[value=explode]")
     bob.wait_for_selector("#log li.entry >> text=Brindille >> nth=1")
@@ -242,14 +262,15 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     desk.goto(server["gm"])
     desk.wait_for_selector("#live:not([hidden])")
     desk.screenshot(path=str(shots / "web_desktop.png"))
-    desk.screenshot(path=str(shots / "web_desktop_full.png"), full_page=True)
     phone = bob.context.new_page()  # the page as a player opening it sees it (top)
     phone.goto(bob.url)
     phone.wait_for_selector("#live:not([hidden])")
     phone.screenshot(path=str(shots / "web_phone.png"))
-    bob.screenshot(path=str(shots / "web_phone_full.png"), full_page=True)
     for name in ("web_desktop.png", "web_phone.png", "web_combat.png"):
         assert (shots / name).stat().st_size > 10_000  # a page was drawn, not a blank
+    # axe-core, with a fight on, the seed revealed and a seat or two: nothing serious
+    for page, where in ((desk, "the GM's page in play"), (phone, "a player's phone in play")):
+        axe_check(page, where)
     for page in (gm, alice, bob):
         page.context.close()
 

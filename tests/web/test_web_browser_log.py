@@ -68,7 +68,10 @@ def test_times_show_in_the_readers_zone_and_rule_ids_open_the_rules(
     page.keyboard.press("Escape")
     expect(view).to_have_count(0)
 
-    # ids in the page's own text (an Obscur option: « (O-10) ») are linked by the script
+    # ids in the page's own text (an Obscur option: « (O-10) ») are linked by the script;
+    # the GM's compact card shows its options on demand
+    card = page.locator("section.card.sheet", has=page.locator("h2", has_text="Isaure"))
+    card.locator("details.more > summary").click()
     obscur = page.locator("a.rule-link[href='#rule-O-10']").first
     expect(obscur).to_be_attached()
     obscur.click()

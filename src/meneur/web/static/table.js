@@ -148,8 +148,8 @@
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
-        if (kind === "sheet") { // each card's values, the edit form closed as it was
-          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit").forEach(function (theirs) {
+        if (kind === "sheet") { // each card's values, one-tap odds, the edit form closed as it was
+          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit, .card.sheet .taps").forEach(function (theirs) {
             var mine = document.getElementById(theirs.id);
             if (mine && !mine.contains(document.activeElement)) mine.replaceWith(theirs);
           });
@@ -203,20 +203,35 @@
       });
   }
 
+  // The trait a docked « Roll » button will roll (the phone's action bar says it).
+  function showPicked(form) {
+    var picked = form.querySelector(".picked");
+    var chosen = form.querySelector("input[name=trait]:checked");
+    if (picked && chosen) picked.textContent = chosen.parentNode.querySelector(".tname").textContent;
+  }
+
   document.querySelectorAll("form.roll").forEach(function (form) {
+    showPicked(form);
     form.addEventListener("change", function (event) {
+      if (event.target.name === "trait") showPicked(form);
       if (event.target.name !== "mode" && event.target.name !== "faces") updateOdds(form);
     });
+  });
+
+  // A roll form (full options) or a GM's one-tap row (its trait is the button pressed).
+  document.querySelectorAll("form.roll, form.quick").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       if (event.submitter && event.submitter.getAttribute("formmethod") === "get") return;
       event.preventDefault();
       var status = form.querySelector(".status");
-      var button = form.querySelector("button.primary");
+      var button = event.submitter || form.querySelector("button.primary");
+      var body = new FormData(form);
+      if (button && button.name) body.set(button.name, button.value);
       button.disabled = true;
       status.textContent = "";
       fetch(form.action, {
         method: "POST",
-        body: new FormData(form),
+        body: body,
         headers: { "X-Requested-With": "fetch" },
         credentials: "same-origin"
       }).then(function (r) {
