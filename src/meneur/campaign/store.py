@@ -528,29 +528,10 @@ class Store:
     def committed_dice(self, *, campaign: str | None = None) -> CommittedDice | None:
         """Dice drawn from the open game session's seed, or ``None`` when none is open."""
         if campaign is not None:  # one query (the live table asks it at every roll)
-            query = (
-                select(GameSession.seed, GameSession.next_counter, GameSession.commitment)
-                .join(Campaign, Campaign.id == GameSession.campaign_id)
-                .where(Campaign.name_key == name_key(campaign), GameSession.revealed_at.is_(None))
-            )
-            if self.engine.dialect.name == "sqlite":
-                with self.transaction() as session:
-                    found = session.execute(query).first()
-            else:  # one statement needs no transaction: one round trip, not three
-                try:
-                    with self.engine.connect().execution_options(
-                        isolation_level="AUTOCOMMIT"
-                    ) as connection:
-                        found = connection.execute(query).first()
-                except DBAPIError as error:
-                    raise StorageError(
-                        N_("The database {url} failed: {reason}"),
-                        url=shown(self.engine.url),
-                        reason=_reason(error),
-                    ) from None
+            found = self.read_one(self._sql["open_dice"], {"key": name_key(campaign)})
             if found is None:
                 return None
-            return CommittedDice(bytes.fromhex(found.seed), found.next_counter, found.commitment)
+            return CommittedDice(bytes.fromhex(found[0]), found[1], found[2])
         with self.transaction() as session:
             try:
                 target = self._campaign(session, campaign)
@@ -640,12 +621,50 @@ class Store:
             "head": "SELECT seq, entry_hash FROM rolls WHERE campaign_id = :campaign"
             " ORDER BY seq DESC LIMIT 1",
             "insert": f"INSERT INTO rolls ({columns}) VALUES ({values})",
+            "open_dice": "SELECT s.seed, s.next_counter, s.commitment FROM game_sessions s"
+            " JOIN campaigns c ON c.id = s.campaign_id"
+            " WHERE c.name_key = :key AND s.revealed_at IS NULL",
         }
         if sqlite:
             return statements
         import re
 
         return {key: re.sub(r":(\w+)", r"%(\1)s", sql) for key, sql in statements.items()}
+
+    def read_one(self, sql: str, params: Mapping[str, Any]) -> Any:
+        """The first row of one statement (in the driver's parameter style), alone.
+
+        On PostgreSQL it runs outside any transaction (autocommit): one round trip, not
+        three (``BEGIN``, the statement, ``COMMIT``); the statement is sent as text the
+        driver prepares once it has seen it a few times. The hot path of play uses it
+        where SQLAlchemy's statement building would cost more than the query.
+        """
+        raw = self.engine.raw_connection()
+        try:
+            driver = raw.driver_connection
+            sqlite = self.engine.dialect.name == "sqlite"
+            if not sqlite:
+                driver.autocommit = True  # type: ignore[union-attr]
+            try:
+                cursor = raw.cursor()
+                cursor.execute(sql, dict(params))
+                row = cursor.fetchone()
+                cursor.close()
+                if sqlite:
+                    raw.commit()
+            finally:
+                if not sqlite:
+                    driver.autocommit = False  # type: ignore[union-attr]
+        except self.engine.dialect.loaded_dbapi.Error as error:
+            raw.invalidate()
+            raise StorageError(
+                N_("The database {url} failed: {reason}"),
+                url=shown(self.engine.url),
+                reason=_reason(error),
+            ) from None
+        finally:
+            raw.close()
+        return row
 
     def _moment(self, moment: datetime) -> Any:
         """A moment as SQLAlchemy would have stored it (SQLite keeps text, naive UTC)."""
