@@ -140,6 +140,22 @@ def roll_dict(roll: Roll) -> dict[str, Any]:
     }
 
 
+def _json(value: Any) -> Any:
+    """A JSON column as read through the DB-API (SQLite hands text, psycopg objects)."""
+    import json
+
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _aware(value: Any) -> datetime:
+    """A moment column as the ORM returns it (:class:`~meneur.campaign.models.UTCDateTime`)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)  # type: ignore[no-any-return]
+    return value.astimezone(UTC)  # type: ignore[no-any-return]
+
+
 def _reason(error: BaseException) -> str:
     original = getattr(error, "orig", None) or error
     lines = str(original).strip().splitlines()
@@ -413,7 +429,16 @@ class Store:
             return [self._character_info(target, row) for row in rows]
 
     def character(self, name: str, *, campaign: str | None = None) -> CharacterInfo:
-        with self.transaction() as session:
+        if campaign is not None:  # one constant statement (the table reads sheets to roll)
+            row = self.read_one(
+                self._sql["character"], {"campaign": name_key(campaign), "key": name_key(name)}
+            )
+            if row is not None:
+                return CharacterInfo(
+                    row[0], row[1], row[2], row[3], _json(row[4]), _json(row[5]),
+                    _aware(row[6]), _aware(row[7]),
+                )  # fmt: skip
+        with self.transaction() as session:  # not found: the ORM's way says which is missing
             target = self._campaign(session, campaign)
             return self._character_info(target, self._character(session, target, name))
 
@@ -593,6 +618,10 @@ class Store:
             "open_dice": "SELECT s.seed, s.next_counter, s.commitment FROM game_sessions s"
             " JOIN campaigns c ON c.id = s.campaign_id"
             " WHERE c.name_key = :key AND s.revealed_at IS NULL",
+            "character": "SELECT ch.id, c.name, ch.system, ch.name, ch.sheet, ch.state,"
+            " ch.created_at, ch.updated_at FROM characters ch"
+            " JOIN campaigns c ON c.id = ch.campaign_id"
+            " WHERE c.name_key = :campaign AND ch.name_key = :key",
         }
         if self.engine.dialect.name == "sqlite":
             return sql

@@ -77,10 +77,10 @@ async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
         field = ".".join(str(part) for part in first.get("loc", ())) or "-"
         message = _("Invalid value for {field}.").format(field=field[:60])
         raise HTTPException(status_code=400, detail=message) from None
-    if not await state.allow_roll(seat):
-        raise HTTPException(status_code=429)
     asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)
-    entry = await state.roller.run(state.roller.roll, seat, asked)
+    entry = await state.roll(seat, asked)
+    if entry is None:
+        raise HTTPException(status_code=429)
     publish(state, seat.table, entry)
     await note_in_fight(state, seat, entry)
     seen = audience(body.mode, seat.key, seat.key, viewer_is_gm=seat.is_gm)
