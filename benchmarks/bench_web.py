@@ -222,6 +222,8 @@ async def warm_up(
         finally:
             pool.put_nowait(connection)
 
+    if args.warmup:
+        await one(0)  # alone first: the odds worker starts once
     for _ in range(args.warmup):
         await asyncio.gather(*(one(number) for number in range(args.connections)))
 
