@@ -151,10 +151,14 @@ async def run(args: argparse.Namespace, workers: int) -> dict[str, Any]:
         pool: asyncio.Queue[Connection] = asyncio.Queue()
         for number in range(args.connections):  # the HTTP connections spread over servers
             pool.put_nowait(await Connection.open("127.0.0.1", ports[number % workers]))
-        cpu = time.process_time()
+        await warm_up(args, pool, table_id, seats)
+        cpu, wall = time.process_time(), time.perf_counter()
+        served = sum(cpu_seconds(server.pid) for server in servers)
         result = await load(args, pool, roots, table_id, seats)
+        result["wall"] = time.perf_counter() - wall
         result["client_cpu"] = time.process_time() - cpu
-        result["server_cpu"] = sum(cpu_seconds(server.pid) for server in servers)
+        result["server_cpu"] = sum(cpu_seconds(server.pid) for server in servers) - served
+        result["load"] = os.getloadavg()[0]
         while not pool.empty():
             pool.get_nowait().close()
         return result
@@ -198,6 +202,30 @@ class Connection:
 
     def close(self) -> None:
         self.writer.close()
+
+
+async def warm_up(
+    args: argparse.Namespace,
+    pool: asyncio.Queue[Connection],
+    table_id: int,
+    seats: list[tuple[str, str, str]],
+) -> None:
+    """A few rolls through every connection before the figures: the first roll of a
+    system imports its rules and fills the caches (seconds of CPU once per process)."""
+
+    async def one(number: int) -> None:
+        _, token, name = seats[number % len(seats)]
+        body = {"character": name, "trait": "Force", "threshold": 2, "mode": "public"}
+        connection = await pool.get()
+        try:
+            await connection.post(f"/api/t/{table_id}/{token}/roll", body)
+        finally:
+            pool.put_nowait(connection)
+
+    if args.warmup:
+        await one(0)  # alone first: the odds worker starts once
+    for _ in range(args.warmup):
+        await asyncio.gather(*(one(number) for number in range(args.connections)))
 
 
 ROLL = re.compile(r'"type": "roll", "id": "([0-9a-f]+)"')
@@ -360,6 +388,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=16, help="HTTP connections")
     parser.add_argument("--ws", default="auto", help="uvicorn's WebSocket implementation")
     parser.add_argument(
+        "--warmup", type=int, default=3, help="rounds of rolls (one per connection) not counted"
+    )
+    parser.add_argument(
         "--workers", default="1", help="server processes: 1, 2, or 1,2 (side by side)"
     )
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
@@ -374,10 +405,16 @@ def main() -> None:
         parser.error("several processes need --database postgresql (one per SQLite file)")
     if args.database == "postgresql" and not args.pg_url:
         parser.error("--database postgresql needs --pg-url (or MENEUR_TEST_PG_URL)")
+    before = os.getloadavg()[0]
     results = [asyncio.run(run(args, workers)) for workers in counts]
     print(
         f"live table: {args.clients} WebSocket clients on one table, loopback, "
         f"{args.database}; server processes: {', '.join(map(str, counts))}"
+    )
+    print(
+        f"machine load (1-min average) before: {before:.1f}, after each run: "
+        + ", ".join(f"{r['load']:.1f}" for r in results)
+        + f" ({os.cpu_count()} cores; other programs share them)"
     )
     print(f"{'figure':<46}" + "".join(f"{str(n) + ' proc.':>12}" for n in counts) + "   target")
 
@@ -421,7 +458,21 @@ def main() -> None:
         "CPU s: servers / this load script",
         [f"{r['server_cpu']:.1f} / {r['client_cpu']:.1f}" for r in results],
     )
-    print(f"({os.cpu_count()} cores; server CPU includes start-up)")
+    row(
+        "  server CPU ms per roll",
+        [
+            f"{1000 * r['server_cpu'] / max(1, m['rolls'] + p['rolls']):.1f}"
+            for r, m, p in zip(results, most, paced, strict=True)
+        ],
+    )
+    row(
+        "  this load script: share of one core",
+        [f"{100 * r['client_cpu'] / r['wall']:.0f} %" for r in results],
+    )
+    print(
+        "(CPU over both phases, after the warm-up; the load script runs on the same "
+        "cores as the servers and PostgreSQL)"
+    )
 
 
 if __name__ == "__main__":

@@ -85,19 +85,24 @@ def test_stored_character_rolls_and_spends_chance_in_one_entry(db_url: str, caps
 def test_roll_and_consequence_are_one_transaction(
     db_url: str, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """If the log entry cannot be written, the Chance spent is not written either."""
+    """If the log entry cannot be written, the Chance spent is not written either: the
+    database refuses the entry's INSERT after the sheet's UPDATE, in one transaction."""
     new_zed(capsys)
     entries = len(log(capsys))
+    from meneur.campaign import appending
 
-    def broken(*args: Any, **kwargs: Any) -> str:
-        raise RuntimeError("disk on fire")
+    made = appending.statements
 
-    monkeypatch.setattr("meneur.campaign.store.entry_hash", broken)  # after the sheet UPDATE
-    with pytest.raises(RuntimeError):
-        invoke(
-            capsys, "test", "tunnels", "--character", "Zed", "--trait", "Dextérité",
-            "--threshold", "2", "--chance", "1", "--faces", "1,2,5,3,5",
-        )  # fmt: skip
+    def broken(sqlite: bool) -> dict[str, str]:
+        sql = made(sqlite)
+        return {**sql, "insert": sql["insert"].replace("INSERT INTO rolls", "INSERT INTO nowhere")}
+
+    monkeypatch.setattr(appending, "statements", broken)
+    refused = invoke(
+        capsys, "test", "tunnels", "--character", "Zed", "--trait", "Dextérité",
+        "--threshold", "2", "--chance", "1", "--faces", "1,2,5,3,5",
+    )  # fmt: skip
+    assert refused.status == 2 and "nowhere" in refused.err
     monkeypatch.undo()
     monkeypatch.setenv("MENEUR_DB_URL", db_url)
     assert sheet_of("Zed")["chance"]["current"] == 4

@@ -191,3 +191,15 @@ def test_committed_session_rolls_verify(store: Store) -> None:
     assert store.committed_dice() is None
     report = verify_log(store.export_log())
     assert (report.entries, report.recomputed) == (3, 3)
+
+
+def test_a_character_read_by_campaign_name_is_the_one_the_orm_reads(store: Store) -> None:
+    """The one-statement read (the table's, at each roll) gives what the ORM gives."""
+    store.create_campaign("Légendes du jeudi")
+    store.add_character("krasses", "Zéd", {"skills": {"Baston": 2}}, {"vecu": 1})
+    fast = store.character("zed", campaign="legendes du JEUDI")
+    assert fast == store.character("Zéd")  # the current campaign: the ORM's way
+    assert fast.campaign == "Légendes du jeudi" and fast.sheet == {"skills": {"Baston": 2}}
+    assert fast.created_at.tzinfo is not None
+    with pytest.raises(CampaignError, match="Nobody"):
+        store.character("Nobody", campaign="Légendes du jeudi")

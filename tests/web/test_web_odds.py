@@ -26,6 +26,21 @@ def test_a_computation_past_its_budget_is_stopped_and_remembered() -> None:
         odds.close()
 
 
+def test_questions_waiting_on_a_stopped_worker_get_no_answer_never_an_error() -> None:
+    """Several questions at once on a worker stopped past its budget: each waiting one
+    finds the pool broken (its processes already gone) and gets « not available »."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    odds = Odds(budget=0.5)
+    try:
+        with ThreadPoolExecutor(6) as threads:
+            found = list(threads.map(lambda n: odds.run(time.sleep, 30 + n), range(6)))
+        assert all(answer is SLOW for answer in found)
+        assert odds.run(abs, -4) == 4  # a new worker answers the next question
+    finally:
+        odds.close()
+
+
 def test_odds_are_rate_limited_like_rolls(tmp_path: Path) -> None:
     for table in make_table(tmp_path, WebSettings(roll_rate=0.001, roll_burst=2)):
         table.create(table.gm, "tunnels", "Brindille", **TUNNELS)

@@ -21,16 +21,15 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from meneur.campaign import migrate
+from meneur.campaign.appending import Append, Appender
 from meneur.campaign.chain import (
     GENESIS,
-    HASHED_FIELDS,
     CommittedDice,
     commitment_of,
-    entry_hash,
     new_seed,
 )
 from meneur.campaign.engine import database_url, make_engine, shown
-from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict, StorageError
+from meneur.campaign.errors import CampaignError, StorageError
 from meneur.campaign.models import (
     Campaign,
     Character,
@@ -141,6 +140,22 @@ def roll_dict(roll: Roll) -> dict[str, Any]:
     }
 
 
+def _json(value: Any) -> Any:
+    """A JSON column as read through the DB-API (SQLite hands text, psycopg objects)."""
+    import json
+
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _aware(value: Any) -> datetime:
+    """A moment column as the ORM returns it (:class:`~meneur.campaign.models.UTCDateTime`)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)  # type: ignore[no-any-return]
+    return value.astimezone(UTC)  # type: ignore[no-any-return]
+
+
 def _reason(error: BaseException) -> str:
     original = getattr(error, "orig", None) or error
     lines = str(original).strip().splitlines()
@@ -168,6 +183,7 @@ class Store:
             ) from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._has_current = False
+        self._appender = Appender(self)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -413,7 +429,16 @@ class Store:
             return [self._character_info(target, row) for row in rows]
 
     def character(self, name: str, *, campaign: str | None = None) -> CharacterInfo:
-        with self.transaction() as session:
+        if campaign is not None:  # one constant statement (the table reads sheets to roll)
+            row = self.read_one(
+                self._sql["character"], {"campaign": name_key(campaign), "key": name_key(name)}
+            )
+            if row is not None:
+                return CharacterInfo(
+                    row[0], row[1], row[2], row[3], _json(row[4]), _json(row[5]),
+                    _aware(row[6]), _aware(row[7]),
+                )  # fmt: skip
+        with self.transaction() as session:  # not found: the ORM's way says which is missing
             target = self._campaign(session, campaign)
             return self._character_info(target, self._character(session, target, name))
 
@@ -528,29 +553,10 @@ class Store:
     def committed_dice(self, *, campaign: str | None = None) -> CommittedDice | None:
         """Dice drawn from the open game session's seed, or ``None`` when none is open."""
         if campaign is not None:  # one query (the live table asks it at every roll)
-            query = (
-                select(GameSession.seed, GameSession.next_counter, GameSession.commitment)
-                .join(Campaign, Campaign.id == GameSession.campaign_id)
-                .where(Campaign.name_key == name_key(campaign), GameSession.revealed_at.is_(None))
-            )
-            if self.engine.dialect.name == "sqlite":
-                with self.transaction() as session:
-                    found = session.execute(query).first()
-            else:  # one statement needs no transaction: one round trip, not three
-                try:
-                    with self.engine.connect().execution_options(
-                        isolation_level="AUTOCOMMIT"
-                    ) as connection:
-                        found = connection.execute(query).first()
-                except DBAPIError as error:
-                    raise StorageError(
-                        N_("The database {url} failed: {reason}"),
-                        url=shown(self.engine.url),
-                        reason=_reason(error),
-                    ) from None
+            found = self.read_one(self._sql["open_dice"], {"key": name_key(campaign)})
             if found is None:
                 return None
-            return CommittedDice(bytes.fromhex(found.seed), found.next_counter, found.commitment)
+            return CommittedDice(bytes.fromhex(found[0]), found[1], found[2])
         with self.transaction() as session:
             try:
                 target = self._campaign(session, campaign)
@@ -606,46 +612,57 @@ class Store:
 
     @cached_property
     def _sql(self) -> dict[str, str]:
-        """The statements of :meth:`append_roll` in the driver's own parameter style.
-
-        The hot path of play talks to the DB-API connection directly: SQLAlchemy's
-        statement machinery costs several times what SQLite itself does here.
-        """
-        sqlite = self.engine.dialect.name == "sqlite"
-        lock = "" if sqlite else " FOR UPDATE"
-        columns = (
-            "campaign_id, seq, at, character_id, who, system, kind, params, faces, decisions,"
-            " outcome, source, game_session_id, commitment, counter, draws, prev_hash,"
-            " entry_hash"
-        )
-        values = ", ".join(
-            f"CAST(:{name} AS json)" if name in JSON_FIELDS and not sqlite else f":{name}"
-            for name in (column.strip() for column in columns.split(","))
-        )
-        state = ":state" if sqlite else "CAST(:state AS json)"
-        sheet = ":sheet" if sqlite else "CAST(:sheet AS json)"
-        statements = {
-            "current": "SELECT value FROM settings WHERE key = :key",
-            "campaign_id": "SELECT id, name FROM campaigns WHERE id = :id" + lock,
-            "campaign_key": "SELECT id, name FROM campaigns WHERE name_key = :key" + lock,
-            "character": "SELECT id, name FROM characters"
-            " WHERE campaign_id = :campaign AND name_key = :key",
-            "character_sheet": "SELECT id, name, sheet FROM characters"
-            " WHERE campaign_id = :campaign AND name_key = :key" + lock,
-            "state": f"UPDATE characters SET state = {state}, updated_at = :now WHERE id = :id",
-            "sheet": f"UPDATE characters SET sheet = {sheet}, updated_at = :now WHERE id = :id",
-            "session": "SELECT id, next_counter, revealed_at FROM game_sessions"
-            " WHERE campaign_id = :campaign AND commitment = :commitment" + lock,
-            "counter": "UPDATE game_sessions SET next_counter = :counter WHERE id = :id",
-            "head": "SELECT seq, entry_hash FROM rolls WHERE campaign_id = :campaign"
-            " ORDER BY seq DESC LIMIT 1",
-            "insert": f"INSERT INTO rolls ({columns}) VALUES ({values})",
+        """The statements of the hot path in the driver's own parameter style (the log's
+        own are :mod:`meneur.campaign.appending`'s)."""
+        sql = {
+            "open_dice": "SELECT s.seed, s.next_counter, s.commitment FROM game_sessions s"
+            " JOIN campaigns c ON c.id = s.campaign_id"
+            " WHERE c.name_key = :key AND s.revealed_at IS NULL",
+            "character": "SELECT ch.id, c.name, ch.system, ch.name, ch.sheet, ch.state,"
+            " ch.created_at, ch.updated_at FROM characters ch"
+            " JOIN campaigns c ON c.id = ch.campaign_id"
+            " WHERE c.name_key = :campaign AND ch.name_key = :key",
         }
-        if sqlite:
-            return statements
+        if self.engine.dialect.name == "sqlite":
+            return sql
         import re
 
-        return {key: re.sub(r":(\w+)", r"%(\1)s", sql) for key, sql in statements.items()}
+        return {key: re.sub(r":(\w+)", r"%(\1)s", text) for key, text in sql.items()}
+
+    def read_one(self, sql: str, params: Mapping[str, Any]) -> Any:
+        """The first row of one statement (in the driver's parameter style), alone.
+
+        On PostgreSQL it runs outside any transaction (autocommit): one round trip, not
+        three (``BEGIN``, the statement, ``COMMIT``); the statement is sent as text the
+        driver prepares once it has seen it a few times. The hot path of play uses it
+        where SQLAlchemy's statement building would cost more than the query.
+        """
+        raw = self.engine.raw_connection()
+        try:
+            driver = raw.driver_connection
+            sqlite = self.engine.dialect.name == "sqlite"
+            if not sqlite:
+                driver.autocommit = True  # type: ignore[union-attr]
+            try:
+                cursor = raw.cursor()
+                cursor.execute(sql, dict(params))
+                row = cursor.fetchone()
+                cursor.close()
+                if sqlite:
+                    raw.commit()
+            finally:
+                if not sqlite:
+                    driver.autocommit = False  # type: ignore[union-attr]
+        except self.engine.dialect.loaded_dbapi.Error as error:
+            raw.invalidate()
+            raise StorageError(
+                N_("The database {url} failed: {reason}"),
+                url=shown(self.engine.url),
+                reason=_reason(error),
+            ) from None
+        finally:
+            raw.close()
+        return row
 
     def _moment(self, moment: datetime) -> Any:
         """A moment as SQLAlchemy would have stored it (SQLite keeps text, naive UTC)."""
@@ -684,123 +701,8 @@ class Store:
         campaign: str | None,
         previous: Mapping[str, dict[str, Any]],
     ) -> dict[str, Any]:
-        import json
-
-        sql = self._sql
-        raw = self.engine.raw_connection()
-        try:
-            cursor = raw.cursor()
-            if self.engine.dialect.name == "sqlite":
-                cursor.execute("BEGIN IMMEDIATE")
-
-            def one(name: str, params: dict[str, Any]) -> Any:
-                cursor.execute(sql[name], params)
-                return cursor.fetchone()
-
-            if campaign is None:
-                current = one("current", {"key": CURRENT_KEY})
-                found = one("campaign_id", {"id": int(current[0]) if current else 0})
-            else:
-                found = one("campaign_key", {"key": name_key(campaign)})
-            if found is None:
-                raise CampaignError(N_("No campaign named '{name}'."), name=(campaign or "?")[:80])
-            campaign_id, campaign_name = found
-            now = utcnow()
-            character_id: int | None = None
-            who = roll.who or ""
-            if roll.character is not None:
-                row = one("character", {"campaign": campaign_id, "key": name_key(roll.character)})
-                if row is None:
-                    raise CampaignError(
-                        N_("No character named '{name}' in the campaign '{campaign}'."),
-                        name=roll.character[:80],
-                        campaign=campaign_name,
-                    )
-                character_id, who = row
-                if state is not None:
-                    cursor.execute(
-                        sql["state"],
-                        {"state": json.dumps(state), "now": self._moment(now), "id": character_id},
-                    )
-            for name, sheet in sheets.items():
-                row = one("character_sheet", {"campaign": campaign_id, "key": name_key(name)})
-                if row is not None and name in previous:
-                    stored = json.loads(row[2]) if isinstance(row[2], str) else row[2]
-                    if _canonical(stored) != _canonical(previous[name]):
-                        raise SheetConflict(
-                            N_("The sheet of {name} changed meanwhile: roll again."), name=name
-                        )
-                if row is None:
-                    raise CampaignError(
-                        N_("No character named '{name}' in the campaign '{campaign}'."),
-                        name=name[:80],
-                        campaign=campaign_name,
-                    )
-                cursor.execute(
-                    sql["sheet"],
-                    {"sheet": json.dumps(sheet), "now": self._moment(now), "id": row[0]},
-                )
-            session_id: int | None = None
-            draws: list[Any] = []
-            counter: int | None = None
-            commitment: str | None = None
-            if roll.dice is not None:
-                game = one("session", {"campaign": campaign_id, "commitment": roll.dice.commitment})
-                if game is None or game[2] is not None:
-                    raise DiceConflict(N_("The game session of these dice is not open any more."))
-                if game[1] != roll.dice.start:
-                    raise DiceConflict(
-                        N_("Another roll used the committed dice at the same time: roll again.")
-                    )
-                cursor.execute(sql["counter"], {"counter": roll.dice.counter, "id": game[0]})
-                session_id = game[0]
-                draws = [list(d) for d in roll.dice.draws]
-                counter = roll.dice.start
-                commitment = roll.dice.commitment
-            last = one("head", {"campaign": campaign_id})
-            seq, prev_hash = (last[0], last[1]) if last is not None else (0, GENESIS)
-            entry: dict[str, Any] = {
-                "seq": seq + 1,
-                "at": format_at(now),
-                "who": who,
-                "system": roll.system,
-                "kind": roll.kind,
-                "params": roll.params,
-                "faces": [list(stream) for stream in roll.faces],
-                "decisions": list(roll.decisions),
-                "outcome": roll.outcome,
-                "source": roll.source,
-                "commitment": commitment,
-                "counter": counter,
-                "draws": draws,
-                "prev_hash": prev_hash,
-            }
-            entry["hash"] = entry_hash(prev_hash, entry)
-            params = {name: entry[name] for name in HASHED_FIELDS}
-            params.update({name: json.dumps(entry[name]) for name in JSON_FIELDS})
-            params.update(
-                at=self._moment(now),
-                campaign_id=campaign_id,
-                character_id=character_id,
-                game_session_id=session_id,
-                prev_hash=prev_hash,
-                entry_hash=entry["hash"],
-            )
-            cursor.execute(sql["insert"], params)
-            cursor.close()
-            raw.commit()
-        except BaseException as error:
-            raw.rollback()
-            if isinstance(error, self.engine.dialect.loaded_dbapi.Error):
-                raise StorageError(
-                    N_("The database {url} failed: {reason}"),
-                    url=shown(self.engine.url),
-                    reason=_reason(error),
-                ) from None
-            raise
-        finally:
-            raw.close()
-        return entry
+        """The entry written for ``roll`` (in a group with the appends made meanwhile)."""
+        return self._appender.append(Append(roll, state, sheets, campaign, previous))
 
     def rolls(
         self,

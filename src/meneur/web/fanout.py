@@ -8,7 +8,10 @@ listening connection receives: PostgreSQL hands the notifications to every liste
 the same order, so every page, whichever process serves it, sees the rolls in one order.
 
 A roll's entry travels in the notification when it fits (8000 bytes at most); a larger
-one is read from the database by each process.
+one is read from the database by each process. Messages queued while the previous
+notification was being sent go together, as one JSON array per notification while they
+fit: on a busy table a notification (and its round trip) per roll would cost more than
+the rolls' own writes, which are grouped (:mod:`meneur.campaign.appending`).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ class Fanout:
         self.listening = listening
         """Told ``True`` once this process hears every change, ``False`` when it stops:
         what it keeps in memory (the seats) is only good while it listens."""
-        self._queue: asyncio.Queue[str] | None = None
+        self._queue: asyncio.Queue[tuple[str, int]] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._connections: list[Any] = []
 
@@ -94,29 +97,57 @@ class Fanout:
             self.deliver(message)
             return
         payload = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-        if len(payload.encode()) > PAYLOAD_LIMIT and "entry" in message:
+        size = len(payload.encode())
+        if size > PAYLOAD_LIMIT and "entry" in message:
             entry = message["entry"]
             slim = {k: v for k, v in message.items() if k != "entry"}
             slim["seq"], slim["campaign"] = entry["seq"], message.get("campaign")
             payload = json.dumps(slim, separators=(",", ":"))
-        self._queue.put_nowait(payload)
+            size = len(payload.encode())
+        self._queue.put_nowait((payload, size))
 
-    async def _send(self, connection: Any, queue: asyncio.Queue[str]) -> None:
+    async def _send(self, connection: Any, queue: asyncio.Queue[tuple[str, int]]) -> None:
         while True:
-            payload = await queue.get()
-            try:
-                await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-            except Exception:  # the page reloads what it missed; the server goes on
-                log.warning("live message not sent to the other processes", exc_info=True)
+            waiting = [await queue.get()]
+            while not queue.empty():
+                waiting.append(queue.get_nowait())
+            for payload in packed(waiting):
+                try:
+                    await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                except Exception:  # the page reloads what it missed; the server goes on
+                    log.warning("live message not sent to the other processes", exc_info=True)
 
     async def _listen(self, connection: Any) -> None:
         try:
             async for notice in connection.notifies():
                 try:
-                    self.deliver(json.loads(notice.payload))
-                except Exception:
+                    found = json.loads(notice.payload)
+                except ValueError:
                     log.warning("live message not delivered", exc_info=True)
+                    continue
+                for message in found if isinstance(found, list) else [found]:
+                    try:
+                        self.deliver(message)
+                    except Exception:
+                        log.warning("live message not delivered", exc_info=True)
         except Exception:  # the connection is lost: nothing heard any more, nothing kept
             log.warning("live messages from the other processes lost", exc_info=True)
         finally:
             self._heard(False)
+
+
+def packed(waiting: list[tuple[str, int]]) -> list[str]:
+    """The payloads of ``waiting`` (each a JSON object and its size in bytes), in order,
+    as few notifications as fit: one object alone, several as a JSON array."""
+    sent: list[str] = []
+    group: list[str] = []
+    size = 1
+    for payload, length in waiting:
+        if group and size + length + 1 > PAYLOAD_LIMIT:
+            sent.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
+            group, size = [], 1
+        group.append(payload)
+        size += length + 1
+    if group:
+        sent.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
+    return sent

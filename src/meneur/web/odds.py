@@ -124,7 +124,8 @@ class Odds:
         with self._lock:
             if self._pool is pool:
                 self._pool = None
-        for process in list(getattr(pool, "_processes", {}).values()):
+        # a pool another question stopped first has no processes left (``None``)
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
 

@@ -22,7 +22,7 @@ from meneur.web.fanout import Fanout
 from meneur.web.limits import Limits
 from meneur.web.live import Hub
 from meneur.web.odds import Odds
-from meneur.web.rolls import Roller
+from meneur.web.rolls import Roller, RollRequest
 from meneur.web.systems import Waiting
 from meneur.web.tables import Seat, Tables
 
@@ -119,6 +119,22 @@ class WebState:
         settings = self.settings
         key = f"roll:{seat.table.id}:{seat.key}"
         return await self._allow(key, settings.roll_rate, settings.roll_burst)
+
+    async def roll(self, seat: Seat, asked: RollRequest) -> dict[str, Any] | None:
+        """``asked`` rolled for ``seat`` within its rate (``None``: over it), the rate
+        taken and the roll made in one hop to a writer thread (a hop costs more than
+        either on a busy table)."""
+        limits, settings = self.shared_limits, self.settings
+        key = f"roll:{seat.table.id}:{seat.key}"
+
+        def limited() -> dict[str, Any] | None:
+            if not limits.take(key, settings.roll_rate, settings.roll_burst):
+                return None
+            entry: dict[str, Any] = self.roller.roll(seat, asked)
+            return entry
+
+        found: dict[str, Any] | None = await self.roller.run(limited)
+        return found
 
     async def allow_join(self, table_id: int, address: str) -> bool:
         """A join from ``address`` at the table, within its rate (every process counts)."""

@@ -79,10 +79,10 @@ async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
             field=problem.where[:60], reason=problem.reason
         )
         raise HTTPException(status_code=400, detail=message) from None
-    if not await state.allow_roll(seat):
-        raise HTTPException(status_code=429)
     asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)
-    entry = await state.roller.run(state.roller.roll, seat, asked)
+    entry = await state.roll(seat, asked)
+    if entry is None:
+        raise HTTPException(status_code=429)
     publish(state, seat.table, entry)
     await note_in_fight(state, seat, entry)
     seen = audience(body.mode, seat.key, seat.key, viewer_is_gm=seat.is_gm)

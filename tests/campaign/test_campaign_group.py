@@ -1,0 +1,153 @@
+"""Group commit of the roll log (:mod:`meneur.campaign.appending`), on SQLite and PostgreSQL.
+
+The appends waiting while a group is written go together in the next transaction: the
+chain stays one unbroken sequence, each request gets its own answer, and a request
+refused on its own never takes the rest of its group with it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from meneur.campaign.appending import Appender
+from meneur.campaign.chain import verify_log
+from meneur.campaign.errors import CampaignError, SheetConflict
+from meneur.campaign.store import NewRoll, Store
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    with Store(db_url) as opened:
+        opened.create_campaign("A")
+        opened.add_character("krasses", "Zed", {"skills": {}}, campaign="A")
+        yield opened
+
+
+def roll(who: str | None = "Zed", total: int = 7) -> NewRoll:
+    return NewRoll(
+        system="generic",
+        kind="roll",
+        params={"expression": "2d6"},
+        faces=[[3, total - 3]],
+        outcome={"total": total},
+        source="physical",
+        character=who,
+    )
+
+
+def held_groups(monkeypatch: pytest.MonkeyPatch, waiting: int) -> list[int]:
+    """Record each group's size; the first group is held until ``waiting`` others queue."""
+    sizes: list[int] = []
+    write = Appender._write
+
+    def recorded(self: Appender, group: list[Any]) -> None:
+        if not sizes:
+            deadline = time.monotonic() + 10
+            while len(self._waiting) < waiting and time.monotonic() < deadline:
+                time.sleep(0.005)
+        sizes.append(len(group))
+        write(self, group)
+
+    monkeypatch.setattr(Appender, "_write", recorded)
+    return sizes
+
+
+def in_threads(count: int, work: Any) -> list[Any]:
+    results: list[Any] = [None] * count
+
+    def run(index: int) -> None:
+        try:
+            results[index] = work(index)
+        except Exception as error:
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_waiting_appends_are_written_in_one_group_and_chained_in_order(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sizes = held_groups(monkeypatch, waiting=7)
+    entries = in_threads(8, lambda n: store.append_roll(roll(total=n + 2), campaign="A"))
+    assert sizes[:2] == [1, 7]  # the first alone; the seven that waited meanwhile together
+    assert sorted(e["seq"] for e in entries) == list(range(1, 9))
+    log = store.export_log(campaign="A")
+    report = verify_log(log)
+    assert report.complete and report.entries == 8
+    by_seq = {e["seq"]: e for e in log["entries"]}
+    for entry in entries:  # each caller got its own entry, as stored
+        assert by_seq[entry["seq"]]["hash"] == entry["hash"]
+        assert by_seq[entry["seq"]]["outcome"] == entry["outcome"]
+
+
+def test_a_request_refused_alone_leaves_its_group_written(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sizes = held_groups(monkeypatch, waiting=5)
+
+    def work(n: int) -> dict[str, Any]:
+        return store.append_roll(roll("Nobody" if n == 3 else "Zed", total=n + 2), campaign="A")
+
+    results = in_threads(6, work)
+    assert max(sizes) > 1
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], CampaignError)
+    assert "Nobody" in str(refused[0])
+    report = verify_log(store.export_log(campaign="A"))
+    assert report.complete and report.entries == 5  # no gap where the refused one was
+
+
+def test_two_spends_from_one_sheet_in_one_group_apply_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second spend read the sheet before the first one changed it: refused."""
+    before = store.character("Zed", campaign="A").sheet
+    sizes = held_groups(monkeypatch, waiting=2)
+    spent = {**before, "spent": 1}
+
+    def work(n: int) -> dict[str, Any]:
+        if n == 0:  # holds the first group while the two spends queue
+            return store.append_roll(roll(total=2), campaign="A")
+        sheets = {"Zed": {**spent, "by": n}}
+        return store.append_roll(
+            roll(total=3), sheets=sheets, campaign="A", previous={"Zed": before}
+        )
+
+    results = in_threads(3, work)
+    assert sizes[:2] == [1, 2]
+    conflicts = [r for r in results if isinstance(r, SheetConflict)]
+    assert len(conflicts) == 1
+    assert store.character("Zed", campaign="A").sheet["spent"] == 1
+    assert verify_log(store.export_log(campaign="A")).entries == 2
+
+
+def test_a_group_the_database_refuses_whole_is_written_one_by_one(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group failing in the database (here: its third insert) answers each request
+    alone: the others are written, the failing one gets the database's refusal."""
+    sizes = held_groups(monkeypatch, waiting=3)
+    group = Appender._group
+
+    def failing(self: Appender, raw: Any, requests: list[Any]) -> None:
+        if any(r.roll.outcome["total"] == 99 for r in requests):
+            raise RuntimeError("refused")
+        group(self, raw, requests)
+
+    monkeypatch.setattr(Appender, "_group", failing)
+    totals = [2, 3, 99, 4]
+    results = in_threads(4, lambda n: store.append_roll(roll(total=totals[n]), campaign="A"))
+    assert max(sizes) == 3
+    assert [isinstance(r, RuntimeError) for r in results] == [False, False, True, False]
+    report = verify_log(store.export_log(campaign="A"))
+    assert report.complete and report.entries == 3
