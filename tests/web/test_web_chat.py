@@ -16,6 +16,7 @@ import pytest
 from cli_helpers import invoke
 from meneur.campaign.chain import verify_log
 from meneur.campaign.replay import replay_entries
+from meneur.cli.campaign import _summary
 from meneur.web.chat import MAX_LINE, DiceLine, Help, Say, Whisper, parse_line
 from meneur.web.live import audience
 from meneur.web.state import WebSettings
@@ -244,7 +245,9 @@ def test_chat_is_shown_as_text_never_as_markup(table: Table) -> None:
     for text in (html, table.client.get(bob).text):
         assert "<script>alert" not in text and "<img src=x" not in text
         assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img" in text
-    assert table.store.rolls()[0]["outcome"]["text"] == hostile  # kept as typed
+    [entry] = table.store.rolls()
+    assert entry["outcome"]["text"] == hostile  # kept as typed
+    assert _summary(entry) == "text: " + hostile  # what `meneur log` shows, as plain text
 
 
 def test_lines_are_bounded_and_refused_clearly(table: Table) -> None:
