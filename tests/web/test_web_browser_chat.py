@@ -7,15 +7,22 @@ GM's page and not on another player's.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
-from web.test_web_browser import WAIT, join
+from web.test_web_browser import DOCS_IMAGES, WAIT, join
 from web.test_web_browser import browser as browser
 from web.test_web_browser import server as server
 
 
-def test_a_player_rolls_from_the_line_and_recalls_it(browser: Any, server: dict[str, Any]) -> None:
+def test_a_player_rolls_from_the_line_and_recalls_it(
+    browser: Any, server: dict[str, Any], tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
+
+    keep = os.environ.get("MENEUR_SCREENSHOTS", "") in ("1", "true", "yes")
+    shots = DOCS_IMAGES if keep else tmp_path
 
     gm = browser.new_context(locale="fr-FR").new_page()
     gm.set_default_timeout(WAIT)
@@ -54,6 +61,8 @@ def test_a_player_rolls_from_the_line_and_recalls_it(browser: Any, server: dict[
     expect(bob.locator("#log li.chat")).to_have_count(1)  # the chat line, not the whisper
     assert bob.locator("#log li.whisper").count() == 0
 
+    gm.locator("section.card.log").screenshot(path=str(shots / "web_chat.png"))
+    bob.screenshot(path=str(shots / "web_chat_phone.png"))
     line.fill("/w Zorglub salut")
     line.press("Enter")
     expect(alice.locator("#say-answer")).to_contain_text("Personne à cette table")
