@@ -114,3 +114,18 @@ def test_bounds_of_expressions() -> None:
     assert bounds(parse("6d10cs>=8")) == (0, 6)
     assert bounds(parse("(1d6)*-2")) == (-12, -2)
     assert bounds(parse("3d6x"))[1] == float("inf")
+
+
+def test_marks_strike_the_dice_the_expression_does_not_count() -> None:
+    """The table strikes 4d6kh3's lowest die and marks cs successes (DiceCheck.marks)."""
+    from meneur.dice.check import DiceCheck, DiceParams
+
+    check = DiceCheck()
+    assert check.marks(DiceParams("4d6kh3"), ((2, 5, 1, 3),)) == (("", "", "dropped", ""),)
+    assert check.marks(DiceParams("4d6dl1 + 1d4"), ((2, 5, 1, 3, 4),)) == (
+        ("", "", "dropped", "", ""),
+    )
+    assert check.marks(DiceParams("3d10cs>=8"), ((8, 1, 10),)) == (("hit", "", "hit"),)
+    # an explosion's die is drawn after the others but listed after its parent: rather
+    # than strike the wrong face, nothing is marked
+    assert check.marks(DiceParams("3d6!kh2"), ((6, 2, 1, 3),)) == (("", "", "", ""),)

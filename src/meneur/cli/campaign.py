@@ -336,7 +336,17 @@ def parse_since(text: str) -> datetime:
 
 def _summary(entry: dict[str, Any]) -> str:
     outcome = entry.get("outcome") or {}
-    for key in ("verdict", "result", "outcome", "total", "successes", "winner", "passed", "name"):
+    for key in (
+        "verdict",
+        "result",
+        "outcome",
+        "total",
+        "successes",
+        "winner",
+        "passed",
+        "name",
+        "text",
+    ):
         value = outcome.get(key) if isinstance(outcome, dict) else None
         if value is not None and not isinstance(value, dict | list):
             return f"{key}: {value}"

@@ -15,11 +15,21 @@ from typing import TYPE_CHECKING, Any
 
 from meneur.dice.parse import MAX_SIDES, parse
 from meneur.dice.render import to_json
-from meneur.dice.roll import RolledExpression, roll_expression
+from meneur.dice.roll import (
+    Die,
+    Rolled,
+    RolledDice,
+    RolledExpression,
+    RolledGroup,
+    RolledNegation,
+    RolledOperation,
+    roll_expression,
+)
 from meneur.errors import DiceSyntaxError, RuleError
 from meneur.locale import N_
 from meneur.rng import DiceSource, RecordingDice
-from meneur.systems.base import Check, FaceReader, Faces, Rolled
+from meneur.systems.base import Check, FaceReader, Faces
+from meneur.systems.base import Rolled as Drawn
 
 if TYPE_CHECKING:
     from meneur.odds.dist import Dist
@@ -55,6 +65,19 @@ class _ReaderSource:
         return None
 
 
+def _dice(rolled: Rolled) -> list[Die]:
+    """Every die of a rolled tree, left to right."""
+    if isinstance(rolled, RolledDice):
+        return list(rolled.dice)
+    if isinstance(rolled, RolledOperation):
+        return _dice(rolled.left) + _dice(rolled.right)
+    if isinstance(rolled, RolledNegation):
+        return _dice(rolled.operand)
+    if isinstance(rolled, RolledGroup):
+        return _dice(rolled.inner)
+    return []
+
+
 class DiceCheck(Check[DiceParams, RolledExpression]):
     """Any generic dice expression: one stream of dice of any size."""
 
@@ -69,14 +92,23 @@ class DiceCheck(Check[DiceParams, RolledExpression]):
 
     def roll(
         self, params: DiceParams, sources: Sequence[DiceSource]
-    ) -> Rolled[DiceParams, RolledExpression]:
+    ) -> Drawn[DiceParams, RolledExpression]:
         """Draw each die with its own sides, straight from the source, in one pass."""
         recording = RecordingDice(sources[0])
         rolled = roll_expression(parse(params.expression), recording)
-        return self.finished(Rolled(params, (tuple(recording.faces),), rolled), sources[:1])
+        return self.finished(Drawn(params, (tuple(recording.faces),), rolled), sources[:1])
 
     def key(self, outcome: RolledExpression) -> Hashable:
         return outcome.total
+
+    def marks(self, params: DiceParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
+        """``dropped`` for a die the expression does not count (``4d6kh3``'s lowest, a
+        rerolled die), ``hit`` for a success under ``cs``; faces drawn in another order
+        than the tree lists them (explosions) are left unmarked."""
+        dice = _dice(self.resolve(params, faces).tree)
+        if len(faces) != 1 or [die.face for die in dice] != list(faces[0]):
+            return super().marks(params, faces)
+        return (tuple("dropped" if not d.kept else "hit" if d.success else "" for d in dice),)
 
     def odds(self, params: DiceParams) -> Dist[Hashable]:
         raise RuleError(N_("Exact odds of a generic expression are not computed here."))

@@ -293,7 +293,7 @@ def create_app(
     store: Store | None = None, *, settings: WebSettings | None = None, url: str | None = None
 ) -> FastAPI:
     """The application on ``store`` (or a store opened on ``url`` / the default database)."""
-    from meneur.web.routes import api, pages, ws
+    from meneur.web.routes import api, chat, pages, ws
 
     owned = store is None
     the_store = store if store is not None else Store(url)
@@ -386,6 +386,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)
     app.include_router(api.router)
+    app.include_router(chat.router)
     app.include_router(ws.router)
     app.add_middleware(Language)
     app.add_middleware(SameOrigin, hosts=the_settings.hosts, public=the_settings.public_url)

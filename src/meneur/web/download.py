@@ -2,13 +2,14 @@
 
 The GM's copy is the campaign's whole log, as ``meneur log --export`` writes it. A
 player's copy holds only the entries the table shows them in full: another seat's GM-only
-or self roll, and any blind roll (their own included: its dice are hidden from them), are
-left out whole. The entries kept are unchanged, so each one's hash still checks and
-``meneur verify`` walks the links between neighbours; where an entry is left out, the
-sequence numbers jump, and verify counts those gaps (it cannot check the links across
-them, nor what they held). What a player's copy tells beyond the table: how many entries
-are left out and where (their sequence numbers are hashed, they cannot be renumbered), and
-the seat ids (``p3``) in the kept entries' decisions.
+or self roll, any blind roll (their own included: its dice are hidden from them), and the
+whispers they neither sent nor received, are left out whole. The entries kept are
+unchanged, so each one's hash still checks and ``meneur verify`` walks the links between
+neighbours; where an entry is left out, the sequence numbers jump, and verify counts those
+gaps (it cannot check the links across them, nor what they held). What a player's copy
+tells beyond the table: how many entries are left out and where (their sequence numbers
+are hashed, they cannot be renumbered), and the seat ids (``p3``) in the kept entries'
+decisions.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from typing import Any
 
 from meneur.campaign.store import Store
-from meneur.web.live import audience, roll_meta
+from meneur.web.live import seen_by
 from meneur.web.tables import Seat
 
 
@@ -29,7 +30,7 @@ def seat_log(store: Store, seat: Seat) -> dict[str, Any]:
     kept = [
         entry
         for entry in document["entries"]
-        if audience(*roll_meta(entry), seat.key, viewer_is_gm=False) == "full"
+        if seen_by(entry, seat.key, viewer_is_gm=False) == "full"
     ]
     return {**document, "reader": "player", "entries": kept}
 

@@ -7,6 +7,11 @@ Roll modes keep Foundry VTT's names:
 * ``blindroll``: the GM only; the roller learns that a blind roll was made, not its dice;
 * ``selfroll``: the roller only.
 
+A whisper (``/w`` at the table, :mod:`meneur.web.chat`) is the mode ``whisper``: its
+sender, its target and the GM see it, nobody else (the GM sees every whisper, as in
+Foundry: the log is the GM's, and the GM's download holds it whole anyway). A mode this
+module does not know is seen by nobody.
+
 The server decides per connection what to send (:func:`audience`): a secret roll is
 never sent to a connection that may not see it, so no client-side code can leak it.
 
@@ -39,9 +44,17 @@ FRAME_GAP = 0.01
 table sends each roll at once; a busy one sends at most 100 frames a second per client."""
 
 
-def audience(mode: str, roller: str | None, viewer: str, *, viewer_is_gm: bool) -> Audience | None:
-    """What ``viewer`` (a seat key) may see of a roll made by ``roller`` in ``mode``."""
+WHISPER = "whisper"
+
+
+def audience(
+    mode: str, roller: str | None, viewer: str, *, viewer_is_gm: bool, to: str | None = None
+) -> Audience | None:
+    """What ``viewer`` (a seat key) may see of a roll made by ``roller`` in ``mode``
+    (``to``: the target seat of a whisper)."""
     mine = roller is not None and viewer == roller
+    if mode == WHISPER:
+        return "full" if viewer_is_gm or mine or (to is not None and viewer == to) else None
     if mode == "gmroll":
         return "full" if viewer_is_gm or mine else None
     if mode == "blindroll":
@@ -50,7 +63,22 @@ def audience(mode: str, roller: str | None, viewer: str, *, viewer_is_gm: bool) 
         return "hidden" if mine else None
     if mode == "selfroll":
         return "full" if mine else None
-    return "full"
+    return "full" if mode == "public" else None
+
+
+def whisper_to(entry: dict[str, Any]) -> str | None:
+    """The target seat of a whispered entry, ``None`` for any other."""
+    for decision in entry.get("decisions") or []:
+        if isinstance(decision, dict) and decision.get("mode") == WHISPER:
+            target = decision.get("to")
+            return str(target) if target is not None else None
+    return None
+
+
+def seen_by(entry: dict[str, Any], viewer: str, *, viewer_is_gm: bool) -> Audience | None:
+    """What ``viewer`` may see of a log entry (its mode, its roller, a whisper's target)."""
+    mode, roller = roll_meta(entry)
+    return audience(mode, roller, viewer, viewer_is_gm=viewer_is_gm, to=whisper_to(entry))
 
 
 def roll_meta(entry: dict[str, Any]) -> tuple[str, str | None]:
@@ -95,6 +123,9 @@ class Connection:
 
 Render = Callable[[Audience, str], str]
 """Builds the message for an audience and a language (memoised per publish)."""
+WhisperRender = Callable[[str, str], str]
+"""Builds a whisper for the reader's part in it (``from``, ``to`` or ``""`` for the GM
+reading another's whisper) and a language (memoised per publish)."""
 
 
 class Hub:
@@ -138,6 +169,26 @@ class Hub:
             message = made.get(key)
             if message is None:
                 message = made[key] = render(seen, connection.language)
+            self.send(connection, message)
+            sent += 1
+        return sent
+
+    def whisper(self, table_id: int, sender: str, target: str, render: WhisperRender) -> int:
+        """Queue a whisper for its sender, its target and the GM only; returns how many.
+
+        Every other connection gets nothing at all, not even an empty line.
+        """
+        made: dict[tuple[str, str], str] = {}
+        sent = 0
+        for connection in list(self.tables.get(table_id, ())):
+            seat = connection.seat
+            if audience(WHISPER, sender, seat, viewer_is_gm=connection.is_gm, to=target) is None:
+                continue
+            part = "from" if seat == sender else "to" if seat == target else ""
+            key = (part, connection.language)
+            message = made.get(key)
+            if message is None:
+                message = made[key] = render(part, connection.language)
             self.send(connection, message)
             sent += 1
         return sent

@@ -44,6 +44,10 @@ class WebSettings:
     roll_rate: float = 5.0
     roll_burst: float = 20.0
     """Rolls (and odds asked) per second one seat may make (bursts of ``roll_burst``)."""
+    chat_rate: float = 1.0
+    chat_burst: float = 10.0
+    """Lines (chat, whispers, ``/r``) per second one seat may send (bursts of
+    ``chat_burst``); a ``/r`` also counts as a roll."""
     join_rate: float = 0.1
     join_burst: float = 6.0
     """Joins per second from one address at one table (bursts of ``join_burst``)."""
@@ -135,6 +139,12 @@ class WebState:
 
         found: dict[str, Any] | None = await self.roller.run(limited)
         return found
+
+    async def allow_chat(self, seat: Seat) -> bool:
+        """A line of the dice line and chat by ``seat``, within its rate (every process)."""
+        settings = self.settings
+        key = f"chat:{seat.table.id}:{seat.key}"
+        return await self._allow(key, settings.chat_rate, settings.chat_burst)
 
     async def allow_join(self, table_id: int, address: str) -> bool:
         """A join from ``address`` at the table, within its rate (every process counts)."""

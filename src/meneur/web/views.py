@@ -18,6 +18,19 @@ from meneur.web.systems import Mark, Verdict, adapters
 
 EDIT = "edit"
 """The ``kind`` of a sheet edit's log entry (see :mod:`meneur.web.sheets`)."""
+CHAT = "chat"
+"""The ``kind`` of a line said or whispered at the table (see :mod:`meneur.web.chat`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A line said at the table, as one reader reads it."""
+
+    head: str
+    """Who speaks (« Alice (Brindille) », « MJ »), or for a whisper the reader's part
+    in it: « Vous chuchotez à Pip », « Alice vous chuchote », « Alice chuchote à Pip »."""
+    text: str
+    whisper: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +56,8 @@ class LogLine:
     batches: list[list[list[Mark]]] | None = None
     """Each stream cut into its batches (the first roll, then each explosion), when the
     outcome says where the batches end; ``None``: one batch per stream."""
+    said: Said | None = None
+    """A chat line or a whisper (no dice, no verdict)."""
 
 
 def _mark_faces(entry: Mapping[str, Any]) -> list[list[Mark]]:
@@ -96,6 +111,42 @@ def _edit_words(entry: Mapping[str, Any]) -> Verdict:
     return Verdict(None, words, _("changed by {who}").format(who=by))
 
 
+def _speaker(name: Any, playing: Any, gm: Any) -> str:
+    """« MJ » for the GM, else the seat's name and the characters it played then."""
+    if gm:
+        return _("GM")
+    characters = ", ".join(str(c) for c in playing or [] if isinstance(c, str))
+    return f"{name} ({characters})" if characters else str(name or "-")
+
+
+def said(entry: Mapping[str, Any], viewer: str) -> Said:
+    """A chat entry as ``viewer`` (a seat key) reads it; a whisper in their own words."""
+    from meneur.web.live import roll_meta, whisper_to
+
+    params = entry.get("params") or {}
+    text = str((entry.get("outcome") or {}).get("text", ""))
+    speaker = _speaker(params.get("by"), params.get("as"), params.get("gm"))
+    target = whisper_to(dict(entry))
+    if target is None:
+        return Said(speaker, text)
+    to_gm = bool(params.get("to_gm"))
+    to = _speaker(params.get("to"), params.get("to_as"), to_gm)
+    if viewer == roll_meta(dict(entry))[1]:
+        if to_gm:
+            return Said(_("You whisper to the GM"), text, whisper=True)
+        return Said(_("You whisper to {name}").format(name=to), text, whisper=True)
+    if viewer == target:
+        if params.get("gm"):
+            return Said(_("The GM whispers to you"), text, whisper=True)
+        return Said(_("{name} whispers to you").format(name=speaker), text, whisper=True)
+    if to_gm:
+        return Said(_("{name} whispers to the GM").format(name=speaker), text, whisper=True)
+    if params.get("gm"):
+        return Said(_("The GM whispers to {name}").format(name=to), text, whisper=True)
+    words = _("{name} whispers to {target}").format(name=speaker, target=to)
+    return Said(words, text, whisper=True)
+
+
 def _verdict(entry: Mapping[str, Any]) -> Verdict:
     if entry.get("kind") == EDIT:
         return _edit_words(entry)
@@ -121,6 +172,7 @@ def mode_label(mode: str) -> str:
         "gmroll": _("GM only"),
         "blindroll": _("blind"),
         "selfroll": _("self"),
+        "whisper": _("whisper"),
     }.get(mode, mode)
 
 
@@ -167,9 +219,10 @@ def _batches(entry: Mapping[str, Any], streams: list[list[Mark]]) -> list[list[l
 
 
 def log_line(
-    entry: Mapping[str, Any], mode: str, *, hidden: bool = False, key: str = ""
+    entry: Mapping[str, Any], mode: str, *, hidden: bool = False, key: str = "", viewer: str = ""
 ) -> LogLine:
-    """The entry as shown; ``hidden``: the roller of a blind roll sees that it happened only."""
+    """The entry as shown; ``hidden``: the roller of a blind roll sees that it happened only;
+    ``viewer``: the seat reading it (a whisper reads differently for each of its readers)."""
     params = entry.get("params") or {}
     trait = params.get("trait") if isinstance(params, dict) else None
     system = str(entry.get("system", ""))
@@ -183,6 +236,20 @@ def log_line(
     at_iso = str(entry.get("at", ""))
     at = local_time(at_iso)
     who = roller_words(entry)
+    if entry.get("kind") == CHAT and not hidden:
+        return LogLine(
+            key,
+            at,
+            who,
+            system,
+            title,
+            mode,
+            str(entry.get("source", "")),
+            [],
+            Verdict(None, "", ""),
+            at_iso=at_iso,
+            said=said(entry, viewer),
+        )
     if hidden:
         return LogLine(
             key,

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from meneur.locale import gettext as _
 from meneur.model_errors import first_problem
 from meneur.web.forms import RollIn
-from meneur.web.live import audience, roll_meta
+from meneur.web.live import audience, roll_meta, seen_by
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import (
     entry_id,
@@ -101,8 +101,8 @@ def log(seat: SeatDep, state: State) -> dict[str, Any]:
     """
     shown = []
     for entry in recent_entries(state, seat.table.campaign, state.settings.log_lines):
-        mode, roller = roll_meta(entry)
-        seen = audience(mode, roller, seat.key, viewer_is_gm=seat.is_gm)
+        mode = roll_meta(entry)[0]
+        seen = seen_by(entry, seat.key, viewer_is_gm=seat.is_gm)
         if seen == "full":
             shown.append(public_entry(seat.table, entry))
         elif seen == "hidden":

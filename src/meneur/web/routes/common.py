@@ -23,7 +23,7 @@ from meneur.errors import MeneurError
 from meneur.locale import current_language, set_language
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web.live import Audience, audience, roll_meta
+from meneur.web.live import Audience, roll_meta, seen_by, whisper_to
 from meneur.web.rulesdoc import Rule, for_systems
 from meneur.web.state import WebState
 from meneur.web.systems import EditField, RollOptions, Trait, adapters
@@ -76,7 +76,7 @@ def public_entry(table: TableInfo, entry: dict[str, Any]) -> dict[str, Any]:
     shown = {name: value for name, value in entry.items() if name not in HIDDEN_FIELDS}
     shown["id"] = entry_id(table, int(entry["seq"]))
     shown["decisions"] = [
-        {k: v for k, v in d.items() if k != "seat"} if isinstance(d, dict) else d
+        {k: v for k, v in d.items() if k not in ("seat", "to")} if isinstance(d, dict) else d
         for d in entry.get("decisions") or []
     ]
     return shown
@@ -85,11 +85,11 @@ def public_entry(table: TableInfo, entry: dict[str, Any]) -> dict[str, Any]:
 def visible_lines(state: WebState, seat: Seat) -> list[LogLine]:
     lines = []
     for entry in recent_entries(state, seat.table.campaign, state.settings.log_lines):
-        mode, roller = roll_meta(entry)
-        seen = audience(mode, roller, seat.key, viewer_is_gm=seat.is_gm)
+        seen = seen_by(entry, seat.key, viewer_is_gm=seat.is_gm)
         if seen is not None:
             key = entry_id(seat.table, int(entry["seq"]))
-            lines.append(log_line(entry, mode, hidden=seen == "hidden", key=key))
+            mode = roll_meta(entry)[0]
+            lines.append(log_line(entry, mode, hidden=seen == "hidden", key=key, viewer=seat.key))
     return list(reversed(lines))
 
 
@@ -146,6 +146,16 @@ def entry_at(state: WebState, campaign: str, seq: int) -> dict[str, Any] | None:
 def deliver_roll(state: WebState, table_id: int, entry: dict[str, Any], key: str) -> int:
     """Queue the entry for every page of this process allowed to see it."""
     mode, roller = roll_meta(entry)
+    target = whisper_to(entry)
+    if roller is not None and target is not None:  # a whisper: each reader reads their part
+
+        def part(relation: str, code: str) -> str:
+            viewer = roller if relation == "from" else target if relation == "to" else ""
+            with language(code):
+                html = render_line(state, log_line(entry, mode, key=key, viewer=viewer))
+            return json.dumps({"type": "roll", "id": key, "html": html})
+
+        return state.hub.whisper(table_id, roller, target, part)
 
     def render(seen: Audience, code: str) -> str:
         with language(code):

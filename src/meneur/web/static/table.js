@@ -210,6 +210,41 @@
     if (picked && chosen) picked.textContent = chosen.parentNode.querySelector(".tname").textContent;
   }
 
+  // The dice line and chat: Enter sends, the up and down arrows walk the lines sent.
+  var say = document.getElementById("say");
+  if (say) {
+    var line = say.elements.line, answer = document.getElementById("say-answer");
+    var sent = [], back = 0;
+    line.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowUp" && back < sent.length) back += 1;
+      else if (event.key === "ArrowDown" && back > 0) back -= 1;
+      else return;
+      event.preventDefault();
+      line.value = back ? sent[sent.length - back] : "";
+      line.setSelectionRange(line.value.length, line.value.length);
+    });
+    say.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var text = line.value;
+      if (!text.trim()) return;
+      if (sent[sent.length - 1] !== text) sent.push(text);
+      if (sent.length > 100) sent.shift();
+      back = 0;
+      fetch(say.action, {
+        method: "POST",
+        body: new FormData(say),
+        headers: { "X-Requested-With": "fetch" },
+        credentials: "same-origin"
+      }).then(function (r) {
+        return r.json().then(function (data) {
+          answer.classList.toggle("bad", !r.ok);
+          answer.textContent = !r.ok ? (data.error || r.statusText) : (data.help || "");
+          if (r.ok && line.value === text) line.value = "";
+        });
+      }).catch(function () { answer.classList.add("bad"); answer.textContent = "…"; });
+    });
+  }
+
   document.querySelectorAll("form.roll").forEach(function (form) {
     showPicked(form);
     form.addEventListener("change", function (event) {
