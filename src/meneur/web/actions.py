@@ -39,7 +39,9 @@ def roll_mode(fields: Mapping[str, str], allowed: tuple[str, ...] = ROLL_MODES) 
     if mode not in ROLL_MODES:
         raise UsageError(N_("Unknown roll mode '{mode}'."), mode=mode[:20])
     if mode not in allowed:
-        raise RuleError(N_("This roll cannot be made in the mode '{mode}'."), mode=mode)
+        from meneur.web.views import mode_label
+
+        raise RuleError(N_("This roll cannot be made in the mode '{mode}'."), mode=mode_label(mode))
     return mode
 
 
