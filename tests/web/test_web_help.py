@@ -181,7 +181,6 @@ def test_only_the_gm_starts_a_new_scene(table: Table) -> None:
         ("Personne", "Ysolde", {}, "Personne"),
         ("Bran", "Aldo", {}, "Aldo ne joue pas à Légendes."),
         ("Bran", "Bran", {}, "ne peut pas s'aider lui-même"),
-        ("Bran", "Ysolde", {"mode": "blindroll"}, "« à l'aveugle »"),
         ("Bran", "Ysolde", {"modifier": "1000"}, "Modificateur"),
         ("Bran", "Ysolde", {"helper_trait": "Épée"}, "Épée"),
     ],
@@ -189,8 +188,8 @@ def test_only_the_gm_starts_a_new_scene(table: Table) -> None:
 def test_a_refused_help_says_why_in_one_line_and_logs_nothing(
     table: Table, helper: str, helped: str, fields: dict[str, str], message: str
 ) -> None:
-    """Unknown hero, a hero of another system, oneself, a blind help (its effect shows
-    on the helped hero's card), a bad number, a domain the helper does not have."""
+    """Unknown hero, a hero of another system, oneself, a bad number, a domain the helper
+    does not have."""
     _heroes(table)
     table.create(table.gm, "krasses", "Aldo", characteristics="Force=2", skills="Bagarre=3")
     answer = _help(table, table.gm, helper, helped, **fields)
@@ -211,6 +210,38 @@ def test_a_player_helps_only_with_their_own_hero(table: Table) -> None:
     refused = _help(table, player, "Ysolde", "Bran")
     assert refused.status_code == 400 and "Ysolde" in refused.json()["error"]
     assert _help(table, player, "Bran", "Ysolde").status_code == 200
+
+
+def test_a_secret_help_never_shows_on_a_card_read_by_someone_who_may_not_see_it(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The effect shows on the helped hero's card: Alice holds Ysolde, so the GM's GM-only
+    or blind help to Ysolde is refused (she would read its result); Bob's GM-only help
+    with Bran reaches Alice's card, refused too. Between the GM's own heroes, a blind
+    help is the GM's alone: allowed, and no player's log shows it."""
+    _heroes(table)
+    alice, bob = table.join("Alice"), table.join("Bob")
+    csrf = table.csrf(table.gm)
+    for character, holder in (("Ysolde", "1"), ("Bran", "2")):
+        table.client.post(
+            f"{table.gm}/seats",
+            data={"csrf": csrf, "action": "assign", "character": character, "holder": holder},
+        )
+    for base, helper, mode in (
+        (table.gm, "Bran", "gmroll"),
+        (table.gm, "Cid", "blindroll"),
+        (bob, "Bran", "gmroll"),
+        (bob, "Bran", "selfroll"),
+    ):
+        refused = _help(table, base, helper, "Ysolde", mode=mode)
+        assert refused.status_code == 400, (helper, mode)
+        assert "La carte de Ysolde" in refused.json()["error"]
+    assert table.store.rolls() == [] and _pending(table, "Ysolde") == []
+    table.create(table.gm, "legendes", "Garde", legendary="Lance")
+    assert _help(table, table.gm, "Cid", "Garde", mode="blindroll").status_code == 200
+    assert table.client.get(f"/api{alice}/log").json()["entries"] == []
+    assert _help(table, bob, "Bran", "Ysolde").status_code == 200  # public: Alice sees it
+    assert len(table.client.get(f"/api{alice}/log").json()["entries"]) == 1
 
 
 def test_the_help_odds_before_the_roll_are_L11s_exact_chances(table: Table) -> None:

@@ -32,8 +32,6 @@ from meneur.web.rolls import RETRIES, Roller
 from meneur.web.systems import Verdict, int_field
 from meneur.web.tables import Seat
 
-MODES = ("public", "gmroll", "selfroll")
-"""A help is never blind: its effect shows on the helped hero's card and in their chances."""
 MAX_MODIFIER = 60
 """The largest circumstance (either sign) the GM gives the helper's roll."""
 
@@ -101,6 +99,27 @@ def pairing(roller: Roller, seat: Seat, fields: Mapping[str, str]) -> Pairing:
     return Pairing(helper, helped, helper_domain, helper_dice, helped_domain, helped_dice, modifier)
 
 
+def secret_enough(roller: Roller, seat: Seat, mode: str, helped: str) -> None:
+    """A help's effect shows on the helped hero's card and in their chances: every seat
+    that reads that card (the GM, the player who holds the hero) must see the roll in
+    full, or the mode is refused (a player's GM-only help to another player's hero)."""
+    from meneur.campaign.names import name_key
+    from meneur.web.live import audience
+    from meneur.web.tables import Tables
+
+    holder = Tables(roller.store, cached=False).holds(seat.table.id).get(name_key(helped))
+    readers = {"gm", *((f"p{holder}",) if holder is not None else ())}
+    if all(audience(mode, seat.key, r, viewer_is_gm=r == "gm") == "full" for r in readers):
+        return
+    raise RuleError(
+        N_(
+            "{name}'s card would show this help to someone who may not see the roll: "
+            "choose a less secret roll mode."
+        ),
+        name=helped,
+    )
+
+
 class Help:
     """L-11 at the table (a :class:`~meneur.web.systems.TableAction`)."""
 
@@ -164,11 +183,12 @@ class Help:
         from meneur.systems.legendes.procedures import SceneAid, SceneAidParams
         from meneur.systems.legendes.sheet import Hero
 
-        mode = roll_mode(fields, MODES)
+        mode = roll_mode(fields)
 
         def make(source: DiceSource) -> ActionRoll:
             asked = pairing(roller, seat, fields)
             helper, helped = asked.helper, asked.helped
+            secret_enough(roller, seat, mode, helped.name)
             giver = scene.give_help(Hero.model_validate(dict(helper.sheet)), helped.name)
             hero = scene.in_scene(Hero.model_validate(dict(helped.sheet)))
             procedure = SceneAid()
