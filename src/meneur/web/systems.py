@@ -267,7 +267,8 @@ class WebAdapter:
     templates: Path | None = None
     """A folder of the system's own template parts, found as ``<system>/<file>``:
     ``create.html`` (the creation form's fields), ``tracker_add.html`` and
-    ``tracker_exchange.html`` (the combat tracker's fields), one per waiting roll."""
+    ``tracker_exchange.html`` (the combat tracker's fields), one per waiting roll and one
+    per table action (:meth:`table_actions`)."""
 
     health: str = N_("Health")
     """What the tracker's health column holds for this system's characters."""

@@ -296,7 +296,7 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
             (wait, shown) for wait in state.waits.values() if (shown := wait.view(seat)) is not None
         ],
         "actions": [
-            (adapter.system, action, shown)
+            (action, shown)
             for adapter in adapters().values()
             for action in adapter.table_actions()
             if (shown := action.view(seat, characters, query)) is not None
