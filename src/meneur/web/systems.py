@@ -13,7 +13,7 @@ does not override refuses with a clear message, never plays another system's rul
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -216,6 +216,37 @@ class Waiting(Protocol):
         """What the seat's waiting roll shows, or ``None`` when none waits."""
 
 
+class TableAction(Protocol):
+    """A roll of a system between several of the table's characters (a cooperation, a
+    help) or a step of its play (a new scene), offered beside the sheets.
+
+    A system offers it through :meth:`WebAdapter.table_actions`; the table shows
+    :meth:`view` with the system's template part, asks :meth:`odds` as the form changes
+    (``…/action/<system>/<name>/odds``) and posts the form to ``…/action/<system>/<name>``,
+    which :meth:`act` rolls and logs. ``fields`` are the form's fields, by name.
+    """
+
+    name: str
+    """Its address, under its system's name."""
+    template: str
+    """The template part that shows its form (``<system>/<file>``)."""
+
+    def view(
+        self, seat: Seat, characters: Sequence[Any], fields: Mapping[str, str]
+    ) -> dict[str, Any] | None:
+        """What its form shows ``seat`` (``characters``: the campaign's, as stored;
+        ``fields``: the page's query, the form as last typed), or ``None``: not offered."""
+
+    def odds(
+        self, roller: Any, seat: Seat, fields: Mapping[str, str]
+    ) -> list[tuple[str, Fraction]]:
+        """The exact chance of each result the form's choices can give, before the roll
+        (worker thread; refused in one clear line as :meth:`act` would be)."""
+
+    def act(self, roller: Any, seat: Seat, fields: Mapping[str, str]) -> dict[str, Any]:
+        """Roll and log (worker thread): the log entry as stored."""
+
+
 def chance_where(dist: Any, passed: Callable[[Hashable], bool]) -> Fraction:
     """The exact chance of the outcomes ``passed`` accepts in a check's distribution."""
     chance: Fraction = dist.p_where(passed)
@@ -236,7 +267,8 @@ class WebAdapter:
     templates: Path | None = None
     """A folder of the system's own template parts, found as ``<system>/<file>``:
     ``create.html`` (the creation form's fields), ``tracker_add.html`` and
-    ``tracker_exchange.html`` (the combat tracker's fields), one per waiting roll."""
+    ``tracker_exchange.html`` (the combat tracker's fields), one per waiting roll and one
+    per table action (:meth:`table_actions`)."""
 
     health: str = N_("Health")
     """What the tracker's health column holds for this system's characters."""
@@ -342,6 +374,11 @@ class WebAdapter:
     def waits(self, store: Store) -> tuple[Waiting, ...]:
         """The rolls of this system that wait for their roller's choice (kept in
         ``store``, so that every process sees them)."""
+        return ()
+
+    def table_actions(self) -> tuple[TableAction, ...]:
+        """The rolls of this system between several of the table's characters, and the
+        steps of its play the table offers beside the sheets (none by default)."""
         return ()
 
     def levels(self) -> Mapping[str, str]:

@@ -305,3 +305,24 @@ def test_L8_L13_the_winner_takes_a_lesser_result_no_wound() -> None:
     [pair] = report["pairs"]
     assert (pair["outcome"], pair["taken"], pair["effects"]) == ("partial", "advantage", [])
     assert h.wound == "none"
+
+
+def test_L11_a_helper_gives_help_once_per_scene_whoever_they_help() -> None:
+    """The table keeps the helper's side of L-11 on the helper's sheet: once they helped
+    anyone in the scene, a second help is refused; the next scene frees them."""
+    helper = Hero(name="Bran", legendary=["Ruse"])
+    gave = scene.give_help(helper, "Ysolde")
+    assert gave.scene is not None and gave.scene.gave_help == ["Ysolde"]
+    with pytest.raises(RuleError, match="L-11"):
+        scene.give_help(gave, "Cid")
+    freed, report = scene.next_scene(gave)
+    assert freed.scene is None and report["step"] == "end"
+    assert scene.give_help(freed, "Cid").scene is not None
+
+
+def test_L13_the_next_scene_heals_a_light_wound_even_out_of_a_scene() -> None:
+    """The table's « new scene » ends a scene the hero was not in (wounded at the
+    tracker): a light wound heals, a grave one stays."""
+    light, _report = scene.next_scene(Hero(name="a", wound="light"))
+    grave, _report = scene.next_scene(Hero(name="b", wound="grave"))
+    assert (light.wound, grave.wound) == ("none", "grave")

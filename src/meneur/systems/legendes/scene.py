@@ -548,6 +548,35 @@ def aid_with(
     return new, data
 
 
+def in_scene(hero: Hero) -> Hero:
+    """The hero in a scene: theirs, or a new untitled one (the web table's scene runs until
+    its GM starts the next, :func:`next_scene`)."""
+    if hero.scene is not None:
+        return hero
+    return hero.model_copy(update={"scene": Scene()}, deep=True)
+
+
+def give_help(helper: Hero, helped: str) -> Hero:
+    """The helper once they have helped ``helped`` (L-11): refused if they already helped
+    in this scene, whoever they helped (once per helper per scene)."""
+    _alive(helper)
+    new = in_scene(helper).model_copy(deep=True)
+    scene = _scene(new)
+    if scene.gave_help:
+        raise RuleError(
+            N_("{helper} already helped in this scene (L-11: once per helper per scene)."),
+            helper=helper.name[:80],
+        )
+    scene.gave_help.append(helped[:80])
+    return new
+
+
+def next_scene(hero: Hero) -> tuple[Hero, dict[str, Any]]:
+    """:func:`end` for a hero in or out of a scene (the table's « new scene »): a light
+    wound heals (L-13), the help waiting is dropped and everyone may help again (L-11)."""
+    return end(in_scene(hero))
+
+
 def wound(hero: Hero, *, grave: bool = False) -> tuple[Hero, dict[str, Any]]:
     """A wound from outside an opposition (poison, a fall...): light, or grave (L-13)."""
     _alive(hero)

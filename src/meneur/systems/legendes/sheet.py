@@ -78,6 +78,9 @@ class Scene(_Model):
     oppositions: list[Opposition] = Field(default_factory=list, max_length=MAX_OPPOSITIONS)
     helpers_used: list[str] = Field(default_factory=list, max_length=1000)
     pending_help: list[PendingHelp] = Field(default_factory=list, max_length=50)
+    gave_help: list[str] = Field(default_factory=list, max_length=50)
+    """Whom this hero helped in this scene (L-11: once per helper per scene, whoever the
+    helped one is; the web table keeps it on the helper's sheet)."""
     hero_defeated: bool = False
     log: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_LOG)
 

@@ -67,6 +67,29 @@ async def odds(
     return {"character": info.name, "system": info.system, "traits": chances, "push": pushes}
 
 
+@router.get("/t/{table_id}/{token}/action/{system}/{name}/odds")
+async def action_odds(
+    request: Request, system: str, name: str, seat: SeatDep, state: State
+) -> dict[str, Any]:
+    """The exact chance of each result of a table action with the choices of its form
+    (the query), before the roll. Rate-limited like rolls."""
+    from meneur.web.actions import find_action
+
+    action = find_action(system, name)
+    if action is None:
+        raise HTTPException(status_code=404)
+    if not await state.allow_roll(seat):
+        raise HTTPException(status_code=429)
+    fields = dict(request.query_params)
+    rows = await asyncio.to_thread(action.odds, state.roller, seat, fields)
+    return {
+        "odds": [
+            {"label": label, "chance": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+            for label, p in rows
+        ]
+    }
+
+
 @router.post("/t/{table_id}/{token}/roll")
 async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":

@@ -305,6 +305,12 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "waiting": [
             (wait, shown) for wait in state.waits.values() if (shown := wait.view(seat)) is not None
         ],
+        "actions": [
+            (action, shown)
+            for adapter in adapters().values()
+            for action in adapter.table_actions()
+            if (shown := action.view(seat, characters, query)) is not None
+        ],
         "unclaimed": unclaimed,
         "labels": labels,
         "online": state.hub.seats(seat.table.id),

@@ -237,6 +237,32 @@ async def roll_choice(request: Request, wait: str, seat: SeatDep, state: State) 
     return back(seat, dict(waiting.keep))
 
 
+@router.post("/t/{table_id}/{token}/action/{system}/{name}")
+async def table_action(
+    request: Request, system: str, name: str, seat: SeatDep, state: State
+) -> Response:
+    """A roll between several of the table's characters (or a step of play) that a
+    system offers (:class:`~meneur.web.systems.TableAction`): rate-limited as rolls,
+    logged with the sheets it changes, sent live."""
+    from meneur.web.actions import find_action
+
+    raw = await request.form()
+    fields = {k: v for k, v in raw.items() if isinstance(v, str)}
+    check_csrf(state, seat, fields.pop("csrf", ""))
+    action = find_action(system, name)
+    if action is None:
+        raise HTTPException(status_code=404)
+    if not await state.allow_roll(seat):
+        raise HTTPException(status_code=429)
+    entry = await state.roller.run(action.act, state.roller, seat, fields)
+    state.roller.forget_sheets()
+    publish(state, seat.table, entry)
+    state.broadcast(seat.table.id, '{"type": "sheet"}')
+    if request.headers.get("x-requested-with") == "fetch":
+        return JSONResponse({"id": entry_id(seat.table, entry["seq"])})
+    return back(seat)
+
+
 async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None:
     """A public roll by a combatant shows its verdict in the combat tracker."""
     from meneur.web.live import roll_meta

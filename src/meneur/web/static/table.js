@@ -245,16 +245,45 @@
     });
   }
 
-  document.querySelectorAll("form.roll").forEach(function (form) {
+  // A table action (a cooperation, a help): the exact chance of each result, asked again
+  // as its form changes; a refusal reads in words where the chances go.
+  function actionOdds(form) {
+    var params = new URLSearchParams(new FormData(form));
+    params.delete("csrf");
+    params.delete("mode");
+    fetch(form.dataset.odds + "?" + params.toString(), { credentials: "same-origin" })
+      .then(function (r) { return r.json().then(function (data) { return r.ok ? data : { error: data.error }; }); })
+      .then(function (data) {
+        var box = form.querySelector(".odds");
+        if (!box) return;
+        box.textContent = "";
+        if (data.error) { box.textContent = data.error; return; }
+        data.odds.forEach(function (row) {
+          var span = document.createElement("span");
+          span.className = "stat";
+          span.title = row.exact;
+          var label = document.createElement("b");
+          label.textContent = row.label;
+          span.appendChild(label);
+          span.appendChild(document.createTextNode(" " + percent(row.chance)));
+          box.appendChild(span);
+          box.appendChild(document.createTextNode(" "));
+        });
+      });
+  }
+
+  document.querySelectorAll("form.roll, form.table-action").forEach(function (form) {
+    var odds = form.classList.contains("table-action") ? actionOdds : updateOdds;
     showPicked(form);
     form.addEventListener("change", function (event) {
       if (event.target.name === "trait") showPicked(form);
-      if (event.target.name !== "mode" && event.target.name !== "faces") updateOdds(form);
+      if (event.target.name !== "mode" && event.target.name !== "faces") odds(form);
     });
   });
 
-  // A roll form (full options) or a GM's one-tap row (its trait is the button pressed).
-  document.querySelectorAll("form.roll, form.quick").forEach(function (form) {
+  // A roll form (full options), a GM's one-tap row (its trait is the button pressed) or
+  // a table action.
+  document.querySelectorAll("form.roll, form.quick, form.table-action").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       if (event.submitter && event.submitter.getAttribute("formmethod") === "get") return;
       event.preventDefault();

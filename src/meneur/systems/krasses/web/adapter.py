@@ -1,4 +1,5 @@
-"""Krâsses at the web table: a trait's d20 test against the difficulty (K-1 to K-4).
+"""Krâsses at the web table: a trait's d20 test against the difficulty (K-1 to K-4), and a
+cooperation of the table's characters (K-7, :mod:`.cooperate`).
 
 Its text gives no exchange of blows: the tracker's exchange is refused (the base hook)."""
 
@@ -82,6 +83,23 @@ class KrassesWeb(WebAdapter):
         if result["passed"]:
             return Verdict(True, _("Success"), detail)
         return Verdict(False, _("Failure"), detail)
+
+    def table_actions(self) -> tuple[Any, ...]:
+        """K-7: a cooperation of the table's characters."""
+        from meneur.systems.krasses.web.cooperate import Cooperation
+
+        return (Cooperation(),)
+
+    def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
+        """A cooperation (K-7) in words: the verdict, the leader, the +2s, every roll."""
+        from meneur.systems.krasses.web.cooperate import cooperation_words
+
+        if entry.get("kind") != "cooperate":
+            return None
+        skill = str((entry.get("params") or {}).get("trait") or "")
+        return _("cooperation (K-7): {skill}").format(skill=skill), cooperation_words(
+            entry.get("outcome") or {}
+        )
 
     def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
         return [

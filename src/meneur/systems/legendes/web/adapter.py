@@ -1,5 +1,6 @@
 """Légendes at the web table: a domain's roll against an opposition level (L-3 to L-8,
-L-11, L-12) and the opposed roll of a scene at the tracker (L-8, L-10, L-13, L-14)."""
+L-11, L-12), the opposed roll of a scene at the tracker (L-8, L-10, L-13, L-14), and the
+help of one hero to another with the GM's « new scene » (L-11, L-13, :mod:`.help`)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,12 @@ HELP_EFFECTS = ("none", "plus_1", "plus_2", "extra_die")
 """What a help (L-11) can give the helped hero's roll."""
 MOST_SPENT_AT_ONCE = 3
 """Motivation points offered in one roll on the table's form (L-12)."""
+
+
+def pending_help(sheet: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The help won for the hero's next roll of the scene (L-11), as the sheet keeps it."""
+    scene = sheet.get("scene") or {}
+    return list(scene.get("pending_help") or [])
 
 
 class LegendesWeb(WebAdapter):
@@ -67,6 +74,26 @@ class LegendesWeb(WebAdapter):
             form.partial,
             form.take,
         )
+
+    def table_actions(self) -> tuple[Any, ...]:
+        """L-11: a hero helps another; the GM's « new scene » ends the help's effects."""
+        from meneur.systems.legendes.web.help import Help, NewScene
+
+        return (Help(), NewScene())
+
+    def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
+        """A help (L-11) or a new scene in words."""
+        from meneur.systems.legendes.web.help import help_words, scene_words
+
+        outcome = entry.get("outcome") or {}
+        if entry.get("kind") == "aid":
+            title = _("help (L-11): {helper} helps {helped}").format(
+                helper=outcome.get("helper", "?"), helped=outcome.get("helped", "?")
+            )
+            return title, help_words(outcome)
+        if entry.get("kind") == "scene":
+            return _("new scene"), scene_words(outcome)
+        return None
 
     def levels(self) -> Mapping[str, str]:
         """The opposition levels (L-3) an opposition without a sheet shows."""
@@ -107,6 +134,9 @@ class LegendesWeb(WebAdapter):
         if options.help not in HELP_EFFECTS:
             raise RuleError(N_("Unknown help effect '{effect}'."), effect=options.help[:20])
         help_dice, help_points = effect_bonus(options.help)  # type: ignore[arg-type]
+        for waiting in pending_help(sheet):  # L-11: the help rolled at the table, spent now
+            help_dice += int(waiting.get("extra_dice", 0))
+            help_points += int(waiting.get("bonus", 0))
         level = parse_level(options.level)
         wound = sheet.get("wound", "none")
         return OpposedParams(
@@ -147,8 +177,9 @@ class LegendesWeb(WebAdapter):
         return Verdict(None, _("Tie"), detail)
 
     def paid(self, sheet: Mapping[str, Any], params: Any) -> dict[str, Any] | None:
-        """L-12: the motivation points spent leave the sheet with the roll."""
-        if not params.spend:
+        """L-12: the motivation points spent leave the sheet with the roll; L-11: so does
+        the help waiting for this roll (it applies to the next roll only)."""
+        if not params.spend and not pending_help(sheet):
             return None
         points = int(sheet.get("motivation_points", 0))
         if params.spend > points:
@@ -158,7 +189,10 @@ class LegendesWeb(WebAdapter):
                 points=points,
                 spend=params.spend,
             )
-        return {**sheet, "motivation_points": points - params.spend}
+        new = {**sheet, "motivation_points": points - params.spend}
+        if pending_help(sheet):
+            new["scene"] = {**sheet["scene"], "pending_help": []}
+        return new
 
     def push_chances(
         self, sheet: Mapping[str, Any], trait: str, options: RollOptions
@@ -182,10 +216,21 @@ class LegendesWeb(WebAdapter):
 
     def stats(self, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
         wounds = {"none": _("none"), "light": _("light"), "grave": _("grave")}
-        return [
+        found = [
             (_("Wound"), wounds.get(str(sheet.get("wound", "none")), "?")),
             (_("Motivation"), str(sheet.get("motivation_points", 0))),
         ]
+        for waiting in pending_help(sheet):
+            from meneur.systems.legendes.web.help import effect_labels
+
+            effect = effect_labels().get(str(waiting.get("effect")), "?")
+            found.append(
+                (
+                    _("Help waiting (L-11)"),
+                    _("{effect} from {helper}").format(effect=effect, helper=waiting.get("helper")),
+                )
+            )
+        return found
 
     def creation_fields(self) -> list[str]:
         return []

@@ -177,7 +177,8 @@ def exchange(
         against, allies = [second], [i for i in attackers if i != lead]
     hero = Hero.model_validate(dict(info.sheet))
     playing = hero.model_copy(deep=True)
-    playing.scene = Scene(oppositions=list(others.values()))
+    waiting = list(hero.scene.pending_help) if hero.scene is not None else []
+    playing.scene = Scene(oppositions=list(others.values()), pending_help=waiting)  # L-11
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
     lead_first = chosen.index(lead) == 0
@@ -199,7 +200,10 @@ def exchange(
         assert after.scene is not None
         fought = {i: after.scene.oppositions[n] for n, i in enumerate(others)}
         pair = report["pairs"][0]
-        sheets = {info.name: hero.model_copy(update={"wound": after.wound, "dead": after.dead})}
+        kept: dict[str, Any] = {"wound": after.wound, "dead": after.dead}
+        if waiting:  # the help waiting for this hero's next roll is spent by this one (L-11)
+            kept["scene"] = hero.scene.model_copy(update={"pending_help": []})  # type: ignore[union-attr]
+        sheets = {info.name: hero.model_copy(update=kept)}
         for i, person in fought.items():
             if person.character:
                 other = Hero.model_validate(dict(found[i].sheet))
