@@ -152,9 +152,9 @@ class TunnelsAdapter(Adapter):
         row: Hashable,
         columns: Sequence[Hashable],
     ) -> Sequence[Cell | None] | None:
-        """A pool's row: ``never`` from its one-batch law (numpy), small ``always`` pools
-        from the multi-prime rows of ``lab_grid``, the rest from tables cut at the
-        largest threshold (``odds.pass_odds``), which every pool of the grid shares.
+        """A pool's row: ``never`` from its one-batch law (numpy), exploding policies from
+        tables cut at the largest threshold (``odds.pass_odds``), which every pool of the
+        grid shares.
 
         Every cell is the same exact fraction as the whole law's (tests compare them).
         """
@@ -166,12 +166,8 @@ class TunnelsAdapter(Adapter):
             from meneur.systems.tunnels.lab_grid import tunnels_plain_row
 
             return tunnels_plain_row(LOWEST[str(panel[0])], row, columns)
-        if panel[1] == "always" and self.option(variant, "sixes") == "batch":
-            from meneur.systems.tunnels.lab_grid import MAX_ALWAYS_DICE, tunnels_always_row
-
-            if row <= MAX_ALWAYS_DICE:  # each pool from its first batch and smaller pools
-                return tunnels_always_row(LOWEST[str(panel[0])], row, columns)
-        return [self._pass_cell(variant, panel, row, column, columns) for column in columns]
+        cap = max((c for c in columns if isinstance(c, int)), default=0) + 1
+        return [self._pass_cell(variant, panel, row, column, cap) for column in columns]
 
     def _pass_cell(
         self,
@@ -179,14 +175,14 @@ class TunnelsAdapter(Adapter):
         panel: Hashable,
         row: Hashable,
         column: Hashable,
-        columns: Sequence[Hashable] = (),
+        cap: int = 0,
     ) -> ExactCell:
-        """One cell from the verdict tables cut above every threshold of the row."""
+        """One cell from the verdict tables cut at ``cap`` (above every threshold of the
+        row; a small pool's at its most successes, so small pools need no long table)."""
         from meneur.systems.tunnels.odds import pass_odds
         from meneur.systems.tunnels.polylaw import most_dice
 
         params = self.params("test", variant, panel, row, column)
-        cap = max((c for c in columns if isinstance(c, int)), default=0) + 1
         weights = pass_odds(params, cap=min(cap, most_dice(params.dice) + 2))
         return ExactCell(
             ("success", "exceptional", "critical"),

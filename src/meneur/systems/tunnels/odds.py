@@ -278,6 +278,7 @@ def clear_caches() -> None:
         passlaw._flint_batch,
         passlaw.always_low,
         passlaw.needed_table,
+        passlaw.verdicts,
         polylaw.batch_law,
         polylaw.leaf_law,
         polylaw.always_tail,

@@ -212,23 +212,6 @@ def always_low(pending: int, lowest: int, rule: SixesRule, cap: int) -> Low:
     return Low(every, calm, every_mass, calm_mass)
 
 
-def _low_sum(poly: fmpz_poly, below: int) -> int:
-    return sum(int(c) for c in poly.coeffs()[:below])
-
-
-def always_weights(
-    dice: int, threshold: int, lowest: int, rule: SixesRule, cap: int
-) -> PassWeights:
-    """A test whose every batch explodes, at ``threshold`` (at most ``cap - 1``)."""
-    low = always_low(dice, lowest, rule, cap)
-    every = sum(_at(p, 0) for p in low.every_mass.values())
-    ok = every - sum(_low_sum(p, threshold) for p in low.every.values())
-    calm = sum(_at(p, 0) for p in low.calm_mass.values())
-    calm -= sum(_low_sum(p, threshold) for p in low.calm.values())
-    total = 6 ** most_dice(dice)
-    return PassWeights(ok, ok - calm, total - every, total)
-
-
 @dataclass(frozen=True, slots=True)
 class Deficit:
     """``F(p, .)`` of the ``needed`` policy: polynomials in the deficit ``r`` (index r,
@@ -308,34 +291,100 @@ def needed_table(pending: int, lowest: int, rule: SixesRule, cap: int) -> Defici
     return Deficit(reached, calm, every)
 
 
-def _at(poly: fmpz_poly, index: int) -> int:
-    return int(poly[index]) if index < poly.length() else 0
+def _coefficients(family: Family, cap: int) -> list[int]:
+    """A family's classes summed, as ``cap`` Python integers."""
+    total = fmpz_poly()
+    for poly in family.values():
+        total += poly
+    out = [int(c) for c in total.coeffs()[:cap]]
+    return out + [0] * (cap - len(out))
 
 
-def needed_weights(
-    dice: int, threshold: int, lowest: int, rule: SixesRule, cap: int
-) -> PassWeights:
-    """A test that explodes while short of ``threshold`` (at most ``cap - 1``)."""
-    table = needed_table(dice, lowest, rule, cap)
-    ok = sum(_at(p, threshold) for p in table.reached.values())
-    calm = sum(_at(p, threshold) for p in table.calm.values())
+@dataclass(frozen=True, slots=True)
+class Verdicts:
+    """A pool's verdicts at every threshold below a cap: weights over ``total``."""
+
+    success: tuple[int, ...]
+    exceptional: tuple[int, ...]
+    critical: tuple[int, ...]
+    total: int
+
+    def at(self, threshold: int) -> PassWeights:
+        return PassWeights(
+            self.success[threshold],
+            self.exceptional[threshold],
+            self.critical[threshold],
+            self.total,
+        )
+
+
+def _always(dice: int, lowest: int, rule: SixesRule, cap: int) -> Verdicts:
+    """Every batch explodes: ``t`` or more successes is the mass less the weights below."""
+    low = always_low(dice, lowest, rule, cap)
+    every_mass = sum(_coefficients(low.every_mass, 1))
+    calm_mass = sum(_coefficients(low.calm_mass, 1))
+    every, calm = _coefficients(low.every, cap), _coefficients(low.calm, cap)
+    ok, quiet = [every_mass], [calm_mass]
+    for t in range(1, cap):
+        ok.append(ok[-1] - every[t - 1])
+        quiet.append(quiet[-1] - calm[t - 1])
     total = 6 ** most_dice(dice)
-    ends = sum(_at(p, threshold) for p in table.every.values())
-    return PassWeights(ok, ok - calm, total - ends, total)
+    return Verdicts(
+        tuple(ok),
+        tuple(a - b for a, b in zip(ok, quiet, strict=True)),
+        (total - every_mass,) * cap,
+        total,
+    )
 
 
-def never_weights(dice: int, threshold: int, lowest: int, rule: SixesRule) -> PassWeights:
-    """One batch, no explosion."""
-    ok = exceptional = critical = 0
+def _needed(dice: int, lowest: int, rule: SixesRule, cap: int) -> Verdicts:
+    """Explode while short: the table read at the threshold (the deficit at the start)."""
+    table = needed_table(dice, lowest, rule, cap)
+    ok = _coefficients(table.reached, cap)
+    calm = _coefficients(table.calm, cap)
+    ends = _coefficients(table.every, cap)
+    total = 6 ** most_dice(dice)
+    return Verdicts(
+        tuple(ok),
+        tuple(a - b for a, b in zip(ok, calm, strict=True)),
+        tuple(total - e for e in ends),
+        total,
+    )
+
+
+def _never(dice: int, lowest: int, rule: SixesRule, cap: int) -> Verdicts:
+    """One batch, no explosion: suffix sums of its law."""
+    ok = [0] * (dice + 2)
+    streak = [0] * (dice + 2)
+    critical = 0
     for (ones, sixes), poly in leaf_law(dice, lowest, rule).items():
         if ones >= CRITICAL_ONES:
             critical += sum(poly)
             continue
-        passed = sum(poly[threshold:])
-        ok += passed
-        if sixes >= EXCEPTIONAL_SIXES:
-            exceptional += passed
-    return PassWeights(ok, exceptional, critical, 6**dice)
+        for k, weight in enumerate(poly):
+            ok[k] += weight
+            if sixes >= EXCEPTIONAL_SIXES:
+                streak[k] += weight
+    for k in range(dice, -1, -1):
+        ok[k] += ok[k + 1]
+        streak[k] += streak[k + 1]
+    top = dice + 1
+    return Verdicts(
+        tuple(ok[min(t, top)] for t in range(cap)),
+        tuple(streak[min(t, top)] for t in range(cap)),
+        (critical,) * cap,
+        6**dice,
+    )
+
+
+@lru_cache(maxsize=MEMO)
+def verdicts(dice: int, lowest: int, rule: SixesRule, policy: Policy, cap: int) -> Verdicts:
+    """A pool's verdicts at every threshold below ``cap`` (T-3 to T-8)."""
+    if policy == "never":
+        return _never(dice, lowest, rule, cap)
+    if policy == "always":
+        return _always(dice, lowest, rule, cap)
+    return _needed(dice, lowest, rule, cap)
 
 
 def pass_weights(
@@ -344,8 +393,4 @@ def pass_weights(
     """The verdicts of a test at ``threshold``; ``cap`` (above every threshold of a grid)
     lets a grid share one table."""
     cap = threshold + 1 if cap is None else cap
-    if policy == "never":
-        return never_weights(dice, threshold, lowest, rule)
-    if policy == "always":
-        return always_weights(dice, threshold, lowest, rule, cap)
-    return needed_weights(dice, threshold, lowest, rule, cap)
+    return verdicts(dice, lowest, rule, policy, cap).at(threshold)
