@@ -96,7 +96,8 @@ test_odds.__test__ = False  # type: ignore[attr-defined]
 
 
 CAP_STEP = 16
-"""Tables are cut at a multiple of this: thresholds near each other share one table."""
+"""A single query's table is cut at a multiple of this: thresholds near each other (a
+sheet's traits, the web's questions) share one table. A grid gives its own cap."""
 
 
 def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
@@ -111,7 +112,9 @@ def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
     if params.chosen_batches is not None:
         raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
     threshold = min(params.threshold, most_dice(params.dice) + 1)  # beyond: never reached
-    cap = -(-max(cap or 0, threshold + 1) // CAP_STEP) * CAP_STEP
+    if cap is None:  # a small pool's table stops at its most successes
+        cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
+    cap = max(cap, threshold + 1)
     return pass_weights(
         params.dice,
         threshold,
