@@ -127,8 +127,28 @@ def _batch(
     return tuple((d, every[d], calm.get(d, {})) for d in sorted(every))
 
 
+ONES = ((0, 0), (1, 0), (2, 0))
+"""The classes of a family that tracks the ones only (sixes state 0)."""
+
+
 def _products(left: Family, right: Family, cap: int) -> Family:
-    """``left ⊗ right`` cut at ``cap``: classes add, the pairs that overflow drop."""
+    """``left ⊗ right`` cut at ``cap``: classes add, the pairs that overflow drop.
+
+    When both sides track the ones only, with 0, 1 and 2 ones present on both, the
+    middle class takes one product instead of two (Karatsuba:
+    ``L0 R1 + L1 R0 = (L0 + L1)(R0 + R1) - L0 R0 - L1 R1``): 5 products instead of 6.
+    """
+    if len(left) == len(right) == 3 and all(k in left and k in right for k in ONES):
+        l0, l1, l2 = (left[k] for k in ONES)
+        r0, r1, r2 = (right[k] for k in ONES)
+        low = l0.mul_low(r0, cap)
+        middle = l1.mul_low(r1, cap)
+        both = (l0 + l1).mul_low(r0 + r1, cap)
+        return {
+            ONES[0]: low,
+            ONES[1]: both - low - middle,
+            ONES[2]: l0.mul_low(r2, cap) + l2.mul_low(r0, cap) + middle,
+        }
     out: Family = {}
     for (o1, x1), poly_l in left.items():
         for (o2, x2), poly_r in right.items():
