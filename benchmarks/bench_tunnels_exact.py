@@ -4,19 +4,20 @@ Every figure is a cold computation (caches cleared) in a fresh process capped at
 ``--budget`` seconds; a run that does not finish in it prints ``> budget``.
 
 1. one exact query at the bound (``TestParams.MAX_DICE`` dice, threshold half of it) per
-   policy, mode and sixes rule (target: 50 ms each), this engine beside the previous one;
+   policy, mode and sixes rule (target: 50 ms each): its verdicts (``odds.pass_odds``,
+   tables cut at the threshold) beside the whole law of successes (``odds.test_odds``);
 2. the lab grid ``dice 1..D x threshold 1..D x 3 modes`` per policy (``--grid D``, the
    target: the three policies in 5 s), row by row, with the largest pool reached when the
-   budget runs out;
+   budget runs out, wall-clock and CPU time (the machine is shared);
 3. grids ``dice 1..N x threshold 1..N`` (normal mode) for ``always`` and ``needed``,
    growing N, against icepool (``tests/systems/tunnels/tunnels_icepool.py``: one batch as
    a multiset evaluator, explosions as a recursive map); every probability is checked
    equal within 1e-12 and the ratio printed; the first grid icepool does not finish ends
    the series;
-4. the time of one test law against the pool (``--pools``, threshold half the pool) for
-   this engine (FLINT), the previous one (Python integers, kept in
-   ``tests/systems/tunnels/reference_polylaw.py``) and icepool; a series stops at its
-   first run over budget.
+4. the time of one test against the pool (``--pools``, threshold half the pool): its
+   verdicts (cut tables), its whole law (FLINT), the previous whole-law engine (Python
+   integers, kept in ``tests/systems/tunnels/reference_polylaw.py``) and icepool; a series
+   stops at its first run over budget.
 
 Run: ``python benchmarks/bench_tunnels_exact.py [--budget S] [--grid D] [--sizes ...]``.
 """
@@ -76,11 +77,12 @@ clear_caches()
 fastgrid.clear_caches()
 lab_grid.clear_caches()
 start = time.perf_counter()
+cpu = time.process_time()
 cells = 0
 for n in range(1, {top} + 1):
     grid = ADAPTER.grid("test", {{"explode": {policy!r}}}, f"{{n}}", "1..{top}")
     cells += len(grid.cells)
-    print(n, cells, time.perf_counter() - start, flush=True)
+    print(n, cells, time.perf_counter() - start, time.process_time() - cpu, flush=True)
 """
 ONE = """
 import sys, time
@@ -88,19 +90,23 @@ sys.path.insert(0, {tests!r})
 from meneur.systems.tunnels.rules import TestParams
 params = TestParams({dice}, {threshold}, blessed={blessed}, cursed={cursed},
                     explode={policy!r}, sixes={sixes!r})
-if {engine!r} == "flint":
+if {engine!r} == "verdict":
+    from meneur.systems.tunnels.odds import pass_odds
+    start, cpu = time.perf_counter(), time.process_time()
+    pass_odds(params)
+elif {engine!r} == "flint":
     from meneur.systems.tunnels.odds import test_odds
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     test_odds(params)
 elif {engine!r} == "python":
     from reference_polylaw import side_law
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     side_law(params)
 else:
     from tunnels_icepool import icepool_test_law
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     icepool_test_law({dice}, {threshold}, lowest={lowest}, policy={policy!r}, rule={sixes!r})
-print(time.perf_counter() - start)
+print(time.perf_counter() - start, time.process_time() - cpu)
 """
 
 
@@ -117,7 +123,8 @@ def child(code: str, budget: float) -> str | None:
 
 def one(
     engine: str, dice: int, policy: str, budget: float, mode: str = "normal", sixes: str = "batch"
-) -> float | None:
+) -> tuple[float, float] | None:
+    """(wall-clock, CPU) seconds of one cold computation in a fresh process."""
     code = ONE.format(
         tests=TESTS,
         engine=engine,
@@ -130,29 +137,37 @@ def one(
         sixes=sixes,
     )
     out = child(code, budget)
-    return None if out is None else float(out.strip().splitlines()[-1])
+    if out is None:
+        return None
+    wall, cpu = out.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
-def shown(seconds: float | None, budget: float) -> str:
-    return f"> {budget:g} s" if seconds is None else f"{seconds * 1e3:,.1f} ms"
+def shown(seconds: tuple[float, float] | None, budget: float, cpu: bool = False) -> str:
+    if seconds is None:
+        return f"> {budget:g} s"
+    return f"{seconds[1 if cpu else 0] * 1e3:,.1f} ms"
 
 
 def singles(bound: int, budget: float) -> None:
     print(f"1. One exact query at the bound ({bound} dice, threshold {(bound + 1) // 2}), cold")
-    print(f"{'policy':<8}{'mode':<9}{'sixes':<7}{'flint':>14}{'previous':>14}   target 50 ms")
+    print("   (wall-clock, and the process's CPU time: the machine is shared)")
+    head = ("verdict", "cpu", "whole law", "cpu")
+    print(f"{'policy':<8}{'mode':<9}{'sixes':<7}" + "".join(f"{h:>12}" for h in head))
     for policy in ("never", "needed", "always"):
         for mode, sixes in CASES:
-            new = one("flint", bound, policy, budget, mode, sixes)
-            old = one("python", bound, policy, budget, mode, sixes)
-            print(
-                f"{policy:<8}{mode:<9}{sixes:<7}{shown(new, budget):>14}{shown(old, budget):>14}",
-                flush=True,
-            )
+            new = one("verdict", bound, policy, budget, mode, sixes)
+            old = one("flint", bound, policy, budget, mode, sixes)
+            cells = (shown(new, budget), shown(new, budget, True))
+            cells += (shown(old, budget), shown(old, budget, True))
+            line = "".join(f"{c:>12}" for c in cells)
+            print(f"{policy:<8}{mode:<9}{sixes:<7}{line}", flush=True)
 
 
 def lab_grid(top: int, budget: float) -> None:
     print(f"\n2. Lab grid dice 1..{top} x threshold 1..{top} x 3 modes, per policy, cold")
-    print(f"{'policy':<8}{'cells':>8}{'time':>12}   (target: the three policies in 5 s)")
+    print(f"{'policy':<8}{'cells':>8}{'time':>12}{'cpu':>10}   (target: the three policies in 5 s)")
+    total = cpu_total = 0.0
     for policy in ("never", "always", "needed"):
         code = LAB_ROWS.format(top=top, policy=policy)
         try:
@@ -170,8 +185,11 @@ def lab_grid(top: int, budget: float) -> None:
             print(f"{policy:<8}{'-':>8}{'> ' + format(budget, 'g') + ' s':>12}", flush=True)
             continue
         n, cells, seconds = int(rows[-1][0]), int(rows[-1][1]), float(rows[-1][2])
+        cpu = float(rows[-1][3])
+        total, cpu_total = total + seconds, cpu_total + cpu
         note = f"   over budget: dice 1..{n} done in {seconds:,.1f} s" if over else ""
-        print(f"{policy:<8}{cells:>8}{seconds:>11,.2f}s{note}", flush=True)
+        print(f"{policy:<8}{cells:>8}{seconds:>11,.2f}s{cpu:>9,.2f}s{note}", flush=True)
+    print(f"{'all':<8}{'':>8}{total:>11,.2f}s{cpu_total:>9,.2f}s", flush=True)
 
 
 def icepool_grids(sizes: list[int], budget: float) -> None:
@@ -199,21 +217,24 @@ def icepool_grids(sizes: list[int], budget: float) -> None:
 
 
 def pool_table(pools: list[int], budget: float) -> None:
-    engines = ("flint", "python", "icepool")
-    print("\n4. One test law against the pool (threshold half the pool), cold, fresh process")
-    print(f"{'policy':<8}{'dice':>5}" + "".join(f"{e:>16}" for e in engines))
+    engines = ("verdict", "flint", "python", "icepool")
+    labels = ("verdict", "(cpu)", "whole law", "previous", "icepool")
+    print("\n4. One test against the pool (threshold half the pool), cold, fresh process")
+    print(f"{'policy':<8}{'dice':>5}" + "".join(f"{e:>14}" for e in labels))
     for policy in ("never", "needed", "always"):
         stopped: set[str] = set()
         for dice in pools:
             row = f"{policy:<8}{dice:>5}"
             for engine in engines:
                 if engine in stopped:
-                    row += f"{'-':>16}"
+                    row += f"{'-':>14}"
                     continue
                 seconds = one(engine, dice, policy, budget)
                 if seconds is None:
                     stopped.add(engine)
-                row += f"{shown(seconds, budget):>16}"
+                row += f"{shown(seconds, budget):>14}"
+                if engine == "verdict":
+                    row += f"{shown(seconds, budget, True):>14}"
             print(row, flush=True)
 
 

@@ -114,65 +114,30 @@ def test_grids_use_the_fast_rows_and_stay_exact() -> None:
         assert exact is not None and dict(cell) == exact
 
 
-def test_T6_batch_law_equals_the_system_batch_groups() -> None:
-    """T-3, T-5, T-6, T-7: one batch's (extra, successes, ones, three 6s) law."""
-    from meneur.systems.tunnels.polylaw import batch_law
-
-    for dice in (1, 2, 4, 7):
-        for lowest in (3, 4, 5):
-            law = tunnels_grid._batch_law(dice, lowest)
-            expected: dict[tuple[int, int, int, int], int] = {}
-            for distinct, classes in batch_law(dice, lowest, "batch").items():
-                for (ones, sixes), poly in classes.items():
-                    for successes, ways in enumerate(poly):
-                        if ways:
-                            key = (dice - distinct, successes, ones, int(sixes >= 3))
-                            expected[key] = expected.get(key, 0) + ways
-            found = {key: int(law[key]) for key in zip(*law.nonzero(), strict=True)}
-            assert found == expected, (dice, lowest)
-
-
-@pytest.mark.parametrize("mode", ["normal", "blessed", "cursed"])
-@pytest.mark.parametrize("dice", [1, 2, 3, 5, 8])
-def test_T6_tunnels_always_rows_equal_the_system_odds(mode: str, dice: int) -> None:
-    """T-6 ``always`` (every 6 explodes), T-7 per batch: every threshold, exactly."""
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+@pytest.mark.parametrize("policy", ["always", "needed"])
+def test_T6_exploding_rows_equal_the_system_odds(policy: str, sixes: str) -> None:
+    """T-6 (every policy that explodes), T-7 (both rules): a grid's rows, from the tables
+    every pool shares, equal the whole law at every threshold, exactly."""
+    from meneur.systems.tunnels.lab_adapter import ADAPTER as TUNNELS
     from meneur.systems.tunnels.odds import test_odds
     from meneur.systems.tunnels.rules import TestParams
-    from meneur.systems.tunnels.vector import LOWEST
 
-    fastgrid.clear_caches()
-    tunnels_grid.clear_caches()
-    thresholds = list(range(0, 2 * dice + 3))
-    row = tunnels_grid.tunnels_always_row(LOWEST[mode], dice, thresholds)
-    for threshold, cell in zip(thresholds, row, strict=True):
-        if threshold == 0:
-            continue
-        law = test_odds(
-            TestParams(
-                dice=dice,
-                threshold=threshold,
-                explode="always",
-                blessed=mode == "blessed",
-                cursed=mode == "cursed",
+    for mode in ("normal", "blessed", "cursed"):
+        grid = TUNNELS.grid("test", {"explode": policy, "sixes": sixes}, "1,2,5,8", "1..17", mode)
+        assert all(isinstance(v, ExactCell) for v in grid.cells.values())
+        for (_p, r, c), cell in grid.cells.items():
+            dice, threshold = grid.rows.values[r], grid.columns.values[c]
+            law = test_odds(
+                TestParams(
+                    dice=dice,
+                    threshold=threshold,
+                    explode=policy,  # type: ignore[arg-type]
+                    sixes=sixes,  # type: ignore[arg-type]
+                    blessed=mode == "blessed",
+                    cursed=mode == "cursed",
+                )
             )
-        )
-        assert cell["success"] == law.p_where(lambda k, t=threshold: k[0] >= t and not k[2])
-        assert cell["exceptional"] == law.p_where(lambda k: k[1])
-        assert cell["critical"] == law.p_where(lambda k: k[2])
-
-
-def test_T6_always_rows_past_twelve_dice_use_more_primes() -> None:
-    """Pools of 13 to 16 dice need more residues (6**136): still the system's odds."""
-    from meneur.systems.tunnels.odds import test_odds
-    from meneur.systems.tunnels.rules import TestParams
-
-    fastgrid.clear_caches()
-    tunnels_grid.clear_caches()
-    for dice in (12, 13, 16):
-        thresholds = [1, dice, 3 * dice]
-        row = tunnels_grid.tunnels_always_row(4, dice, thresholds)
-        assert row[0].total == 6 ** (dice * (dice + 1) // 2)
-        for threshold, cell in zip(thresholds, row, strict=True):
-            law = test_odds(TestParams(dice=dice, threshold=threshold, explode="always"))
             assert cell["success"] == law.p_where(lambda k, t=threshold: k[0] >= t and not k[2])
+            assert cell["exceptional"] == law.p_where(lambda k: k[1])
             assert cell["critical"] == law.p_where(lambda k: k[2])

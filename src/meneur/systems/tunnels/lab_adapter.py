@@ -12,8 +12,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from meneur.lab.adapter import Adapter, tails
-from meneur.lab.grid import Axis, Cell, Measure, parse_int_list
+from meneur.lab.adapter import Adapter
+from meneur.lab.grid import Axis, Cell, ExactCell, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
@@ -152,45 +152,43 @@ class TunnelsAdapter(Adapter):
         row: Hashable,
         columns: Sequence[Hashable],
     ) -> Sequence[Cell | None] | None:
-        """``never`` and ``always`` roll the same law whatever the threshold: cut it once.
+        """A pool's row: ``never`` from its one-batch law (numpy), exploding policies from
+        tables cut at the largest threshold (``odds.pass_odds``), which every pool of the
+        grid shares.
 
-        (``needed`` stops exploding at the threshold, so its law depends on it.)
+        Every cell is the same exact fraction as the whole law's (tests compare them).
         """
-        if check != "test" or not isinstance(panel, tuple) or panel[1] == "needed":
+        if check != "test" or not isinstance(panel, tuple) or not isinstance(row, int):
             return None
-        if panel[1] == "never" and isinstance(row, int):  # one die multiplied in per row
+        from meneur.systems.tunnels.vector import LOWEST
+
+        if panel[1] == "never":  # one die multiplied in per row
             from meneur.systems.tunnels.lab_grid import tunnels_plain_row
-            from meneur.systems.tunnels.vector import LOWEST
 
             return tunnels_plain_row(LOWEST[str(panel[0])], row, columns)
-        if (
-            panel[1] == "always"
-            and isinstance(row, int)
-            and self.option(variant, "sixes") == "batch"
-        ):
-            from meneur.systems.tunnels.lab_grid import MAX_ALWAYS_DICE, tunnels_always_row
-            from meneur.systems.tunnels.vector import LOWEST
+        cap = max((c for c in columns if isinstance(c, int)), default=0) + 1
+        return [self._pass_cell(variant, panel, row, column, cap) for column in columns]
 
-            if row <= MAX_ALWAYS_DICE:  # each pool from its first batch and smaller pools
-                return tunnels_always_row(LOWEST[str(panel[0])], row, columns)
-        params = self.params(check, variant, panel, row, 1)
-        dist: Any = self.check(check).odds(params)
-        total = dist.total
-        ok: dict[int, int] = {}
-        streak: dict[int, int] = {}
-        critical = 0
-        for (successes, exceptional, is_critical), weight in dist.items():
-            if is_critical:
-                critical += weight
-                continue
-            ok[successes] = ok.get(successes, 0) + weight
-            if exceptional:  # at threshold 1: three 6s shown (so at least 3 successes)
-                streak[successes] = streak.get(successes, 0) + weight
-        p_critical = Fraction(critical, total)
-        return [
-            {"success": p, "exceptional": e, "critical": p_critical}
-            for p, e in zip(tails(ok, columns, total), tails(streak, columns, total), strict=True)
-        ]
+    def _pass_cell(
+        self,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+        cap: int = 0,
+    ) -> ExactCell:
+        """One cell from the verdict tables cut at ``cap`` (above every threshold of the
+        row; a small pool's at its most successes, so small pools need no long table)."""
+        from meneur.systems.tunnels.odds import pass_odds
+        from meneur.systems.tunnels.polylaw import most_dice
+
+        params = self.params("test", variant, panel, row, column)
+        weights = pass_odds(params, cap=min(cap, most_dice(params.dice) + 2))
+        return ExactCell(
+            ("success", "exceptional", "critical"),
+            (weights.success, weights.exceptional, weights.critical),
+            weights.total,
+        )
 
     def cell(
         self,
@@ -200,15 +198,10 @@ class TunnelsAdapter(Adapter):
         row: Hashable,
         column: Hashable,
     ) -> dict[str, Fraction] | None:
+        if check == "test":
+            return dict(self._pass_cell(variant, panel, row, column))
         params = self.params(check, variant, panel, row, column)
         dist: Any = self.check(check).odds(params)
-        if check == "test":
-            threshold = params.threshold
-            return {
-                "success": dist.p_where(lambda k: k[0] >= threshold and not k[2]),
-                "exceptional": dist.p_where(lambda k: k[1]),
-                "critical": dist.p_where(lambda k: k[2]),
-            }
         from meneur.systems.tunnels.rules import judge
 
         winners = dist.map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4])[0])

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from meneur.errors import LimitError
+from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
 from meneur.odds.dist import Dist
+from meneur.systems.tunnels.passlaw import PassWeights
 from meneur.systems.tunnels.polylaw import (
     always_tail,
     batch_law,
@@ -92,6 +93,36 @@ def test_odds(params: TestParams) -> Dist[TestKey]:
 
 
 test_odds.__test__ = False  # type: ignore[attr-defined]
+
+
+CAP_STEP = 16
+"""A single query's table is cut at a multiple of this: thresholds near each other (a
+sheet's traits, the web's questions) share one table. A grid gives its own cap."""
+
+
+def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
+    """A test's verdicts (success, exceptional success, critical failure) as exact weights,
+    without the whole law of successes: the same numbers as :func:`test_odds` reads, from
+    polynomials cut at the threshold (:mod:`meneur.systems.tunnels.passlaw`).
+
+    ``cap`` (above every threshold asked) lets a grid share one table across its cells.
+    """
+    from meneur.systems.tunnels.passlaw import pass_weights
+
+    if params.chosen_batches is not None:
+        raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
+    threshold = min(params.threshold, most_dice(params.dice) + 1)  # beyond: never reached
+    if cap is None:  # a small pool's table stops at its most successes
+        cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
+    cap = max(cap, threshold + 1)
+    return pass_weights(
+        params.dice,
+        threshold,
+        LOWEST_SUCCESS[params.mode],
+        params.sixes,
+        params.explode,
+        cap,
+    )
 
 
 # --- opposed test -----------------------------------------------------------------
@@ -243,9 +274,14 @@ def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
-    from meneur.systems.tunnels import polylaw
+    from meneur.systems.tunnels import passlaw, polylaw
 
     for function in (
+        passlaw._batch,
+        passlaw._flint_batch,
+        passlaw.always_low,
+        passlaw.needed_table,
+        passlaw.verdicts,
         polylaw.batch_law,
         polylaw.leaf_law,
         polylaw.always_tail,

@@ -1,0 +1,423 @@
+"""Pass or fail at a threshold, without the whole law of successes (T-3 to T-8).
+
+A test's verdict at threshold ``t`` reads only three numbers: the weight of ``t`` or more
+successes without a critical failure (a success), the same with an exceptional success,
+and the weight of a critical failure. :mod:`meneur.systems.tunnels.polylaw` builds the
+whole law of successes (degree ``most_dice(pool)``, 1,830 at 60 dice); here every
+polynomial is cut below a *cap* (one more than the largest threshold asked), so a product
+costs ``cap²`` coefficients instead of ``cap × most_dice``.
+
+Classes. Only the outcomes below the absorbing states are tracked; an absorbed class is a
+total minus the others:
+
+* ``ALL``: ones 0, 1 or 2 (three or more is a critical failure, T-8), sixes ignored;
+* ``CALM``: ones 0-2 and no exceptional success yet (T-7): under the ``batch`` rule no
+  batch showed three 6s; under ``all`` the 6s so far, 0-2.
+
+Two parts of a test combine by adding their classes (a product of polynomials per pair of
+classes whose sum stays below 3 ones and 3 sixes); an overflowing pair is dropped.
+
+* ``never`` is one batch: suffix sums of its whole law (``polylaw.leaf_law``).
+* ``always`` does not look at the successes: :func:`always_low` holds, per class, the
+  weights of the successes below the cap that ``p`` pending dice bring and the class's
+  whole mass; ``P(s >= t) = mass - sum(low[:t])``.
+* ``needed`` stops exploding once the threshold is reached: :func:`needed_table` runs
+  backward over the *deficit* ``r`` (the successes still missing). ``F(p, r)``, the law of
+  the rest of a test with ``p`` pending dice that still needs ``r``, is a polynomial in
+  ``r``: a batch of ``k`` successes and ``d`` distinct faces ends the test when ``k >= r``
+  and otherwise leads to ``F(p - d, r - k)``: for a fixed ``p`` a product of the batch's
+  polynomial with ``F(p - d, .)``. One table serves every pool and every threshold below
+  the cap: the test of ``n`` dice at threshold ``t`` is ``F(n, t)``. It keeps three
+  families: the ends that reach the threshold (``ALL``), the same without an exceptional
+  success (``CALM``), and every end by its ones (a critical failure is the rest).
+
+Measured in ``benchmarks/bench_tunnels_exact.py`` (``docs/lab.md``): at 60 dice, ~0.35 s
+of CPU for ``always`` (the whole law: ~13 s), ~0.5 s for ``needed``; the lab's grid of
+every pool and threshold up to 60, three modes and three policies, ~6 s.
+
+Weights of ``p`` pending dice count over ``6**most_dice(p)``, as in ``polylaw``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from math import comb
+
+from flint import fmpz_poly
+
+from meneur.systems.tunnels.polylaw import _onto, leaf_law, most_dice
+from meneur.systems.tunnels.rules import CRITICAL_ONES, EXCEPTIONAL_SIXES, Policy, SixesRule
+
+MEMO = 1024
+"""Tables memoised (one per pending dice, mode, sixes rule and cap): a few caps' worth of
+every pool up to the bound, a few megabytes each."""
+Key = tuple[int, int]
+"""(ones 0-2, sixes 0-2) of the ``CALM`` family; ``ALL`` uses sixes 0 (ignored)."""
+Family = dict[Key, fmpz_poly]
+
+
+@dataclass(frozen=True, slots=True)
+class PassWeights:
+    """A test's verdicts as integer weights over ``total`` (exact: ``weight / total``)."""
+
+    success: int
+    exceptional: int
+    critical: int
+    total: int
+
+
+@cache
+def _failures(dice: int, failing: int) -> tuple[dict[int, int], ...]:
+    """``dice`` failing dice with exactly ``o`` ones (0-2): ways by distinct faces (the
+    1 and the ``failing`` other failing faces), one dict per ``o``."""
+    out = []
+    for ones in range(min(CRITICAL_ONES - 1, dice) + 1):
+        split = comb(dice, ones)
+        out.append(
+            {
+                j + (ones > 0): split * ways
+                for j, ways in enumerate(_onto(dice - ones, failing))
+                if ways
+            }
+        )
+    return tuple(out)
+
+
+@cache
+def _successes(
+    dice: int, succeeding: int, rule: SixesRule
+) -> tuple[tuple[int, ...], dict[int, list[int]]]:
+    """``dice`` succeeding dice: ways by distinct faces (the 6 and the ``succeeding``
+    others), and the same for the ``CALM`` family by its sixes state."""
+    calm: dict[int, list[int]] = {}
+    for sixes in range(min(EXCEPTIONAL_SIXES - 1, dice) + 1):
+        into = calm.setdefault(sixes if rule == "all" else 0, [0] * 7)
+        split = comb(dice, sixes)
+        for j, ways in enumerate(_onto(dice - sixes, succeeding)):
+            into[j + (sixes > 0)] += split * ways
+    return _onto(dice, succeeding + 1), calm
+
+
+@cache
+def _batch(
+    dice: int, lowest: int, rule: SixesRule
+) -> tuple[tuple[int, dict[Key, list[int]], dict[Key, list[int]]], ...]:
+    """One batch of ``dice`` dice per distinct faces ``d``: (d, ``ALL`` weights by ones,
+    ``CALM`` weights by (ones, sixes)), as lists by successes (T-3 to T-5, T-7, T-8).
+
+    The ``k`` successes and ``dice - k`` failures split by a binomial; each side counts
+    its special face (1 or 6) and the distinct faces of the others (surjections), as
+    :func:`~meneur.systems.tunnels.polylaw.batch_law` does, keeping only the classes
+    below the caps (three 1s, an exceptional success are totals minus the rest).
+    """
+    every: dict[int, dict[Key, list[int]]] = {}
+    calm: dict[int, dict[Key, list[int]]] = {}
+    failing, succeeding = lowest - 2, 6 - lowest
+    for k in range(dice + 1):
+        split = comb(dice, k)
+        by_distinct, calm_by = _successes(k, succeeding, rule)
+        for ones, side in enumerate(_failures(dice - k, failing)):
+            for distinct_f, ways_f in side.items():
+                weight = split * ways_f
+                for distinct_s, ways_s in enumerate(by_distinct):
+                    if ways_s:
+                        law = every.setdefault(distinct_f + distinct_s, {})
+                        poly = law.setdefault((ones, 0), [0] * (dice + 1))
+                        poly[k] += weight * ways_s
+                for sixes, ways in calm_by.items():
+                    for distinct_s, ways_s in enumerate(ways):
+                        if ways_s:
+                            law = calm.setdefault(distinct_f + distinct_s, {})
+                            poly = law.setdefault((ones, sixes), [0] * (dice + 1))
+                            poly[k] += weight * ways_s
+    return tuple((d, every[d], calm.get(d, {})) for d in sorted(every))
+
+
+ONES = ((0, 0), (1, 0), (2, 0))
+"""The classes of a family that tracks the ones only (sixes state 0)."""
+
+
+def _products(left: Family, right: Family, cap: int) -> Family:
+    """``left ⊗ right`` cut at ``cap``: classes add, the pairs that overflow drop.
+
+    When both sides track the ones only, with 0, 1 and 2 ones present on both, the
+    middle class takes one product instead of two (Karatsuba:
+    ``L0 R1 + L1 R0 = (L0 + L1)(R0 + R1) - L0 R0 - L1 R1``): 5 products instead of 6.
+    """
+    if len(left) == len(right) == 3 and all(k in left and k in right for k in ONES):
+        l0, l1, l2 = (left[k] for k in ONES)
+        r0, r1, r2 = (right[k] for k in ONES)
+        low = l0.mul_low(r0, cap)
+        middle = l1.mul_low(r1, cap)
+        both = (l0 + l1).mul_low(r0 + r1, cap)
+        return {
+            ONES[0]: low,
+            ONES[1]: both - low - middle,
+            ONES[2]: l0.mul_low(r2, cap) + l2.mul_low(r0, cap) + middle,
+        }
+    out: Family = {}
+    for (o1, x1), poly_l in left.items():
+        for (o2, x2), poly_r in right.items():
+            key = (o1 + o2, x1 + x2)
+            if key[0] >= CRITICAL_ONES or key[1] >= EXCEPTIONAL_SIXES:
+                continue
+            value = poly_l.mul_low(poly_r, cap)
+            out[key] = out[key] + value if key in out else value
+    return out
+
+
+def _horner(pending: int, parts: dict[int, Family]) -> Family:
+    """``sum(6**(most_dice(pending - 1) - most_dice(pending - d)) * parts[d])``.
+
+    The batch that shows ``d`` distinct faces leaves ``pending - d`` dice; the dice the
+    other batches could have rolled beyond it weigh a power of 6. The powers are nested
+    (``6**(pending - d)`` from ``d + 1`` to ``d``), so each step multiplies by a number
+    of a few limbs instead of each product by one of up to ``5 * pending`` dice.
+    """
+    acc: Family = {}
+    for distinct in range(min(6, pending), 0, -1):
+        if acc:
+            step = 6 ** (pending - distinct)
+            acc = {key: value * step for key, value in acc.items()}
+        for key, value in parts.get(distinct, {}).items():
+            acc[key] = acc[key] + value if key in acc else value
+    return acc
+
+
+Batch = tuple[tuple[int, Family, Family, Family, Family], ...]
+"""Per distinct faces ``d``: (d, ``ALL`` cut at the cap, ``CALM`` cut, their masses)."""
+
+
+@cache
+def _flint_batch(dice: int, lowest: int, rule: SixesRule, cap: int) -> Batch:
+    """:func:`_batch` cut at ``cap`` as FLINT polynomials, with each class's mass (a
+    constant polynomial: masses combine by the same products, cut at 1)."""
+    return tuple(
+        (
+            distinct,
+            {key: fmpz_poly(poly[:cap]) for key, poly in every.items()},
+            {key: fmpz_poly(poly[:cap]) for key, poly in calm.items()},
+            {key: fmpz_poly([sum(poly)]) for key, poly in every.items()},
+            {key: fmpz_poly([sum(poly)]) for key, poly in calm.items()},
+        )
+        for distinct, every, calm in _batch(dice, lowest, rule)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Low:
+    """What ``p`` pending dice bring when every batch explodes, cut at a cap: per class
+    the weights of the successes below the cap, and the class's whole mass."""
+
+    every: Family
+    calm: Family
+    every_mass: Family
+    calm_mass: Family
+
+
+@lru_cache(maxsize=MEMO)
+def always_low(pending: int, lowest: int, rule: SixesRule, cap: int) -> Low:
+    """The law of what ``pending`` dice bring when every batch explodes (T-5, T-6), cut
+    at ``cap`` successes, over ``6**most_dice(pending)``. Memoised: a grid of pools
+    builds each smaller pool's once."""
+    if pending == 0:
+        one = {(0, 0): fmpz_poly([1])}
+        return Low(one, one, one, one)
+    parts: list[dict[int, Family]] = [{}, {}, {}, {}]
+    for distinct, *batch in _flint_batch(pending, lowest, rule, cap):
+        tail = always_low(pending - distinct, lowest, rule, cap)
+        for part, left, right, cut in zip(
+            parts,
+            (tail.every, tail.calm, tail.every_mass, tail.calm_mass),
+            batch,
+            (cap, cap, 1, 1),
+            strict=True,
+        ):
+            part[distinct] = _products(left, right, cut)
+    every, calm, every_mass, calm_mass = (_horner(pending, part) for part in parts)
+    return Low(every, calm, every_mass, calm_mass)
+
+
+@dataclass(frozen=True, slots=True)
+class Deficit:
+    """``F(p, .)`` of the ``needed`` policy: polynomials in the deficit ``r`` (index r,
+    ``r >= 1``; index 0 stays empty), over ``6**most_dice(p)``.
+
+    ``reached``: the test reaches the threshold with these ones; ``calm``: the same
+    without an exceptional success; ``every``: any end (reached or not) by ones.
+    """
+
+    reached: Family
+    calm: Family
+    every: Family
+
+
+def _suffix(poly: list[int], cap: int) -> fmpz_poly:
+    """``out[r] = sum(poly[r:])`` for ``1 <= r < cap``: the batch alone reaches ``r``."""
+    out = [0] * min(cap, len(poly))
+    running = 0
+    for r in range(len(poly) - 1, 0, -1):
+        running += poly[r]
+        if r < cap:
+            out[r] = running
+    return fmpz_poly(out)
+
+
+def _prefix(poly: list[int], cap: int) -> fmpz_poly:
+    """``out[r] = sum(poly[:r])`` for ``1 <= r < cap``: the batch alone falls short."""
+    out = [0] * cap
+    running = 0
+    for r in range(1, cap):
+        if r - 1 < len(poly):
+            running += poly[r - 1]
+        out[r] = running
+    return fmpz_poly(out)
+
+
+def _add(into: Family, key: Key, value: fmpz_poly) -> None:
+    into[key] = into[key] + value if key in into else value
+
+
+@lru_cache(maxsize=MEMO)
+def needed_table(pending: int, lowest: int, rule: SixesRule, cap: int) -> Deficit:
+    """``F(pending, r)`` for ``1 <= r < cap`` (T-6 ``needed``): explode while short."""
+    reached: Family = {}
+    calm: Family = {}
+    every: Family = {}
+    if pending == 0:
+        return Deficit(reached, calm, every)
+    top = 6 ** (most_dice(pending) - pending)
+    ones_law: dict[Key, list[int]] = {}  # this batch by ones, whatever its faces
+    calm_law: dict[Key, list[int]] = {}
+    for distinct, b_every, b_calm in _batch(pending, lowest, rule):
+        for into, law in ((ones_law, b_every), (calm_law, b_calm)):
+            for key, poly in law.items():
+                merged = into.setdefault(key, [0] * (pending + 1))
+                for k, weight in enumerate(poly):
+                    merged[k] += weight
+        if distinct == pending:  # no extra dice: a batch that falls short ends the test
+            for key, poly in b_every.items():
+                _add(every, key, _prefix(poly, cap) * top)
+    for key, poly in ones_law.items():  # the batch alone reaches the deficit
+        _add(reached, key, _suffix(poly, cap) * top)
+        _add(every, key, _suffix(poly, cap) * top)
+    for key, poly in calm_law.items():
+        _add(calm, key, _suffix(poly, cap) * top)
+    parts: list[dict[int, Family]] = [{}, {}, {}]
+    for distinct, f_every, f_calm, _m, _n in _flint_batch(pending, lowest, rule, cap):
+        if distinct == pending:
+            continue
+        tail = needed_table(pending - distinct, lowest, rule, cap)
+        parts[0][distinct] = _products(tail.reached, f_every, cap)
+        parts[1][distinct] = _products(tail.calm, f_calm, cap)
+        parts[2][distinct] = _products(tail.every, f_every, cap)
+    for family, part in zip((reached, calm, every), parts, strict=True):
+        for key, value in _horner(pending, part).items():
+            _add(family, key, value)
+    return Deficit(reached, calm, every)
+
+
+def _coefficients(family: Family, cap: int) -> list[int]:
+    """A family's classes summed, as ``cap`` Python integers."""
+    total = fmpz_poly()
+    for poly in family.values():
+        total += poly
+    out = [int(c) for c in total.coeffs()[:cap]]
+    return out + [0] * (cap - len(out))
+
+
+@dataclass(frozen=True, slots=True)
+class Verdicts:
+    """A pool's verdicts at every threshold below a cap: weights over ``total``."""
+
+    success: tuple[int, ...]
+    exceptional: tuple[int, ...]
+    critical: tuple[int, ...]
+    total: int
+
+    def at(self, threshold: int) -> PassWeights:
+        return PassWeights(
+            self.success[threshold],
+            self.exceptional[threshold],
+            self.critical[threshold],
+            self.total,
+        )
+
+
+def _always(dice: int, lowest: int, rule: SixesRule, cap: int) -> Verdicts:
+    """Every batch explodes: ``t`` or more successes is the mass less the weights below."""
+    low = always_low(dice, lowest, rule, cap)
+    every_mass = sum(_coefficients(low.every_mass, 1))
+    calm_mass = sum(_coefficients(low.calm_mass, 1))
+    every, calm = _coefficients(low.every, cap), _coefficients(low.calm, cap)
+    ok, quiet = [every_mass], [calm_mass]
+    for t in range(1, cap):
+        ok.append(ok[-1] - every[t - 1])
+        quiet.append(quiet[-1] - calm[t - 1])
+    total = 6 ** most_dice(dice)
+    return Verdicts(
+        tuple(ok),
+        tuple(a - b for a, b in zip(ok, quiet, strict=True)),
+        (total - every_mass,) * cap,
+        total,
+    )
+
+
+def _needed(dice: int, lowest: int, rule: SixesRule, cap: int) -> Verdicts:
+    """Explode while short: the table read at the threshold (the deficit at the start)."""
+    table = needed_table(dice, lowest, rule, cap)
+    ok = _coefficients(table.reached, cap)
+    calm = _coefficients(table.calm, cap)
+    ends = _coefficients(table.every, cap)
+    total = 6 ** most_dice(dice)
+    return Verdicts(
+        tuple(ok),
+        tuple(a - b for a, b in zip(ok, calm, strict=True)),
+        tuple(total - e for e in ends),
+        total,
+    )
+
+
+def _never(dice: int, lowest: int, rule: SixesRule, cap: int) -> Verdicts:
+    """One batch, no explosion: suffix sums of its law."""
+    ok = [0] * (dice + 2)
+    streak = [0] * (dice + 2)
+    critical = 0
+    for (ones, sixes), poly in leaf_law(dice, lowest, rule).items():
+        if ones >= CRITICAL_ONES:
+            critical += sum(poly)
+            continue
+        for k, weight in enumerate(poly):
+            ok[k] += weight
+            if sixes >= EXCEPTIONAL_SIXES:
+                streak[k] += weight
+    for k in range(dice, -1, -1):
+        ok[k] += ok[k + 1]
+        streak[k] += streak[k + 1]
+    top = dice + 1
+    return Verdicts(
+        tuple(ok[min(t, top)] for t in range(cap)),
+        tuple(streak[min(t, top)] for t in range(cap)),
+        (critical,) * cap,
+        6**dice,
+    )
+
+
+@lru_cache(maxsize=MEMO)
+def verdicts(dice: int, lowest: int, rule: SixesRule, policy: Policy, cap: int) -> Verdicts:
+    """A pool's verdicts at every threshold below ``cap`` (T-3 to T-8)."""
+    if policy == "never":
+        return _never(dice, lowest, rule, cap)
+    if policy == "always":
+        return _always(dice, lowest, rule, cap)
+    return _needed(dice, lowest, rule, cap)
+
+
+def pass_weights(
+    dice: int, threshold: int, lowest: int, rule: SixesRule, policy: Policy, cap: int | None = None
+) -> PassWeights:
+    """The verdicts of a test at ``threshold``; ``cap`` (above every threshold of a grid)
+    lets a grid share one table."""
+    cap = threshold + 1 if cap is None else cap
+    return verdicts(dice, lowest, rule, policy, cap).at(threshold)

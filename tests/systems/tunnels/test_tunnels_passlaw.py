@@ -1,0 +1,124 @@
+"""Verdicts at a threshold from cut tables (``passlaw``) against the whole law (T-3..T-8).
+
+``pass_odds`` never builds the law of successes: ``always`` keeps the weights below the
+cap and each class's mass, ``needed`` runs backward over the successes still missing.
+Both must give the very fractions the whole law gives, for every policy, mode and sixes
+rule; the comparisons are exact (integer weights over the same total, or Fractions).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from meneur.systems.tunnels.odds import pass_odds, test_odds
+from meneur.systems.tunnels.polylaw import most_dice
+from meneur.systems.tunnels.rules import POLICIES, Policy, SixesRule, TestParams, check_policy
+
+MODES = ("normal", "blessed", "cursed")
+
+
+def whole(params: TestParams) -> tuple[Fraction, Fraction, Fraction]:
+    """Success, exceptional success, critical failure read from the whole law."""
+    law = test_odds(params)
+    return (
+        law.p_where(lambda k: k[0] >= params.threshold and not k[2]),
+        law.p_where(lambda k: k[1]),
+        law.p_where(lambda k: k[2]),
+    )
+
+
+def fast(params: TestParams, cap: int | None = None) -> tuple[Fraction, Fraction, Fraction]:
+    weights = pass_odds(params, cap)
+    return (
+        Fraction(weights.success, weights.total),
+        Fraction(weights.exceptional, weights.total),
+        Fraction(weights.critical, weights.total),
+    )
+
+
+def make(dice: int, threshold: int, mode: str, sixes: SixesRule, policy: Policy) -> TestParams:
+    return TestParams(
+        dice,
+        threshold,
+        blessed=mode == "blessed",
+        cursed=mode == "cursed",
+        explode=policy,
+        sixes=sixes,
+    )
+
+
+def thresholds(dice: int) -> list[int]:
+    """Every threshold up to one past the most successes for small pools; beyond, the
+    edges and a spread (the ``needed`` law is one computation per threshold)."""
+    top = most_dice(dice) + 1
+    if dice <= 7:
+        return list(range(1, top + 2))
+    return sorted({1, 2, 3, dice // 2, dice - 1, dice, dice + 1, 2 * dice, top, top + 5})
+
+
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("policy", POLICIES)
+def test_T3_T8_verdicts_equal_the_whole_law_up_to_18_dice(
+    policy: Policy, mode: str, sixes: SixesRule
+) -> None:
+    """T-3..T-8 (T-6 every policy, T-7 both rules): success, exceptional success and
+    critical failure from the cut tables equal the whole law's, 1 to 18 dice."""
+    for dice in range(1, 19):
+        if policy == "needed" and dice > 12 and dice % 3:
+            continue  # one whole law per threshold: 13..18 dice sampled
+        for threshold in thresholds(dice):
+            params = make(dice, threshold, mode, sixes, policy)
+            assert fast(params) == whole(params), (dice, threshold)
+
+
+@pytest.mark.parametrize("policy", ["needed", "always"])
+def test_T6_one_table_serves_every_threshold_below_its_cap(policy: Policy) -> None:
+    """T-6: a table cut at 64 (a grid's) gives the cells a table cut at the threshold
+    gives (a single query's): the cut only drops weights above it."""
+    for dice in (5, 13, 21):
+        for threshold in (1, 4, dice, 40):
+            params = make(dice, threshold, "blessed", "all", policy)
+            assert fast(params, cap=64) == fast(params)
+
+
+def test_T6_needed_stops_at_the_threshold_always_does_not() -> None:
+    """T-6, T-8: exploding past the threshold only adds risk of three 1s: with the same
+    dice, ``needed`` fails critically less often than ``always`` and passes as often."""
+    needed = fast(make(10, 3, "normal", "batch", "needed"))
+    always = fast(make(10, 3, "normal", "batch", "always"))
+    assert needed[2] < always[2]
+    assert needed[0] > always[0]
+
+
+def test_T3_thresholds_beyond_every_success_never_pass() -> None:
+    """T-3: 3 dice roll at most 6 dice in all (2 + 1 extra): threshold 7 or 1000 never
+    passes, and both ask the same question."""
+    for threshold in (7, 1000):
+        success, exceptional, critical = fast(make(3, threshold, "normal", "batch", "always"))
+        assert success == exceptional == 0 and critical > 0
+    assert fast(make(3, 7, "normal", "all", "needed")) == fast(
+        make(3, 1000, "normal", "all", "needed")
+    )
+
+
+PINS = json.loads((Path(__file__).parent / "pinned_odds.json").read_text())
+PINNED = {**PINS["pins"], **PINS["verdict_pins"]}
+
+
+@pytest.mark.parametrize("key", sorted(PINNED))
+def test_T3_T8_pinned_verdicts_at_large_pools(key: str) -> None:
+    """T-3..T-8 at 60 dice (every policy, ``always`` too): the fractions the whole-law
+    engines computed once, pinned."""
+    dice, threshold, mode, sixes, policy = key.split(",")
+    params = make(
+        int(dice), int(threshold), mode, "all" if sixes == "all" else "batch", check_policy(policy)
+    )
+    expected = PINNED[key]
+    assert fast(params) == tuple(
+        Fraction(expected[name]) for name in ("success", "exceptional", "critical")
+    )
