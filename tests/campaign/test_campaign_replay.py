@@ -156,3 +156,17 @@ def test_old_tampered_or_unknown_entries_are_reported_never_skipped() -> None:
     )
     assert report.entries == 8 and report.rolls == 1
     assert [p.seq for p in report.problems] == [2, 3, 4, 5, 6, 7, 8]
+
+
+def test_the_replay_report_counts_in_french_as_french_does(
+    capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One roll reads « 1 entrée sur 1 se rejoue (1 jet) », never « (1 jets) »."""
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    assert invoke(capsys, "roll", "3d6").status == 0
+    path = tmp_path / "log.json"
+    assert invoke(capsys, "log", "--export", str(path)).status == 0
+    french = invoke(capsys, "--lang", "fr", "verify", str(path), "--replay")
+    assert "1 entrée sur 1 se rejoue (1 jet)." in french.out, french.out
+    english = invoke(capsys, "--lang", "en", "verify", str(path), "--replay")
+    assert "1 of 1 entries replays (1 roll)." in english.out, english.out

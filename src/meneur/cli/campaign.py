@@ -756,11 +756,14 @@ def _replay(document: dict[str, Any], entries: int, *, as_json: bool) -> bool:
         }
         _print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        _print(
-            _("The chain verifies; {ok} of {entries} entries replay ({rolls} rolls).").format(
-                ok=report.entries - len(problems), entries=report.entries, rolls=report.rolls
-            )
-        )
+        ok = report.entries - len(problems)
+        replayed = ngettext(
+            "The chain verifies; {ok} of {entries} entries replays",
+            "The chain verifies; {ok} of {entries} entries replay",
+            ok,
+        ).format(ok=ok, entries=report.entries)
+        rolls = ngettext("({rolls} roll).", "({rolls} rolls).", report.rolls)
+        _print(f"{replayed} {rolls.format(rolls=report.rolls)}")
         for problem in problems:
             _print(_("  entry {seq}: {problem}").format(**problem))
     return not problems
