@@ -49,3 +49,37 @@ def test_odds_are_rate_limited_like_rolls(tmp_path: Path) -> None:
             for _ in range(3)
         ]
         assert [a.status_code for a in asked] == [200, 200, 429]
+
+
+WORKER_MODULES = """
+from meneur.systems.at_table import web_adapters
+from meneur.web.odds import Odds
+from meneur.web.systems import install
+
+if __name__ == "__main__":
+    install(web_adapters())
+    odds = Odds()
+    try:
+        print("\\n".join(odds.run(eval, "sorted(__import__('sys').modules)")))
+    finally:
+        odds.close()
+"""
+
+
+def test_a_worker_starts_with_every_system_s_odds_modules_loaded(tmp_path: Path) -> None:
+    """A worker's first question pays no import (a luck verdict has half a second, and a
+    busy machine took longer than that to import a system's odds): the fork server
+    loads what each installed system lists in ``WebAdapter.preload``."""
+    import subprocess
+    import sys
+
+    from meneur.systems.at_table import web_adapters
+
+    script = tmp_path / "worker_modules.py"
+    script.write_text(WORKER_MODULES)
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True
+    )
+    loaded = set(run.stdout.split())
+    wanted = {name for adapter in web_adapters() for name in adapter.preload}
+    assert len(wanted) >= 4 and wanted <= loaded, wanted - loaded

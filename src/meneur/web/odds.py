@@ -114,8 +114,11 @@ class Odds:
     def _executor(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
+                from meneur.web.systems import adapters
+
                 context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(PRELOAD)  # each worker starts warm
+                systems = [name for adapter in adapters().values() for name in adapter.preload]
+                context.set_forkserver_preload(PRELOAD + systems)  # each worker starts warm
                 self._pool = ProcessPoolExecutor(1, mp_context=context)
             return self._pool
 

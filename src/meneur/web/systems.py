@@ -270,6 +270,11 @@ class WebAdapter:
     ``tracker_exchange.html`` (the combat tracker's fields), one per waiting roll and one
     per table action (:meth:`table_actions`)."""
 
+    preload: tuple[str, ...] = ()
+    """The modules this system's exact odds import, loaded once by the odds worker's
+    fork server: each worker then answers its first question within its budget, even
+    on a busy machine (a luck verdict has half a second)."""
+
     health: str = N_("Health")
     """What the tracker's health column holds for this system's characters."""
     shows_health: bool = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from meneur.errors import MeneurError
@@ -236,45 +237,12 @@ def log_line(
     at_iso = str(entry.get("at", ""))
     at = local_time(at_iso)
     who = roller_words(entry)
+    line = partial(LogLine, key, at, who, system, title, mode, at_iso=at_iso)
+    source = str(entry.get("source", ""))
     if entry.get("kind") == CHAT and not hidden:
-        return LogLine(
-            key,
-            at,
-            who,
-            system,
-            title,
-            mode,
-            str(entry.get("source", "")),
-            [],
-            Verdict(None, "", ""),
-            at_iso=at_iso,
-            said=said(entry, viewer),
-        )
+        return line(source, [], Verdict(None, "", ""), said=said(entry, viewer))
     if hidden:
-        return LogLine(
-            key,
-            at,
-            who,
-            system,
-            title,
-            mode,
-            "",
-            [],
-            Verdict(None, _("Blind roll: only the GM sees the dice."), ""),
-            hidden=True,
-            at_iso=at_iso,
-        )
+        blind = Verdict(None, _("Blind roll: only the GM sees the dice."), "")
+        return line("", [], blind, hidden=True)
     streams = _mark_faces(entry)
-    return LogLine(
-        key,
-        at,
-        who,
-        system,
-        title,
-        mode,
-        str(entry.get("source", "")),
-        streams,
-        _verdict(entry),
-        at_iso=at_iso,
-        batches=_batches(entry, streams),
-    )
+    return line(source, streams, _verdict(entry), batches=_batches(entry, streams))

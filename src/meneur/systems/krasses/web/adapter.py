@@ -33,6 +33,7 @@ class KrassesWeb(WebAdapter):
     templates = Path(__file__).parent / "templates"
     health = N_("Health")
     option_fields = ("difficulty", "modifier")
+    preload = ("meneur.systems.krasses.odds",)
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         from meneur.systems.krasses.sheet import KrassesSheet, trait_roll

@@ -46,6 +46,7 @@ class LegendesWeb(WebAdapter):
     health = N_("Health")
     shows_health = False
     option_fields = ("level", "modifier", "motivation", "spend", "help")
+    preload = ("meneur.systems.legendes.odds",)
 
     def exchange(
         self,

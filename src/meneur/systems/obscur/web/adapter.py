@@ -54,6 +54,7 @@ class ObscurWeb(WebAdapter):
     templates = Path(__file__).parent / "templates"
     health = N_("Vie")
     option_fields = ("difficulty", "modifier", "push", "after")
+    preload = ("meneur.systems.obscur.odds",)
     initiative_rule = N_("Rang d'Action (O-11)")
 
     def exchange(

@@ -35,6 +35,11 @@ class TunnelsWeb(WebAdapter):
     templates = Path(__file__).parent / "templates"
     health = N_("Endurance / MR")
     option_fields = ("threshold", "blessed", "cursed", "explode")
+    preload = (
+        "meneur.systems.tunnels.odds",
+        "meneur.systems.tunnels.polylaw",
+        "meneur.systems.tunnels.passlaw",
+    )
 
     def exchange(
         self,
