@@ -717,7 +717,6 @@ class Store:
         Read straight from the DB-API cursor: a campaign's log may hold many thousands
         of entries, and building ORM objects for each costs more than the query.
         """
-        import json
 
         with self.transaction() as session:
             target = self._campaign(session, campaign)
@@ -758,31 +757,21 @@ class Store:
         finally:
             raw.close()
 
-        def load(value: Any) -> Any:
-            return json.loads(value) if isinstance(value, str | bytes) else value
-
-        def moment(value: Any) -> str:
-            if isinstance(value, str):
-                value = datetime.fromisoformat(value)
-            if value.tzinfo is None:
-                value = value.replace(tzinfo=UTC)
-            return format_at(value)
-
         return [
             {
                 "seq": row[0],
-                "at": moment(row[1]),
+                "at": format_at(_aware(row[1])),
                 "who": row[2],
                 "system": row[3],
                 "kind": row[4],
-                "params": load(row[5]),
-                "faces": load(row[6]),
-                "decisions": load(row[7]),
-                "outcome": load(row[8]),
+                "params": _json(row[5]),
+                "faces": _json(row[6]),
+                "decisions": _json(row[7]),
+                "outcome": _json(row[8]),
                 "source": row[9],
                 "commitment": row[10],
                 "counter": row[11],
-                "draws": load(row[12]),
+                "draws": _json(row[12]),
                 "prev_hash": row[13],
                 "hash": row[14],
             }
