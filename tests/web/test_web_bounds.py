@@ -48,3 +48,25 @@ def test_L12_motivation_points_spent_past_the_bound_are_refused_by_the_cli_and_t
         f"/api{table.gm}/roll", json={"character": "Aube", "trait": "Épée", "spend": bound + 1}
     )
     assert web.status_code == 400 and f"{bound}" in web.json()["error"]
+
+
+def test_T3_a_threshold_past_the_bound_is_refused_by_the_cli_and_the_web(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """T-3: a threshold is any whole number from 1 to ``TunnelsParams.MAX_THRESHOLD``:
+    60 is rolled by both (the web form used to stop at 50), one more than the bound and 0
+    are refused by both, with the params type's message."""
+    from meneur.systems.tunnels.rules import TestParams as TunnelsParams
+
+    bound = TunnelsParams.MAX_THRESHOLD
+    cli = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", str(bound + 1))
+    assert cli.status == 2 and f"{bound}" in cli.err and "Traceback" not in cli.err
+    assert invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "60").status == 0
+    table.create(table.gm, "tunnels", "Pip", Force="3")
+    assert table.roll(table.gm, "Pip", "Force", threshold=60)["entry"]
+    for refused, words in ((bound + 1, f"{bound}"), (0, "1")):
+        web = table.client.post(
+            f"/api{table.gm}/roll",
+            json={"character": "Pip", "trait": "Force", "threshold": refused},
+        )
+        assert web.status_code == 400 and words in web.json()["error"], web.json()

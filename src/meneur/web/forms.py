@@ -24,7 +24,7 @@ class OptionsIn(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    threshold: int = Field(default=2, ge=1, le=50)
+    threshold: int = Field(default=2, ge=-CARRIED, le=CARRIED)
     difficulty: int = Field(default=1, ge=-CARRIED, le=CARRIED)
     modifier: int = Field(default=0, ge=-CARRIED, le=CARRIED)
     blessed: bool = False
