@@ -3,13 +3,13 @@
 An exchange (each system's :meth:`~meneur.web.systems.WebAdapter.exchange`) picks two
 combatants of the tracker, rolls with the table's dice, and logs one public entry
 together with the sheets it changed. The systems' modules keep only their rules; the
-dice, the log and the recovery when something fails are here, once.
+dice and the log are here, once (the committed dice are read from the database at each
+roll, so a failed exchange leaves nothing to recover).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -43,19 +43,6 @@ def exchange_sources(
         return [PhysicalDice(parse_faces(faces)), PhysicalDice(parse_faces(vs_faces))], "physical"
     source: DiceSource = committed if committed is not None else SecureDice()
     return [source, source], source.kind
-
-
-@contextmanager
-def holding_dice(roller: Roller, campaign: str) -> Iterator[None]:
-    """Around the roll and its log entry: on any failure the committed dice are dropped.
-
-    They were drawn in memory; the next roll reads the counter from the database again.
-    """
-    try:
-        yield
-    except BaseException:
-        roller.forget_dice(campaign)
-        raise
 
 
 def log_exchange(

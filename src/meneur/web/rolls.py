@@ -101,10 +101,6 @@ class Roller:
     def forget_sheets(self) -> None:
         self._sheets.clear()
 
-    def forget_dice(self, campaign: str) -> None:
-        """Nothing is kept between rolls any more (see :meth:`committed`): the callers that
-        drop the dice after a failure (:func:`meneur.web.exchange.holding_dice`) stay right."""
-
     def committed(self, campaign: str) -> CommittedDice | None:
         """The open session's dice for ``campaign``, read from the database now, or ``None``."""
         return self.store.committed_dice(campaign=campaign)

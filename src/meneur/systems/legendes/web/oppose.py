@@ -31,7 +31,6 @@ from meneur.web import combat as fights
 from meneur.web.exchange import (
     combatants,
     exchange_sources,
-    holding_dice,
     log_exchange,
     public_verdict,
 )
@@ -191,62 +190,58 @@ def exchange(
         take=asked_take,
         partial=asked_partial,
     )
-    with holding_dice(roller, campaign):
-        procedure = SceneRoll()
-        rolled = procedure.roll(SceneRollParams(playing, request), [hero_source, vs_source])
-        after, report = rolled.outcome.hero, rolled.outcome.report
-        for source in {id(s): s for s in sources}.values():
-            source.finish()
-        assert after.scene is not None
-        fought = {i: after.scene.oppositions[n] for n, i in enumerate(others)}
-        pair = report["pairs"][0]
-        kept: dict[str, Any] = {"wound": after.wound, "dead": after.dead}
-        if waiting:  # the help waiting for this hero's next roll is spent by this one (L-11)
-            kept["scene"] = hero.scene.model_copy(update={"pending_help": []})  # type: ignore[union-attr]
-        sheets = {info.name: hero.model_copy(update=kept)}
-        for i, person in fought.items():
-            if person.character:
-                other = Hero.model_validate(dict(found[i].sheet))
-                sheets[found[i].name] = other.model_copy(update={"wound": person.wound})
-        outcome = dict(pair)
-        outcome.update(
-            names=[hero.name, pair["opposition"]],
-            hero_wound=after.wound,
-            hero_defeated=after.scene.hero_defeated,
-            hero_dead=after.dead,
-            opposition_wound=fought[against[0]].wound,
-            opposition_out=fought[against[0]].out,
-            pairs=report["pairs"],
-        )
-        side_faces = [*report["faces"], *(f for ally in report["allies"] for f in ally["faces"])]
-        vs_faces_all = [f for p in report["pairs"] if p["side"] is None for f in p["vs_faces"]]
-        entry = log_exchange(
-            roller,
-            seat,
-            NewRoll(
-                system="legendes",
-                kind="test",
-                params={
-                    "trait": report["domain"],
-                    "against": [others[i].name for i in against],
-                    "with": [others[i].name for i in allies],
-                    "each_other": each_other,
-                    "level": others[against[0]].level,
-                    "partial": report["partial"],
-                    "take": asked_take,
-                    STEPS: [step(procedure, rolled)],
-                },
-                faces=[side_faces, vs_faces_all],
-                outcome=outcome,
-                source=kind,
-                character=info.name,
-            ),
-            committed,
-            {
-                name: sheet.model_dump(mode="json", exclude_none=True)
-                for name, sheet in sheets.items()
+    procedure = SceneRoll()
+    rolled = procedure.roll(SceneRollParams(playing, request), [hero_source, vs_source])
+    after, report = rolled.outcome.hero, rolled.outcome.report
+    for source in {id(s): s for s in sources}.values():
+        source.finish()
+    assert after.scene is not None
+    fought = {i: after.scene.oppositions[n] for n, i in enumerate(others)}
+    pair = report["pairs"][0]
+    kept: dict[str, Any] = {"wound": after.wound, "dead": after.dead}
+    if waiting:  # the help waiting for this hero's next roll is spent by this one (L-11)
+        kept["scene"] = hero.scene.model_copy(update={"pending_help": []})  # type: ignore[union-attr]
+    sheets = {info.name: hero.model_copy(update=kept)}
+    for i, person in fought.items():
+        if person.character:
+            other = Hero.model_validate(dict(found[i].sheet))
+            sheets[found[i].name] = other.model_copy(update={"wound": person.wound})
+    outcome = dict(pair)
+    outcome.update(
+        names=[hero.name, pair["opposition"]],
+        hero_wound=after.wound,
+        hero_defeated=after.scene.hero_defeated,
+        hero_dead=after.dead,
+        opposition_wound=fought[against[0]].wound,
+        opposition_out=fought[against[0]].out,
+        pairs=report["pairs"],
+    )
+    side_faces = [*report["faces"], *(f for ally in report["allies"] for f in ally["faces"])]
+    vs_faces_all = [f for p in report["pairs"] if p["side"] is None for f in p["vs_faces"]]
+    entry = log_exchange(
+        roller,
+        seat,
+        NewRoll(
+            system="legendes",
+            kind="test",
+            params={
+                "trait": report["domain"],
+                "against": [others[i].name for i in against],
+                "with": [others[i].name for i in allies],
+                "each_other": each_other,
+                "level": others[against[0]].level,
+                "partial": report["partial"],
+                "take": asked_take,
+                STEPS: [step(procedure, rolled)],
             },
-        )
+            faces=[side_faces, vs_faces_all],
+            outcome=outcome,
+            source=kind,
+            character=info.name,
+        ),
+        committed,
+        {name: sheet.model_dump(mode="json", exclude_none=True) for name, sheet in sheets.items()},
+    )
     verdict = public_verdict(entry)
     state = fights.normal(combat)
     crowd = [dict(c) for c in state["combatants"]]

@@ -26,7 +26,6 @@ from meneur.web import combat as fights
 from meneur.web.exchange import (
     combatants,
     exchange_sources,
-    holding_dice,
     log_exchange,
     public_verdict,
 )
@@ -88,39 +87,38 @@ def exchange(
     )
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
-    with holding_dice(roller, campaign):
-        fight = ObscurFight()
-        rolled = fight.roll(params, sources)
-        outcome = rolled.outcome
-        body_a, body_b = final_bodies(params, outcome)
-        sheets = {
-            name_a: save_body(char_a, body_a).raw,
-            name_b: save_body(char_b, body_b).raw,
-        }
-        [record] = outcome.rounds
-        result: dict[str, Any] = {
-            "system": "obscur",
-            "rule": "O-12",
-            "names": [name_a, name_b],
-            "round": record,
-            "end": outcome.end,
-            "after": [outcome.a, outcome.b],
-        }
-        entry = log_exchange(
-            roller,
-            seat,
-            NewRoll(
-                system="obscur",
-                kind="melee",
-                params={"a": name_a, "b": name_b, "rounds": 1, STEPS: [step(fight, rolled)]},
-                faces=[list(stream) for stream in rolled.faces],
-                outcome=result,
-                source=kind,
-                who=f"{name_a} / {name_b}"[:80],
-            ),
-            committed,
-            sheets,
-        )
+    fight = ObscurFight()
+    rolled = fight.roll(params, sources)
+    outcome = rolled.outcome
+    body_a, body_b = final_bodies(params, outcome)
+    sheets = {
+        name_a: save_body(char_a, body_a).raw,
+        name_b: save_body(char_b, body_b).raw,
+    }
+    [record] = outcome.rounds
+    result: dict[str, Any] = {
+        "system": "obscur",
+        "rule": "O-12",
+        "names": [name_a, name_b],
+        "round": record,
+        "end": outcome.end,
+        "after": [outcome.a, outcome.b],
+    }
+    entry = log_exchange(
+        roller,
+        seat,
+        NewRoll(
+            system="obscur",
+            kind="melee",
+            params={"a": name_a, "b": name_b, "rounds": 1, STEPS: [step(fight, rolled)]},
+            faces=[list(stream) for stream in rolled.faces],
+            outcome=result,
+            source=kind,
+            who=f"{name_a} / {name_b}"[:80],
+        ),
+        committed,
+        sheets,
+    )
     verdict = public_verdict(entry)
     updated = combat
     for index, body in ((first, body_a), (second, body_b)):
@@ -158,39 +156,38 @@ def shoot(
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
 
-    with holding_dice(roller, campaign):
-        shooting = ObscurShot()
-        rolled = shooting.roll(shot, sources)
-        result, body_b = rolled.outcome.result, rolled.outcome.target
-        sheets = {name_b: save_body(char_b, body_b).raw}
-        if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu (O-40)
-            from meneur.systems.obscur.tables import rule_tables
+    shooting = ObscurShot()
+    rolled = shooting.roll(shot, sources)
+    result, body_b = rolled.outcome.result, rolled.outcome.target
+    sheets = {name_b: save_body(char_b, body_b).raw}
+    if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu (O-40)
+        from meneur.systems.obscur.tables import rule_tables
 
-            shooter = body_of(char_a)
-            shooter.vecu += rule_tables().experience.fumble_reward
-            sheets[name_a] = save_body(char_a, shooter).raw
-        outcome: dict[str, Any] = {
-            "system": "obscur",
-            "rule": result["rule"],
-            "names": [name_a, name_b],
-            "shot": result,
-            "weapon": params.weapon.name,
-        }
-        entry = log_exchange(
-            roller,
-            seat,
-            NewRoll(
-                system="obscur",
-                kind="shot",
-                params={"a": name_a, "b": name_b, **options, STEPS: [step(shooting, rolled)]},
-                faces=[list(stream) for stream in rolled.faces],
-                outcome=outcome,
-                source=kind,
-                who=f"{name_a} / {name_b}"[:80],
-            ),
-            committed,
-            sheets,
-        )
+        shooter = body_of(char_a)
+        shooter.vecu += rule_tables().experience.fumble_reward
+        sheets[name_a] = save_body(char_a, shooter).raw
+    outcome: dict[str, Any] = {
+        "system": "obscur",
+        "rule": result["rule"],
+        "names": [name_a, name_b],
+        "shot": result,
+        "weapon": params.weapon.name,
+    }
+    entry = log_exchange(
+        roller,
+        seat,
+        NewRoll(
+            system="obscur",
+            kind="shot",
+            params={"a": name_a, "b": name_b, **options, STEPS: [step(shooting, rolled)]},
+            faces=[list(stream) for stream in rolled.faces],
+            outcome=outcome,
+            source=kind,
+            who=f"{name_a} / {name_b}"[:80],
+        ),
+        committed,
+        sheets,
+    )
     verdict = public_verdict(entry)
     updated = fights.set_health(
         combat, second, body_b.vie, wound_words(body_b), bool(body_b.wounds) or body_b.coma, verdict

@@ -21,7 +21,6 @@ from meneur.web import combat as fights
 from meneur.web.exchange import (
     combatants,
     exchange_sources,
-    holding_dice,
     log_exchange,
     public_verdict,
 )
@@ -101,37 +100,36 @@ def exchange(
     campaign = seat.table.campaign
     committed = roller.committed(campaign)
     sources, kind = exchange_sources(committed, faces, vs_faces)
-    with holding_dice(roller, campaign):
-        rolled = procedure.roll(fight, sources)
-        (played,) = rolled.outcome.rounds
-        outcome, lost, a, b = played.outcome, played.lost, played.a, played.b
-        params = fight.exchange(fight.a, fight.b)
-        sheets = {
-            one.name: changed
-            for one, person in ((a, people[first]), (b, people[second]))
-            if (changed := new_sheet(roller, campaign, one, person)) is not None
-        }
-        result = TunnelsOppose().to_json(params, outcome)
-        result.update(
-            names=[a.name, b.name],
-            lost=lost,
-            after=[a.state_json(), b.state_json()],
-        )
-        entry = log_exchange(
-            roller,
-            seat,
-            NewRoll(
-                system="tunnels",
-                kind="oppose",
-                params=params_json("-", params, (procedure, rolled)),
-                faces=[list(stream) for stream in rolled.faces],
-                outcome=result,
-                source=kind,
-                who=f"{a.name} / {b.name}"[:80],
-            ),
-            committed,
-            sheets,
-        )
+    rolled = procedure.roll(fight, sources)
+    (played,) = rolled.outcome.rounds
+    outcome, lost, a, b = played.outcome, played.lost, played.a, played.b
+    params = fight.exchange(fight.a, fight.b)
+    sheets = {
+        one.name: changed
+        for one, person in ((a, people[first]), (b, people[second]))
+        if (changed := new_sheet(roller, campaign, one, person)) is not None
+    }
+    result = TunnelsOppose().to_json(params, outcome)
+    result.update(
+        names=[a.name, b.name],
+        lost=lost,
+        after=[a.state_json(), b.state_json()],
+    )
+    entry = log_exchange(
+        roller,
+        seat,
+        NewRoll(
+            system="tunnels",
+            kind="oppose",
+            params=params_json("-", params, (procedure, rolled)),
+            faces=[list(stream) for stream in rolled.faces],
+            outcome=result,
+            source=kind,
+            who=f"{a.name} / {b.name}"[:80],
+        ),
+        committed,
+        sheets,
+    )
     verdict = public_verdict(entry)
     updated = combat
     for index, one in ((first, a), (second, b)):
