@@ -44,24 +44,13 @@ JSON_FIELDS = ("params", "faces", "decisions", "outcome", "draws")
 CURRENT_KEY = "current_campaign"
 COLUMNS = (
     "campaign_id",
-    "seq",
-    "at",
     "character_id",
-    "who",
-    "system",
-    "kind",
-    "params",
-    "faces",
-    "decisions",
-    "outcome",
-    "source",
     "game_session_id",
-    "commitment",
-    "counter",
-    "draws",
+    *HASHED_FIELDS,
     "prev_hash",
     "entry_hash",
 )
+"""The columns an entry is written in: the chained fields and the rows it names."""
 
 
 @dataclass(eq=False, slots=True)

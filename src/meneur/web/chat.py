@@ -36,23 +36,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meneur.campaign.errors import DiceConflict
 from meneur.campaign.replay import GENERIC, STEPS
 from meneur.campaign.store import NewRoll, Store
 from meneur.dice.check import DiceCheck, DiceParams
 from meneur.errors import UsageError
 from meneur.locale import N_, ngettext
-from meneur.rng import DiceSource, SecureDice
+from meneur.rng import DiceSource
 from meneur.text import fold
+from meneur.web.actions import ActionRoll, log_action
 from meneur.web.live import ROLL_MODES, WHISPER
+from meneur.web.rolls import Roller
 from meneur.web.tables import PlayerInfo, Seat
 
 MAX_LINE = 500
 """Characters a line may hold (a chat message, a whisper, a roll)."""
 CHAT = "chat"
 """The ``kind`` (and ``source``) of a said or whispered line's log entry."""
-RETRIES = 20
-"""Attempts of a roll whose committed dice another process used first."""
 ROLLS = {
     "r": "",
     "roll": "",
@@ -255,19 +254,17 @@ def say(store: Store, seat: Seat, text: str, to: SeatRef | None = None) -> dict[
     return store.append_roll(entry, campaign=seat.table.campaign)
 
 
-def roll(store: Store, seat: Seat, line: DiceLine) -> dict[str, Any]:
+def roll(roller: Roller, seat: Seat, line: DiceLine) -> dict[str, Any]:
     """Roll ``/r EXPR`` for ``seat`` and log it (worker thread): the entry as stored.
 
-    The dice come from the open game session's commitment when there is one (read at
-    each attempt: another process may have drawn from it first).
+    The table's dice, the roll mode and the retries are :func:`~meneur.web.actions.log_action`'s,
+    as for any roll between the table's characters.
     """
     from meneur.web.rolls import params_json
 
     check, params = DiceCheck(), DiceParams(line.expression)
-    campaign = seat.table.campaign
-    for attempt in range(RETRIES):
-        committed = store.committed_dice(campaign=campaign)
-        source: DiceSource = committed if committed is not None else SecureDice()
+
+    def make(source: DiceSource) -> ActionRoll:
         rolled = check.roll(params, [source])
         entry = NewRoll(
             system=GENERIC,
@@ -277,12 +274,8 @@ def roll(store: Store, seat: Seat, line: DiceLine) -> dict[str, Any]:
             outcome=check.to_json(params, rolled.outcome),
             source=source.kind,
             who="" if seat.is_gm else seat.name,
-            decisions=[{"mode": line.mode, "seat": seat.key}],
-            dice=committed,
+            decisions=[],
         )
-        try:
-            return store.append_roll(entry, campaign=campaign)
-        except DiceConflict:
-            if attempt == RETRIES - 1:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
+        return ActionRoll(entry)
+
+    return log_action(roller, seat, line.mode, make)

@@ -61,7 +61,7 @@ async def say(
     if isinstance(command, chat.DiceLine):
         if not await state.allow_roll(seat):
             raise HTTPException(status_code=429)
-        entry = await state.roller.run(chat.roll, state.store, seat, command)
+        entry = await state.roller.run(chat.roll, state.roller, seat, command)
     elif isinstance(command, chat.Whisper):
         players = await asyncio.to_thread(state.tables.players, seat.table.id)
         target, text = chat.addressee(command.typed, chat.seat_refs(players), seat.key)
