@@ -286,7 +286,7 @@ def clear_caches() -> None:
         polylaw.leaf_law,
         polylaw.always_tail,
         polylaw.flint_batch_law,
-        polylaw._onto,
+        polylaw.onto,
         polylaw._side,
         test_odds,
         _moves,

@@ -46,7 +46,7 @@ from math import comb
 
 from flint import fmpz_poly
 
-from meneur.systems.tunnels.polylaw import _onto, leaf_law, most_dice
+from meneur.systems.tunnels.polylaw import leaf_law, most_dice, onto
 from meneur.systems.tunnels.rules import CRITICAL_ONES, EXCEPTIONAL_SIXES, Policy, SixesRule
 
 MEMO = 1024
@@ -77,7 +77,7 @@ def _failures(dice: int, failing: int) -> tuple[dict[int, int], ...]:
         out.append(
             {
                 j + (ones > 0): split * ways
-                for j, ways in enumerate(_onto(dice - ones, failing))
+                for j, ways in enumerate(onto(dice - ones, failing))
                 if ways
             }
         )
@@ -94,9 +94,9 @@ def _successes(
     for sixes in range(min(EXCEPTIONAL_SIXES - 1, dice) + 1):
         into = calm.setdefault(sixes if rule == "all" else 0, [0] * 7)
         split = comb(dice, sixes)
-        for j, ways in enumerate(_onto(dice - sixes, succeeding)):
+        for j, ways in enumerate(onto(dice - sixes, succeeding)):
             into[j + (sixes > 0)] += split * ways
-    return _onto(dice, succeeding + 1), calm
+    return onto(dice, succeeding + 1), calm
 
 
 @cache

@@ -62,7 +62,7 @@ def next_six(state: int, batch: int, rule: SixesRule) -> int:
 
 
 @cache
-def _onto(dice: int, faces: int) -> tuple[int, ...]:
+def onto(dice: int, faces: int) -> tuple[int, ...]:
     """``ways[j]``: the ways ``dice`` dice show exactly ``j`` of ``faces`` given faces."""
     surjections = [1] + [0] * faces  # 0 dice onto exactly j faces
     for _ in range(dice):
@@ -81,7 +81,7 @@ def _side(dice: int, others: int, kind: str, rule: SixesRule) -> tuple[tuple[int
     merged: dict[tuple[int, int], int] = {}
     for count in range(dice + 1):
         state = min(CRITICAL_ONES, count) if kind == "ones" else six_state(count, rule)
-        rest = _onto(dice - count, others)
+        rest = onto(dice - count, others)
         for j, ways in enumerate(rest):
             if ways:
                 key = (state, j + (count > 0))
