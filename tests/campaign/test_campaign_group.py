@@ -131,6 +131,36 @@ def test_two_spends_from_one_sheet_in_one_group_apply_once(
     assert verify_log(store.export_log(campaign="A")).entries == 2
 
 
+def test_a_roll_made_on_a_sheet_changed_since_it_was_read_is_refused(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sheet the roll only read (it writes none) is checked too: a roll made on a sheet
+    changed meanwhile is refused, alone or behind a spend from it in the same group."""
+    before = store.character("Zed", campaign="A").sheet
+    store.update_sheets({"Zed": {**before, "spent": 1}}, campaign="A")
+    with pytest.raises(SheetConflict):
+        store.append_roll(roll(total=2), campaign="A", previous={"Zed": before})
+    now = store.character("Zed", campaign="A").sheet
+    assert store.append_roll(roll(total=2), campaign="A", previous={"Zed": now})["seq"] == 1
+    sizes = held_groups(monkeypatch, waiting=2)
+
+    def work(n: int) -> dict[str, Any]:
+        if n == 0:  # holds the first group while the spend and the roll queue
+            return store.append_roll(roll(total=2), campaign="A")
+        if n == 1:
+            sheets = {"Zed": {**now, "spent": 2}}
+            return store.append_roll(
+                roll(total=3), sheets=sheets, campaign="A", previous={"Zed": now}
+            )
+        time.sleep(0.05)  # behind the spend
+        return store.append_roll(roll(total=4), campaign="A", previous={"Zed": now})
+
+    results = in_threads(3, work)
+    assert sizes[:2] == [1, 2]
+    assert isinstance(results[2], SheetConflict) and not isinstance(results[1], Exception)
+    assert verify_log(store.export_log(campaign="A")).entries == 3
+
+
 def test_a_group_the_database_refuses_whole_is_written_one_by_one(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

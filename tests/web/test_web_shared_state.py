@@ -167,3 +167,84 @@ def test_a_process_that_stops_hearing_keeps_no_seat(two: tuple[Table, Table]) ->
     with one.store.engine.begin() as connection:
         connection.execute(text("DELETE FROM web_players WHERE name = 'Alice'"))
     assert other.client.get(alice).status_code == 404  # read from the database at once
+
+
+def test_L11_a_help_given_on_another_server_goes_to_the_very_next_roll(
+    two: tuple[Table, Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """L-11: the help waits on the helped sheet; the next roll takes it even when the server
+    it rolls on read that sheet a moment before the help was given on the other one."""
+    import meneur.web.actions
+    from meneur.rng import PhysicalDice
+
+    one, other = two
+    one.create(one.gm, "legendes", "Ysolde", legendary="Épée", secondary="Chant")
+    one.create(one.gm, "legendes", "Bran", legendary="Ruse")
+    first = one.roll(one.gm, "Ysolde", "Épée")["entry"]  # the first server reads her sheet
+    assert isinstance(first, dict) and first["params"]["bonus"] == 0
+    monkeypatch.setattr(meneur.web.actions, "SecureDice", lambda: PhysicalDice((5, 3, 1, 1, 3)))
+    form = {"csrf": other.csrf(other.gm), "helper": "Bran", "helped": "Ysolde"}
+    form["helped_trait"] = "Chant"  # Ruse 3 dice against Chant 2 dice
+    helped = other.client.post(f"{other.gm}/action/legendes/help", data=form, headers=FETCH)
+    assert helped.status_code == 200, helped.text  # 9 against 4: +2 on her next roll
+    nxt = one.roll(one.gm, "Ysolde", "Épée")["entry"]
+    assert isinstance(nxt, dict) and nxt["params"]["bonus"] == 2
+    assert one.store.character("Ysolde").sheet["scene"].get("pending_help") in (None, [])
+
+
+def test_T11_an_exchange_never_writes_over_a_sheet_changed_on_another_server(
+    two: tuple[Table, Table],
+) -> None:
+    """T-10/T-11: an exchange writes the fighter's Endurance with its log entry; Mana
+    spent meanwhile on the other server, on a sheet the first one had just read for a
+    roll, stays spent (typed dice: 2 3 5 against 4 5 2, one success against two)."""
+    one, other = two
+    one.create(one.gm, "tunnels", "Brindille", **TUNNELS)  # Endurance 5
+    csrf = one.csrf(one.gm)
+
+    def exchange() -> None:
+        data = {"csrf": csrf, "action": "exchange", "index": "0", "other": "1"}
+        data.update(faces="2 3 5", vs_faces="4 5 2")
+        answer = one.client.post(f"{one.gm}/combat", data=data)
+        assert answer.status_code == 200, answer.text
+
+    for name, health in (("Brindille", ""), ("Orque", "3")):
+        data = {"csrf": csrf, "action": "add", "name": name, "health": health}
+        assert one.client.post(f"{one.gm}/combat", data=data).status_code == 200
+    exchange()
+    one.roll(one.gm, "Brindille", "Force")  # the first server reads her sheet again
+    spent = other.store.character("Brindille").sheet
+    other.store.update_sheets({"Brindille": {**spent, "mana": {**spent["mana"], "current": 0}}})
+    exchange()
+    sheet = one.store.character("Brindille").sheet
+    assert (sheet["mana"]["current"], sheet["endurance"]["current"]) == (0, 3)
+
+
+def test_O10_a_depassement_after_the_roll_pays_from_the_sheet_as_it_is_now(
+    two: tuple[Table, Table],
+) -> None:
+    """O-10: the plan is paid when chosen, from the points the sheet holds then: points
+    spent meanwhile on the other server leave too few, and the plan is refused in words
+    (the roll waits again) instead of paid from the sheet read when the roll began."""
+    one, other = two
+    player = one.join("Alice")
+    one.create(player, "obscur", "Isaure")
+    csrf = one.csrf(player)
+    form = {"csrf": csrf, "character": "Isaure", "trait": "Agilité", "after": "true"}
+    started = one.client.post(
+        f"{player}/roll", data={**form, "difficulty": "2", "faces": "1 5"}, headers=FETCH
+    )
+    assert started.json() == {"pending": True}
+    sheet = other.store.character("Isaure").sheet
+    points = sheet["ressources"]
+    spent = {
+        **points,
+        "vecu": 0,
+        "volonte": {**points["volonte"], "current": 0},
+        "moral": {**points["moral"], "current": 0},
+    }
+    other.store.update_sheets({"Isaure": {**sheet, "ressources": spent}})  # as the CLI would
+    chosen = one.client.post(f"{player}/roll/push", data={"csrf": csrf, "plan": "0"})
+    assert chosen.status_code == 400 and "point" in chosen.text.lower()
+    assert one.store.character("Isaure").sheet["ressources"] == spent
+    assert one.store.rolls() == []

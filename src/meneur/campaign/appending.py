@@ -230,7 +230,7 @@ class Appender:
                 characters[name_key(roll.character)] = send(
                     prefix + "character", key=name_key(roll.character), **key
                 )
-            for name in request.sheets:
+            for name in (*request.sheets, *request.previous):  # written, or only read
                 if name_key(name) not in sheets:
                     sheets[name_key(name)] = send(
                         prefix + "character_sheet", key=name_key(name), **key
@@ -331,7 +331,9 @@ class Appender:
                     name=name[:80],
                     campaign=campaign_name,
                 )
-            if name in request.previous and stored[2] != _canonical(request.previous[name]):
+        for name, read in request.previous.items():  # what the roll read is still so
+            stored = sheets.get(name_key(name))
+            if stored is None or stored[2] != _canonical(read):
                 raise SheetConflict(
                     N_("The sheet of {name} changed meanwhile: roll again."), name=name
                 )

@@ -53,13 +53,19 @@ def log_exchange(
     sheets: Mapping[str, dict[str, Any]],
 ) -> dict[str, Any]:
     """Log ``roll`` as a public roll of ``seat`` with the ``sheets`` it changed (one
-    transaction); the entry as exported."""
+    transaction); the entry as exported.
+
+    Played through :meth:`~meneur.web.rolls.Roller.checked`: every sheet the exchange read
+    is checked again as it is written, so an exchange is never played on a sheet another
+    process changed meanwhile, nor writes over that change."""
     public = replace(
         roll,
         decisions=[{"mode": "public", "seat": seat.key}],
         dice=committed if roll.source == "committed" else None,
     )
-    entry = roller.store.append_roll(public, sheets=sheets, campaign=seat.table.campaign)
+    entry = roller.store.append_roll(
+        public, sheets=sheets, campaign=seat.table.campaign, previous=roller.read_sheets()
+    )
     roller.forget_sheets()
     return entry
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
@@ -46,8 +48,9 @@ attempt reads them again)."""
 WRITERS = 4
 """Writer threads of a server process on PostgreSQL (each waits on the database mostly)."""
 SHEET_SECONDS = 2.0
-"""How long a sheet read for rolling is reused: edits made outside the table (CLI) show
-within this delay; the table's own changes clear it at once."""
+"""How long a sheet read for rolling is reused before it is read again. Reuse never
+decides a roll: every roll's sheets are checked again when it is written (``previous``),
+and one read meanwhile changed (elsewhere: the CLI, another process) is read again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,7 @@ class Roller:
         writers = 1 if store.engine.dialect.name == "sqlite" else WRITERS
         self.worker = ThreadPoolExecutor(writers, thread_name_prefix="meneur-writer")
         self._sheets: dict[tuple[str, str], tuple[float, CharacterInfo]] = {}
+        self._reads = threading.local()
 
     async def run(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.worker, function, *args)
@@ -87,12 +91,16 @@ class Roller:
         self.odds.close()
 
     def _character(self, campaign: str, name: str) -> CharacterInfo:
-        """The character's sheet, read again after :data:`SHEET_SECONDS` (or a change here)."""
+        """The character's sheet, read again after :data:`SHEET_SECONDS` (or a change here);
+        noted in the thread's read set when one is open (:meth:`checked`)."""
         key = (campaign, name_key(name))
         found = self._sheets.get(key)
         now = time.monotonic()
         if found is None or now - found[0] > SHEET_SECONDS:
             found = self._sheets[key] = (now, self.store.character(name, campaign=campaign))
+        reads: dict[str, dict[str, Any]] | None = getattr(self._reads, "sheets", None)
+        if reads is not None:
+            reads.setdefault(found[1].name, found[1].sheet)
         return found[1]
 
     def sheet(self, campaign: str, name: str) -> CharacterInfo:
@@ -100,6 +108,28 @@ class Roller:
 
     def forget_sheets(self) -> None:
         self._sheets.clear()
+
+    def read_sheets(self) -> dict[str, dict[str, Any]]:
+        """The sheets this thread read since :meth:`checked` began, as they were read."""
+        reads: dict[str, dict[str, Any]] | None = getattr(self._reads, "sheets", None)
+        return dict(reads) if reads is not None else {}
+
+    def checked(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` (worker thread) with every sheet it reads checked again when
+        its entry is written (:meth:`read_sheets`, passed as ``previous``): one changed
+        meanwhile, by another process or the CLI, sends it back to play on the sheets as
+        they now are (nothing was logged or shown), at most :data:`RETRIES` times."""
+        for attempt in range(RETRIES):
+            self._reads.sheets = {}
+            try:
+                return function(*args)
+            except SheetConflict:
+                self.forget_sheets()
+                if attempt == RETRIES - 1:
+                    raise
+            finally:
+                self._reads.sheets = None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def committed(self, campaign: str) -> CommittedDice | None:
         """The open session's dice for ``campaign``, read from the database now, or ``None``."""
@@ -148,7 +178,10 @@ class Roller:
         check = adapter.check
         if sheets:
             self._sheets.pop((campaign, name_key(character.name)), None)
-        previous = {character.name: character.sheet} if sheets else None
+        # checked again when the roll is written: a sheet read here a moment ago, or
+        # changed since by another process (a help, a spend), sends the roll back to read
+        # it again, so no roll is made on a sheet that is no longer so
+        previous = {character.name: character.sheet}
         return self._roll_and_log(
             seat, request, character.name, adapter.system, check, params, sheets, previous
         )

@@ -433,7 +433,14 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         else:
             played = partial(adapter.tracker_action, form.action)
         entry, updated = await state.roller.run(
-            played, state.roller, seat, current, form.index, form.other, fields
+            state.roller.checked,
+            played,
+            state.roller,
+            seat,
+            current,
+            form.index,
+            form.other,
+            fields,
         )
         await state.roller.run(state.tables.set_combat, table.id, updated)
         publish(state, table, entry)
