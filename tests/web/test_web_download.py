@@ -84,3 +84,29 @@ def test_a_player_copy_changed_by_hand_fails_verify(
 
 def test_no_download_without_a_seat(table: Table) -> None:
     assert table.client.get(f"/t/{table.info.id}/{'x' * 43}/log.json").status_code == 404
+
+
+def test_rolls_hidden_after_a_players_last_visible_one_are_counted(
+    table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The copy carries the log's head at export: the secret rolls after the last entry a
+    player may read are counted as left out too, and a head that is not the file's last
+    entry (or a later one) is refused."""
+    alice, bruno = table.join("Alice"), table.join("Bruno")
+    table.create(alice, "tunnels", "Brindille", **TUNNELS)
+    table.create(bruno, "tunnels", "Pip", **TUNNELS)
+    table.roll(alice, "Brindille", "Force", faces="4 5 6")  # public
+    table.roll(bruno, "Pip", "Force", mode="gmroll", faces="1 2 3")  # Bruno and the GM
+    table.roll(bruno, "Pip", "Force", mode="selfroll", faces="2 3 5")  # Bruno only
+    mine = download(table, alice, tmp_path / "alice.json")
+    assert [e["seq"] for e in mine["entries"]] == [1] and mine["head"]["seq"] == 3
+    cut = invoke(capsys, "verify", str(tmp_path / "alice.json"), "--json")
+    assert cut.status == 0, cut.err
+    assert cut.json()["missing"] == 2 and cut.json()["complete"] is False
+    whole = download(table, table.gm, tmp_path / "gm.json")
+    assert whole["head"] == {"seq": 3, "hash": whole["entries"][-1]["hash"]}
+    assert invoke(capsys, "verify", str(tmp_path / "gm.json"), "--json").json()["complete"]
+    for head in ({"seq": 3, "hash": "0" * 64}, {"seq": 0, "hash": ""}, {"seq": "3"}):
+        (tmp_path / "bad.json").write_text(json.dumps({**whole, "head": head}))
+        refused = invoke(capsys, "verify", str(tmp_path / "bad.json"), "--lang", "en")
+        assert refused.status != 0 and "head is not an entry of this log" in refused.err

@@ -293,6 +293,8 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
             physical += 1
         previous = entry
         head = str(entry.get("hash"))
+    after, complete = _after_last(document.get("head"), previous, complete)
+    missing += after
     if complete:
         seen = {GENESIS, *(str(entry.get("hash")) for entry in entries)}
         for session in document.get("sessions", []):
@@ -309,6 +311,22 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
     return VerifyReport(
         len(entries), recomputed, physical, unrevealed, complete, head, by_session, rooted, missing
     )
+
+
+def _after_last(head: Any, last: Mapping[str, Any] | None, complete: bool) -> tuple[int, bool]:
+    """(entries logged after the file's last one, whether the file is still complete),
+    from the log's ``head`` the export recorded (absent from older files: nothing known)."""
+    if not isinstance(head, Mapping):
+        return 0, complete
+    seq, digest = head.get("seq"), head.get("hash")
+    before = last.get("seq", 0) if last is not None else 0
+    if not isinstance(seq, int) or not isinstance(before, int) or seq < before:
+        raise VerifyError(N_("The log's head is not an entry of this log."))
+    if seq == before:
+        if last is not None and digest != last.get("hash"):
+            raise VerifyError(N_("The log's head is not an entry of this log."))
+        return 0, complete
+    return seq - before, False
 
 
 def _check_draws(entry: Mapping[str, Any], seed: bytes, counter: int) -> int:

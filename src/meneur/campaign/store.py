@@ -785,8 +785,28 @@ class Store:
         character: str | None = None,
         since: datetime | None = None,
     ) -> dict[str, Any]:
-        """The log as a self-contained document that ``meneur verify`` checks."""
-        entries = self.rolls(campaign=campaign, character=character, since=since)
+        """The log as a self-contained document that ``meneur verify`` checks.
+
+        ``head`` is the campaign's last entry when the document was made (``seq`` and
+        ``hash``, null for an empty log): a file that keeps only some entries (a filter, a
+        player's copy) still tells verify how many came after the last one it holds. The
+        entries are those up to the head: an entry logged meanwhile waits for the next
+        export.
+        """
+        with self.transaction() as session:
+            target = self._campaign(session, campaign)
+            last = session.execute(
+                select(Roll.seq, Roll.entry_hash)
+                .where(Roll.campaign_id == target.id)
+                .order_by(Roll.seq.desc())
+                .limit(1)
+            ).first()
+        top = last[0] if last is not None else 0
+        entries = [
+            entry
+            for entry in self.rolls(campaign=campaign, character=character, since=since)
+            if entry["seq"] <= top
+        ]
         with self.transaction() as session:
             target = self._campaign(session, campaign)
             sessions = session.scalars(
@@ -809,5 +829,6 @@ class Store:
                     }
                     for row in sessions
                 ],
+                "head": {"seq": last[0], "hash": last[1]} if last is not None else None,
                 "entries": entries,
             }

@@ -6,7 +6,8 @@ or self roll, any blind roll (their own included: its dice are hidden from them)
 whispers they neither sent nor received, are left out whole. The entries kept are
 unchanged, so each one's hash still checks and ``meneur verify`` walks the links between
 neighbours; where an entry is left out, the sequence numbers jump, and verify counts those
-gaps (it cannot check the links across them, nor what they held). What a player's copy
+gaps (it cannot check the links across them, nor what they held), and those after the
+last one kept from the log's ``head`` that every export carries. What a player's copy
 tells beyond the table: how many entries are left out and where (their sequence numbers
 are hashed, they cannot be renumbered), and the seat ids (``p3``) in the kept entries'
 decisions.
