@@ -139,15 +139,12 @@ class Fanout:
 def packed(waiting: list[tuple[str, int]]) -> list[str]:
     """The payloads of ``waiting`` (each a JSON object and its size in bytes), in order,
     as few notifications as fit: one object alone, several as a JSON array."""
-    sent: list[str] = []
-    group: list[str] = []
-    size = 1
+    groups: list[list[str]] = []
+    size = PAYLOAD_LIMIT  # the first payload opens the first group
     for payload, length in waiting:
-        if group and size + length + 1 > PAYLOAD_LIMIT:
-            sent.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
-            group, size = [], 1
-        group.append(payload)
+        if size + length + 1 > PAYLOAD_LIMIT:
+            groups.append([])
+            size = 1
+        groups[-1].append(payload)
         size += length + 1
-    if group:
-        sent.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
-    return sent
+    return [group[0] if len(group) == 1 else "[" + ",".join(group) + "]" for group in groups]
