@@ -335,6 +335,55 @@ def test_a_tunnels_melee_exchange_updates_the_tracker(table: Table) -> None:
     assert sheet["wounded"] == tracked["wounded"]
 
 
+def test_T10_a_tracker_change_made_during_an_exchange_is_kept(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-10 on SQLite (one process): a change of the tracker made while an exchange is
+    played waits for it, then applies to the tracker the exchange left (1 2 3 against
+    4 5 6: Brindille loses 3 Endurance)."""
+    import threading
+    import time
+
+    import meneur.systems.tunnels.web.melee as melee
+    from meneur.web import combat as fights
+
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+    for name, health in (("Brindille", ""), ("Orque", "3")):
+        data = {"csrf": csrf, "action": "add", "name": name, "health": health}
+        assert table.client.post(f"{table.gm}/combat", data=data).status_code == 200
+    play = melee.exchange
+    started = threading.Event()
+
+    def slow(*args: object) -> object:
+        started.set()
+        time.sleep(0.3)  # the change arrives meanwhile
+        return play(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(melee, "exchange", slow)
+
+    def add() -> None:
+        started.wait(5)
+        Tables(table.store).update_combat(
+            table.info.id, lambda combat: fights.add(combat, "Gobelin", 10, 4)
+        )
+
+    adding = threading.Thread(target=add)
+    adding.start()
+    data = {"csrf": csrf, "action": "exchange", "index": "0", "other": "1"}
+    answer = table.client.post(
+        f"{table.gm}/combat", data={**data, "faces": "1 2 3", "vs_faces": "4 5 6"}
+    )
+    adding.join()
+    assert answer.status_code == 200, answer.text
+    combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
+    assert {c["name"]: c["health"] for c in combat["combatants"]} == {
+        "Brindille": 2,
+        "Orque": 3,
+        "Gobelin": 4,
+    }
+
+
 def test_tunnels_explosions_chosen_batch_by_batch(table: Table) -> None:
     """T-5/T-6: the roller sees each batch, then explodes its extra dice or stops."""
     player = table.join("Alice")

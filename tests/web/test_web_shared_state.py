@@ -248,3 +248,59 @@ def test_O10_a_depassement_after_the_roll_pays_from_the_sheet_as_it_is_now(
     assert chosen.status_code == 400 and "point" in chosen.text.lower()
     assert one.store.character("Isaure").sheet["ressources"] == spent
     assert one.store.rolls() == []
+
+
+def test_T10_an_exchange_and_a_tracker_change_made_at_once_both_apply(
+    two: tuple[Table, Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-10/T-11: two exchanges, one on each server, and the GM adding a combatant on
+    the second, all at once: each exchange holds the tracker until its result is written,
+    so all three apply, one after the other, each on the tracker the one before left
+    (typed dice 1 2 3 against 4 5 6: Brindille loses 3 Endurance each time, 5 then 2,
+    then 0: wounded, and back to 5)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import meneur.systems.tunnels.web.melee as melee
+    from meneur.web import combat as fights
+
+    one, other = two
+    one.create(one.gm, "tunnels", "Brindille", **TUNNELS)  # Endurance 5
+    csrf_one, csrf_other = one.csrf(one.gm), other.csrf(other.gm)
+    for name, health in (("Brindille", ""), ("Orque", "3")):
+        data = {"csrf": csrf_one, "action": "add", "name": name, "health": health}
+        assert one.client.post(f"{one.gm}/combat", data=data).status_code == 200
+    play = melee.exchange
+
+    def slow(*args: Any) -> Any:
+        time.sleep(0.4)  # the other requests arrive meanwhile
+        return play(*args)
+
+    monkeypatch.setattr(melee, "exchange", slow)
+
+    def exchange(table: Table, csrf: str) -> int:
+        data = {"csrf": csrf, "action": "exchange", "index": "0", "other": "1"}
+        data.update(faces="1 2 3", vs_faces="4 5 6")
+        return table.client.post(f"{table.gm}/combat", data=data).status_code
+
+    def add() -> int:
+        time.sleep(0.1)
+        data = {"csrf": csrf_other, "action": "add", "name": "Gobelin", "health": "4"}
+        return other.client.post(f"{other.gm}/combat", data=data).status_code
+
+    with ThreadPoolExecutor(3) as pool:
+        done = [
+            pool.submit(exchange, one, csrf_one),
+            pool.submit(add),
+            pool.submit(exchange, other, csrf_other),
+        ]
+        assert [future.result() for future in done] == [200, 200, 200]
+    tracker = Tables(one.store).get(one.info.id)
+    assert tracker is not None
+    people = {c["name"]: c for c in fights.normal(tracker.combat)["combatants"]}
+    assert {name: c["health"] for name, c in people.items()} == {
+        "Brindille": 5,
+        "Orque": 3,
+        "Gobelin": 4,
+    }
+    assert people["Brindille"]["wounded"]
+    assert [e["outcome"]["lost"] for e in one.store.rolls() if e["kind"] == "oppose"] == [3, 3]

@@ -29,7 +29,9 @@ from __future__ import annotations
 import functools
 import hmac
 import secrets
+import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, cast
 
@@ -116,6 +118,10 @@ class Seat:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+_TRACKERS: dict[tuple[str, int], threading.Lock] = {}
+"""SQLite: the lock of each table's tracker (by database and table), for this process."""
+_TRACKERS_GUARD = threading.Lock()
 
 
 def changes(method: F) -> F:
@@ -429,12 +435,13 @@ class Tables:
             if physical is not None:
                 row.physical = physical
 
-    @changes
-    def set_combat(self, table_id: int, combat: dict[str, Any]) -> None:
-        with self.store.transaction() as session:
-            row = session.get(WebTable, table_id)
-            if row is not None:
-                row.combat = combat
+    def _tracker(self, table_id: int) -> AbstractContextManager[Any]:
+        """On SQLite (one process), the lock that holds ``table_id``'s tracker for a
+        change; on PostgreSQL nothing: the table's row lock does it, for every process."""
+        if self.store.engine.dialect.name != "sqlite":
+            return nullcontext()
+        with _TRACKERS_GUARD:
+            return _TRACKERS.setdefault((str(self.store.engine.url), table_id), threading.Lock())
 
     @changes
     def update_combat(
@@ -446,7 +453,7 @@ class Tables:
         read, then a write of what was read earlier, would lose one). ``None`` from
         ``change``: nothing to write.
         """
-        with self.store.transaction() as session:
+        with self._tracker(table_id), self.store.transaction() as session:
             row = session.get(WebTable, table_id, with_for_update=True)
             if row is None:
                 return None
@@ -454,3 +461,35 @@ class Tables:
             if updated is not None:
                 row.combat = updated
             return updated
+
+    @changes
+    def play_combat(
+        self, table_id: int, play: Callable[[dict[str, Any]], tuple[T, dict[str, Any]]]
+    ) -> T:
+        """``play`` (a roll between combatants, which logs itself) on the tracker as it is
+        now; the tracker it returns is written before any other change can read it.
+
+        The tracker stays held while the roll is played and logged: on PostgreSQL by the
+        table's row lock, in a transaction of its own (the log is written on another
+        connection, and touches no table row); on SQLite, where that transaction would
+        hold the only writer the log needs, by a lock of the process (a second process on
+        one SQLite file refuses to start). An exchange and a change made at once, or two
+        exchanges, thus apply one after the other, the second on the first's tracker.
+        """
+        with self._tracker(table_id):
+            if self.store.engine.dialect.name == "sqlite":
+                found = self.get(table_id)
+                if found is None:
+                    raise CampaignError(N_("This table does not exist any more."))
+                result, updated = play(dict(found.combat))
+                with self.store.transaction() as session:
+                    row = session.get(WebTable, table_id)
+                    if row is not None:
+                        row.combat = updated
+                return result
+            with self.store.transaction() as session:
+                row = session.get(WebTable, table_id, with_for_update=True)
+                if row is None:
+                    raise CampaignError(N_("This table does not exist any more."))
+                result, row.combat = play(dict(row.combat))
+                return result

@@ -432,17 +432,16 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
             played: Any = adapter.exchange
         else:
             played = partial(adapter.tracker_action, form.action)
-        entry, updated = await state.roller.run(
-            state.roller.checked,
-            played,
-            state.roller,
-            seat,
-            current,
-            form.index,
-            form.other,
-            fields,
-        )
-        await state.roller.run(state.tables.set_combat, table.id, updated)
+
+        def play(tracker: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+            # on the tracker as it is once held, not as this request read it: an exchange
+            # or a change made meanwhile (another tab, another process) is played on
+            result: tuple[dict[str, Any], dict[str, Any]] = state.roller.checked(
+                played, state.roller, seat, tracker, form.index, form.other, fields
+            )
+            return result
+
+        entry = await state.roller.run(state.tables.play_combat, table.id, play)
         publish(state, table, entry)
         state.broadcast(table.id, '{"type": "combat"}')
         return back(seat)
