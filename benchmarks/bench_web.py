@@ -126,16 +126,32 @@ def fresh_postgres(url: str) -> str:
     return mine.render_as_string(hide_password=False)
 
 
-async def run(args: argparse.Namespace, workers: int) -> dict[str, Any]:
-    if args.database == "postgresql":
-        url = fresh_postgres(args.pg_url)
+def bare_seats(players: int) -> tuple[int, list[tuple[str, str, str]], list[str]]:
+    """Seats for the bare app (``--ceiling``): no database, tokens written to a file."""
+    seats = [(f"p{n + 1}", f"token{n:03d}", f"Héros {n:02d}") for n in range(players)]
+    path = Path(tempfile.mkdtemp(prefix="bench-web-")) / "seats.json"
+    path.write_text(json.dumps({token: key for key, token, _ in seats}))
+    return 1, seats, [str(path)]
+
+
+async def run(args: argparse.Namespace, workers: int, bare: int = 0) -> dict[str, Any]:
+    """One load against ``workers`` server processes of meneur, or (``bare``: a message
+    size) against the bare app of ``web_ceiling.py``."""
+    if bare:
+        table_id, seats, argv = bare_seats(args.clients)
+        command = [str(Path(__file__).with_name("web_ceiling.py")), *argv]
     else:
-        url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-web-')) / 'table.db'}"
-    table_id, seats = prepare(url, args.clients)
+        if args.database == "postgresql":
+            url = fresh_postgres(args.pg_url)
+        else:
+            url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-web-')) / 'table.db'}"
+        table_id, seats = prepare(url, args.clients)
+        command = ["-c", SERVER, url]
     ports = [free_port() for _ in range(workers)]
     env = {**os.environ, "MENEUR_LANG": "fr"}
+    tail = [str(bare)] if bare else []
     servers = [
-        subprocess.Popen([sys.executable, "-c", SERVER, url, str(port), args.ws], env=env)
+        subprocess.Popen([sys.executable, *command, str(port), *tail, args.ws], env=env)
         for port in ports
     ]
     roots = [f"127.0.0.1:{port}" for port in ports]
@@ -250,6 +266,7 @@ async def load(
     seats: list[tuple[str, str, str]],
 ) -> dict[str, Any]:
     received: dict[str, dict[str, float]] = {key: {} for key, _, _ in seats}
+    volume = [0, 0]  # bytes and roll messages received, for the bare app's message size
     sockets = []
     for number, (key, token, _) in enumerate(seats):  # the clients spread over servers
         root = roots[number % len(roots)]
@@ -265,8 +282,11 @@ async def load(
         try:
             async for message in ws:
                 now = time.perf_counter()
-                for entry in ROLL.findall(message):  # a frame holds one roll or several
+                found = ROLL.findall(message)  # a frame holds one roll or several
+                for entry in found:
                     mine[entry] = now
+                volume[0] += len(message.encode()) if found else 0
+                volume[1] += len(found)
         except websockets.ConnectionClosed:
             pass
 
@@ -321,6 +341,7 @@ async def load(
         task.cancel()
     return {
         "clients": len(seats),
+        "message": volume[0] // max(1, volume[1]),
         "throughput": summary(most, received, seats),
         "paced": summary(paced, received, seats),
     }
@@ -395,6 +416,12 @@ def main() -> None:
     )
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="also run the same load against a bare app (web_ceiling.py): what this "
+        "machine allows any table on FastAPI and uvicorn",
+    )
+    parser.add_argument(
         "--pg-url",
         default=os.environ.get("MENEUR_BENCH_PG_URL") or os.environ.get("MENEUR_TEST_PG_URL", ""),
         help="PostgreSQL server (a database <name>_bench is made there)",
@@ -407,16 +434,25 @@ def main() -> None:
         parser.error("--database postgresql needs --pg-url (or MENEUR_TEST_PG_URL)")
     before = os.getloadavg()[0]
     results = [asyncio.run(run(args, workers)) for workers in counts]
+    names = [f"{n} proc." for n in counts]
+    if args.ceiling:  # the bare app, sent messages of the size meneur's had
+        results.append(asyncio.run(run(args, 1, bare=results[0]["message"])))
+        names.append("bare app")
     print(
         f"live table: {args.clients} WebSocket clients on one table, loopback, "
         f"{args.database}; server processes: {', '.join(map(str, counts))}"
     )
+    if args.ceiling:
+        print(
+            f"bare app: web_ceiling.py, 1 process, no dice, no database, no rendering; "
+            f"messages of {results[0]['message']} bytes, meneur's mean per roll"
+        )
     print(
         f"machine load (1-min average) before: {before:.1f}, after each run: "
         + ", ".join(f"{r['load']:.1f}" for r in results)
         + f" ({os.cpu_count()} cores; other programs share them)"
     )
-    print(f"{'figure':<46}" + "".join(f"{str(n) + ' proc.':>12}" for n in counts) + "   target")
+    print(f"{'figure':<46}" + "".join(f"{name:>12}" for name in names) + "   target")
 
     def row(label: str, values: list[str], target: str = "") -> None:
         print(f"{label:<46}" + "".join(f"{value:>12}" for value in values) + f"   {target}")

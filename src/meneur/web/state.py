@@ -153,7 +153,9 @@ class WebState:
         return await self._allow(key, settings.join_rate, settings.join_burst)
 
 
-def web_state(request: Request) -> WebState:
+async def web_state(request: Request) -> WebState:
+    """The app's state. ``async`` though it awaits nothing: FastAPI runs a plain ``def``
+    dependency in a worker thread, a hop that cost every request more than this read."""
     state: WebState = request.app.state.web
     return state
 
