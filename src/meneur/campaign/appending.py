@@ -226,15 +226,14 @@ class Appender:
         sessions: dict[str, Any] = {}
         for request in group:
             roll = request.roll
-            if roll.character is not None and name_key(roll.character) not in characters:
-                characters[name_key(roll.character)] = send(
-                    prefix + "character", key=name_key(roll.character), **key
-                )
             for name in (*request.sheets, *request.previous):  # written, or only read
                 if name_key(name) not in sheets:
                     sheets[name_key(name)] = send(
                         prefix + "character_sheet", key=name_key(name), **key
                     )
+            who = name_key(roll.character) if roll.character is not None else None
+            if who is not None and who not in characters and who not in sheets:
+                characters[who] = send(prefix + "character", key=who, **key)
             if roll.dice is not None and roll.dice.commitment not in sessions:
                 sessions[roll.dice.commitment] = send(
                     prefix + "session", commitment=roll.dice.commitment, **key
@@ -252,6 +251,7 @@ class Appender:
             if got is not None:
                 stored = json.loads(got[2]) if isinstance(got[2], str) else got[2]
                 sheet_rows[k] = (got[0], got[1], _canonical(stored))
+                character_rows.setdefault(k, (got[0], got[1]))  # a roller read with its sheet
         counters: dict[str, Any] = {}
         for commitment, cursor in sessions.items():
             got = cursor.fetchone()
