@@ -114,12 +114,12 @@ class PhysicalDice:
             missing = count - len(drawn)
             raise DiceSourceError(
                 ngettext(
-                    "Not enough dice typed: {missing} die is missing ({given} given).",
-                    "Not enough dice typed: {missing} dice are missing ({given} given).",
+                    "Not enough dice typed: {missing} die is missing of {needed}.",
+                    "Not enough dice typed: {missing} dice are missing of {needed}.",
                     missing,
                 ),
                 missing=missing,
-                given=len(self.faces),
+                needed=self.used + count,
             )
         self.used += count
         return drawn
@@ -131,7 +131,12 @@ class PhysicalDice:
     def finish(self) -> None:
         if self.unused:
             raise DiceSourceError(
-                N_("Too many dice typed: {unused} not used."),
+                ngettext(
+                    "Too many dice typed: {count} die not used ({unused}).",
+                    "Too many dice typed: {count} dice not used ({unused}).",
+                    len(self.unused),
+                ),
+                count=len(self.unused),
                 unused=", ".join(map(str, self.unused)),
             )
 

@@ -56,6 +56,11 @@ def test_a_line_is_read_as_foundrys_commands() -> None:
     assert parse_line("/sr 3d6") == DiceLine("3d6", "selfroll")
     assert parse_line("/w Pip on y va ?") == Whisper("Pip on y va ?")
     assert parse_line("/help") == Help() and parse_line("/x 3") == Help("/x")
+    # dice rolled at the table, after « = »; a comparison's « = » stays the expression's
+    assert parse_line("/r 2d6+3 = 4 5") == DiceLine("2d6+3", "public", "4 5")
+    assert parse_line("/gr 4d6kh3=6,5,2,1") == DiceLine("4d6kh3", "gmroll", "6,5,2,1")
+    assert parse_line("/r 6d10cs>=8") == DiceLine("6d10cs>=8", "public")
+    assert parse_line("/r 3d10cs>=8 = 9 2 8") == DiceLine("3d10cs>=8", "public", "9 2 8")
 
 
 def test_whisper_audience_sender_target_and_gm_only() -> None:
@@ -111,6 +116,33 @@ def test_r_draws_from_the_open_sessions_committed_dice(table: Table) -> None:
     assert [e["source"] for e in rolls] == ["committed", "committed"]
     report = verify_log(table.store.export_log())
     assert report.entries == 3 and report.recomputed == 2 and report.unrevealed == 0
+    assert replay_entries(table.store.rolls()).problems == ()
+
+
+def test_r_with_typed_faces_logs_the_dice_rolled_at_the_table(table: Table) -> None:
+    """``/r EXPR = FACES``: physical dice, used in order, none missing or left over, as
+    ``meneur roll --faces``; refused while the dice are committed if the GM takes none."""
+    alice, _bob, _carol = seats(table)
+    said(table, alice, "/r 4d6kh3 = 6 5 2 1")
+    [entry] = table.store.rolls()
+    assert entry["faces"] == [[6, 5, 2, 1]] and entry["outcome"]["total"] == 13
+    assert entry["source"] == "physical" and entry["params"]["expression"] == "4d6kh3"
+    for line, words in (
+        ("/r 2d6 = 4", "Pas assez de dés saisis"),
+        ("/r 2d6 = 4 5 6", "Trop de dés saisis"),
+        ("/r 2d6 = 4 9", "impossible"),
+    ):
+        status, body = say(table, alice, line)
+        assert status == 400 and words in body["error"], body
+    assert len(table.store.rolls()) == 1  # nothing logged for a refused line
+    csrf = table.csrf(table.gm)
+    table.client.post(f"{table.gm}/seats", data={"csrf": csrf, "action": "no_physical"})
+    said(table, alice, "/r 2d6 = 4 5")  # no session open: typed dice are still taken
+    table.client.post(f"{table.gm}/session/start", data={"csrf": csrf})
+    status, body = say(table, alice, "/r 2d6 = 4 5")
+    assert status == 400 and "engagés" in body["error"], body
+    said(table, alice, "/r 2d6")
+    assert [e["source"] for e in table.store.rolls()] == ["physical", "physical", "committed"]
     assert replay_entries(table.store.rolls()).problems == ()
 
 

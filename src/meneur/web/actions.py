@@ -20,7 +20,7 @@ from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, SecureDice
 from meneur.web.live import ROLL_MODES
-from meneur.web.rolls import RETRIES, Roller
+from meneur.web.rolls import RETRIES, Roller, typed_dice
 from meneur.web.systems import TableAction, adapters
 from meneur.web.tables import Seat
 
@@ -80,18 +80,26 @@ class ActionRoll:
 
 
 def log_action(
-    roller: Roller, seat: Seat, mode: str, make: Callable[[DiceSource], ActionRoll]
+    roller: Roller,
+    seat: Seat,
+    mode: str,
+    make: Callable[[DiceSource], ActionRoll],
+    faces: str = "",
 ) -> dict[str, Any]:
     """Roll ``make`` with the table's dice and log it as ``seat``'s roll in ``mode``, with
     the sheets it changes (one transaction); the entry as stored (worker thread).
 
-    ``make`` reads the sheets it needs itself: when another process drew from the
-    session or changed one of them first, it is called again on them as they now are.
+    ``faces``: dice typed at the table (physical dice, each used once, none left over),
+    unless the GM takes none during a committed session. ``make`` reads the sheets it
+    needs itself: when another process drew from the session or changed one of them
+    first, it is called again on them as they now are.
     """
     campaign = seat.table.campaign
     for attempt in range(RETRIES):
         committed = roller.committed(campaign)
         source: DiceSource = committed if committed is not None else SecureDice()
+        if faces.strip():  # every typed die used, none left over: the check finishes them
+            source, committed = typed_dice(seat, committed, faces), None
         made = make(source)
         roll = replace(
             made.roll,

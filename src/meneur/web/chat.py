@@ -7,6 +7,8 @@ One line, for every seat, as in Foundry VTT:
   ``/br`` (blind) and ``/sr`` (self) force their mode. The roll is a log entry like the
   CLI's own (system ``generic``, kind ``roll``, its faces and its replayable step): the
   dice come from the open game session's commitment when there is one;
+  ``/r EXPR = FACES`` logs physical dice rolled at the table (``/r 2d6+3 = 4 5``), as
+  ``meneur roll --faces`` does, unless the GM takes none during a committed session;
 * ``/w NAME message`` (``/whisper``) whispers to one seat: its sender, its target and
   the GM read it, nobody else (:data:`meneur.web.live.WHISPER`);
 * ``/help`` (or any other ``/word``) answers with the short help, and logs nothing;
@@ -41,7 +43,7 @@ from meneur.campaign.store import NewRoll, Store
 from meneur.dice.check import DiceCheck, DiceParams
 from meneur.errors import UsageError
 from meneur.locale import N_, ngettext
-from meneur.rng import DiceSource
+from meneur.rng import DiceSource, parse_faces
 from meneur.text import fold
 from meneur.web.actions import ActionRoll, log_action
 from meneur.web.live import ROLL_MODES, WHISPER
@@ -70,6 +72,9 @@ their seat number or character)."""
 BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Embeddings, overrides and isolates: they would show a line reversed or hide its end."""
 NUMBERED = re.compile(r"^(.*?)\s*#(\d{1,9})$")
+TYPED = re.compile(r"^(?P<expression>.*[^<>!=\s])\s*=\s*(?P<faces>\d[\d ,]*)$")
+"""``EXPR = FACES``: physical dice typed after the expression. The ``=`` of a comparison
+(``6d10cs>=8``) follows ``<``, ``>``, ``!`` or ``=``, and never reads as this one."""
 
 
 class LineRefused(UsageError):
@@ -91,6 +96,8 @@ class Whisper:
 class DiceLine:
     expression: str
     mode: str
+    faces: str = ""
+    """Physical dice typed after ``=`` (``/r 2d6+3 = 4 5``), in the order they are used."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +154,12 @@ def parse_line(text: str, mode: str = "public") -> Command:
             raise LineRefused(N_("Unknown roll mode '{mode}'."), mode=mode[:20])
         if not rest:
             raise LineRefused(N_("Write the dice after /{command}: /r 4d6kh3."), command=name)
-        DiceParams(rest)  # refused here, in one line, before anything is logged
-        return DiceLine(rest, chosen)
+        typed = TYPED.match(rest)
+        expression, faces = (typed["expression"], typed["faces"]) if typed else (rest, "")
+        DiceParams(expression)  # refused here, in one line, before anything is logged
+        if faces:
+            parse_faces(faces)
+        return DiceLine(expression, chosen, faces)
     if name in WHISPERS:
         if not rest:
             raise LineRefused(N_("Write a name and a message after /w: /w Pip ready?"))
@@ -278,4 +289,4 @@ def roll(roller: Roller, seat: Seat, line: DiceLine) -> dict[str, Any]:
         )
         return ActionRoll(entry)
 
-    return log_action(roller, seat, line.mode, make)
+    return log_action(roller, seat, line.mode, make, line.faces)

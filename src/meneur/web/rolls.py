@@ -72,6 +72,19 @@ def params_json(trait: str, params: Any, *rolls: tuple[Any, Any]) -> dict[str, A
     return {"trait": trait, **data, STEPS: [step(check, rolled) for check, rolled in rolls]}
 
 
+def typed_dice(seat: Seat, committed: CommittedDice | None, faces: str) -> PhysicalDice:
+    """The faces a seat typed, as dice, unless the GM takes none while the dice of the
+    open session are committed."""
+    if committed is not None and not seat.table.physical:
+        raise RuleError(
+            N_(
+                "The GM takes no typed dice while the dice are committed: roll without "
+                "physical dice."
+            )
+        )
+    return PhysicalDice(parse_faces(faces))
+
+
 class Roller:
     """Rolls and logs in worker threads (one on SQLite, :data:`WRITERS` on PostgreSQL)."""
 
@@ -202,15 +215,8 @@ class Roller:
         shared: DiceSource = committed if committed is not None else SecureDice()
         sources: list[DiceSource] = [shared] * check.streams(params)
         kind = shared.kind
-        if request.faces.strip() and committed is not None and not seat.table.physical:
-            raise RuleError(
-                N_(
-                    "The GM takes no typed dice while the dice are committed: roll without "
-                    "physical dice."
-                )
-            )
         if request.faces.strip():
-            sources[0] = PhysicalDice(parse_faces(request.faces))
+            sources[0] = typed_dice(seat, committed, request.faces)
             kind = "physical"
             if len(sources) > 1:
                 sources[1:] = [SecureDice()] * (len(sources) - 1)

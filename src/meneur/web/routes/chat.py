@@ -34,7 +34,8 @@ class LineForm(BaseModel):
 def help_text(unknown: str = "") -> str:
     """The short help of the line (after an unknown command, says which)."""
     words = _(
-        "/r 2d6+3 rolls (in the mode chosen) · /gr GM only · /br blind · /sr for you only · "
+        "/r 2d6+3 rolls (in the mode chosen) · /r 2d6+3 = 4 5 logs your own dice · "
+        "/gr GM only · /br blind · /sr for you only · "
         "/w Name message whispers (the GM reads every whisper) · any other text is said "
         "to the table."
     )
