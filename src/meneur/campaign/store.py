@@ -794,14 +794,7 @@ class Store:
         export.
         """
         with self.transaction() as session:
-            target = self._campaign(session, campaign)
-            last = session.execute(
-                select(Roll.seq, Roll.entry_hash)
-                .where(Roll.campaign_id == target.id)
-                .order_by(Roll.seq.desc())
-                .limit(1)
-            ).first()
-        top = last[0] if last is not None else 0
+            top, last = self._head(session, self._campaign(session, campaign))
         entries = [
             entry
             for entry in self.rolls(campaign=campaign, character=character, since=since)
@@ -829,6 +822,6 @@ class Store:
                     }
                     for row in sessions
                 ],
-                "head": {"seq": last[0], "hash": last[1]} if last is not None else None,
+                "head": {"seq": top, "hash": last} if top else None,
                 "entries": entries,
             }

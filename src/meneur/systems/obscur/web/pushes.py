@@ -20,7 +20,6 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from meneur.campaign.errors import SheetConflict
 from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
@@ -167,7 +166,7 @@ class Pushes(SeatWaits[PendingPush]):
         from meneur.systems.base import Rolled
         from meneur.systems.obscur.depassement import PushPlan, reroll_up_to
         from meneur.systems.obscur.web.adapter import ObscurWeb
-        from meneur.web.rolls import RETRIES, params_json
+        from meneur.web.rolls import params_json
 
         with self.choosing(seat) as pending:
             if not 0 <= index < len(pending.plans):
@@ -206,22 +205,20 @@ class Pushes(SeatWaits[PendingPush]):
                 character=pending.character,
                 decisions=[{"mode": pending.mode, "seat": seat.key}, {"push": plan.to_json()}],
             )
-            for attempt in range(RETRIES):
+
+            def pay_and_log() -> dict[str, Any]:
                 # paid from the sheet as it is when written: another process may have spent
                 # from it meanwhile (then the points are counted again, and may not suffice)
-                info = roller.store.character(pending.character, campaign=seat.table.campaign)
+                info = roller.sheet(seat.table.campaign, pending.character)
                 paid = adapter.paid(info.sheet, params)  # O-10: the points of the whole plan
-                try:
-                    entry: dict[str, Any] = roller.store.append_roll(
-                        roll,
-                        sheets={info.name: paid} if paid is not None else None,
-                        campaign=seat.table.campaign,
-                        previous={info.name: info.sheet},
-                    )
-                except SheetConflict:
-                    if attempt == RETRIES - 1:
-                        raise
-                    continue
-                roller.forget_sheets()
-                return entry
-        raise AssertionError("unreachable")  # pragma: no cover
+                logged: dict[str, Any] = roller.store.append_roll(
+                    roll,
+                    sheets={info.name: paid} if paid is not None else None,
+                    campaign=seat.table.campaign,
+                    previous=roller.read_sheets(),
+                )
+                return logged
+
+            entry: dict[str, Any] = roller.checked(pay_and_log)
+        roller.forget_sheets()
+        return entry
