@@ -13,6 +13,7 @@ no ``Fraction`` arithmetic happens inside.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from meneur.errors import LimitError, RuleError
@@ -107,22 +108,25 @@ def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
 
     ``cap`` (above every threshold asked) lets a grid share one table across its cells.
     """
-    from meneur.systems.tunnels.passlaw import pass_weights
+    if cap is None:  # a small pool's table stops at its most successes
+        threshold = min(params.threshold, most_dice(params.dice) + 1)
+        cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
+    return pass_row(params, (params.threshold,), cap)[0]
+
+
+def pass_row(params: TestParams, thresholds: Sequence[int], cap: int = 0) -> list[PassWeights]:
+    """:func:`pass_odds` of ``params`` at each of ``thresholds`` (its own threshold is not
+    read), from one table cut above the largest: a lab grid's row reads its cells at once.
+    """
+    from meneur.systems.tunnels.passlaw import verdicts
 
     if params.chosen_batches is not None:
         raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
-    threshold = min(params.threshold, most_dice(params.dice) + 1)  # beyond: never reached
-    if cap is None:  # a small pool's table stops at its most successes
-        cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
-    cap = max(cap, threshold + 1)
-    return pass_weights(
-        params.dice,
-        threshold,
-        LOWEST_SUCCESS[params.mode],
-        params.sixes,
-        params.explode,
-        cap,
-    )
+    top = most_dice(params.dice) + 1  # beyond: never reached, the same as ``top``
+    clamped = [min(threshold, top) for threshold in thresholds]
+    cap = max(min(cap, top + 1), max(clamped, default=0) + 1)
+    table = verdicts(params.dice, LOWEST_SUCCESS[params.mode], params.sixes, params.explode, cap)
+    return [table.at(threshold) for threshold in clamped]
 
 
 # --- opposed test -----------------------------------------------------------------

@@ -412,12 +412,3 @@ def verdicts(dice: int, lowest: int, rule: SixesRule, policy: Policy, cap: int) 
     if policy == "always":
         return _always(dice, lowest, rule, cap)
     return _needed(dice, lowest, rule, cap)
-
-
-def pass_weights(
-    dice: int, threshold: int, lowest: int, rule: SixesRule, policy: Policy, cap: int | None = None
-) -> PassWeights:
-    """The verdicts of a test at ``threshold``; ``cap`` (above every threshold of a grid)
-    lets a grid share one table."""
-    cap = threshold + 1 if cap is None else cap
-    return verdicts(dice, lowest, rule, policy, cap).at(threshold)
