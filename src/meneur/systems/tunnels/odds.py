@@ -281,6 +281,9 @@ def clear_caches() -> None:
     from meneur.systems.tunnels import passlaw, polylaw
 
     for function in (
+        passlaw._failures,
+        passlaw._successes,
+        passlaw._sides,
         passlaw._batch,
         passlaw._flint_batch,
         passlaw.always_low,

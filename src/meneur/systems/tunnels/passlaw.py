@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import comb
+from operator import add, mul
 
 from flint import fmpz_poly
 
@@ -100,6 +101,37 @@ def _successes(
 
 
 @cache
+def _sides(
+    dice: int, lowest: int, rule: SixesRule
+) -> tuple[dict[Key, tuple[int, ...]], dict[Key, tuple[int, ...]], dict[Key, tuple[int, ...]]]:
+    """Columns over ``m`` = 0 to ``dice`` dice all on one side: failures by (ones, distinct
+    faces), successes by distinct faces (key ``(0, d)``) and by (sixes state, distinct
+    faces) below three 6s. Grown from ``dice - 1``: a grid builds each column once."""
+    failing, succeeding = lowest - 2, 6 - lowest
+    last: tuple[dict[Key, tuple[int, ...]], ...] = (
+        ({}, {}, {}) if dice == 0 else _sides(dice - 1, lowest, rule)
+    )
+    every, calm = _successes(dice, succeeding, rule)
+    here: tuple[dict[Key, int], ...] = (
+        {
+            (ones, d): w
+            for ones, side in enumerate(_failures(dice, failing))
+            for d, w in side.items()
+        },
+        {(0, d): w for d, w in enumerate(every) if w},
+        {(sixes, d): w for sixes, ways in calm.items() for d, w in enumerate(ways) if w},
+    )
+    out = []
+    for columns, ways in zip(last, here, strict=True):
+        grown = {key: (*column, ways.get(key, 0)) for key, column in columns.items()}
+        for key, value in ways.items():
+            if key not in grown:
+                grown[key] = (0,) * dice + (value,)
+        out.append(grown)
+    return out[0], out[1], out[2]
+
+
+@cache
 def _batch(
     dice: int, lowest: int, rule: SixesRule
 ) -> tuple[tuple[int, dict[Key, list[int]], dict[Key, list[int]]], ...]:
@@ -109,28 +141,24 @@ def _batch(
     The ``k`` successes and ``dice - k`` failures split by a binomial; each side counts
     its special face (1 or 6) and the distinct faces of the others (surjections), as
     :func:`~meneur.systems.tunnels.polylaw.batch_law` does, keeping only the classes
-    below the caps (three 1s, an exceptional success are totals minus the rest).
+    below the caps (three 1s, an exceptional success are totals minus the rest). Each
+    side is a column over ``k`` per (state, distinct faces) (:func:`_sides`); a pair of
+    columns multiplies element by element (``map``), so the Python loops run over a few
+    dozen pairs, not over every ``k`` of every pair.
     """
+    failures, wins, calm_wins = _sides(dice, lowest, rule)
+    split = [comb(dice, k) for k in range(dice + 1)]
+    fails = {key: list(map(mul, split, reversed(column))) for key, column in failures.items()}
     every: dict[int, dict[Key, list[int]]] = {}
     calm: dict[int, dict[Key, list[int]]] = {}
-    failing, succeeding = lowest - 2, 6 - lowest
-    for k in range(dice + 1):
-        split = comb(dice, k)
-        by_distinct, calm_by = _successes(k, succeeding, rule)
-        for ones, side in enumerate(_failures(dice - k, failing)):
-            for distinct_f, ways_f in side.items():
-                weight = split * ways_f
-                for distinct_s, ways_s in enumerate(by_distinct):
-                    if ways_s:
-                        law = every.setdefault(distinct_f + distinct_s, {})
-                        poly = law.setdefault((ones, 0), [0] * (dice + 1))
-                        poly[k] += weight * ways_s
-                for sixes, ways in calm_by.items():
-                    for distinct_s, ways_s in enumerate(ways):
-                        if ways_s:
-                            law = calm.setdefault(distinct_f + distinct_s, {})
-                            poly = law.setdefault((ones, sixes), [0] * (dice + 1))
-                            poly[k] += weight * ways_s
+    for (ones, distinct_f), fail in fails.items():
+        for into, sides in ((every, wins), (calm, calm_wins)):
+            for (sixes, distinct_s), win in sides.items():
+                product = list(map(mul, fail, win))
+                if any(product):
+                    law = into.setdefault(distinct_f + distinct_s, {})
+                    key = (ones, sixes)
+                    law[key] = list(map(add, law[key], product)) if key in law else product
     return tuple((d, every[d], calm.get(d, {})) for d in sorted(every))
 
 
