@@ -122,3 +122,29 @@ def test_T3_T8_pinned_verdicts_at_large_pools(key: str) -> None:
     assert fast(params) == tuple(
         Fraction(expected[name]) for name in ("success", "exceptional", "critical")
     )
+
+
+@pytest.mark.parametrize("sixes", [False, True])
+def test_T7_T8_class_products_equal_the_pairs_of_classes(sixes: bool) -> None:
+    """T-7, T-8: two parts of a test combine by adding their ones (and under ``all`` their
+    sixes); a pair reaching three 1s or three 6s drops. The 5 (25) products of
+    ``passlaw._products`` equal the 6 (36) products of every pair below the caps."""
+    import random
+
+    from flint import fmpz_poly
+
+    from meneur.systems.tunnels.passlaw import _products
+
+    rng = random.Random(18)
+    states = [(o, x) for o in range(3) for x in (range(3) if sixes else (0,))]
+    for cap in (1, 5, 12):
+        left = {k: fmpz_poly([rng.getrandbits(300) for _ in range(9)]) for k in states}
+        right = {k: fmpz_poly([rng.getrandbits(40) for _ in range(7)]) for k in states[:-1]}
+        expected: dict[tuple[int, int], fmpz_poly] = {}
+        for (o1, x1), a in left.items():
+            for (o2, x2), b in right.items():
+                if o1 + o2 < 3 and x1 + x2 < 3:
+                    key = (o1 + o2, x1 + x2)
+                    expected[key] = expected.get(key, fmpz_poly()) + a.mul_low(b, cap)
+        got = _products(left, right, cap)
+        assert {k: v for k, v in got.items() if not v.is_zero()} == expected

@@ -40,10 +40,12 @@ Weights of ``p`` pending dice count over ``6**most_dice(p)``, as in ``polylaw``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import comb
-from operator import add, mul
+from operator import add, mul, sub
+from typing import Any
 
 from flint import fmpz_poly
 
@@ -162,37 +164,74 @@ def _batch(
     return tuple((d, every[d], calm.get(d, {})) for d in sorted(every))
 
 
-ONES = ((0, 0), (1, 0), (2, 0))
-"""The classes of a family that tracks the ones only (sixes state 0)."""
+STATES = range(3)
+"""Ones 0-2 and sixes 0-2: the states below the caps (``CRITICAL_ONES``,
+``EXCEPTIONAL_SIXES``)."""
+ZERO = fmpz_poly()
+Triple = tuple[Any, Any, Any]
+
+
+def _short(
+    left: Triple,
+    right: Triple,
+    mul: Callable[[Any, Any], Any],
+    add: Callable[[Any, Any], Any],
+    sub: Callable[[Any, Any], Any],
+) -> Triple:
+    """``(l0 + l1 y + l2 y²)(r0 + r1 y + r2 y²)`` modulo ``y³`` with 5 products instead
+    of 6 (Karatsuba on the middle term: ``l0 r1 + l1 r0 = (l0 + l1)(r0 + r1) - l0 r0 -
+    l1 r1``); ``y`` counts the ones or the sixes, whose third is absorbing."""
+    low = mul(left[0], right[0])
+    middle = mul(left[1], right[1])
+    both = mul(add(left[0], left[1]), add(right[0], right[1]))
+    top = add(add(mul(left[0], right[2]), mul(left[2], right[0])), middle)
+    return low, sub(sub(both, low), middle), top
+
+
+def _add_triples(a: Triple, b: Triple) -> Triple:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+def _sub_triples(a: Triple, b: Triple) -> Triple:
+    return a[0] - b[0], a[1] - b[1], a[2] - b[2]
 
 
 def _products(left: Family, right: Family, cap: int) -> Family:
     """``left ⊗ right`` cut at ``cap``: classes add, the pairs that overflow drop.
 
-    When both sides track the ones only, with 0, 1 and 2 ones present on both, the
-    middle class takes one product instead of two (Karatsuba:
-    ``L0 R1 + L1 R0 = (L0 + L1)(R0 + R1) - L0 R0 - L1 R1``): 5 products instead of 6.
+    The classes are a polynomial in the ones ``y`` (and the sixes ``z`` under the ``all``
+    rule) modulo ``y³`` (``z³``): :func:`_short` takes 5 products where the pairs of
+    classes take 6, and nested on both counters 25 where the pairs take 36. A missing
+    class is zero.
     """
-    if len(left) == len(right) == 3 and all(k in left and k in right for k in ONES):
-        l0, l1, l2 = (left[k] for k in ONES)
-        r0, r1, r2 = (right[k] for k in ONES)
-        low = l0.mul_low(r0, cap)
-        middle = l1.mul_low(r1, cap)
-        both = (l0 + l1).mul_low(r0 + r1, cap)
-        return {
-            ONES[0]: low,
-            ONES[1]: both - low - middle,
-            ONES[2]: l0.mul_low(r2, cap) + l2.mul_low(r0, cap) + middle,
-        }
-    out: Family = {}
-    for (o1, x1), poly_l in left.items():
-        for (o2, x2), poly_r in right.items():
-            key = (o1 + o2, x1 + x2)
-            if key[0] >= CRITICAL_ONES or key[1] >= EXCEPTIONAL_SIXES:
-                continue
-            value = poly_l.mul_low(poly_r, cap)
-            out[key] = out[key] + value if key in out else value
-    return out
+
+    def times(a: fmpz_poly, b: fmpz_poly) -> fmpz_poly:
+        return a.mul_low(b, cap)
+
+    if all(sixes == 0 for _, sixes in (*left, *right)):  # the ones only
+        out = _short(
+            (left.get((0, 0), ZERO), left.get((1, 0), ZERO), left.get((2, 0), ZERO)),
+            (right.get((0, 0), ZERO), right.get((1, 0), ZERO), right.get((2, 0), ZERO)),
+            times,
+            add,
+            sub,
+        )
+        return {(ones, 0): poly for ones, poly in zip(STATES, out, strict=True)}
+
+    def by_sixes(family: Family, ones: int) -> Triple:
+        return tuple(family.get((ones, sixes), ZERO) for sixes in STATES)  # type: ignore[return-value]
+
+    def mul_sixes(a: Triple, b: Triple) -> Triple:
+        return _short(a, b, times, add, sub)
+
+    rows = _short(
+        (by_sixes(left, 0), by_sixes(left, 1), by_sixes(left, 2)),
+        (by_sixes(right, 0), by_sixes(right, 1), by_sixes(right, 2)),
+        mul_sixes,
+        _add_triples,
+        _sub_triples,
+    )
+    return {(ones, sixes): rows[ones][sixes] for ones in STATES for sixes in STATES}
 
 
 def _horner(pending: int, parts: dict[int, Family]) -> Family:
