@@ -128,12 +128,12 @@ def test_T3_T8_pinned_verdicts_at_large_pools(key: str) -> None:
 def test_T7_T8_class_products_equal_the_pairs_of_classes(sixes: bool) -> None:
     """T-7, T-8: two parts of a test combine by adding their ones (and under ``all`` their
     sixes); a pair reaching three 1s or three 6s drops. The 5 (25) products of
-    ``passlaw._products`` equal the 6 (36) products of every pair below the caps."""
+    ``passlaw.products`` equal the 6 (36) products of every pair below the caps."""
     import random
 
     from flint import fmpz_poly
 
-    from meneur.systems.tunnels.passlaw import _products
+    from meneur.systems.tunnels.passlaw import products
 
     rng = random.Random(18)
     states = [(o, x) for o in range(3) for x in (range(3) if sixes else (0,))]
@@ -146,5 +146,41 @@ def test_T7_T8_class_products_equal_the_pairs_of_classes(sixes: bool) -> None:
                 if o1 + o2 < 3 and x1 + x2 < 3:
                     key = (o1 + o2, x1 + x2)
                     expected[key] = expected.get(key, fmpz_poly()) + a.mul_low(b, cap)
-        got = _products(left, right, cap)
+        got = products(left, right, cap)
         assert {k: v for k, v in got.items() if not v.is_zero()} == expected
+
+
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+@pytest.mark.parametrize("policy", ["needed", "always"])
+def test_T5_T8_meeting_in_the_middle_equals_the_tables_wherever_they_meet(
+    policy: Policy, sixes: SixesRule, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-5, T-6 (``needed`` stops at the threshold, ``always`` does not), T-7, T-8: one
+    query's verdicts from a forward half and backward tables (``passmid``) equal the
+    whole backward tables wherever the halves meet: at the pool (forward alone), at 1
+    (backward alone), at every level between, in every mode, at thresholds from 1 to
+    past the most successes."""
+    from meneur.systems.tunnels import passmid
+    from meneur.systems.tunnels.passlaw import verdicts
+
+    at = passmid.needed_at if policy == "needed" else passmid.always_at
+    for dice in (2, 7, 11):
+        for middle in range(1, dice + 1):
+            monkeypatch.setattr(passmid, "middle_of", lambda _dice, m=middle: m)
+            for lowest in (3, 4, 5):
+                for threshold in {1, 2, dice, most_dice(dice) // 2, most_dice(dice) + 1}:
+                    cap = threshold + 2
+                    expected = verdicts(dice, lowest, sixes, policy, cap).at(threshold)
+                    assert at(dice, threshold, lowest, sixes, cap) == expected, (dice, middle)
+
+
+def test_T6_a_single_query_meets_in_the_middle_from_16_dice() -> None:
+    """T-6: a single query of 16 dice or more goes through ``passmid`` (the table path
+    stays for grids and small pools), and gives the grid's cells."""
+    from meneur.systems.tunnels import passmid
+
+    passmid.pass_at.cache_clear()
+    for policy in ("needed", "always"):
+        params = make(24, 13, "cursed", "all", policy)
+        assert fast(params) == fast(params, cap=40)
+    assert passmid.pass_at.cache_info().currsize == 2

@@ -97,8 +97,8 @@ test_odds.__test__ = False  # type: ignore[attr-defined]
 
 
 CAP_STEP = 16
-"""A single query's table is cut at a multiple of this: thresholds near each other (a
-sheet's traits, the web's questions) share one table. A grid gives its own cap."""
+"""A single query's backward tables are cut at a multiple of this: thresholds near each
+other (a sheet's traits, the web's questions) share them. A grid gives its own cap."""
 
 
 def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
@@ -106,12 +106,21 @@ def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
     without the whole law of successes: the same numbers as :func:`test_odds` reads, from
     polynomials cut at the threshold (:mod:`meneur.systems.tunnels.passlaw`).
 
-    ``cap`` (above every threshold asked) lets a grid share one table across its cells.
+    One query meets in the middle (:mod:`meneur.systems.tunnels.passmid`): forward from the
+    pool, backward tables cut at a multiple of ``CAP_STEP`` below it. ``cap`` (above every
+    threshold asked) reads the whole tables instead, which a grid shares across its cells.
     """
-    if cap is None:  # a small pool's table stops at its most successes
-        threshold = min(params.threshold, most_dice(params.dice) + 1)
-        cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
-    return pass_row(params, (params.threshold,), cap)[0]
+    if cap is not None:
+        return pass_row(params, (params.threshold,), cap)[0]
+    from meneur.systems.tunnels.passmid import pass_at
+
+    if params.chosen_batches is not None:
+        raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
+    threshold = min(params.threshold, most_dice(params.dice) + 1)  # beyond: never reached
+    cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
+    lowest = LOWEST_SUCCESS[params.mode]
+    met = pass_at(params.dice, threshold, lowest, params.sixes, params.explode, cap)
+    return met if met is not None else pass_row(params, (threshold,), cap)[0]
 
 
 def pass_row(params: TestParams, thresholds: Sequence[int], cap: int = 0) -> list[PassWeights]:
@@ -278,14 +287,15 @@ def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
-    from meneur.systems.tunnels import passlaw, polylaw
+    from meneur.systems.tunnels import passlaw, passmid, polylaw
 
     for function in (
+        passmid.pass_at,
         passlaw._failures,
         passlaw._successes,
         passlaw._sides,
         passlaw._batch,
-        passlaw._flint_batch,
+        passlaw.flint_batch,
         passlaw.always_low,
         passlaw.needed_table,
         passlaw.verdicts,

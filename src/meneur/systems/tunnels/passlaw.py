@@ -196,7 +196,7 @@ def _sub_triples(a: Triple, b: Triple) -> Triple:
     return a[0] - b[0], a[1] - b[1], a[2] - b[2]
 
 
-def _products(left: Family, right: Family, cap: int) -> Family:
+def products(left: Family, right: Family, cap: int) -> Family:
     """``left ⊗ right`` cut at ``cap``: classes add, the pairs that overflow drop.
 
     The classes are a polynomial in the ones ``y`` (and the sixes ``z`` under the ``all``
@@ -257,7 +257,7 @@ Batch = tuple[tuple[int, Family, Family, Family, Family], ...]
 
 
 @cache
-def _flint_batch(dice: int, lowest: int, rule: SixesRule, cap: int) -> Batch:
+def flint_batch(dice: int, lowest: int, rule: SixesRule, cap: int) -> Batch:
     """:func:`_batch` cut at ``cap`` as FLINT polynomials, with each class's mass (a
     constant polynomial: masses combine by the same products, cut at 1)."""
     return tuple(
@@ -292,7 +292,7 @@ def always_low(pending: int, lowest: int, rule: SixesRule, cap: int) -> Low:
         one = {(0, 0): fmpz_poly([1])}
         return Low(one, one, one, one)
     parts: list[dict[int, Family]] = [{}, {}, {}, {}]
-    for distinct, *batch in _flint_batch(pending, lowest, rule, cap):
+    for distinct, *batch in flint_batch(pending, lowest, rule, cap):
         tail = always_low(pending - distinct, lowest, rule, cap)
         for part, left, right, cut in zip(
             parts,
@@ -301,7 +301,7 @@ def always_low(pending: int, lowest: int, rule: SixesRule, cap: int) -> Low:
             (cap, cap, 1, 1),
             strict=True,
         ):
-            part[distinct] = _products(left, right, cut)
+            part[distinct] = products(left, right, cut)
     every, calm, every_mass, calm_mass = (_horner(pending, part) for part in parts)
     return Low(every, calm, every_mass, calm_mass)
 
@@ -372,13 +372,13 @@ def needed_table(pending: int, lowest: int, rule: SixesRule, cap: int) -> Defici
     for key, poly in calm_law.items():
         _add(calm, key, _suffix(poly, cap) * top)
     parts: list[dict[int, Family]] = [{}, {}, {}]
-    for distinct, f_every, f_calm, _m, _n in _flint_batch(pending, lowest, rule, cap):
+    for distinct, f_every, f_calm, _m, _n in flint_batch(pending, lowest, rule, cap):
         if distinct == pending:
             continue
         tail = needed_table(pending - distinct, lowest, rule, cap)
-        parts[0][distinct] = _products(tail.reached, f_every, cap)
-        parts[1][distinct] = _products(tail.calm, f_calm, cap)
-        parts[2][distinct] = _products(tail.every, f_every, cap)
+        parts[0][distinct] = products(tail.reached, f_every, cap)
+        parts[1][distinct] = products(tail.calm, f_calm, cap)
+        parts[2][distinct] = products(tail.every, f_every, cap)
     for family, part in zip((reached, calm, every), parts, strict=True):
         for key, value in _horner(pending, part).items():
             _add(family, key, value)
