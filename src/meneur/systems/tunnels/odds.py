@@ -126,6 +126,10 @@ def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
 def pass_row(params: TestParams, thresholds: Sequence[int], cap: int = 0) -> list[PassWeights]:
     """:func:`pass_odds` of ``params`` at each of ``thresholds`` (its own threshold is not
     read), from one table cut above the largest: a lab grid's row reads its cells at once.
+
+    Every row of a grid takes the grid's cap, small pools too: their tables are the first
+    steps of the largest pool's (a polynomial of ``q`` dice is no longer than its most
+    successes whatever the cap), where a cap of their own would build them again.
     """
     from meneur.systems.tunnels.passlaw import verdicts
 
@@ -133,7 +137,7 @@ def pass_row(params: TestParams, thresholds: Sequence[int], cap: int = 0) -> lis
         raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
     top = most_dice(params.dice) + 1  # beyond: never reached, the same as ``top``
     clamped = [min(threshold, top) for threshold in thresholds]
-    cap = max(min(cap, top + 1), max(clamped, default=0) + 1)
+    cap = max(cap, max(clamped, default=0) + 1)
     table = verdicts(params.dice, LOWEST_SUCCESS[params.mode], params.sixes, params.explode, cap)
     return [table.at(threshold) for threshold in clamped]
 
