@@ -4,8 +4,9 @@ Every figure is a cold computation (caches cleared) in a fresh process capped at
 ``--budget`` seconds; a run that does not finish in it prints ``> budget``.
 
 1. one exact query at the bound (``TestParams.MAX_DICE`` dice, threshold half of it) per
-   policy, mode and sixes rule (target: 50 ms each): its verdicts (``odds.pass_odds``,
-   tables cut at the threshold) beside the whole law of successes (``odds.test_odds``);
+   policy, mode and sixes rule (target: 50 ms each): its verdicts (``odds.pass_odds``:
+   tables cut at the threshold, met by a forward half from the pool, ``passmid``) beside
+   the whole law of successes (``odds.test_odds``);
 2. the lab grid ``dice 1..D x threshold 1..D x 3 modes`` per policy (``--grid D``, the
    target: the three policies in 5 s), row by row, with the largest pool reached when the
    budget runs out, wall-clock and CPU time (the machine is shared);

@@ -184,3 +184,23 @@ def test_T6_a_single_query_meets_in_the_middle_from_16_dice() -> None:
         params = make(24, 13, "cursed", "all", policy)
         assert fast(params) == fast(params, cap=40)
     assert passmid.pass_at.cache_info().currsize == 2
+
+
+def test_T5_a_batch_of_one_face_multiplies_term_by_term() -> None:
+    """T-5: a batch whose dice all show one face has no double left to explode past, and
+    no success or all of them: its polynomials have two terms, multiplied term by term
+    (``sparse``); the result is the full product's, cut at the cap."""
+    import random
+
+    from flint import fmpz_poly
+
+    from meneur.systems.tunnels.passlaw import SPARSE, flint_batch, products
+
+    rng = random.Random(5)
+    for dice, cap in ((2, 5), (9, 7), (9, 12), (30, 61)):
+        batch = flint_batch(dice, 4, "batch", cap)
+        assert [part[5] for part in batch] == [part[0] == 1 for part in batch]
+        right = batch[0][1]
+        assert all(len([c for c in p.coeffs() if c]) <= SPARSE for p in right.values())
+        left = {(o, 0): fmpz_poly([rng.getrandbits(200) for _ in range(cap)]) for o in range(3)}
+        assert products(left, right, cap, sparse=True) == products(left, right, cap)

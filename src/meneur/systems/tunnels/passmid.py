@@ -119,14 +119,16 @@ def _pair_mass(left: Family, right: Family) -> fmpz:
 
 def _steps(
     dice: int, middle: int, lowest: int, rule: SixesRule, cap: int
-) -> Iterable[tuple[int, int, int, tuple[Family, Family, Family, Family]]]:
-    """The batches of the forward half: (pending, distinct faces, the power of 6 that
-    brings the rest to its level, the batch's families and masses)."""
+) -> Iterable[tuple[int, int, int, tuple[Family, Family, Family, Family], bool]]:
+    """The batches of the forward half: (pending, the dice left, the power of 6 that
+    brings the rest to its level, the batch's families and masses, sparse)."""
     for pending in range(dice, middle - 1, -1):
         top = most_dice(pending - 1)
-        for distinct, every, calm, every_mass, calm_mass in flint_batch(pending, lowest, rule, cap):
+        for distinct, *batch, sparse in flint_batch(pending, lowest, rule, cap):
             rest = pending - distinct
-            yield pending, rest, 6 ** (top - most_dice(rest)), (every, calm, every_mass, calm_mass)
+            every, calm, every_mass, calm_mass = batch
+            families = (every, calm, every_mass, calm_mass)
+            yield pending, rest, 6 ** (top - most_dice(rest)), families, sparse
 
 
 def always_at(dice: int, threshold: int, lowest: int, rule: SixesRule, cap: int) -> PassWeights:
@@ -136,7 +138,7 @@ def always_at(dice: int, threshold: int, lowest: int, rule: SixesRule, cap: int)
     middle = middle_of(dice)
     one = {(0, 0): fmpz_poly([1])}
     states: dict[int, tuple[Family, Family, Family, Family]] = {dice: (one, one, one, one)}
-    for pending, rest, scale, batch in _steps(dice, middle, lowest, rule, cap):
+    for pending, rest, scale, batch, sparse in _steps(dice, middle, lowest, rule, cap):
         here = states.get(pending)
         if here is None:
             continue
@@ -144,7 +146,7 @@ def always_at(dice: int, threshold: int, lowest: int, rule: SixesRule, cap: int)
         for family, left, right, cut in zip(
             into, here, batch, (threshold, threshold, 1, 1), strict=True
         ):
-            _merge(family, _scaled(products(left, right, cut), scale))
+            _merge(family, _scaled(products(left, right, cut, sparse and cut > 1), scale))
     every_mass = calm_mass = every_below = calm_below = 0
     for pending, (every, calm, m_every, m_calm) in states.items():
         if pending >= middle:
@@ -172,13 +174,14 @@ def needed_at(dice: int, threshold: int, lowest: int, rule: SixesRule, cap: int)
     one = {(0, 0): fmpz_poly([1])}
     states: dict[int, tuple[Family, Family]] = {dice: (one, one)}
     reached = calm_reached = ends = 0  # over 6**most_dice(dice)
-    for pending, rest, scale, batch in _steps(dice, middle, lowest, rule, cap):
+    for pending, rest, scale, batch, sparse in _steps(dice, middle, lowest, rule, cap):
         here = states.get(pending)
         if here is None:
             continue
         done = 6 ** most_dice(pending - 1)  # the ends here, to the whole test's total
         every, calm = (
-            products(left, right, threshold) for left, right in zip(here, batch[:2], strict=True)
+            products(left, right, threshold, sparse)
+            for left, right in zip(here, batch[:2], strict=True)
         )
         mass_every, mass_calm = (
             int(_pair_mass(left, right)) for left, right in zip(here, batch[2:], strict=True)
