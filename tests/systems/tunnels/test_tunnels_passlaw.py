@@ -204,3 +204,19 @@ def test_T5_a_batch_of_one_face_multiplies_term_by_term() -> None:
         assert all(len([c for c in p.coeffs() if c]) <= SPARSE for p in right.values())
         left = {(o, 0): fmpz_poly([rng.getrandbits(200) for _ in range(cap)]) for o in range(3)}
         assert products(left, right, cap, sparse=True) == products(left, right, cap)
+
+
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+def test_T6_a_needed_test_that_falls_short_exploded_every_batch(sixes: SixesRule) -> None:
+    """T-6: ``needed`` explodes while short, so a test that ends short of the threshold
+    exploded every batch: its ends short (without three 1s, T-8) are exactly those of
+    ``always`` below the threshold (whole laws). The ``needed`` table reads them from the
+    ``always`` one instead of a third family of products."""
+    for dice in (1, 3, 6, 9):
+        for threshold in (1, 2, dice, 2 * dice, most_dice(dice) + 1):
+            short = []
+            for policy in ("needed", "always"):
+                law = test_odds(make(dice, threshold, "normal", sixes, check_policy(policy)))
+                weight = sum(w for (s, _e, crit), w in law.items() if s < threshold and not crit)
+                short.append(Fraction(weight, law.total))
+            assert short[0] == short[1], (dice, threshold)

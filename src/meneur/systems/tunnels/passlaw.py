@@ -15,7 +15,10 @@ total minus the others:
   batch showed three 6s; under ``all`` the 6s so far, 0-2.
 
 Two parts of a test combine by adding their classes (a product of polynomials per pair of
-classes whose sum stays below 3 ones and 3 sixes); an overflowing pair is dropped.
+classes whose sum stays below 3 ones and 3 sixes); an overflowing pair is dropped. The
+pairs are a product modulo ``y³`` in the ones (and ``z³`` in the sixes): Karatsuba takes 5
+products instead of 6 (25 instead of 36), and a batch of one distinct face (two terms)
+multiplies term by term (:func:`products`).
 
 * ``never`` is one batch: suffix sums of its whole law (``polylaw.leaf_law``).
 * ``always`` does not look at the successes: :func:`always_low` holds, per class, the
@@ -29,7 +32,10 @@ classes whose sum stays below 3 ones and 3 sixes); an overflowing pair is droppe
   polynomial with ``F(p - d, .)``. One table serves every pool and every threshold below
   the cap: the test of ``n`` dice at threshold ``t`` is ``F(n, t)``. It keeps three
   families: the ends that reach the threshold (``ALL``), the same without an exceptional
-  success (``CALM``), and every end by its ones (a critical failure is the rest).
+  success (``CALM``), and every end by its ones (a critical failure is the rest). A test
+  that ends short was short at every batch, so it exploded them all: every end is one
+  that reaches ``r`` or one of ``always`` below ``r``, a prefix sum of
+  :func:`always_family` (shared with the ``always`` policy in a grid of every policy).
 
 Measured in ``benchmarks/bench_tunnels_exact.py`` (``docs/lab.md``): at 60 dice, ~0.35 s
 of CPU for ``always`` (the whole law: ~13 s), ~0.5 s for ``needed``; the lab's grid of
@@ -305,26 +311,40 @@ class Low:
 
 
 @lru_cache(maxsize=MEMO)
+def always_family(pending: int, lowest: int, rule: SixesRule, cap: int, calm: bool) -> Family:
+    """One family of :func:`always_low` (``ALL``, or ``CALM`` when ``calm``) cut at
+    ``cap``, memoised on its own: the ``needed`` table reads the ``ALL`` family alone."""
+    if pending == 0:
+        return {(0, 0): fmpz_poly([1])}
+    parts: dict[int, Family] = {}
+    for distinct, every, quiet, _m, _n, sparse in flint_batch(pending, lowest, rule, cap):
+        tail = always_family(pending - distinct, lowest, rule, cap, calm)
+        parts[distinct] = products(tail, quiet if calm else every, cap, sparse)
+    return _horner(pending, parts)
+
+
+@lru_cache(maxsize=MEMO)
+def always_mass(pending: int, lowest: int, rule: SixesRule, cap: int, calm: bool) -> Family:
+    """The masses of :func:`always_family` (constants: the same products cut at 1)."""
+    if pending == 0:
+        return {(0, 0): fmpz_poly([1])}
+    parts: dict[int, Family] = {}
+    for distinct, _e, _q, every, quiet, _s in flint_batch(pending, lowest, rule, cap):
+        tail = always_mass(pending - distinct, lowest, rule, cap, calm)
+        parts[distinct] = products(tail, quiet if calm else every, 1)
+    return _horner(pending, parts)
+
+
 def always_low(pending: int, lowest: int, rule: SixesRule, cap: int) -> Low:
     """The law of what ``pending`` dice bring when every batch explodes (T-5, T-6), cut
     at ``cap`` successes, over ``6**most_dice(pending)``. Memoised: a grid of pools
     builds each smaller pool's once."""
-    if pending == 0:
-        one = {(0, 0): fmpz_poly([1])}
-        return Low(one, one, one, one)
-    parts: list[dict[int, Family]] = [{}, {}, {}, {}]
-    for distinct, *batch, sparse in flint_batch(pending, lowest, rule, cap):
-        tail = always_low(pending - distinct, lowest, rule, cap)
-        for part, left, right, cut in zip(
-            parts,
-            (tail.every, tail.calm, tail.every_mass, tail.calm_mass),
-            batch,
-            (cap, cap, 1, 1),
-            strict=True,
-        ):
-            part[distinct] = products(left, right, cut, sparse and cut > 1)
-    every, calm, every_mass, calm_mass = (_horner(pending, part) for part in parts)
-    return Low(every, calm, every_mass, calm_mass)
+    return Low(
+        always_family(pending, lowest, rule, cap, False),
+        always_family(pending, lowest, rule, cap, True),
+        always_mass(pending, lowest, rule, cap, False),
+        always_mass(pending, lowest, rule, cap, True),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,7 +373,7 @@ def _suffix(poly: list[int], cap: int) -> fmpz_poly:
 
 
 def _prefix(poly: list[int], cap: int) -> fmpz_poly:
-    """``out[r] = sum(poly[:r])`` for ``1 <= r < cap``: the batch alone falls short."""
+    """``out[r] = sum(poly[:r])`` for ``1 <= r < cap``: the weight of fewer than ``r``."""
     out = [0] * cap
     running = 0
     for r in range(1, cap):
@@ -369,40 +389,42 @@ def _add(into: Family, key: Key, value: fmpz_poly) -> None:
 
 @lru_cache(maxsize=MEMO)
 def needed_table(pending: int, lowest: int, rule: SixesRule, cap: int) -> Deficit:
-    """``F(pending, r)`` for ``1 <= r < cap`` (T-6 ``needed``): explode while short."""
+    """``F(pending, r)`` for ``1 <= r < cap`` (T-6 ``needed``): explode while short.
+
+    A test that ends short of ``r`` exploded every batch (it was short at each): its ends
+    are those of ``always`` with fewer than ``r`` successes. So every end is one that
+    reaches ``r`` or a prefix sum of :func:`always_family`'s ``ALL`` family, which a grid
+    of every policy shares, instead of a third family of products here.
+    """
     reached: Family = {}
     calm: Family = {}
-    every: Family = {}
     if pending == 0:
-        return Deficit(reached, calm, every)
+        return Deficit(reached, calm, {})
     top = 6 ** (most_dice(pending) - pending)
     ones_law: dict[Key, list[int]] = {}  # this batch by ones, whatever its faces
     calm_law: dict[Key, list[int]] = {}
-    for distinct, b_every, b_calm in _batch(pending, lowest, rule):
+    for _distinct, b_every, b_calm in _batch(pending, lowest, rule):
         for into, law in ((ones_law, b_every), (calm_law, b_calm)):
             for key, poly in law.items():
                 merged = into.setdefault(key, [0] * (pending + 1))
-                for k, weight in enumerate(poly):
-                    merged[k] += weight
-        if distinct == pending:  # no extra dice: a batch that falls short ends the test
-            for key, poly in b_every.items():
-                _add(every, key, _prefix(poly, cap) * top)
+                into[key] = list(map(add, merged, poly))
     for key, poly in ones_law.items():  # the batch alone reaches the deficit
         _add(reached, key, _suffix(poly, cap) * top)
-        _add(every, key, _suffix(poly, cap) * top)
     for key, poly in calm_law.items():
         _add(calm, key, _suffix(poly, cap) * top)
-    parts: list[dict[int, Family]] = [{}, {}, {}]
+    parts: list[dict[int, Family]] = [{}, {}]
     for distinct, f_every, f_calm, _m, _n, sparse in flint_batch(pending, lowest, rule, cap):
         if distinct == pending:
             continue
         tail = needed_table(pending - distinct, lowest, rule, cap)
         parts[0][distinct] = products(tail.reached, f_every, cap, sparse)
         parts[1][distinct] = products(tail.calm, f_calm, cap, sparse)
-        parts[2][distinct] = products(tail.every, f_every, cap, sparse)
-    for family, part in zip((reached, calm, every), parts, strict=True):
+    for family, part in zip((reached, calm), parts, strict=True):
         for key, value in _horner(pending, part).items():
             _add(family, key, value)
+    every = dict(reached)
+    for key, short in always_family(pending, lowest, rule, cap, False).items():
+        _add(every, key, _prefix([int(c) for c in short.coeffs()], cap))  # short of r
     return Deficit(reached, calm, every)
 
 
