@@ -37,9 +37,12 @@ multiplies term by term (:func:`products`).
   that reaches ``r`` or one of ``always`` below ``r``, a prefix sum of
   :func:`always_family` (shared with the ``always`` policy in a grid of every policy).
 
-Measured in ``benchmarks/bench_tunnels_exact.py`` (``docs/lab.md``): at 60 dice, ~0.35 s
-of CPU for ``always`` (the whole law: ~13 s), ~0.5 s for ``needed``; the lab's grid of
-every pool and threshold up to 60, three modes and three policies, ~6 s.
+Measured in ``benchmarks/bench_tunnels_exact.py`` (``docs/lab.md``, a shared machine,
+best CPU time of three cold processes): the lab's grid of every pool and threshold up to
+60 in three modes, ``always`` ~1.8 s, ``needed`` ~2.6 s, the three policies in one process
+~3.7 s (the ``needed`` table reads the ``always`` one). A single query meets these tables
+halfway (:mod:`meneur.systems.tunnels.passmid`): at 60 dice, ~0.2 s for ``always`` (the
+whole law: ~10-13 s), ~0.3 s for ``needed``.
 
 Weights of ``p`` pending dice count over ``6**most_dice(p)``, as in ``polylaw``.
 """

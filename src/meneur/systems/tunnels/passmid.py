@@ -15,8 +15,9 @@ A batch from ``q >= middle`` leaves ``q - d >= middle - 6`` pending dice; there 
 so far meets the table of the rest. The verdict reads one threshold, so the meeting is a
 sum over the successes so far (a dot product per pair of classes), not a product of
 polynomials. With ``middle`` near ``n / √2`` the two halves together cost about ``n³ / 5``
-(the forward half ``n³ / 13``); measured at 60 dice, threshold 30: ``always`` 0.27 s ->
-0.20 s of CPU, ``needed`` 0.47 s -> 0.33 s.
+(the forward half ``n³ / 13``). Measured at 60 dice, threshold 30 (``docs/lab.md``):
+``always`` ~0.21 s of CPU, ``needed`` ~0.28 s, where the tables alone took ~0.31 s and
+~0.46 s before.
 
 Weights count over ``6**most_dice(n)``, as in ``passlaw``: the forward state scales by
 the dice the other batches could still have rolled, the backward tables bring the rest.
