@@ -110,8 +110,8 @@ def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
     pool, backward tables cut at a multiple of ``CAP_STEP`` below it. ``cap`` (above every
     threshold asked) reads the whole tables instead, which a grid shares across its cells.
     """
-    if cap is not None:
-        return pass_row(params, (params.threshold,), cap)[0]
+    if cap is not None or params.explode == "never":  # ``never``: one batch, no table
+        return pass_row(params, (params.threshold,), cap or 0)[0]
     from meneur.systems.tunnels.passmid import pass_at
 
     if params.chosen_batches is not None:
