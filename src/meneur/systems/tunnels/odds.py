@@ -96,6 +96,10 @@ def test_odds(params: TestParams) -> Dist[TestKey]:
 test_odds.__test__ = False  # type: ignore[attr-defined]
 
 
+MEET_FROM = 16
+"""A single exploding query of this many dice or more meets in the middle (``passmid``);
+below, the two halves cost what the backward tables cost (a few milliseconds), and the
+tables serve every threshold below their cap."""
 CAP_STEP = 16
 """A single query's backward tables are cut at a multiple of this: thresholds near each
 other (a sheet's traits, the web's questions) share them. A grid gives its own cap."""
@@ -110,17 +114,18 @@ def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
     pool, backward tables cut at a multiple of ``CAP_STEP`` below it. ``cap`` (above every
     threshold asked) reads the whole tables instead, which a grid shares across its cells.
     """
-    if cap is not None or params.explode == "never":  # ``never``: one batch, no table
-        return pass_row(params, (params.threshold,), cap or 0)[0]
+    if cap is not None:
+        return pass_row(params, (params.threshold,), cap)[0]
+    threshold = min(params.threshold, most_dice(params.dice) + 1)  # beyond: never reached
+    cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
+    if params.explode == "never" or params.dice < MEET_FROM:
+        return pass_row(params, (threshold,), cap)[0]
     from meneur.systems.tunnels.passmid import pass_at
 
     if params.chosen_batches is not None:
         raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
-    threshold = min(params.threshold, most_dice(params.dice) + 1)  # beyond: never reached
-    cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
     lowest = LOWEST_SUCCESS[params.mode]
-    met = pass_at(params.dice, threshold, lowest, params.sixes, params.explode, cap)
-    return met if met is not None else pass_row(params, (threshold,), cap)[0]
+    return pass_at(params.dice, threshold, lowest, params.sixes, params.explode, cap)
 
 
 def pass_row(params: TestParams, thresholds: Sequence[int], cap: int = 0) -> list[PassWeights]:

@@ -44,10 +44,6 @@ from meneur.systems.tunnels.passlaw import (
 from meneur.systems.tunnels.polylaw import most_dice
 from meneur.systems.tunnels.rules import CRITICAL_ONES, EXCEPTIONAL_SIXES, Policy, SixesRule
 
-SMALLEST = 16
-"""Below this many dice the two halves cost what the backward tables cost (a few
-milliseconds), and the tables serve every threshold below their cap."""
-
 
 def middle_of(dice: int) -> int:
     """Where the halves meet: the forward state at ``q`` and the backward table at ``q``
@@ -211,11 +207,9 @@ def needed_at(dice: int, threshold: int, lowest: int, rule: SixesRule, cap: int)
 @lru_cache(maxsize=MEMO)
 def pass_at(
     dice: int, threshold: int, lowest: int, rule: SixesRule, policy: Policy, cap: int
-) -> PassWeights | None:
-    """The verdicts of one exploding test by meeting in the middle; ``None`` where the
-    backward tables alone are the cheaper way (``never``, small pools)."""
-    if policy == "never" or dice < SMALLEST:
-        return None
+) -> PassWeights:
+    """The verdicts of one exploding test (``always`` or ``needed``) by meeting in the
+    middle, memoised."""
     if policy == "always":
         return always_at(dice, threshold, lowest, rule, cap)
     return needed_at(dice, threshold, lowest, rule, cap)
