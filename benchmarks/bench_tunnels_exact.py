@@ -4,11 +4,14 @@ Every figure is a cold computation (caches cleared) in a fresh process capped at
 ``--budget`` seconds; a run that does not finish in it prints ``> budget``.
 
 1. one exact query at the bound (``TestParams.MAX_DICE`` dice, threshold half of it) per
-   policy, mode and sixes rule (target: 50 ms each): its verdicts (``odds.pass_odds``,
-   tables cut at the threshold) beside the whole law of successes (``odds.test_odds``);
+   policy, mode and sixes rule (target: 50 ms each): its verdicts (``odds.pass_odds``:
+   tables cut at the threshold, met by a forward half from the pool, ``passmid``) beside
+   the whole law of successes (``odds.test_odds``);
 2. the lab grid ``dice 1..D x threshold 1..D x 3 modes`` per policy (``--grid D``, the
    target: the three policies in 5 s), row by row, with the largest pool reached when the
-   budget runs out, wall-clock and CPU time (the machine is shared);
+   budget runs out, wall-clock and CPU time (the machine is shared); then the three
+   policies in one process ("one run"), as ``meneur table tunnels`` computes them (the
+   ``needed`` table reads the ``always`` one);
 3. grids ``dice 1..N x threshold 1..N`` (normal mode) for ``always`` and ``needed``,
    growing N, against icepool (``tests/systems/tunnels/tunnels_icepool.py``: one batch as
    a multiset evaluator, explosions as a recursive map); every probability is checked
@@ -72,7 +75,8 @@ from meneur.lab import fastgrid
 from meneur.systems.tunnels import lab_grid
 from meneur.systems.tunnels.lab_adapter import ADAPTER
 from meneur.systems.tunnels.odds import clear_caches
-ADAPTER.grid("test", {{"explode": {policy!r}}}, "1", "1")  # imports done before the clock
+variant = {{}} if {policy!r} == "one run" else {{"explode": {policy!r}}}
+ADAPTER.grid("test", variant, "1", "1")  # imports done before the clock
 clear_caches()
 fastgrid.clear_caches()
 lab_grid.clear_caches()
@@ -80,7 +84,7 @@ start = time.perf_counter()
 cpu = time.process_time()
 cells = 0
 for n in range(1, {top} + 1):
-    grid = ADAPTER.grid("test", {{"explode": {policy!r}}}, f"{{n}}", "1..{top}")
+    grid = ADAPTER.grid("test", variant, f"{{n}}", "1..{top}")
     cells += len(grid.cells)
     print(n, cells, time.perf_counter() - start, time.process_time() - cpu, flush=True)
 """
@@ -169,27 +173,38 @@ def lab_grid(top: int, budget: float) -> None:
     print(f"{'policy':<8}{'cells':>8}{'time':>12}{'cpu':>10}   (target: the three policies in 5 s)")
     total = cpu_total = 0.0
     for policy in ("never", "always", "needed"):
-        code = LAB_ROWS.format(top=top, policy=policy)
-        try:
-            done = subprocess.run(
-                [sys.executable, "-c", code], capture_output=True, text=True, timeout=budget
-            )
-            lines = done.stdout.split("\n")
-            over = False
-        except subprocess.TimeoutExpired as late:
-            raw = late.stdout or b""
-            lines = (raw.decode() if isinstance(raw, bytes) else raw).split("\n")
-            over = True
-        rows = [line.split() for line in lines if line.strip()]
-        if not rows:
-            print(f"{policy:<8}{'-':>8}{'> ' + format(budget, 'g') + ' s':>12}", flush=True)
-            continue
-        n, cells, seconds = int(rows[-1][0]), int(rows[-1][1]), float(rows[-1][2])
-        cpu = float(rows[-1][3])
+        seconds, cpu = _grid_row(policy, top, budget)
         total, cpu_total = total + seconds, cpu_total + cpu
-        note = f"   over budget: dice 1..{n} done in {seconds:,.1f} s" if over else ""
-        print(f"{policy:<8}{cells:>8}{seconds:>11,.2f}s{cpu:>9,.2f}s{note}", flush=True)
     print(f"{'all':<8}{'':>8}{total:>11,.2f}s{cpu_total:>9,.2f}s", flush=True)
+    _grid_row("one run", top, budget)  # the three in one process, as ``meneur table`` runs
+
+
+def _grid_row(policy: str, top: int, budget: float) -> tuple[float, float]:
+    """One line of section 2: (wall-clock, CPU) seconds of the rows done."""
+    code = LAB_ROWS.format(top=top, policy=policy)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=budget
+        )
+        lines = done.stdout.split("\n")
+        over = False
+    except subprocess.TimeoutExpired as late:
+        raw = late.stdout or b""
+        lines = (raw.decode() if isinstance(raw, bytes) else raw).split("\n")
+        over = True
+    rows = [line.split() for line in lines if line.strip()]
+    if not rows:
+        print(f"{policy:<8}{'-':>8}{'> ' + format(budget, 'g') + ' s':>12}", flush=True)
+        return 0.0, 0.0
+    n, cells, seconds, cpu = (
+        int(rows[-1][0]),
+        int(rows[-1][1]),
+        float(rows[-1][2]),
+        float(rows[-1][3]),
+    )
+    note = f"   over budget: dice 1..{n} done in {seconds:,.1f} s" if over else ""
+    print(f"{policy:<8}{cells:>8}{seconds:>11,.2f}s{cpu:>9,.2f}s{note}", flush=True)
+    return seconds, cpu
 
 
 def icepool_grids(sizes: list[int], budget: float) -> None:

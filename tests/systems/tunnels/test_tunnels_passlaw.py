@@ -122,3 +122,101 @@ def test_T3_T8_pinned_verdicts_at_large_pools(key: str) -> None:
     assert fast(params) == tuple(
         Fraction(expected[name]) for name in ("success", "exceptional", "critical")
     )
+
+
+@pytest.mark.parametrize("sixes", [False, True])
+def test_T7_T8_class_products_equal_the_pairs_of_classes(sixes: bool) -> None:
+    """T-7, T-8: two parts of a test combine by adding their ones (and under ``all`` their
+    sixes); a pair reaching three 1s or three 6s drops. The 5 (25) products of
+    ``passlaw.products`` equal the 6 (36) products of every pair below the caps."""
+    import random
+
+    from flint import fmpz_poly
+
+    from meneur.systems.tunnels.passlaw import products
+
+    rng = random.Random(18)
+    states = [(o, x) for o in range(3) for x in (range(3) if sixes else (0,))]
+    for cap in (1, 5, 12):
+        left = {k: fmpz_poly([rng.getrandbits(300) for _ in range(9)]) for k in states}
+        right = {k: fmpz_poly([rng.getrandbits(40) for _ in range(7)]) for k in states[:-1]}
+        expected: dict[tuple[int, int], fmpz_poly] = {}
+        for (o1, x1), a in left.items():
+            for (o2, x2), b in right.items():
+                if o1 + o2 < 3 and x1 + x2 < 3:
+                    key = (o1 + o2, x1 + x2)
+                    expected[key] = expected.get(key, fmpz_poly()) + a.mul_low(b, cap)
+        got = products(left, right, cap)
+        assert {k: v for k, v in got.items() if not v.is_zero()} == expected
+
+
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+@pytest.mark.parametrize("policy", ["needed", "always"])
+def test_T5_T8_meeting_in_the_middle_equals_the_tables_wherever_they_meet(
+    policy: Policy, sixes: SixesRule, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-5, T-6 (``needed`` stops at the threshold, ``always`` does not), T-7, T-8: one
+    query's verdicts from a forward half and backward tables (``passmid``) equal the
+    whole backward tables wherever the halves meet: at the pool (forward alone), at 1
+    (backward alone), at every level between, in every mode, at thresholds from 1 to
+    past the most successes."""
+    from meneur.systems.tunnels import passmid
+    from meneur.systems.tunnels.passlaw import verdicts
+
+    at = passmid.needed_at if policy == "needed" else passmid.always_at
+    for dice in (2, 7, 11):
+        for middle in range(1, dice + 1):
+            monkeypatch.setattr(passmid, "middle_of", lambda _dice, m=middle: m)
+            for lowest in (3, 4, 5):
+                for threshold in {1, 2, dice, most_dice(dice) // 2, most_dice(dice) + 1}:
+                    cap = threshold + 2
+                    expected = verdicts(dice, lowest, sixes, policy, cap).at(threshold)
+                    assert at(dice, threshold, lowest, sixes, cap) == expected, (dice, middle)
+
+
+def test_T6_a_single_query_meets_in_the_middle_from_16_dice() -> None:
+    """T-6: a single query of 16 dice or more goes through ``passmid`` (the table path
+    stays for grids and small pools), and gives the grid's cells."""
+    from meneur.systems.tunnels import passmid
+
+    passmid.pass_at.cache_clear()
+    for policy in ("needed", "always"):
+        params = make(24, 13, "cursed", "all", policy)
+        assert fast(params) == fast(params, cap=40)
+    assert passmid.pass_at.cache_info().currsize == 2
+
+
+def test_T5_a_batch_of_one_face_multiplies_term_by_term() -> None:
+    """T-5: a batch whose dice all show one face has no double left to explode past, and
+    no success or all of them: its polynomials have two terms, multiplied term by term
+    (``sparse``); the result is the full product's, cut at the cap."""
+    import random
+
+    from flint import fmpz_poly
+
+    from meneur.systems.tunnels.passlaw import SPARSE, flint_batch, products
+
+    rng = random.Random(5)
+    for dice, cap in ((2, 5), (9, 7), (9, 12), (30, 61)):
+        batch = flint_batch(dice, 4, "batch", cap)
+        assert [part[5] for part in batch] == [part[0] == 1 for part in batch]
+        right = batch[0][1]
+        assert all(len([c for c in p.coeffs() if c]) <= SPARSE for p in right.values())
+        left = {(o, 0): fmpz_poly([rng.getrandbits(200) for _ in range(cap)]) for o in range(3)}
+        assert products(left, right, cap, sparse=True) == products(left, right, cap)
+
+
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+def test_T6_a_needed_test_that_falls_short_exploded_every_batch(sixes: SixesRule) -> None:
+    """T-6: ``needed`` explodes while short, so a test that ends short of the threshold
+    exploded every batch: its ends short (without three 1s, T-8) are exactly those of
+    ``always`` below the threshold (whole laws). The ``needed`` table reads them from the
+    ``always`` one instead of a third family of products."""
+    for dice in (1, 3, 6, 9):
+        for threshold in (1, 2, dice, 2 * dice, most_dice(dice) + 1):
+            short = []
+            for policy in ("needed", "always"):
+                law = test_odds(make(dice, threshold, "normal", sixes, check_policy(policy)))
+                weight = sum(w for (s, _e, crit), w in law.items() if s < threshold and not crit)
+                short.append(Fraction(weight, law.total))
+            assert short[0] == short[1], (dice, threshold)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from meneur.lab.adapter import Adapter
-from meneur.lab.grid import Axis, Cell, ExactCell, Measure, parse_int_list
+from meneur.lab.grid import Axis, Cell, ExactCell, FullRow, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
@@ -21,6 +21,7 @@ from meneur.text import fold
 
 MODES = ("normal", "blessed", "cursed")
 POLICIES = ("needed", "always", "never")
+NAMES = ("success", "exceptional", "critical")
 MAX_OPPOSE_DICE = 8
 """Exact oppositions with the ``needed`` policy take seconds past 6 dice a side."""
 
@@ -153,7 +154,7 @@ class TunnelsAdapter(Adapter):
         columns: Sequence[Hashable],
     ) -> Sequence[Cell | None] | None:
         """A pool's row: ``never`` from its one-batch law (numpy), exploding policies from
-        tables cut at the largest threshold (``odds.pass_odds``), which every pool of the
+        tables cut at the largest threshold (``odds.pass_row``), which every pool of the
         grid shares.
 
         Every cell is the same exact fraction as the whole law's (tests compare them).
@@ -166,28 +167,26 @@ class TunnelsAdapter(Adapter):
             from meneur.systems.tunnels.lab_grid import tunnels_plain_row
 
             return tunnels_plain_row(LOWEST[str(panel[0])], row, columns)
-        cap = max((c for c in columns if isinstance(c, int)), default=0) + 1
-        return [self._pass_cell(variant, panel, row, column, cap) for column in columns]
+        from meneur.systems.tunnels.odds import pass_row
+
+        thresholds = [c for c in columns if isinstance(c, int)]
+        if len(thresholds) != len(columns) or not thresholds:
+            return None
+        params = self.params("test", variant, panel, row, max(thresholds))
+        return FullRow(
+            ExactCell(NAMES, (w.success, w.exceptional, w.critical), w.total)
+            for w in pass_row(params, thresholds, max(thresholds) + 1)
+        )
 
     def _pass_cell(
-        self,
-        variant: Mapping[str, str],
-        panel: Hashable,
-        row: Hashable,
-        column: Hashable,
-        cap: int = 0,
+        self, variant: Mapping[str, str], panel: Hashable, row: Hashable, column: Hashable
     ) -> ExactCell:
-        """One cell from the verdict tables cut at ``cap`` (above every threshold of the
-        row; a small pool's at its most successes, so small pools need no long table)."""
+        """One cell from the verdict tables cut at its threshold (``odds.pass_odds``)."""
         from meneur.systems.tunnels.odds import pass_odds
-        from meneur.systems.tunnels.polylaw import most_dice
 
-        params = self.params("test", variant, panel, row, column)
-        weights = pass_odds(params, cap=min(cap, most_dice(params.dice) + 2))
+        weights = pass_odds(self.params("test", variant, panel, row, column))
         return ExactCell(
-            ("success", "exceptional", "critical"),
-            (weights.success, weights.exceptional, weights.critical),
-            weights.total,
+            NAMES, (weights.success, weights.exceptional, weights.critical), weights.total
         )
 
     def cell(

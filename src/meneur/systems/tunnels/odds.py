@@ -13,6 +13,7 @@ no ``Fraction`` arithmetic happens inside.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from meneur.errors import LimitError, RuleError
@@ -95,9 +96,13 @@ def test_odds(params: TestParams) -> Dist[TestKey]:
 test_odds.__test__ = False  # type: ignore[attr-defined]
 
 
+MEET_FROM = 16
+"""A single exploding query of this many dice or more meets in the middle (``passmid``);
+below, the two halves cost what the backward tables cost (a few milliseconds), and the
+tables serve every threshold below their cap."""
 CAP_STEP = 16
-"""A single query's table is cut at a multiple of this: thresholds near each other (a
-sheet's traits, the web's questions) share one table. A grid gives its own cap."""
+"""A single query's backward tables are cut at a multiple of this: thresholds near each
+other (a sheet's traits, the web's questions) share them. A grid gives its own cap."""
 
 
 def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
@@ -105,24 +110,41 @@ def pass_odds(params: TestParams, cap: int | None = None) -> PassWeights:
     without the whole law of successes: the same numbers as :func:`test_odds` reads, from
     polynomials cut at the threshold (:mod:`meneur.systems.tunnels.passlaw`).
 
-    ``cap`` (above every threshold asked) lets a grid share one table across its cells.
+    One query meets in the middle (:mod:`meneur.systems.tunnels.passmid`): forward from the
+    pool, backward tables cut at a multiple of ``CAP_STEP`` below it. ``cap`` (above every
+    threshold asked) reads the whole tables instead, which a grid shares across its cells.
     """
-    from meneur.systems.tunnels.passlaw import pass_weights
+    if cap is not None:
+        return pass_row(params, (params.threshold,), cap)[0]
+    threshold = min(params.threshold, most_dice(params.dice) + 1)  # beyond: never reached
+    cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
+    if params.explode == "never" or params.dice < MEET_FROM:
+        return pass_row(params, (threshold,), cap)[0]
+    from meneur.systems.tunnels.passmid import pass_at
 
     if params.chosen_batches is not None:
         raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
-    threshold = min(params.threshold, most_dice(params.dice) + 1)  # beyond: never reached
-    if cap is None:  # a small pool's table stops at its most successes
-        cap = min(-(-(threshold + 1) // CAP_STEP) * CAP_STEP, most_dice(params.dice) + 2)
-    cap = max(cap, threshold + 1)
-    return pass_weights(
-        params.dice,
-        threshold,
-        LOWEST_SUCCESS[params.mode],
-        params.sixes,
-        params.explode,
-        cap,
-    )
+    lowest = LOWEST_SUCCESS[params.mode]
+    return pass_at(params.dice, threshold, lowest, params.sixes, params.explode, cap)
+
+
+def pass_row(params: TestParams, thresholds: Sequence[int], cap: int = 0) -> list[PassWeights]:
+    """:func:`pass_odds` of ``params`` at each of ``thresholds`` (its own threshold is not
+    read), from one table cut above the largest: a lab grid's row reads its cells at once.
+
+    Every row of a grid takes the grid's cap, small pools too: their tables are the first
+    steps of the largest pool's (a polynomial of ``q`` dice is no longer than its most
+    successes whatever the cap), where a cap of their own would build them again.
+    """
+    from meneur.systems.tunnels.passlaw import verdicts
+
+    if params.chosen_batches is not None:
+        raise RuleError(N_("A test whose explosions the player chose has no exact odds."))
+    top = most_dice(params.dice) + 1  # beyond: never reached, the same as ``top``
+    clamped = [min(threshold, top) for threshold in thresholds]
+    cap = max(cap, max(clamped, default=0) + 1)
+    table = verdicts(params.dice, LOWEST_SUCCESS[params.mode], params.sixes, params.explode, cap)
+    return [table.at(threshold) for threshold in clamped]
 
 
 # --- opposed test -----------------------------------------------------------------
@@ -274,12 +296,17 @@ def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
-    from meneur.systems.tunnels import passlaw, polylaw
+    from meneur.systems.tunnels import passlaw, passmid, polylaw
 
     for function in (
+        passmid.pass_at,
+        passlaw._failures,
+        passlaw._successes,
+        passlaw._sides,
         passlaw._batch,
-        passlaw._flint_batch,
-        passlaw.always_low,
+        passlaw.flint_batch,
+        passlaw.always_family,
+        passlaw.always_mass,
         passlaw.needed_table,
         passlaw.verdicts,
         polylaw.batch_law,

@@ -15,7 +15,10 @@ total minus the others:
   batch showed three 6s; under ``all`` the 6s so far, 0-2.
 
 Two parts of a test combine by adding their classes (a product of polynomials per pair of
-classes whose sum stays below 3 ones and 3 sixes); an overflowing pair is dropped.
+classes whose sum stays below 3 ones and 3 sixes); an overflowing pair is dropped. The
+pairs are a product modulo ``y³`` in the ones (and ``z³`` in the sixes): Karatsuba takes 5
+products instead of 6 (25 instead of 36), and a batch of one distinct face (two terms)
+multiplies term by term (:func:`products`).
 
 * ``never`` is one batch: suffix sums of its whole law (``polylaw.leaf_law``).
 * ``always`` does not look at the successes: :func:`always_low` holds, per class, the
@@ -29,20 +32,29 @@ classes whose sum stays below 3 ones and 3 sixes); an overflowing pair is droppe
   polynomial with ``F(p - d, .)``. One table serves every pool and every threshold below
   the cap: the test of ``n`` dice at threshold ``t`` is ``F(n, t)``. It keeps three
   families: the ends that reach the threshold (``ALL``), the same without an exceptional
-  success (``CALM``), and every end by its ones (a critical failure is the rest).
+  success (``CALM``), and every end by its ones (a critical failure is the rest). A test
+  that ends short was short at every batch, so it exploded them all: every end is one
+  that reaches ``r`` or one of ``always`` below ``r``, a prefix sum of
+  :func:`always_family` (shared with the ``always`` policy in a grid of every policy).
 
-Measured in ``benchmarks/bench_tunnels_exact.py`` (``docs/lab.md``): at 60 dice, ~0.35 s
-of CPU for ``always`` (the whole law: ~13 s), ~0.5 s for ``needed``; the lab's grid of
-every pool and threshold up to 60, three modes and three policies, ~6 s.
+Measured in ``benchmarks/bench_tunnels_exact.py`` (``docs/lab.md``, a shared machine,
+best CPU time of three cold processes): the lab's grid of every pool and threshold up to
+60 in three modes, ``always`` ~1.8 s, ``needed`` ~2.6 s, the three policies in one process
+~3.7 s (the ``needed`` table reads the ``always`` one). A single query meets these tables
+halfway (:mod:`meneur.systems.tunnels.passmid`): at 60 dice, ~0.2 s for ``always`` (the
+whole law: ~10-13 s), ~0.3 s for ``needed``.
 
 Weights of ``p`` pending dice count over ``6**most_dice(p)``, as in ``polylaw``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import comb
+from operator import add, mul, sub
+from typing import Any
 
 from flint import fmpz_poly
 
@@ -100,6 +112,37 @@ def _successes(
 
 
 @cache
+def _sides(
+    dice: int, lowest: int, rule: SixesRule
+) -> tuple[dict[Key, tuple[int, ...]], dict[Key, tuple[int, ...]], dict[Key, tuple[int, ...]]]:
+    """Columns over ``m`` = 0 to ``dice`` dice all on one side: failures by (ones, distinct
+    faces), successes by distinct faces (key ``(0, d)``) and by (sixes state, distinct
+    faces) below three 6s. Grown from ``dice - 1``: a grid builds each column once."""
+    failing, succeeding = lowest - 2, 6 - lowest
+    last: tuple[dict[Key, tuple[int, ...]], ...] = (
+        ({}, {}, {}) if dice == 0 else _sides(dice - 1, lowest, rule)
+    )
+    every, calm = _successes(dice, succeeding, rule)
+    here: tuple[dict[Key, int], ...] = (
+        {
+            (ones, d): w
+            for ones, side in enumerate(_failures(dice, failing))
+            for d, w in side.items()
+        },
+        {(0, d): w for d, w in enumerate(every) if w},
+        {(sixes, d): w for sixes, ways in calm.items() for d, w in enumerate(ways) if w},
+    )
+    out = []
+    for columns, ways in zip(last, here, strict=True):
+        grown = {key: (*column, ways.get(key, 0)) for key, column in columns.items()}
+        for key, value in ways.items():
+            if key not in grown:
+                grown[key] = (0,) * dice + (value,)
+        out.append(grown)
+    return out[0], out[1], out[2]
+
+
+@cache
 def _batch(
     dice: int, lowest: int, rule: SixesRule
 ) -> tuple[tuple[int, dict[Key, list[int]], dict[Key, list[int]]], ...]:
@@ -109,62 +152,107 @@ def _batch(
     The ``k`` successes and ``dice - k`` failures split by a binomial; each side counts
     its special face (1 or 6) and the distinct faces of the others (surjections), as
     :func:`~meneur.systems.tunnels.polylaw.batch_law` does, keeping only the classes
-    below the caps (three 1s, an exceptional success are totals minus the rest).
+    below the caps (three 1s, an exceptional success are totals minus the rest). Each
+    side is a column over ``k`` per (state, distinct faces) (:func:`_sides`); a pair of
+    columns multiplies element by element (``map``), so the Python loops run over a few
+    dozen pairs, not over every ``k`` of every pair.
     """
+    failures, wins, calm_wins = _sides(dice, lowest, rule)
+    split = [comb(dice, k) for k in range(dice + 1)]
+    fails = {key: list(map(mul, split, reversed(column))) for key, column in failures.items()}
     every: dict[int, dict[Key, list[int]]] = {}
     calm: dict[int, dict[Key, list[int]]] = {}
-    failing, succeeding = lowest - 2, 6 - lowest
-    for k in range(dice + 1):
-        split = comb(dice, k)
-        by_distinct, calm_by = _successes(k, succeeding, rule)
-        for ones, side in enumerate(_failures(dice - k, failing)):
-            for distinct_f, ways_f in side.items():
-                weight = split * ways_f
-                for distinct_s, ways_s in enumerate(by_distinct):
-                    if ways_s:
-                        law = every.setdefault(distinct_f + distinct_s, {})
-                        poly = law.setdefault((ones, 0), [0] * (dice + 1))
-                        poly[k] += weight * ways_s
-                for sixes, ways in calm_by.items():
-                    for distinct_s, ways_s in enumerate(ways):
-                        if ways_s:
-                            law = calm.setdefault(distinct_f + distinct_s, {})
-                            poly = law.setdefault((ones, sixes), [0] * (dice + 1))
-                            poly[k] += weight * ways_s
+    for (ones, distinct_f), fail in fails.items():
+        for into, sides in ((every, wins), (calm, calm_wins)):
+            for (sixes, distinct_s), win in sides.items():
+                product = list(map(mul, fail, win))
+                if any(product):
+                    law = into.setdefault(distinct_f + distinct_s, {})
+                    key = (ones, sixes)
+                    law[key] = list(map(add, law[key], product)) if key in law else product
     return tuple((d, every[d], calm.get(d, {})) for d in sorted(every))
 
 
-ONES = ((0, 0), (1, 0), (2, 0))
-"""The classes of a family that tracks the ones only (sixes state 0)."""
+STATES = range(3)
+"""Ones 0-2 and sixes 0-2: the states below the caps (``CRITICAL_ONES``,
+``EXCEPTIONAL_SIXES``)."""
+ZERO = fmpz_poly()
+Triple = tuple[Any, Any, Any]
 
 
-def _products(left: Family, right: Family, cap: int) -> Family:
+def _short(
+    left: Triple,
+    right: Triple,
+    mul: Callable[[Any, Any], Any],
+    add: Callable[[Any, Any], Any],
+    sub: Callable[[Any, Any], Any],
+) -> Triple:
+    """``(l0 + l1 y + l2 y²)(r0 + r1 y + r2 y²)`` modulo ``y³`` with 5 products instead
+    of 6 (Karatsuba on the middle term: ``l0 r1 + l1 r0 = (l0 + l1)(r0 + r1) - l0 r0 -
+    l1 r1``); ``y`` counts the ones or the sixes, whose third is absorbing."""
+    low = mul(left[0], right[0])
+    middle = mul(left[1], right[1])
+    both = mul(add(left[0], left[1]), add(right[0], right[1]))
+    top = add(add(mul(left[0], right[2]), mul(left[2], right[0])), middle)
+    return low, sub(sub(both, low), middle), top
+
+
+def _add_triples(a: Triple, b: Triple) -> Triple:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+def _sub_triples(a: Triple, b: Triple) -> Triple:
+    return a[0] - b[0], a[1] - b[1], a[2] - b[2]
+
+
+def _sparse_times(left: fmpz_poly, right: fmpz_poly, cap: int) -> fmpz_poly:
+    """``left * right`` cut at ``cap`` when ``right`` has a few terms: a shifted multiple
+    of ``left`` per term, where FLINT's product would transform every coefficient."""
+    out = fmpz_poly()
+    for power, coefficient in enumerate(right.coeffs()[:cap]):
+        if coefficient:
+            term = left.truncate(cap - power) * coefficient
+            out += term.left_shift(power) if power else term
+    return out
+
+
+def products(left: Family, right: Family, cap: int, sparse: bool = False) -> Family:
     """``left ⊗ right`` cut at ``cap``: classes add, the pairs that overflow drop.
 
-    When both sides track the ones only, with 0, 1 and 2 ones present on both, the
-    middle class takes one product instead of two (Karatsuba:
-    ``L0 R1 + L1 R0 = (L0 + L1)(R0 + R1) - L0 R0 - L1 R1``): 5 products instead of 6.
+    The classes are a polynomial in the ones ``y`` (and the sixes ``z`` under the ``all``
+    rule) modulo ``y³`` (``z³``): :func:`_short` takes 5 products where the pairs of
+    classes take 6, and nested on both counters 25 where the pairs take 36. A missing
+    class is zero. ``sparse``: every polynomial of ``right`` has a few terms (a batch of
+    one distinct face: no success or all successes), multiplied term by term.
     """
-    if len(left) == len(right) == 3 and all(k in left and k in right for k in ONES):
-        l0, l1, l2 = (left[k] for k in ONES)
-        r0, r1, r2 = (right[k] for k in ONES)
-        low = l0.mul_low(r0, cap)
-        middle = l1.mul_low(r1, cap)
-        both = (l0 + l1).mul_low(r0 + r1, cap)
-        return {
-            ONES[0]: low,
-            ONES[1]: both - low - middle,
-            ONES[2]: l0.mul_low(r2, cap) + l2.mul_low(r0, cap) + middle,
-        }
-    out: Family = {}
-    for (o1, x1), poly_l in left.items():
-        for (o2, x2), poly_r in right.items():
-            key = (o1 + o2, x1 + x2)
-            if key[0] >= CRITICAL_ONES or key[1] >= EXCEPTIONAL_SIXES:
-                continue
-            value = poly_l.mul_low(poly_r, cap)
-            out[key] = out[key] + value if key in out else value
-    return out
+
+    def times(a: fmpz_poly, b: fmpz_poly) -> fmpz_poly:
+        return _sparse_times(a, b, cap) if sparse else a.mul_low(b, cap)
+
+    if all(sixes == 0 for _, sixes in (*left, *right)):  # the ones only
+        out = _short(
+            (left.get((0, 0), ZERO), left.get((1, 0), ZERO), left.get((2, 0), ZERO)),
+            (right.get((0, 0), ZERO), right.get((1, 0), ZERO), right.get((2, 0), ZERO)),
+            times,
+            add,
+            sub,
+        )
+        return {(ones, 0): poly for ones, poly in zip(STATES, out, strict=True)}
+
+    def by_sixes(family: Family, ones: int) -> Triple:
+        return tuple(family.get((ones, sixes), ZERO) for sixes in STATES)  # type: ignore[return-value]
+
+    def mul_sixes(a: Triple, b: Triple) -> Triple:
+        return _short(a, b, times, add, sub)
+
+    rows = _short(
+        (by_sixes(left, 0), by_sixes(left, 1), by_sixes(left, 2)),
+        (by_sixes(right, 0), by_sixes(right, 1), by_sixes(right, 2)),
+        mul_sixes,
+        _add_triples,
+        _sub_triples,
+    )
+    return {(ones, sixes): rows[ones][sixes] for ones in STATES for sixes in STATES}
 
 
 def _horner(pending: int, parts: dict[int, Family]) -> Family:
@@ -185,12 +273,17 @@ def _horner(pending: int, parts: dict[int, Family]) -> Family:
     return acc
 
 
-Batch = tuple[tuple[int, Family, Family, Family, Family], ...]
-"""Per distinct faces ``d``: (d, ``ALL`` cut at the cap, ``CALM`` cut, their masses)."""
+Batch = tuple[tuple[int, Family, Family, Family, Family, bool], ...]
+"""Per distinct faces ``d``: (d, ``ALL`` cut at the cap, ``CALM`` cut, their masses,
+sparse: every polynomial has at most ``SPARSE`` terms)."""
+SPARSE = 2
+"""A batch of one distinct face has 0 successes or all of them: two terms. Multiplying
+by it term by term costs two scalings instead of a product of ``cap`` coefficients (at 60
+dice about a sixth of a table's products, and the largest of each level)."""
 
 
 @cache
-def _flint_batch(dice: int, lowest: int, rule: SixesRule, cap: int) -> Batch:
+def flint_batch(dice: int, lowest: int, rule: SixesRule, cap: int) -> Batch:
     """:func:`_batch` cut at ``cap`` as FLINT polynomials, with each class's mass (a
     constant polynomial: masses combine by the same products, cut at 1)."""
     return tuple(
@@ -200,6 +293,10 @@ def _flint_batch(dice: int, lowest: int, rule: SixesRule, cap: int) -> Batch:
             {key: fmpz_poly(poly[:cap]) for key, poly in calm.items()},
             {key: fmpz_poly([sum(poly)]) for key, poly in every.items()},
             {key: fmpz_poly([sum(poly)]) for key, poly in calm.items()},
+            all(
+                sum(1 for weight in poly[:cap] if weight) <= SPARSE
+                for poly in (*every.values(), *calm.values())
+            ),
         )
         for distinct, every, calm in _batch(dice, lowest, rule)
     )
@@ -217,26 +314,40 @@ class Low:
 
 
 @lru_cache(maxsize=MEMO)
+def always_family(pending: int, lowest: int, rule: SixesRule, cap: int, calm: bool) -> Family:
+    """One family of :func:`always_low` (``ALL``, or ``CALM`` when ``calm``) cut at
+    ``cap``, memoised on its own: the ``needed`` table reads the ``ALL`` family alone."""
+    if pending == 0:
+        return {(0, 0): fmpz_poly([1])}
+    parts: dict[int, Family] = {}
+    for distinct, every, quiet, _m, _n, sparse in flint_batch(pending, lowest, rule, cap):
+        tail = always_family(pending - distinct, lowest, rule, cap, calm)
+        parts[distinct] = products(tail, quiet if calm else every, cap, sparse)
+    return _horner(pending, parts)
+
+
+@lru_cache(maxsize=MEMO)
+def always_mass(pending: int, lowest: int, rule: SixesRule, cap: int, calm: bool) -> Family:
+    """The masses of :func:`always_family` (constants: the same products cut at 1)."""
+    if pending == 0:
+        return {(0, 0): fmpz_poly([1])}
+    parts: dict[int, Family] = {}
+    for distinct, _e, _q, every, quiet, _s in flint_batch(pending, lowest, rule, cap):
+        tail = always_mass(pending - distinct, lowest, rule, cap, calm)
+        parts[distinct] = products(tail, quiet if calm else every, 1)
+    return _horner(pending, parts)
+
+
 def always_low(pending: int, lowest: int, rule: SixesRule, cap: int) -> Low:
     """The law of what ``pending`` dice bring when every batch explodes (T-5, T-6), cut
     at ``cap`` successes, over ``6**most_dice(pending)``. Memoised: a grid of pools
     builds each smaller pool's once."""
-    if pending == 0:
-        one = {(0, 0): fmpz_poly([1])}
-        return Low(one, one, one, one)
-    parts: list[dict[int, Family]] = [{}, {}, {}, {}]
-    for distinct, *batch in _flint_batch(pending, lowest, rule, cap):
-        tail = always_low(pending - distinct, lowest, rule, cap)
-        for part, left, right, cut in zip(
-            parts,
-            (tail.every, tail.calm, tail.every_mass, tail.calm_mass),
-            batch,
-            (cap, cap, 1, 1),
-            strict=True,
-        ):
-            part[distinct] = _products(left, right, cut)
-    every, calm, every_mass, calm_mass = (_horner(pending, part) for part in parts)
-    return Low(every, calm, every_mass, calm_mass)
+    return Low(
+        always_family(pending, lowest, rule, cap, False),
+        always_family(pending, lowest, rule, cap, True),
+        always_mass(pending, lowest, rule, cap, False),
+        always_mass(pending, lowest, rule, cap, True),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +376,7 @@ def _suffix(poly: list[int], cap: int) -> fmpz_poly:
 
 
 def _prefix(poly: list[int], cap: int) -> fmpz_poly:
-    """``out[r] = sum(poly[:r])`` for ``1 <= r < cap``: the batch alone falls short."""
+    """``out[r] = sum(poly[:r])`` for ``1 <= r < cap``: the weight of fewer than ``r``."""
     out = [0] * cap
     running = 0
     for r in range(1, cap):
@@ -281,40 +392,42 @@ def _add(into: Family, key: Key, value: fmpz_poly) -> None:
 
 @lru_cache(maxsize=MEMO)
 def needed_table(pending: int, lowest: int, rule: SixesRule, cap: int) -> Deficit:
-    """``F(pending, r)`` for ``1 <= r < cap`` (T-6 ``needed``): explode while short."""
+    """``F(pending, r)`` for ``1 <= r < cap`` (T-6 ``needed``): explode while short.
+
+    A test that ends short of ``r`` exploded every batch (it was short at each): its ends
+    are those of ``always`` with fewer than ``r`` successes. So every end is one that
+    reaches ``r`` or a prefix sum of :func:`always_family`'s ``ALL`` family, which a grid
+    of every policy shares, instead of a third family of products here.
+    """
     reached: Family = {}
     calm: Family = {}
-    every: Family = {}
     if pending == 0:
-        return Deficit(reached, calm, every)
+        return Deficit(reached, calm, {})
     top = 6 ** (most_dice(pending) - pending)
     ones_law: dict[Key, list[int]] = {}  # this batch by ones, whatever its faces
     calm_law: dict[Key, list[int]] = {}
-    for distinct, b_every, b_calm in _batch(pending, lowest, rule):
+    for _distinct, b_every, b_calm in _batch(pending, lowest, rule):
         for into, law in ((ones_law, b_every), (calm_law, b_calm)):
             for key, poly in law.items():
                 merged = into.setdefault(key, [0] * (pending + 1))
-                for k, weight in enumerate(poly):
-                    merged[k] += weight
-        if distinct == pending:  # no extra dice: a batch that falls short ends the test
-            for key, poly in b_every.items():
-                _add(every, key, _prefix(poly, cap) * top)
+                into[key] = list(map(add, merged, poly))
     for key, poly in ones_law.items():  # the batch alone reaches the deficit
         _add(reached, key, _suffix(poly, cap) * top)
-        _add(every, key, _suffix(poly, cap) * top)
     for key, poly in calm_law.items():
         _add(calm, key, _suffix(poly, cap) * top)
-    parts: list[dict[int, Family]] = [{}, {}, {}]
-    for distinct, f_every, f_calm, _m, _n in _flint_batch(pending, lowest, rule, cap):
+    parts: list[dict[int, Family]] = [{}, {}]
+    for distinct, f_every, f_calm, _m, _n, sparse in flint_batch(pending, lowest, rule, cap):
         if distinct == pending:
             continue
         tail = needed_table(pending - distinct, lowest, rule, cap)
-        parts[0][distinct] = _products(tail.reached, f_every, cap)
-        parts[1][distinct] = _products(tail.calm, f_calm, cap)
-        parts[2][distinct] = _products(tail.every, f_every, cap)
-    for family, part in zip((reached, calm, every), parts, strict=True):
+        parts[0][distinct] = products(tail.reached, f_every, cap, sparse)
+        parts[1][distinct] = products(tail.calm, f_calm, cap, sparse)
+    for family, part in zip((reached, calm), parts, strict=True):
         for key, value in _horner(pending, part).items():
             _add(family, key, value)
+    every = dict(reached)
+    for key, short in always_family(pending, lowest, rule, cap, False).items():
+        _add(every, key, _prefix([int(c) for c in short.coeffs()], cap))  # short of r
     return Deficit(reached, calm, every)
 
 
@@ -412,12 +525,3 @@ def verdicts(dice: int, lowest: int, rule: SixesRule, policy: Policy, cap: int) 
     if policy == "always":
         return _always(dice, lowest, rule, cap)
     return _needed(dice, lowest, rule, cap)
-
-
-def pass_weights(
-    dice: int, threshold: int, lowest: int, rule: SixesRule, policy: Policy, cap: int | None = None
-) -> PassWeights:
-    """The verdicts of a test at ``threshold``; ``cap`` (above every threshold of a grid)
-    lets a grid share one table."""
-    cap = threshold + 1 if cap is None else cap
-    return verdicts(dice, lowest, rule, policy, cap).at(threshold)
