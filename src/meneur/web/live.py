@@ -159,36 +159,44 @@ class Hub:
 
     def publish(self, table_id: int, mode: str, roller: str | None, render: Render) -> int:
         """Queue the roll for every connection allowed to see it; returns how many."""
-        made: dict[tuple[Audience, str], str] = {}
-        sent = 0
-        for connection in list(self.tables.get(table_id, ())):
-            seen = audience(mode, roller, connection.seat, viewer_is_gm=connection.is_gm)
-            if seen is None:
-                continue
-            key = (seen, connection.language)
-            message = made.get(key)
-            if message is None:
-                message = made[key] = render(seen, connection.language)
-            self.send(connection, message)
-            sent += 1
-        return sent
+
+        def seen(connection: Connection) -> Audience | None:
+            return audience(mode, roller, connection.seat, viewer_is_gm=connection.is_gm)
+
+        return self._deliver(table_id, seen, render)
 
     def whisper(self, table_id: int, sender: str, target: str, render: WhisperRender) -> int:
         """Queue a whisper for its sender, its target and the GM only; returns how many.
 
         Every other connection gets nothing at all, not even an empty line.
         """
-        made: dict[tuple[str, str], str] = {}
-        sent = 0
-        for connection in list(self.tables.get(table_id, ())):
+
+        def part(connection: Connection) -> str | None:
             seat = connection.seat
             if audience(WHISPER, sender, seat, viewer_is_gm=connection.is_gm, to=target) is None:
+                return None
+            return "from" if seat == sender else "to" if seat == target else ""
+
+        return self._deliver(table_id, part, render)
+
+    def _deliver(
+        self,
+        table_id: int,
+        reads: Callable[[Connection], Any],
+        render: Callable[[Any, str], str],
+    ) -> int:
+        """Queue to each connection of the table the message of what it ``reads`` (``None``:
+        nothing at all), rendered once per (reading, language); returns how many."""
+        made: dict[tuple[Any, str], str] = {}
+        sent = 0
+        for connection in list(self.tables.get(table_id, ())):
+            reading = reads(connection)
+            if reading is None:
                 continue
-            part = "from" if seat == sender else "to" if seat == target else ""
-            key = (part, connection.language)
+            key = (reading, connection.language)
             message = made.get(key)
             if message is None:
-                message = made[key] = render(part, connection.language)
+                message = made[key] = render(reading, connection.language)
             self.send(connection, message)
             sent += 1
         return sent

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from meneur.campaign.errors import CampaignError, SheetConflict
+from meneur.campaign.errors import CampaignError
 from meneur.campaign.store import CharacterInfo, NewRoll
 from meneur.errors import MeneurError, RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.rng import DiceSource
 from meneur.web.actions import ActionRoll, log_action, roll_mode, table_character
-from meneur.web.rolls import RETRIES, Roller
+from meneur.web.rolls import Roller
 from meneur.web.systems import Verdict, int_field
 from meneur.web.tables import Seat
 
@@ -274,7 +274,8 @@ class NewScene:
         if not seat.is_gm:
             raise CampaignError(N_("Only the GM starts a new scene."))
         campaign = seat.table.campaign
-        for attempt in range(RETRIES):
+
+        def leave() -> dict[str, Any]:
             heroes = [
                 c for c in roller.store.characters(campaign=campaign) if c.system == "legendes"
             ]
@@ -293,20 +294,13 @@ class NewScene:
                 source="edit",
                 decisions=[{"mode": "public", "seat": seat.key}],
             )
-            try:
-                entry = roller.store.append_roll(
-                    roll,
-                    sheets=sheets,
-                    campaign=campaign,
-                    previous={c.name: c.sheet for c in heroes},
-                )
-            except SheetConflict:
-                if attempt == RETRIES - 1:
-                    raise
-                continue
-            roller.forget_sheets()
-            return entry
-        raise AssertionError("unreachable")  # pragma: no cover
+            return roller.store.append_roll(
+                roll, sheets=sheets, campaign=campaign, previous={c.name: c.sheet for c in heroes}
+            )
+
+        entry = roller.checked(leave)  # a sheet changed meanwhile: read them all again
+        roller.forget_sheets()
+        return entry
 
 
 def scene_words(outcome: Mapping[str, Any]) -> Verdict:
