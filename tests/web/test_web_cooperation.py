@@ -15,19 +15,12 @@ from typing import Any
 
 import pytest
 
-import meneur.web.actions
 from meneur.campaign.chain import verify_log
 from meneur.campaign.replay import STEPS, replay_entries
-from meneur.rng import PhysicalDice
-from web.web_helpers import Table
+from web.web_helpers import Table, action_dice
 
 FETCH = {"x-requested-with": "fetch"}
 COOPERATE = "/action/krasses/cooperate"
-
-
-def _dice(monkeypatch: pytest.MonkeyPatch, *faces: int) -> None:
-    """The next table action reads ``faces`` instead of secure dice."""
-    monkeypatch.setattr(meneur.web.actions, "SecureDice", lambda: PhysicalDice(faces))
 
 
 def _crew(table: Table) -> None:
@@ -50,7 +43,7 @@ def test_K7_the_best_total_leads_and_a_15_with_a_level_gives_plus_2(
     level in Bagarre gives nothing (K-6: he rolls it with no level); Dan's natural 1 never
     helps. 19 + 2 = 21 against Ardu 20: a success (19 alone would fail)."""
     _crew(table)
-    _dice(monkeypatch, 12, 14, 17, 1)
+    action_dice(monkeypatch, 12, 14, 17, 1)
     answer = _cooperate(table, table.gm, "Aldo", "Bea", "Cid", "Dan", difficulty="20")
     assert answer.status_code == 200, answer.text
     (entry,) = table.store.rolls()
@@ -72,7 +65,7 @@ def test_K7_a_helpers_natural_20_always_helps_and_a_natural_1_never(
     (total 16, a level of 15) does not. 24 + 2 = 26 against Difficile 25."""
     _crew(table)
     table.create(table.gm, "krasses", "Eve", characteristics="Force=1", skills="Bagarre=15")
-    _dice(monkeypatch, 19, 20, 1)
+    action_dice(monkeypatch, 19, 20, 1)
     answer = _cooperate(table, table.gm, "Bea", "Dan", "Eve", difficulty="25")
     assert answer.status_code == 200, answer.text
     outcome = table.store.rolls()[-1]["outcome"]
@@ -87,7 +80,7 @@ def test_K7_a_member_rolls_the_trait_chosen_for_them(
     """Cid rolls Chant (his level 2) instead of the cooperation's skill: 13 + 2 = 15 with a
     level, so he gives Aldo +2."""
     _crew(table)
-    _dice(monkeypatch, 17, 13)
+    action_dice(monkeypatch, 17, 13)
     answer = _cooperate(table, table.gm, "Aldo", "Cid", **{"trait:Cid": "Chant"})
     assert answer.status_code == 200, answer.text
     entry = table.store.rolls()[-1]

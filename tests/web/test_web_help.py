@@ -14,19 +14,12 @@ from typing import Any
 
 import pytest
 
-import meneur.web.actions
 from meneur.campaign.chain import verify_log
 from meneur.campaign.replay import STEPS, replay_entries
-from meneur.rng import PhysicalDice
-from web.web_helpers import Table
+from web.web_helpers import Table, action_dice
 
 FETCH = {"x-requested-with": "fetch"}
 HELP = "/action/legendes/help"
-
-
-def _dice(monkeypatch: pytest.MonkeyPatch, *faces: int) -> None:
-    """The next table action reads ``faces`` instead of secure dice."""
-    monkeypatch.setattr(meneur.web.actions, "SecureDice", lambda: PhysicalDice(faces))
 
 
 def _heroes(table: Table) -> None:
@@ -68,7 +61,7 @@ def test_L11_the_difference_gives_the_helped_heros_bonus(
 ) -> None:
     """L-11: Bran (Ruse, legendary: 3 dice) helps Ysolde (Chant, secondary: 2 dice)."""
     _heroes(table)
-    _dice(monkeypatch, *faces)
+    action_dice(monkeypatch, *faces)
     answer = _help(table, table.gm, "Bran", "Ysolde", helper_trait="Ruse", helped_trait="Chant")
     assert answer.status_code == 200, answer.text
     (entry,) = table.store.rolls()
@@ -92,7 +85,7 @@ def test_L11_the_help_applies_to_the_helped_heros_next_roll_only(
     before = table.client.get(
         f"/api{table.gm}/odds", params={"character": "Ysolde", "level": "heroique"}
     ).json()["traits"]["Épée"]["exact"]
-    _dice(monkeypatch, 5, 3, 1, 1, 3)  # 9 against 4: +2
+    action_dice(monkeypatch, 5, 3, 1, 1, 3)  # 9 against 4: +2
     assert _help(table, table.gm, "Bran", "Ysolde", helped_trait="Chant").status_code == 200
     page = table.client.get(table.gm).text
     assert "Aide en attente (L-11)</b> +2 de Bran" in page
@@ -117,7 +110,7 @@ def test_L11_an_extra_die_goes_to_the_next_opposed_roll_at_the_tracker(
 ) -> None:
     """The next roll may be an exchange of the tracker: it rolls the die and spends it."""
     _heroes(table)
-    _dice(monkeypatch, 6, 6, 6, 1, 1)
+    action_dice(monkeypatch, 6, 6, 6, 1, 1)
     assert _help(table, table.gm, "Bran", "Ysolde", helped_trait="Chant").status_code == 200
     monkeypatch.undo()
     csrf = table.csrf(table.gm)
@@ -142,7 +135,7 @@ def test_L11_a_helper_helps_once_per_scene_until_the_gm_starts_a_new_one(
     """Once per helper per scene, whoever they help; « Nouvelle scène » lets them help
     again, drops the help not used and heals light wounds (L-13)."""
     _heroes(table)
-    _dice(monkeypatch, 6, 6, 6, 1, 1)
+    action_dice(monkeypatch, 6, 6, 6, 1, 1)
     assert _help(table, table.gm, "Bran", "Ysolde", helped_trait="Chant").status_code == 200
     again = _help(table, table.gm, "Bran", "Cid")
     assert again.status_code == 400

@@ -174,15 +174,14 @@ def test_L11_a_help_given_on_another_server_goes_to_the_very_next_roll(
 ) -> None:
     """L-11: the help waits on the helped sheet; the next roll takes it even when the server
     it rolls on read that sheet a moment before the help was given on the other one."""
-    import meneur.web.actions
-    from meneur.rng import PhysicalDice
+    from web.web_helpers import action_dice
 
     one, other = two
     one.create(one.gm, "legendes", "Ysolde", legendary="Épée", secondary="Chant")
     one.create(one.gm, "legendes", "Bran", legendary="Ruse")
     first = one.roll(one.gm, "Ysolde", "Épée")["entry"]  # the first server reads her sheet
     assert isinstance(first, dict) and first["params"]["bonus"] == 0
-    monkeypatch.setattr(meneur.web.actions, "SecureDice", lambda: PhysicalDice((5, 3, 1, 1, 3)))
+    action_dice(monkeypatch, 5, 3, 1, 1, 3)
     form = {"csrf": other.csrf(other.gm), "helper": "Bran", "helped": "Ysolde"}
     form["helped_trait"] = "Chant"  # Ruse 3 dice against Chant 2 dice
     helped = other.client.post(f"{other.gm}/action/legendes/help", data=form, headers=FETCH)

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import meneur.web.actions
 from meneur.campaign.store import Store
+from meneur.rng import PhysicalDice
 from meneur.web.app import create_app
 from meneur.web.state import WebSettings
 from meneur.web.tables import TableInfo, Tables
@@ -113,3 +115,8 @@ def make_table(
     with TestClient(app, raise_server_exceptions=False) as client:
         yield Table(client, store, info)
     store.close()
+
+
+def action_dice(monkeypatch: pytest.MonkeyPatch, *faces: int) -> None:
+    """The next table action (a cooperation, a help) reads ``faces`` instead of secure dice."""
+    monkeypatch.setattr(meneur.web.actions, "SecureDice", lambda: PhysicalDice(faces))
