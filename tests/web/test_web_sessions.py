@@ -85,3 +85,49 @@ def test_the_gm_refuses_typed_dice_while_the_dice_are_committed(table: Table) ->
     refused = table.client.post(f"/api{player}/roll", json=typed)
     assert refused.status_code == 400 and "engagés" in refused.json()["error"]
     assert table.roll(player, "Brindille", "Force")["entry"]["source"] == "committed"
+
+
+def test_a_roll_whose_committed_dice_another_writer_drew_first_is_drawn_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another writer (another process, the CLI) draws from the session between this
+    roll's draw and its write: the roll is refused by the log and drawn again from the
+    session as it now is; both entries are committed and every counter follows on."""
+    from meneur.campaign.chain import verify_log
+    from meneur.campaign.store import NewRoll
+
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+    assert table.client.post(f"{table.gm}/session/start", data={"csrf": csrf}).status_code == 200
+    append = table.store.append_roll
+    raced: list[int] = []
+
+    def racing(roll: NewRoll, **changes: object) -> dict[str, object]:
+        if not raced:  # the first time only: the other writer gets in first
+            other = table.store.committed_dice()
+            assert other is not None
+            faces = other.roll(6, 2)
+            raced.append(other.counter)
+            append(
+                NewRoll(
+                    system="generic",
+                    kind="roll",
+                    params={"expression": "2d6"},
+                    faces=[list(faces)],
+                    outcome={"total": sum(faces)},
+                    source="committed",
+                    dice=other,
+                )
+            )
+        return append(roll, **changes)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table.store, "append_roll", racing)
+    entry = table.roll(player, "Brindille", "Force")["entry"]
+    assert isinstance(entry, dict) and entry["source"] == "committed"
+    first, second = table.store.rolls()
+    assert (first["kind"], second["who"]) == ("roll", "Brindille")
+    assert second["counter"] == raced[0]  # drawn after the other writer's dice
+    table.client.post(f"{table.gm}/session/reveal", data={"csrf": csrf})
+    report = verify_log(table.store.export_log())
+    assert report.complete and report.recomputed == 2
