@@ -14,13 +14,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict
+from meneur.campaign.errors import CampaignError
 from meneur.campaign.store import CharacterInfo, NewRoll
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, SecureDice
 from meneur.web.live import ROLL_MODES
-from meneur.web.rolls import RETRIES, Roller, typed_dice
+from meneur.web.rolls import Roller, typed_dice
 from meneur.web.systems import TableAction, adapters
 from meneur.web.tables import Seat
 
@@ -95,7 +95,8 @@ def log_action(
     first, it is called again on them as they now are.
     """
     campaign = seat.table.campaign
-    for attempt in range(RETRIES):
+
+    def attempt() -> dict[str, Any]:
         committed = roller.committed(campaign)
         source: DiceSource = committed if committed is not None else SecureDice()
         if faces.strip():  # every typed die used, none left over: the check finishes them
@@ -105,17 +106,12 @@ def log_action(
             made.roll,
             source=source.kind,
             decisions=[{"mode": mode, "seat": seat.key}],
-            dice=committed if committed is not None else None,
+            dice=committed,
         )
-        try:
-            entry = roller.store.append_roll(
-                roll, sheets=made.sheets, campaign=campaign, previous=made.previous
-            )
-        except (DiceConflict, SheetConflict):
-            roller.forget_sheets()
-            if attempt == RETRIES - 1:
-                raise
-            continue
-        roller.forget_sheets()
-        return entry
-    raise AssertionError("unreachable")  # pragma: no cover
+        return roller.store.append_roll(
+            roll, sheets=made.sheets, campaign=campaign, previous=made.previous
+        )
+
+    entry = roller.checked(attempt)
+    roller.forget_sheets()
+    return entry

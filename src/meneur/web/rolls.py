@@ -103,7 +103,7 @@ class Roller:
         self.worker.shutdown(wait=True)
         self.odds.close()
 
-    def _character(self, campaign: str, name: str) -> CharacterInfo:
+    def sheet(self, campaign: str, name: str) -> CharacterInfo:
         """The character's sheet, read again after :data:`SHEET_SECONDS` (or a change here);
         noted in the thread's read set when one is open (:meth:`checked`)."""
         key = (campaign, name_key(name))
@@ -116,9 +116,6 @@ class Roller:
             reads.setdefault(found[1].name, found[1].sheet)
         return found[1]
 
-    def sheet(self, campaign: str, name: str) -> CharacterInfo:
-        return self._character(campaign, name)
-
     def forget_sheets(self) -> None:
         self._sheets.clear()
 
@@ -130,13 +127,15 @@ class Roller:
     def checked(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` (worker thread) with every sheet it reads checked again when
         its entry is written (:meth:`read_sheets`, passed as ``previous``): one changed
-        meanwhile, by another process or the CLI, sends it back to play on the sheets as
-        they now are (nothing was logged or shown), at most :data:`RETRIES` times."""
+        meanwhile, by another process or the CLI, or committed dice another writer drew
+        first, send it back to play on the sheets and the session as they now are
+        (nothing was logged or shown), at most :data:`RETRIES` times. Every roll of the
+        table is written through here."""
         for attempt in range(RETRIES):
             self._reads.sheets = {}
             try:
                 return function(*args)
-            except SheetConflict:
+            except (DiceConflict, SheetConflict):
                 self.forget_sheets()
                 if attempt == RETRIES - 1:
                     raise
@@ -169,21 +168,14 @@ class Roller:
                 N_("You may roll only for your own character, not for {name}."),
                 name=request.character[:80],
             )
-        for attempt in range(RETRIES):
-            try:
-                return self._attempt(seat, request)
-            except (DiceConflict, SheetConflict):
-                # another process drew from the session, or paid from the sheet, first:
-                # again, on the session and the sheet as they now are (the points may
-                # not be enough any more: then the roll is refused in one clear line)
-                self._sheets.clear()
-                if attempt == RETRIES - 1:
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
+        # another process drew from the session, or changed the sheet, first: again, on
+        # the session and the sheet as they now are (the points may not be enough any
+        # more: then the roll is refused in one clear line)
+        return self.checked(self._attempt, seat, request)
 
     def _attempt(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
         campaign = seat.table.campaign
-        character = self._character(campaign, request.character)
+        character = self.sheet(campaign, request.character)
         adapter = adapter_for(character.system)
         params = adapter.params(character.sheet, request.trait, request.options)
         paid = adapter.paid(character.sheet, params)  # refused before any die is rolled
@@ -191,10 +183,7 @@ class Roller:
         check = adapter.check
         if sheets:
             self._sheets.pop((campaign, name_key(character.name)), None)
-        # checked again when the roll is written: a sheet read here a moment ago, or
-        # changed since by another process (a help, a spend), sends the roll back to read
-        # it again, so no roll is made on a sheet that is no longer so
-        previous = {character.name: character.sheet}
+        previous = self.read_sheets()  # checked again as the roll is written (see checked)
         return self._roll_and_log(
             seat, request, character.name, adapter.system, check, params, sheets, previous
         )
