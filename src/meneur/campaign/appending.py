@@ -71,10 +71,6 @@ class Append:
     session_id: int | None = None
 
 
-def _canonical(sheet: Any) -> str:
-    return json.dumps(sheet, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def statements(sqlite: bool) -> dict[str, str]:
     """The statements of a group, in the driver's own parameter style.
 
@@ -250,7 +246,7 @@ class Appender:
             got = cursor.fetchone()
             if got is not None:
                 stored = json.loads(got[2]) if isinstance(got[2], str) else got[2]
-                sheet_rows[k] = (got[0], got[1], _canonical(stored))
+                sheet_rows[k] = (got[0], got[1], stored)
                 character_rows.setdefault(k, (got[0], got[1]))  # a roller read with its sheet
         counters: dict[str, Any] = {}
         for commitment, cursor in sessions.items():
@@ -333,7 +329,7 @@ class Appender:
                 )
         for name, read in request.previous.items():  # what the roll read is still so
             stored = sheets.get(name_key(name))
-            if stored is None or stored[2] != _canonical(read):
+            if stored is None or stored[2] != read:  # as JSON values: key order aside
                 raise SheetConflict(
                     N_("The sheet of {name} changed meanwhile: roll again."), name=name
                 )
@@ -373,7 +369,7 @@ class Appender:
         # accepted: what the requests after it in the group see
         for name, sheet in request.sheets.items():
             row = sheets[name_key(name)]
-            sheets[name_key(name)] = (row[0], row[1], _canonical(sheet))
+            sheets[name_key(name)] = (row[0], row[1], sheet)
         if roll.dice is not None:
             counters[roll.dice.commitment][1] = roll.dice.counter
         request.moment, request.character_id, request.session_id = now, character_id, session_id
