@@ -26,8 +26,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 
-FRAME_GAP = 0.01
-"""Seconds between two frames to one client, as the live table's own pump."""
+from meneur.web.live import FRAME_GAP  # the live table's own gap between two frames
 
 
 def create(seats: dict[str, str], size: int) -> FastAPI:

@@ -6,14 +6,16 @@ receives nothing for it (the next message it gets is the next roll it may see).
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from typing import Any
 
 import pytest
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from meneur.web.live import audience
+from meneur.web.live import CLOSED, FRAME_GAP, Connection, Hub, audience
 from web.web_helpers import Table
 
 TUNNELS = {
@@ -156,3 +158,44 @@ def test_a_client_that_cannot_keep_up_is_dropped_not_waited_for() -> None:
         hub.publish(1, "public", "p3", lambda seen, language: "{}")
     assert slow.closed and hub.count(1) == 1
     assert quick.queue.qsize() == 3
+
+
+class RecordingSocket:
+    """Stands for a WebSocket: what the pump sent, and when."""
+
+    def __init__(self) -> None:
+        self.frames: list[tuple[float, str]] = []
+
+    async def send_text(self, text: str) -> None:
+        self.frames.append((time.monotonic(), text))
+
+    async def close(self, code: int) -> None:
+        self.frames.append((time.monotonic(), f"closed {code}"))
+
+
+def test_a_quiet_table_sends_each_roll_at_once_a_busy_one_gathers_them() -> None:
+    """The pump sends a roll alone as soon as it comes; rolls that come within
+    ``FRAME_GAP`` of the last frame wait for the gap and go out together, as one JSON
+    array in their order (what keeps a flood of rolls from costing a frame each)."""
+
+    async def scenario() -> RecordingSocket:
+        socket = RecordingSocket()
+        hub = Hub()
+        connection = Connection(socket, 1, "p1", False, "fr")  # type: ignore[arg-type]
+        hub.add(connection)
+        pump = asyncio.create_task(hub.pump(connection))
+        hub.send(connection, '{"n": 1}')
+        await asyncio.sleep(0.002)  # the pump turns: the first roll is out alone
+        for number in (2, 3, 4):
+            hub.send(connection, f'{{"n": {number}}}')
+        await asyncio.sleep(FRAME_GAP * 3)
+        hub.close_seat(1, "p1")
+        await asyncio.wait_for(pump, 1)
+        return socket
+
+    socket = asyncio.run(scenario())
+    (first, one), (second, gathered), (_, closed) = socket.frames
+    assert json.loads(one) == {"n": 1}
+    assert json.loads(gathered) == [{"n": 2}, {"n": 3}, {"n": 4}]
+    assert second - first >= FRAME_GAP * 0.9  # they waited for the gap, then went together
+    assert closed == f"closed {CLOSED}"

@@ -39,9 +39,12 @@ QUEUE_LIMIT = 2000
 BATCH_LIMIT = 200
 CLOSED = 4001
 """Close code of a socket whose seat was removed (or whose queue overflowed)."""
-FRAME_GAP = 0.01
+FRAME_GAP = 0.03
 """Seconds between two frames to one client when rolls come faster than that: a quiet
-table sends each roll at once; a busy one sends at most 100 frames a second per client."""
+table sends each roll at once; a busy one sends at most 33 frames a second per client,
+each holding what came meanwhile. Under a flood of rolls the frames, not the rolls, cost
+the server and every page most: at 0.01 s the server spent about a fifth more per roll
+(``benchmarks/bench_web.py``), for latency that stays well under the 100 ms aimed at."""
 
 
 WHISPER = "whisper"
