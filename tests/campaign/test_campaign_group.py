@@ -16,7 +16,7 @@ import pytest
 
 from meneur.campaign.appending import Appender
 from meneur.campaign.chain import verify_log
-from meneur.campaign.errors import CampaignError, SheetConflict
+from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict
 from meneur.campaign.store import NewRoll, Store
 
 
@@ -181,3 +181,31 @@ def test_a_group_the_database_refuses_whole_is_written_one_by_one(
     assert [isinstance(r, RuntimeError) for r in results] == [False, False, True, False]
     report = verify_log(store.export_log(campaign="A"))
     assert report.complete and report.entries == 3
+
+
+def test_dice_the_machine_drew_are_refused_while_a_game_session_is_open(store: Store) -> None:
+    """A roll made before a game session opened, written after, would count in the session
+    as dice that bypass its commitment (``meneur verify --strict`` fails on them): the log
+    refuses it, under the lock that opening the session takes too, so the table draws it
+    again from the session. Physical dice, and entries that drew no die, still go in."""
+    drawn = NewRoll(
+        system="generic",
+        kind="roll",
+        params={"expression": "2d6"},
+        faces=[[2, 5]],
+        outcome={"total": 7},
+        source="secure",
+        character="Zed",
+    )
+    assert store.append_roll(drawn, campaign="A")["seq"] == 1  # no session: written
+    store.start_session(campaign="A")
+    with pytest.raises(DiceConflict):
+        store.append_roll(drawn, campaign="A")
+    assert store.append_roll(roll(total=7), campaign="A")["source"] == "physical"
+    no_die = NewRoll(
+        system="generic", kind="note", params={}, faces=[], outcome={}, source="secure"
+    )
+    assert store.append_roll(no_die, campaign="A")["seq"] == 3
+    store.reveal_session(campaign="A")
+    assert store.append_roll(drawn, campaign="A")["seq"] == 4
+    assert verify_log(store.export_log(campaign="A")).entries == 4

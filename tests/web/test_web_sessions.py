@@ -131,3 +131,35 @@ def test_a_roll_whose_committed_dice_another_writer_drew_first_is_drawn_again(
     table.client.post(f"{table.gm}/session/reveal", data={"csrf": csrf})
     report = verify_log(table.store.export_log())
     assert report.complete and report.recomputed == 2
+
+
+def test_a_roll_made_as_a_session_opens_is_drawn_again_from_the_session(
+    table: Table,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`meneur session start` runs between a roll's read of the session (none open) and
+    its write: the log refuses the machine's dice under the campaign's lock, and the roll
+    is drawn again from the session. No roll of the session bypasses its commitment, so
+    ``verify --strict`` passes."""
+    from meneur.campaign.store import NewRoll
+
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    append = table.store.append_roll
+    opened: list[bool] = []
+
+    def racing(roll: NewRoll, **changes: object) -> dict[str, object]:
+        if not opened:  # the first write only: the session opens just before it
+            with Store(table.store.url) as cli:
+                cli.start_session(campaign=table.info.campaign)
+            opened.append(True)
+        return append(roll, **changes)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table.store, "append_roll", racing)
+    assert table.roll(table.gm, "Brindille", "Force")["entry"]["source"] == "committed"
+    with Store(table.store.url) as cli:
+        cli.reveal_session(campaign=table.info.campaign)
+    result = invoke(capsys, "verify", str(export(table, tmp_path)), "--strict", "--json")
+    assert result.status == 0, result.err
+    assert [s["sources"] for s in json.loads(result.out)["sessions"]] == [{"committed": 1}]

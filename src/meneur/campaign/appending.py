@@ -34,6 +34,7 @@ from meneur.campaign.chain import GENESIS, HASHED_FIELDS, entry_hash
 from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict, StorageError
 from meneur.campaign.names import name_key
 from meneur.locale import N_
+from meneur.rng import SecureDice
 
 if TYPE_CHECKING:
     from meneur.campaign.store import NewRoll, Store
@@ -71,6 +72,15 @@ class Append:
     session_id: int | None = None
 
 
+def _drawn(request: Append) -> bool:
+    """Whether ``request`` logs dice the machine drew, not from a game session's seed:
+    such a roll is refused while a session is open (it was made before the session
+    opened, and would count in it as dice that bypass the commitment). Checked under the
+    campaign's lock, which opening a session takes too: no roll slips in between."""
+    roll = request.roll
+    return roll.source == SecureDice.kind and roll.dice is None and any(roll.faces)
+
+
 def statements(sqlite: bool) -> dict[str, str]:
     """The statements of a group, in the driver's own parameter style.
 
@@ -95,6 +105,8 @@ def statements(sqlite: bool) -> dict[str, str]:
         " WHERE campaign_id = {campaign} AND name_key = :key" + lock,
         "session": "SELECT id, next_counter, revealed_at FROM game_sessions"
         " WHERE campaign_id = {campaign} AND commitment = :commitment" + lock,
+        "open_session": "SELECT commitment FROM game_sessions"
+        " WHERE campaign_id = {campaign} AND revealed_at IS NULL",
         "state": f"UPDATE characters SET state = {state}, updated_at = :now WHERE id = :id",
         "sheet": f"UPDATE characters SET sheet = {sheet}, updated_at = :now WHERE id = :id",
         "counter": "UPDATE game_sessions SET next_counter = :counter WHERE id = :id",
@@ -217,6 +229,7 @@ class Appender:
         # 1. the lock, then every read (sent together, answered together)
         found = send(prefix + "campaign", **key)
         head = send(prefix + "head", **key)
+        opened = send(prefix + "open_session", **key) if any(map(_drawn, group)) else None
         characters: dict[str, Any] = {}
         sheets: dict[str, Any] = {}
         sessions: dict[str, Any] = {}
@@ -248,6 +261,8 @@ class Appender:
                 stored = json.loads(got[2]) if isinstance(got[2], str) else got[2]
                 sheet_rows[k] = (got[0], got[1], stored)
                 character_rows.setdefault(k, (got[0], got[1]))  # a roller read with its sheet
+        open_row = opened.fetchone() if opened is not None else None
+        open_session = open_row[0] if open_row is not None else None
         counters: dict[str, Any] = {}
         for commitment, cursor in sessions.items():
             got = cursor.fetchone()
@@ -256,6 +271,10 @@ class Appender:
         # 2. each request checked in order against what the group wrote before it
         for request in group:
             try:
+                if open_session is not None and _drawn(request):
+                    raise DiceConflict(  # the roll read no session: drawn again from it
+                        N_("A game session opened meanwhile: roll again from its dice.")
+                    )
                 request.entry = self._entry(
                     request, campaign_name, character_rows, sheet_rows, counters, seq, prev_hash
                 )

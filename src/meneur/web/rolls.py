@@ -4,8 +4,11 @@ Every roll is drawn through :meth:`meneur.systems.base.Check.roll` and written w
 :meth:`meneur.campaign.store.Store.append_roll`. When a game session is open the dice
 come from its committed seed (so ``meneur verify`` can recompute them); typed faces are
 physical dice (unless the GM refuses them while the dice are committed). The open
-session is read from the database at each roll, whoever opened it (the CLI, the table,
-another server process), so no roll of a session can silently use other dice. The roll
+session is checked in the database at each roll, whoever opened it (the CLI, the table,
+another server process): read before the roll, and checked again as it is written, under
+the campaign's lock (a roll of dice the machine drew while a session is open is refused
+and drawn again from the session), so no roll of a session can silently use other dice.
+The roll
 mode and the seat that rolled travel in ``decisions`` (a choice made with the roll,
 covered by the entry's hash).
 
@@ -94,6 +97,8 @@ class Roller:
         writers = 1 if store.engine.dialect.name == "sqlite" else WRITERS
         self.worker = ThreadPoolExecutor(writers, thread_name_prefix="meneur-writer")
         self._sheets: dict[tuple[str, str], tuple[float, CharacterInfo]] = {}
+        self._no_session: dict[str, float] = {}
+        """When each campaign was last read with no game session open (:meth:`committed`)."""
         self._reads = threading.local()
 
     async def run(self, function: Any, *args: Any) -> Any:
@@ -137,15 +142,32 @@ class Roller:
                 return function(*args)
             except (DiceConflict, SheetConflict):
                 self.forget_sheets()
+                self._no_session.clear()
                 if attempt == RETRIES - 1:
                     raise
             finally:
                 self._reads.sheets = None
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def committed(self, campaign: str) -> CommittedDice | None:
-        """The open session's dice for ``campaign``, read from the database now, or ``None``."""
-        return self.store.committed_dice(campaign=campaign)
+    def committed(self, campaign: str, *, recent: bool = False) -> CommittedDice | None:
+        """The open session's dice for ``campaign``, read from the database now, or ``None``.
+
+        ``recent``: a read that found no session open within :data:`SHEET_SECONDS` is
+        trusted (a plain roll, the hot path of the table, saves a query). That is safe
+        because the log checks again, under the campaign's lock that opening a session
+        takes too, that no session is open when dice the machine drew are written: a
+        session opened meanwhile refuses the roll, and :meth:`checked` plays it again
+        from the session's dice."""
+        if recent:
+            seen = self._no_session.get(campaign)
+            if seen is not None and time.monotonic() - seen < SHEET_SECONDS:
+                return None
+        found = self.store.committed_dice(campaign=campaign)
+        if found is None:
+            self._no_session[campaign] = time.monotonic()
+        else:
+            self._no_session.pop(campaign, None)
+        return found
 
     def luck(self, system: str, check: Any, params: Any, outcome: Any) -> dict[str, Any] | None:
         """The roll's rank among its exact outcomes, from the odds worker within
@@ -200,7 +222,7 @@ class Roller:
         previous: dict[str, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         campaign = seat.table.campaign
-        committed = self.committed(campaign)
+        committed = self.committed(campaign, recent=not request.faces.strip())
         shared: DiceSource = committed if committed is not None else SecureDice()
         sources: list[DiceSource] = [shared] * check.streams(params)
         kind = shared.kind
