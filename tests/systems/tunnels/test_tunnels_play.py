@@ -222,6 +222,74 @@ def test_T10_T11_exact_fight_odds_by_hand() -> None:
     assert p_win_against_monster(1, 1, 1, wounded=True, explode="never") == Fraction(1, 2)
 
 
+def _fight_by_linear_system(
+    force: int, endurance: int, mr: int, *, damage: int = 0, absorb: int = 0
+) -> Any:
+    """T-10/T-11 by another road: one linear equation per state (MR left, Endurance
+    left, wounded), ties and exchanges that change nothing kept as the state's own
+    term, solved by Gaussian elimination over ``Fraction``."""
+    from fractions import Fraction
+
+    from meneur.systems.tunnels.combat import loss_points
+    from meneur.systems.tunnels.odds import winner_odds
+    from meneur.systems.tunnels.rules import OpposedParams, Side
+
+    states = [(m, e, h) for m in range(1, mr + 1) for e in range(1, endurance + 1) for h in (0, 1)]
+    index = {state: i for i, state in enumerate(states)}
+    rows = [[Fraction(0)] * (len(states) + 1) for _ in states]
+    for (m, e, h), i in index.items():
+        rows[i][i] += 1
+        law = winner_odds(OpposedParams(Side(force), Side(m)))
+        for (winner, margin), weight in law.items():
+            p = Fraction(weight, law.total)
+            ours = winner == "a"
+            lost = (
+                0
+                if winner is None
+                else loss_points(margin, "margin", *((damage, 0) if ours else (0, absorb)))
+            )
+            if lost == 0:
+                nxt: tuple[int, int, int] | None = (m, e, h)
+            elif ours:
+                nxt = (m - lost, e, h) if m > lost else None
+                if nxt is None:
+                    rows[i][-1] += p  # the monster falls: worth 1
+                    continue
+            elif e > lost:
+                nxt = (m, e - lost, h)
+            elif not h:
+                nxt = (m, endurance, 1)
+            else:
+                continue  # dead: worth 0
+            rows[i][index[nxt]] -= p
+    for col in range(len(states)):  # Gauss-Jordan
+        pivot = next(r for r in range(col, len(states)) if rows[r][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        head = rows[col][col]
+        rows[col] = [x / head for x in rows[col]]
+        for r in range(len(states)):
+            if r != col and rows[r][col] != 0:
+                factor = rows[r][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
+    return rows[index[(mr, endurance, 0)]][-1]
+
+
+@pytest.mark.parametrize(
+    ("force", "endurance", "mr", "damage", "absorb"),
+    [(2, 3, 3, 0, 0), (3, 2, 4, 1, 0), (2, 4, 2, 0, 1)],
+)
+def test_T10_T11_fight_odds_equal_a_linear_system_solved_exactly(
+    force: int, endurance: int, mr: int, damage: int, absorb: int
+) -> None:
+    """T-10/T-11: the recursion's exact value (FLINT rationals) equals the fight's
+    Markov chain solved as a linear system in ``Fraction``, wounds and armour included."""
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+
+    exact = p_win_against_monster(force, endurance, mr, damage=damage, absorb=absorb)
+    assert exact == _fight_by_linear_system(force, endurance, mr, damage=damage, absorb=absorb)
+    assert 0 < exact < 1
+
+
 def test_T10_T11_fight_odds_agree_with_simulated_fights() -> None:
     """T-10/T-11: exact melee odds against 3000 seeded fights, within 4 standard errors."""
     from meneur.odds.montecarlo import agrees
