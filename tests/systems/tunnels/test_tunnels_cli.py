@@ -227,6 +227,24 @@ def test_T10_fight_odds_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert r.status == 2 and len(r.err.strip().splitlines()) == 1
 
 
+def test_T4_T6_T9_fight_odds_take_every_option_of_the_fight(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """T-4/T-6/T-9: ``fight --odds`` reads the fight the command would play: each side's
+    mode and explosion policy change the odds as the exact engine says; a tie rolled
+    again (T-9's option) changes nothing, so its odds equal a tie that counts."""
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+
+    base = "fight tunnels --dice 3 --endurance 4 --vs-mr 3 --odds --json"
+    plain = run(capsys, base).json()["p_win"]
+    blessed = run(capsys, base + " --blessed --vs-explode always").json()["p_win"]
+    expected = p_win_against_monster(3, 4, 3, blessed=True, vs_explode="always")
+    assert blessed == float(expected) and blessed > plain
+    cursed = run(capsys, base + " --vs-blessed").json()["p_win"]
+    assert cursed == float(p_win_against_monster(3, 4, 3, vs_blessed=True)) < plain
+    assert run(capsys, base + " --tie reroll").json()["p_win"] == plain
+
+
 def test_T11_fight_saves_wounds_to_the_sheet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

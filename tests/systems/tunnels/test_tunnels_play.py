@@ -223,7 +223,15 @@ def test_T10_T11_exact_fight_odds_by_hand() -> None:
 
 
 def _fight_by_linear_system(
-    force: int, endurance: int, mr: int, *, damage: int = 0, absorb: int = 0
+    force: int,
+    endurance: int,
+    mr: int,
+    *,
+    full: int,
+    wounded: bool,
+    damage: int,
+    absorb: int,
+    sides: dict[str, Any],
 ) -> Any:
     """T-10/T-11 by another road: one linear equation per state (MR left, Endurance
     left, wounded), ties and exchanges that change nothing kept as the state's own
@@ -234,12 +242,17 @@ def _fight_by_linear_system(
     from meneur.systems.tunnels.odds import winner_odds
     from meneur.systems.tunnels.rules import OpposedParams, Side
 
-    states = [(m, e, h) for m in range(1, mr + 1) for e in range(1, endurance + 1) for h in (0, 1)]
+    states = [(m, e, h) for m in range(1, mr + 1) for e in range(1, full + 1) for h in (0, 1)]
     index = {state: i for i, state in enumerate(states)}
     rows = [[Fraction(0)] * (len(states) + 1) for _ in states]
     for (m, e, h), i in index.items():
         rows[i][i] += 1
-        law = winner_odds(OpposedParams(Side(force), Side(m)))
+        law = winner_odds(
+            OpposedParams(
+                Side(force, sides["blessed"], sides["cursed"], sides["explode"]),
+                Side(m, sides["vs_blessed"], sides["vs_cursed"], sides["vs_explode"]),
+            )
+        )
         for (winner, margin), weight in law.items():
             p = Fraction(weight, law.total)
             ours = winner == "a"
@@ -258,7 +271,7 @@ def _fight_by_linear_system(
             elif e > lost:
                 nxt = (m, e - lost, h)
             elif not h:
-                nxt = (m, endurance, 1)
+                nxt = (m, full, 1)
             else:
                 continue  # dead: worth 0
             rows[i][index[nxt]] -= p
@@ -271,22 +284,68 @@ def _fight_by_linear_system(
             if r != col and rows[r][col] != 0:
                 factor = rows[r][col]
                 rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
-    return rows[index[(mr, endurance, 0)]][-1]
+    return rows[index[(mr, endurance, int(wounded))]][-1]
+
+
+PLAIN = {
+    "blessed": False,
+    "cursed": False,
+    "explode": "needed",
+    "vs_blessed": False,
+    "vs_cursed": False,
+    "vs_explode": "needed",
+}
 
 
 @pytest.mark.parametrize(
-    ("force", "endurance", "mr", "damage", "absorb"),
-    [(2, 3, 3, 0, 0), (3, 2, 4, 1, 0), (2, 4, 2, 0, 1)],
+    ("force", "endurance", "full", "wounded", "mr", "damage", "absorb", "sides"),
+    [
+        (2, 3, 3, False, 3, 0, 0, PLAIN),
+        (3, 2, 2, False, 4, 1, 0, PLAIN),
+        (2, 4, 4, False, 2, 0, 1, PLAIN),
+        (2, 2, 5, False, 3, 0, 0, PLAIN),
+        (3, 3, 4, True, 3, 0, 0, PLAIN),
+        (2, 3, 3, False, 3, 0, 0, {**PLAIN, "blessed": True, "vs_explode": "always"}),
+        (3, 2, 3, False, 3, 0, 0, {**PLAIN, "explode": "never", "vs_cursed": True}),
+    ],
 )
 def test_T10_T11_fight_odds_equal_a_linear_system_solved_exactly(
-    force: int, endurance: int, mr: int, damage: int, absorb: int
+    force: int,
+    endurance: int,
+    full: int,
+    wounded: bool,
+    mr: int,
+    damage: int,
+    absorb: int,
+    sides: dict[str, Any],
 ) -> None:
-    """T-10/T-11: the recursion's exact value (FLINT rationals) equals the fight's
-    Markov chain solved as a linear system in ``Fraction``, wounds and armour included."""
+    """T-10/T-11: the exact value (integers over a common denominator) equals the fight's
+    Markov chain solved as a linear system in ``Fraction``: wounds, an Endurance below
+    its maximum, a character already wounded, a weapon and armour, each side's mode and
+    explosion policy (T-4, T-6)."""
     from meneur.systems.tunnels.combat_odds import p_win_against_monster
 
-    exact = p_win_against_monster(force, endurance, mr, damage=damage, absorb=absorb)
-    assert exact == _fight_by_linear_system(force, endurance, mr, damage=damage, absorb=absorb)
+    exact = p_win_against_monster(
+        force,
+        endurance,
+        mr,
+        wounded=wounded,
+        max_endurance=full,
+        damage=damage,
+        absorb=absorb,
+        **sides,
+    )
+    reference = _fight_by_linear_system(
+        force,
+        endurance,
+        mr,
+        full=full,
+        wounded=wounded,
+        damage=damage,
+        absorb=absorb,
+        sides=sides,
+    )
+    assert exact == reference
     assert 0 < exact < 1
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from meneur.cli.params import TypedFaces
     from meneur.rng import DiceSource
-    from meneur.systems.tunnels.combat import Fighter, Loss
+    from meneur.systems.tunnels.combat import Fighter, FightParams
     from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome
 
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
@@ -824,25 +824,6 @@ def fight_command(
 
     a = geared(a, weapon, armour)
     b = geared(b, vs_weapon, vs_armour)
-    if odds:
-        if vs_explode not in (None, explode) or blessed or cursed or vs_blessed or vs_cursed:
-            raise UsageError(
-                N_(
-                    "Exact fight odds take --explode, --loss and gear, not --vs-explode, "
-                    "--blessed, --cursed, --vs-blessed or --vs-cursed."
-                )
-            )
-        if tie != "none":
-            raise UsageError(N_("Exact fight odds count a tie as a round (--tie none)."))
-        _fight_odds(
-            a,
-            b,
-            check_policy(explode),
-            "one" if loss == "one" else "margin",
-            as_json=as_json,
-            note=gear_note,
-        )
-        return
     params = FightParams(
         a,
         b,
@@ -856,6 +837,9 @@ def fight_command(
         loss="one" if loss == "one" else "margin",
         tie="reroll" if tie == "reroll" else "none",
     )
+    if odds:
+        _fight_odds(params, as_json=as_json, note=gear_note)
+        return
     result = fight(params, _two_sources(seed, faces, vs_faces))
     if save:
         if sheet is None and vs_sheet is None:
@@ -913,27 +897,38 @@ def fight_command(
     emit(fight_json(result), render, as_json=as_json)
 
 
-def _fight_odds(
-    a: Fighter, b: Fighter, explode: Policy, loss: Loss, *, as_json: bool, note: str | None = None
-) -> None:
+def _fight_odds(params: FightParams, *, as_json: bool, note: str | None = None) -> None:
     from meneur.cli.output import emit
-    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+    from meneur.lab.progress import LazyBar
+    from meneur.systems.tunnels.combat_odds import fight_steps, p_win_against_monster
 
+    a, b = params.a, params.b
     if not b.monster:
         raise UsageError(N_("Exact fight odds are computed against a Monster Rating (--vs-mr)."))
-    p = p_win_against_monster(
-        a.dice,
-        a.endurance,
-        b.dice,
-        wounded=a.wounded,
-        max_endurance=a.max_endurance,
-        explode=explode,
-        loss=loss,
-        damage=a.damage,
-        absorb=a.absorb,
-        vs_damage=b.damage,
-        vs_absorb=b.absorb,
-    )
+    steps = fight_steps(a.endurance, b.dice, wounded=a.wounded, max_endurance=a.max_endurance)
+    bar = LazyBar(steps, _("Exact fight odds"))
+    try:
+        p = p_win_against_monster(
+            a.dice,
+            a.endurance,
+            b.dice,
+            wounded=a.wounded,
+            max_endurance=a.max_endurance,
+            explode=params.explode,
+            loss=params.loss,
+            damage=a.damage,
+            absorb=a.absorb,
+            vs_damage=b.damage,
+            vs_absorb=b.absorb,
+            blessed=params.blessed,
+            cursed=params.cursed,
+            vs_explode=params.vs_explode,
+            vs_blessed=params.vs_blessed,
+            vs_cursed=params.vs_cursed,
+            progress=bar.advance,
+        )
+    finally:
+        bar.stop()
     data = {"system": "tunnels", "p_win": float(p), "p_lose": float(1 - p)}
     percent = float(p) * 100
     shown = f"{percent:.2f}" if 0.01 <= percent <= 99.99 else f"{percent:.6f}"
