@@ -39,11 +39,14 @@ from meneur.systems.tunnels.rules import (
     judge,
 )
 
-MAX_OPPOSED_ODDS_DICE = 12
-"""Largest side of an opposition where a side plays ``needed``: T-9 makes it explode while
-it is not ahead, so the sides look at each other and the odds walk their joint state
-(8 against 8 takes a second or two, 12 against 12 some 25 s). Sides that play ``never``
-or ``always`` are independent: their odds exist for every accepted pool
+MAX_OPPOSED_ODDS_DICE = 14
+"""Largest side of an opposition where a side plays ``needed`` (``meneur odds tunnels
+--vs``, ``fight --odds`` and the lab's opposition grids share it). T-9 makes such a side
+explode while it is not ahead, so the sides look at each other and the odds walk their
+joint state (:mod:`meneur.systems.tunnels.opposed`). Cold, 14 against 14 takes about 4 s
+(benchmarks/bench_tunnels_opposed.py), 16 against 16 about 10 s and 20 against 20 about
+40 s: 14 is where one query still answers in a few seconds. Sides that play ``never`` or
+``always`` are independent: their odds exist for every accepted pool
 (``TestParams.MAX_DICE``)."""
 
 TestKey = tuple[int, bool, bool]
