@@ -156,6 +156,7 @@ OpposedKey = tuple[int, bool, bool, bool, bool]
 Winner, margin, each side's verdict and exceptional success all follow from it.
 """
 
+
 @lru_cache(maxsize=1024)
 def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
     """The exact law of an opposition (T-9): lead, three 6s and critical of each side.
