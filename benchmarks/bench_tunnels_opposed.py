@@ -2,12 +2,14 @@
 packed-lead engine beside the dict walk it replaced.
 
 Each figure is one cold computation (caches cleared) in a fresh process, capped by a time
-budget (``--budget`` seconds, default 20): past it an engine prints ``> budget`` and
-larger pools of that engine are not tried (the dict walk stops near 12 dice). The dict
+budget (``--budget`` seconds for the dict walk, default 20; ``--new-budget`` for the new
+engine, default 90): past it an engine prints ``> budget`` and larger pools of that engine
+are not tried (the dict walk stops near 12 dice). The dict
 walk is the reference kept in ``tests/systems/tunnels/reference_opposed.py``; the new
 engine is ``meneur.systems.tunnels.opposed``, its size bound lifted for the run.
 
-Run: ``python benchmarks/bench_tunnels_opposed.py [--quick] [--budget S] [--pools 4,6,...]``.
+Run: ``python benchmarks/bench_tunnels_opposed.py [--quick] [--budget S] [--new-budget S]
+[--pools 4,6,...]``.
 """
 
 from __future__ import annotations
@@ -56,24 +58,26 @@ def shown(seconds: float | None, budget: float, tried: bool) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget", type=float, default=20.0)
+    parser.add_argument("--budget", type=float, default=20.0, help="dict walk, seconds")
+    parser.add_argument("--new-budget", type=float, default=90.0, help="new engine, seconds")
     parser.add_argument("--pools", default="4,6,8,10,12,14,16,20")
     parser.add_argument("--quick", action="store_true", help="pools 4, 6, 8 only")
     args = parser.parse_args()
     pools = [4, 6, 8] if args.quick else [int(p) for p in args.pools.split(",")]
     print(f"{'n v n needed':<14}{'new engine':>14}{'dict walk':>14}{'ratio':>9}")
     gave_up = {"new": False, "old": False}
+    budgets = {"new": args.new_budget, "old": args.budget}
     for dice in pools:
         times: dict[str, float | None] = {}
         tried: dict[str, bool] = {}
         for engine in ("new", "old"):
             tried[engine] = not gave_up[engine]
-            times[engine] = measure(engine, dice, args.budget) if tried[engine] else None
+            times[engine] = measure(engine, dice, budgets[engine]) if tried[engine] else None
             gave_up[engine] = times[engine] is None
         new, old = times["new"], times["old"]
         ratio = f"x{old / new:,.1f}" if new and old else "-"
         print(
-            f"{f'{dice} v {dice}':<14}{shown(new, args.budget, tried['new']):>14}"
+            f"{f'{dice} v {dice}':<14}{shown(new, args.new_budget, tried['new']):>14}"
             f"{shown(old, args.budget, tried['old']):>14}{ratio:>9}",
             flush=True,
         )

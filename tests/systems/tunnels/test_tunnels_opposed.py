@@ -122,7 +122,7 @@ def test_T9_needed_engine_equals_the_dict_walk_at_ten_dice(params: OpposedParams
 @slow
 def test_T9_pinned_win_at_the_bound() -> None:
     """T-9 at ``MAX_OPPOSED_ODDS_DICE`` (14) a side, both ``needed``: the exact chance
-    that a wins, checked once against the dict walk (some 40 s) and pinned. Both sides
+    that a wins, checked once against the dict walk (~80 s) and pinned. Both sides
     play alike and decide on the counts before each step, so b wins just as often."""
     assert MAX_OPPOSED_ODDS_DICE == 14
     law = winner_odds(opposition(14, "normal", "needed", 14, "normal", "needed", "batch"))
