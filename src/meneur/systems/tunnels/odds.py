@@ -44,8 +44,8 @@ MAX_OPPOSED_ODDS_DICE = 14
 --vs``, ``fight --odds`` and the lab's opposition grids share it). T-9 makes such a side
 explode while it is not ahead, so the sides look at each other and the odds walk their
 joint state (:mod:`meneur.systems.tunnels.opposed`). Cold, 14 against 14 takes about 4 s
-(benchmarks/bench_tunnels_opposed.py), 16 against 16 about 10 s and 20 against 20 about
-40 s: 14 is where one query still answers in a few seconds. Sides that play ``never`` or
+(benchmarks/bench_tunnels_opposed.py), 16 against 16 about 7 s and 20 against 20 about
+25 s: 14 is where one query still answers in a few seconds. Sides that play ``never`` or
 ``always`` are independent: their odds exist for every accepted pool
 (``TestParams.MAX_DICE``)."""
 
