@@ -304,16 +304,19 @@ def test_T9_reroll_ties_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert r.json() == {"system": "tunnels", "p_a": 0.5, "p_b": 0.5, "p_tie": 0.0}
 
 
-def test_T9_opposition_odds_past_twelve_dice_when_sides_are_independent(
+def test_T9_opposition_odds_past_the_needed_bound_when_sides_are_independent(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """T-9: ``never`` sides do not look at each other: 20 against 20 is symmetric (a and b
-    win alike); ``needed`` sides do (joint state): past 12 dice, exit 2 with the reason."""
+    win alike); ``needed`` sides do (joint state): past ``MAX_OPPOSED_ODDS_DICE``, exit 2
+    with the reason."""
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
+
     r = run(capsys, "odds tunnels --dice 20 --vs 20 --explode never --json")
     assert r.status == 0
     data = json.loads(r.out)
     assert data["p_a"] == data["p_b"] and 0 < data["p_tie"] < 1
-    r = run(capsys, "odds tunnels --dice 4 --vs 13")
-    assert r.status == 2 and "12" in r.err and "needed" in r.err
+    r = run(capsys, f"odds tunnels --dice 4 --vs {MAX_OPPOSED_ODDS_DICE + 1}")
+    assert r.status == 2 and str(MAX_OPPOSED_ODDS_DICE) in r.err and "needed" in r.err
     r = run(capsys, "odds tunnels --dice 4 --vs 61 --explode never")
     assert r.status == 2 and "60" in r.err

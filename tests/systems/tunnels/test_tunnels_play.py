@@ -400,8 +400,8 @@ def test_T10_a_fight_that_cannot_end_is_an_error() -> None:
         p_win_against_monster(1, 1, 1, explode="never", absorb=5, vs_absorb=5)
 
 
-def test_T10_fight_odds_past_twelve_dice_when_sides_are_independent() -> None:
-    """T-9/T-10: with ``never`` the sides ignore each other, so a fight of 14 dice against
+def test_T10_fight_odds_past_the_needed_bound_when_sides_are_independent() -> None:
+    """T-9/T-10: with ``never`` the sides ignore each other, so a fight of 16 dice against
     MR 1 has exact odds (the round's law is the product of both laws); with ``needed``
     the joint state stops at ``MAX_OPPOSED_ODDS_DICE`` a side."""
     from meneur.errors import LimitError

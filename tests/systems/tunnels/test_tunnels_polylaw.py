@@ -166,9 +166,9 @@ def pairwise_lead(params: OpposedParams) -> Dist[tuple[int, bool, bool, bool, bo
 @pytest.mark.parametrize(
     ("policy_a", "policy_b"), [("never", "never"), ("always", "always"), ("always", "never")]
 )
-def test_T9_independent_sides_past_twelve_dice(policy_a: Policy, policy_b: Policy) -> None:
+def test_T9_independent_sides_past_the_needed_bound(policy_a: Policy, policy_b: Policy) -> None:
     """T-9: sides that do not look at each other (``never``, ``always``) have odds past the
-    joint state's 12 dice a side: the product of polynomials equals the pairwise loop."""
+    ``needed`` bound (14 dice a side): the product of polynomials equals the pairwise loop."""
     params = OpposedParams(
         Side(16, explode=policy_a), Side(13, blessed=True, explode=policy_b), sixes="all"
     )

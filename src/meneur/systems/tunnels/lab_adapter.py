@@ -22,8 +22,6 @@ from meneur.text import fold
 MODES = ("normal", "blessed", "cursed")
 POLICIES = ("needed", "always", "never")
 NAMES = ("success", "exceptional", "critical")
-MAX_OPPOSE_DICE = 8
-"""Exact oppositions with the ``needed`` policy take seconds past 6 dice a side."""
 
 
 def mode_label(mode: str) -> str:
@@ -88,9 +86,11 @@ class TunnelsAdapter(Adapter):
                 Axis("dice", N_("Dice"), row_values),
                 Axis("threshold", N_("Threshold"), col_values),
             )
-        # the exact opposition with ``needed`` grows fast (8 dice a side: ~20 s)
-        row_values = parse_int_list(rows or "1..6", 1, MAX_OPPOSE_DICE, _("Dice"))
-        col_values = parse_int_list(columns or "1..6", 1, MAX_OPPOSE_DICE, _("Opposing dice"))
+        # T-9: ``needed`` sides look at each other; the CLI's and the fight's bound
+        from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE as most
+
+        row_values = parse_int_list(rows or "1..6", 1, most, _("Dice"))
+        col_values = parse_int_list(columns or "1..6", 1, most, _("Opposing dice"))
         return (
             panel_axis,
             Axis("dice", N_("Dice"), row_values),

@@ -6,15 +6,16 @@ so a pool of n dice rolls at most ``n(n+1)/2`` dice in all and every law is fini
 The test's law comes from :mod:`meneur.systems.tunnels.polylaw`: one batch is a law over
 its successes, ones, sixes state and *distinct faces* (at most 6, so a batch of p dice
 leaves p - 6 to p - 1 extra dice), built face value by face value with multinomial
-weights; the explosions chain polynomial products in the successes. The opposition
-walks the joint state of both sides (:func:`opposed_odds`). Weights are exact integers;
+weights; the explosions chain polynomial products in the successes. An opposition where
+a side plays ``needed`` walks the joint state of both sides, the lead of each pair of
+states as one polynomial (:mod:`meneur.systems.tunnels.opposed`). Weights are exact integers;
 no ``Fraction`` arithmetic happens inside.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
@@ -22,12 +23,10 @@ from meneur.odds.dist import Dist
 from meneur.systems.tunnels.passlaw import PassWeights
 from meneur.systems.tunnels.polylaw import (
     always_tail,
-    batch_law,
     coefficients,
     leaf_law,
     most_dice,
     needed_law,
-    next_six,
 )
 from meneur.systems.tunnels.rules import (
     CRITICAL_ONES,
@@ -38,14 +37,16 @@ from meneur.systems.tunnels.rules import (
     SixesRule,
     TestParams,
     judge,
-    wants_to_explode,
 )
 
-MAX_OPPOSED_ODDS_DICE = 12
-"""Largest side of an opposition where a side plays ``needed``: T-9 makes it explode while
-it is not ahead, so the sides look at each other and the odds walk their joint state
-(8 against 8 takes a second or two, 12 against 12 some 25 s). Sides that play ``never``
-or ``always`` are independent: their odds exist for every accepted pool
+MAX_OPPOSED_ODDS_DICE = 14
+"""Largest side of an opposition where a side plays ``needed`` (``meneur odds tunnels
+--vs``, ``fight --odds`` and the lab's opposition grids share it). T-9 makes such a side
+explode while it is not ahead, so the sides look at each other and the odds walk their
+joint state (:mod:`meneur.systems.tunnels.opposed`). Cold, 14 against 14 takes about 4 s
+(benchmarks/bench_tunnels_opposed.py), 16 against 16 about 7 s and 20 against 20 about
+25 s: 14 is where one query still answers in a few seconds. Sides that play ``never`` or
+``always`` are independent: their odds exist for every accepted pool
 (``TestParams.MAX_DICE``)."""
 
 TestKey = tuple[int, bool, bool]
@@ -155,54 +156,20 @@ OpposedKey = tuple[int, bool, bool, bool, bool]
 Winner, margin, each side's verdict and exceptional success all follow from it.
 """
 
-SideState = tuple[int, int, int]
-"""(dice pending, ones capped, sixes state) of one side."""
-
-
-@cache
-def _moves(
-    pending: int, lowest: int, rule: SixesRule, ones: int, sixes: int
-) -> tuple[tuple[int, SideState, int], ...]:
-    """A side's possible batches from (pending, ones, sixes): (successes, next state, factor).
-
-    The factor is the batch's weight times 6**(most_dice(pending) - pending -
-    most_dice(extra)), which depends on this side only; batches that lead to the same
-    next state and successes are merged, so the opposition walks fewer transitions.
-    """
-    merged: dict[tuple[int, SideState], int] = {}
-    top = most_dice(pending) - pending
-    for distinct, law in batch_law(pending, lowest, rule).items():
-        extra = pending - distinct
-        scale = 6 ** (top - most_dice(extra))
-        for (batch_ones, batch_sixes), poly in law.items():
-            ones_after = min(CRITICAL_ONES, ones + batch_ones)
-            state = (extra, ones_after, next_six(sixes, batch_sixes, rule))
-            for successes, ways in enumerate(poly):
-                if ways:
-                    key = (successes, state)
-                    merged[key] = merged.get(key, 0) + ways * scale
-    return tuple((successes, state, factor) for (successes, state), factor in merged.items())
-
 
 @lru_cache(maxsize=1024)
 def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
     """The exact law of an opposition (T-9): lead, three 6s and critical of each side.
 
     When neither side plays ``needed``, the sides are independent and their laws
-    multiply. Otherwise a forward dynamic programme runs over the joint state (each
-    side's pending dice, ones, sixes, and the lead), merging equal states as it goes.
-    Every step makes the total of pending dice fall (a side that explodes rolls p dice
-    and keeps at most p - 1 pending), so states are expanded once, by decreasing total.
-
-    Weights: a state with R = most_dice(pending a) + most_dice(pending b) still to come
-    holds v with probability v / 6**(D - R), D being the most dice of the whole
-    opposition; each step scales v by a power of 6 so that it stays an integer.
+    multiply (:func:`independent_lead`). Otherwise the sides look at each other's
+    successes: :func:`meneur.systems.tunnels.opposed.needed_lead` walks their joint
+    state with the whole law of the lead of each pair of states as one polynomial.
     """
     rule = params.sixes
     lowest_a, policy_a = LOWEST_SUCCESS[params.a.mode], params.a.explode
     lowest_b, policy_b = LOWEST_SUCCESS[params.b.mode], params.b.explode
     dice_a, dice_b = params.a.dice, params.b.dice
-    weights: dict[OpposedKey, int] = {}
     if "needed" not in (policy_a, policy_b):  # independent sides: the laws multiply
         return Dist(
             independent_lead(
@@ -211,47 +178,9 @@ def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
             )
         )
     check_odds_size(max(dice_a, dice_b), MAX_OPPOSED_ODDS_DICE)
-    # Side a's batch and side b's batch of one step are expanded one after the other
-    # (a state whose ``b_next`` is set must roll b's pending dice next, with no choice),
-    # so a step costs |moves a| + |moves b| per state instead of their product.
-    Key = tuple[SideState, SideState, int, bool]
-    buckets: dict[int, dict[Key, int]] = {}
-    for succ_a, next_a, factor in _moves(dice_a, lowest_a, rule, 0, 0):
-        key0: Key = (next_a, (dice_b, 0, 0), succ_a, True)
-        bucket = buckets.setdefault(next_a[0] + dice_b, {})
-        bucket[key0] = bucket.get(key0, 0) + factor
-    for pending in range(max(buckets, default=0), -1, -1):
-        for (state_a, state_b, lead, b_next), value in buckets.pop(pending, {}).items():
-            pending_a, ones_a, sixes_a = state_a
-            pending_b, ones_b, sixes_b = state_b
-            here = most_dice(pending_a) + most_dice(pending_b)
-            go_a = go_b = False
-            if not b_next:
-                critical_a, critical_b = ones_a >= CRITICAL_ONES, ones_b >= CRITICAL_ONES
-                winner, _ = judge(max(lead, 0), critical_a, max(-lead, 0), critical_b)
-                go_a = pending_a > 0 and wants_to_explode(policy_a, winner != "a")
-                go_b = pending_b > 0 and wants_to_explode(policy_b, winner != "b")
-                if not (go_a or go_b):
-                    final = (
-                        lead,
-                        sixes_a >= EXCEPTIONAL_SIXES,
-                        critical_a,
-                        sixes_b >= EXCEPTIONAL_SIXES,
-                        critical_b,
-                    )
-                    weights[final] = weights.get(final, 0) + value * 6**here
-                    continue
-            if b_next or not go_a:  # b rolls now (its first batch, or alone this step)
-                for add_b, next_b, factor in _moves(pending_b, lowest_b, rule, ones_b, sixes_b):
-                    key1: Key = (state_a, next_b, lead - add_b, False)
-                    bucket = buckets.setdefault(pending_a + next_b[0], {})
-                    bucket[key1] = bucket.get(key1, 0) + value * factor
-                continue
-            for add_a, next_a, factor in _moves(pending_a, lowest_a, rule, ones_a, sixes_a):
-                key3: Key = (next_a, state_b, lead + add_a, go_b)
-                bucket = buckets.setdefault(next_a[0] + pending_b, {})
-                bucket[key3] = bucket.get(key3, 0) + value * factor
-    return Dist(weights)
+    from meneur.systems.tunnels.opposed import needed_lead
+
+    return Dist(needed_lead(dice_a, lowest_a, policy_a, dice_b, lowest_b, policy_b, rule))
 
 
 def _by_flags(law: Law) -> dict[tuple[bool, bool], list[int]]:
@@ -296,7 +225,7 @@ def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
-    from meneur.systems.tunnels import passlaw, passmid, polylaw
+    from meneur.systems.tunnels import opposed, passlaw, passmid, polylaw
 
     for function in (
         passmid.pass_at,
@@ -316,7 +245,9 @@ def clear_caches() -> None:
         polylaw.onto,
         polylaw._side,
         test_odds,
-        _moves,
+        opposed._moves,
+        opposed._steps,
+        opposed._rest,
         opposed_odds,
     ):
         function.cache_clear()
