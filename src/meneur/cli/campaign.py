@@ -20,6 +20,7 @@ from meneur.cli.params import Json, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
+from meneur.locale.numbers import decimal, percent
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -496,13 +497,13 @@ def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
     for header in (_("Who"), _("Die"), _("Dice"), _("Mean"), _("Expected"), _("Chance")):
         grid.add_column(header)
     for line in table:
-        chance = f"{line.tail:.1%}" if line.exact else f"≈ {line.tail:.1%}"
+        chance = percent(line.tail, 1) if line.exact else f"≈ {percent(line.tail, 1)}"
         grid.add_row(
             _text(line.who),
             f"d{line.sides}",
             str(line.dice),
-            f"{line.mean:.2f}",
-            f"{line.expected:.1f}",
+            decimal(line.mean),
+            decimal(line.expected, 1),
             chance,
         )
     console().print(grid)
@@ -517,7 +518,9 @@ def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
         for header in (_("Who"), _("Rolls"), _("Mean rank"), _("Chance")):
             judged.add_column(header)
         for row in checks:
-            judged.add_row(_text(row.who), str(row.rolls), f"{row.rank:.0%}", f"≈ {row.tail:.1%}")
+            judged.add_row(
+                _text(row.who), str(row.rolls), percent(row.rank, 0), f"≈ {percent(row.tail, 1)}"
+            )
         console().print(judged)
 
 

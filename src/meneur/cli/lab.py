@@ -159,7 +159,8 @@ def _distribution(
         return
     from rich.table import Table
 
-    from meneur.lab.render import percent, print_ending
+    from meneur.lab.render import print_ending
+    from meneur.locale.numbers import percent
 
     table = Table(title=title, title_style="bold")
     table.add_column(_("Outcome"), justify="right")

@@ -83,7 +83,7 @@ def plot_fight(
 
 def print_victory(out: Any, data: dict[str, Any]) -> None:
     """The win rate and its 95 % interval, as a fight simulation prints it."""
-    from meneur.lab.render import percent
+    from meneur.locale.numbers import percent
 
     low, high = data["win_interval_95"]
     out.print(
@@ -129,7 +129,8 @@ def run_policies(
         return
     from rich.table import Table
 
-    from meneur.lab.render import decimal, percent, print_ending
+    from meneur.lab.render import print_ending
+    from meneur.locale.numbers import decimal, percent
 
     series = setting.get("tests", 1) > 1
     table = Table(title=title, title_style="bold")
@@ -471,7 +472,8 @@ def simulate_cell(
     if as_json:
         print_json(data)
         return
-    from meneur.lab.render import decimal, percent, print_ending
+    from meneur.lab.render import print_ending
+    from meneur.locale.numbers import decimal, percent
 
     out = console()
     low, high = rate["interval_95"]

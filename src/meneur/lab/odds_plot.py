@@ -102,7 +102,7 @@ def plot_odds(
     """Draw the odds an ``odds`` command of ``system`` printed (bars, and the success
     curve if any)."""
     from meneur.lab.plot import _label_bars, _percent_axis, _pyplot, _save
-    from meneur.lab.render import percent
+    from meneur.locale.numbers import percent
 
     target = check_path(path)
     hooks = system.lab_adapter()

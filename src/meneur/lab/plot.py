@@ -51,7 +51,7 @@ def _pyplot() -> Any:
 def _percent_axis(axis: Any) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    from meneur.lab.render import percent
+    from meneur.locale.numbers import percent
 
     def label(value: float, _position: Any) -> str:
         whole = abs(value * 100 - round(value * 100)) < 1e-9  # 2.5 % must not read "2 %"
@@ -70,7 +70,7 @@ def _integer_ticks(axis: Any) -> None:
 def _label_bars(axis: Any, bars: Any, values: Sequence[float], least: float | None = None) -> None:
     """Write each bar's percentage just above it, in the one style of every bar chart
     (``simulate test``'s outcomes, ``odds --plot``); bars under ``least`` stay unlabelled."""
-    from meneur.lab.render import percent
+    from meneur.locale.numbers import percent
 
     for bar, value in zip(bars, values, strict=True):
         if least is None or value >= least:
@@ -164,7 +164,7 @@ def plot_grid(
 
 
 def _heatmap(ax: Any, grid: Grid, panel: int, name: str) -> None:
-    from meneur.lab.render import percent
+    from meneur.locale.numbers import percent
 
     rows, cols = len(grid.rows.values), len(grid.columns.values)
     data = [
@@ -313,7 +313,7 @@ def plot_policies(
     rows: Sequence[Mapping[str, Any]], path: str | Path, title: str, xlabel: str
 ) -> Path:
     """Each policy's success rate, its 95 % interval as an error bar, the mean spent."""
-    from meneur.lab.render import decimal, percent
+    from meneur.locale.numbers import decimal, percent
 
     target = check_path(path)
     plt = _pyplot()

@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from meneur.lab.grid import Grid
-from meneur.locale import current_language
 from meneur.locale import gettext as _
+from meneur.locale.numbers import percent
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from rich.console import Console
     from rich.table import Table
-
-
-def percent(p: float | Fraction, digits: int = 1, signed: bool = False) -> str:
-    """``0.5`` -> ``50.0 %`` (``50,0 %`` in French); ``signed`` shows ``+``."""
-    value = float(p) * 100
-    text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
-    if current_language() == "fr":
-        text = text.replace(".", ",")
-    return f"{text} %"
-
-
-def decimal(value: float, digits: int = 2) -> str:
-    """``8.81`` (``8,81`` in French)."""
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if current_language() == "fr" else text
 
 
 def style_of(p: float) -> str:
@@ -81,7 +65,7 @@ def panel_table(grid: Grid, panel: int, measure: int = 0, title: str | None = No
                 cells.append("")
                 continue
             p = float(cell[name])
-            cells.append(f"[{style_of(p)}]{percent(p)}[/]")
+            cells.append(f"[{style_of(p)}]{percent(p, 1)}[/]")
         table.add_row(grid.rows.label_of(r), *cells)
     return table
 
@@ -119,7 +103,7 @@ def render_compare(console: Console, a: Grid, b: Grid, title: str, measure: int 
                     continue
                 pa, pb = float(x[name]), float(y[name])
                 d = pb - pa
-                change = f"[{diff_style(d)}]{percent(d, 1, True)}[/]"
+                change = f"[{diff_style(d)}]{percent(d, 1, signed=True)}[/]"
                 row.append(f"{percent(pa, 0)} → {percent(pb, 0)}\n{change}")
             table.add_row(a.rows.label_of(r), *row)
         console.print(table)

@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from meneur.campaign.store import Store
 from meneur.errors import MeneurError
 from meneur.locale import N_, current_language, gettext, ngettext, set_language
+from meneur.locale.numbers import percent
 from meneur.model_errors import first_problem
 from meneur.web.language import choose_language
 from meneur.web.rolls import Roller
@@ -282,7 +283,7 @@ def build_templates() -> Jinja2Templates:
     env.globals["_"] = gettext
     env.globals["ngettext"] = ngettext
     env.globals["lang"] = current_language
-    env.filters["percent"] = lambda value: f"{float(value) * 100:.1f}".replace(".", ",")
+    env.filters["percent"] = lambda value: percent(value, 1, symbol=False)
     env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
     env.filters["rules"] = link_rules  # « (T-5) » links to the rules panel
     env.globals["points_words"] = points_words

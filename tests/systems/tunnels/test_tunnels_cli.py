@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -89,8 +90,9 @@ def test_odds_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:
     r = run(capsys, "odds tunnels --dice 3 --threshold 2 --explode never --json")
     assert r.status == 0
     data = r.json()
-    assert set(data) == {"system", "p_success", "p_exceptional", "p_critical", "successes"}
+    assert set(data) == {"system", "p_success", "p_exceptional", "p_critical", "successes", "exact"}
     assert data["p_success"] == 0.5
+    assert data["exact"]["p_success"] == "1/2" and data["exact"]["successes"]["3"] == "1/8"
     assert data["successes"] == {"0": 0.125, "1": 0.375, "2": 0.375, "3": 0.125}
     r = run(capsys, "odds tunnels --dice 3 --threshold 2 --blessed --explode never")
     assert "20/27" in r.out
@@ -220,6 +222,25 @@ def test_bad_sheet_trait(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert r.status == 2 and "Agilité" in r.err
 
 
+def test_T5_odds_of_many_dice_read_in_french_and_keep_their_exact_values_in_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """T-5: 12 exploding dice. Past 40 characters the table says where the exact value is
+    (it used to cut it with « … »); the JSON carries it whole, equal to the engine's."""
+    from meneur.systems.tunnels.odds import test_odds
+    from meneur.systems.tunnels.rules import TestParams
+
+    r = run(capsys, "--lang fr odds tunnels --dice 12 --threshold 6 --explode always")
+    assert r.status == 0, r.err
+    assert "28,77" in r.out and "28.77" not in r.out
+    assert "< 0,01" in r.out  # no success at all: possible, so never « 0,00 »
+    assert "chiffres : voir --json" in r.out and "…" not in r.out
+    r = run(capsys, "odds tunnels --dice 12 --threshold 6 --explode always --json")
+    law = test_odds(TestParams(dice=12, threshold=6, explode="always"))
+    p = law.p_where(lambda k: k[0] >= 6 and not k[2])
+    assert Fraction(r.json()["exact"]["p_success"]) == p
+
+
 def test_T10_fight_odds_command(capsys: pytest.CaptureFixture[str]) -> None:
     r = run(capsys, "fight tunnels --dice 1 --endurance 1 --vs-mr 1 --explode never --odds --json")
     assert r.status == 0 and r.json()["p_win"] == 0.75
@@ -301,7 +322,13 @@ def test_T9_reroll_ties_option(capsys: pytest.CaptureFixture[str]) -> None:
     data = r.json()
     assert data["ties_rerolled"] == 1 and data["winner"] == "a" and data["a"]["batches"] == [[5, 6]]
     r = run(capsys, "odds tunnels --dice 1 --vs 1 --explode never --reroll-ties --json")
-    assert r.json() == {"system": "tunnels", "p_a": 0.5, "p_b": 0.5, "p_tie": 0.0}
+    assert r.json() == {
+        "system": "tunnels",
+        "p_a": 0.5,
+        "p_b": 0.5,
+        "p_tie": 0.0,
+        "exact": {"p_a": "1/2", "p_b": "1/2", "p_tie": "0"},
+    }
 
 
 def test_T9_opposition_odds_past_the_needed_bound_when_sides_are_independent(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from meneur.locale import gettext as _
+from meneur.locale.numbers import decimal, percent
 from meneur.systems.krasses.rules import (
     HELP_BONUS,
     NATURAL_FAILURE,
@@ -223,26 +224,26 @@ def render_cooperate(
 def render_odds(console: Console, data: dict[str, Any]) -> None:
     if data["kind"] == "oppose":
         console.print(
-            _("Chance that a wins: [bold]{exact}[/] ({percent:.2f} %)").format(
-                exact=data["exact"], percent=100 * data["p_a_wins"]
+            _("Chance that a wins: [bold]{exact}[/] ({percent})").format(
+                exact=data["exact"], percent=percent(data["p_a_wins"])
             )
         )
         if data["p_tie_round"]:
             console.print(
-                _(
-                    "Ties rolled again: {tie:.2f} % per round, {rerolls:.3f} rerolls on average."
-                ).format(tie=100 * data["p_tie_round"], rerolls=data["expected_rerolls"])
+                _("Ties rolled again: {tie} per round, {rerolls} rerolls on average.").format(
+                    tie=percent(data["p_tie_round"]), rerolls=decimal(data["expected_rerolls"], 3)
+                )
             )
         return
     console.print(
-        _("Chance of success: [bold]{exact}[/] ({percent:.2f} %)").format(
-            exact=data["exact"], percent=100 * data["p_success"]
+        _("Chance of success: [bold]{exact}[/] ({percent})").format(
+            exact=data["exact"], percent=percent(data["p_success"])
         )
     )
     if data["kind"] == "cooperate":
         for index, p in data["p_leader"].items():
             console.print(
-                _("Member {number} leads: {percent:.2f} %").format(
-                    number=int(index) + 1, percent=100 * p
+                _("Member {number} leads: {percent}").format(
+                    number=int(index) + 1, percent=percent(p)
                 )
             )

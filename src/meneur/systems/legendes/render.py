@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.locale.numbers import exact, percent
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -125,8 +126,8 @@ def render_odds(
         style = "green" if key.startswith("win") or key == "extra_die" else ""
         table.add_row(
             f"[{style}]{_(labels[key])}[/]" if style else _(labels[key]),
-            str(probability),
-            f"{float(probability) * 100:.2f}",
+            exact(probability),
+            percent(probability, symbol=False),
         )
     console.print(table)
 

@@ -617,7 +617,8 @@ def odds_command(
     def render(console: Console) -> None:
         from rich.table import Table
 
-        from meneur.systems.obscur.render import percent, pool_text
+        from meneur.locale.numbers import percent
+        from meneur.systems.obscur.render import pool_text
 
         heading = _("{dice}, difficulty {difficulty}").format(
             dice=pool_text(data["pool"]), difficulty=difficulty
@@ -760,7 +761,8 @@ def push_command(
     def render(console: Console) -> None:
         from rich.table import Table
 
-        from meneur.systems.obscur.render import dice_text, percent, pool_text
+        from meneur.locale.numbers import percent
+        from meneur.systems.obscur.render import dice_text, pool_text
 
         if stage == "before":
             console.print(
@@ -886,7 +888,8 @@ def acquire_command(
     data["p_available_exact"] = str(p_available)
 
     def render(console: Console) -> None:
-        from meneur.systems.obscur.render import dice_text, percent
+        from meneur.locale.numbers import percent
+        from meneur.systems.obscur.render import dice_text
 
         console.print(dice_text(data["faces"]))
         console.print(_("Disponibilité: {availability}").format(availability=data["availability"]))

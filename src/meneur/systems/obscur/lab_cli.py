@@ -207,7 +207,7 @@ def _obscur_fight(
     if as_json:
         print_json(data)
         return
-    from meneur.lab.render import decimal, percent
+    from meneur.locale.numbers import decimal, percent
 
     out = console()
     low, high = data["win_interval_95"]

@@ -3,7 +3,6 @@ verdict in words, French game terms kept (Réussite, Marge de Réussite, Maladre
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from meneur.locale import N_, ngettext
@@ -61,10 +60,6 @@ def pool_text(pool: dict[str, Any]) -> str:
 def _dice(count: int) -> str:
     """« 1 dé », « 2 dés », « 0 dé » (French counts 0 and 1 in the singular)."""
     return ngettext("{n} die", "{n} dice", count).format(n=count)
-
-
-def percent(p: float | Fraction) -> str:
-    return f"{float(p) * 100:.2f} %"
 
 
 def verdict_text(data: dict[str, Any]) -> Text:

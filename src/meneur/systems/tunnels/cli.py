@@ -26,6 +26,7 @@ from meneur.cli.params import (
 from meneur.errors import DiceSourceError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.locale.numbers import EXACT_WIDTH, exact, percent
 from meneur.systems.base import CommandGroups
 
 if TYPE_CHECKING:
@@ -604,7 +605,13 @@ def odds_command(
         p_tie = law.p_where(lambda k: k[0] is None)
         if reroll_ties:  # option of T-9: a tie is rolled again, so only the decisive ones count
             p_a, p_b, p_tie = p_a / (1 - p_tie), p_b / (1 - p_tie), Fraction(0)
-        data = {"system": "tunnels", "p_a": float(p_a), "p_b": float(p_b), "p_tie": float(p_tie)}
+        data = {
+            "system": "tunnels",
+            "p_a": float(p_a),
+            "p_b": float(p_b),
+            "p_tie": float(p_tie),
+            "exact": {"p_a": str(p_a), "p_b": str(p_b), "p_tie": str(p_tie)},
+        }
 
         def render_vs(console: Console) -> None:
             from rich.table import Table
@@ -618,7 +625,7 @@ def odds_command(
             table.add_column("%", justify="right")
             table.add_column(_("Exact"), justify="right")
             for label, p in ((_("a wins"), p_a), (_("b wins"), p_b), (_("Tie"), p_tie)):
-                table.add_row(label, f"{float(p) * 100:.2f}", str(p))
+                table.add_row(label, percent(p, symbol=False), exact(p))
             console.print(table)
 
         emit(data, render_vs, as_json=as_json)
@@ -642,6 +649,12 @@ def odds_command(
         "p_exceptional": float(p_exceptional),
         "p_critical": float(p_critical),
         "successes": {str(k): float(v) for k, v in ordered.items()},
+        "exact": {
+            "p_success": str(p_success),
+            "p_exceptional": str(p_exceptional),
+            "p_critical": str(p_critical),
+            "successes": {str(k): str(v) for k, v in ordered.items()},
+        },
     }
 
     def render(console: Console) -> None:
@@ -662,7 +675,7 @@ def odds_command(
             (_("An exceptional success"), p_exceptional),
             (_("A critical failure"), p_critical),
         ):
-            summary.add_row(label, f"{float(p) * 100:.2f}", str(p))
+            summary.add_row(label, percent(p, symbol=False), exact(p))
         console.print(summary)
         table = Table(title=_("Successes"))
         table.add_column(_("Successes"), justify="right")
@@ -671,7 +684,9 @@ def odds_command(
         for count, p in ordered.items():
             style = "green" if count >= threshold else ""
             table.add_row(
-                f"[{style}]{count}[/]" if style else str(count), f"{float(p) * 100:.2f}", str(p)
+                f"[{style}]{count}[/]" if style else str(count),
+                percent(p, symbol=False),
+                exact(p),
             )
         console.print(table)
 
@@ -929,10 +944,14 @@ def _fight_odds(params: FightParams, *, as_json: bool, note: str | None = None) 
         )
     finally:
         bar.stop()
-    data = {"system": "tunnels", "p_win": float(p), "p_lose": float(1 - p)}
-    percent = float(p) * 100
-    shown = f"{percent:.2f}" if 0.01 <= percent <= 99.99 else f"{percent:.6f}"
-    exact = f" ({p})" if p.denominator < 10**12 else ""
+    data = {
+        "system": "tunnels",
+        "p_win": float(p),
+        "p_lose": float(1 - p),
+        "exact": {"p_win": str(p), "p_lose": str(1 - p)},
+    }
+    shown = percent(p)
+    fraction = f" ({p})" if len(str(p)) <= EXACT_WIDTH else ""
 
     def render(console: Console) -> None:
         if note:
@@ -940,9 +959,9 @@ def _fight_odds(params: FightParams, *, as_json: bool, note: str | None = None) 
         line = _("{name} ({force}d6, Endurance {e}) against MR {mr}: wins with {percent}.")
         console.print(
             line.format(
-                name=a.name, force=a.dice, e=a.endurance, mr=b.dice, percent=f"[bold]{shown} %[/]"
+                name=a.name, force=a.dice, e=a.endurance, mr=b.dice, percent=f"[bold]{shown}[/]"
             )
-            + exact
+            + fraction
         )
 
     emit(data, render, as_json=as_json)

@@ -171,7 +171,7 @@ def fight_command(
     if as_json:
         print_json(data)
         return
-    from meneur.lab.render import decimal, percent
+    from meneur.locale.numbers import decimal, percent
 
     out = console()
     out.print(

@@ -1,0 +1,56 @@
+"""Numbers as the reader's language writes them: « 50,00 % » in French, "50.00 %" in English.
+
+Every chance the tool prints goes through :func:`percent`, so a French table never shows
+a decimal point, and a chance that is neither impossible nor certain never reads 0 or 100
+(« < 0,01 % », « > 99,99 % »): rounding must not turn a critical failure that can happen
+into one that cannot. Exact fractions too long to read in a terminal (explosions give
+thousands of digits) say so instead of being cut by the table (:func:`exact`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from meneur.locale import current_language, ngettext
+
+EXACT_WIDTH = 40
+"""Longest exact fraction printed whole in a terminal table."""
+
+
+def decimal(value: float, digits: int = 2) -> str:
+    """``8.81`` (« 8,81 » in French, and in any language the messages fall back to French)."""
+    text = f"{value:.{digits}f}"
+    return text if current_language() == "en" else text.replace(".", ",")
+
+
+def percent(
+    p: float | Fraction, digits: int = 2, *, signed: bool = False, symbol: bool = True
+) -> str:
+    """The chance ``p`` (0 to 1) in percent: ``0.5`` -> « 50,00 % ».
+
+    ``signed`` is for a difference of two chances: it shows ``+`` and is never clamped.
+    ``symbol`` false leaves out « % » (a table whose column says it).
+    """
+    value = float(p) * 100
+    if signed:
+        text = decimal(value, digits)
+        text = text if text.startswith("-") else "+" + text
+    else:
+        unit = 10.0**-digits
+        shown = float(f"{value:.{digits}f}")  # as printed, rounding included
+        if p > 0 and shown == 0:
+            text = "< " + decimal(unit, digits)
+        elif p < 1 and shown >= 100:
+            text = "> " + decimal(100 - unit, digits)
+        else:
+            text = decimal(value, digits)
+    return f"{text} %" if symbol else text
+
+
+def exact(p: Fraction) -> str:
+    """``p`` as a fraction, or how many digits it has when it is too long to print whole."""
+    text = str(p)
+    if len(text) <= EXACT_WIDTH:
+        return text
+    digits = len(str(p.numerator)) + len(str(p.denominator))
+    return ngettext("{n} digit: see --json", "{n} digits: see --json", digits).format(n=digits)

@@ -1,0 +1,50 @@
+"""Chances as each language writes them, never rounded into certainty (locale.numbers)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from meneur.locale import set_language
+from meneur.locale.numbers import EXACT_WIDTH, decimal, exact, percent
+
+
+@pytest.mark.parametrize(
+    ("language", "half", "tiny", "nearly", "gain"),
+    [
+        ("fr", "50,00 %", "< 0,01 %", "> 99,99 %", "+1,2 %"),
+        ("en", "50.00 %", "< 0.01 %", "> 99.99 %", "+1.2 %"),
+    ],
+)
+def test_a_chance_reads_in_the_language_of_the_messages(
+    language: str, half: str, tiny: str, nearly: str, gain: str
+) -> None:
+    set_language(language)
+    assert percent(Fraction(1, 2)) == half
+    assert percent(Fraction(1, 10**9)) == tiny
+    assert percent(1 - Fraction(1, 10**9)) == nearly
+    assert percent(0.0123, 1, signed=True) == gain
+
+
+def test_only_the_impossible_and_the_certain_read_0_and_100() -> None:
+    set_language("fr")
+    assert percent(0) == "0,00 %"
+    assert percent(1) == "100,00 %"
+    assert percent(Fraction(99995, 100000)) == "> 99,99 %"  # 99.995 would print 100.00
+    assert percent(Fraction(5, 100000)) == "0,01 %"  # rounds up to a visible 0.01
+    assert percent(Fraction(4, 100000)) == "< 0,01 %"
+    assert percent(Fraction(1, 3), 1, symbol=False) == "33,3"
+    assert percent(Fraction(1, 1000), 0) == "< 1 %"
+    assert percent(-0.02, 0, signed=True) == "-2 %"
+    assert decimal(8.814) == "8,81"
+
+
+def test_an_exact_fraction_too_long_for_a_table_says_where_it_is() -> None:
+    set_language("en")
+    assert exact(Fraction(251, 729)) == "251/729"
+    long = Fraction(3**200, 2**300)
+    assert len(str(long)) > EXACT_WIDTH
+    assert exact(long) == f"{len(str(3**200)) + len(str(2**300))} digits: see --json"
+    set_language("fr")
+    assert exact(long).endswith("chiffres : voir --json")
