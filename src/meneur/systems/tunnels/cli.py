@@ -248,7 +248,7 @@ def _batches_line(outcome: TestOutcome, lowest: int) -> str:
     for index, batch in enumerate(outcome.batches):
         dice = "  ".join(_die(face, lowest) for face in batch)
         label = _("roll") if index == 0 else _("explosion {n}").format(n=index)
-        parts.append(f"[cyan]{label}:[/] {dice}")
+        parts.append(_("[cyan]{label}:[/] {dice}").format(label=label, dice=dice))
     return "\n".join(parts)
 
 
@@ -888,7 +888,9 @@ def fight_command(
             ):
                 dice_text = _batches_line(test, 4).replace("\n", "  ")
                 mark = "  " + _verdict(test) if test.critical else ""
-                console.print(f"{name} ({count}d6): {dice_text} → [bold]{test.successes}[/]{mark}")
+                side = _("{name} ({count}d6): {dice}")
+                side = side.format(name=name, count=count, dice=dice_text)
+                console.print(f"{side} → [bold]{test.successes}[/]{mark}")
             if r.rerolled:
                 console.print(_("Tie: the exchange is rolled again."))
             elif r.outcome.winner is None:
