@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from pg_helpers import reset_postgres
+from pg_helpers import reset_postgres, worker_database
 
 PG_ENV = "MENEUR_TEST_PG_URL"
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ SKIP_REASON = (
 def postgres_url() -> str | None:
     url = os.environ.get(PG_ENV, "").strip()
     if url:
-        return url
+        return worker_database(url)
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
         done = subprocess.run(
             ["bash", str(ROOT / "scripts" / "postgres")],
@@ -42,7 +42,7 @@ def postgres_url() -> str | None:
             text=True,
             check=True,
         )
-        return done.stdout.strip().splitlines()[-1]
+        return worker_database(done.stdout.strip().splitlines()[-1])
     return None
 
 

@@ -17,7 +17,7 @@ from meneur.rng import PhysicalDice
 from meneur.web.app import create_app
 from meneur.web.state import WebSettings
 from meneur.web.tables import TableInfo, Tables
-from pg_helpers import reset_postgres
+from pg_helpers import reset_postgres, worker_database
 
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 
@@ -78,24 +78,7 @@ def postgres_url() -> str | None:
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail("CI must set MENEUR_TEST_PG_URL: the web tests never skip PostgreSQL there")
         return None
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    from meneur.campaign.engine import parse_url
-
-    base = make_url(parse_url(url))
-    mine = base.set(database=f"{base.database}_web")
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            exists = connection.execute(
-                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": mine.database}
-            ).scalar()
-            if not exists:
-                connection.execute(text(f'CREATE DATABASE "{mine.database}"'))
-    finally:
-        admin.dispose()
-    url = mine.render_as_string(hide_password=False)
+    url = worker_database(url, "web")
     reset_postgres(url)
     return url
 
