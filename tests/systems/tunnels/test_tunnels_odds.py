@@ -11,7 +11,7 @@ from meneur.errors import LimitError
 from meneur.odds import brute_force
 from meneur.odds.montecarlo import agrees
 from meneur.rng import SeededDice
-from meneur.systems.tunnels.odds import opposed_odds, test_odds, winner_odds
+from meneur.systems.tunnels.odds import clear_caches, opposed_odds, test_odds, winner_odds
 from meneur.systems.tunnels.polylaw import batch_law
 from meneur.systems.tunnels.rules import (
     POLICIES,
@@ -157,3 +157,23 @@ def test_params_refuse_pools_past_the_declared_bound() -> None:
     """The one bound on dice (``TestParams.MAX_DICE``) is the params' own."""
     with pytest.raises(LimitError):
         TestParams(TestParams.MAX_DICE + 1, 1)
+
+
+def test_T5_T6_the_whole_law_is_prepared_smallest_pool_first_with_its_work_reported() -> None:
+    """T-5/T-6: ``always`` reads every smaller pool's law; built in order, each level is
+    reported (the command's bar) and the law is the one computed without preparing."""
+    from meneur.systems.tunnels.odds import prepare_whole_law, whole_law_work
+
+    params = TestParams(dice=22, threshold=4, explode="always")
+    clear_caches()
+    reported: list[int] = []
+    prepare_whole_law(params, reported.append)  # the first 20 pools together
+    assert reported == [sum(pool**5 for pool in range(1, 21)), 21**5, 22**5]
+    assert sum(reported) == whole_law_work(params)
+    prepared = test_odds(params)
+    clear_caches()
+    assert test_odds(params) == prepared
+    for policy in ("never", "needed"):  # a second or two at the bound: no bar
+        quiet = TestParams(dice=9, threshold=4, explode=policy)
+        prepare_whole_law(quiet, reported.append)
+        assert whole_law_work(quiet) == 0 and len(reported) == 3

@@ -24,21 +24,27 @@ from meneur.cli.params import (
     sheet_or_character,
 )
 from meneur.errors import DiceSourceError, UsageError
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import EXACT_WIDTH, exact, percent
 from meneur.systems.base import CommandGroups
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from rich.console import Console
 
     from meneur.cli.params import TypedFaces
+    from meneur.odds.dist import Dist
     from meneur.rng import DiceSource
     from meneur.systems.tunnels.combat import Fighter, FightParams
-    from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome
+    from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome, TestParams
 
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
 MAX_TIES = 1000
+VISIBLE = 20_000
+"""One in this many: the smallest chance the successes table gives a row of its own
+(0.005 %, printed 0,01)."""
 
 
 def _policy(text: str) -> str:
@@ -579,7 +585,7 @@ def odds_command(
     from fractions import Fraction
 
     from meneur.cli.output import emit
-    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, test_odds, winner_odds
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, winner_odds
     from meneur.systems.tunnels.rules import OpposedParams, Side, TestParams, check_policy
 
     policy = check_policy(explode)
@@ -635,7 +641,7 @@ def odds_command(
     params = TestParams(
         dice=dice, threshold=threshold, blessed=blessed, cursed=cursed, explode=policy, sixes=rule
     )
-    law3 = test_odds(params)
+    law3 = _whole_law(params)
     p_success = law3.p_where(lambda k: k[0] >= threshold and not k[2])
     p_exceptional = law3.p_where(lambda k: k[1])
     p_critical = law3.p_where(lambda k: k[2])
@@ -681,16 +687,46 @@ def odds_command(
         table.add_column(_("Successes"), justify="right")
         table.add_column("%", justify="right")
         table.add_column(_("Exact"), justify="right")
-        for count, p in ordered.items():
+        shown, rare = _visible(ordered)
+        for count, p in shown.items():
             style = "green" if count >= threshold else ""
             table.add_row(
                 f"[{style}]{count}[/]" if style else str(count),
                 percent(p, symbol=False),
                 exact(p),
             )
+        if rare:
+            together = sum(rare.values(), Fraction(0))
+            table.add_row(
+                ngettext("{n} other count", "{n} other counts", len(rare)).format(n=len(rare)),
+                percent(together, symbol=False),
+                exact(together),
+                style="dim",
+            )
         console.print(table)
 
     emit(data, render, as_json=as_json)
+
+
+def _whole_law(params: TestParams) -> Dist[tuple[int, bool, bool]]:
+    """The test's whole law, with a bar on standard error when it will take a while."""
+    from meneur.lab.progress import LazyBar
+    from meneur.systems.tunnels.odds import prepare_whole_law, test_odds, whole_law_work
+
+    bar = LazyBar(whole_law_work(params), _("Exact odds"))
+    try:
+        prepare_whole_law(params, bar.advance)
+    finally:
+        bar.stop()
+    return test_odds(params)
+
+
+def _visible(law: dict[int, Fraction]) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """The counts worth a row (at least 0.005 %: a row never reads « < 0,01 ») and the
+    others, shown as one row: 60 exploding dice can reach 1,830 successes, and the table
+    would otherwise run to as many lines. ``--json`` keeps every count."""
+    shown = {count: p for count, p in law.items() if p * VISIBLE >= 1}
+    return shown, {count: p for count, p in law.items() if p * VISIBLE < 1}
 
 
 def fight_command(
