@@ -9,9 +9,12 @@ thousands of digits) say so instead of being cut by the table (:func:`exact`).
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from meneur.locale import current_language, ngettext
+
+if TYPE_CHECKING:  # the CLI's start-up: ``fractions`` loads ``decimal``
+    from fractions import Fraction
 
 EXACT_WIDTH = 40
 """Longest exact fraction printed whole in a terminal table."""
