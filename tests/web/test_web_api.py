@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -189,6 +190,18 @@ def test_pages_in_french_and_english(table: Table) -> None:
     table.client.cookies.clear()
     accept = table.client.get(table.gm, headers={"accept-language": "en-GB,en;q=0.8"})
     assert "Roll log" in accept.text
+
+
+def test_chances_read_as_the_page_s_language_writes_them(table: Table) -> None:
+    """« 50,0 % » in French, "50.0 %" in English (the page's filter used to put a comma in
+    both): Force 3, the text's example, threshold 2 without explosion (T-3)."""
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    asked = f"{table.gm}?threshold=2&explode=never"
+    french = table.client.get(asked).text
+    english = table.client.get(f"{asked}&lang=en").text
+    chance = re.compile(r'<span class="chance"[^>]*>([^<]*)</span>')
+    assert "50,0 %" in chance.findall(french) and "50.0 %" not in french
+    assert "50.0 %" in chance.findall(english)
 
 
 def test_physical_dice_typed_by_the_player(table: Table) -> None:
