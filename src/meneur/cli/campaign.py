@@ -20,7 +20,6 @@ from meneur.cli.params import Json, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import decimal, percent
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -486,6 +485,7 @@ def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
     from rich.table import Table
 
     from meneur.cli.output import console
+    from meneur.locale.numbers import decimal, percent
 
     if not table:
         console().print(_("The log is empty."))

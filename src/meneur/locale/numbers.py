@@ -55,5 +55,5 @@ def exact(p: Fraction) -> str:
     text = str(p)
     if len(text) <= EXACT_WIDTH:
         return text
-    digits = len(str(p.numerator)) + len(str(p.denominator))
+    digits = len(text) - 1  # numerator and denominator; a long chance is never whole
     return ngettext("{n} digit: see --json", "{n} digits: see --json", digits).format(n=digits)

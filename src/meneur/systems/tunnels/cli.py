@@ -26,7 +26,6 @@ from meneur.cli.params import (
 from meneur.errors import DiceSourceError, UsageError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import EXACT_WIDTH, exact, percent
 from meneur.systems.base import CommandGroups
 
 if TYPE_CHECKING:
@@ -622,6 +621,8 @@ def odds_command(
         def render_vs(console: Console) -> None:
             from rich.table import Table
 
+            from meneur.locale.numbers import exact, percent
+
             table = Table(
                 title=_("Opposition {a}d6 vs {b}d6 (explode: {policy})").format(
                     a=dice, b=vs, policy=policy
@@ -665,6 +666,8 @@ def odds_command(
 
     def render(console: Console) -> None:
         from rich.table import Table
+
+        from meneur.locale.numbers import exact, percent
 
         for note in (_mode_note(blessed, cursed), _level_note(threshold)):
             if note:
@@ -988,6 +991,8 @@ def _fight_odds(params: FightParams, *, as_json: bool, note: str | None = None) 
         "p_lose": float(1 - p),
         "exact": {"p_win": str(p), "p_lose": str(1 - p)},
     }
+    from meneur.locale.numbers import EXACT_WIDTH, percent
+
     shown = percent(p)
     fraction = f" ({p})" if len(str(p)) <= EXACT_WIDTH else ""
 

@@ -101,12 +101,12 @@ def p_win_against_monster(
             N_("Exact fight odds are computed for at most {limit} dice a side."),
             limit=MAX_OPPOSED_ODDS_DICE,
         )
-    if max(endurance, max_endurance or 0) > MAX_FIGHT_ENDURANCE:
+    full = max(endurance, max_endurance or 0)
+    if full > MAX_FIGHT_ENDURANCE:
         raise LimitError(
             N_("Exact fight odds are computed for an Endurance of at most {limit}."),
             limit=MAX_FIGHT_ENDURANCE,
         )
-    full = max(endurance, max_endurance or 0)
     rounds: dict[int, RoundMoves] = {}
     for m in range(1, mr + 1):
         rounds[m] = round_moves(
