@@ -33,6 +33,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cold import child
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = str(ROOT / "tests" / "systems" / "tunnels")
 LOWEST = {"normal": 4, "blessed": 3, "cursed": 5}
@@ -112,17 +114,6 @@ else:
     icepool_test_law({dice}, {threshold}, lowest={lowest}, policy={policy!r}, rule={sixes!r})
 print(time.perf_counter() - start, time.process_time() - cpu)
 """
-
-
-def child(code: str, budget: float) -> str | None:
-    """The child's standard output, or None past the budget."""
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=budget, check=True
-        )
-    except subprocess.TimeoutExpired:
-        return None
-    return done.stdout
 
 
 def one(

@@ -12,9 +12,9 @@ Run: ``python benchmarks/bench_tunnels_odds.py [--budget S] [--pools 1,5,10,20,4
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 from pathlib import Path
+
+from cold import child
 
 ROOT = Path(__file__).resolve().parent.parent
 ONE = """
@@ -42,13 +42,8 @@ def measure(engine: str, dice: int, policy: str, budget: float) -> float | None:
         threshold=(dice + 1) // 2,
         policy=policy,
     )
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=budget, check=True
-        )
-    except subprocess.TimeoutExpired:
-        return None
-    return float(done.stdout.strip())
+    out = child(code, budget)
+    return None if out is None else float(out.strip())
 
 
 def shown(seconds: float | None, budget: float) -> str:

@@ -15,9 +15,9 @@ Run: ``python benchmarks/bench_tunnels_opposed.py [--quick] [--budget S] [--new-
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 from pathlib import Path
+
+from cold import child
 
 ROOT = Path(__file__).resolve().parent.parent
 ONE = """
@@ -41,13 +41,8 @@ print(time.perf_counter() - start)
 
 def measure(engine: str, dice: int, budget: float) -> float | None:
     code = ONE.format(tests=str(ROOT / "tests" / "systems" / "tunnels"), engine=engine, dice=dice)
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=budget, check=True
-        )
-    except subprocess.TimeoutExpired:
-        return None
-    return float(done.stdout.strip())
+    out = child(code, budget)
+    return None if out is None else float(out.strip())
 
 
 def shown(seconds: float | None, budget: float, tried: bool) -> str:
