@@ -135,6 +135,45 @@ def test_plain_roll_does_not_import_heavy_modules() -> None:
     assert done.stdout.strip().splitlines()[-1] == "HEAVY:"
 
 
+@pytest.mark.parametrize(
+    ("command", "data"),
+    [
+        (["roll", "3d6"], False),
+        (["test", "tunnels", "--dice", "3", "--threshold", "2"], False),
+        (["test", "krasses", "--bonus", "5", "--difficulty", "15"], True),
+    ],
+)
+def test_start_up_leaves_out_what_the_command_does_not_use(command: list[str], data: bool) -> None:
+    """Issue 18, start-up: secure dice without ``secrets`` (hmac, OpenSSL), messages from the
+    marshalled catalogue (no ``.mo`` parse), no JSON without ``--json``, no TOML parser
+    unless rule data is read (Krâsses' difficulties), and no ``simulate`` commands
+    (``register_lab_cli``) outside ``meneur simulate``."""
+    late = ["secrets", "hmac", "_hashlib", "json", "meneur.cli.labkit"]
+    late += [f"meneur.systems.{s}.lab_cli" for s in ("tunnels", "krasses", "obscur", "legendes")]
+    late += [] if data else ["tomllib"]
+    code = (
+        "import sys, gettext; from meneur.cli.main import run;"
+        "parsed = []; gettext.GNUTranslations._parse = lambda *a: parsed.append(1);"
+        f"run({command!r}); late = [m for m in {late!r} if m in sys.modules];"
+        "print('LATE:' + ','.join(late), 'PARSED:', len(parsed))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "LATE: PARSED: 0"
+
+
+def test_simulate_still_reaches_every_system_s_lab_commands() -> None:
+    """``register_lab_cli`` runs for ``meneur simulate``: each group lists its systems."""
+    import typer
+
+    from meneur.cli.main import build_app
+
+    app = typer.main.get_command(build_app(("simulate", "test")))
+    tests = app.commands["simulate"].commands["test"].commands  # type: ignore[attr-defined]
+    assert {"tunnels", "krasses", "obscur", "legendes"} <= set(tests)
+    tunnels_only = typer.main.get_command(build_app(("test", "tunnels")))
+    assert "tunnels" not in tunnels_only.commands["simulate"].commands  # type: ignore[attr-defined]
+
+
 def test_lazily_registered_commands_are_all_listed_and_reachable() -> None:
     """Campaign and lab modules load only for their own commands; none may fall through."""
     import typer

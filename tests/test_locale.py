@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import gettext as gettext_module
+import io
+
 import pytest
 
 from meneur.errors import RuleError
-from meneur.locale import N_, detect_language, gettext, set_language
+from meneur.locale import (
+    CACHE_NAME,
+    LOCALE_DIR,
+    N_,
+    MarshalledTranslations,
+    _catalogue,
+    cache_record,
+    detect_language,
+    gettext,
+    read_cache,
+    set_language,
+)
 from meneur.locale.build import problems
 
 
@@ -34,3 +48,40 @@ def test_errors_render_in_the_current_language() -> None:
 def test_unknown_language_is_refused() -> None:
     with pytest.raises(ValueError):
         set_language("xx")
+
+
+def _shipped() -> tuple[bytes, bytes]:
+    folder = LOCALE_DIR / "fr" / "LC_MESSAGES"
+    return (folder / "meneur.mo").read_bytes(), (folder / CACHE_NAME).read_bytes()
+
+
+def test_the_marshalled_catalogue_says_what_the_mo_says() -> None:
+    """Issue 18 (start-up): every message and plural form read from the marshalled cache
+    equals what ``gettext`` parses from the ``.mo``; the shipped catalogue uses it."""
+    mo, record = _shipped()
+    parsed = gettext_module.GNUTranslations(io.BytesIO(mo))
+    cached = read_cache(mo, record)
+    assert cached is not None
+    assert isinstance(_catalogue("fr"), MarshalledTranslations)
+    keys = list(parsed._catalog)  # type: ignore[attr-defined]
+    assert len(keys) > 1000
+    for key in keys:
+        if isinstance(key, tuple):
+            for count in (0, 1, 2, 5, 1_000_000):
+                assert cached.ngettext(key[0], "?", count) == parsed.ngettext(key[0], "?", count)
+        else:
+            assert cached.gettext(key) == parsed.gettext(key)
+    assert cached.gettext("no such message") == "no such message"
+    assert cached.ngettext("one {n}", "many {n}", 3) == "many {n}"
+
+
+def test_a_stale_or_damaged_marshalled_catalogue_is_not_used() -> None:
+    """A cache made from another ``.mo`` (same size or not), cut short, or not a record:
+    ``None``, and the ``.mo`` is parsed instead."""
+    mo, record = _shipped()
+    changed = bytes([mo[0] ^ 1]) + mo[1:]
+    assert read_cache(changed, record) is None
+    assert read_cache(mo + b"\0", record) is None
+    assert read_cache(mo, record[: len(record) // 2]) is None
+    assert read_cache(mo, b"not marshal") is None
+    assert read_cache(mo, cache_record(mo, {}, "n != 1")) is not None

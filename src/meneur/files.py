@@ -6,16 +6,16 @@
   name in ``$MENEUR_DATA_DIR/<system>/`` (or the user config directory) overrides it.
 * Writes go to a temporary file in the same folder, then replace the old one atomically:
   a crash leaves either the old sheet or the new one, never half of either.
+
+Every command imports this module (through the roll log); the parsers, ``tempfile`` and
+``importlib.resources`` load inside the functions that use them, so that a command
+reading no file does not pay for them at start-up.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
-import tomllib
 from abc import ABC, abstractmethod
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -80,19 +80,7 @@ def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SheetError(N_("{path} is not UTF-8 text."), path=str(path)) from None
-    try:
-        data: Any = tomllib.loads(text) if path.suffix.lower() == ".toml" else json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SheetError(
-            N_("{path} is not valid JSON (line {line}, column {column})."),
-            path=str(path),
-            line=error.lineno,
-            column=error.colno,
-        ) from None
-    except tomllib.TOMLDecodeError as error:
-        raise SheetError(
-            N_("{path} is not valid TOML: {reason}."), path=str(path), reason=str(error)
-        ) from None
+    data = _parse_toml(text, path) if path.suffix.lower() == ".toml" else _parse_json(text, path)
     if not isinstance(data, dict):
         raise SheetError(
             N_("{path} must hold an object of fields, not a list or a value."), path=str(path)
@@ -100,8 +88,35 @@ def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
     return data
 
 
+def _parse_json(text: str, path: Path) -> Any:
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SheetError(
+            N_("{path} is not valid JSON (line {line}, column {column})."),
+            path=str(path),
+            line=error.lineno,
+            column=error.colno,
+        ) from None
+
+
+def _parse_toml(text: str, path: Path) -> Any:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SheetError(
+            N_("{path} is not valid TOML: {reason}."), path=str(path), reason=str(error)
+        ) from None
+
+
 def write_sheet(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` as a JSON sheet, atomically."""
+    import json
+
     write_text_atomically(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
@@ -114,6 +129,8 @@ def write_text_atomically(path: Path, text: str) -> None:
     if isinstance(path, SheetElsewhere):
         path.write_document(parse_document(text.encode("utf-8"), path))
         return
+    import tempfile
+
     try:
         directory = path.expanduser().resolve().parent
         descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
@@ -137,5 +154,7 @@ def load_data(system: str, name: str) -> dict[str, Any]:
     override = user_data_dir() / system / f"{name}.toml"
     if override.is_file():
         return parse_document(override.read_bytes(), override)
+    from importlib import resources
+
     shipped = resources.files(f"meneur.systems.{system}").joinpath("data", f"{name}.toml")
     return parse_document(shipped.read_bytes(), Path(f"{system}/data/{name}.toml"))

@@ -30,7 +30,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -341,6 +340,8 @@ def judge(check: Check[Any, Any], params: Any, outcome: Any) -> dict[str, Any] |
         if score is None:
             return None
         weights[score] = weights.get(score, 0) + weight
+    from fractions import Fraction  # here: a command that logs nothing never loads it
+
     total = sum(weights.values())
     below = 0
     rank = Fraction(0)

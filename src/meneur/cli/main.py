@@ -156,7 +156,10 @@ def build_app(wanted: Sequence[str] = ()) -> typer.Typer:
         groups.group(*name.split()[:1])
     if wanted and wanted[0] in groups.groups_by_name():
         for system in systems_named_in(wanted, SYSTEMS):
-            system.register_cli(groups)
+            if wanted[0] == "simulate":
+                system.register_lab_cli(groups)
+            else:
+                system.register_cli(groups)
     first = wanted[0] if wanted else None
     if first is None or first in CAMPAIGN_COMMANDS:  # `meneur roll` need not import them
         from meneur.cli.campaign import register as register_campaign

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, cast
 
 from meneur.dice.ast import (
@@ -34,6 +33,8 @@ MAX_NESTING = 50
 
 @cache
 def grammar_text() -> str:
+    from importlib import resources  # here: ``NdX±K`` rolls never read the grammar
+
     return resources.files("meneur.dice").joinpath("grammar.lark").read_text(encoding="utf-8")
 
 

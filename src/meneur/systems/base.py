@@ -384,7 +384,15 @@ class System(ABC):
 
     @abstractmethod
     def register_cli(self, groups: CommandGroups) -> None:
-        """Add the system's commands to the CLI's groups."""
+        """Add the system's commands to the CLI's groups (all but ``simulate``'s)."""
+
+    def register_lab_cli(self, groups: CommandGroups) -> None:
+        """Optional hook: add the system's ``simulate fight|policy|sweep|test`` commands.
+
+        Apart from :meth:`register_cli` so that only ``meneur simulate ...`` imports
+        them: every other command would pay for modules it never runs.
+        """
+        return None
 
     def lab_adapter(self) -> object | None:
         """Optional hook: the system's :class:`meneur.lab.adapter.Adapter`, which

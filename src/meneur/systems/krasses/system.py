@@ -39,10 +39,13 @@ class KrassesSystem(System):
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.krasses.cli import register
-        from meneur.systems.krasses.lab_cli import register as register_lab
 
         register(groups)
-        register_lab(groups)
+
+    def register_lab_cli(self, groups: CommandGroups) -> None:
+        from meneur.systems.krasses.lab_cli import register
+
+        register(groups)
 
 
 SYSTEM = KrassesSystem()

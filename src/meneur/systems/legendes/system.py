@@ -42,10 +42,13 @@ class LegendesSystem(System):
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.legendes.cli import register
-        from meneur.systems.legendes.lab_cli import register as register_lab
 
         register(groups)
-        register_lab(groups)
+
+    def register_lab_cli(self, groups: CommandGroups) -> None:
+        from meneur.systems.legendes.lab_cli import register
+
+        register(groups)
 
 
 @cache

@@ -33,12 +33,15 @@ class ObscurSystem(System):
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.obscur.cli import register
-        from meneur.systems.obscur.lab_cli import register as register_lab
         from meneur.systems.obscur.play_cli import register as register_play
 
         register(groups)
         register_play(groups)
-        register_lab(groups)
+
+    def register_lab_cli(self, groups: CommandGroups) -> None:
+        from meneur.systems.obscur.lab_cli import register
+
+        register(groups)
 
 
 @cache

@@ -50,10 +50,13 @@ class TunnelsSystem(System):
 
     def register_cli(self, groups: CommandGroups) -> None:
         from meneur.systems.tunnels.cli import register
-        from meneur.systems.tunnels.lab_cli import register as register_lab
 
         register(groups)
-        register_lab(groups)
+
+    def register_lab_cli(self, groups: CommandGroups) -> None:
+        from meneur.systems.tunnels.lab_cli import register
+
+        register(groups)
 
 
 SYSTEM = TunnelsSystem()
