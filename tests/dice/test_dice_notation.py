@@ -47,6 +47,8 @@ def test_keep_highest_drops_the_lowest() -> None:
         ("6d10cs>=8", [8, 7, 10, 1, 9, 3], 3),
         ("6d10cs>8", [8, 7, 10, 1, 9, 3], 2),
         ("3d6cs6", [6, 6, 1], 2),
+        ("1d1cs>=0dh1", [1], 0),  # found by the grammar's property: the dropped die
+        ("4d10cs>=8dh2", [9, 8, 10, 3], 1),  # dropped after counting: 8 is the one left
     ],
 )
 def test_modifiers(text: str, faces: list[int], total: int) -> None:

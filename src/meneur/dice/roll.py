@@ -147,7 +147,8 @@ def _roll_dice(node: DiceRoll, budget: _Budget) -> RolledDice:
             dice = [replace(d, success=d.kept and condition.matches(d.face)) for d in dice]
         else:
             dice = _keep(dice, modifier.kind, modifier.amount or 0)
-    if counting:
+    if counting:  # a die dropped after ``cs`` judged it (``cs>=5dh1``) counts no more
+        dice = [replace(d, success=False) if d.success and not d.kept else d for d in dice]
         total = sum(1 for d in dice if d.success)
     else:
         total = sum(d.face for d in dice if d.kept)
