@@ -22,6 +22,14 @@ from meneur.text import fold
 MODES = ("normal", "blessed", "cursed")
 POLICIES = ("needed", "always", "never")
 NAMES = ("success", "exceptional", "critical")
+PARALLEL_WORK = 36_000
+"""A test grid whose estimated work, (largest pool)² × (largest threshold + 1), reaches
+this computes its modes in worker processes (:meth:`TunnelsAdapter.panel_groups`).
+
+The estimate follows the serial times measured on this 2-core machine (three modes, three
+policies, cold): 1..30 × 1..30 (27,900) takes ~0.6 s, no more than a worker's start and
+the result's transfer cost, and stays serial; 1..60 × 1..10 (39,600) ~1.1 s and 1..40 ×
+1..40 (65,600) ~1.5 s go to workers. Tests lower it to take the parallel path cheaply."""
 
 
 def mode_label(mode: str) -> str:
@@ -96,6 +104,39 @@ class TunnelsAdapter(Adapter):
             Axis("dice", N_("Dice"), row_values),
             Axis("vs_dice", N_("Opposing dice (MR)"), col_values),
         )
+
+    def panel_groups(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panels: Axis,
+        rows: Axis,
+        columns: Axis,
+    ) -> Sequence[Sequence[int]]:
+        """One group per mode (T-3: normal, blessed, cursed) of a heavy test grid.
+
+        The modes share nothing (each has its own lowest succeeding face, the key of every
+        table of :mod:`~meneur.systems.tunnels.passlaw`), while the policies of one mode
+        do: ``needed`` reads the ``always`` family of its mode, so they stay together. A
+        grid without an exploding policy (``never``: ~0.15 s at 60 dice), an opposition,
+        or a grid below :data:`PARALLEL_WORK` is computed in one process.
+
+        The estimate supposes cold caches, as in a fresh ``meneur table``: a worker builds
+        its mode's tables anew. A long-lived process that asks for a heavy grid piece by
+        piece (a row of dice at a time) computes faster from its own warm caches with
+        ``MENEUR_WORKERS=1`` (the benchmark's row-by-row figures do so).
+        """
+        chosen = [panel for panel in panels.values if isinstance(panel, tuple)]
+        if check != "test" or all(policy == "never" for _mode, policy in chosen):
+            return ()
+        dice = max(n for n in rows.values if isinstance(n, int))
+        threshold = max(t for t in columns.values if isinstance(t, int))
+        if dice * dice * (threshold + 1) < PARALLEL_WORK:
+            return ()
+        modes: dict[str, list[int]] = {}
+        for index, (mode, _policy) in enumerate(chosen):
+            modes.setdefault(mode, []).append(index)
+        return tuple(modes.values())
 
     def measures(self, check: str) -> tuple[Measure, ...]:
         if check == "test":
