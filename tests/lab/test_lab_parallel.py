@@ -8,6 +8,7 @@ own grid is compared in ``tests/systems/tunnels/test_tunnels_parallel_grid.py``.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
 from collections.abc import Hashable, Mapping, Sequence
@@ -32,7 +33,7 @@ class ToyAdapter(Adapter):
     """Cells ``100 p + 10 r + c`` (exact), the process that computed them, and an error
     on demand (the panel ``d`` with the variant ``fail=yes``)."""
 
-    options: ClassVar[Mapping[str, tuple[str, ...]]] = {"fail": ("no", "yes")}
+    options: ClassVar[Mapping[str, tuple[str, ...]]] = {"fail": ("no", "yes", "die")}
 
     def __init__(self, *, grouped: bool = True) -> None:
         super().__init__(SYSTEM)
@@ -71,6 +72,8 @@ class ToyAdapter(Adapter):
         assert isinstance(panel, str) and isinstance(row, int) and isinstance(column, int)
         if panel == "d" and variant.get("fail") == "yes":
             raise LimitError(N_LIMIT, limit=7)
+        if panel == "c" and variant.get("fail") == "die" and multiprocessing.parent_process():
+            os._exit(3)  # a worker killed mid-grid (out of memory, kill -9)
         if (row, column) == (2, 2):
             return None  # a hole stays a hole
         value = 100 * PANELS.index(panel) + 10 * row + column
@@ -139,6 +142,16 @@ def test_an_error_in_a_worker_is_the_same_one_line_error() -> None:
         ToyAdapter().grid(variant={"fail": "yes"})
     assert str(raised.value) == str(LimitError(N_LIMIT, limit=7))  # "... at most 7 ..."
     assert "7" in str(raised.value)
+
+
+@TWO_CORES
+def test_the_rows_of_a_worker_that_died_are_computed_here() -> None:
+    """Processes are a speed-up, not a requirement: the grid is whole all the same."""
+    grid = ToyAdapter().grid(variant={"fail": "die"})
+    serial = ToyAdapter(grouped=False).grid(variant={"fail": "die"})
+    assert values(grid) == values(serial) and not grid.interrupted
+    here = {p for (p, _r, _c), cell in grid.cells.items() if int(cell["pid"]) == os.getpid()}
+    assert 2 in here  # the panel whose worker died
 
 
 def test_an_error_pickles_with_its_parameters() -> None:

@@ -2,7 +2,7 @@
 integer weights as the serial grid, in the same order; small grids stay in one process.
 
 ``PARALLEL_WORK`` is lowered here so that a grid of a few seconds at most takes the
-parallel path (the real threshold is met from ~40 dice).
+parallel path (the real threshold is met from ~47 dice and thresholds).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_T3_a_group_is_one_mode_with_all_its_policies() -> None:
     ("check", "variant", "rows", "columns", "panels"),
     [
         ("test", {}, "1..6", "1..6", None),  # small: a worker costs more than the grid
-        ("test", {}, "1..30", "1..30", None),
+        ("test", {}, "1..40", "1..40", None),  # ~1.5 s: two workers take as long
         ("test", {"explode": "never"}, "1..60", "1..60", None),  # no explosion: numpy, fast
         ("test", {}, "1..60", "1..60", "normal"),  # one mode: one group
         ("oppose", {}, "1..6", "1..6", None),

@@ -22,14 +22,17 @@ from meneur.text import fold
 MODES = ("normal", "blessed", "cursed")
 POLICIES = ("needed", "always", "never")
 NAMES = ("success", "exceptional", "critical")
-PARALLEL_WORK = 36_000
+PARALLEL_WORK = 100_000
 """A test grid whose estimated work, (largest pool)² × (largest threshold + 1), reaches
 this computes its modes in worker processes (:meth:`TunnelsAdapter.panel_groups`).
 
-The estimate follows the serial times measured on this 2-core machine (three modes, three
-policies, cold): 1..30 × 1..30 (27,900) takes ~0.6 s, no more than a worker's start and
-the result's transfer cost, and stays serial; 1..60 × 1..10 (39,600) ~1.1 s and 1..40 ×
-1..40 (65,600) ~1.5 s go to workers. Tests lower it to take the parallel path cheaply."""
+Measured on this 2-core machine (three modes, three policies, a fresh process, one
+process against two workers): a worker takes ~0.33 s to send its first row, and two
+FLINT computations side by side each run ~10-25 % slower, so two workers only pay from
+~2 s of serial work. 1..40 × 1..40 (65,600): 1.46 s serial, 1.64 s with workers; 1..45 ×
+1..45 (93,150): 2.07 s and 2.11 s; 1..60 × 1..30 (111,600): 3.01 s and 2.61 s; 1..50 ×
+1..50 (127,500): 2.84 s and 2.49 s; 1..60 × 1..60: ~5.5 s and ~4.2 s. Tests lower it to
+take the parallel path cheaply."""
 
 
 def mode_label(mode: str) -> str:
