@@ -118,7 +118,8 @@ class Grid:
     interrupted: bool = False
     """Ctrl-C stopped the computation: the cells are those done so far."""
     workers: int = 0
-    """Worker processes that computed it (0: this process alone, see :mod:`meneur.lab.parallel`)."""
+    """Worker processes it was handed to (0: computed in this process alone; see
+    :mod:`meneur.lab.parallel`, whose rows a worker did not send are computed here)."""
 
     def headline(self, panel: int, row: int, column: int) -> Fraction | None:
         cell = self.cells.get((panel, row, column))
