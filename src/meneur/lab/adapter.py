@@ -180,9 +180,11 @@ class Adapter(ABC):
         may compute in separate worker processes (:mod:`meneur.lab.parallel`).
 
         Panels that share caches (one's table reads another's) belong to one group, which
-        one process computes in the serial order; groups must share nothing, so that each
-        worker computes exactly the cells the serial grid would. Every panel is in exactly
-        one group; the heaviest group comes first (handed out first).
+        one process computes in the serial order: apart, each would build the shared
+        tables again. A cell must not depend on what its process computed before (caches
+        save time, never change a value), so that each worker computes exactly the cells
+        the serial grid would. Every panel is in exactly one group; the heaviest group
+        comes first (handed out first).
 
         Return no group (or one) when the grid is too light to pay for processes: starting
         a worker costs a few tenths of a second, more than most grids take. By default a
