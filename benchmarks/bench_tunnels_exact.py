@@ -9,9 +9,11 @@ Every figure is a cold computation (caches cleared) in a fresh process capped at
    the whole law of successes (``odds.test_odds``);
 2. the lab grid ``dice 1..D x threshold 1..D x 3 modes`` per policy (``--grid D``, the
    target: the three policies in 5 s), row by row, with the largest pool reached when the
-   budget runs out, wall-clock and CPU time (the machine is shared); then the three
-   policies in one process ("one run"), as ``meneur table tunnels`` computes them (the
-   ``needed`` table reads the ``always`` one);
+   budget runs out, wall-clock and CPU time (the machine is shared); then the whole grid,
+   the three policies at once ("one run", the ``needed`` table reads the ``always`` one),
+   as ``meneur table tunnels --rows 1..D --cols 1..D`` computes it: in one process
+   (``MENEUR_WORKERS=1``) and over worker processes, one mode each (``meneur.lab.parallel``),
+   side by side, each with its CPU time (the parent's and its workers');
 3. grids ``dice 1..N x threshold 1..N`` (normal mode) for ``always`` and ``needed``,
    growing N, against icepool (``tests/systems/tunnels/tunnels_icepool.py``: one batch as
    a multiset evaluator, explosions as a recursive map); every probability is checked
@@ -72,12 +74,13 @@ out = {{
 print(json.dumps([seconds, out]))
 """
 LAB_ROWS = """
-import time
+import os, time
+os.environ["MENEUR_WORKERS"] = "1"  # row by row in one process: the caches serve the next row
 from meneur.lab import fastgrid
 from meneur.systems.tunnels import lab_grid
 from meneur.systems.tunnels.lab_adapter import ADAPTER
 from meneur.systems.tunnels.odds import clear_caches
-variant = {{}} if {policy!r} == "one run" else {{"explode": {policy!r}}}
+variant = {{"explode": {policy!r}}}
 ADAPTER.grid("test", variant, "1", "1")  # imports done before the clock
 clear_caches()
 fastgrid.clear_caches()
@@ -89,6 +92,25 @@ for n in range(1, {top} + 1):
     grid = ADAPTER.grid("test", variant, f"{{n}}", "1..{top}")
     cells += len(grid.cells)
     print(n, cells, time.perf_counter() - start, time.process_time() - cpu, flush=True)
+"""
+ONE_RUN = """
+import os, resource, time
+os.environ["MENEUR_WORKERS"] = {processes!r}
+from meneur.systems.tunnels.lab_adapter import ADAPTER
+ADAPTER.grid("test", {{}}, "1", "1")  # imports done before the clock
+def cpu():
+    return sum(
+        getattr(resource.getrusage(who), field)
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+        for field in ("ru_utime", "ru_stime")
+    )
+used, start = cpu(), time.perf_counter()
+grid = ADAPTER.grid("test", {{}}, "1..{top}", "1..{top}")
+wall = time.perf_counter() - start
+if grid.workers:  # the server reaped its workers: reaping it counts their CPU time here
+    from multiprocessing import forkserver
+    forkserver._forkserver._stop()
+print(len(grid.cells), grid.workers, wall, cpu() - used)
 """
 ONE = """
 import sys, time
@@ -167,7 +189,15 @@ def lab_grid(top: int, budget: float) -> None:
         seconds, cpu = _grid_row(policy, top, budget)
         total, cpu_total = total + seconds, cpu_total + cpu
     print(f"{'all':<8}{'':>8}{total:>11,.2f}s{cpu_total:>9,.2f}s", flush=True)
-    _grid_row("one run", top, budget)  # the three in one process, as ``meneur table`` runs
+    print("one run: the whole grid at once, as `meneur table tunnels` computes it")
+    for processes in ("1", ""):  # one process, then as many workers as cores and modes
+        out = child(ONE_RUN.format(top=top, processes=processes), budget)
+        if out is None:
+            print(f"{'one run':<8}{'-':>8}{'> ' + format(budget, 'g') + ' s':>12}", flush=True)
+            continue
+        cells, workers, seconds, cpu = out.split()
+        how = f"{workers} worker processes" if int(workers) else "one process"
+        print(f"{'one run':<8}{cells:>8}{float(seconds):>11,.2f}s{float(cpu):>9,.2f}s   {how}")
 
 
 def _grid_row(policy: str, top: int, budget: float) -> tuple[float, float]:

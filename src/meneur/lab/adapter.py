@@ -9,12 +9,12 @@ params and reads the system's own exact odds: the lab adds no rule of its own he
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
 from meneur.errors import UsageError
-from meneur.lab.grid import Axis, Cell, Grid, Measure, compute, parse_variant
+from meneur.lab.grid import Axis, Cell, Grid, Measure, check_size, compute, parse_variant
 from meneur.locale import N_
 from meneur.systems.base import Check, System
 
@@ -168,6 +168,30 @@ class Adapter(ABC):
     def option(self, variant: Mapping[str, str], key: str) -> str:
         return variant.get(key, self.options[key][0])
 
+    def panel_groups(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panels: Axis,
+        rows: Axis,
+        columns: Axis,
+    ) -> Sequence[Sequence[int]]:
+        """Optional: the groups of panels (indices into ``panels.values``) that :meth:`grid`
+        may compute in separate worker processes (:mod:`meneur.lab.parallel`).
+
+        Panels that share caches (one's table reads another's) belong to one group, which
+        one process computes in the serial order: apart, each would build the shared
+        tables again. A cell must not depend on what its process computed before (caches
+        save time, never change a value), so that each worker computes exactly the cells
+        the serial grid would. Every panel is in exactly one group; the heaviest group
+        comes first (handed out first).
+
+        Return no group (or one) when the grid is too light to pay for processes: starting
+        a worker costs a few tenths of a second, more than most grids take. By default a
+        grid is computed in this process.
+        """
+        return ()
+
     def grid(
         self,
         check: str | None = None,
@@ -177,24 +201,46 @@ class Adapter(ABC):
         panels: str | None = None,
         progress: Any = None,
     ) -> Grid:
+        """The grid of exact odds; over several processes when :meth:`panel_groups` says
+        it pays (the same cells, in the same order, as computed here)."""
         check = self.check_name(check)
         variant = dict(variant or {})
-        panel_axis, row_axis, column_axis = self.axes(check, variant, rows, columns, panels)
+        axes = self.axes(check, variant, rows, columns, panels)
+        check_size(*axes)  # before any process starts
         if progress is not None and hasattr(progress, "total"):  # a LazyBar: the cells to do
-            progress.total = max(
-                1, len(panel_axis.values) * len(row_axis.values) * len(column_axis.values)
-            )
+            progress.total = max(1, len(axes[0].values) * len(axes[1].values) * len(axes[2].values))
+        advance = None if progress is None else getattr(progress, "advance", progress)
+        groups = self.panel_groups(check, variant, *axes)
+        if len(groups) > 1:
+            from meneur.lab.parallel import compute_groups, workers
+
+            processes = workers(len(groups))
+            if processes > 1:
+                return compute_groups(self, check, variant, axes, groups, processes, advance)
+        return self.serial_grid(check, variant, *axes, advance)
+
+    def serial_grid(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panels: Axis,
+        rows: Axis,
+        columns: Axis,
+        progress: Callable[[int], None] | None = None,
+    ) -> Grid:
+        """The grid of these axes computed in this process, panel after panel, row after
+        row (a worker's share of a parallel grid is computed the same way)."""
         return compute(
             system=self.system,
             check=check,
             variant=variant,
-            panels=panel_axis,
-            rows=row_axis,
-            columns=column_axis,
+            panels=panels,
+            rows=rows,
+            columns=columns,
             measures=self.measures(check),
             cell=lambda p, r, c: self.cell(check, variant, p, r, c),
             row=lambda p, r, columns: self.row(check, variant, p, r, columns),
-            progress=None if progress is None else getattr(progress, "advance", progress),
+            progress=progress,
         )
 
     def check_name(self, check: str | None) -> str:

@@ -20,8 +20,11 @@ from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
 from meneur.text import fold
 
-MAX_CELLS = 20_000
-"""The most cells one table may hold (a guard: a typo must not start an hour of work)."""
+MAX_CELLS = 40_000
+"""The most cells one table may hold (a guard: a typo must not start an hour of work).
+
+The largest exact grid offered fits in one table: 60 dice × 60 thresholds × 9 panels
+(3 modes × 3 explosion policies), 32,400 cells, a few seconds."""
 MAX_AXIS = 200
 
 
@@ -114,6 +117,9 @@ class Grid:
     cells: dict[tuple[int, int, int], Cell] = field(default_factory=dict)
     interrupted: bool = False
     """Ctrl-C stopped the computation: the cells are those done so far."""
+    workers: int = 0
+    """Worker processes it was handed to (0: computed in this process alone; see
+    :mod:`meneur.lab.parallel`, whose rows a worker did not send are computed here)."""
 
     def headline(self, panel: int, row: int, column: int) -> Fraction | None:
         cell = self.cells.get((panel, row, column))
@@ -174,6 +180,17 @@ def jsonable(value: Hashable) -> Any:
     return str(value)
 
 
+def check_size(panels: Axis, rows: Axis, columns: Axis) -> None:
+    """Refuse a grid of more than :data:`MAX_CELLS` cells, before any work starts."""
+    size = len(panels.values) * len(rows.values) * len(columns.values)
+    if size > MAX_CELLS:
+        raise LimitError(
+            N_("A table holds at most {limit} cells, not {cells}: narrow the grid."),
+            limit=MAX_CELLS,
+            cells=size,
+        )
+
+
 CellFunction = Callable[[Hashable, Hashable, Hashable], Cell | None]
 RowFunction = Callable[[Hashable, Hashable, Sequence[Hashable]], Sequence[Cell | None] | None]
 
@@ -197,13 +214,7 @@ def compute(
     from one distribution (a threshold or a difficulty only cuts the same law).
     Ctrl-C stops it with the cells done so far (``grid.interrupted``).
     """
-    size = len(panels.values) * len(rows.values) * len(columns.values)
-    if size > MAX_CELLS:
-        raise LimitError(
-            N_("A table holds at most {limit} cells, not {cells}: narrow the grid."),
-            limit=MAX_CELLS,
-            cells=size,
-        )
+    check_size(panels, rows, columns)
     grid = Grid(system, check, dict(variant), panels, rows, columns, tuple(measures))
     try:
         cells = grid.cells

@@ -22,6 +22,17 @@ from meneur.text import fold
 MODES = ("normal", "blessed", "cursed")
 POLICIES = ("needed", "always", "never")
 NAMES = ("success", "exceptional", "critical")
+PARALLEL_WORK = 100_000
+"""A test grid whose estimated work, (largest pool)² × (largest threshold + 1), reaches
+this computes its modes in worker processes (:meth:`TunnelsAdapter.panel_groups`).
+
+Measured on this 2-core machine (three modes, three policies, a fresh process, one
+process against two workers): a worker takes ~0.33 s to send its first row, and two
+FLINT computations side by side each run ~10-25 % slower, so two workers only pay from
+~2 s of serial work. 1..40 × 1..40 (65,600): 1.46 s serial, 1.64 s with workers; 1..45 ×
+1..45 (93,150): 2.07 s and 2.11 s; 1..60 × 1..30 (111,600): 3.01 s and 2.61 s; 1..50 ×
+1..50 (127,500): 2.84 s and 2.49 s; 1..60 × 1..60: ~5.5 s and ~4.2 s. Tests lower it to
+take the parallel path cheaply."""
 
 
 def mode_label(mode: str) -> str:
@@ -96,6 +107,39 @@ class TunnelsAdapter(Adapter):
             Axis("dice", N_("Dice"), row_values),
             Axis("vs_dice", N_("Opposing dice (MR)"), col_values),
         )
+
+    def panel_groups(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panels: Axis,
+        rows: Axis,
+        columns: Axis,
+    ) -> Sequence[Sequence[int]]:
+        """One group per mode (T-3: normal, blessed, cursed) of a heavy test grid.
+
+        The modes share nothing (each has its own lowest succeeding face, the key of every
+        table of :mod:`~meneur.systems.tunnels.passlaw`), while the policies of one mode
+        do: ``needed`` reads the ``always`` family of its mode, so they stay together. A
+        grid without an exploding policy (``never``: ~0.15 s at 60 dice), an opposition,
+        or a grid below :data:`PARALLEL_WORK` is computed in one process.
+
+        The estimate supposes cold caches, as in a fresh ``meneur table``: a worker builds
+        its mode's tables anew. A long-lived process that asks for a heavy grid piece by
+        piece (a row of dice at a time) computes faster from its own warm caches with
+        ``MENEUR_WORKERS=1`` (the benchmark's row-by-row figures do so).
+        """
+        chosen = [panel for panel in panels.values if isinstance(panel, tuple)]
+        if check != "test" or all(policy == "never" for _mode, policy in chosen):
+            return ()
+        dice = max(n for n in rows.values if isinstance(n, int))
+        threshold = max(t for t in columns.values if isinstance(t, int))
+        if dice * dice * (threshold + 1) < PARALLEL_WORK:
+            return ()
+        modes: dict[str, list[int]] = {}
+        for index, (mode, _policy) in enumerate(chosen):
+            modes.setdefault(mode, []).append(index)
+        return tuple(modes.values())
 
     def measures(self, check: str) -> tuple[Measure, ...]:
         if check == "test":

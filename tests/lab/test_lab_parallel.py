@@ -1,0 +1,171 @@
+"""An exact grid over worker processes (``meneur.lab.parallel``): the same cells, in the
+same order, as computed in one process; groups of panels really computed elsewhere.
+
+The adapter below is a toy (its cells are arithmetic, plus the id of the process that
+computed them), so that the machinery is tested apart from any system's odds; Tunnels'
+own grid is compared in ``tests/systems/tunnels/test_tunnels_parallel_grid.py``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import ClassVar
+
+import pytest
+
+from meneur.errors import LimitError, UsageError
+from meneur.lab.adapter import Adapter
+from meneur.lab.grid import Axis, Grid, Measure
+from meneur.lab.parallel import WORKERS, workers
+from meneur.systems.krasses.system import SYSTEM
+
+PANELS = ("a", "b", "c", "d")
+GROUPS = ((0, 1), (2,), (3,))
+"""``a`` and ``b`` share a process (as Tunnels' policies of one mode do)."""
+TWO_CORES = pytest.mark.skipif(workers(2) < 2, reason="needs two cores (and MENEUR_WORKERS unset)")
+
+
+class ToyAdapter(Adapter):
+    """Cells ``100 p + 10 r + c`` (exact), the process that computed them, and an error
+    on demand (the panel ``d`` with the variant ``fail=yes``)."""
+
+    options: ClassVar[Mapping[str, tuple[str, ...]]] = {"fail": ("no", "yes", "die")}
+
+    def __init__(self, *, grouped: bool = True) -> None:
+        super().__init__(SYSTEM)
+        self.grouped = grouped
+
+    def axes(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        rows: str | None = None,
+        columns: str | None = None,
+        panels: str | None = None,
+    ) -> tuple[Axis, Axis, Axis]:
+        return (
+            Axis("panel", "Panel", PANELS),
+            Axis("row", "Row", (1, 2, 3)),
+            Axis("column", "Column", (1, 2, 3, 4)),
+        )
+
+    def measures(self, check: str) -> tuple[Measure, ...]:
+        return Measure("value", "Value"), Measure("pid", "Process")
+
+    def panel_groups(
+        self, check: str, variant: Mapping[str, str], panels: Axis, rows: Axis, columns: Axis
+    ) -> Sequence[Sequence[int]]:
+        return GROUPS if self.grouped else ()
+
+    def cell(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        panel: Hashable,
+        row: Hashable,
+        column: Hashable,
+    ) -> dict[str, Fraction] | None:
+        assert isinstance(panel, str) and isinstance(row, int) and isinstance(column, int)
+        if panel == "d" and variant.get("fail") == "yes":
+            raise LimitError(N_LIMIT, limit=7)
+        if panel == "c" and variant.get("fail") == "die" and multiprocessing.parent_process():
+            os._exit(3)  # a worker killed mid-grid (out of memory, kill -9)
+        if (row, column) == (2, 2):
+            return None  # a hole stays a hole
+        value = 100 * PANELS.index(panel) + 10 * row + column
+        return {"value": Fraction(value), "pid": Fraction(os.getpid())}
+
+
+N_LIMIT = "An axis has at most {limit} values."
+"""A message that exists (translated), raised with a parameter by the toy's panel ``d``."""
+
+
+def values(grid: Grid) -> list[tuple[tuple[int, int, int], Fraction]]:
+    """The cells' keys and values, in the grid's own order (not sorted)."""
+    return [(key, cell["value"]) for key, cell in grid.cells.items()]
+
+
+@TWO_CORES
+def test_the_parallel_grid_is_the_serial_grid_in_the_same_order() -> None:
+    parallel = ToyAdapter().grid()
+    serial = ToyAdapter(grouped=False).grid()
+    assert parallel.workers == 2 and serial.workers == 0
+    assert values(parallel) == values(serial)
+    assert len(parallel.cells) == 4 * 3 * 4 - 4  # the holes are kept
+    assert not parallel.interrupted
+
+
+@TWO_CORES
+def test_each_group_is_computed_in_one_other_process() -> None:
+    """Fails if the grid were silently computed here: every cell names its process."""
+    grid = ToyAdapter().grid()
+    pids = {
+        p: {int(cell["pid"]) for (q, _r, _c), cell in grid.cells.items() if q == p}
+        for p in range(4)
+    }
+    assert all(len(ids) == 1 and os.getpid() not in ids for ids in pids.values())
+    assert pids[0] == pids[1]  # one group, one process: its caches are shared
+
+
+def test_MENEUR_WORKERS_1_computes_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(WORKERS, "1")
+    grid = ToyAdapter().grid()
+    assert grid.workers == 0
+    assert {int(cell["pid"]) for cell in grid.cells.values()} == {os.getpid()}
+    monkeypatch.setenv(WORKERS, "two")  # not a number: the safe reading, serial
+    assert workers(3) == 1
+
+
+def test_by_default_an_adapter_computes_here() -> None:
+    class Plain(ToyAdapter):
+        panel_groups = Adapter.panel_groups
+
+    grid = Plain().grid()
+    assert grid.workers == 0 and {int(c["pid"]) for c in grid.cells.values()} == {os.getpid()}
+
+
+@TWO_CORES
+def test_the_bar_advances_by_every_cell_of_the_workers() -> None:
+    counts: list[int] = []
+    grid = ToyAdapter().grid(progress=counts.append)
+    assert grid.workers == 2
+    assert sum(counts) == 4 * 3 * 4 and set(counts) == {4}  # a row's cells as it lands
+
+
+@TWO_CORES
+def test_an_error_in_a_worker_is_the_same_one_line_error() -> None:
+    with pytest.raises(LimitError) as raised:
+        ToyAdapter().grid(variant={"fail": "yes"})
+    assert str(raised.value) == str(LimitError(N_LIMIT, limit=7))  # "... at most 7 ..."
+    assert "7" in str(raised.value)
+
+
+@TWO_CORES
+def test_the_rows_of_a_worker_that_died_are_computed_here() -> None:
+    """Processes are a speed-up, not a requirement: the grid is whole all the same."""
+    grid = ToyAdapter().grid(variant={"fail": "die"})
+    serial = ToyAdapter(grouped=False).grid(variant={"fail": "die"})
+    assert values(grid) == values(serial) and not grid.interrupted
+    here = {p for (p, _r, _c), cell in grid.cells.items() if int(cell["pid"]) == os.getpid()}
+    assert 2 in here  # the panel whose worker died
+
+
+def test_an_error_pickles_with_its_parameters() -> None:
+    """A worker's error crosses to the parent by pickle: its placeholders stay filled."""
+    error = UsageError("'{text}' names no value.", text="x")
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is UsageError and again.params == {"text": "x"}
+    assert str(again) == str(error) and "x" in str(again)
+
+
+def test_groups_must_cover_the_panels_once() -> None:
+    from meneur.lab.parallel import compute_groups
+
+    adapter = ToyAdapter()
+    axes = adapter.axes("test", {})
+    with pytest.raises(ValueError):
+        compute_groups(adapter, "test", {}, axes, ((0, 1), (1, 2, 3)), 2, None)
