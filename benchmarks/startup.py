@@ -7,7 +7,10 @@ The runs are interleaved, one of each command per round, so that a shared machin
 weighs on the floor and on each command alike; each ratio is a median over the rounds.
 ``--profile`` then prints, for the two commands of issue 18, the modules that
 ``python -X importtime`` shows costing most (cumulative, microseconds): what remains.
-Run: ``python benchmarks/startup.py [--runs N] [--profile]``.
+``--base SRC`` also times another checkout's ``src`` (say ``git worktree add /tmp/base
+REV``) in the same rounds, both trees then run as ``python -m meneur``: a change's effect
+measured side by side, under the same load.
+Run: ``python benchmarks/startup.py [--runs N] [--profile] [--base SRC]``.
 """
 
 from __future__ import annotations
@@ -30,28 +33,33 @@ def meneur_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "meneur"]
 
 
-def compiled_environment() -> dict[str, str]:
+def compiled_environment(source: Path | None = None) -> dict[str, str]:
     """An installed package's conditions: bytecode compiled, nothing logged.
 
     ``pip install`` compiles the package's bytecode; a development tree with
     ``PYTHONDONTWRITEBYTECODE`` set would recompile every edited module at each start
-    and measure the compiler, not meneur.
+    and measure the compiler, not meneur. ``source``: import meneur from that ``src``.
     """
     import compileall
 
     import meneur
 
-    compileall.compile_dir(Path(meneur.__file__).parent, quiet=1)
+    package = source / "meneur" if source else Path(meneur.__file__).parent
+    compileall.compile_dir(package, quiet=1)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    if source:
+        env["PYTHONPATH"] = str(source)
     return {**env, "MENEUR_LANG": "fr", "MENEUR_LOG": "0"}
 
 
-def interleaved_seconds(commands: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
+Command = tuple[list[str], dict[str, str]]
+
+
+def interleaved_seconds(commands: dict[str, Command], runs: int) -> dict[str, list[float]]:
     """Seconds of each command per round, the commands run in turn within each round."""
-    env = compiled_environment()
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
-        for name, command in commands.items():
+        for name, (command, env) in commands.items():
             start = time.perf_counter()
             subprocess.run(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False
@@ -82,36 +90,47 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--profile", action="store_true", help="print the import profiles")
+    parser.add_argument("--base", type=Path, help="another checkout's src, timed beside")
     args = parser.parse_args()
     runs = args.runs
-    meneur = meneur_command()
     cases = {
         "--help": ["--help"],
         "roll 3d6": ["roll", "3d6"],
         "test tunnels": ["test", "tunnels", "--dice", "3", "--threshold", "2"],
         "test krasses": ["test", "krasses", "--bonus", "5", "--difficulty", "15"],
     }
-    commands = {"floor": [sys.executable, "-c", "import typer"]}
-    commands.update({name: meneur + arguments for name, arguments in cases.items()})
+    here = compiled_environment()
+    trees: dict[str, Command] = {"": (meneur_command(), here)}
+    if args.base:  # both trees as python -m meneur, each from its own src
+        current = Path(__file__).resolve().parent.parent / "src"
+        module = [sys.executable, "-m", "meneur"]
+        trees = {"": (module, compiled_environment(current))}
+        trees["base "] = (module, compiled_environment(args.base.resolve()))
+    commands: dict[str, Command] = {"floor": ([sys.executable, "-c", "import typer"], here)}
+    for tree, (prefix, env) in trees.items():
+        commands.update({tree + name: (prefix + words, env) for name, words in cases.items()})
     times = interleaved_seconds(commands, runs)
     floor = statistics.median(times["floor"])
-    print(f"{'command':<22}{'median ms':>10}{'ratio':>8}{'target':>8}  verdict")
-    print(f"{'python -c import typer':<22}{floor * 1000:>10.1f}{1.0:>8.2f}{'':>8}  (floor)")
+    print(f"{'command':<27}{'median ms':>10}{'ratio':>8}{'target':>8}  verdict")
+    print(f"{'python -c import typer':<27}{floor * 1000:>10.1f}{1.0:>8.2f}{'':>8}  (floor)")
     for name in cases:
-        seconds = statistics.median(times[name])
-        ratio = statistics.median(t / f for t, f in zip(times[name], times["floor"], strict=True))
-        target = TARGETS[name]
-        verdict = "ok" if ratio <= target else "SLOWER THAN TARGET"
-        print(
-            f"{'meneur ' + name:<22}{seconds * 1000:>10.1f}{ratio:>8.2f}{target:>8.1f}  {verdict}"
-        )
+        for tree in trees:
+            mine = times[tree + name]
+            seconds = statistics.median(mine)
+            ratio = statistics.median(t / f for t, f in zip(mine, times["floor"], strict=True))
+            target = TARGETS[name]
+            verdict = "ok" if ratio <= target else "SLOWER THAN TARGET"
+            label = f"{tree}meneur {name}"
+            print(f"{label:<27}{seconds * 1000:>10.1f}{ratio:>8.2f}{target:>8.1f}  {verdict}")
     if not args.profile:
         return
     for name in PROFILED:
         print(f"\npython -X importtime meneur {name}: top {TOP_IMPORTS} by cumulative time")
         print(f"{'cumulative us':>14}{'self us':>10}  module")
-        for cumulative, own, module in import_profile(["-m", "meneur", *cases[name]])[:TOP_IMPORTS]:
-            print(f"{cumulative:>14,}{own:>10,}  {module}")
+        for cumulative, own, imported in import_profile(["-m", "meneur", *cases[name]])[
+            :TOP_IMPORTS
+        ]:
+            print(f"{cumulative:>14,}{own:>10,}  {imported}")
 
 
 if __name__ == "__main__":
