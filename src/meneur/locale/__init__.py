@@ -51,9 +51,7 @@ class MarshalledTranslations(_gettext.NullTranslations):
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
         found = self._messages.get((msgid1, self._plural(n)))
-        if found is not None:
-            return found
-        return msgid1 if n == 1 else msgid2
+        return found if found is not None else super().ngettext(msgid1, msgid2, n)
 
 
 def cache_record(mo: bytes, messages: dict[object, str], plural: str) -> bytes:

@@ -155,19 +155,20 @@ def problems() -> list[str]:
                     where = ", ".join(f"{f}:{n}" for f, n in locations[:2])
                     issues.append(f"[{language}] {area}: no translation for {msgid!r} ({where})")
         mo = compiled(language)
-        for path, fresh in ((mo_path(language), mo), (cache_path(language), marshalled(mo))):
-            if not path.exists() or not _same(path, fresh):
+        checks = (
+            (mo_path(language), mo, bytes.__eq__),
+            (cache_path(language), marshalled(mo), _same_value),
+        )
+        for path, fresh, same in checks:
+            if not path.exists() or not same(path.read_bytes(), fresh):
                 stale = path.relative_to(PACKAGE_DIR)
                 issues.append(f"[{language}] {stale} is stale: run the build")
     return issues
 
 
-def _same(path: Path, fresh: bytes) -> bool:
-    """``path`` holds ``fresh``; a marshalled file is compared by value, since
-    ``marshal`` may write equal values as different bytes (its back-references)."""
-    old = path.read_bytes()
-    if path.suffix != ".marshal":
-        return old == fresh
+def _same_value(old: bytes, fresh: bytes) -> bool:
+    """Two marshalled records hold the same value: ``marshal`` may write equal values as
+    different bytes (its back-references), so they are compared read back."""
     try:
         return bool(marshal.loads(old) == marshal.loads(fresh))
     except (EOFError, ValueError, TypeError):

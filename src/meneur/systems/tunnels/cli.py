@@ -728,8 +728,11 @@ def _visible(law: dict[int, Fraction]) -> tuple[dict[int, Fraction], dict[int, F
     """The counts worth a row (at least 0.005 %: a row never reads « < 0,01 ») and the
     others, shown as one row: 60 exploding dice can reach 1,830 successes, and the table
     would otherwise run to as many lines. ``--json`` keeps every count."""
-    shown = {count: p for count, p in law.items() if p * VISIBLE >= 1}
-    return shown, {count: p for count, p in law.items() if p * VISIBLE < 1}
+    shown: dict[int, Fraction] = {}
+    rare: dict[int, Fraction] = {}
+    for count, p in law.items():
+        (shown if p * VISIBLE >= 1 else rare)[count] = p
+    return shown, rare
 
 
 def fight_command(

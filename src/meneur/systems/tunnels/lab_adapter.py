@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from meneur.lab.adapter import Adapter
 from meneur.lab.grid import Axis, Cell, ExactCell, FullRow, Measure, parse_int_list
@@ -129,7 +129,7 @@ class TunnelsAdapter(Adapter):
         piece (a row of dice at a time) computes faster from its own warm caches with
         ``MENEUR_WORKERS=1`` (the benchmark's row-by-row figures do so).
         """
-        chosen = [panel for panel in panels.values if isinstance(panel, tuple)]
+        chosen = [cast(tuple[str, str], panel) for panel in panels.values]
         if check != "test" or all(policy == "never" for _mode, policy in chosen):
             return ()
         dice = max(n for n in rows.values if isinstance(n, int))
