@@ -33,10 +33,23 @@ def test_sweep_on_a_local_dask_cluster_equals_the_local_run(
     assert on_dask.json()["scheduler"] == cluster.scheduler_address
 
 
-def test_sweep_bad_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("tcp://127.0.0.1:1", "Cannot reach the Dask scheduler"),  # nobody listens there
+        ("-1", "is not a Dask scheduler address"),  # malformed: refused before connecting
+        ("tunnels", "is not a Dask scheduler address"),
+        ("9" * 400, "is not a Dask scheduler address"),
+    ],
+)
+def test_sweep_bad_scheduler_is_one_line(
+    capsys: pytest.CaptureFixture[str], address: str, said: str
+) -> None:
     pytest.importorskip("distributed")
     result = invoke(
         capsys,
+        "--lang",
+        "en",
         "simulate",
         "sweep",
         "tunnels",
@@ -47,10 +60,11 @@ def test_sweep_bad_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
         "--runs",
         "10",
         "--scheduler",
-        "tcp://127.0.0.1:1",
+        address,
     )
     assert result.status == 2
     assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
+    assert said in result.err
 
 
 SWEEPS = {

@@ -154,11 +154,29 @@ def run_sweep(
     return result
 
 
+def _check_address(scheduler: str) -> None:
+    """Refuse a malformed address before Dask makes a client of it: its parser raises
+    only once the client connects, and the half-made client then spends 10 s closing
+    at exit, with a traceback."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler, strict=False)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except (ValueError, TypeError):
+        raise UsageError(
+            N_("'{address}' is not a Dask scheduler address: give one like tcp://host:8786."),
+            address=scheduler[:80],
+        ) from None
+
+
 def _on_dask(scheduler: str, tasks: list[Point], result: SweepResult, bar: _Bar) -> None:
     try:
         import distributed
     except ImportError:
         raise UsageError(N_("--scheduler needs Dask: pip install 'dask[distributed]'.")) from None
+    _check_address(scheduler)
     try:
         client: Any = getattr(distributed, "Client")(  # noqa: B009 - untyped library
             scheduler, timeout=5, set_as_default=False
