@@ -44,3 +44,36 @@ def test_every_placeholder_has_a_french_word() -> None:
     set_language("fr")
     assert gettext(PLACEHOLDERS["HOST"]) == "HÔTE"
     assert all(gettext(word) for word in PLACEHOLDERS.values())
+
+
+def _command_paths() -> list[tuple[str, ...]]:
+    """Every command and subcommand of the CLI, as the words that reach it."""
+    from typer.main import get_command
+
+    from meneur.cli.main import build_app
+
+    root = get_command(build_app())
+    paths: list[tuple[str, ...]] = []
+    for top in root.list_commands(root.context_class(root)):  # type: ignore[attr-defined]
+        group = get_command(build_app([top]))
+        stack = [((top,), group.get_command(group.context_class(group), top))]  # type: ignore[attr-defined]
+        while stack:
+            path, command = stack.pop()
+            paths.append(path)
+            if hasattr(command, "list_commands"):
+                context = command.context_class(command)
+                for name in command.list_commands(context):
+                    stack.append(((*path, name), command.get_command(context, name)))
+    return sorted(paths)
+
+
+def test_no_option_shows_a_function_name_for_its_value(capsys: pytest.CaptureFixture[str]) -> None:
+    """An option with a custom ``parser=`` and no ``metavar`` reads ``--dice <parser>``:
+    every option of every command names what it takes (``N``, ``FILE``...)."""
+    paths = _command_paths()
+    assert ("simulate", "sweep", "tunnels") in paths and len(paths) > 80
+    for path in paths:
+        for lang in ("fr", "en"):
+            shown = invoke(capsys, "--lang", lang, *path, "--help")
+            assert shown.status == 0, (path, shown.err)
+            assert not re.findall(r"<\w+>", shown.out), (path, lang, shown.out)

@@ -255,6 +255,7 @@ def compare_command(
         int,
         typer.Option(
             "--endurance",
+            metavar="N",
             parser=int_parser(1, 10_000),
             help=_("--check fight: the character's Endurance."),
         ),

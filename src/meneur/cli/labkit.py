@@ -197,7 +197,10 @@ Scheduler = Annotated[
 Workers = Annotated[
     int | None,
     typer.Option(
-        "--workers", parser=int_parser(1, 256), help=_("Local processes (default: the cores).")
+        "--workers",
+        metavar="N",
+        parser=int_parser(1, 256),
+        help=_("Local processes (default: the cores)."),
     ),
 ]
 

@@ -439,7 +439,9 @@ def _rolled_step(
 def scene_start(
     sheet: SheetArg = None,
     stored: CharacterArg = None,
-    title: Annotated[str, typer.Option("--title", help=_("What the scene is about."))] = "",
+    title: Annotated[
+        str, typer.Option("--title", metavar="TEXT", help=_("What the scene is about."))
+    ] = "",
     kind: Annotated[
         SceneKind,
         _parsed_option(
@@ -605,7 +607,9 @@ def scene_roll(
 
 
 def scene_aid(
-    helper: Annotated[str, typer.Option("--helper", help=_("Who helps (once per scene, L-11)."))],
+    helper: Annotated[
+        str, typer.Option("--helper", metavar="NAME", help=_("Who helps (once per scene, L-11)."))
+    ],
     helper_dice: Annotated[
         int,
         _number_option("--helper-dice", "N", 0, OpposedParams.MAX_DICE, _("The helper's dice.")),
@@ -681,7 +685,9 @@ def scene_reached(
     ] = False,
     raise_to: Annotated[
         str | None,
-        typer.Option("--raise", help=_("Raise it to this harder motivation: points kept.")),
+        typer.Option(
+            "--raise", metavar="TEXT", help=_("Raise it to this harder motivation: points kept.")
+        ),
     ] = None,
     as_json: Json = False,
 ) -> None:

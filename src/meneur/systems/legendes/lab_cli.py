@@ -56,7 +56,7 @@ class LegendesScene:
 def fight_command(
     dice: Annotated[
         int | None,
-        typer.Option("--dice", parser=int_parser(1, 30), help=_("The hero's dice.")),
+        typer.Option("--dice", metavar="N", parser=int_parser(1, 30), help=_("The hero's dice.")),
     ] = None,
     vs_level: Annotated[
         str | None,
@@ -72,7 +72,10 @@ def fight_command(
     modifier: Annotated[
         int,
         typer.Option(
-            "--modifier", parser=int_parser(-2, 2), help=_("The circumstance, -2, 0 or +2.")
+            "--modifier",
+            metavar="N",
+            parser=int_parser(-2, 2),
+            help=_("The circumstance, -2, 0 or +2."),
         ),
     ] = 0,
     with_dice: Annotated[
@@ -100,6 +103,7 @@ def fight_command(
         typer.Option(
             "--max-rounds",
             "--rounds",
+            metavar="N",
             parser=int_parser(1, 1000),
             help=_("Stop a fight after this many rounds."),
         ),
@@ -216,7 +220,9 @@ def fight_command(
 def policy_command(
     dice: Annotated[
         int | None,
-        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")),
+        typer.Option(
+            "--dice", metavar="N", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")
+        ),
     ] = None,
     points: Annotated[
         int, count_option("--points", 0, 30, _("The motivation points to spend (L-12)."))
@@ -232,7 +238,10 @@ def policy_command(
     modifier: Annotated[
         int,
         typer.Option(
-            "--modifier", parser=int_parser(-2, 2), help=_("The circumstance, -2, 0 or +2.")
+            "--modifier",
+            metavar="N",
+            parser=int_parser(-2, 2),
+            help=_("The circumstance, -2, 0 or +2."),
         ),
     ] = 0,
     runs: Runs = 200_000,

@@ -114,6 +114,7 @@ def fight_command(
         typer.Option(
             "--max-rounds",
             "--rounds",
+            metavar="N",
             parser=int_parser(1, 1000),
             help=_("Stop a fight after this many rounds (default: the rule data's limit)."),
         ),
@@ -235,11 +236,15 @@ def _obscur_fight(
 def policy_command(
     dice: Annotated[
         int | None,
-        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")),
+        typer.Option(
+            "--dice", metavar="N", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")
+        ),
     ] = None,
     difficulty: Annotated[
         int | None,
-        typer.Option("--difficulty", parser=int_parser(1, 60), help=_("The difficulty.")),
+        typer.Option(
+            "--difficulty", metavar="N", parser=int_parser(1, 60), help=_("The difficulty.")
+        ),
     ] = None,
     points: Annotated[
         int, count_option("--points", 0, 30, _("The Dépassement points to spend (O-10)."))

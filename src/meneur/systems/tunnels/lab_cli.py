@@ -57,17 +57,27 @@ POLICIES = ("never", "always", "needed")
 def fight_command(
     dice: Annotated[
         int | None,
-        typer.Option("--dice", parser=int_parser(1, 30), help=_("The character's Force (dice).")),
+        typer.Option(
+            "--dice", metavar="N", parser=int_parser(1, 30), help=_("The character's Force (dice).")
+        ),
     ] = None,
     endurance: Annotated[
         int | None,
         typer.Option(
-            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+            "--endurance",
+            metavar="N",
+            parser=int_parser(1, 10_000),
+            help=_("The character's Endurance."),
         ),
     ] = None,
     vs_mr: Annotated[
         int | None,
-        typer.Option("--vs-mr", parser=int_parser(1, 30), help=_("The monster's Monster Rating.")),
+        typer.Option(
+            "--vs-mr",
+            metavar="N",
+            parser=int_parser(1, 30),
+            help=_("The monster's Monster Rating."),
+        ),
     ] = None,
     explode: Annotated[
         str,
@@ -110,6 +120,7 @@ def fight_command(
         typer.Option(
             "--max-rounds",
             "--rounds",
+            metavar="N",
             parser=int_parser(1, 1000),
             help=_("Stop a fight after this many rounds."),
         ),
@@ -192,11 +203,15 @@ def fight_command(
 def policy_command(
     dice: Annotated[
         int | None,
-        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")),
+        typer.Option(
+            "--dice", metavar="N", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")
+        ),
     ] = None,
     threshold: Annotated[
         int | None,
-        typer.Option("--threshold", parser=int_parser(1, 30), help=_("Successes needed.")),
+        typer.Option(
+            "--threshold", metavar="N", parser=int_parser(1, 30), help=_("Successes needed.")
+        ),
     ] = None,
     points: Annotated[
         int, count_option("--points", 0, 30, _("The Chance points to spend (T-12)."))
@@ -253,7 +268,10 @@ def sweep_command(
     endurance: Annotated[
         int,
         typer.Option(
-            "--endurance", parser=int_parser(1, 10_000), help=_("The character's Endurance.")
+            "--endurance",
+            metavar="N",
+            parser=int_parser(1, 10_000),
+            help=_("The character's Endurance."),
         ),
     ] = 8,
     vs_mr: Annotated[
@@ -330,12 +348,17 @@ def test_command(
     variant: CellRuleOptions = None,
     dice: Annotated[
         int | None,
-        typer.Option("--dice", parser=int_parser(1, 30), help=_("Dice rolled (Tunnels).")),
+        typer.Option(
+            "--dice", metavar="N", parser=int_parser(1, 30), help=_("Dice rolled (Tunnels).")
+        ),
     ] = None,
     threshold: Annotated[
         int | None,
         typer.Option(
-            "--threshold", parser=int_parser(1, 1000), help=_("Successes needed (Tunnels).")
+            "--threshold",
+            metavar="N",
+            parser=int_parser(1, 1000),
+            help=_("Successes needed (Tunnels)."),
         ),
     ] = None,
     blessed: Blessed = False,
