@@ -120,6 +120,28 @@ def write_sheet(path: Path, data: dict[str, Any]) -> None:
     write_text_atomically(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+def check_writable(path: Path) -> None:
+    """Refuse now a file that could not be written later: its folder missing or
+    read-only, its name too long for the file system. A command that stores something and
+    then writes a file (``character new --out``) or computes for a while before it
+    (``--plot``) checks first, so that it never stores half of what was asked nor throws
+    its work away. The temporary file :func:`write_text_atomically` will make is made
+    and removed here; its name is the longer of the two."""
+    if isinstance(path, SheetElsewhere):
+        return
+    import tempfile
+
+    try:
+        directory = path.expanduser().resolve().parent
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        os.close(descriptor)
+        os.unlink(temporary)
+    except OSError as error:
+        raise SheetError(
+            N_("Cannot write {path}: {reason}."), path=str(path)[:200], reason=error.strerror
+        ) from None
+
+
 def write_text_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file: the old file or the new, never half.
 

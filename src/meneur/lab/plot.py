@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meneur.errors import UsageError
+from meneur.errors import SheetError, UsageError
+from meneur.files import check_writable
 from meneur.lab.grid import Grid
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -32,10 +33,15 @@ def check_path(path: str | Path) -> Path:
         raise UsageError(
             N_("A plot is written as .png or .svg, not '{name}'."), name=target.name[:60]
         )
-    if not target.parent.exists():
+    try:
+        folder = target.parent.is_dir()
+    except OSError:  # a folder name too long is no folder either
+        folder = False
+    if not folder:
         raise UsageError(
             N_("No directory {path} to write the plot in."), path=str(target.parent)[:80]
         )
+    check_writable(target)  # a name too long, a read-only folder: said before the work
     return target
 
 
@@ -85,8 +91,14 @@ def _label_bars(axis: Any, bars: Any, values: Sequence[float], least: float | No
 
 
 def _save(figure: Figure, path: Path) -> Path:
-    figure.savefig(path, dpi=110, bbox_inches="tight")
-    _pyplot().close(figure)
+    try:
+        figure.savefig(path, dpi=110, bbox_inches="tight")
+    except OSError as error:  # the folder went away or filled up since check_path
+        raise SheetError(
+            N_("Cannot write {path}: {reason}."), path=str(path)[:200], reason=error.strerror
+        ) from None
+    finally:
+        _pyplot().close(figure)
     return path
 
 

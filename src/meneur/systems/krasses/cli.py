@@ -467,11 +467,13 @@ def new_character_command(
     """Store a new Krâsses character in the current campaign (and in --out FILE if given)."""
     from meneur.cli.newcharacter import store_new, stored_line
     from meneur.cli.output import emit
-    from meneur.files import write_sheet
+    from meneur.files import check_writable, write_sheet
     from meneur.systems.krasses.sheet import KrassesSheet, validated
 
-    if out is not None and out.exists() and not force:
-        raise UsageError(N_("{path} exists: add --force to replace it."), path=str(out))
+    if out is not None:  # before anything is stored: all of it, or nothing
+        check_writable(out)
+        if out.exists() and not force:
+            raise UsageError(N_("{path} exists: add --force to replace it."), path=str(out))
     sheet: KrassesSheet = validated(
         {
             "system": "krasses",

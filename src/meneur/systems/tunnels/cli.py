@@ -1028,9 +1028,12 @@ def character_new_command(
     from meneur.cli.newcharacter import creating, store_new, stored_line
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
+    from meneur.files import check_writable
     from meneur.systems.tunnels import character as characters
     from meneur.systems.tunnels.data import derived
 
+    if out is not None:  # before anything is stored: all of it, or nothing
+        check_writable(out)
     creating()  # the creation rolls are logged, even on a first start
     (source,) = dice_sources(seed, faces)
     sheet = characters.create(characters.check_name(name), source)

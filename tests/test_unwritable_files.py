@@ -1,0 +1,79 @@
+"""A file that cannot be written is said in one line before anything is stored or computed.
+
+``character new --out FILE`` stores the character, then writes the sheet: a folder that
+does not exist or a name too long for the file system used to leave the character stored
+while the command failed (run again, it was « already stored »). ``--plot FILE`` used to
+compute everything and then end in a traceback. Both now check the file first
+(:func:`meneur.files.check_writable`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import Result, invoke
+from meneur.errors import SheetError
+from meneur.files import check_writable
+
+Capsys = pytest.CaptureFixture[str]
+TOO_LONG = "x" * 300 + ".json"  # over the 255 bytes a file name may take
+
+
+@pytest.fixture(autouse=True)
+def _database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MENEUR_DB_URL", f"sqlite:///{tmp_path / 'files.db'}")
+
+
+def one_line(result: Result, *said: str) -> None:
+    assert result.status == 2, result.err
+    assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1
+    for words in said:
+        assert words in result.err, result.err
+
+
+def unwritable(tmp_path: Path) -> list[tuple[Path, str]]:
+    return [
+        (tmp_path / "missing" / "sheet.json", "No such file or directory"),
+        (tmp_path / TOO_LONG, "File name too long"),
+    ]
+
+
+def test_check_writable_leaves_nothing_behind(tmp_path: Path) -> None:
+    check_writable(tmp_path / "sheet.json")
+    assert list(tmp_path.iterdir()) == []
+    for path, reason in unwritable(tmp_path):
+        with pytest.raises(SheetError, match=reason):
+            check_writable(path)
+
+
+@pytest.mark.parametrize("system", ["tunnels", "krasses"])
+def test_character_new_stores_nothing_when_its_file_cannot_be_written(
+    capsys: Capsys, tmp_path: Path, system: str
+) -> None:
+    for path, reason in unwritable(tmp_path):
+        name = ["Pip"] if system == "tunnels" else ["--name", "Pip"]
+        made = invoke(capsys, "--lang", "en", "character", "new", system, *name, "--out", str(path))
+        one_line(made, "Cannot write", reason)
+    listed = invoke(capsys, "--lang", "en", "character", "list", "--json")
+    assert listed.status == 2 and "Pip" not in listed.out  # nothing was stored
+    made = invoke(capsys, "character", "new", system, *name, "--out", str(tmp_path / "p.json"))
+    assert made.status == 0, made.err  # and the name is still free
+    assert (tmp_path / "p.json").exists()
+
+
+def test_a_plot_that_cannot_be_written_is_refused_before_the_work(
+    capsys: Capsys, tmp_path: Path
+) -> None:
+    target = tmp_path / ("x" * 300 + ".png")
+    drawn = invoke(
+        capsys, "--lang", "en", "odds", "tunnels", "--dice", "3", "--threshold", "2",
+        "--plot", str(target),
+    )  # fmt: skip
+    one_line(drawn, "Cannot write", "File name too long")
+    from meneur.lab.plot import check_path
+
+    with pytest.raises(SheetError, match="File name too long"):  # checked before the work
+        check_path(target)
+    assert not [path for path in tmp_path.iterdir() if ".png" in path.name]
