@@ -57,13 +57,13 @@ def read_sheet(path: Path) -> dict[str, Any]:
     if isinstance(path, SheetElsewhere):
         return path.read_document()
     try:
-        if path.stat().st_size > MAX_SHEET_BYTES:
+        raw = read_at_most(path, MAX_SHEET_BYTES)
+        if raw is None:
             raise SheetError(
                 N_("The sheet {path} is larger than {limit} bytes."),
                 path=str(path),
                 limit=MAX_SHEET_BYTES,
             )
-        raw = path.read_bytes()
     except FileNotFoundError:
         raise SheetError(N_("No sheet at {path}."), path=str(path)) from None
     except IsADirectoryError:
@@ -73,6 +73,15 @@ def read_sheet(path: Path) -> dict[str, Any]:
             N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
         ) from None
     return parse_document(raw, path)
+
+
+def read_at_most(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path``, or ``None`` past ``limit`` bytes. Reads one byte more than
+    the limit instead of trusting the size the file system tells: ``/dev/zero`` says 0
+    and never ends."""
+    with path.open("rb") as handle:
+        raw = handle.read(limit + 1)
+    return raw if len(raw) <= limit else None
 
 
 def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
@@ -93,6 +102,8 @@ def _parse_json(text: str, path: Path) -> Any:
 
     try:
         return json.loads(text)
+    except RecursionError:
+        raise SheetError(N_("{path} nests its values too deeply."), path=str(path)) from None
     except json.JSONDecodeError as error:
         raise SheetError(
             N_("{path} is not valid JSON (line {line}, column {column})."),
@@ -107,6 +118,8 @@ def _parse_toml(text: str, path: Path) -> Any:
 
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise SheetError(N_("{path} nests its values too deeply."), path=str(path)) from None
     except tomllib.TOMLDecodeError as error:
         raise SheetError(
             N_("{path} is not valid TOML: {reason}."), path=str(path), reason=str(error)

@@ -48,7 +48,7 @@ def test_deleting_a_campaign_with_data_needs_yes(
     db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with Store(db_url) as store:
-        store.add_character("krasses", "Zed", {})
+        store.add_character("krasses", "Zed", {"name": "Zed"})
     refused = invoke(capsys, "--lang", "en", "campaign", "delete", "default")
     assert refused.status == 2 and "--yes" in refused.err
     assert invoke(capsys, "campaign", "delete", "default", "--yes").status == 0
@@ -59,7 +59,7 @@ def test_markup_in_a_name_is_shown_as_typed(
 ) -> None:
     assert invoke(capsys, "campaign", "new", "[bold red]Zed[/] <b>").status == 0
     with Store(db_url) as store:
-        store.add_character("krasses", "[link=http://x]Ana[/link]", {})
+        store.add_character("krasses", "[link=http://x]Ana[/link]", {"name": "Zed"})
     assert "[bold red]Zed[/] <b>" in invoke(capsys, "campaign", "list").out
     assert "[link=http://x]Ana[/link]" in invoke(capsys, "character", "list").out
     shown = invoke(capsys, "character", "show", "[link=http://x]Ana[/link]")
@@ -97,7 +97,9 @@ def test_a_wrong_database_url_is_one_clear_line(url: str, expected: str) -> None
 
 def test_character_commands(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     with Store(db_url) as store:
-        store.add_character("krasses", "Zoé", {"skills": {"Bagarre": 2}}, {"vecu": 3})
+        store.add_character(
+            "krasses", "Zoé", {"name": "Zoé", "skills": {"Bagarre": 2}}, {"vecu": 3}
+        )
     listed = invoke(capsys, "character", "list", "--json").json()
     assert [(c["name"], c["system"]) for c in listed] == [("Zoé", "krasses")]
     shown = invoke(capsys, "character", "show", "zoe", "--json").json()
@@ -193,7 +195,7 @@ def test_log_formats_and_filters(
     db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with Store(db_url) as store:
-        store.add_character("krasses", "=cmd|calc", {})
+        store.add_character("krasses", "=cmd|calc", {"name": "Zed"})
         from meneur.campaign.rolllog import log_roll
 
         for total in (4, 9):
@@ -249,7 +251,7 @@ def test_sqlite_durability_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 def test_character_edit(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with Store(db_url) as store:
-        store.add_character("krasses", "Zoé", {"skills": {}}, {"vecu": 3})
+        store.add_character("krasses", "Zoé", {"name": "Zoé", "skills": {}}, {"vecu": 3})
     assert invoke(capsys, "character", "edit", "zoé", "--state", '{"vecu": 1}').status == 0
     sheet = tmp_path / "zoe.json"
     sheet.write_text('{"name": "Zoé", "skills": {"Bagarre": 4}}')
@@ -267,8 +269,8 @@ def test_a_filtered_export_verifies_as_part_of_a_log(
     from meneur.campaign.rolllog import log_roll
 
     with Store(db_url) as store:
-        store.add_character("krasses", "Zoé", {})
-        store.add_character("krasses", "Ana", {})
+        store.add_character("krasses", "Zoé", {"name": "Zoé"})
+        store.add_character("krasses", "Ana", {"name": "Ana"})
         store.start_session()
         for who in ("Zoé", "Ana", "Zoé", "Ana"):
             dice = store.committed_dice()

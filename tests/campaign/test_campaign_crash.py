@@ -39,7 +39,7 @@ with Store(sys.argv[1]) as store:
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL (POSIX)")
 def test_sigkill_mid_stream_keeps_every_reported_roll(db_url: str) -> None:
     with Store(db_url) as store:
-        store.add_character("krasses", "Zed", {}, {"rolls": 0})
+        store.add_character("krasses", "Zed", {"name": "Zed"}, {"rolls": 0})
     child = subprocess.Popen(
         [sys.executable, "-c", WRITER, db_url],
         stdout=subprocess.PIPE,
@@ -76,7 +76,7 @@ def test_sigkill_mid_stream_keeps_every_reported_roll(db_url: str) -> None:
         assert [entry["seq"] for entry in entries] == list(range(1, len(entries) + 1))
         assert verify_log(store.export_log()).entries == len(entries)
         # and the database still takes writes
-        store.add_character("krasses", "Ana", {})
+        store.add_character("krasses", "Ana", {"name": "Ana"})
 
 
 CONCURRENT = """
@@ -94,7 +94,7 @@ with Store(sys.argv[1]) as store:
 def test_concurrent_writers_keep_one_unbroken_chain(db_url: str) -> None:
     """Three processes logging at once: every roll lands, in one chain without forks."""
     with Store(db_url) as store:
-        store.add_character("krasses", "Zed", {})
+        store.add_character("krasses", "Zed", {"name": "Zed"})
     writers = [
         subprocess.Popen(
             [sys.executable, "-c", CONCURRENT, db_url, str(number), "40"],

@@ -24,7 +24,7 @@ from meneur.campaign.store import NewRoll, Store
 def store(db_url: str) -> Iterator[Store]:
     with Store(db_url) as opened:
         opened.create_campaign("A")
-        opened.add_character("krasses", "Zed", {"skills": {}}, campaign="A")
+        opened.add_character("krasses", "Zed", {"name": "Zed", "skills": {}}, campaign="A")
         yield opened
 
 
@@ -113,12 +113,12 @@ def test_two_spends_from_one_sheet_in_one_group_apply_once(
     """The second spend read the sheet before the first one changed it: refused."""
     before = store.character("Zed", campaign="A").sheet
     sizes = held_groups(monkeypatch, waiting=2)
-    spent = {**before, "spent": 1}
+    spent = {**before, "skills": {"Bagarre": 1}}  # a change the sheet allows
 
     def work(n: int) -> dict[str, Any]:
         if n == 0:  # holds the first group while the two spends queue
             return store.append_roll(roll(total=2), campaign="A")
-        sheets = {"Zed": {**spent, "by": n}}
+        sheets = {"Zed": {**spent, "skills": {"Bagarre": 1, "Escalade": n}}}
         return store.append_roll(
             roll(total=3), sheets=sheets, campaign="A", previous={"Zed": before}
         )
@@ -127,7 +127,7 @@ def test_two_spends_from_one_sheet_in_one_group_apply_once(
     assert sizes[:2] == [1, 2]
     conflicts = [r for r in results if isinstance(r, SheetConflict)]
     assert len(conflicts) == 1
-    assert store.character("Zed", campaign="A").sheet["spent"] == 1
+    assert store.character("Zed", campaign="A").sheet["skills"]["Bagarre"] == 1
     assert verify_log(store.export_log(campaign="A")).entries == 2
 
 
@@ -137,7 +137,7 @@ def test_a_roll_made_on_a_sheet_changed_since_it_was_read_is_refused(
     """A sheet the roll only read (it writes none) is checked too: a roll made on a sheet
     changed meanwhile is refused, alone or behind a spend from it in the same group."""
     before = store.character("Zed", campaign="A").sheet
-    store.update_sheets({"Zed": {**before, "spent": 1}}, campaign="A")
+    store.update_sheets({"Zed": {**before, "skills": {"Bagarre": 1}}}, campaign="A")
     with pytest.raises(SheetConflict):
         store.append_roll(roll(total=2), campaign="A", previous={"Zed": before})
     now = store.character("Zed", campaign="A").sheet
@@ -148,7 +148,7 @@ def test_a_roll_made_on_a_sheet_changed_since_it_was_read_is_refused(
         if n == 0:  # holds the first group while the spend and the roll queue
             return store.append_roll(roll(total=2), campaign="A")
         if n == 1:
-            sheets = {"Zed": {**now, "spent": 2}}
+            sheets = {"Zed": {**now, "skills": {"Bagarre": 2}}}
             return store.append_roll(
                 roll(total=3), sheets=sheets, campaign="A", previous={"Zed": now}
             )

@@ -51,8 +51,8 @@ def test_dice_of_generic_and_system_entries() -> None:
 
 def test_luck_table_and_cli(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     with Store(db_url) as store:
-        store.add_character("krasses", "Zoé", {})
-        store.add_character("krasses", "Bastien", {})
+        store.add_character("krasses", "Zoé", {"name": "Zoé"})
+        store.add_character("krasses", "Bastien", {"name": "Bastien"})
         for face in (20, 19, 18):
             log_roll(store, "krasses", "test", {}, [[face]], {}, "physical", character="Zoé")
         log_roll(store, "krasses", "test", {}, [[1]], {}, "physical", character="Bastien")

@@ -57,7 +57,7 @@ def test_campaign_names_are_unique_without_case_or_accents(store: Store) -> None
 def test_deleting_the_current_campaign_makes_the_oldest_other_current(store: Store) -> None:
     store.create_campaign("A")
     store.create_campaign("B")
-    store.add_character("krasses", "Zed", {"skills": {}}, campaign="A")
+    store.add_character("krasses", "Zed", {"name": "Zed", "skills": {}}, campaign="A")
     store.append_roll(roll("Zed"), campaign="A")
     deleted = store.delete_campaign("A")
     assert (deleted.characters, deleted.rolls) == (1, 1)
@@ -74,22 +74,24 @@ def test_unknown_campaign_is_a_clear_error(store: Store) -> None:
 
 def test_first_character_makes_a_default_campaign(store: Store) -> None:
     """Zero setup: no campaign yet, the first character creates one."""
-    zed = store.add_character("krasses", "Zed", {"skills": {"Bagarre": 2}})
+    zed = store.add_character("krasses", "Zed", {"name": "Zed", "skills": {"Bagarre": 2}})
     assert zed.campaign == "default"
     assert store.current_campaign().name == "default"
 
 
 def test_character_crud(store: Store) -> None:
     store.create_campaign("Table")
-    made = store.add_character("Krâsses", "Zoé", {"skills": {"Bagarre": 2}}, {"hp": 10})
+    made = store.add_character(
+        "Krâsses", "Zoé", {"name": "Zoé", "skills": {"Bagarre": 2}}, {"hp": 10}
+    )
     assert made.system == "krasses"  # the system's canonical name
-    assert store.character("zoe").sheet == {"skills": {"Bagarre": 2}}
+    assert store.character("zoe").sheet == {"name": "Zoé", "skills": {"Bagarre": 2}}
     updated = store.update_character("Zoé", state={"hp": 7})
     assert updated.state == {"hp": 7}
     assert updated.updated_at >= made.updated_at
     assert [c.name for c in store.characters()] == ["Zoé"]
     with pytest.raises(CampaignError):
-        store.add_character("krasses", "ZOE", {})
+        store.add_character("krasses", "ZOE", {"name": "ZOE"})
     store.delete_character("Zoé")
     assert store.characters() == []
     with pytest.raises(CampaignError):
@@ -108,7 +110,7 @@ def test_a_character_needs_a_known_system(store: Store) -> None:
 def test_bad_names_are_refused(store: Store, name: str) -> None:
     """Bad input: a name of 10,000 characters, empty, with control characters."""
     with pytest.raises(CampaignError):
-        store.add_character("krasses", name, {})
+        store.add_character("krasses", name, {"name": "Zed"})
     with pytest.raises(CampaignError):
         store.create_campaign(name)
     assert store.campaigns() == [] or all(c.characters == 0 for c in store.campaigns())
@@ -116,7 +118,7 @@ def test_bad_names_are_refused(store: Store, name: str) -> None:
 
 def test_markup_in_names_is_kept_as_text(store: Store) -> None:
     """Markup is stored as typed (the CLI shows it escaped, see the CLI tests)."""
-    made = store.add_character("krasses", "[bold red]Zed[/] <script>", {})
+    made = store.add_character("krasses", "[bold red]Zed[/] <script>", {"name": "Zed"})
     assert store.character(made.name).name == "[bold red]Zed[/] <script>"
 
 
@@ -131,7 +133,7 @@ def test_append_roll_chains_entries(store: Store) -> None:
 
 
 def test_roll_and_state_change_are_one_transaction(store: Store) -> None:
-    store.add_character("krasses", "Zed", {}, {"vecu": 3})
+    store.add_character("krasses", "Zed", {"name": "Zed"}, {"vecu": 3})
     entry = log_roll(
         store,
         "krasses",
@@ -153,8 +155,8 @@ def test_roll_and_state_change_are_one_transaction(store: Store) -> None:
 
 
 def test_log_filters_by_character_and_date(store: Store) -> None:
-    store.add_character("krasses", "Zed", {})
-    store.add_character("krasses", "Ana", {})
+    store.add_character("krasses", "Zed", {"name": "Zed"})
+    store.add_character("krasses", "Ana", {"name": "Ana"})
     store.append_roll(roll("Zed"))
     middle = store.append_roll(roll("Ana"))
     store.append_roll(roll("Zed"))
@@ -166,7 +168,7 @@ def test_log_filters_by_character_and_date(store: Store) -> None:
 
 
 def test_deleting_a_character_keeps_its_rolls(store: Store) -> None:
-    store.add_character("krasses", "Zed", {})
+    store.add_character("krasses", "Zed", {"name": "Zed"})
     store.append_roll(roll("Zed"))
     store.delete_character("Zed")
     [entry] = store.rolls()
@@ -196,10 +198,13 @@ def test_committed_session_rolls_verify(store: Store) -> None:
 def test_a_character_read_by_campaign_name_is_the_one_the_orm_reads(store: Store) -> None:
     """The one-statement read (the table's, at each roll) gives what the ORM gives."""
     store.create_campaign("Légendes du jeudi")
-    store.add_character("krasses", "Zéd", {"skills": {"Baston": 2}}, {"vecu": 1})
+    store.add_character("krasses", "Zéd", {"name": "Zéd", "skills": {"Baston": 2}}, {"vecu": 1})
     fast = store.character("zed", campaign="legendes du JEUDI")
     assert fast == store.character("Zéd")  # the current campaign: the ORM's way
-    assert fast.campaign == "Légendes du jeudi" and fast.sheet == {"skills": {"Baston": 2}}
+    assert fast.campaign == "Légendes du jeudi" and fast.sheet == {
+        "name": "Zéd",
+        "skills": {"Baston": 2},
+    }
     assert fast.created_at.tzinfo is not None
     with pytest.raises(CampaignError, match="Nobody"):
         store.character("Nobody", campaign="Légendes du jeudi")

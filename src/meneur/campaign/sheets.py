@@ -1,9 +1,8 @@
 """A character's sheet, validated by the system it belongs to.
 
-The system is found through the registry (``find_system``). A system that offers a
-``sheet_model()`` method returns a pydantic model class: the sheet must validate against
-it, and the first fault is reported with the character's name and the field's path. A
-system without one stores the JSON object as given. The sheet is stored exactly as
+The system is found through the registry (``find_system``); its hook
+:meth:`~meneur.systems.base.System.check_sheet` refuses a sheet that breaks its rules,
+naming the character and the first fault. The sheet is stored exactly as
 given (not re-serialised through the model), so export then import gives it back
 byte for byte.
 """
@@ -15,7 +14,6 @@ from typing import Any
 
 from meneur.errors import SheetError, UnknownSystemError
 from meneur.locale import N_
-from meneur.model_errors import first_problem
 
 MAX_SHEET_BYTES = 1_000_000
 
@@ -44,19 +42,5 @@ def validate_sheet(system_name: str, sheet: Any, *, character: str) -> str:
             name=character,
             limit=MAX_SHEET_BYTES,
         )
-    factory = getattr(system, "sheet_model", None)
-    if callable(factory):
-        from pydantic import ValidationError
-
-        model = factory()
-        try:
-            model.model_validate(sheet)
-        except ValidationError as error:
-            problem = first_problem(error)
-            raise SheetError(
-                N_("Character {name}: field '{field}': {reason}"),
-                name=character,
-                field=problem.where,
-                reason=problem.reason,
-            ) from None
+    system.check_sheet(sheet, f"«{character}»")
     return system.name

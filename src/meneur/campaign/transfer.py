@@ -60,14 +60,14 @@ def dumps(document: dict[str, Any]) -> str:
 
 def read_document(path: Path) -> dict[str, Any]:
     """A JSON file as a dict, with one clear error if it is missing, huge or malformed."""
-    from meneur.files import parse_document
+    from meneur.files import parse_document, read_at_most
 
     try:
-        if path.stat().st_size > MAX_IMPORT_BYTES:
+        raw = read_at_most(path, MAX_IMPORT_BYTES)
+        if raw is None:
             raise SheetError(
                 N_("{path} is larger than {limit} bytes."), path=str(path), limit=MAX_IMPORT_BYTES
             )
-        raw = path.read_bytes()
     except FileNotFoundError:
         raise SheetError(N_("No file at {path}."), path=str(path)) from None
     except IsADirectoryError:

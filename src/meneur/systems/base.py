@@ -394,6 +394,13 @@ class System(ABC):
         """
         return None
 
+    def check_sheet(self, sheet: dict[str, Any], label: str) -> None:
+        """Optional hook: raise :class:`~meneur.errors.SheetError` (naming ``label``)
+        when ``sheet`` is not a sheet of this system. The campaign checks every sheet it
+        stores or changes through it, so that a character stored today can be rolled
+        tomorrow. Default: any object of fields is kept as given."""
+        return None
+
     def lab_adapter(self) -> object | None:
         """Optional hook: the system's :class:`meneur.lab.adapter.Adapter`, which
         ``meneur table``, ``compare`` and the cell simulations tabulate (``None``: no

@@ -32,6 +32,11 @@ class KrassesSystem(System):
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()
 
+    def check_sheet(self, sheet: dict[str, Any], label: str) -> None:
+        from meneur.systems.krasses.sheet import validated
+
+        validated(sheet, label)
+
     def lab_adapter(self) -> object:
         from meneur.systems.krasses.lab_adapter import ADAPTER
 

@@ -106,14 +106,18 @@ class Hero(_Model):
 
 def load_hero(path: Path) -> Hero:
     """The hero in ``path``; a sheet that breaks the model is a SheetError naming the field."""
-    raw = read_sheet(path)
+    return hero_from(read_sheet(path), str(path))
+
+
+def hero_from(raw: dict[str, Any], where: str) -> Hero:
+    """``raw`` as a hero, or one :class:`SheetError` naming ``where`` and the first fault."""
     try:
         return Hero.model_validate(raw)
     except ValidationError as error:
         problem = first_problem(error)
         raise SheetError(
             N_("The sheet {path} is not a Légendes hero: {where}: {reason}."),
-            path=str(path),
+            path=where,
             where=problem.where,
             reason=problem.reason,
         ) from None

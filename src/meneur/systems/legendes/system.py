@@ -35,6 +35,11 @@ class LegendesSystem(System):
     def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
         return _procedures()
 
+    def check_sheet(self, sheet: dict[str, Any], label: str) -> None:
+        from meneur.systems.legendes.sheet import hero_from
+
+        hero_from(sheet, label)
+
     def lab_adapter(self) -> object:
         from meneur.systems.legendes.lab_adapter import ADAPTER
 

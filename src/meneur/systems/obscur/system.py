@@ -26,6 +26,11 @@ class ObscurSystem(System):
     def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
         return _procedures()
 
+    def check_sheet(self, sheet: dict[str, Any], label: str) -> None:
+        from meneur.systems.obscur.sheet import character_from
+
+        character_from(sheet, label)  # the sheet's model, and its traits in the catalogue
+
     def lab_adapter(self) -> object:
         from meneur.systems.obscur.lab_adapter import ADAPTER
 

@@ -43,6 +43,11 @@ class TunnelsSystem(System):
     def procedures(self) -> Mapping[str, Procedure[Any, Any]]:
         return _procedures()
 
+    def check_sheet(self, sheet: dict[str, Any], label: str) -> None:
+        from meneur.systems.tunnels.character import from_dict
+
+        from_dict(sheet, label)  # T-1, T-2: six characteristics, the pools
+
     def lab_adapter(self) -> object:
         from meneur.systems.tunnels.lab_adapter import ADAPTER
 

@@ -1,0 +1,61 @@
+"""Every stored sheet is checked by its system (``System.check_sheet``), whoever stores it.
+
+The campaign used to look for a ``sheet_model()`` hook that no system had, so any object
+was stored: ``character new obscur --from`` kept a sheet without its traits, refused
+only at the first roll (« field caracteristiques: missing field »).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_helpers import invoke
+from meneur.errors import SheetError
+from meneur.files import read_sheet
+from meneur.systems.registry import find_system
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def valid_sheets() -> dict[str, dict[str, Any]]:
+    from meneur.rng import SeededDice
+    from meneur.systems.tunnels.character import create
+
+    return {
+        "tunnels": create("Pip", SeededDice(1)).model_dump(),
+        "obscur": read_sheet(ROOT / "examples" / "obscur" / "garance.toml"),
+        "krasses": {"name": "Zed", "skills": {"Bagarre": 2}},
+        "legendes": read_sheet(ROOT / "examples" / "legendes" / "lyssia.json"),
+    }
+
+
+@pytest.mark.parametrize("system", ["tunnels", "obscur", "krasses", "legendes"])
+def test_each_system_checks_its_sheets(system: str) -> None:
+    checked = find_system(system)
+    checked.check_sheet(valid_sheets()[system], "«Pip»")  # its own sheet passes
+    with pytest.raises(SheetError, match="«Pip»"):
+        checked.check_sheet({}, "«Pip»")  # an empty object is nobody's sheet
+
+
+def test_a_sheet_file_missing_its_traits_is_not_stored(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    garance = valid_sheets()["obscur"]
+    del garance["caracteristiques"]
+    broken = tmp_path / "garance.json"
+    broken.write_text(json.dumps(garance), encoding="utf-8")
+    made = invoke(
+        capsys, "--lang", "en", "character", "new", "obscur", "Garance", "--from", str(broken)
+    )
+    assert made.status == 2 and len(made.err.strip().splitlines()) == 1
+    assert "caracteristiques" in made.err and "Traceback" not in made.err
+    listed = invoke(capsys, "character", "list", "--json")
+    assert "Garance" not in listed.out  # nothing stored
+    whole = tmp_path / "whole.json"
+    whole.write_text(json.dumps(valid_sheets()["obscur"]), encoding="utf-8")
+    made = invoke(capsys, "character", "new", "obscur", "Garance", "--from", str(whole))
+    assert made.status == 0, made.err
