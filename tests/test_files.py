@@ -57,3 +57,26 @@ def test_failed_write_keeps_the_old_sheet(tmp_path: Path) -> None:
     with pytest.raises(TypeError):
         write_sheet(path, {"name": object()})
     assert read_sheet(path) == {"name": "Lyssia"}
+
+
+def test_a_file_without_end_is_refused_at_the_limit() -> None:
+    """``/dev/zero`` tells a size of 0 and never ends: read one byte past the limit."""
+    from meneur.campaign.transfer import read_document
+
+    with pytest.raises(SheetError, match="1000000"):
+        read_sheet(Path("/dev/zero"))
+    with pytest.raises(SheetError, match="50000000"):
+        read_document(Path("/dev/urandom"))
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("deep.json", '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+        ("deep.toml", "a = " + "[" * 5_000 + "]" * 5_000 + "\n"),
+    ],
+)
+def test_a_sheet_nested_too_deeply_is_one_error(tmp_path: Path, name: str, content: str) -> None:
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    with pytest.raises(SheetError, match=name):  # not a RecursionError
+        read_sheet(tmp_path / name)
