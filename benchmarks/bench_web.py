@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import re
@@ -92,12 +93,12 @@ def database_cpu() -> float:
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                head, _, rest = (entry / "stat").read_text().rpartition(")")
+                named = (entry / "comm").read_text().strip() == "postgres"
             except OSError:
                 continue
-            if head.endswith("(postgres"):
-                fields = rest.split()
-                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            seconds = cpu_seconds(int(entry.name)) if named else 0.0
+            if not math.isnan(seconds):  # a process that ended meanwhile counts no more
+                total += seconds
     return total
 
 

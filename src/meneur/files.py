@@ -56,32 +56,35 @@ def read_sheet(path: Path) -> dict[str, Any]:
     """The content of a JSON or TOML sheet, as a dict (or of a stored character's sheet)."""
     if isinstance(path, SheetElsewhere):
         return path.read_document()
+    raw = read_bounded(
+        path,
+        MAX_SHEET_BYTES,
+        too_large=N_("The sheet {path} is larger than {limit} bytes."),
+        missing=N_("No sheet at {path}."),
+        folder=N_("{path} is a folder, not a sheet."),
+    )
+    return parse_document(raw, path)
+
+
+def read_bounded(path: Path, limit: int, *, too_large: str, missing: str, folder: str) -> bytes:
+    """The bytes of ``path``, or one :class:`SheetError` (``too_large``, ``missing``,
+    ``folder``: the caller's words, each with ``{path}``). Reads one byte past ``limit``
+    instead of trusting the size the file system tells: ``/dev/zero`` says 0 and never
+    ends."""
     try:
-        raw = read_at_most(path, MAX_SHEET_BYTES)
-        if raw is None:
-            raise SheetError(
-                N_("The sheet {path} is larger than {limit} bytes."),
-                path=str(path),
-                limit=MAX_SHEET_BYTES,
-            )
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1)
     except FileNotFoundError:
-        raise SheetError(N_("No sheet at {path}."), path=str(path)) from None
+        raise SheetError(missing, path=str(path)) from None
     except IsADirectoryError:
-        raise SheetError(N_("{path} is a folder, not a sheet."), path=str(path)) from None
+        raise SheetError(folder, path=str(path)) from None
     except OSError as error:
         raise SheetError(
             N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
         ) from None
-    return parse_document(raw, path)
-
-
-def read_at_most(path: Path, limit: int) -> bytes | None:
-    """The bytes of ``path``, or ``None`` past ``limit`` bytes. Reads one byte more than
-    the limit instead of trusting the size the file system tells: ``/dev/zero`` says 0
-    and never ends."""
-    with path.open("rb") as handle:
-        raw = handle.read(limit + 1)
-    return raw if len(raw) <= limit else None
+    if len(raw) > limit:
+        raise SheetError(too_large, path=str(path), limit=limit)
+    return raw
 
 
 def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
@@ -89,7 +92,11 @@ def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SheetError(N_("{path} is not UTF-8 text."), path=str(path)) from None
-    data = _parse_toml(text, path) if path.suffix.lower() == ".toml" else _parse_json(text, path)
+    parse = _parse_toml if path.suffix.lower() == ".toml" else _parse_json
+    try:
+        data = parse(text, path)
+    except RecursionError:
+        raise SheetError(N_("{path} nests its values too deeply."), path=str(path)) from None
     if not isinstance(data, dict):
         raise SheetError(
             N_("{path} must hold an object of fields, not a list or a value."), path=str(path)
@@ -102,8 +109,6 @@ def _parse_json(text: str, path: Path) -> Any:
 
     try:
         return json.loads(text)
-    except RecursionError:
-        raise SheetError(N_("{path} nests its values too deeply."), path=str(path)) from None
     except json.JSONDecodeError as error:
         raise SheetError(
             N_("{path} is not valid JSON (line {line}, column {column})."),
@@ -118,8 +123,6 @@ def _parse_toml(text: str, path: Path) -> Any:
 
     try:
         return tomllib.loads(text)
-    except RecursionError:
-        raise SheetError(N_("{path} nests its values too deeply."), path=str(path)) from None
     except tomllib.TOMLDecodeError as error:
         raise SheetError(
             N_("{path} is not valid TOML: {reason}."), path=str(path), reason=str(error)
@@ -142,17 +145,12 @@ def check_writable(path: Path) -> None:
     and removed here; its name is the longer of the two."""
     if isinstance(path, SheetElsewhere):
         return
-    import tempfile
-
     try:
-        directory = path.expanduser().resolve().parent
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        descriptor, temporary = _temporary_beside(path)
         os.close(descriptor)
         os.unlink(temporary)
     except OSError as error:
-        raise SheetError(
-            N_("Cannot write {path}: {reason}."), path=str(path)[:200], reason=error.strerror
-        ) from None
+        raise cannot_write(str(path)[:200], error) from None
 
 
 def write_text_atomically(path: Path, text: str) -> None:
@@ -164,11 +162,8 @@ def write_text_atomically(path: Path, text: str) -> None:
     if isinstance(path, SheetElsewhere):
         path.write_document(parse_document(text.encode("utf-8"), path))
         return
-    import tempfile
-
     try:
-        directory = path.expanduser().resolve().parent
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        descriptor, temporary = _temporary_beside(path)
         try:
             with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
@@ -179,9 +174,21 @@ def write_text_atomically(path: Path, text: str) -> None:
             Path(temporary).unlink(missing_ok=True)
             raise
     except OSError as error:
-        raise SheetError(
-            N_("Cannot write {path}: {reason}."), path=str(path), reason=error.strerror
-        ) from None
+        raise cannot_write(str(path), error) from None
+
+
+def _temporary_beside(path: Path) -> tuple[int, str]:
+    """A new temporary file in ``path``'s folder, named after it (``os.replace`` then
+    moves it over ``path`` in one step)."""
+    import tempfile
+
+    directory = path.expanduser().resolve().parent
+    return tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+
+
+def cannot_write(shown: str, error: OSError) -> SheetError:
+    """The one error of a file that could not be written, with the system's reason."""
+    return SheetError(N_("Cannot write {path}: {reason}."), path=shown, reason=error.strerror)
 
 
 def load_data(system: str, name: str) -> dict[str, Any]:

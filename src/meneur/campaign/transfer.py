@@ -60,22 +60,15 @@ def dumps(document: dict[str, Any]) -> str:
 
 def read_document(path: Path) -> dict[str, Any]:
     """A JSON file as a dict, with one clear error if it is missing, huge or malformed."""
-    from meneur.files import parse_document, read_at_most
+    from meneur.files import parse_document, read_bounded
 
-    try:
-        raw = read_at_most(path, MAX_IMPORT_BYTES)
-        if raw is None:
-            raise SheetError(
-                N_("{path} is larger than {limit} bytes."), path=str(path), limit=MAX_IMPORT_BYTES
-            )
-    except FileNotFoundError:
-        raise SheetError(N_("No file at {path}."), path=str(path)) from None
-    except IsADirectoryError:
-        raise SheetError(N_("{path} is a folder, not a file."), path=str(path)) from None
-    except OSError as error:
-        raise SheetError(
-            N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
-        ) from None
+    raw = read_bounded(
+        path,
+        MAX_IMPORT_BYTES,
+        too_large=N_("{path} is larger than {limit} bytes."),
+        missing=N_("No file at {path}."),
+        folder=N_("{path} is a folder, not a file."),
+    )
     return parse_document(raw, path.with_suffix(".json"))
 
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meneur.errors import SheetError, UsageError
-from meneur.files import check_writable
+from meneur.errors import UsageError
+from meneur.files import cannot_write, check_writable
 from meneur.lab.grid import Grid
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -94,9 +94,7 @@ def _save(figure: Figure, path: Path) -> Path:
     try:
         figure.savefig(path, dpi=110, bbox_inches="tight")
     except OSError as error:  # the folder went away or filled up since check_path
-        raise SheetError(
-            N_("Cannot write {path}: {reason}."), path=str(path)[:200], reason=error.strerror
-        ) from None
+        raise cannot_write(str(path)[:200], error) from None
     finally:
         _pyplot().close(figure)
     return path
