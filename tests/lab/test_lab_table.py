@@ -288,3 +288,54 @@ def test_ctrl_c_keeps_the_cells_done(monkeypatch: pytest.MonkeyPatch) -> None:
     assert grid.interrupted and grid.to_json()["interrupted"] is True
     assert sorted({r for _p, r, _c in grid.cells}) == [0, 1]
     assert bar.done == 6 and bar.total == 15
+
+
+def test_T9_opposition_grids_reach_the_params_bound_where_exact_odds_exist() -> None:
+    """T-9: sides that play ``never`` or ``always`` are independent, so their exact odds
+    exist for every pool a side accepts (60): the lab's opposition grid takes them past
+    the joint-state bound of ``needed`` (it stopped every policy at 14), each cell equal
+    to the opposition's own exact odds."""
+    from meneur.systems.tunnels.lab_adapter import ADAPTER
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, winner_odds
+    from meneur.systems.tunnels.rules import OpposedParams, Side, TestParams
+
+    dice = MAX_OPPOSED_ODDS_DICE + 6
+    for policy in ("never", "always"):
+        grid = ADAPTER.grid("oppose", {}, str(dice), "3", policy)
+        law = winner_odds(OpposedParams(Side(dice, explode=policy), Side(3, explode=policy)))
+        assert grid.cells[(0, 0, 0)]["win"] == law.p_where(lambda k: k[0] == "a")
+        assert grid.cells[(0, 0, 0)]["loss"] == law.p_where(lambda k: k[0] == "b")
+    rows = ADAPTER.axes("oppose", {}, f"{TestParams.MAX_DICE}", "1", "never")[1]
+    assert rows.values == (TestParams.MAX_DICE,)
+
+
+def test_T9_a_needed_opposition_grid_past_its_bound_is_refused_before_any_cell(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-9: a ``needed`` side looks at the other, and the exact engine stops at
+    ``MAX_OPPOSED_ODDS_DICE`` a side: a grid past it is one clear error before a single
+    cell is computed (its small cells would take seconds first), the same bound and
+    words as ``meneur odds tunnels --vs``; one more die a side is refused, the bound
+    itself is not."""
+    from meneur.errors import LimitError
+    from meneur.systems.tunnels.lab_adapter import ADAPTER
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
+
+    over = str(MAX_OPPOSED_ODDS_DICE + 1)
+
+    def no_cell(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a cell was computed")
+
+    monkeypatch.setattr(type(ADAPTER), "cell", no_cell)
+    monkeypatch.setattr(type(ADAPTER), "row", no_cell)
+    for rows, cols in ((over, "1"), ("1", over)):
+        with pytest.raises(LimitError, match=f"needed.*{MAX_OPPOSED_ODDS_DICE}.*15"):
+            ADAPTER.grid("oppose", {}, rows, cols, "never,needed")
+    ADAPTER.check_exact("oppose", {}, *ADAPTER.axes("oppose", {}, over, over, "always"))
+    ADAPTER.check_exact(
+        "oppose", {}, *ADAPTER.axes("oppose", {}, str(MAX_OPPOSED_ODDS_DICE), "2", "needed")
+    )
+    result = invoke(capsys, "--lang", "en", "table", "tunnels", "--check", "oppose", "--rows", over)
+    assert result.status == 2 and "at most 14 dice a side, not 15" in result.err
+    cli = invoke(capsys, "--lang", "en", "odds", "tunnels", "--dice", "4", "--vs", over)
+    assert cli.status == 2 and cli.err.strip() == result.err.strip()

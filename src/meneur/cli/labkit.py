@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from meneur.cli.params import Json, Seed, int_parser
-from meneur.errors import UsageError
+from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import System
@@ -295,8 +295,6 @@ def sweep(
     from meneur.cli.output import console, print_json
 
     if len(points) > MAX_SWEEP_POINTS:
-        from meneur.errors import LimitError
-
         raise LimitError(
             N_("A sweep has at most {limit} points, not {points}: narrow it."),
             limit=MAX_SWEEP_POINTS,
@@ -429,6 +427,11 @@ def simulate_cell(
     from meneur.lab.simulate import cell_chunk, run_chunks
 
     params = adapter.params_at(name, chosen, *at)
+    try:  # a cell past the exact engine's reach is still simulated, alone
+        adapter.check_exact(name, chosen, panels, rows, columns)
+        no_exact = ""
+    except LimitError as error:
+        no_exact = str(error)
     one = chunk_of(name, params) if chunk_of is not None else None
     if one is None:
         vector = adapter.check(name).vectorised(params)
@@ -439,7 +442,7 @@ def simulate_cell(
         one = cell_chunk(vector)
     tally = run_chunks(runs, one, seed=seed, description=_("Tests"))
     measures = adapter.measures(name)
-    exact = adapter.cell(name, chosen, *at)
+    exact = None if no_exact else adapter.cell(name, chosen, *at)
     p_exact = None if exact is None else exact[measures[0].name]
     rate = tally.rate("success")
     values = tally.histograms.get("values", {})
@@ -456,6 +459,7 @@ def simulate_cell(
         "success_interval_95": rate["interval_95"],
         "exact": None if p_exact is None else float(p_exact),
         "exact_fraction": None if p_exact is None else f"{p_exact.numerator}/{p_exact.denominator}",
+        "exact_unavailable": no_exact or None,
         "values": {str(k): v / tally.runs for k, v in sorted(values.items())},
         "chance": chance,
         "chance_spent_mean": tally.counts.get("spent", 0) / tally.runs if chance else 0.0,
@@ -496,6 +500,8 @@ def simulate_cell(
             else _("Exact odds: {p} ({fraction})")
         )
         out.print(exact_label.format(p=percent(p_exact, 2), fraction=data["exact_fraction"]))
+    elif no_exact:
+        out.print(_("No exact odds beside it: {reason}").format(reason=no_exact))
     if chance:
         out.print(
             _("Chance spent: {mean} on average").format(mean=decimal(data["chance_spent_mean"]))

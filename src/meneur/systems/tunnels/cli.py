@@ -584,21 +584,13 @@ def odds_command(
     from fractions import Fraction
 
     from meneur.cli.output import emit
-    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, winner_odds
+    from meneur.systems.tunnels.odds import check_opposed_size, winner_odds
     from meneur.systems.tunnels.rules import OpposedParams, Side, TestParams, check_policy
 
     policy = check_policy(explode)
     rule: SixesRule = "all" if sixes == "all" else "batch"
     if vs is not None:
-        if policy == "needed" and max(dice, vs) > MAX_OPPOSED_ODDS_DICE:
-            raise UsageError(  # T-9: needed sides look at each other (their joint state)
-                N_(
-                    "Exact odds of an opposition with --explode needed are computed for at "
-                    "most {limit} dice a side (never and always: up to {bound})."
-                ),
-                limit=MAX_OPPOSED_ODDS_DICE,
-                bound=TestParams.MAX_DICE,
-            )
+        check_opposed_size(max(dice, vs), (policy,))  # T-9: needed sides look at each other
         oparams = OpposedParams(
             Side(dice, blessed=blessed, cursed=cursed, explode=policy),
             Side(vs, explode=policy),

@@ -24,7 +24,7 @@ from flint import fmpq, fmpz
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
 from meneur.systems.tunnels.combat import Loss, loss_points
-from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, winner_odds
+from meneur.systems.tunnels.odds import check_opposed_size, winner_odds
 from meneur.systems.tunnels.rules import OpposedParams, Policy, Side
 
 MAX_FIGHT_ENDURANCE = 60
@@ -96,11 +96,7 @@ def p_win_against_monster(
     of 14 dice a side and an Endurance of 60 takes seconds, where a bar helps.
     """
     vs_policy = explode if vs_explode is None else vs_explode
-    if "needed" in (explode, vs_policy) and max(force, mr) > MAX_OPPOSED_ODDS_DICE:
-        raise LimitError(  # T-9: needed sides look at each other (never, always: any pool)
-            N_("Exact fight odds are computed for at most {limit} dice a side."),
-            limit=MAX_OPPOSED_ODDS_DICE,
-        )
+    check_opposed_size(max(force, mr), (explode, vs_policy))  # T-9: needed sides look
     full = max(endurance, max_endurance or 0)
     if full > MAX_FIGHT_ENDURANCE:
         raise LimitError(

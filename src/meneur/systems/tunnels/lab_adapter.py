@@ -85,9 +85,9 @@ class TunnelsAdapter(Adapter):
             tuple(chosen),
             tuple(f"{mode_label(m)} · {p}" if check == "test" else p for m, p in chosen),
         )
-        if check == "test":
-            from meneur.systems.tunnels.rules import TestParams
+        from meneur.systems.tunnels.rules import TestParams
 
+        if check == "test":
             row_values = parse_int_list(rows or "1..10", 1, TestParams.MAX_DICE, _("Dice"))
             col_values = parse_int_list(
                 columns or "1..10", 1, TestParams.MAX_THRESHOLD, _("Threshold")
@@ -97,9 +97,7 @@ class TunnelsAdapter(Adapter):
                 Axis("dice", N_("Dice"), row_values),
                 Axis("threshold", N_("Threshold"), col_values),
             )
-        # T-9: ``needed`` sides look at each other; the CLI's and the fight's bound
-        from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE as most
-
+        most = TestParams.MAX_DICE  # a side's bound; its exact odds: see check_exact
         row_values = parse_int_list(rows or "1..6", 1, most, _("Dice"))
         col_values = parse_int_list(columns or "1..6", 1, most, _("Opposing dice"))
         return (
@@ -107,6 +105,19 @@ class TunnelsAdapter(Adapter):
             Axis("dice", N_("Dice"), row_values),
             Axis("vs_dice", N_("Opposing dice (MR)"), col_values),
         )
+
+    def check_exact(
+        self, check: str, variant: Mapping[str, str], panels: Axis, rows: Axis, columns: Axis
+    ) -> None:
+        """T-9: the sides of an opposition where one plays ``needed`` look at each other,
+        and their exact odds stop at ``MAX_OPPOSED_ODDS_DICE`` a side (the bound of
+        ``meneur odds tunnels --vs`` and of the fights); simulated, they go to 60."""
+        if check != "oppose":
+            return
+        from meneur.systems.tunnels.odds import check_opposed_size
+
+        dice = max(n for n in (*rows.values, *columns.values) if isinstance(n, int))
+        check_opposed_size(dice, (cast(tuple[str, str], panel)[1] for panel in panels.values))
 
     def panel_groups(
         self,

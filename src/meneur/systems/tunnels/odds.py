@@ -14,7 +14,7 @@ no ``Fraction`` arithmetic happens inside.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from meneur.errors import LimitError, RuleError
@@ -56,12 +56,23 @@ Law = dict[tuple[int, int], list[int]]
 """(ones capped at 3, sixes state) -> weights by successes."""
 
 
-def check_odds_size(dice: int, limit: int) -> None:
-    if dice > limit:
+def check_opposed_size(dice: int, policies: Iterable[str]) -> None:
+    """Refuse, before any work, an opposition whose exact odds are out of reach: one where
+    a side plays ``needed`` (T-9) and a side rolls more than
+    :data:`MAX_OPPOSED_ODDS_DICE` dice (``dice``: the larger side). The one bound and the
+    one message of ``meneur odds tunnels --vs``, ``fight --odds`` and the lab's grids; a
+    simulation of the same opposition goes up to the params' own bound."""
+    if "needed" in policies and dice > MAX_OPPOSED_ODDS_DICE:
         raise LimitError(
-            N_("Exact odds are computed for at most {limit} dice, not {dice}."),
-            limit=limit,
+            N_(
+                "Exact odds of an opposition where a side plays needed are computed for at "
+                "most {limit} dice a side, not {dice} (never and always: up to {bound}); "
+                "its simulation goes up to {bound} (meneur simulate test tunnels --check "
+                "oppose, meneur simulate fight tunnels)."
+            ),
+            limit=MAX_OPPOSED_ODDS_DICE,
             dice=dice,
+            bound=TestParams.MAX_DICE,
         )
 
 
@@ -214,7 +225,7 @@ def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
                 side_law(dice_b, 0, lowest_b, rule, policy_b),
             )
         )
-    check_odds_size(max(dice_a, dice_b), MAX_OPPOSED_ODDS_DICE)
+    check_opposed_size(max(dice_a, dice_b), (policy_a, policy_b))
     from meneur.systems.tunnels.opposed import needed_lead
 
     return Dist(needed_lead(dice_a, lowest_a, policy_a, dice_b, lowest_b, policy_b, rule))
