@@ -562,3 +562,6 @@ def test_T9_an_opposition_past_the_exact_bound_is_still_simulated(
     assert data["exact_unavailable"] is None
     hits = round(data["success_rate"] * data["runs"])
     assert agrees(Fraction(data["exact_fraction"]), hits, data["runs"])
+    digits = len(data["exact_fraction"]) - 1
+    text = invoke(capsys, "--lang", "en", *args, "--row", "20", "--col", "16", "--panel", "always")
+    assert f"({digits} digits: see --json)" in text.out  # not a fraction of a hundred lines

@@ -481,6 +481,7 @@ def simulate_cell(
         return
     from meneur.lab.render import print_ending
     from meneur.locale.numbers import decimal, percent
+    from meneur.locale.numbers import exact as exact_text
 
     out = console()
     low, high = rate["interval_95"]
@@ -499,7 +500,7 @@ def simulate_cell(
             if chance
             else _("Exact odds: {p} ({fraction})")
         )
-        out.print(exact_label.format(p=percent(p_exact, 2), fraction=data["exact_fraction"]))
+        out.print(exact_label.format(p=percent(p_exact, 2), fraction=exact_text(p_exact)))
     elif no_exact:
         out.print(_("No exact odds beside it: {reason}").format(reason=no_exact))
     if chance:

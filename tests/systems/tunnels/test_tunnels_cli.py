@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -355,3 +356,33 @@ def test_T9_opposition_odds_past_the_needed_bound_when_sides_are_independent(
     assert r.status == 2 and str(MAX_OPPOSED_ODDS_DICE) in r.err and "needed" in r.err
     r = run(capsys, "odds tunnels --dice 4 --vs 61 --explode never")
     assert r.status == 2 and "60" in r.err
+
+
+def test_odds_vs_builds_the_whole_laws_of_always_sides_under_one_bar(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``odds tunnels --vs`` with ``always`` builds each mode's whole law once, for its
+    largest side, where the bar can follow it (60 dice a side: seconds); ``never`` and
+    ``needed`` sides build none. The odds are those of the opposition itself."""
+    from meneur.systems.tunnels import odds
+    from meneur.systems.tunnels.rules import OpposedParams, Side
+
+    built: list[tuple[int, str, str]] = []
+    real = odds.prepare_whole_law
+
+    def recording(params: Any, progress: Any) -> None:
+        built.append((params.dice, params.mode, params.explode))
+        real(params, progress)
+
+    monkeypatch.setattr(odds, "prepare_whole_law", recording)
+    r = run(capsys, "odds tunnels --dice 7 --vs 9 --explode always --json")
+    assert r.status == 0, r.err
+    assert built == [(9, "normal", "always")]
+    law = odds.winner_odds(OpposedParams(Side(7, explode="always"), Side(9, explode="always")))
+    assert Fraction(r.json()["exact"]["p_a"]) == law.p_where(lambda k: k[0] == "a")
+    built.clear()
+    r = run(capsys, "odds tunnels --dice 7 --vs 9 --explode always --blessed --json")
+    assert r.status == 0 and built == [(7, "blessed", "always"), (9, "normal", "always")]
+    built.clear()
+    assert run(capsys, "odds tunnels --dice 7 --vs 9 --explode never").status == 0
+    assert built == []

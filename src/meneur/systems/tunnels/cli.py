@@ -37,7 +37,13 @@ if TYPE_CHECKING:
     from meneur.odds.dist import Dist
     from meneur.rng import DiceSource
     from meneur.systems.tunnels.combat import Fighter, FightParams
-    from meneur.systems.tunnels.rules import Policy, SixesRule, TestOutcome, TestParams
+    from meneur.systems.tunnels.rules import (
+        OpposedParams,
+        Policy,
+        SixesRule,
+        TestOutcome,
+        TestParams,
+    )
 
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
 MAX_TIES = 1000
@@ -596,6 +602,7 @@ def odds_command(
             Side(vs, explode=policy),
             sixes=rule,
         )
+        _side_laws(oparams)
         law = winner_odds(oparams)
         p_a = law.p_where(lambda k: k[0] == "a")
         p_b = law.p_where(lambda k: k[0] == "b")
@@ -701,6 +708,30 @@ def odds_command(
         console.print(table)
 
     emit(data, render, as_json=as_json)
+
+
+def _side_laws(params: OpposedParams) -> None:
+    """Build the whole laws of an opposition's sides that always explode, with a bar on
+    standard error when it will take a while (60 dice a side: several seconds)."""
+    from meneur.lab.progress import LazyBar
+    from meneur.systems.tunnels.odds import prepare_whole_law, whole_law_work
+    from meneur.systems.tunnels.rules import TestParams
+
+    largest: dict[tuple[bool, bool], int] = {}  # a mode's laws hold its smaller pools'
+    for side in (params.a, params.b):
+        if side.explode == "always":
+            mode = (side.blessed, side.cursed)
+            largest[mode] = max(largest.get(mode, 0), side.dice)
+    laws = [
+        TestParams(dice, 1, blessed=blessed, cursed=cursed, explode="always", sixes=params.sixes)
+        for (blessed, cursed), dice in largest.items()
+    ]
+    bar = LazyBar(sum(map(whole_law_work, laws)), _("Exact odds"))
+    try:
+        for law in laws:
+            prepare_whole_law(law, bar.advance)
+    finally:
+        bar.stop()
 
 
 def _whole_law(params: TestParams) -> Dist[tuple[int, bool, bool]]:
