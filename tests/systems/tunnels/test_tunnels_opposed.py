@@ -167,3 +167,29 @@ PINNED_14_DENOMINATOR = int(
     "1290424455212871986670621202907753990201402492131187011700661459560421548901145393"
     "6300641667037371309199103969531780500678671471609509622511377273183884774199001088"
 )
+
+
+def test_T9_independent_verdicts_equal_the_whole_law_of_the_lead() -> None:
+    """T-8, T-9: sides that play ``never`` or ``always`` do not look at each other; the
+    lab reads who wins from two sums over the successes (``independent_verdicts``), and
+    every weight equals the whole law of the lead's (``winner_odds``, itself checked
+    against the brute force): both criticals (nobody wins), one (it loses), ties."""
+    from meneur.systems.tunnels.odds import independent_verdicts
+
+    policies: list[Policy] = ["never", "always"]
+    cases = [
+        OpposedParams(
+            Side(a, **MODES[mode_a], explode=pa), Side(b, **MODES[mode_b], explode=pb), rule
+        )
+        for a, b in ((1, 1), (3, 2), (2, 5), (6, 6))
+        for mode_a, mode_b in (("normal", "normal"), ("blessed", "cursed"))
+        for pa, pb in product(policies, policies)
+        for rule in RULES
+    ]
+    cases.append(OpposedParams(Side(20, explode="always"), Side(13, cursed=True, explode="always")))
+    for params in cases:
+        law = winner_odds(params)
+        win, loss, tie, total = independent_verdicts(params)
+        assert Fraction(win, total) == law.p_where(lambda k: k[0] == "a"), params
+        assert Fraction(loss, total) == law.p_where(lambda k: k[0] == "b"), params
+        assert Fraction(tie, total) == law.p_where(lambda k: k[0] is None), params

@@ -255,11 +255,17 @@ class TunnelsAdapter(Adapter):
         if check == "test":
             return dict(self._pass_cell(variant, panel, row, column))
         params = self.params(check, variant, panel, row, column)
-        dist: Any = self.check(check).odds(params)
-        from meneur.systems.tunnels.rules import judge
+        if "needed" in (params.a.explode, params.b.explode):  # the sides look at each other
+            from meneur.systems.tunnels.rules import judge
 
-        winners = dist.map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4])[0])
-        win, tie, loss = winners.p("a"), winners.p(None), winners.p("b")
+            dist: Any = self.check(check).odds(params)
+            winners = dist.map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4])[0])
+            win, tie, loss = winners.p("a"), winners.p(None), winners.p("b")
+        else:  # independent sides: two sums over the successes, not the lead's whole law
+            from meneur.systems.tunnels.odds import independent_verdicts
+
+            a, b, nobody, total = independent_verdicts(params)
+            win, tie, loss = Fraction(a, total), Fraction(nobody, total), Fraction(b, total)
         if self.option(variant, "tie") == "reroll" and tie < 1:
             # T-9 option: a tie is rolled again until someone wins (as odds --reroll-ties)
             win, loss, tie = win / (1 - tie), loss / (1 - tie), Fraction(0)

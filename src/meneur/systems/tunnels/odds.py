@@ -266,6 +266,54 @@ def independent_lead(law_a: Law, law_b: Law) -> dict[OpposedKey, int]:
     return weights
 
 
+@lru_cache(maxsize=256)
+def _side_verdicts(
+    dice: int, lowest: int, rule: SixesRule, policy: Policy
+) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """A side that does not look at the other (``never``, ``always``), as an opposition
+    reads it: its weights by successes without a critical failure, their running sums
+    (fewer than ``s`` successes at index ``s``), its critical mass, and its total."""
+    standing: list[int] = []
+    critical = 0
+    for (ones, _sixes), poly in side_law(dice, 0, lowest, rule, policy).items():
+        if ones >= CRITICAL_ONES:
+            critical += sum(poly)
+            continue
+        standing.extend([0] * (len(poly) - len(standing)))
+        for successes, weight in enumerate(poly):
+            standing[successes] += weight
+    below = [0]
+    for weight in standing:
+        below.append(below[-1] + weight)
+    return tuple(standing), tuple(below), critical, critical + below[-1]
+
+
+def independent_verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
+    """The weights of a winning, b winning and nobody winning, over a total, of an
+    opposition whose sides do not look at each other (T-8, T-9: a critical failure
+    loses, both: nobody wins; else more successes win).
+
+    What a grid of oppositions reads: two sums over the successes of side a (its
+    weights times b's running sums), where the whole law of the lead
+    (:func:`opposed_odds`) is a product of two polynomials of up to 1,831 terms each.
+    """
+    assert "needed" not in (params.a.explode, params.b.explode), "sides that look: opposed_odds"
+    rule = params.sixes
+    standing_a, _, critical_a, total_a = _side_verdicts(
+        params.a.dice, LOWEST_SUCCESS[params.a.mode], rule, params.a.explode
+    )
+    standing_b, below_b, critical_b, total_b = _side_verdicts(
+        params.b.dice, LOWEST_SUCCESS[params.b.mode], rule, params.b.explode
+    )
+    top_b = len(below_b) - 1
+    ahead = sum(w * below_b[min(s, top_b)] for s, w in enumerate(standing_a) if w)
+    level = sum(w * standing_b[s] for s, w in enumerate(standing_a[: len(standing_b)]) if w)
+    win = ahead + (total_a - critical_a) * critical_b  # b's critical failure: a wins
+    tie = level + critical_a * critical_b
+    total = total_a * total_b
+    return win, total - win - tie, tie, total
+
+
 def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
     """The exact law of (winner, margin) of an opposition."""
     return opposed_odds(params).map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4]))
@@ -293,6 +341,7 @@ def clear_caches() -> None:
         polylaw.onto,
         polylaw._side,
         test_odds,
+        _side_verdicts,
         opposed._moves,
         opposed._steps,
         opposed._rest,
