@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from cli_helpers import invoke
+from meneur.errors import MeneurError
 from meneur.lab.simulate import run_chunks
 from meneur.odds.montecarlo import agrees
 from meneur.systems.tunnels.combat import against_monster
@@ -565,3 +566,49 @@ def test_T9_an_opposition_past_the_exact_bound_is_still_simulated(
     digits = len(data["exact_fraction"]) - 1
     text = invoke(capsys, "--lang", "en", *args, "--row", "20", "--col", "16", "--panel", "always")
     assert f"({digits} digits: see --json)" in text.out  # not a fraction of a hundred lines
+
+
+@pytest.mark.parametrize(
+    ("command", "flag"),
+    [
+        ("simulate fight tunnels --endurance 3 --vs-mr 2 --explode never --max-rounds 5", "--dice"),
+        ("simulate fight tunnels --dice 2 --endurance 3 --explode never --max-rounds 5", "--vs-mr"),
+        ("simulate policy tunnels --threshold 2 --explode never", "--dice"),
+        ("simulate test tunnels --threshold 2 --explode never", "--dice"),
+    ],
+)
+def test_the_lab_takes_the_pools_play_takes(
+    capsys: pytest.CaptureFixture[str], command: str, flag: str
+) -> None:
+    """One bound per parameter (issue 18): the lab's Tunnels simulations take a pool (a
+    Force, a Monster Rating) up to ``TestParams.MAX_DICE`` as play and odds do (they
+    stopped at 30), and refuse one more die in the same words as ``meneur test``."""
+    from meneur.systems.tunnels.rules import TestParams
+
+    most = TestParams.MAX_DICE
+    args = (*command.split(), "--runs", "200", "--seed", "1", "--json")
+    ok = invoke(capsys, "--lang", "en", *args, flag, str(most))
+    assert ok.status == 0, ok.err
+    over = invoke(capsys, "--lang", "en", *args, flag, str(most + 1))
+    play = invoke(capsys, "--lang", "en", "test", "tunnels", "--dice", str(most + 1))
+    assert over.status == 2 and play.status == 2
+    assert over.err.replace(flag, "--dice") == play.err
+
+
+def test_the_lab_fight_grids_take_the_pools_play_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate sweep`` and ``compare --check fight`` over Tunnels fights: Force and
+    Monster Rating up to ``TestParams.MAX_DICE`` (they stopped at 30), one more refused."""
+    from meneur.systems.tunnels.lab_adapter import ADAPTER
+    from meneur.systems.tunnels.rules import TestParams
+
+    most = TestParams.MAX_DICE
+    rows, columns = ADAPTER.fight_axes(str(most), f"{most - 1},{most}")
+    assert rows.values == (most,) and columns.values == (most - 1, most)
+    sweep = ("simulate", "sweep", "tunnels", "--endurance", "3", "--explode", "never")
+    ok = invoke(capsys, *sweep, "--dice", str(most), "--vs-mr", "1", "--runs", "50", "--json")
+    assert ok.status == 0, ok.err
+    for args in (("--dice", f"1..{most + 1}", "--vs-mr", "1"), ("--dice", "2", "--vs-mr", "61")):
+        over = invoke(capsys, "--lang", "en", *sweep, *args, "--runs", "50")
+        assert over.status == 2 and f"from 1 to {most}" in over.err, over.err
+    with pytest.raises(MeneurError, match=f"1 to {most}|1 à {most}"):
+        ADAPTER.fight_axes(str(most + 1), "1")

@@ -118,8 +118,9 @@ def _number_option(flag: str, low: int, high: int, help_text: str) -> Any:
     return typer.Option(flag, parser=int_parser(low, high), metavar="N", help=help_text)
 
 
-def _pool(text: str) -> int:
-    """A pool of dice, up to the one bound the rules declare (``TestParams.MAX_DICE``).
+def pool(text: str) -> int:
+    """A pool of dice (a characteristic, a Monster Rating), up to the one bound the rules
+    declare (``TestParams.MAX_DICE``): play, odds and the lab's simulations alike.
 
     Read when the option is parsed, so that ``--help`` imports no rules.
     """
@@ -128,7 +129,21 @@ def _pool(text: str) -> int:
     return parse_int(text, low=1, high=TestParams.MAX_DICE)
 
 
-def _dice_option(flag: str, help_text: str, parser: Any = _pool) -> Any:
+def successes(text: str) -> int:
+    """A number of successes needed, up to ``TestParams.MAX_THRESHOLD`` (read when parsed)."""
+    from meneur.systems.tunnels.rules import TestParams
+
+    return parse_int(text, low=1, high=TestParams.MAX_THRESHOLD)
+
+
+def endurance(text: str) -> int:
+    """An Endurance, up to the sheet's and the fight's bound (``combat.MAX_ENDURANCE``)."""
+    from meneur.systems.tunnels.combat import MAX_ENDURANCE
+
+    return parse_int(text, low=1, high=MAX_ENDURANCE)
+
+
+def _dice_option(flag: str, help_text: str, parser: Any = pool) -> Any:
     """A number of dice, bounded where the rules (or the exact engine) declare it."""
     return typer.Option(flag, parser=parser, metavar="N", help=help_text)
 
@@ -765,7 +780,7 @@ def fight_command(
     ] = None,
     endurance: Annotated[
         int | None,
-        _number_option("--endurance", 1, 10_000, _("The character's Endurance.")),
+        _dice_option("--endurance", _("The character's Endurance."), endurance),
     ] = None,
     sheet: Annotated[
         Path | None,
@@ -781,7 +796,7 @@ def fight_command(
     ] = None,
     vs_endurance: Annotated[
         int | None,
-        _number_option("--vs-endurance", 1, 10_000, _("Another character's Endurance.")),
+        _dice_option("--vs-endurance", _("Another character's Endurance."), endurance),
     ] = None,
     vs_sheet: Annotated[
         Path | None,

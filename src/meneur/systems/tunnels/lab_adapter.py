@@ -273,8 +273,11 @@ class TunnelsAdapter(Adapter):
 
     def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:
         """``compare tunnels --check fight``: dice (rows) × Monster Rating (columns)."""
-        dice = parse_int_list(rows or "2..6", 1, 30, "--rows")
-        mrs = parse_int_list(columns or "1..8", 1, 30, "--cols")
+        from meneur.systems.tunnels.rules import TestParams
+
+        most = TestParams.MAX_DICE  # a Force and a Monster Rating are pools of dice
+        dice = parse_int_list(rows or "2..6", 1, most, "--rows")
+        mrs = parse_int_list(columns or "1..8", 1, most, "--cols")
         return Axis("dice", N_("Dice"), dice), Axis("mr", N_("Monster Rating"), mrs)
 
     def fight_point(

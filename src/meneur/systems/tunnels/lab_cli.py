@@ -48,7 +48,13 @@ from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
-from meneur.systems.tunnels.cli import Blessed, Cursed  # the same flags as meneur test tunnels
+from meneur.systems.tunnels.cli import (  # the same flags and bounds as meneur test tunnels
+    Blessed,
+    Cursed,
+    endurance,
+    pool,
+    successes,
+)
 
 POLICIES = ("never", "always", "needed")
 """When a die explodes (T-6)."""
@@ -57,16 +63,14 @@ POLICIES = ("never", "always", "needed")
 def fight_command(
     dice: Annotated[
         int | None,
-        typer.Option(
-            "--dice", metavar="N", parser=int_parser(1, 30), help=_("The character's Force (dice).")
-        ),
+        typer.Option("--dice", metavar="N", parser=pool, help=_("The character's Force (dice).")),
     ] = None,
     endurance: Annotated[
         int | None,
         typer.Option(
             "--endurance",
             metavar="N",
-            parser=int_parser(1, 10_000),
+            parser=endurance,
             help=_("The character's Endurance."),
         ),
     ] = None,
@@ -75,7 +79,7 @@ def fight_command(
         typer.Option(
             "--vs-mr",
             metavar="N",
-            parser=int_parser(1, 30),
+            parser=pool,
             help=_("The monster's Monster Rating."),
         ),
     ] = None,
@@ -203,15 +207,11 @@ def fight_command(
 def policy_command(
     dice: Annotated[
         int | None,
-        typer.Option(
-            "--dice", metavar="N", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")
-        ),
+        typer.Option("--dice", metavar="N", parser=pool, help=_("Dice rolled (the pool).")),
     ] = None,
     threshold: Annotated[
         int | None,
-        typer.Option(
-            "--threshold", metavar="N", parser=int_parser(1, 30), help=_("Successes needed.")
-        ),
+        typer.Option("--threshold", metavar="N", parser=successes, help=_("Successes needed.")),
     ] = None,
     points: Annotated[
         int, count_option("--points", 0, 30, _("The Chance points to spend (T-12)."))
@@ -270,7 +270,7 @@ def sweep_command(
         typer.Option(
             "--endurance",
             metavar="N",
-            parser=int_parser(1, 10_000),
+            parser=endurance,
             help=_("The character's Endurance."),
         ),
     ] = 8,
@@ -318,11 +318,12 @@ def sweep_command(
     from meneur.lab.sweep import Point
     from meneur.systems.tunnels.combat import against_monster
     from meneur.systems.tunnels.lab import fights_point
+    from meneur.systems.tunnels.rules import TestParams
 
     choice(explode, POLICIES, "--explode")
     choice(loss, ("margin", "one"), "--loss")
-    dice_values = parse_int_list(dice or "2..6", 1, 30, "--dice")
-    mr_values = parse_int_list(vs_mr, 1, 30, "--vs-mr")
+    dice_values = parse_int_list(dice or "2..6", 1, TestParams.MAX_DICE, "--dice")
+    mr_values = parse_int_list(vs_mr, 1, TestParams.MAX_DICE, "--vs-mr")
     points = [
         Point(
             fights_point,
@@ -348,16 +349,14 @@ def test_command(
     variant: CellRuleOptions = None,
     dice: Annotated[
         int | None,
-        typer.Option(
-            "--dice", metavar="N", parser=int_parser(1, 30), help=_("Dice rolled (Tunnels).")
-        ),
+        typer.Option("--dice", metavar="N", parser=pool, help=_("Dice rolled (Tunnels).")),
     ] = None,
     threshold: Annotated[
         int | None,
         typer.Option(
             "--threshold",
             metavar="N",
-            parser=int_parser(1, 1000),
+            parser=successes,
             help=_("Successes needed (Tunnels)."),
         ),
     ] = None,
