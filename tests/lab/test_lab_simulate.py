@@ -612,3 +612,42 @@ def test_the_lab_fight_grids_take_the_pools_play_takes(capsys: pytest.CaptureFix
         assert over.status == 2 and f"from 1 to {most}" in over.err, over.err
     with pytest.raises(MeneurError, match=f"1 to {most}|1 à {most}"):
         ADAPTER.fight_axes(str(most + 1), "1")
+
+
+def _bounds() -> list[tuple[str, str, int]]:
+    """(command, option, the rules' bound) of the Obscur and Légendes simulations."""
+    from meneur.systems.legendes.rules import OpposedParams
+    from meneur.systems.obscur.advisor import MAX_POINTS
+    from meneur.systems.obscur.rules import MAX_DICE, MAX_DIFFICULTY
+
+    obscur = "simulate policy obscur --dice 4 --difficulty 2 --points 1"
+    legendes = OpposedParams.MAX_DICE
+    fight = "simulate fight legendes --dice 2 --vs-level elite"
+    return [
+        (obscur, "--dice", MAX_DICE),
+        (obscur, "--difficulty", MAX_DIFFICULTY),
+        (obscur, "--points", MAX_POINTS),
+        ("simulate policy legendes --dice 2 --vs-level elite --points 1", "--dice", legendes),
+        (fight, "--dice", legendes),
+        (
+            "simulate fight legendes --dice 2 --vs-level elite --with-dice 1",
+            "--with-dice",
+            legendes,
+        ),
+        ("simulate sweep legendes --dice 1 --vs-level elite", "--dice", legendes),
+    ]
+
+
+@pytest.mark.parametrize(("command", "flag", "bound"), _bounds())
+def test_obscur_and_legendes_simulations_take_the_bounds_of_their_rules(
+    capsys: pytest.CaptureFixture[str], command: str, flag: str, bound: int
+) -> None:
+    """One bound per parameter (issue 18): the lab reads the rules' own bound (Obscur's
+    pool went to 30 and its difficulty to 60 where play takes 60 and 200; Légendes'
+    sweep stopped at 12 dice where the rules take 30); one more is one clear line."""
+    args = [*command.split(), "--runs", "100", "--seed", "2", "--json"]
+    where = args.index(flag)
+    ok = invoke(capsys, "--lang", "en", *args[:where], *args[where + 2 :], flag, str(bound))
+    assert ok.status == 0, ok.err
+    over = invoke(capsys, "--lang", "en", *args[:where], *args[where + 2 :], flag, str(bound + 1))
+    assert over.status == 2 and f"to {bound}" in over.err and "Traceback" not in over.err

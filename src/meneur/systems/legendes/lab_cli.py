@@ -34,7 +34,7 @@ from meneur.cli.labkit import (
     sweep,
     sweep_cells,
 )
-from meneur.cli.params import Json, Seed, int_parser
+from meneur.cli.params import Json, Seed, int_parser, parse_int
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -53,10 +53,18 @@ class LegendesScene:
     partial: str = "wound"
 
 
+def _dice(text: str) -> int:
+    """A hero's dice up to the rules' one bound (``OpposedParams.MAX_DICE``), as play and
+    odds take them; read when parsed, so that ``--help`` loads no rules."""
+    from meneur.systems.legendes.rules import OpposedParams
+
+    return parse_int(text, low=1, high=OpposedParams.MAX_DICE)
+
+
 def fight_command(
     dice: Annotated[
         int | None,
-        typer.Option("--dice", metavar="N", parser=int_parser(1, 30), help=_("The hero's dice.")),
+        typer.Option("--dice", metavar="N", parser=_dice, help=_("The hero's dice.")),
     ] = None,
     vs_level: Annotated[
         str | None,
@@ -121,7 +129,12 @@ def fight_command(
     from meneur.cli.output import console, print_json
     from meneur.lab.grid import parse_int_list
     from meneur.lab.plot import check_path
-    from meneur.systems.legendes.rules import check_circumstance, parse_level, parse_partial
+    from meneur.systems.legendes.rules import (
+        OpposedParams,
+        check_circumstance,
+        parse_level,
+        parse_partial,
+    )
 
     scene = LegendesScene(with_dice, each_other, partial)
     partial = parse_partial(scene.partial)
@@ -129,7 +142,7 @@ def fight_command(
         value
         for part in (scene.with_dice or "").split(",")[: MAX_OPPOSITIONS + 1]
         if part.strip()
-        for value in parse_int_list(part, 0, 30, _("Dice"))
+        for value in parse_int_list(part, 0, OpposedParams.MAX_DICE, _("Dice"))
     )
     if len(allies) > MAX_OPPOSITIONS:
         raise UsageError(
@@ -220,9 +233,7 @@ def fight_command(
 def policy_command(
     dice: Annotated[
         int | None,
-        typer.Option(
-            "--dice", metavar="N", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")
-        ),
+        typer.Option("--dice", metavar="N", parser=_dice, help=_("Dice rolled (the pool).")),
     ] = None,
     points: Annotated[
         int, count_option("--points", 0, 30, _("The motivation points to spend (L-12)."))
@@ -306,9 +317,9 @@ def sweep_command(
     from meneur.lab.sweep import Point
     from meneur.systems.legendes.lab import LegendesConflict, conflicts_point
     from meneur.systems.legendes.lab_adapter import ADAPTER
-    from meneur.systems.legendes.rules import parse_level
+    from meneur.systems.legendes.rules import OpposedParams, parse_level
 
-    dice_values = parse_int_list(dice or "1..4", 0, 12, "--dice")
+    dice_values = parse_int_list(dice or "1..4", 0, OpposedParams.MAX_DICE, "--dice")
     levels = tuple(
         dict.fromkeys(
             parse_level(part)

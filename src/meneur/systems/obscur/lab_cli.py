@@ -36,7 +36,7 @@ from meneur.cli.labkit import (
     sweep,
     sweep_cells,
 )
-from meneur.cli.params import Json, Seed, int_parser
+from meneur.cli.params import Json, Seed, int_parser, parse_int
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -233,21 +233,45 @@ def _obscur_fight(
     print_fight_ending(out, data, tally, plot)
 
 
+def _pool(text: str) -> int:
+    """A pool up to the rules' one bound on dice (``obscur.rules.MAX_DICE``), as play and
+    odds take it; read when parsed, so that ``--help`` loads no rules."""
+    from meneur.systems.obscur.rules import MAX_DICE
+
+    return parse_int(text, low=1, high=MAX_DICE)
+
+
+def _difficulty(text: str) -> int:
+    """A difficulty up to the rules' bound (``obscur.rules.MAX_DIFFICULTY``)."""
+    from meneur.systems.obscur.rules import MAX_DIFFICULTY
+
+    return parse_int(text, low=1, high=MAX_DIFFICULTY)
+
+
+def _points(text: str) -> int:
+    """Dépassement points, as many as the advisor weighs (``advisor.MAX_POINTS``)."""
+    from meneur.systems.obscur.advisor import MAX_POINTS
+
+    return parse_int(text, low=0, high=MAX_POINTS)
+
+
 def policy_command(
     dice: Annotated[
         int | None,
-        typer.Option(
-            "--dice", metavar="N", parser=int_parser(1, 30), help=_("Dice rolled (the pool).")
-        ),
+        typer.Option("--dice", metavar="N", parser=_pool, help=_("Dice rolled (the pool).")),
     ] = None,
     difficulty: Annotated[
         int | None,
-        typer.Option(
-            "--difficulty", metavar="N", parser=int_parser(1, 60), help=_("The difficulty.")
-        ),
+        typer.Option("--difficulty", metavar="N", parser=_difficulty, help=_("The difficulty.")),
     ] = None,
     points: Annotated[
-        int, count_option("--points", 0, 30, _("The Dépassement points to spend (O-10)."))
+        int,
+        typer.Option(
+            "--points",
+            metavar="N",
+            parser=_points,
+            help=_("The Dépassement points to spend (O-10)."),
+        ),
     ] = 1,
     tests: Annotated[
         int,
