@@ -311,3 +311,68 @@ def test_O10_fast_before_roll_walk_equals_the_plain_multiset_sum(scoring: Scorin
             / 6**dice
         )
         assert before_roll_value(dice, scoring, budget, difficulty, counts) == plain
+
+
+@pytest.mark.parametrize("scoring", list(Scoring))
+def test_O10_the_advisor_walk_equals_the_multiset_sum_with_every_budget(scoring: Scoring) -> None:
+    """O-10 advisor: the walk that reads each count of 3s once (the splits of 1s and 2s
+    sorted by value, bisected at the floor the wider rerolls give) equals the plain sum
+    over every face multiset, with budgets that afford every reroll tier and
+    difficulties from sure to out of reach."""
+    from meneur.systems.obscur.advisor import after_roll_value, before_roll_value, multisets
+
+    for dice, budget, difficulty, counts in [
+        (9, 30, 9, False),
+        (10, 12, 14, True),
+        (8, 5, 30, False),
+    ]:
+        plain = sum(
+            weight * after_roll_value(c, scoring, budget, difficulty, counts)
+            for c, weight in multisets(dice)
+        ) / Fraction(6**dice)
+        assert before_roll_value(dice, scoring, budget, difficulty, counts) == plain
+
+
+def test_O10_reroll_hits_read_from_the_tail_equal_the_direct_count() -> None:
+    """O-10: the rerolled sequences that pass, read from one tail table per (class kept,
+    dice rerolled, points left), equal the direct count over the rerolled dice's law for
+    every number of successes still needed (below 0, in range, beyond every total)."""
+    from meneur.systems.obscur.advisor import best_gain, reroll_hits
+    from meneur.systems.obscur.automaton import machine
+    from meneur.systems.obscur.odds import class_dist
+
+    for scoring in Scoring:
+        classes = range(len(machine(scoring).step))
+        for kept, rerolled, budget, counts in product(classes, (1, 4), (0, 3, 30), (False, True)):
+            dist = class_dist(rerolled, scoring, 0, kept)
+            for need in (-2, 0, 1, 3, 6, 40):
+                direct = sum(
+                    w
+                    for (s, cls), w in dist.items()
+                    if s + best_gain(scoring, cls, budget, counts) >= need
+                )
+                assert reroll_hits(scoring, kept, rerolled, budget, need, counts) == direct
+
+
+def test_O10_the_advisor_reaches_every_pool_a_test_takes() -> None:
+    """O-10: the advisor weighs a pool up to ``TestParams.MAX_DICE`` plus the dice a
+    Dépassement buys (it stopped at 26): with no points its chance is the plain test's
+    (the successes' law, a separate engine), more points never lower it, and one die
+    more is refused."""
+    from meneur.errors import LimitError
+    from meneur.systems.obscur.advisor import before_roll_value
+    from meneur.systems.obscur.depassement import TIERS, extra_dice
+    from meneur.systems.obscur.odds import successes_weights
+    from meneur.systems.obscur.rules import TestParams
+
+    most = TestParams.MAX_DICE + max(extra_dice(tier) for tier in TIERS)
+    weights = successes_weights(most, Scoring.NORMAL)
+    assert before_roll_value(most, Scoring.NORMAL, 0, 40, False) == Fraction(
+        sum(weights[40:]), 6**most
+    )
+    chances = [before_roll_value(most, Scoring.NORMAL, b, 44, False) for b in (0, 2, 6)]
+    assert chances == sorted(chances) and chances[0] < chances[-1] < 1
+    with pytest.raises(LimitError, match=str(most)):
+        before_roll_value(most + 1, Scoring.NORMAL, 0, 40, False)
+    options = advise_before(TestParams.MAX_DICE, 44, 6)
+    assert {o.plan.dice for o in options} == set(TIERS)

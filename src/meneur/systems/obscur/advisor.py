@@ -14,7 +14,8 @@ and the best comes first: the likeliest, then the cheapest.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -38,8 +39,6 @@ from meneur.systems.obscur.rules import TestParams
 from meneur.systems.obscur.scoring import Scoring
 
 MAX_POINTS = 30
-MAX_ADVISED_DICE = 26
-"""Beyond this the first roll has too many face multisets to enumerate quickly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,18 +79,28 @@ def best_gain(scoring: Scoring, cls: int, budget: int, counts_margin: bool) -> i
 
 
 @cache
+def reroll_tail(
+    scoring: Scoring, kept: int, rerolled: int, budget: int, counts_margin: bool
+) -> tuple[int, ...]:
+    """``tail[v]``: rerolled face sequences (out of ``6**rerolled``) whose successes plus
+    the most the points left can add reach ``v`` (best play after), for ``v`` from 0."""
+    by_value: dict[int, int] = {}
+    for (s, cls), w in class_dist(rerolled, scoring, 0, kept).items():
+        value = s + best_gain(scoring, cls, budget, counts_margin)
+        by_value[value] = by_value.get(value, 0) + w
+    tail = [0] * (max(by_value) + 2)
+    for value in range(len(tail) - 2, -1, -1):
+        tail[value] = tail[value + 1] + by_value.get(value, 0)
+    return tuple(tail)
+
+
 def reroll_hits(
     scoring: Scoring, kept: int, rerolled: int, budget: int, need: int, counts_margin: bool
 ) -> int:
-    """Rerolled face sequences (out of ``6**rerolled``) that pass, under the best play after."""
-    dist = class_dist(rerolled, scoring, 0, kept)
-    return int(
-        sum(
-            w
-            for (s, cls), w in dist.items()
-            if s + best_gain(scoring, cls, budget, counts_margin) >= need
-        )
-    )
+    """Rerolled face sequences (out of ``6**rerolled``) that pass, under the best play after:
+    one read of :func:`reroll_tail`, shared by every number of successes still needed."""
+    tail = reroll_tail(scoring, kept, rerolled, budget, counts_margin)
+    return tail[min(max(need, 0), len(tail) - 1)]
 
 
 def reroll_pass(
@@ -154,8 +163,9 @@ def before_roll_value(
     if dice == 0:
         gain = best_gain(scoring, table.start, budget, counts_margin)
         return Fraction(int(gain >= difficulty))
-    if dice > MAX_ADVISED_DICE:
-        raise LimitError(N_("The advisor handles up to {limit} dice."), limit=MAX_ADVISED_DICE)
+    most = TestParams.MAX_DICE + max(extra_dice(tier) for tier in TIERS)  # a pool, bought dice
+    if dice > most:
+        raise LimitError(N_("The advisor handles up to {limit} dice."), limit=most)
     values = scoring.values
     scale = 6**dice
     rerolls = [
@@ -183,41 +193,72 @@ def before_roll_value(
             hits_memo[key] = value
         return value
 
+    reach: dict[int, list[int]] = {1: [], 2: [], 3: []}  # points left, by the faces rerolled
+    for up_to, left in rerolls:
+        if up_to not in reach:  # a table with other reroll tiers than 1-3
+            raise LimitError(N_("The advisor handles rerolls of faces 1 to 3 only."))
+        reach[up_to].append(left)
+
+    def best_reroll(up_to: int, kept: int, count: int, need: int) -> int:
+        """The best reroll of the ``count`` dice showing 1 to ``up_to`` (0: none)."""
+        if not count:
+            return 0
+        return max((reroll_value(kept, count, left, need) for left in reach[up_to]), default=0)
+
+    splits: dict[tuple[int, int, int], tuple[list[int], list[int], list[int], int]] = {}
+
+    def split_values(k3: int, left3: int, need: int) -> tuple[list[int], list[int], list[int], int]:
+        """The ways ``left3`` dice show 1s and 2s after a class ``k3``: each split's value
+        without a reroll of faces 2-3 (``scale``: it passes as it stands; else the best
+        reroll of its 1s, 0 without one), sorted from the highest, with running sums of
+        ways and of ways times value, and the ways in all (memoised)."""
+        key = (k3, left3, need)
+        found = splits.get(key)
+        if found is not None:
+            return found
+        ways, twos, ones = binomial[left3], jump[2][k3], jump[1]
+        valued = []
+        for c2 in range(left3 + 1):
+            c1 = left3 - c2
+            k2 = twos[c2]
+            value = scale if gain_now[ones[k2][c1]] >= need else best_reroll(1, k2, c1, need)
+            valued.append((value, ways[c2]))
+        valued.sort(reverse=True)
+        highs = [-value for value, _ in valued]  # ascending, for bisect
+        count, weighted = [0], [0]
+        for value, way in valued:
+            count.append(count[-1] + way)
+            weighted.append(weighted[-1] + way * value)
+        found = splits[key] = (highs, count, weighted, count[-1])
+        return found
+
     low_memo: dict[tuple[int, int, int], int] = {}
 
     def low_faces(k4: int, need: int, left4: int) -> int:
         """Weighted value of every way ``left4`` dice show faces 1-3 (memoised: it
         depends only on the class of the faces 4-6, the successes still needed and
-        how many dice are left)."""
+        how many dice are left).
+
+        Each split is worth the best of: passing as it stands, a reroll of its 1s, of
+        its 1s and 2s, of every low die. The last two do not depend on how the dice
+        below the 3s split, so for a count of 3s the sum over the splits of 1s and 2s
+        is ``sum(ways * max(floor, value))``: the splits worth more than the floor
+        (found by bisection in the sorted values of :func:`split_values`) bring their
+        own, the rest the floor.
+        """
         key = (k4, need, left4)
         found = low_memo.get(key)
         if found is not None:
             return found
+        every_low = best_reroll(3, k4, left4, need)
         total = 0
         for c3 in range(left4 + 1):
             left3 = left4 - c3
-            w3 = binomial[left4][c3]
             k3 = jump[3][k4][c3]
-            for c2 in range(left3 + 1):
-                c1 = left3 - c2
-                weight = w3 * binomial[left3][c2]
-                k2 = jump[2][k3][c2]
-                if gain_now[jump[1][k2][c1]] >= need:
-                    total += weight * scale
-                    continue
-                best = 0
-                for up_to, left in rerolls:
-                    if up_to == 1:
-                        kept, count = k2, c1
-                    elif up_to == 2:
-                        kept, count = k3, c1 + c2
-                    elif up_to == 3:
-                        kept, count = k4, c1 + c2 + c3
-                    else:  # a table with other reroll tiers than 1-3
-                        raise LimitError(N_("The advisor handles rerolls of faces 1 to 3 only."))
-                    if count:
-                        best = max(best, reroll_value(kept, count, left, need))
-                total += weight * best
+            floor = max(every_low, best_reroll(2, k3, left3, need))
+            highs, count, weighted, ways = split_values(k3, left3, need)
+            above = bisect_left(highs, -floor)  # the splits worth more than the floor
+            total += binomial[left4][c3] * (weighted[above] + floor * (ways - count[above]))
         low_memo[key] = total
         return total
 
@@ -246,8 +287,12 @@ def advise_before(
     *,
     scoring: Scoring = Scoring.NORMAL,
     counts_margin: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> list[Option]:
-    """Each way to buy extra dice now, keeping the rest for after the roll, best first."""
+    """Each way to buy extra dice now, keeping the rest for after the roll, best first.
+
+    ``progress(1)`` after each way weighed: at 60 dice and 30 points the four take
+    about two seconds, which a bar follows."""
     _check(points, difficulty)
     if not 0 <= dice <= TestParams.MAX_DICE:
         raise LimitError(
@@ -264,6 +309,8 @@ def advise_before(
             dice + extra_dice(tier), scoring, points - cost, difficulty, counts_margin
         )
         options.append(Option(PushPlan(dice=tier), cost, points - cost, p))
+        if progress is not None:
+            progress(1)
     return _ranked(options, prune=False)
 
 

@@ -672,6 +672,7 @@ def push_command(
     from meneur.cli.output import emit
     from meneur.systems.obscur.advisor import MAX_POINTS as LIMIT
     from meneur.systems.obscur.advisor import advise_after, advise_before
+    from meneur.systems.obscur.depassement import TIERS
     from meneur.systems.obscur.rules import TestParams
     from meneur.systems.obscur.tables import rule_tables
 
@@ -709,9 +710,20 @@ def push_command(
         )
         stage = "after"
     else:
-        options = advise_before(
-            params.pool, difficulty, points, scoring=params.scoring, counts_margin=counts
-        )
+        from meneur.lab.progress import LazyBar
+
+        bar = LazyBar(len(TIERS), _("Exact odds"))
+        try:
+            options = advise_before(
+                params.pool,
+                difficulty,
+                points,
+                scoring=params.scoring,
+                counts_margin=counts,
+                progress=bar.advance,
+            )
+        finally:
+            bar.stop()
         stage = "before"
     listed: list[dict[str, Any]] = [
         {
