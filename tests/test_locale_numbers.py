@@ -48,3 +48,28 @@ def test_an_exact_fraction_too_long_for_a_table_says_where_it_is() -> None:
     assert exact(long) == f"{len(str(3**200)) + len(str(2**300))} digits: see --json"
     set_language("fr")
     assert exact(long).endswith("chiffres : voir --json")
+
+
+def test_integers_and_fractions_of_any_length_are_written_whole() -> None:
+    """Exact odds reach hundreds of thousands of digits; Python's ``str`` refuses an
+    integer past 4,300 (ValueError): ``integer_text`` writes any, the same digits."""
+    import sys
+    from fractions import Fraction
+
+    from meneur.locale.numbers import fraction_text, integer_text, ratio_text
+
+    huge = 3**40_000 + 7  # 19,085 digits
+    assert integer_text(12345) == "12345" and integer_text(-(2**20_000)).startswith("-")
+    with pytest.raises(ValueError):
+        str(huge)
+    previous = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        digits = str(huge)
+        negative = str(-(2**20_000))
+    finally:
+        sys.set_int_max_str_digits(previous)
+    assert integer_text(huge) == digits and integer_text(-(2**20_000)) == negative
+    p = Fraction(huge, 2 * huge + 1)
+    assert fraction_text(p) == ratio_text(p) == f"{digits}/{integer_text(2 * huge + 1)}"
+    assert fraction_text(Fraction(3)) == "3" and ratio_text(Fraction(3)) == "3/1"

@@ -16,6 +16,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.locale.numbers import ratio_text
 from meneur.systems.base import CommandGroups, System
 
 COMMANDS = ("table", "compare", "simulate")
@@ -144,8 +145,7 @@ def _distribution(
             "variant": variant,
             "params": repr(params),
             "distribution": [
-                {"outcome": label, "p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
-                for label, p in law
+                {"outcome": label, "p": float(p), "exact": ratio_text(p)} for label, p in law
             ],
         }
         if plot is not None:
@@ -167,7 +167,7 @@ def _distribution(
     table.add_column("%", justify="right")
     table.add_column(_("Exact"), justify="right")
     for label, p in law:
-        table.add_row(label, percent(p, 2), f"{p.numerator}/{p.denominator}")
+        table.add_row(label, percent(p, 2), ratio_text(p))
     out = console()
     out.print(table)
     print_ending(out, False, plot)  # exact odds: never cut short

@@ -18,6 +18,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.locale.numbers import ratio_text
 from meneur.systems.base import System
 
 MAX_RUNS = 10**10
@@ -458,7 +459,7 @@ def simulate_cell(
         "success_rate": rate["rate"],
         "success_interval_95": rate["interval_95"],
         "exact": None if p_exact is None else float(p_exact),
-        "exact_fraction": None if p_exact is None else f"{p_exact.numerator}/{p_exact.denominator}",
+        "exact_fraction": None if p_exact is None else ratio_text(p_exact),
         "exact_unavailable": no_exact or None,
         "values": {str(k): v / tally.runs for k, v in sorted(values.items())},
         "chance": chance,

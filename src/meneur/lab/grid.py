@@ -18,6 +18,7 @@ from typing import Any
 
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
+from meneur.locale.numbers import ratio_text
 from meneur.text import fold
 
 MAX_CELLS = 40_000
@@ -139,7 +140,7 @@ class Grid:
             for measure in self.measures:
                 value = values[measure.name]
                 entry[measure.name] = float(value)
-                entry[f"{measure.name}_exact"] = f"{value.numerator}/{value.denominator}"
+                entry[f"{measure.name}_exact"] = ratio_text(value)
             cells.append(entry)
         return {
             "system": self.system,

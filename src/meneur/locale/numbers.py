@@ -52,8 +52,40 @@ def percent(
 
 def exact(p: Fraction) -> str:
     """``p`` as a fraction, or how many digits it has when it is too long to print whole."""
-    text = str(p)
+    text = fraction_text(p)
     if len(text) <= EXACT_WIDTH:
         return text
     digits = len(text) - 1  # numerator and denominator; a long chance is never whole
     return ngettext("{n} digit: see --json", "{n} digits: see --json", digits).format(n=digits)
+
+
+PLAIN_BITS = 10_000
+"""Integers up to this size are written by Python itself (well under its 4,300 digits)."""
+
+
+def integer_text(n: int) -> str:
+    """The decimal digits of ``n``, however long.
+
+    Why: exact odds reach hundreds of thousands of digits (a Tunnels fight at 14 dice a
+    side and an Endurance of 60: a denominator of 623,412 bits), and Python's ``str``
+    refuses an integer of more than 4,300 digits (a guard against slow conversions of
+    untrusted text) and is quadratic past it; GMP, through FLINT, writes 190,000 digits
+    in under 10 ms. meneur's own inputs keep their limits (``cli.params``).
+    """
+    if n.bit_length() <= PLAIN_BITS:
+        return str(n)
+    from flint import fmpz
+
+    return str(fmpz(n))
+
+
+def fraction_text(p: Fraction) -> str:
+    """``str(p)`` («3/8», «1»), for a fraction of any length (:func:`integer_text`)."""
+    if p.denominator == 1:
+        return integer_text(p.numerator)
+    return f"{integer_text(p.numerator)}/{integer_text(p.denominator)}"
+
+
+def ratio_text(p: Fraction) -> str:
+    """``numerator/denominator``, always both («1/1»), for a fraction of any length."""
+    return f"{integer_text(p.numerator)}/{integer_text(p.denominator)}"

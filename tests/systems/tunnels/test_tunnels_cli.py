@@ -386,3 +386,30 @@ def test_odds_vs_builds_the_whole_laws_of_always_sides_under_one_bar(
     built.clear()
     assert run(capsys, "odds tunnels --dice 7 --vs 9 --explode never").status == 0
     assert built == []
+
+
+def test_fight_odds_with_an_answer_of_tens_of_thousands_of_digits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """T-10: the exact chance of a long fight is a fraction of tens of thousands of
+    digits (40 dice a side: ~70,000 each way); written whole in JSON and as one line in
+    the terminal, where Python's ``str`` raised a ValueError past 4,300 digits (a
+    traceback)."""
+    import sys
+
+    args = "fight tunnels --odds --dice 40 --endurance 20 --vs-mr 40 --explode never"
+    r = run(capsys, args + " --json")
+    assert r.status == 0, r.err
+    data = r.json()
+    numerator, denominator = data["exact"]["p_win"].split("/")
+    assert len(numerator) > 4300 and len(denominator) > 4300
+    previous = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        p = Fraction(int(numerator), int(denominator))
+        q = Fraction(data["exact"]["p_lose"])
+    finally:
+        sys.set_int_max_str_digits(previous)
+    assert p + q == 1 and abs(float(p) - data["p_win"]) < 1e-12
+    text = run(capsys, args)
+    assert text.status == 0 and f"{float(p) * 100:.2f}".replace(".", ",") in text.out

@@ -26,6 +26,7 @@ from meneur.cli.params import (
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
 from meneur.systems.krasses.rules import Difficulty, Krasse, Member, TestParams
 
@@ -382,7 +383,7 @@ def odds_command(
         value, _name = _cooperation_difficulty(difficulty)
         coop = CooperateParams(tuple(member), value, tuple(krasse or ()))
         p = odds.cooperate_p_success(coop)
-        data.update(kind="cooperate", p_success=float(p), exact=str(p))
+        data.update(kind="cooperate", p_success=float(p), exact=fraction_text(p))
         leads = odds.cooperate_dist(coop).map(lambda key: key[0] if isinstance(key, tuple) else 0)
         data["p_leader"] = {str(i): float(leads.p(i)) for i in range(len(coop.members))}
     elif vs_bonus is not None:
@@ -399,14 +400,14 @@ def odds_command(
             kind="oppose",
             p_a_wins=float(p),
             p_b_wins=float(1 - p),
-            exact=str(p),
+            exact=fraction_text(p),
             p_tie_round=float(odds.p_tie_round(params)),
             expected_rerolls=float(rerolls),
         )
     else:
         test, _trait = _test_params(bonus, difficulty, modifier, krasse, sheet, skill)
         p = odds.test_p_success(test)
-        data.update(kind="test", p_success=float(p), exact=str(p))
+        data.update(kind="test", p_success=float(p), exact=fraction_text(p))
     emit(data, lambda c: render_odds(c, data), as_json=as_json)
 
 

@@ -29,6 +29,7 @@ from meneur.cli.params import (
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
 from meneur.systems.legendes.rules import (
     Band,
@@ -214,7 +215,7 @@ def _odds_json(rows: dict[str, Fraction]) -> dict[str, Any]:
     return {
         "system": "legendes",
         "outcomes": {key: float(p) for key, p in rows.items()},
-        "exact": {key: str(p) for key, p in rows.items()},
+        "exact": {key: fraction_text(p) for key, p in rows.items()},
     }
 
 

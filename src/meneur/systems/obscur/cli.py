@@ -30,6 +30,7 @@ from meneur.cli.params import (
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
 
 if TYPE_CHECKING:
@@ -606,9 +607,9 @@ def odds_command(
         "pool": params.pool_json(),
         "difficulty": difficulty,
         "exact": {
-            "p_success": str(p_success),
-            "p_fumble": str(p_fumble),
-            "successes": {str(s): str(p) for s, p in by.items()},
+            "p_success": fraction_text(p_success),
+            "p_fumble": fraction_text(p_fumble),
+            "successes": {str(s): fraction_text(p) for s, p in by.items()},
         },
     }
     if not plan.is_empty:
@@ -635,7 +636,7 @@ def odds_command(
         )
         table = Table(_("Successes"), _("Probability"), _("Exact"))
         for s, p in by.items():
-            table.add_row(str(s), percent(p), str(p))
+            table.add_row(str(s), percent(p), fraction_text(p))
         console.print(table)
 
     emit(data, render, as_json=as_json)
@@ -731,7 +732,7 @@ def push_command(
             "cost": option.cost,
             "kept_for_after": option.kept if stage == "before" else 0,
             "p_success": float(option.p_success),
-            "p_exact": str(option.p_success),
+            "p_exact": fraction_text(option.p_success),
         }
         for option in options
     ]
@@ -897,7 +898,7 @@ def acquire_command(
     data = check.to_json(params, rolled.outcome)
     p_available = check.odds(params).p_where(lambda key: bool(key[1]))  # type: ignore[index]
     data["p_available"] = float(p_available)
-    data["p_available_exact"] = str(p_available)
+    data["p_available_exact"] = fraction_text(p_available)
 
     def render(console: Console) -> None:
         from meneur.locale.numbers import percent

@@ -26,6 +26,7 @@ from meneur.cli.params import (
 from meneur.errors import DiceSourceError, UsageError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
+from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
 
 if TYPE_CHECKING:
@@ -629,7 +630,11 @@ def odds_command(
             "p_a": float(p_a),
             "p_b": float(p_b),
             "p_tie": float(p_tie),
-            "exact": {"p_a": str(p_a), "p_b": str(p_b), "p_tie": str(p_tie)},
+            "exact": {
+                "p_a": fraction_text(p_a),
+                "p_b": fraction_text(p_b),
+                "p_tie": fraction_text(p_tie),
+            },
         }
 
         def render_vs(console: Console) -> None:
@@ -671,10 +676,10 @@ def odds_command(
         "p_critical": float(p_critical),
         "successes": {str(k): float(v) for k, v in ordered.items()},
         "exact": {
-            "p_success": str(p_success),
-            "p_exceptional": str(p_exceptional),
-            "p_critical": str(p_critical),
-            "successes": {str(k): str(v) for k, v in ordered.items()},
+            "p_success": fraction_text(p_success),
+            "p_exceptional": fraction_text(p_exceptional),
+            "p_critical": fraction_text(p_critical),
+            "successes": {str(k): fraction_text(v) for k, v in ordered.items()},
         },
     }
 
@@ -1030,12 +1035,13 @@ def _fight_odds(params: FightParams, *, as_json: bool, note: str | None = None) 
         "system": "tunnels",
         "p_win": float(p),
         "p_lose": float(1 - p),
-        "exact": {"p_win": str(p), "p_lose": str(1 - p)},
+        "exact": {"p_win": fraction_text(p), "p_lose": fraction_text(1 - p)},
     }
     from meneur.locale.numbers import EXACT_WIDTH, percent
 
     shown = percent(p)
-    fraction = f" ({p})" if len(str(p)) <= EXACT_WIDTH else ""
+    text = fraction_text(p)
+    fraction = f" ({text})" if len(text) <= EXACT_WIDTH else ""
 
     def render(console: Console) -> None:
         if note:

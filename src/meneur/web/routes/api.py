@@ -13,6 +13,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import ValidationError
 
 from meneur.locale import gettext as _
+from meneur.locale.numbers import ratio_text
 from meneur.model_errors import first_problem
 from meneur.web.forms import RollIn
 from meneur.web.live import audience, roll_meta, seen_by
@@ -56,7 +57,7 @@ async def odds(
     chances: dict[str, Any] = {}
     for name, chance in (found.chances if found else {}).items():
         chances[name] = (
-            {"chance": float(chance), "exact": f"{chance.numerator}/{chance.denominator}"}
+            {"chance": float(chance), "exact": ratio_text(chance)}
             if chance is not None
             else {"chance": None, "exact": None}
         )
@@ -83,10 +84,7 @@ async def action_odds(
     fields = dict(request.query_params)
     rows = await asyncio.to_thread(action.odds, state.roller, seat, fields)
     return {
-        "odds": [
-            {"label": label, "chance": float(p), "exact": f"{p.numerator}/{p.denominator}"}
-            for label, p in rows
-        ]
+        "odds": [{"label": label, "chance": float(p), "exact": ratio_text(p)} for label, p in rows]
     }
 
 
