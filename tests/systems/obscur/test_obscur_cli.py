@@ -456,3 +456,17 @@ def test_O40_xp_apply_never_overdraws(capsys: pytest.CaptureFixture[str], isaure
     )
     assert "Vécu" in line
     assert isaure.read_bytes() == before
+
+
+def test_O10_push_prints_a_long_exact_chance_as_its_count_of_digits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """O-10 advisor in the terminal: a chance of 60 digits says so and sends to --json
+    (the table cut it with an ellipsis, a number that read like another); the JSON keeps
+    every digit."""
+    args = ("--lang", "en", "push", "obscur", "--dice", "20", "--difficulty", "10")
+    shown = invoke(capsys, *args, "--points", "6")
+    assert shown.status == 0, shown.err
+    data = invoke(capsys, *args, "--points", "6", "--json").json()
+    digits = len(data["options"][0]["p_exact"]) - 1
+    assert f"{digits} digits: see --json" in shown.out

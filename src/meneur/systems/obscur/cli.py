@@ -618,7 +618,7 @@ def odds_command(
     def render(console: Console) -> None:
         from rich.table import Table
 
-        from meneur.locale.numbers import percent
+        from meneur.locale.numbers import exact, percent
         from meneur.systems.obscur.render import pool_text
 
         heading = _("{dice}, difficulty {difficulty}").format(
@@ -628,15 +628,16 @@ def odds_command(
             heading = f"{label}: {heading}"
         console.print(heading, style="bold")
         console.print(
-            _("Réussite: {p} ({exact})").format(p=percent(p_success), exact=p_success),
+            _("Réussite: {p} ({exact})").format(p=percent(p_success), exact=exact(p_success)),
             style="green",
         )
         console.print(
-            _("Maladresse: {p} ({exact})").format(p=percent(p_fumble), exact=p_fumble), style="red"
+            _("Maladresse: {p} ({exact})").format(p=percent(p_fumble), exact=exact(p_fumble)),
+            style="red",
         )
         table = Table(_("Successes"), _("Probability"), _("Exact"))
         for s, p in by.items():
-            table.add_row(str(s), percent(p), fraction_text(p))
+            table.add_row(str(s), percent(p), exact(p))
         console.print(table)
 
     emit(data, render, as_json=as_json)
@@ -774,7 +775,7 @@ def push_command(
     def render(console: Console) -> None:
         from rich.table import Table
 
-        from meneur.locale.numbers import percent
+        from meneur.locale.numbers import exact, percent
         from meneur.systems.obscur.render import dice_text, pool_text
 
         if stage == "before":
@@ -796,11 +797,11 @@ def push_command(
             table = Table(_("Spend"), _("Cost"), _("Kept for after"), _("Réussite"), _("Exact"))
         else:
             table = Table(_("Spend"), _("Cost"), _("Réussite"), _("Exact"))
-        for row in listed:
+        for row, option in zip(listed, options, strict=True):
             cells = [describe(row["spend"]), str(row["cost"])]
             if stage == "before":
                 cells.append(str(row["kept_for_after"]))
-            table.add_row(*cells, percent(row["p_success"]), row["p_exact"])
+            table.add_row(*cells, percent(row["p_success"]), exact(option.p_success))
         console.print(table)
         if listed:
             console.print(
