@@ -168,11 +168,6 @@ def before_roll_value(
         raise LimitError(N_("The advisor handles up to {limit} dice."), limit=most)
     values = scoring.values
     scale = 6**dice
-    rerolls = [
-        (reroll_up_to(tier), budget - tier_cost(tier))
-        for tier in TIERS[1:]
-        if tier_cost(tier) <= budget
-    ]
     # jump[face][cls][count]: the machine class after ``count`` more dice showing ``face``.
     jump = [
         [[table.advance(cls, face, c) for c in range(dice + 1)] for cls in range(len(table.step))]
@@ -194,10 +189,12 @@ def before_roll_value(
         return value
 
     reach: dict[int, list[int]] = {1: [], 2: [], 3: []}  # points left, by the faces rerolled
-    for up_to, left in rerolls:
-        if up_to not in reach:  # a table with other reroll tiers than 1-3
+    for tier in TIERS[1:]:
+        if tier_cost(tier) > budget:
+            continue
+        if reroll_up_to(tier) not in reach:  # a table with other reroll tiers than 1-3
             raise LimitError(N_("The advisor handles rerolls of faces 1 to 3 only."))
-        reach[up_to].append(left)
+        reach[reroll_up_to(tier)].append(budget - tier_cost(tier))
 
     def best_reroll(up_to: int, kept: int, count: int, need: int) -> int:
         """The best reroll of the ``count`` dice showing 1 to ``up_to`` (0: none)."""

@@ -114,9 +114,9 @@ def _level_note(threshold: int | None) -> str | None:
     return None
 
 
-def _number_option(flag: str, low: int, high: int, help_text: str) -> Any:
-    """A bounded whole-number option (dice, Endurance, MR, Chance): a clear error out of range."""
-    return typer.Option(flag, parser=int_parser(low, high), metavar="N", help=help_text)
+def _number_option(flag: str, parser: Any, help_text: str) -> Any:
+    """A bounded whole-number option (Endurance, Chance): a clear error out of range."""
+    return typer.Option(flag, parser=parser, metavar="N", help=help_text)
 
 
 def pool(text: str) -> int:
@@ -343,8 +343,7 @@ def test_command(
         int,
         _number_option(
             "--chance",
-            0,
-            100,
+            int_parser(0, 100),
             _("Spend up to N Chance on a failed test: each rerolls a failed die (T-12)."),
         ),
     ] = 0,
@@ -785,7 +784,7 @@ def fight_command(
     ] = None,
     endurance: Annotated[
         int | None,
-        _dice_option("--endurance", _("The character's Endurance."), endurance),
+        _number_option("--endurance", endurance, _("The character's Endurance.")),
     ] = None,
     sheet: Annotated[
         Path | None,
@@ -801,7 +800,7 @@ def fight_command(
     ] = None,
     vs_endurance: Annotated[
         int | None,
-        _dice_option("--vs-endurance", _("Another character's Endurance."), endurance),
+        _number_option("--vs-endurance", endurance, _("Another character's Endurance.")),
     ] = None,
     vs_sheet: Annotated[
         Path | None,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from itertools import zip_longest
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
@@ -275,13 +276,11 @@ def _side_verdicts(
     (fewer than ``s`` successes at index ``s``), its critical mass, and its total."""
     standing: list[int] = []
     critical = 0
-    for (ones, _sixes), poly in side_law(dice, 0, lowest, rule, policy).items():
-        if ones >= CRITICAL_ONES:
+    for (_sixes, failed), poly in _by_flags(side_law(dice, 0, lowest, rule, policy)).items():
+        if failed:
             critical += sum(poly)
             continue
-        standing.extend([0] * (len(poly) - len(standing)))
-        for successes, weight in enumerate(poly):
-            standing[successes] += weight
+        standing = [a + b for a, b in zip_longest(standing, poly, fillvalue=0)]
     below = [0]
     for weight in standing:
         below.append(below[-1] + weight)
