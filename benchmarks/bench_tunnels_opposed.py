@@ -1,12 +1,16 @@
-"""Cold time of an opposition where both sides play ``needed`` (T-9), n against n, the
-packed-lead engine beside the dict walk it replaced.
+"""Cold time of an opposition where both sides play ``needed`` (T-9), n against n: who
+wins from the sides' trajectories, beside the joint walks of the whole law of the lead
+(the packed-lead engine, and the dict walk it replaced).
 
 Each figure is one cold computation (caches cleared) in a fresh process, capped by a time
-budget (``--budget`` seconds for the dict walk, default 20; ``--new-budget`` for the new
-engine, default 90): past it an engine prints ``> budget`` and larger pools of that engine
-are not tried (the dict walk stops near 12 dice). The dict
-walk is the reference kept in ``tests/systems/tunnels/reference_opposed.py``; the new
-engine is ``meneur.systems.tunnels.opposed``, its size bound lifted for the run.
+budget (``--budget`` seconds for the dict walk, default 20; ``--new-budget`` for the
+packed-lead walk and for who wins, default 90): past it an engine prints ``> budget``
+and larger pools of that engine are not tried (the dict walk stops near 12 dice, the
+packed walk near 20). Who wins is ``meneur.systems.tunnels.chase`` (``odds.who_wins``:
+``odds --vs`` and the lab's grids); the packed walk is
+``meneur.systems.tunnels.opposed``, its size bound lifted for the run (``fight --odds``,
+which needs the margins); the dict walk is the reference kept in
+``tests/systems/tunnels/reference_opposed.py``.
 
 Run: ``python benchmarks/bench_tunnels_opposed.py [--quick] [--budget S] [--new-budget S]
 [--pools 4,6,...]``.
@@ -25,7 +29,9 @@ import sys, time
 sys.path.insert(0, {tests!r})
 from meneur.systems.tunnels import odds
 from meneur.systems.tunnels.rules import OpposedParams, Side
-if {engine!r} == "new":
+if {engine!r} == "who":
+    opposed_odds = odds.who_wins
+elif {engine!r} == "new":
     odds.MAX_OPPOSED_ODDS_DICE = {dice}
     opposed_odds = odds.opposed_odds
 else:
@@ -55,25 +61,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=20.0, help="dict walk, seconds")
     parser.add_argument("--new-budget", type=float, default=90.0, help="new engine, seconds")
-    parser.add_argument("--pools", default="4,6,8,10,12,14,16,20")
+    parser.add_argument("--pools", default="4,6,8,10,12,14,16,20,30,40,60")
     parser.add_argument("--quick", action="store_true", help="pools 4, 6, 8 only")
     args = parser.parse_args()
     pools = [4, 6, 8] if args.quick else [int(p) for p in args.pools.split(",")]
-    print(f"{'n v n needed':<14}{'new engine':>14}{'dict walk':>14}{'ratio':>9}")
-    gave_up = {"new": False, "old": False}
-    budgets = {"new": args.new_budget, "old": args.budget}
+    engines = ("who", "new", "old")
+    print(f"{'n v n needed':<14}{'who wins':>14}{'lead walk':>14}{'dict walk':>14}{'ratio':>9}")
+    print(f"{'':<14}{'(chase)':>14}{'(packed)':>14}{'(reference)':>14}{'walk/who':>9}")
+    gave_up = dict.fromkeys(engines, False)
+    budgets = {"who": args.new_budget, "new": args.new_budget, "old": args.budget}
     for dice in pools:
         times: dict[str, float | None] = {}
         tried: dict[str, bool] = {}
-        for engine in ("new", "old"):
+        for engine in engines:
             tried[engine] = not gave_up[engine]
             times[engine] = measure(engine, dice, budgets[engine]) if tried[engine] else None
             gave_up[engine] = times[engine] is None
-        new, old = times["new"], times["old"]
-        ratio = f"x{old / new:,.1f}" if new and old else "-"
+        who, walk = times["who"], times["new"]
+        ratio = f"x{walk / who:,.0f}" if who and walk else "-"
         print(
-            f"{f'{dice} v {dice}':<14}{shown(new, args.new_budget, tried['new']):>14}"
-            f"{shown(old, args.budget, tried['old']):>14}{ratio:>9}",
+            f"{f'{dice} v {dice}':<14}"
+            + "".join(f"{shown(times[e], budgets[e], tried[e]):>14}" for e in engines)
+            + f"{ratio:>9}",
             flush=True,
         )
 

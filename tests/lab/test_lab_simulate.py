@@ -538,29 +538,24 @@ def test_T4_T9_simulate_fight_plays_the_systems_fight_with_every_option(
     )
 
 
-def test_T9_an_opposition_past_the_exact_bound_is_still_simulated(
+def test_T9_a_needed_opposition_is_simulated_beside_its_exact_odds(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """T-9: the simulated cell takes every pool a side accepts. Past the exact engine's
-    bound for ``needed`` it is rolled alone, and says why no exact odds stand beside it;
-    ``always`` at 20 dice a side has its exact odds, and the rolls agree with them."""
-    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
-
+    """T-9: the simulated cell takes every pool a side accepts, and so do the exact odds
+    of who wins: ``needed`` at 30 dice a side (past the joint walk's bound) and
+    ``always`` at 20 against 16 each agree with 100,000 rolls."""
     args = ("simulate", "test", "tunnels", "--check", "oppose", "--runs", "100000")
     needed = invoke(capsys, "--lang", "en", *args, "--row", "30", "--col", "30", "--json")
     assert needed.status == 0, needed.err
     data = needed.json()
-    assert data["exact"] is None and data["runs"] == 100_000 and data["dice"] == 30
-    assert f"at most {MAX_OPPOSED_ODDS_DICE} dice a side, not 30" in data["exact_unavailable"]
-    assert 0 < data["success_rate"] < 1
-    shown = invoke(capsys, "--lang", "en", *args, "--row", "30", "--col", "30", "--seed", "1")
-    assert shown.status == 0 and "No exact odds beside it: Exact odds" in shown.out
+    assert data["runs"] == 100_000 and data["dice"] == 30
+    hits = round(data["success_rate"] * data["runs"])
+    assert agrees(Fraction(data["exact_fraction"]), hits, data["runs"])
     always = invoke(
         capsys, *args, "--row", "20", "--col", "16", "--panel", "always", "--seed", "5", "--json"
     )
     assert always.status == 0, always.err
     data = always.json()
-    assert data["exact_unavailable"] is None
     hits = round(data["success_rate"] * data["runs"])
     assert agrees(Fraction(data["exact_fraction"]), hits, data["runs"])
     digits = len(data["exact_fraction"]) - 1

@@ -428,11 +428,6 @@ def simulate_cell(
     from meneur.lab.simulate import cell_chunk, run_chunks
 
     params = adapter.params_at(name, chosen, *at)
-    try:  # a cell past the exact engine's reach is still simulated, alone
-        adapter.check_exact(name, chosen, panels, rows, columns)
-        no_exact = ""
-    except LimitError as error:
-        no_exact = str(error)
     one = chunk_of(name, params) if chunk_of is not None else None
     if one is None:
         vector = adapter.check(name).vectorised(params)
@@ -443,7 +438,7 @@ def simulate_cell(
         one = cell_chunk(vector)
     tally = run_chunks(runs, one, seed=seed, description=_("Tests"))
     measures = adapter.measures(name)
-    exact = None if no_exact else adapter.cell(name, chosen, *at)
+    exact = adapter.cell(name, chosen, *at)
     p_exact = None if exact is None else exact[measures[0].name]
     rate = tally.rate("success")
     values = tally.histograms.get("values", {})
@@ -460,7 +455,6 @@ def simulate_cell(
         "success_interval_95": rate["interval_95"],
         "exact": None if p_exact is None else float(p_exact),
         "exact_fraction": None if p_exact is None else ratio_text(p_exact),
-        "exact_unavailable": no_exact or None,
         "values": {str(k): v / tally.runs for k, v in sorted(values.items())},
         "chance": chance,
         "chance_spent_mean": tally.counts.get("spent", 0) / tally.runs if chance else 0.0,
@@ -502,8 +496,6 @@ def simulate_cell(
             else _("Exact odds: {p} ({fraction})")
         )
         out.print(exact_label.format(p=percent(p_exact, 2), fraction=exact_text(p_exact)))
-    elif no_exact:
-        out.print(_("No exact odds beside it: {reason}").format(reason=no_exact))
     if chance:
         out.print(
             _("Chance spent: {mean} on average").format(mean=decimal(data["chance_spent_mean"]))

@@ -67,15 +67,6 @@ class Adapter(ABC):
             raise UsageError(N_("'{text}' names no value."), text=str(panels)[:40])
         return panel_axis, row_axis, column_axis
 
-    def check_exact(
-        self, check: str, variant: Mapping[str, str], panels: Axis, rows: Axis, columns: Axis
-    ) -> None:
-        """Optional: refuse, before any work, axes some of whose cells have no exact odds
-        (a :class:`~meneur.errors.LimitError` that says why). The axes take every value
-        the system's params do, which a simulation of the cells may use; an engine may
-        stop sooner. By default every cell of the axes has its exact odds."""
-        return None
-
     @abstractmethod
     def measures(self, check: str) -> tuple[Measure, ...]:
         """The probabilities of a cell, the headline first."""
@@ -216,7 +207,6 @@ class Adapter(ABC):
         variant = dict(variant or {})
         axes = self.axes(check, variant, rows, columns, panels)
         check_size(*axes)  # before any process starts
-        self.check_exact(check, variant, *axes)
         if progress is not None and hasattr(progress, "total"):  # a LazyBar: the cells to do
             progress.total = max(1, len(axes[0].values) * len(axes[1].values) * len(axes[2].values))
         advance = None if progress is None else getattr(progress, "advance", progress)

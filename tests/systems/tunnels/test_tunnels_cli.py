@@ -340,20 +340,26 @@ def test_T9_reroll_ties_option(capsys: pytest.CaptureFixture[str]) -> None:
     }
 
 
-def test_T9_opposition_odds_past_the_needed_bound_when_sides_are_independent(
+def test_T9_opposition_odds_at_every_pool_a_side_accepts(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """T-9: ``never`` sides do not look at each other: 20 against 20 is symmetric (a and b
-    win alike); ``needed`` sides do (joint state): past ``MAX_OPPOSED_ODDS_DICE``, exit 2
-    with the reason."""
-    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
+    win alike). ``needed`` sides do, and who wins is still exact past the joint walk's
+    bound (``MAX_OPPOSED_ODDS_DICE``), read from each side's trajectory: the same
+    fractions as ``who_wins``. Past a side's own bound (60), exit 2 with the reason."""
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, who_wins
+    from meneur.systems.tunnels.rules import OpposedParams, Side
 
     r = run(capsys, "odds tunnels --dice 20 --vs 20 --explode never --json")
     assert r.status == 0
     data = json.loads(r.out)
     assert data["p_a"] == data["p_b"] and 0 < data["p_tie"] < 1
-    r = run(capsys, f"odds tunnels --dice 4 --vs {MAX_OPPOSED_ODDS_DICE + 1}")
-    assert r.status == 2 and str(MAX_OPPOSED_ODDS_DICE) in r.err and "needed" in r.err
+    over = MAX_OPPOSED_ODDS_DICE + 6
+    r = run(capsys, f"odds tunnels --dice 4 --vs {over} --cursed --json")
+    assert r.status == 0, r.err
+    exact = json.loads(r.out)["exact"]
+    a, b, tie = who_wins(OpposedParams(Side(4, cursed=True), Side(over)))
+    assert (exact["p_a"], exact["p_b"], exact["p_tie"]) == (str(a), str(b), str(tie))
     r = run(capsys, "odds tunnels --dice 4 --vs 61 --explode never")
     assert r.status == 2 and "60" in r.err
 

@@ -605,23 +605,19 @@ def odds_command(
     from fractions import Fraction
 
     from meneur.cli.output import emit
-    from meneur.systems.tunnels.odds import check_opposed_size, winner_odds
+    from meneur.systems.tunnels.odds import who_wins
     from meneur.systems.tunnels.rules import OpposedParams, Side, TestParams, check_policy
 
     policy = check_policy(explode)
     rule: SixesRule = "all" if sixes == "all" else "batch"
     if vs is not None:
-        check_opposed_size(max(dice, vs), (policy,))  # T-9: needed sides look at each other
         oparams = OpposedParams(
             Side(dice, blessed=blessed, cursed=cursed, explode=policy),
             Side(vs, explode=policy),
             sixes=rule,
         )
         _side_laws(oparams)
-        law = winner_odds(oparams)
-        p_a = law.p_where(lambda k: k[0] == "a")
-        p_b = law.p_where(lambda k: k[0] == "b")
-        p_tie = law.p_where(lambda k: k[0] is None)
+        p_a, p_b, p_tie = who_wins(oparams)
         if reroll_ties:  # option of T-9: a tie is rolled again, so only the decisive ones count
             p_a, p_b, p_tie = p_a / (1 - p_tie), p_b / (1 - p_tie), Fraction(0)
         data = {
@@ -730,11 +726,14 @@ def odds_command(
 
 
 def _side_laws(params: OpposedParams) -> None:
-    """Build the whole laws of an opposition's sides that always explode, with a bar on
-    standard error when it will take a while (60 dice a side: several seconds)."""
+    """Build what an opposition's sides bring before reading who wins, with a bar on
+    standard error when it will take a while (60 dice a side: several seconds): the
+    whole laws of the sides that always explode, the trajectories of ``needed`` sides
+    (:mod:`meneur.systems.tunnels.chase`)."""
     from meneur.lab.progress import LazyBar
+    from meneur.systems.tunnels import chase
     from meneur.systems.tunnels.odds import prepare_whole_law, whole_law_work
-    from meneur.systems.tunnels.rules import TestParams
+    from meneur.systems.tunnels.rules import LOWEST_SUCCESS, TestParams
 
     largest: dict[tuple[bool, bool], int] = {}  # a mode's laws hold its smaller pools'
     for side in (params.a, params.b):
@@ -745,10 +744,19 @@ def _side_laws(params: OpposedParams) -> None:
         TestParams(dice, 1, blessed=blessed, cursed=cursed, explode="always", sixes=params.sixes)
         for (blessed, cursed), dice in largest.items()
     ]
-    bar = LazyBar(sum(map(whole_law_work, laws)), _("Exact odds"))
+    chasing = {
+        (side.dice, LOWEST_SUCCESS[side.mode])
+        for side in (params.a, params.b)
+        if side.explode == "needed"
+    }
+    work = sum(map(whole_law_work, laws))
+    work += sum(sum(chase.side_work(dice, "needed")) for dice, _ in chasing)
+    bar = LazyBar(work, _("Exact odds"))
     try:
         for law in laws:
             prepare_whole_law(law, bar.advance)
+        for dice, lowest in sorted(chasing):
+            chase.side(dice, lowest, "needed", bar.advance)
     finally:
         bar.stop()
 

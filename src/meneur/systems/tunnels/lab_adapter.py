@@ -97,7 +97,7 @@ class TunnelsAdapter(Adapter):
                 Axis("dice", N_("Dice"), row_values),
                 Axis("threshold", N_("Threshold"), col_values),
             )
-        most = TestParams.MAX_DICE  # a side's bound; its exact odds: see check_exact
+        most = TestParams.MAX_DICE  # a side's bound: who wins is exact up to it (who_wins)
         row_values = parse_int_list(rows or "1..6", 1, most, _("Dice"))
         col_values = parse_int_list(columns or "1..6", 1, most, _("Opposing dice"))
         return (
@@ -105,19 +105,6 @@ class TunnelsAdapter(Adapter):
             Axis("dice", N_("Dice"), row_values),
             Axis("vs_dice", N_("Opposing dice (MR)"), col_values),
         )
-
-    def check_exact(
-        self, check: str, variant: Mapping[str, str], panels: Axis, rows: Axis, columns: Axis
-    ) -> None:
-        """T-9: the sides of an opposition where one plays ``needed`` look at each other,
-        and their exact odds stop at ``MAX_OPPOSED_ODDS_DICE`` a side (the bound of
-        ``meneur odds tunnels --vs`` and of the fights); simulated, they go to 60."""
-        if check != "oppose":
-            return
-        from meneur.systems.tunnels.odds import check_opposed_size
-
-        dice = max(n for n in (*rows.values, *columns.values) if isinstance(n, int))
-        check_opposed_size(dice, (cast(tuple[str, str], panel)[1] for panel in panels.values))
 
     def panel_groups(
         self,
@@ -254,18 +241,9 @@ class TunnelsAdapter(Adapter):
     ) -> dict[str, Fraction] | None:
         if check == "test":
             return dict(self._pass_cell(variant, panel, row, column))
-        params = self.params(check, variant, panel, row, column)
-        if "needed" in (params.a.explode, params.b.explode):  # the sides look at each other
-            from meneur.systems.tunnels.rules import judge
+        from meneur.systems.tunnels.odds import who_wins
 
-            dist: Any = self.check(check).odds(params)
-            winners = dist.map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4])[0])
-            win, tie, loss = winners.p("a"), winners.p(None), winners.p("b")
-        else:  # independent sides: two sums over the successes, not the lead's whole law
-            from meneur.systems.tunnels.odds import independent_verdicts
-
-            a, b, nobody, total = independent_verdicts(params)
-            win, tie, loss = Fraction(a, total), Fraction(nobody, total), Fraction(b, total)
+        win, loss, tie = who_wins(self.params(check, variant, panel, row, column))
         if self.option(variant, "tie") == "reroll" and tie < 1:
             # T-9 option: a tie is rolled again until someone wins (as odds --reroll-ties)
             win, loss, tie = win / (1 - tie), loss / (1 - tie), Fraction(0)

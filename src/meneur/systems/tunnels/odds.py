@@ -15,6 +15,7 @@ no ``Fraction`` arithmetic happens inside.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
 from functools import lru_cache
 from itertools import zip_longest
 
@@ -41,14 +42,17 @@ from meneur.systems.tunnels.rules import (
 )
 
 MAX_OPPOSED_ODDS_DICE = 14
-"""Largest side of an opposition where a side plays ``needed`` (``meneur odds tunnels
---vs``, ``fight --odds`` and the lab's opposition grids share it). T-9 makes such a side
-explode while it is not ahead, so the sides look at each other and the odds walk their
-joint state (:mod:`meneur.systems.tunnels.opposed`). Cold, 14 against 14 takes about 4 s
-(benchmarks/bench_tunnels_opposed.py), 16 against 16 about 7 s and 20 against 20 about
-25 s: 14 is where one query still answers in a few seconds. Sides that play ``never`` or
-``always`` are independent: their odds exist for every accepted pool
-(``TestParams.MAX_DICE``)."""
+"""Largest side of an opposition whose whole law of the margin (the lead) is computed
+when a side plays ``needed``: what ``fight --odds`` reads (a round's damage is its
+margin, T-10), and who wins when a ``needed`` side faces an ``always`` one. T-9 makes a
+``needed`` side explode while it is not ahead, so the sides look at each other and the
+odds walk their joint state (:mod:`meneur.systems.tunnels.opposed`). Cold, 14 against 14
+takes about 4 s (benchmarks/bench_tunnels_opposed.py), 16 against 16 about 7 s and 20
+against 20 about 25 s: 14 is where one query still answers in a few seconds. Who wins
+alone (``odds --vs``, the lab's opposition grids) is exact for every accepted pool
+(``TestParams.MAX_DICE``) with ``needed`` or ``never`` on both sides
+(:mod:`meneur.systems.tunnels.chase`), and so are sides that play ``never`` or
+``always`` (independent)."""
 
 TestKey = tuple[int, bool, bool]
 """(successes, exceptional, critical): what the test's odds distribute over."""
@@ -58,18 +62,19 @@ Law = dict[tuple[int, int], list[int]]
 
 
 def check_opposed_size(dice: int, policies: Iterable[str]) -> None:
-    """Refuse, before any work, an opposition whose exact odds are out of reach: one where
-    a side plays ``needed`` (T-9) and a side rolls more than
+    """Refuse, before any work, an opposition whose law of the margin is out of reach:
+    one where a side plays ``needed`` (T-9) and a side rolls more than
     :data:`MAX_OPPOSED_ODDS_DICE` dice (``dice``: the larger side). The one bound and the
-    one message of ``meneur odds tunnels --vs``, ``fight --odds`` and the lab's grids; a
-    simulation of the same opposition goes up to the params' own bound."""
+    one message of ``fight --odds`` and of :func:`opposed_odds`; who wins alone has no
+    such bound (:func:`who_wins`), and a simulation goes up to the params' own bound."""
     if "needed" in policies and dice > MAX_OPPOSED_ODDS_DICE:
         raise LimitError(
             N_(
-                "Exact odds of an opposition where a side plays needed are computed for at "
-                "most {limit} dice a side, not {dice} (never and always: up to {bound}); "
-                "its simulation goes up to {bound} (meneur simulate test tunnels --check "
-                "oppose, meneur simulate fight tunnels)."
+                "The exact margins of an opposition where a side plays needed (a fight's "
+                "damage) are computed for at most {limit} dice a side, not {dice} (never "
+                "and always: up to {bound}); who wins is exact up to {bound} (meneur odds "
+                "tunnels --vs), and a simulation goes up to {bound} (meneur simulate "
+                "fight tunnels)."
             ),
             limit=MAX_OPPOSED_ODDS_DICE,
             dice=dice,
@@ -313,6 +318,28 @@ def independent_verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
     return win, total - win - tie, tie, total
 
 
+def who_wins(params: OpposedParams) -> tuple[Fraction, Fraction, Fraction]:
+    """The exact chances that a wins, that b wins and that nobody does (T-8, T-9), by the
+    cheapest exact reading: independent sides by two sums over a's successes
+    (:func:`independent_verdicts`); ``needed`` sides (or one beside ``never``) by their
+    trajectories (:mod:`meneur.systems.tunnels.chase`), at every accepted pool; only a
+    ``needed`` side facing an ``always`` one walks the joint state (:func:`opposed_odds`,
+    ``MAX_OPPOSED_ODDS_DICE`` a side)."""
+    from meneur.systems.tunnels import chase
+
+    policies = {params.a.explode, params.b.explode}
+    if "needed" in policies and not policies <= chase.CHASING:
+        law = winner_odds(params)
+        return (
+            law.p_where(lambda k: k[0] == "a"),
+            law.p_where(lambda k: k[0] == "b"),
+            law.p_where(lambda k: k[0] is None),
+        )
+    reading = independent_verdicts if "needed" not in policies else chase.verdicts
+    win, loss, tie, total = reading(params)
+    return Fraction(win, total), Fraction(loss, total), Fraction(tie, total)
+
+
 def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
     """The exact law of (winner, margin) of an opposition."""
     return opposed_odds(params).map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4]))
@@ -320,7 +347,9 @@ def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
-    from meneur.systems.tunnels import opposed, passlaw, passmid, polylaw
+    from meneur.systems.tunnels import chase, opposed, passlaw, passmid, polylaw
+
+    chase.clear_caches()
 
     for function in (
         passmid.pass_at,

@@ -1,0 +1,291 @@
+"""Who wins an opposition of ``needed`` sides (T-8, T-9), without the law of the lead.
+
+T-9: after both first batches a ``needed`` side explodes while it is not ahead; on a tie
+both explode, a's batch first, then b's with no choice. The sides look at each other, so
+:mod:`meneur.systems.tunnels.opposed` walks their joint state with the whole law of the
+lead: exact up to ``MAX_OPPOSED_ODDS_DICE`` dice a side. Who wins needs much less.
+
+Give each side its *trajectory*: the batches it would roll if it exploded every one
+(``always``), the successes ``S_j`` after ``j`` batches, its total ``S*``. The batch
+``j + 1`` stands at *level* ``S_j`` (the first batch at level -1). An opposition rolls
+the batches of both trajectories in the order of their levels (a's first on a tie), and
+a side's batch at level ``λ`` is rolled iff the other side's total reaches ``λ``: a side
+climbs only while not ahead, and the other, once ahead, waits at its level until passed.
+So, with no critical failure, the winner is the sign of ``a* - b*``, as if both sides
+always exploded; the policy changes only which dice are rolled, and so the critical
+failures (three 1s among the dice rolled, T-8), which decide first:
+
+* a side's *critical level* ``ℓ`` is the level of the batch of its trajectory that
+  brings its ones to three (none: it never gets three), its *rank* how many of its
+  batches stand at that level up to it (a batch without a success keeps the level);
+* the first critical batch rolled decides: from then on the critical side loses (T-9)
+  and the other stops. At one level the sides' batches alternate from a tie (a's first,
+  then b's with no choice), so there the lower rank rolls first, a's on equal ranks,
+  and then b's batch of that rank, rolled with no choice, brings b its third 1 too:
+  nobody wins.
+
+Hence, per side, two laws over levels, built by one forward pass over the trajectory
+(:func:`side`): ``critical[i][λ]``, the critical batch is the ``i``-th at level ``λ``;
+``calm[s]``, a trajectory with fewer than three 1s and ``s`` successes in all. Then,
+over ``T = T_a T_b``, with ``C(x)`` and ``K(x)`` the sums of a's ``critical`` (every
+rank) and ``calm`` from ``x`` up::
+
+    a wins:  sum_s calm_b[s] (C(s + 1) + K(s + 1))
+           + sum_{i,λ} critical_b[i][λ] (C(λ + 1) + K(λ) + sum_{j > i} critical_a[j][λ])
+    nobody:  sum_s calm_a[s] calm_b[s] + sum_{i,λ} critical_a[i][λ] critical_b[i][λ]
+
+A side that plays ``never`` has a trajectory of one batch. A side that plays ``always``
+rolls ahead of its level while the other catches up, so a pair with ``always`` and
+``needed`` keeps the joint walk. The margin (a fight's damage, T-10) needs the lead, so
+fights keep it too.
+
+The pass holds polynomials of up to ``most_dice`` successes, as the whole law of an
+``always`` side does: 30 dice a side in 0.2 s, 60 in ~13 s, where the joint walk takes
+minutes past 20 (``benchmarks/bench_tunnels_opposed.py``). It equals the joint walk,
+fraction for fraction, on every pair it was compared on (tests).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from flint import fmpz_poly
+
+from meneur.systems.tunnels.polylaw import batch_law, most_dice
+from meneur.systems.tunnels.rules import CRITICAL_ONES, LOWEST_SUCCESS, OpposedParams, Policy
+
+CHASING: frozenset[Policy] = frozenset({"needed", "never"})
+"""The policies of a pair whose winner :func:`verdicts` reads (with a ``needed`` side)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A side's laws over levels, weights over ``total``: ``critical[i - 1][λ + 1]``, its
+    critical batch is the ``i``-th at level ``λ`` (index 0: level -1, the first batch);
+    ``calm[s]``, fewer than three 1s in all and ``s`` successes."""
+
+    critical: tuple[tuple[int, ...], ...]
+    calm: tuple[int, ...]
+    total: int
+
+
+@lru_cache(maxsize=512)
+def _ones_law(dice: int, lowest: int) -> dict[int, dict[int, list[int]]]:
+    """One batch by distinct faces and ones (capped at 3), weights by successes over
+    ``6**dice``; the sixes do not decide a winner (T-9), so they are summed."""
+    out: dict[int, dict[int, list[int]]] = {}
+    for distinct, law in batch_law(dice, lowest, "batch").items():
+        by_ones = out.setdefault(distinct, {})
+        for (ones, _sixes), poly in law.items():
+            into = by_ones.setdefault(ones, [0] * (dice + 1))
+            for successes, weight in enumerate(poly):
+                into[successes] += weight
+    return out
+
+
+@lru_cache(maxsize=512)
+def _fatal(dice: int, lowest: int) -> tuple[int, ...]:
+    """By the ones so far (0-2): the weight of a batch of ``dice`` dice that brings the
+    third 1 (T-8), over ``6**dice``."""
+    return tuple(
+        sum(
+            sum(poly)
+            for law in _ones_law(dice, lowest).values()
+            for batch_ones, poly in law.items()
+            if ones + batch_ones >= CRITICAL_ONES
+        )
+        for ones in range(CRITICAL_ONES)
+    )
+
+
+@lru_cache(maxsize=512)
+def _moves(
+    pending: int, lowest: int, policy: Policy
+) -> tuple[tuple[int, int, fmpz_poly, fmpz_poly, int], ...]:
+    """The batches from ``pending`` dice: (dice left, ones, the batch's polynomial, its
+    part with successes, its weight without), scaled by the dice the batches after it
+    could still roll (``never``: none, one batch)."""
+    out = []
+    for distinct, law in _ones_law(pending, lowest).items():
+        left = pending - distinct if policy == "needed" else 0
+        scale = 1 if policy == "never" else 6 ** (most_dice(pending) - pending - most_dice(left))
+        for batch_ones, batch in law.items():
+            if batch_ones < CRITICAL_ONES:
+                whole = fmpz_poly(batch) * scale
+                out.append((left, batch_ones, whole, whole - batch[0] * scale, batch[0] * scale))
+    return tuple(out)
+
+
+def _coefficients(poly: fmpz_poly, size: int) -> list[int]:
+    out = [int(c) for c in poly.coeffs()]
+    return out + [0] * (size - len(out))
+
+
+MEMO = 64
+"""Sides kept (the most recent): a grid of oppositions reads each pool's side once per
+mode. A side of 60 dice holds about 27 MB (a weight per level and rank)."""
+_SIDES: OrderedDict[tuple[int, int, Policy], Side] = OrderedDict()
+
+
+def side_work(dice: int, policy: Policy) -> list[int]:
+    """The work of :func:`side` by pending dice, in units of a progress bar: a state's
+    polynomials hold as many successes as dice rolled so far, and so do their weights'
+    bits, so a step costs about the square of it."""
+    if policy != "needed":
+        return [1]
+    top = most_dice(dice)
+    return [(top - most_dice(pending) + pending) ** 2 for pending in range(dice, 0, -1)]
+
+
+def side(
+    dice: int, lowest: int, policy: Policy, progress: Callable[[int], None] | None = None
+) -> Side:
+    """:func:`_side`, memoised; ``progress(n)`` as :func:`side_work` is done."""
+    key = (dice, lowest, policy)
+    found = _SIDES.get(key)
+    if found is None:
+        found = _SIDES[key] = _side(dice, lowest, policy, progress or (lambda _n: None))
+        while len(_SIDES) > MEMO:
+            _SIDES.popitem(last=False)
+    _SIDES.move_to_end(key)
+    return found
+
+
+def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None]) -> Side:
+    """The laws of one side's trajectory (see the module): ``needed`` follows every
+    batch, ``never`` its first only.
+
+    Forward over the pending dice: the state of ``p`` pending dice and ``o`` ones (0-2)
+    holds the law of the successes so far, over ``6**(top - most_dice(p))``, whole and
+    *fresh* (its last batch had successes, or was the first: the next batch is the
+    first at its level). A batch from it weighs over ``6**p`` and the dice after it
+    ``6**(most_dice(p) - p)``. A batch without a success keeps the level, so the rank
+    of a critical batch at its level is counted from the fresh state it follows by
+    numbers alone (:func:`_ranks`), not by a polynomial per rank.
+    """
+    top = most_dice(dice) if policy == "needed" else dice
+    size = top + 2  # levels -1 to top
+    states: dict[tuple[int, int], tuple[fmpz_poly, fmpz_poly]] = {}
+    critical: list[fmpz_poly] = [fmpz_poly([_fatal(dice, lowest)[0] * 6 ** (top - dice)])]
+    calm = fmpz_poly()
+    for pending, work in zip(range(dice, 0, -1), side_work(dice, policy), strict=False):
+        progress(work)
+        opening = pending == dice
+        if opening:  # the first batch, at level -1: what follows is at a new level
+            here = [(0, fmpz_poly([1]))]
+        else:
+            here = []
+            for ones in range(CRITICAL_ONES):
+                found = states.pop((pending, ones), None)
+                if found is None:
+                    continue
+                whole, fresh = found
+                here.append((ones, whole))
+                for rank, weight in enumerate(_ranks(pending, ones, lowest)):
+                    if weight:
+                        critical.extend(fmpz_poly() for _ in range(rank + 1 - len(critical)))
+                        critical[rank] += fresh.left_shift(1) * weight
+        for left, batch_ones, batch, moving, stay in _moves(pending, lowest, policy):
+            for ones, whole in here:
+                now = ones + batch_ones
+                if now >= CRITICAL_ONES:
+                    continue
+                if left == 0:
+                    calm += whole * batch
+                    continue
+                if opening:  # every batch after the first is at a new level
+                    fresh = all_of = whole * batch
+                else:  # with successes: a new level; without: the same one
+                    fresh = whole * moving
+                    all_of = fresh + whole * stay if stay else fresh
+                key = (left, now)
+                if key in states:
+                    old_whole, old_fresh = states[key]
+                    states[key] = (old_whole + all_of, old_fresh + fresh)
+                else:
+                    states[key] = (all_of, fresh)
+        if policy == "never":
+            break
+    return Side(
+        tuple(tuple(_coefficients(poly, size)) for poly in critical),
+        tuple(_coefficients(calm, size - 1)),
+        6**top,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _ranks(pending: int, ones: int, lowest: int) -> tuple[int, ...]:
+    """From a fresh state of ``pending`` dice and ``ones`` 1s (``needed``): by ``r``, the
+    weight of ``r`` batches without a success, then the batch of the third 1, over
+    ``6**most_dice(pending)`` (the critical batch is the ``r + 1``-th at the level)."""
+    out = [_fatal(pending, lowest)[ones] * 6 ** (most_dice(pending) - pending)]
+    for left, batch_ones, _batch, _moving, stay in _moves(pending, lowest, "needed"):
+        now = ones + batch_ones
+        if left == 0 or not stay or now >= CRITICAL_ONES:
+            continue
+        after = _ranks(left, now, lowest)
+        out.extend(0 for _ in range(len(after) + 1 - len(out)))
+        for rank, weight in enumerate(after):
+            out[rank + 1] += stay * weight
+    return tuple(out)
+
+
+def _suffix(values: tuple[int, ...]) -> list[int]:
+    """``out[i] = sum(values[i:])``, one longer (the empty sum last)."""
+    out = [0] * (len(values) + 1)
+    for index in range(len(values) - 1, -1, -1):
+        out[index] = out[index + 1] + values[index]
+    return out
+
+
+def verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
+    """The weights of a winning, b winning and nobody winning, over a total (T-8, T-9),
+    of an opposition of two sides that play ``needed`` or ``never`` (see the module)."""
+    assert {params.a.explode, params.b.explode} <= CHASING, "always beside needed: the walk"
+    a = side(params.a.dice, LOWEST_SUCCESS[params.a.mode], params.a.explode)
+    b = side(params.b.dice, LOWEST_SUCCESS[params.b.mode], params.b.explode)
+    levels = len(a.critical[0])
+    by_level = [sum(column) for column in zip(*a.critical, strict=True)]
+    critical_a, calm_a = _suffix(tuple(by_level)), _suffix(a.calm)
+
+    def critical_from(level: int) -> int:  # a's critical levels >= level
+        return critical_a[min(level + 1, levels)]
+
+    def calm_from(successes: int) -> int:  # a's calm totals >= successes
+        return calm_a[min(max(successes, 0), len(calm_a) - 1)]
+
+    # b never critical: a wins when it gets past b's total without its own critical batch
+    win = sum(
+        weight * (critical_from(s + 1) + calm_from(s + 1))
+        for s, weight in enumerate(b.calm)
+        if weight
+    )
+    # b's critical batch first: below a's, or at a's level and earlier among its batches
+    later = [0] * levels  # a's critical batches at each level after b's rank
+    later_by_rank = []
+    for ranks in reversed(a.critical):
+        later_by_rank.append(list(later))
+        later = [x + y for x, y in zip(later, ranks, strict=True)]
+    later_by_rank.reverse()
+    for rank, column in enumerate(b.critical):
+        after = later_by_rank[rank] if rank < len(later_by_rank) else [0] * levels
+        win += sum(
+            weight * (critical_from(index) + calm_from(index - 1) + after[index])
+            for index, weight in enumerate(column[:levels])
+            if weight
+        )
+    tie = sum(x * y for x, y in zip(a.calm, b.calm, strict=False) if x and y)
+    for column_a, column_b in zip(a.critical, b.critical, strict=False):  # same rank
+        tie += sum(x * y for x, y in zip(column_a, column_b, strict=False) if x and y)
+    total = a.total * b.total
+    return win, total - win - tie, tie, total
+
+
+def clear_caches() -> None:
+    """Forget the memoised sides (benchmarks time a cold engine)."""
+    _SIDES.clear()
+    for function in (_ones_law, _fatal, _moves, _ranks):
+        function.cache_clear()
