@@ -40,7 +40,7 @@ rolls ahead of its level while the other catches up, so a pair with ``always`` a
 fights keep it too.
 
 The pass holds polynomials of up to ``most_dice`` successes, as the whole law of an
-``always`` side does: 30 dice a side in 0.2 s, 60 in ~13 s, where the joint walk takes
+``always`` side does: 30 dice a side in 0.2 s, 60 in ~11 s, where the joint walk takes
 minutes past 20 (``benchmarks/bench_tunnels_opposed.py``). It equals the joint walk,
 fraction for fraction, on every pair it was compared on (tests).
 """
@@ -51,9 +51,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import add, mul, sub
 
 from flint import fmpz_poly
 
+from meneur.systems.tunnels.passlaw import STATES, ZERO, Triple, cube_product
 from meneur.systems.tunnels.polylaw import batch_law, most_dice
 from meneur.systems.tunnels.rules import CRITICAL_ONES, LOWEST_SUCCESS, OpposedParams, Policy
 
@@ -101,21 +103,33 @@ def _fatal(dice: int, lowest: int) -> tuple[int, ...]:
     )
 
 
+Move = tuple[int, Triple, Triple, tuple[int, int, int], fmpz_poly, fmpz_poly]
+"""The batches from ``p`` dice that leave ``left`` dice: (left, by the batch's ones 0-2
+its polynomial, its part with successes, its weight without; then, for a batch that ends
+the trajectory, the sums of its polynomials over 0-1 and over 0-2 ones)."""
+
+
 @lru_cache(maxsize=512)
-def _moves(
-    pending: int, lowest: int, policy: Policy
-) -> tuple[tuple[int, int, fmpz_poly, fmpz_poly, int], ...]:
-    """The batches from ``pending`` dice: (dice left, ones, the batch's polynomial, its
-    part with successes, its weight without), scaled by the dice the batches after it
-    could still roll (``never``: none, one batch)."""
+def _moves(pending: int, lowest: int, policy: Policy) -> tuple[Move, ...]:
+    """The batches from ``pending`` dice, by the dice they leave, scaled by the dice the
+    batches after them could still roll (``never``: none, one batch)."""
     out = []
     for distinct, law in _ones_law(pending, lowest).items():
         left = pending - distinct if policy == "needed" else 0
         scale = 1 if policy == "never" else 6 ** (most_dice(pending) - pending - most_dice(left))
-        for batch_ones, batch in law.items():
-            if batch_ones < CRITICAL_ONES:
-                whole = fmpz_poly(batch) * scale
-                out.append((left, batch_ones, whole, whole - batch[0] * scale, batch[0] * scale))
+        whole = [fmpz_poly(law[ones]) * scale if ones in law else ZERO for ones in STATES]
+        stay = tuple(law[ones][0] * scale if ones in law else 0 for ones in STATES)
+        moving = tuple(poly - weight for poly, weight in zip(whole, stay, strict=True))
+        out.append(
+            (
+                left,
+                (whole[0], whole[1], whole[2]),
+                (moving[0], moving[1], moving[2]),
+                (stay[0], stay[1], stay[2]),
+                whole[0] + whole[1],
+                whole[0] + whole[1] + whole[2],
+            )
+        )
     return tuple(out)
 
 
@@ -175,38 +189,46 @@ def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None
         progress(work)
         opening = pending == dice
         if opening:  # the first batch, at level -1: what follows is at a new level
-            here = [(0, fmpz_poly([1]))]
+            here = {0: fmpz_poly([1])}
         else:
-            here = []
-            for ones in range(CRITICAL_ONES):
+            here = {}
+            for ones in STATES:
                 found = states.pop((pending, ones), None)
                 if found is None:
                     continue
-                whole, fresh = found
-                here.append((ones, whole))
+                here[ones], arrived = found
                 for rank, weight in enumerate(_ranks(pending, ones, lowest)):
                     if weight:
                         critical.extend(fmpz_poly() for _ in range(rank + 1 - len(critical)))
-                        critical[rank] += fresh.left_shift(1) * weight
-        for left, batch_ones, batch, moving, stay in _moves(pending, lowest, policy):
-            for ones, whole in here:
-                now = ones + batch_ones
-                if now >= CRITICAL_ONES:
+                        critical[rank] += arrived.left_shift(1) * weight
+        by_ones = (here.get(0, ZERO), here.get(1, ZERO), here.get(2, ZERO))
+        for left, batch, moving, stay, two, three in _moves(pending, lowest, policy):
+            if left == 0:  # the trajectory ends: its ones stay below three
+                calm += by_ones[0] * three + by_ones[1] * two + by_ones[2] * batch[0]
+                continue
+            fresh: Triple
+            all_of: Triple
+            if opening:  # every batch after the first is at a new level
+                fresh = all_of = (
+                    by_ones[0] * batch[0],
+                    by_ones[0] * batch[1],
+                    by_ones[0] * batch[2],
+                )
+            else:  # with successes: a new level; without: the same one
+                fresh = cube_product(by_ones, moving, mul, add, sub)
+                all_of = tuple(
+                    poly + sum((by_ones[o] * stay[now - o] for o in range(now + 1)), ZERO)
+                    for now, poly in enumerate(fresh)
+                )
+            for now in STATES:
+                if not all_of[now]:
                     continue
-                if left == 0:
-                    calm += whole * batch
-                    continue
-                if opening:  # every batch after the first is at a new level
-                    fresh = all_of = whole * batch
-                else:  # with successes: a new level; without: the same one
-                    fresh = whole * moving
-                    all_of = fresh + whole * stay if stay else fresh
                 key = (left, now)
                 if key in states:
                     old_whole, old_fresh = states[key]
-                    states[key] = (old_whole + all_of, old_fresh + fresh)
+                    states[key] = (old_whole + all_of[now], old_fresh + fresh[now])
                 else:
-                    states[key] = (all_of, fresh)
+                    states[key] = (all_of[now], fresh[now])
         if policy == "never":
             break
     return Side(
@@ -222,14 +244,17 @@ def _ranks(pending: int, ones: int, lowest: int) -> tuple[int, ...]:
     weight of ``r`` batches without a success, then the batch of the third 1, over
     ``6**most_dice(pending)`` (the critical batch is the ``r + 1``-th at the level)."""
     out = [_fatal(pending, lowest)[ones] * 6 ** (most_dice(pending) - pending)]
-    for left, batch_ones, _batch, _moving, stay in _moves(pending, lowest, "needed"):
-        now = ones + batch_ones
-        if left == 0 or not stay or now >= CRITICAL_ONES:
+    for left, _batch, _moving, stay, _two, _three in _moves(pending, lowest, "needed"):
+        if left == 0:
             continue
-        after = _ranks(left, now, lowest)
-        out.extend(0 for _ in range(len(after) + 1 - len(out)))
-        for rank, weight in enumerate(after):
-            out[rank + 1] += stay * weight
+        for batch_ones, weight in enumerate(stay):
+            now = ones + batch_ones
+            if not weight or now >= CRITICAL_ONES:
+                continue
+            after = _ranks(left, now, lowest)
+            out.extend(0 for _ in range(len(after) + 1 - len(out)))
+            for rank, tail in enumerate(after):
+                out[rank + 1] += weight * tail
     return tuple(out)
 
 

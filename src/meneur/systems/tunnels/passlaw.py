@@ -180,7 +180,7 @@ ZERO = fmpz_poly()
 Triple = tuple[Any, Any, Any]
 
 
-def _short(
+def cube_product(
     left: Triple,
     right: Triple,
     mul: Callable[[Any, Any], Any],
@@ -220,7 +220,7 @@ def products(left: Family, right: Family, cap: int, sparse: bool = False) -> Fam
     """``left ⊗ right`` cut at ``cap``: classes add, the pairs that overflow drop.
 
     The classes are a polynomial in the ones ``y`` (and the sixes ``z`` under the ``all``
-    rule) modulo ``y³`` (``z³``): :func:`_short` takes 5 products where the pairs of
+    rule) modulo ``y³`` (``z³``): :func:`cube_product` takes 5 products where the pairs of
     classes take 6, and nested on both counters 25 where the pairs take 36. A missing
     class is zero. ``sparse``: every polynomial of ``right`` has a few terms (a batch of
     one distinct face: no success or all successes), multiplied term by term.
@@ -230,7 +230,7 @@ def products(left: Family, right: Family, cap: int, sparse: bool = False) -> Fam
         return _sparse_times(a, b, cap) if sparse else a.mul_low(b, cap)
 
     if all(sixes == 0 for _, sixes in (*left, *right)):  # the ones only
-        out = _short(
+        out = cube_product(
             (left.get((0, 0), ZERO), left.get((1, 0), ZERO), left.get((2, 0), ZERO)),
             (right.get((0, 0), ZERO), right.get((1, 0), ZERO), right.get((2, 0), ZERO)),
             times,
@@ -243,9 +243,9 @@ def products(left: Family, right: Family, cap: int, sparse: bool = False) -> Fam
         return tuple(family.get((ones, sixes), ZERO) for sixes in STATES)  # type: ignore[return-value]
 
     def mul_sixes(a: Triple, b: Triple) -> Triple:
-        return _short(a, b, times, add, sub)
+        return cube_product(a, b, times, add, sub)
 
-    rows = _short(
+    rows = cube_product(
         (by_sixes(left, 0), by_sixes(left, 1), by_sixes(left, 2)),
         (by_sixes(right, 0), by_sixes(right, 1), by_sixes(right, 2)),
         mul_sixes,
