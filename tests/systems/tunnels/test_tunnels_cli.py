@@ -394,6 +394,32 @@ def test_odds_vs_builds_the_whole_laws_of_always_sides_under_one_bar(
     assert built == []
 
 
+def test_odds_vs_builds_the_trajectories_of_needed_sides_under_one_bar(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``odds tunnels --vs`` with ``needed`` builds each side's trajectory once (a
+    blessed side and a normal one: two), under one bar whose forecast is all their
+    work; the bar is told every unit of it (60 dice a side: ~11 s)."""
+    from meneur.lab import progress
+    from meneur.systems.tunnels import chase
+
+    chase.clear_caches()
+    bars: list[Any] = []
+
+    class Recording(progress.LazyBar):
+        def __init__(self, total: int, description: str = "", **kwargs: Any) -> None:
+            super().__init__(total, description, enabled=False)
+            bars.append(self)
+
+    monkeypatch.setattr(progress, "LazyBar", Recording)
+    r = run(capsys, "odds tunnels --dice 12 --vs 16 --blessed --json")
+    assert r.status == 0, r.err
+    (bar,) = bars
+    work = sum(chase.side_work(12, "needed")) + sum(chase.side_work(16, "needed"))
+    assert bar.total == bar.done == work
+    assert set(chase._SIDES) == {(12, 3, "needed"), (16, 4, "needed")}
+
+
 def test_fight_odds_with_an_answer_of_tens_of_thousands_of_digits(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
