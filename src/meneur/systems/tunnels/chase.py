@@ -67,11 +67,35 @@ CHASING: frozenset[Policy] = frozenset({"needed", "never"})
 class Side:
     """A side's laws over levels, weights over ``total``: ``critical[i - 1][λ + 1]``, its
     critical batch is the ``i``-th at level ``λ`` (index 0: level -1, the first batch);
-    ``calm[s]``, fewer than three 1s in all and ``s`` successes."""
+    ``calm[s]``, fewer than three 1s in all and ``s`` successes. Read once per side for
+    every opposition it is in: ``critical_by_level`` (every rank), and, as side a,
+    ``passing[s] = C(s + 1) + K(s + 1)`` and ``standing[λ + 1] = C(λ + 1) + K(λ)``
+    (see the module)."""
 
     critical: tuple[tuple[int, ...], ...]
     calm: tuple[int, ...]
     total: int
+    critical_by_level: tuple[int, ...]
+    passing: tuple[int, ...]
+    standing: tuple[int, ...]
+
+
+def _read(critical: list[list[int]], calm: list[int], total: int) -> Side:
+    """A :class:`Side` from its two laws, with the sums every opposition reads."""
+    by_level = [sum(column) for column in zip(*critical, strict=True)]
+    from_level, from_total = _suffix(by_level), _suffix(calm)  # index: level + 1; successes
+    passing = [from_level[s + 2] + from_total[s + 1] for s in range(len(calm))]
+    standing = [
+        from_level[index + 1] + from_total[max(index - 1, 0)] for index in range(len(by_level))
+    ]
+    return Side(
+        tuple(map(tuple, critical)),
+        tuple(calm),
+        total,
+        tuple(by_level),
+        tuple(passing),
+        tuple(standing),
+    )
 
 
 @lru_cache(maxsize=512)
@@ -231,10 +255,8 @@ def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None
                     states[key] = (all_of[now], fresh[now])
         if policy == "never":
             break
-    return Side(
-        tuple(tuple(_coefficients(poly, size)) for poly in critical),
-        tuple(_coefficients(calm, size - 1)),
-        6**top,
+    return _read(
+        [_coefficients(poly, size) for poly in critical], _coefficients(calm, size - 1), 6**top
     )
 
 
@@ -258,12 +280,17 @@ def _ranks(pending: int, ones: int, lowest: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _suffix(values: tuple[int, ...]) -> list[int]:
-    """``out[i] = sum(values[i:])``, one longer (the empty sum last)."""
-    out = [0] * (len(values) + 1)
+def _suffix(values: list[int]) -> list[int]:
+    """``out[i] = sum(values[i:])``, one longer and one more (empty sums) past the end."""
+    out = [0] * (len(values) + 2)
     for index in range(len(values) - 1, -1, -1):
         out[index] = out[index + 1] + values[index]
     return out
+
+
+def _dot(left: tuple[int, ...] | list[int], right: tuple[int, ...] | list[int]) -> int:
+    """The sum of the products of the terms of equal index (the shorter one's)."""
+    return sum(map(mul, left, right))
 
 
 def verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
@@ -272,39 +299,16 @@ def verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
     assert {params.a.explode, params.b.explode} <= CHASING, "always beside needed: the walk"
     a = side(params.a.dice, LOWEST_SUCCESS[params.a.mode], params.a.explode)
     b = side(params.b.dice, LOWEST_SUCCESS[params.b.mode], params.b.explode)
-    levels = len(a.critical[0])
-    by_level = [sum(column) for column in zip(*a.critical, strict=True)]
-    critical_a, calm_a = _suffix(tuple(by_level)), _suffix(a.calm)
-
-    def critical_from(level: int) -> int:  # a's critical levels >= level
-        return critical_a[min(level + 1, levels)]
-
-    def calm_from(successes: int) -> int:  # a's calm totals >= successes
-        return calm_a[min(max(successes, 0), len(calm_a) - 1)]
-
-    # b never critical: a wins when it gets past b's total without its own critical batch
-    win = sum(
-        weight * (critical_from(s + 1) + calm_from(s + 1))
-        for s, weight in enumerate(b.calm)
-        if weight
-    )
-    # b's critical batch first: below a's, or at a's level and earlier among its batches
-    later = [0] * levels  # a's critical batches at each level after b's rank
-    later_by_rank = []
-    for ranks in reversed(a.critical):
-        later_by_rank.append(list(later))
-        later = [x + y for x, y in zip(later, ranks, strict=True)]
-    later_by_rank.reverse()
-    for rank, column in enumerate(b.critical):
-        after = later_by_rank[rank] if rank < len(later_by_rank) else [0] * levels
-        win += sum(
-            weight * (critical_from(index) + calm_from(index - 1) + after[index])
-            for index, weight in enumerate(column[:levels])
-            if weight
-        )
-    tie = sum(x * y for x, y in zip(a.calm, b.calm, strict=False) if x and y)
-    for column_a, column_b in zip(a.critical, b.critical, strict=False):  # same rank
-        tie += sum(x * y for x, y in zip(column_a, column_b, strict=False) if x and y)
+    # b never critical: a wins by getting past b's total before its own critical batch;
+    # b's critical batch first: at a lower level than a's, or at a's level and rank lower
+    win = _dot(b.calm, a.passing) + _dot(b.critical_by_level, a.standing)
+    tie = _dot(a.calm, b.calm)  # no critical, equal totals
+    earlier = [0] * len(b.critical[0])  # b's critical batches of the ranks below
+    for rank, column_a in enumerate(a.critical):
+        win += _dot(column_a, earlier)
+        if rank < len(b.critical):
+            tie += _dot(column_a, b.critical[rank])  # b's batch of a's rank, with no choice
+            earlier = list(map(add, earlier, b.critical[rank]))
     total = a.total * b.total
     return win, total - win - tie, tie, total
 

@@ -72,9 +72,9 @@ def check_opposed_size(dice: int, policies: Iterable[str]) -> None:
             N_(
                 "The exact margins of an opposition where a side plays needed (a fight's "
                 "damage) are computed for at most {limit} dice a side, not {dice} (never "
-                "and always: up to {bound}); who wins is exact up to {bound} (meneur odds "
-                "tunnels --vs), and a simulation goes up to {bound} (meneur simulate "
-                "fight tunnels)."
+                "and always: up to {bound}); who wins is exact up to {bound} when both "
+                "sides play needed (meneur odds tunnels --vs), and a simulation goes up "
+                "to {bound} (meneur simulate fight tunnels)."
             ),
             limit=MAX_OPPOSED_ODDS_DICE,
             dice=dice,
