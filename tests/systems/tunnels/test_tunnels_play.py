@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -413,3 +414,71 @@ def test_T10_fight_odds_past_the_needed_bound_when_sides_are_independent() -> No
     assert 0 < p < 1
     with pytest.raises(LimitError):
         p_win_against_monster(dice, 1, 1, explode="needed")
+
+
+def test_T10_option_one_point_reads_only_who_wins() -> None:
+    """T-10's option: the loser loses one point whatever the margin, so a round's law is
+    who wins (T-9); read without the lead's law, it equals the lead's law read point by
+    point, with gear (a weapon, armour that absorbs it all), for ``needed`` sides,
+    ``never`` ones and a ``needed`` side against an ``always`` monster."""
+    from meneur.systems.tunnels.combat import loss_points
+    from meneur.systems.tunnels.combat_odds import round_moves
+    from meneur.systems.tunnels.odds import winner_odds
+    from meneur.systems.tunnels.rules import OpposedParams, Side
+
+    for a, b, gear in (
+        (Side(6), Side(4), (0, 0, 0, 0)),
+        (Side(5, blessed=True), Side(7), (1, 0, 0, 2)),
+        (Side(4, explode="never"), Side(5, explode="never"), (0, 1, 1, 0)),
+        (Side(3), Side(4, explode="always"), (0, 0, 0, 0)),
+    ):
+        moves = round_moves(a, b, "one", gear)
+        damage, absorb, vs_damage, vs_absorb = gear
+        hits: dict[int, int] = {}
+        wounds: dict[int, int] = {}
+        still = 0
+        law = winner_odds(OpposedParams(a, b))
+        for (winner, margin), weight in law.items():
+            lost = (
+                0
+                if winner is None
+                else loss_points(
+                    margin, "one", *((damage, vs_absorb) if winner == "a" else (vs_damage, absorb))
+                )
+            )
+            if lost == 0:
+                still += weight
+            else:
+                into = hits if winner == "a" else wounds
+                into[lost] = into.get(lost, 0) + weight
+
+        def share(weights: Any, total: int) -> list[tuple[int, Fraction]]:
+            return [(lost, Fraction(weight, total)) for lost, weight in weights]
+
+        assert share(moves.hits, moves.total) == share(sorted(hits.items()), law.total)
+        assert share(moves.wounds, moves.total) == share(sorted(wounds.items()), law.total)
+        assert Fraction(moves.still, moves.total) == Fraction(still, law.total)
+
+
+def test_T10_option_one_point_fights_past_the_needed_bound_agree_with_simulated_fights() -> None:
+    """T-10's option ``one`` with ``needed`` sides (the default): exact fight odds past the
+    joint walk's bound (16 dice against MR 16), where margins are refused; they agree
+    with 2000 seeded fights played by the rules (within 4 standard errors)."""
+    from meneur.errors import LimitError
+    from meneur.odds.montecarlo import agrees
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
+
+    dice = MAX_OPPOSED_ODDS_DICE + 2
+    exact = p_win_against_monster(dice, 6, dice, loss="one")
+    assert 0 < exact < 1
+    with pytest.raises(LimitError):
+        p_win_against_monster(dice, 6, dice)  # the margin's law: the joint walk
+    source = SeededDice(21)
+    n = 2000
+    wins = sum(
+        fight(FightParams(character("G", dice, 6), monster("M", dice), loss="one"), [source]).winner
+        == "a"
+        for _ in range(n)
+    )
+    assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)

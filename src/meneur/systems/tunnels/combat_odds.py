@@ -24,7 +24,7 @@ from flint import fmpq, fmpz
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
 from meneur.systems.tunnels.combat import Loss, loss_points
-from meneur.systems.tunnels.odds import check_opposed_size, winner_odds
+from meneur.systems.tunnels.odds import check_opposed_size, who_wins_weights, winner_odds
 from meneur.systems.tunnels.rules import OpposedParams, Policy, Side
 
 MAX_FIGHT_ENDURANCE = 60
@@ -45,13 +45,25 @@ class RoundMoves:
 def round_moves(a: Side, b: Side, loss: Loss, gear: tuple[int, int, int, int]) -> RoundMoves:
     """The round's law (T-9) grouped by the points lost (T-10): margins that cost the
     same points lead to the same state, so a state sums over points, not margins.
-    ``gear``: the character's weapon and armour, then the monster's."""
+    ``gear``: the character's weapon and armour, then the monster's. Under T-10's option
+    ``one`` the loser loses a point whatever the margin: who wins is all a round needs
+    (:func:`~meneur.systems.tunnels.odds.who_wins_weights`, at every pool with
+    ``needed``), not the lead's whole law."""
     damage, absorb, vs_damage, vs_absorb = gear
-    law = winner_odds(OpposedParams(a, b))
+    if loss == "one":
+        win, lose, tie, total = who_wins_weights(OpposedParams(a, b))
+        outcomes: list[tuple[tuple[str | None, int], int]] = [
+            (("a", 1), win),
+            (("b", 1), lose),
+            ((None, 0), tie),
+        ]
+    else:
+        law = winner_odds(OpposedParams(a, b))
+        outcomes, total = list(law.items()), law.total
     hits: dict[int, int] = {}
     wounds: dict[int, int] = {}
     still = 0
-    for (winner, margin), weight in law.items():
+    for (winner, margin), weight in outcomes:
         if winner == "a":
             lost = loss_points(margin, loss, damage, vs_absorb)
         elif winner == "b":
@@ -60,10 +72,10 @@ def round_moves(a: Side, b: Side, loss: Loss, gear: tuple[int, int, int, int]) -
             lost = 0
         if lost == 0:
             still += weight
-        else:
+        elif weight:
             into = hits if winner == "a" else wounds
             into[lost] = into.get(lost, 0) + weight
-    return RoundMoves(tuple(sorted(hits.items())), tuple(sorted(wounds.items())), still, law.total)
+    return RoundMoves(tuple(sorted(hits.items())), tuple(sorted(wounds.items())), still, total)
 
 
 def p_win_against_monster(
@@ -93,10 +105,14 @@ def p_win_against_monster(
     (by default the character's). A tie changes nothing whether it counts as a round or
     is rolled again (T-9's option): the odds are the same.
     ``progress`` is called with 1 at each step (:func:`fight_steps` counts them): a fight
-    of 14 dice a side and an Endurance of 60 takes seconds, where a bar helps.
+    of 14 dice a side and an Endurance of 60 takes seconds, where a bar helps. With a
+    ``needed`` side a round's margins walk the sides' joint state
+    (``MAX_OPPOSED_ODDS_DICE`` a side); under T-10's option ``one`` a round needs only who
+    wins (:func:`round_moves`), exact at every pool.
     """
     vs_policy = explode if vs_explode is None else vs_explode
-    check_opposed_size(max(force, mr), (explode, vs_policy))  # T-9: needed sides look
+    if loss == "margin":  # T-9: needed sides look at each other; the margins need the walk
+        check_opposed_size(max(force, mr), (explode, vs_policy))
     full = max(endurance, max_endurance or 0)
     if full > MAX_FIGHT_ENDURANCE:
         raise LimitError(

@@ -318,9 +318,9 @@ def independent_verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
     return win, total - win - tie, tie, total
 
 
-def who_wins(params: OpposedParams) -> tuple[Fraction, Fraction, Fraction]:
-    """The exact chances that a wins, that b wins and that nobody does (T-8, T-9), by the
-    cheapest exact reading: independent sides by two sums over a's successes
+def who_wins_weights(params: OpposedParams) -> tuple[int, int, int, int]:
+    """The weights of a winning, b winning and nobody winning, over a total (T-8, T-9),
+    by the cheapest exact reading: independent sides by two sums over a's successes
     (:func:`independent_verdicts`); ``needed`` sides (or one beside ``never``) by their
     trajectories (:mod:`meneur.systems.tunnels.chase`), at every accepted pool; only a
     ``needed`` side facing an ``always`` one walks the joint state (:func:`opposed_odds`,
@@ -330,13 +330,18 @@ def who_wins(params: OpposedParams) -> tuple[Fraction, Fraction, Fraction]:
     policies = {params.a.explode, params.b.explode}
     if "needed" in policies and not policies <= chase.CHASING:
         law = winner_odds(params)
-        return (
-            law.p_where(lambda k: k[0] == "a"),
-            law.p_where(lambda k: k[0] == "b"),
-            law.p_where(lambda k: k[0] is None),
-        )
+        by_winner: dict[str | None, int] = {"a": 0, "b": 0, None: 0}
+        for (winner, _margin), weight in law.items():
+            by_winner[winner] += weight
+        return by_winner["a"], by_winner["b"], by_winner[None], law.total
     reading = independent_verdicts if "needed" not in policies else chase.verdicts
-    win, loss, tie, total = reading(params)
+    return reading(params)
+
+
+def who_wins(params: OpposedParams) -> tuple[Fraction, Fraction, Fraction]:
+    """The exact chances that a wins, that b wins and that nobody does
+    (:func:`who_wins_weights`)."""
+    win, loss, tie, total = who_wins_weights(params)
     return Fraction(win, total), Fraction(loss, total), Fraction(tie, total)
 
 
