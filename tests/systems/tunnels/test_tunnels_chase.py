@@ -71,6 +71,16 @@ def test_T9_who_wins_equals_the_joint_walk_on_larger_unequal_sides() -> None:
         assert chased(params) == walked(params)
 
 
+def test_T9_who_wins_equals_the_joint_walk_of_a_small_side_against_a_large_one() -> None:
+    """T-9 past 14 dice where the joint walk still goes (a small side against a large
+    one): 20 cursed dice against 3, and 2 blessed against 24, both ``needed``."""
+    for params in (
+        opposition(20, "cursed", "needed", 3, "normal", "needed", "batch"),
+        opposition(2, "blessed", "needed", 24, "normal", "needed", "all"),
+    ):
+        assert chased(params) == walked(params)
+
+
 def test_T9_who_wins_at_14_equals_the_pinned_joint_walk() -> None:
     """T-9 at 14 dice a side, both ``needed``: the chance pinned from the dict walk (~80 s
     there), read here from the trajectories in milliseconds."""

@@ -17,7 +17,13 @@ import pytest
 
 from meneur.errors import LimitError
 from meneur.odds import brute_force
-from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, opposed_odds, winner_odds
+from meneur.systems.tunnels.odds import (
+    MAX_OPPOSED_ODDS_DICE,
+    MAX_OPPOSED_SMALL_SIDE,
+    MAX_OPPOSED_WIDE_DICE,
+    opposed_odds,
+    winner_odds,
+)
 from meneur.systems.tunnels.rules import OpposedParams, Policy, Side, SixesRule, TunnelsOppose
 
 from . import reference_opposed
@@ -146,17 +152,24 @@ def test_T9_pinned_win_at_the_bound() -> None:
 
 def test_T9_needed_past_the_bound_is_refused() -> None:
     """T-9: past ``MAX_OPPOSED_ODDS_DICE`` a side, a ``needed`` opposition has no exact
-    odds (a LimitError naming the bound); ``never`` sides still do (independent)."""
-    with pytest.raises(LimitError, match=str(MAX_OPPOSED_ODDS_DICE)):
-        opposed_odds(
-            opposition(MAX_OPPOSED_ODDS_DICE + 1, "normal", "needed", 1, "normal", "never", "batch")
-        )
+    law of the lead (a LimitError naming the bounds), unless one side holds at most
+    ``MAX_OPPOSED_SMALL_SIDE`` dice and the other at most ``MAX_OPPOSED_WIDE_DICE``: a
+    small side buys a large one (a starting character against a big monster). ``never``
+    sides are independent and have no such bound."""
+    over = MAX_OPPOSED_ODDS_DICE + 1
+    for dice_a, dice_b in ((over, MAX_OPPOSED_SMALL_SIDE + 1), (MAX_OPPOSED_WIDE_DICE + 1, 1)):
+        with pytest.raises(LimitError, match=f"{MAX_OPPOSED_ODDS_DICE}.*{MAX_OPPOSED_WIDE_DICE}"):
+            opposed_odds(opposition(dice_a, "normal", "needed", dice_b, "normal", "never", "batch"))
     assert (
         opposed_odds(
-            opposition(MAX_OPPOSED_ODDS_DICE + 1, "normal", "never", 2, "normal", "never", "batch")
+            opposition(MAX_OPPOSED_ODDS_DICE + 1, "normal", "never", 5, "normal", "never", "batch")
         ).total
         > 0
     )
+    at_bounds = opposition(
+        MAX_OPPOSED_SMALL_SIDE, "normal", "needed", MAX_OPPOSED_WIDE_DICE, "normal", "never", "all"
+    )
+    assert opposed_odds(at_bounds).total > 0
 
 
 PINNED_14_NUMERATOR = int(

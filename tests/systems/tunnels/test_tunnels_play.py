@@ -407,13 +407,15 @@ def test_T10_fight_odds_past_the_needed_bound_when_sides_are_independent() -> No
     the joint state stops at ``MAX_OPPOSED_ODDS_DICE`` a side."""
     from meneur.errors import LimitError
     from meneur.systems.tunnels.combat_odds import p_win_against_monster
-    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, MAX_OPPOSED_SMALL_SIDE
 
     dice = MAX_OPPOSED_ODDS_DICE + 2
-    p = p_win_against_monster(dice, 1, 1, explode="never")
+    p = p_win_against_monster(dice, 1, 5, explode="never")
     assert 0 < p < 1
     with pytest.raises(LimitError):
-        p_win_against_monster(dice, 1, 1, explode="needed")
+        p_win_against_monster(dice, 1, 5, explode="needed")
+    # a small side buys a large one: Force 4 against MR 16 (T-10: the monster's dice)
+    assert 0 < p_win_against_monster(MAX_OPPOSED_SMALL_SIDE, 4, 16, explode="needed") < 1
 
 
 def test_T10_option_one_point_reads_only_who_wins() -> None:

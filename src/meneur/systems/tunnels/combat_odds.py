@@ -106,13 +106,13 @@ def p_win_against_monster(
     is rolled again (T-9's option): the odds are the same.
     ``progress`` is called with 1 at each step (:func:`fight_steps` counts them): a fight
     of 14 dice a side and an Endurance of 60 takes seconds, where a bar helps. With a
-    ``needed`` side a round's margins walk the sides' joint state
-    (``MAX_OPPOSED_ODDS_DICE`` a side); under T-10's option ``one`` a round needs only who
+    ``needed`` side a round's margins walk the sides' joint state (``check_opposed_size``:
+    14 dice a side, or 30 against 4); under T-10's option ``one`` a round needs only who
     wins (:func:`round_moves`), exact at every pool.
     """
     vs_policy = explode if vs_explode is None else vs_explode
     if loss == "margin":  # T-9: needed sides look at each other; the margins need the walk
-        check_opposed_size(max(force, mr), (explode, vs_policy))
+        check_opposed_size(force, mr, (explode, vs_policy))
     full = max(endurance, max_endurance or 0)
     if full > MAX_FIGHT_ENDURANCE:
         raise LimitError(
