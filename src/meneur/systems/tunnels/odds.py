@@ -47,8 +47,9 @@ when a side plays ``needed``: what ``fight --odds`` reads (a round's damage is i
 margin, T-10), and who wins when a ``needed`` side faces an ``always`` one. T-9 makes a
 ``needed`` side explode while it is not ahead, so the sides look at each other and the
 odds walk their joint state (:mod:`meneur.systems.tunnels.opposed`). Cold, 14 against 14
-takes about 4 s (benchmarks/bench_tunnels_opposed.py), 16 against 16 about 7 s and 20
-against 20 about 25 s: 14 is where one query still answers in a few seconds. Who wins
+takes 1.2 s, 16 against 16 2.9 s and 20 against 20 11 s (benchmarks/bench_tunnels_opposed.py,
+5 Dec.; about three times as long on a slower day): 14 is where one query still answers in
+a few seconds. Who wins
 alone (``odds --vs``, the lab's opposition grids) is exact for every accepted pool
 (``TestParams.MAX_DICE``) with ``needed`` or ``never`` on both sides
 (:mod:`meneur.systems.tunnels.chase`), and so are sides that play ``never`` or
@@ -338,7 +339,7 @@ def who_wins_weights(params: OpposedParams) -> tuple[int, int, int, int]:
     (:func:`independent_verdicts`); ``needed`` sides (or one beside ``never``) by their
     trajectories (:mod:`meneur.systems.tunnels.chase`), at every accepted pool; only a
     ``needed`` side facing an ``always`` one walks the joint state (:func:`opposed_odds`,
-    ``MAX_OPPOSED_ODDS_DICE`` a side)."""
+    within :func:`check_opposed_size`)."""
     from meneur.systems.tunnels import chase
 
     policies = {params.a.explode, params.b.explode}
