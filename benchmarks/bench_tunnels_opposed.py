@@ -12,8 +12,14 @@ packed walk near 20). Who wins is ``meneur.systems.tunnels.chase`` (``odds.who_w
 which needs the margins); the dict walk is the reference kept in
 ``tests/systems/tunnels/reference_opposed.py``.
 
+With ``--grid N`` it also times the lab's opposition grid of ``needed`` sides, dice
+1..N against 1..N (``meneur table tunnels --check oppose --panel needed``), who wins
+from the trajectories, beside the same grid read from the joint walk's law of each cell
+(as the lab read it before), which stops at 14 a side: both on 1..min(N, 14), then the
+trajectories alone on 1..N, each with its peak memory.
+
 Run: ``python benchmarks/bench_tunnels_opposed.py [--quick] [--budget S] [--new-budget S]
-[--pools 4,6,...]``.
+[--pools 4,6,...] [--grid N]``.
 """
 
 from __future__ import annotations
@@ -45,6 +51,33 @@ print(time.perf_counter() - start)
 """
 
 
+GRID = """
+import resource, time
+from meneur.systems.tunnels import odds
+from meneur.systems.tunnels.lab_adapter import ADAPTER
+from meneur.systems.tunnels.rules import OpposedParams, Side
+odds.who_wins(OpposedParams(Side(1), Side(1)))  # imports done before the clock
+odds.clear_caches()
+start = time.perf_counter()
+if {engine!r} == "who":
+    ADAPTER.grid("oppose", {{}}, "1..{top}", "1..{top}", "needed")
+else:
+    for a in range(1, {top} + 1):
+        for b in range(1, {top} + 1):
+            odds.winner_odds(OpposedParams(Side(a), Side(b)))
+seconds = time.perf_counter() - start
+print(seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+def grid(engine: str, top: int, budget: float) -> str:
+    out = child(GRID.format(engine=engine, top=top), budget)
+    if out is None:
+        return f"> {budget:g} s"
+    seconds, megabytes = out.split()
+    return f"{float(seconds):,.2f} s, {megabytes} MB"
+
+
 def measure(engine: str, dice: int, budget: float) -> float | None:
     code = ONE.format(tests=str(ROOT / "tests" / "systems" / "tunnels"), engine=engine, dice=dice)
     out = child(code, budget)
@@ -63,6 +96,7 @@ def main() -> None:
     parser.add_argument("--new-budget", type=float, default=90.0, help="new engine, seconds")
     parser.add_argument("--pools", default="4,6,8,10,12,14,16,20,30,40,60")
     parser.add_argument("--quick", action="store_true", help="pools 4, 6, 8 only")
+    parser.add_argument("--grid", type=int, default=0, help="also the lab grid 1..N x 1..N")
     args = parser.parse_args()
     pools = [4, 6, 8] if args.quick else [int(p) for p in args.pools.split(",")]
     engines = ("who", "new", "old")
@@ -85,6 +119,13 @@ def main() -> None:
             + f"{ratio:>9}",
             flush=True,
         )
+    if args.grid:
+        walked = min(args.grid, 14)
+        print(f"\nlab grid, needed, cold{'':<8}{'who wins':>22}{'lead walk':>22}")
+        for top in sorted({walked, args.grid}):
+            who = grid("who", top, args.new_budget * 10)
+            walk = grid("walk", top, args.new_budget * 10) if top <= 14 else "-"
+            print(f"{f'1..{top} x 1..{top}':<30}{who:>22}{walk:>22}", flush=True)
 
 
 if __name__ == "__main__":
