@@ -121,6 +121,9 @@ def test_T9_a_side_of_one_batch_and_the_side_memory() -> None:
     many = chase.side(9, 4, "needed")
     assert sum(many.calm) + sum(map(sum, many.critical)) == many.total
     chase.clear_caches()
-    for dice in range(1, chase.MEMO + 3):
-        chase.side(dice % 7 + 1, 3 + dice // 7, "never")
-    assert len(chase._SIDES) <= chase.MEMO
+    keys = [(dice, lowest) for dice in range(1, 23) for lowest in (3, 4, 5)]
+    assert len(keys) > chase.MEMO
+    for dice, lowest in keys:
+        chase.side(dice, lowest, "never")
+    assert len(chase._SIDES) == chase.MEMO
+    assert (22, 5, "never") in chase._SIDES and (1, 3, "never") not in chase._SIDES
