@@ -52,12 +52,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from operator import add, mul, sub
 
 from flint import fmpz_poly
 
-from meneur.systems.tunnels.passlaw import STATES, ZERO, Triple, cube_product
-from meneur.systems.tunnels.polylaw import batch_law, most_dice
+from meneur.systems.tunnels.passlaw import STATES, ZERO, Batch, Triple, cube_product, flint_batch
+from meneur.systems.tunnels.polylaw import most_dice, padded
 from meneur.systems.tunnels.rules import CRITICAL_ONES, LOWEST_SUCCESS, OpposedParams, Policy
 
 CHASING: frozenset[Policy] = frozenset({"needed", "never"})
@@ -100,38 +101,26 @@ def _read(critical: list[list[int]], calm: list[int], total: int) -> Side:
 
 
 @lru_cache(maxsize=512)
-def _ones_law(dice: int, lowest: int) -> dict[int, dict[int, list[int]]]:
-    """One batch by distinct faces and ones (capped at 3), weights by successes over
-    ``6**dice``; the sixes do not decide a winner (T-9), so they are summed."""
-    out: dict[int, dict[int, list[int]]] = {}
-    for distinct, law in batch_law(dice, lowest, "batch").items():
-        by_ones = out.setdefault(distinct, {})
-        for (ones, _sixes), poly in law.items():
-            into = by_ones.setdefault(ones, [0] * (dice + 1))
-            for successes, weight in enumerate(poly):
-                into[successes] += weight
-    return out
-
-
-@lru_cache(maxsize=512)
 def _fatal(dice: int, lowest: int) -> tuple[int, ...]:
     """By the ones so far (0-2): the weight of a batch of ``dice`` dice that brings the
-    third 1 (T-8), over ``6**dice``."""
-    return tuple(
-        sum(
-            sum(poly)
-            for law in _ones_law(dice, lowest).values()
-            for batch_ones, poly in law.items()
-            if ones + batch_ones >= CRITICAL_ONES
-        )
-        for ones in range(CRITICAL_ONES)
-    )
+    third 1 (T-8), over ``6**dice``: every batch less those that keep below three."""
+    below = [0] * CRITICAL_ONES  # by the batch's own ones
+    for _d, _every, _calm, masses, _calm_masses, _sparse in _batches(dice, lowest):
+        for (ones, _sixes), mass in masses.items():
+            below[ones] += int(mass[0])
+    return tuple(6**dice - sum(below[: CRITICAL_ONES - ones]) for ones in STATES)
 
 
-Move = tuple[int, Triple, Triple, tuple[int, int, int], fmpz_poly, fmpz_poly]
+def _batches(dice: int, lowest: int) -> Batch:
+    """One batch of ``dice`` dice uncut, by distinct faces, its ``ALL`` family by ones
+    below three (:func:`~meneur.systems.tunnels.passlaw.flint_batch`): the sixes do not
+    decide a winner (T-9)."""
+    return flint_batch(dice, lowest, "batch", dice + 1)
+
+
+Move = tuple[int, Triple, Triple, tuple[int, int, int]]
 """The batches from ``p`` dice that leave ``left`` dice: (left, by the batch's ones 0-2
-its polynomial, its part with successes, its weight without; then, for a batch that ends
-the trajectory, the sums of its polynomials over 0-1 and over 0-2 ones)."""
+its polynomial, its part with successes, its weight without)."""
 
 
 @lru_cache(maxsize=512)
@@ -139,28 +128,21 @@ def _moves(pending: int, lowest: int, policy: Policy) -> tuple[Move, ...]:
     """The batches from ``pending`` dice, by the dice they leave, scaled by the dice the
     batches after them could still roll (``never``: none, one batch)."""
     out = []
-    for distinct, law in _ones_law(pending, lowest).items():
+    for distinct, every, _calm, _masses, _calm_masses, _sparse in _batches(pending, lowest):
         left = pending - distinct if policy == "needed" else 0
         scale = 1 if policy == "never" else 6 ** (most_dice(pending) - pending - most_dice(left))
-        whole = [fmpz_poly(law[ones]) * scale if ones in law else ZERO for ones in STATES]
-        stay = tuple(law[ones][0] * scale if ones in law else 0 for ones in STATES)
-        moving = tuple(poly - weight for poly, weight in zip(whole, stay, strict=True))
+        whole = [every.get((ones, 0), ZERO) * scale for ones in STATES]
+        stay = [int(poly[0]) for poly in whole]
+        moving = [poly - weight for poly, weight in zip(whole, stay, strict=True)]
         out.append(
             (
                 left,
                 (whole[0], whole[1], whole[2]),
                 (moving[0], moving[1], moving[2]),
                 (stay[0], stay[1], stay[2]),
-                whole[0] + whole[1],
-                whole[0] + whole[1] + whole[2],
             )
         )
     return tuple(out)
-
-
-def _coefficients(poly: fmpz_poly, size: int) -> list[int]:
-    out = [int(c) for c in poly.coeffs()]
-    return out + [0] * (size - len(out))
 
 
 MEMO = 64
@@ -227,24 +209,20 @@ def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None
                         critical.extend(fmpz_poly() for _ in range(rank + 1 - len(critical)))
                         critical[rank] += arrived.left_shift(1) * weight
         by_ones = (here.get(0, ZERO), here.get(1, ZERO), here.get(2, ZERO))
-        for left, batch, moving, stay, two, three in _moves(pending, lowest, policy):
-            if left == 0:  # the trajectory ends: its ones stay below three
-                calm += by_ones[0] * three + by_ones[1] * two + by_ones[2] * batch[0]
-                continue
+        for left, batch, moving, stay in _moves(pending, lowest, policy):
             fresh: Triple
             all_of: Triple
-            if opening:  # every batch after the first is at a new level
-                fresh = all_of = (
-                    by_ones[0] * batch[0],
-                    by_ones[0] * batch[1],
-                    by_ones[0] * batch[2],
-                )
+            if opening or left == 0:  # after the first batch, every level is a new one
+                fresh = all_of = cube_product(by_ones, batch, mul, add, sub)
             else:  # with successes: a new level; without: the same one
                 fresh = cube_product(by_ones, moving, mul, add, sub)
                 all_of = tuple(
                     poly + sum((by_ones[o] * stay[now - o] for o in range(now + 1)), ZERO)
                     for now, poly in enumerate(fresh)
                 )
+            if left == 0:  # the trajectory ends: its ones stay below three
+                calm += sum(all_of, ZERO)
+                continue
             for now in STATES:
                 if not all_of[now]:
                     continue
@@ -256,9 +234,7 @@ def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None
                     states[key] = (all_of[now], fresh[now])
         if policy == "never":
             break
-    return _read(
-        [_coefficients(poly, size) for poly in critical], _coefficients(calm, size - 1), 6**top
-    )
+    return _read([padded(poly, size) for poly in critical], padded(calm, size - 1), 6**top)
 
 
 @lru_cache(maxsize=4096)
@@ -267,7 +243,7 @@ def _ranks(pending: int, ones: int, lowest: int) -> tuple[int, ...]:
     weight of ``r`` batches without a success, then the batch of the third 1, over
     ``6**most_dice(pending)`` (the critical batch is the ``r + 1``-th at the level)."""
     out = [_fatal(pending, lowest)[ones] * 6 ** (most_dice(pending) - pending)]
-    for left, _batch, _moving, stay, _two, _three in _moves(pending, lowest, "needed"):
+    for left, _batch, _moving, stay in _moves(pending, lowest, "needed"):
         if left == 0:
             continue
         for batch_ones, weight in enumerate(stay):
@@ -282,11 +258,8 @@ def _ranks(pending: int, ones: int, lowest: int) -> tuple[int, ...]:
 
 
 def _suffix(values: list[int]) -> list[int]:
-    """``out[i] = sum(values[i:])``, one longer and one more (empty sums) past the end."""
-    out = [0] * (len(values) + 2)
-    for index in range(len(values) - 1, -1, -1):
-        out[index] = out[index + 1] + values[index]
-    return out
+    """``out[i] = sum(values[i:])``, then two empty sums past the end."""
+    return [*reversed(list(accumulate(reversed(values)))), 0, 0]
 
 
 def _dot(left: tuple[int, ...] | list[int], right: tuple[int, ...] | list[int]) -> int:
@@ -317,5 +290,5 @@ def verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
 def clear_caches() -> None:
     """Forget the memoised sides (benchmarks time a cold engine)."""
     _SIDES.clear()
-    for function in (_ones_law, _fatal, _moves, _ranks):
+    for function in (_fatal, _moves, _ranks):
         function.cache_clear()

@@ -616,7 +616,7 @@ def odds_command(
             Side(vs, explode=policy),
             sixes=rule,
         )
-        _side_laws(oparams)
+        _prepare_sides(oparams)
         p_a, p_b, p_tie = who_wins(oparams)
         if reroll_ties:  # option of T-9: a tie is rolled again, so only the decisive ones count
             p_a, p_b, p_tie = p_a / (1 - p_tie), p_b / (1 - p_tie), Fraction(0)
@@ -725,7 +725,7 @@ def odds_command(
     emit(data, render, as_json=as_json)
 
 
-def _side_laws(params: OpposedParams) -> None:
+def _prepare_sides(params: OpposedParams) -> None:
     """Build what an opposition's sides bring before reading who wins, with a bar on
     standard error when it will take a while (60 dice a side: several seconds): the
     whole laws of the sides that always explode, the trajectories of ``needed`` sides

@@ -41,7 +41,7 @@ from meneur.systems.tunnels.passlaw import (
     needed_table,
     products,
 )
-from meneur.systems.tunnels.polylaw import most_dice
+from meneur.systems.tunnels.polylaw import most_dice, padded
 from meneur.systems.tunnels.rules import CRITICAL_ONES, EXCEPTIONAL_SIXES, Policy, SixesRule
 
 
@@ -50,11 +50,6 @@ def middle_of(dice: int) -> int:
     weigh ``most_dice(n) - most_dice(q)`` and ``most_dice(q)`` dice, even near
     ``n / √2``. At least 1: the table of 0 pending dice is where every test ends."""
     return max(1, isqrt(dice * dice // 2))
-
-
-def _coefficients(poly: fmpz_poly, size: int) -> list[int]:
-    out = [int(c) for c in poly.coeffs()[:size]]
-    return out + [0] * (size - len(out))
 
 
 def _meet(so_far: Family, rest: Family, threshold: int, reading: str) -> int:
@@ -66,7 +61,7 @@ def _meet(so_far: Family, rest: Family, threshold: int, reading: str) -> int:
     """
     columns: dict[Key, list[int]] = {}
     for key, poly in rest.items():
-        values = _coefficients(poly, threshold + 1)
+        values = padded(poly, threshold + 1)
         if reading == "below":  # prefix sums: rest brings at most t - 1 - s successes
             running = 0
             for index, value in enumerate(values):
@@ -79,7 +74,7 @@ def _meet(so_far: Family, rest: Family, threshold: int, reading: str) -> int:
         for (ones_r, sixes_r), values in columns.items():
             if ones + ones_r < CRITICAL_ONES and sixes + sixes_r < EXCEPTIONAL_SIXES:
                 merged = [a + b for a, b in zip(merged, values, strict=True)]
-        coefficients = _coefficients(poly, threshold)
+        coefficients = padded(poly, threshold)
         if reading == "below":
             total += sum(c * merged[threshold - 1 - s] for s, c in enumerate(coefficients))
         else:

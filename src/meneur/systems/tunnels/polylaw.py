@@ -256,3 +256,9 @@ def needed_law(dice: int, threshold: int, lowest: int, rule: SixesRule) -> FLaw:
 def coefficients(poly: fmpz_poly) -> list[int]:
     """The weights by successes as Python integers (trailing zeros dropped)."""
     return [int(c) for c in poly.coeffs()]
+
+
+def padded(poly: fmpz_poly, size: int) -> list[int]:
+    """The first ``size`` weights by successes as Python integers, zeros past the end."""
+    out = [int(c) for c in poly.coeffs()[:size]]
+    return out + [0] * (size - len(out))
