@@ -563,6 +563,35 @@ def test_T9_a_needed_opposition_is_simulated_beside_its_exact_odds(
     assert f"({digits} digits: see --json)" in text.out  # not a fraction of a hundred lines
 
 
+def test_T9_a_simulated_opposition_builds_its_sides_under_one_bar(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """T-9: the exact odds beside a simulated ``needed`` opposition read both sides'
+    trajectories (60 dice a side: ~11 s); they are built first under one bar, forecast
+    at all their work and told every unit of it, where the command used to sit silent
+    after its simulation's bar."""
+    from meneur.lab import progress
+    from meneur.systems.tunnels import chase
+
+    chase.clear_caches()
+    bars: list[Any] = []
+
+    class Recording(progress.LazyBar):
+        def __init__(self, total: int, description: str = "", **kwargs: Any) -> None:
+            super().__init__(total, description, enabled=False)
+            bars.append(self)
+
+    monkeypatch.setattr(progress, "LazyBar", Recording)
+    args = ("simulate", "test", "tunnels", "--check", "oppose", "--runs", "2000")
+    r = invoke(capsys, "--lang", "en", *args, "--row", "12", "--col", "16", "--json")
+    assert r.status == 0, r.err
+    exact = [bar for bar in bars if bar.description == "Exact odds"]
+    assert len(exact) == 1, [bar.description for bar in bars]
+    work = sum(chase.side_work(12, "needed")) + sum(chase.side_work(16, "needed"))
+    assert exact[0].total == exact[0].done == work
+    assert set(chase._SIDES) == {(12, 4, "needed"), (16, 4, "needed")}
+
+
 @pytest.mark.parametrize(
     ("command", "flag"),
     [

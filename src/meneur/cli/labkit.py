@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -20,6 +20,11 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.locale.numbers import ratio_text
 from meneur.systems.base import System
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from meneur.lab.adapter import Adapter
 
 MAX_RUNS = 10**10
 """Runs are chunked (constant memory): 10^10 is hours, not a crash."""
@@ -395,6 +400,22 @@ def rule_options(system: System, variant: str | None) -> dict[str, str]:
     return chosen
 
 
+def _exact_cell(
+    adapter: Adapter, name: str, chosen: dict[str, str], at: tuple[Any, Any, Any], params: Any
+) -> dict[str, Fraction] | None:
+    """One cell's exact odds, with a bar on standard error while what they read is built
+    (when that takes over a second)."""
+    from meneur.lab.progress import LazyBar
+
+    bar = LazyBar(adapter.cell_work(name, params), _("Exact odds"))
+    try:
+        adapter.prepare_cell(name, params, bar.advance)
+        found: dict[str, Fraction] | None = adapter.cell(name, chosen, *at)
+    finally:
+        bar.stop()
+    return found
+
+
 def simulate_cell(
     system: System,
     cell: CellOptions,
@@ -438,7 +459,7 @@ def simulate_cell(
         one = cell_chunk(vector)
     tally = run_chunks(runs, one, seed=seed, description=_("Tests"))
     measures = adapter.measures(name)
-    exact = adapter.cell(name, chosen, *at)
+    exact = _exact_cell(adapter, name, chosen, at, params)
     p_exact = None if exact is None else exact[measures[0].name]
     rate = tally.rate("success")
     values = tally.histograms.get("values", {})

@@ -104,6 +104,16 @@ class Adapter(ABC):
         """The system's own params at one point of the grid (for simulating one cell)."""
         raise UsageError(N_("The lab cannot simulate {system} yet."), system=self.system)
 
+    def cell_work(self, check: str, params: Any) -> int:
+        """Optional: what :meth:`prepare_cell` will report for one cell's exact odds, in
+        its own units (0: nothing worth a bar, the default)."""
+        return 0
+
+    def prepare_cell(self, check: str, params: Any, progress: Callable[[int], None]) -> None:
+        """Optional: build what one cell's exact odds read, reporting the work done, so a
+        cell that takes seconds (large pools on both sides) shows a bar. Default: nothing."""
+        return None
+
     def outcome_of(self, check: str, key: Hashable) -> tuple[Any, str]:
         """(sort order, label) of one value of the check's ``key``, for distributions."""
         return str(key), str(key)

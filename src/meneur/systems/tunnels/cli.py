@@ -727,36 +727,13 @@ def odds_command(
 
 def _prepare_sides(params: OpposedParams) -> None:
     """Build what an opposition's sides bring before reading who wins, with a bar on
-    standard error when it will take a while (60 dice a side: several seconds): the
-    whole laws of the sides that always explode, the trajectories of ``needed`` sides
-    (:mod:`meneur.systems.tunnels.chase`)."""
+    standard error when it will take a while (60 dice a side: several seconds)."""
     from meneur.lab.progress import LazyBar
-    from meneur.systems.tunnels import chase
-    from meneur.systems.tunnels.odds import prepare_whole_law, whole_law_work
-    from meneur.systems.tunnels.rules import LOWEST_SUCCESS, TestParams
+    from meneur.systems.tunnels.odds import opposition_work, prepare_opposition
 
-    largest: dict[tuple[bool, bool], int] = {}  # a mode's laws hold its smaller pools'
-    for side in (params.a, params.b):
-        if side.explode == "always":
-            mode = (side.blessed, side.cursed)
-            largest[mode] = max(largest.get(mode, 0), side.dice)
-    laws = [
-        TestParams(dice, 1, blessed=blessed, cursed=cursed, explode="always", sixes=params.sixes)
-        for (blessed, cursed), dice in largest.items()
-    ]
-    chasing = {
-        (side.dice, LOWEST_SUCCESS[side.mode])
-        for side in (params.a, params.b)
-        if side.explode == "needed"
-    }
-    work = sum(map(whole_law_work, laws))
-    work += sum(sum(chase.side_work(dice, "needed")) for dice, _ in chasing)
-    bar = LazyBar(work, _("Exact odds"))
+    bar = LazyBar(opposition_work(params), _("Exact odds"))
     try:
-        for law in laws:
-            prepare_whole_law(law, bar.advance)
-        for dice, lowest in sorted(chasing):
-            chase.side(dice, lowest, "needed", bar.advance)
+        prepare_opposition(params, bar.advance)
     finally:
         bar.stop()
 

@@ -8,7 +8,7 @@ simulator reads it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, cast
 
@@ -248,6 +248,20 @@ class TunnelsAdapter(Adapter):
             # T-9 option: a tie is rolled again until someone wins (as odds --reroll-ties)
             win, loss, tie = win / (1 - tie), loss / (1 - tie), Fraction(0)
         return {"win": win, "tie": tie, "loss": loss}
+
+    def cell_work(self, check: str, params: Any) -> int:
+        if check != "oppose":
+            return 0
+        from meneur.systems.tunnels.odds import opposition_work
+
+        return opposition_work(params)
+
+    def prepare_cell(self, check: str, params: Any, progress: Callable[[int], None]) -> None:
+        """An opposition's sides are built first (60 dice a side: seconds, with a bar)."""
+        if check == "oppose":
+            from meneur.systems.tunnels.odds import prepare_opposition
+
+            prepare_opposition(params, progress)
 
     def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:
         """``compare tunnels --check fight``: dice (rows) × Monster Rating (columns)."""

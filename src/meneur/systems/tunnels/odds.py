@@ -160,6 +160,51 @@ def prepare_whole_law(params: TestParams, progress: Callable[[int], None]) -> No
             work = 0
 
 
+def opposition_work(params: OpposedParams) -> int:
+    """What :func:`prepare_opposition` will report in all, in its units."""
+    from meneur.systems.tunnels import chase
+
+    laws, chasing = _opposition_parts(params)
+    work = sum(map(whole_law_work, laws))
+    return work + sum(sum(chase.side_work(dice, "needed")) for dice, _ in chasing)
+
+
+def prepare_opposition(params: OpposedParams, progress: Callable[[int], None]) -> None:
+    """Build what :func:`who_wins` reads of an opposition's sides, reporting the work
+    done (:func:`opposition_work` in all): the whole laws of the sides that always
+    explode, the trajectories of the ``needed`` ones
+    (:mod:`meneur.systems.tunnels.chase`). Why: at 60 dice a side these take seconds,
+    and the interfaces show a bar rather than seeming to hang (``odds tunnels --vs``,
+    ``simulate test tunnels --check oppose``)."""
+    from meneur.systems.tunnels import chase
+
+    laws, chasing = _opposition_parts(params)
+    for law in laws:
+        prepare_whole_law(law, progress)
+    for dice, lowest in sorted(chasing):
+        chase.side(dice, lowest, "needed", progress)
+
+
+def _opposition_parts(params: OpposedParams) -> tuple[list[TestParams], set[tuple[int, int]]]:
+    """The whole laws (one per mode: a mode's laws hold its smaller pools') and the
+    trajectories ((dice, lowest success)) that :func:`prepare_opposition` builds."""
+    largest: dict[tuple[bool, bool], int] = {}
+    for side in (params.a, params.b):
+        if side.explode == "always":
+            mode = (side.blessed, side.cursed)
+            largest[mode] = max(largest.get(mode, 0), side.dice)
+    laws = [
+        TestParams(dice, 1, blessed=blessed, cursed=cursed, explode="always", sixes=params.sixes)
+        for (blessed, cursed), dice in largest.items()
+    ]
+    chasing = {
+        (side.dice, LOWEST_SUCCESS[side.mode])
+        for side in (params.a, params.b)
+        if side.explode == "needed"
+    }
+    return laws, chasing
+
+
 QUIET_LEVELS = 20
 """The smallest pools' laws are reported together, once the 20th is built (a tenth of a
 second in all): one level's time there is mostly fixed costs, and a bar that forecast the
