@@ -65,6 +65,8 @@ from meneur.web.app import create_app
 from meneur.web.state import WebSettings
 settings = WebSettings(roll_rate=1e6, roll_burst=1e6)
 app = create_app(Store(sys.argv[1]), settings=settings)
+from meneur.web import heap
+heap.settle()  # as meneur serve does before it serves
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
             ws_per_message_deflate=False, ws=sys.argv[3] if len(sys.argv) > 3 else "auto")
 """

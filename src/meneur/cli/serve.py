@@ -301,6 +301,9 @@ def serve_command(
         server_header=False,
     )
     redact_logs()  # again: uvicorn's own handlers exist now
+    from meneur.web import heap
+
+    heap.settle()  # what start-up built outlives every roll: no collection walks it again
     try:
         uvicorn.Server(config).run()
     finally:
