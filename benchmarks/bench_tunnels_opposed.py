@@ -1,6 +1,8 @@
 """Cold time of an opposition where both sides play ``needed`` (T-9), n against n: who
-wins from the sides' trajectories, beside the joint walks of the whole law of the lead
-(the packed-lead engine, and the dict walk it replaced).
+wins from the sides' trajectories, the law of (winner, margin) from the joint walk
+without the three 6s (``odds.winner_odds``: what ``fight --odds`` reads), beside the
+joint walks of the whole law of the lead (the packed-lead engine, and the dict walk it
+replaced).
 
 Each figure is one cold computation (caches cleared) in a fresh process, capped by a time
 budget (``--budget`` seconds for the dict walk, default 20; ``--new-budget`` for the
@@ -37,6 +39,9 @@ from meneur.systems.tunnels import odds
 from meneur.systems.tunnels.rules import OpposedParams, Side
 if {engine!r} == "who":
     opposed_odds = odds.who_wins
+elif {engine!r} == "margins":
+    odds.MAX_MARGIN_DICE = {dice}
+    opposed_odds = odds.winner_odds
 elif {engine!r} == "new":
     odds.MAX_OPPOSED_ODDS_DICE = {dice}
     opposed_odds = odds.opposed_odds
@@ -99,11 +104,18 @@ def main() -> None:
     parser.add_argument("--grid", type=int, default=0, help="also the lab grid 1..N x 1..N")
     args = parser.parse_args()
     pools = [4, 6, 8] if args.quick else [int(p) for p in args.pools.split(",")]
-    engines = ("who", "new", "old")
-    print(f"{'n v n needed':<14}{'who wins':>14}{'lead walk':>14}{'dict walk':>14}{'ratio':>9}")
-    print(f"{'':<14}{'(chase)':>14}{'(packed)':>14}{'(reference)':>14}{'walk/who':>9}")
+    engines = ("who", "margins", "new", "old")
+    print(
+        f"{'n v n needed':<14}{'who wins':>14}{'margins':>14}{'lead walk':>14}{'dict walk':>14}"
+        f"{'ratio':>11}"
+    )
+    print(
+        f"{'':<14}{'(chase)':>14}{'(no 6s)':>14}{'(packed)':>14}{'(reference)':>14}"
+        f"{'lead/marg.':>11}"
+    )
     gave_up = dict.fromkeys(engines, False)
-    budgets = {"who": args.new_budget, "new": args.new_budget, "old": args.budget}
+    budgets = {"who": args.new_budget, "margins": args.new_budget, "new": args.new_budget}
+    budgets["old"] = args.budget
     for dice in pools:
         times: dict[str, float | None] = {}
         tried: dict[str, bool] = {}
@@ -111,12 +123,12 @@ def main() -> None:
             tried[engine] = not gave_up[engine]
             times[engine] = measure(engine, dice, budgets[engine]) if tried[engine] else None
             gave_up[engine] = times[engine] is None
-        who, walk = times["who"], times["new"]
-        ratio = f"x{walk / who:,.0f}" if who and walk else "-"
+        margins, walk = times["margins"], times["new"]
+        ratio = f"x{walk / margins:,.1f}" if margins and walk else "-"
         print(
             f"{f'{dice} v {dice}':<14}"
             + "".join(f"{shown(times[e], budgets[e], tried[e]):>14}" for e in engines)
-            + f"{ratio:>9}",
+            + f"{ratio:>11}",
             flush=True,
         )
     if args.grid:

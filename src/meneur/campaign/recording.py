@@ -335,7 +335,7 @@ def judge(check: Check[Any, Any], params: Any, outcome: Any) -> dict[str, Any] |
     if mine is None:
         return None
     weights: dict[float, int] = {}
-    for key, weight in check.odds(params).items():
+    for key, weight in check.score_odds(params).items():
         score = check.score(key)
         if score is None:
             return None

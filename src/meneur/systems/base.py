@@ -251,6 +251,12 @@ class Check(ABC, Generic[P, O]):
         """
         return None
 
+    def score_odds(self, params: P) -> Dist[Hashable]:
+        """Optional hook: a law of keys that :meth:`score` reads as it reads :meth:`odds`
+        (the default). A check whose score reads only part of its key may give a coarser
+        law, cheaper to compute, so that more of its rolls get judged."""
+        return self.odds(params)
+
     def roll(self, params: P, sources: Sequence[DiceSource]) -> Rolled[P, O]:
         """Draw faces from ``sources`` (one per stream) as ``resolve`` asks, then resolve."""
         count = self.streams(params)

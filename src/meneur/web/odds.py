@@ -93,8 +93,8 @@ def roll_luck(system: str, params: Any, key: Any) -> dict[str, Any] | None:
         def score(self, value: Any) -> Any:
             return check.score(value)
 
-        def odds(self, value: Any) -> Any:
-            return check.odds(value)
+        def score_odds(self, value: Any) -> Any:
+            return check.score_odds(value)
 
     try:
         return judge(Known(), params, key)  # type: ignore[arg-type]

@@ -379,6 +379,26 @@ def test_T10_weapons_and_armour_are_data_modifiers() -> None:
     assert first.lost == 1 and first.b.dice == 2  # margin 1 + épée 1 - cuir 1
 
 
+def test_T10_fight_odds_past_the_whole_walk_agree_with_simulated_fights() -> None:
+    """T-10 with ``needed`` sides past the whole law's bound (14 a side): 16 dice against
+    MR 16 reads each round's margins from the walk without the three 6s
+    (``winner_odds``); the exact chance agrees with 2000 seeded fights played by the
+    rules (within 4 standard errors)."""
+    from meneur.odds.montecarlo import agrees
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
+
+    dice = MAX_OPPOSED_ODDS_DICE + 2
+    exact = p_win_against_monster(dice, 3, dice)
+    assert Fraction(1, 10) < exact < Fraction(9, 10)
+    source = SeededDice(16)
+    n = 2000
+    wins = sum(
+        play(character("G", dice, 3), monster("M", dice), [source]).winner == "a" for _ in range(n)
+    )
+    assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)
+
+
 def test_T10_fight_odds_with_gear_agree_with_simulated_fights() -> None:
     """T-10: exact odds with a weapon and armour against 3000 seeded fights."""
     from meneur.odds.montecarlo import agrees
@@ -402,20 +422,31 @@ def test_T10_a_fight_that_cannot_end_is_an_error() -> None:
 
 
 def test_T10_fight_odds_past_the_needed_bound_when_sides_are_independent() -> None:
-    """T-9/T-10: with ``never`` the sides ignore each other, so a fight of 16 dice against
+    """T-9/T-10: with ``never`` the sides ignore each other, so a fight of 22 dice against
     MR 1 has exact odds (the round's law is the product of both laws); with ``needed``
-    the joint state stops at ``MAX_OPPOSED_ODDS_DICE`` a side."""
+    the joint state of the margins stops at ``MAX_MARGIN_DICE`` a side, or 30 against
+    ``MAX_MARGIN_SMALL_SIDE`` (each edge: in, then out)."""
     from meneur.errors import LimitError
     from meneur.systems.tunnels.combat_odds import p_win_against_monster
-    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE, MAX_OPPOSED_SMALL_SIDE
+    from meneur.systems.tunnels.odds import (
+        MAX_MARGIN_DICE,
+        MAX_MARGIN_SMALL_SIDE,
+        MAX_OPPOSED_WIDE_DICE,
+    )
 
-    dice = MAX_OPPOSED_ODDS_DICE + 2
+    dice = MAX_MARGIN_DICE + 2
     p = p_win_against_monster(dice, 1, 5, explode="never")
     assert 0 < p < 1
+    with pytest.raises(LimitError, match=f"{MAX_MARGIN_DICE}.*{MAX_MARGIN_SMALL_SIDE}"):
+        p_win_against_monster(dice, 1, MAX_MARGIN_SMALL_SIDE + 1, explode="needed")
     with pytest.raises(LimitError):
-        p_win_against_monster(dice, 1, 5, explode="needed")
-    # a small side buys a large one: Force 4 against MR 16 (T-10: the monster's dice)
-    assert 0 < p_win_against_monster(MAX_OPPOSED_SMALL_SIDE, 4, 16, explode="needed") < 1
+        p_win_against_monster(MAX_MARGIN_DICE + 1, 1, MAX_MARGIN_DICE, explode="needed")
+    with pytest.raises(LimitError):
+        p_win_against_monster(2, 1, MAX_OPPOSED_WIDE_DICE + 1, explode="needed")
+    # a small side buys a large one: Force 4 against MR 30 (T-10: the monster's dice)
+    assert 0 < p_win_against_monster(4, 1, MAX_OPPOSED_WIDE_DICE, explode="needed") < 1
+    # the rounds' margins at the bound itself: 20 against 20 (one round at MR 1 left)
+    assert 0 < p_win_against_monster(MAX_MARGIN_DICE, 1, 1, explode="needed") < 1
 
 
 def test_T10_option_one_point_reads_only_who_wins() -> None:
@@ -464,14 +495,14 @@ def test_T10_option_one_point_reads_only_who_wins() -> None:
 
 def test_T10_option_one_point_fights_past_the_needed_bound_agree_with_simulated_fights() -> None:
     """T-10's option ``one`` with ``needed`` sides (the default): exact fight odds past the
-    joint walk's bound (16 dice against MR 16), where margins are refused; they agree
+    joint walk's bound (22 dice against MR 22), where margins are refused; they agree
     with 2000 seeded fights played by the rules (within 4 standard errors)."""
     from meneur.errors import LimitError
     from meneur.odds.montecarlo import agrees
     from meneur.systems.tunnels.combat_odds import p_win_against_monster
-    from meneur.systems.tunnels.odds import MAX_OPPOSED_ODDS_DICE
+    from meneur.systems.tunnels.odds import MAX_MARGIN_DICE
 
-    dice = MAX_OPPOSED_ODDS_DICE + 2
+    dice = MAX_MARGIN_DICE + 2
     exact = p_win_against_monster(dice, 6, dice, loss="one")
     assert 0 < exact < 1
     with pytest.raises(LimitError):

@@ -3,8 +3,8 @@
 T-9: after both first batches a ``needed`` side explodes while it is not ahead; on a tie
 both explode, a's batch first, then b's with no choice. The sides look at each other, so
 :mod:`meneur.systems.tunnels.opposed` walks their joint state with the whole law of the
-lead: exact up to 14 dice a side, or 30 against 4 (``odds.check_opposed_size``). Who wins
-needs much less.
+lead: exact up to 20 dice a side, or 30 against 10, when the three 6s are left out
+(``odds.check_margin_size``). Who wins needs much less.
 
 Give each side its *trajectory*: the batches it would roll if it exploded every one
 (``always``), the successes ``S_j`` after ``j`` batches, its total ``S*``. The batch

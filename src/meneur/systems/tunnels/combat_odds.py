@@ -24,7 +24,7 @@ from flint import fmpq, fmpz
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
 from meneur.systems.tunnels.combat import Loss, loss_points
-from meneur.systems.tunnels.odds import check_opposed_size, who_wins_weights, winner_odds
+from meneur.systems.tunnels.odds import check_margin_size, who_wins_weights, winner_odds
 from meneur.systems.tunnels.rules import OpposedParams, Policy, Side
 
 MAX_FIGHT_ENDURANCE = 60
@@ -106,13 +106,13 @@ def p_win_against_monster(
     is rolled again (T-9's option): the odds are the same.
     ``progress`` is called with 1 at each step (:func:`fight_steps` counts them): a fight
     of 14 dice a side and an Endurance of 60 takes seconds, where a bar helps. With a
-    ``needed`` side a round's margins walk the sides' joint state (``check_opposed_size``:
-    14 dice a side, or 30 against 4); under T-10's option ``one`` a round needs only who
-    wins (:func:`round_moves`), exact at every pool.
+    ``needed`` side a round's margins walk the sides' joint state, the three 6s left out
+    (``check_margin_size``: 20 dice a side, or 30 against 10); under T-10's option ``one``
+    a round needs only who wins (:func:`round_moves`), exact at every pool.
     """
     vs_policy = explode if vs_explode is None else vs_explode
     if loss == "margin":  # T-9: needed sides look at each other; the margins need the walk
-        check_opposed_size(force, mr, (explode, vs_policy))
+        check_margin_size(force, mr, (explode, vs_policy))
     full = max(endurance, max_endurance or 0)
     if full > MAX_FIGHT_ENDURANCE:
         raise LimitError(

@@ -47,6 +47,9 @@ from meneur.systems.tunnels.rules import (
     wants_to_explode,
 )
 
+Followed = SixesRule | None
+"""The sixes rule a walk follows (T-7), or ``None``: the three 6s are not followed."""
+
 SideState = tuple[int, int, int]
 """(dice pending, ones capped at 3, sixes state) of one side."""
 
@@ -62,22 +65,23 @@ Moves = tuple[tuple[SideState, int, fmpz], ...]
 
 @cache
 def _moves(
-    pending: int, lowest: int, rule: SixesRule, ones: int, sixes: int
+    pending: int, lowest: int, rule: Followed, ones: int, sixes: int
 ) -> tuple[tuple[int, SideState, int], ...]:
     """A side's possible batches from (pending, ones, sixes): (successes, next state, factor).
 
     The factor is the batch's weight times 6**(most_dice(pending) - pending -
     most_dice(extra)), which depends on this side only; batches that lead to the same
-    next state and successes are merged.
+    next state and successes are merged (with ``rule`` ``None``, whatever their 6s).
     """
     merged: dict[tuple[int, SideState], int] = {}
     top = most_dice(pending) - pending
-    for distinct, law in batch_law(pending, lowest, rule).items():
+    for distinct, law in batch_law(pending, lowest, rule or "batch").items():
         extra = pending - distinct
         scale = 6 ** (top - most_dice(extra))
         for (batch_ones, batch_sixes), poly in law.items():
             ones_after = min(CRITICAL_ONES, ones + batch_ones)
-            state = (extra, ones_after, next_six(sixes, batch_sixes, rule))
+            six = 0 if rule is None else next_six(sixes, batch_sixes, rule)
+            state = (extra, ones_after, six)
             for successes, ways in enumerate(poly):
                 if ways:
                     key = (successes, state)
@@ -93,7 +97,7 @@ def _pack(coefficients: dict[int, int] | list[int], width: int) -> fmpz:
 
 @cache
 def _steps(
-    pending: int, lowest: int, rule: SixesRule, ones: int, sixes: int, backward: bool, width: int
+    pending: int, lowest: int, rule: Followed, ones: int, sixes: int, backward: bool, width: int
 ) -> Moves:
     """A side's batch by next state: (next state, slots, packed move of the lead's index).
 
@@ -123,7 +127,7 @@ def _steps(
 def _rest(
     pending: int,
     lowest: int,
-    rule: SixesRule,
+    rule: Followed,
     ones: int,
     sixes: int,
     go: bool,
@@ -141,14 +145,14 @@ def _rest(
     if go:
         tail = {
             key: [int(c) for c in poly.coeffs()]
-            for key, poly in always_tail(pending, lowest, rule).items()
+            for key, poly in always_tail(pending, lowest, rule or "batch").items()
         }
     else:
         tail = {(0, 0): [6**top]}
     by_flags: dict[Flags, fmpz] = {}
     for (tail_ones, tail_sixes), coefficients in tail.items():
         flags = (
-            next_six(sixes, tail_sixes, rule) >= EXCEPTIONAL_SIXES,
+            rule is not None and next_six(sixes, tail_sixes, rule) >= EXCEPTIONAL_SIXES,
             min(CRITICAL_ONES, ones + tail_ones) >= CRITICAL_ONES,
         )
         if backward:
@@ -179,10 +183,13 @@ def needed_lead(
     dice_b: int,
     lowest_b: int,
     policy_b: Policy,
-    rule: SixesRule,
+    rule: Followed,
 ) -> dict[LeadKey, int]:
     """The weights of (lead, flags of a, flags of b) of an opposition (T-9), over
-    ``6**D``; any policies, built for a side that plays ``needed``.
+    ``6**D``; any policies, built for a side that plays ``needed``. With ``rule``
+    ``None`` the three 6s are not followed (every flag of three 6s is false): who wins
+    and by how much do not read them, and a side's state without them is one of two
+    (or four) fewer, so the walk is ~5 times faster (14 a side: 0.24 s, not 1.25).
 
     A forward pass over the joint state by decreasing total of pending dice (each batch
     lowers its side's pending dice, so a state is expanded once, all its ways merged).

@@ -511,6 +511,13 @@ class TunnelsOppose(Check[OpposedParams, OpposedOutcome]):
 
         return opposed_odds(params)  # type: ignore[return-value]
 
+    def score_odds(self, params: OpposedParams) -> Dist[Hashable]:
+        """The lead and the criticals only (:meth:`score` reads no three 6s): the walk
+        without them, 5 times faster and bounded further (``odds.margin_lead``)."""
+        from meneur.systems.tunnels.odds import margin_lead
+
+        return margin_lead(params)  # type: ignore[return-value]
+
     def marks(self, params: OpposedParams, faces: Faces) -> tuple[tuple[str, ...], ...]:
         """Each side's successes by its own mode (T-4); its 1s when they are three (T-8)."""
         sides = (params.a, params.b)

@@ -1,0 +1,173 @@
+"""The law of (winner, margin) of an opposition with a ``needed`` side (T-8 to T-10).
+
+:func:`~meneur.systems.tunnels.odds.winner_odds` walks the sides' joint state without
+the three 6s (T-7), which decide neither who wins nor by how much: the same walk as
+:func:`~meneur.systems.tunnels.odds.opposed_odds` (checked against the dict walk and
+brute force), with a side's state one of two fewer. It must give the same margins,
+fraction for fraction, wherever both run, and it runs further (``MAX_MARGIN_DICE``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import numpy as np
+import pytest
+
+from meneur.odds.dist import Dist
+from meneur.odds.montecarlo import agrees
+from meneur.systems.tunnels.odds import (
+    MAX_MARGIN_DICE,
+    MAX_OPPOSED_ODDS_DICE,
+    opposed_odds,
+    who_wins,
+    winner_odds,
+)
+from meneur.systems.tunnels.rules import OpposedParams, Policy, SixesRule, judge
+from meneur.systems.tunnels.vector import TunnelsOpposeVector
+from meneur.systems.tunnels.vector import judge as judge_many
+
+from .test_tunnels_opposed import opposition
+
+POLICY_PAIRS: list[tuple[Policy, Policy]] = [
+    ("needed", "needed"),
+    ("needed", "never"),
+    ("never", "needed"),
+    ("needed", "always"),
+    ("always", "needed"),
+]
+MODE_PAIRS = [("normal", "normal"), ("blessed", "cursed"), ("cursed", "blessed")]
+
+
+def shares(law: Dist[tuple[str | None, int]]) -> dict[tuple[str | None, int], Fraction]:
+    return {key: Fraction(weight, law.total) for key, weight in law.items() if weight}
+
+
+def whole_walk_margins(params: OpposedParams) -> dict[tuple[str | None, int], Fraction]:
+    """(winner, margin) read from the whole law, three 6s included (the reference)."""
+    law = opposed_odds(params).map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4]))
+    return shares(law)
+
+
+@pytest.mark.parametrize("rule", ["batch", "all"])
+@pytest.mark.parametrize("policies", POLICY_PAIRS)
+def test_T9_T10_margins_without_the_sixes_equal_the_whole_walk(
+    policies: tuple[Policy, Policy], rule: SixesRule
+) -> None:
+    """T-9/T-10: every pair from 1 to 6 dice a side, three pairs of modes (T-4), each
+    pairing of ``needed`` with ``needed``, ``never`` or ``always``, both sixes rules
+    (T-7): the law of (winner, margin) walked without the three 6s equals the one read
+    from the whole walk, every margin's fraction."""
+    for dice_a, dice_b in product(range(1, 7), range(1, 7)):
+        for mode_a, mode_b in MODE_PAIRS:
+            params = opposition(dice_a, mode_a, policies[0], dice_b, mode_b, policies[1], rule)
+            assert shares(winner_odds(params)) == whole_walk_margins(params), params
+
+
+def test_T9_T10_margins_at_the_whole_walks_bound() -> None:
+    """T-9 at ``MAX_OPPOSED_ODDS_DICE`` (14) a side, both ``needed``, and 14 against 11
+    with a blessed side: the same margins as the whole walk, which takes ~5 times as
+    long there."""
+    for params in (
+        opposition(14, "normal", "needed", 14, "normal", "needed", "batch"),
+        opposition(MAX_OPPOSED_ODDS_DICE, "blessed", "needed", 11, "normal", "needed", "all"),
+    ):
+        assert shares(winner_odds(params)) == whole_walk_margins(params)
+
+
+def test_T9_margins_past_the_whole_walk_agree_with_the_trajectories_and_rolls() -> None:
+    """T-9 past the whole walk, up to ``MAX_MARGIN_DICE`` (20): who wins read from the
+    margins' law equals who wins read from each side's trajectory (``chase``, an
+    independent exact reading) at 20 against 18 and 20 against 8; and at 20 against 8
+    (three 1s are likely with 20 dice, rare with 8: margins spread from 1 to 12) every
+    (winner, margin) above 0.5 % agrees with 200,000 seeded rolls of the vectorised
+    opposition (within 4 standard errors)."""
+    for other in (18, 8):
+        params = opposition(MAX_MARGIN_DICE, "normal", "needed", other, "normal", "needed", "all")
+        law = winner_odds(params)
+        by_winner = (
+            law.p_where(lambda k: k[0] == "a"),
+            law.p_where(lambda k: k[0] == "b"),
+            law.p_where(lambda k: k[0] is None),
+        )
+        assert by_winner == who_wins(params)
+    runs = 200_000
+    lead, _six_a, critical_a, _six_b, critical_b = TunnelsOpposeVector(params).sample(
+        np.random.default_rng(20), runs
+    )
+    winner, margin = judge_many(lead, critical_a, np.zeros_like(lead), critical_b)
+    names = {1: "a", -1: "b", 0: None}
+    counts = Counter(
+        (names[int(w)], int(m)) for w, m in zip(winner.tolist(), margin.tolist(), strict=True)
+    )
+    checked = 0
+    for key, p in shares(law).items():
+        if p > Fraction(1, 200):
+            assert agrees(p, counts[key], runs, sigmas=4.0), (key, float(p), counts[key] / runs)
+            checked += 1
+    assert checked >= 10
+
+
+def test_T9_the_margins_bound_at_its_edges() -> None:
+    """The margins' bound (``check_margin_size``): both sides up to ``MAX_MARGIN_DICE``,
+    or the smaller up to ``MAX_MARGIN_SMALL_SIDE`` against up to
+    ``MAX_OPPOSED_WIDE_DICE``; one more die on any edge is refused before any work, with
+    both bounds named; sides that do not play ``needed`` have no such bound."""
+    from meneur.errors import LimitError
+    from meneur.systems.tunnels.odds import (
+        MAX_MARGIN_SMALL_SIDE,
+        MAX_OPPOSED_WIDE_DICE,
+        check_margin_size,
+    )
+
+    needed = ("needed", "needed")
+    for inside in (
+        (MAX_MARGIN_DICE, MAX_MARGIN_DICE),
+        (MAX_MARGIN_SMALL_SIDE, MAX_OPPOSED_WIDE_DICE),
+        (MAX_OPPOSED_WIDE_DICE, MAX_MARGIN_SMALL_SIDE),
+    ):
+        check_margin_size(*inside, needed)
+    for outside in (
+        (MAX_MARGIN_DICE + 1, MAX_MARGIN_SMALL_SIDE + 1),
+        (MAX_MARGIN_SMALL_SIDE + 1, MAX_MARGIN_DICE + 1),
+        (1, MAX_OPPOSED_WIDE_DICE + 1),
+    ):
+        with pytest.raises(LimitError, match=f"{MAX_MARGIN_DICE}.*{MAX_OPPOSED_WIDE_DICE}"):
+            check_margin_size(*outside, needed)
+    check_margin_size(60, 60, ("always", "never"))
+
+
+def test_T9_T8_a_logged_oppositions_luck_reads_the_margins_law() -> None:
+    """The luck of a logged opposition (``meneur log --luck``) ranks its score (the lead,
+    a critical failure outweighing it: no three 6s) among the exact outcomes: read from
+    the margins' law, it equals the rank read from the whole law wherever that runs, and
+    it goes past the whole law's bound (18 against 16), where the roll used to stand
+    unjudged."""
+    from meneur.campaign.recording import judge as rank
+    from meneur.errors import LimitError
+    from meneur.rng import SeededDice
+    from meneur.systems.tunnels.rules import TunnelsOppose
+
+    check = TunnelsOppose()
+
+    class Whole(TunnelsOppose):  # the luck as it was read: from the whole law
+        def score_odds(self, params: OpposedParams) -> Dist[Any]:
+            return self.odds(params)
+
+    source = SeededDice(9)
+    for params in (
+        opposition(6, "blessed", "needed", 5, "normal", "needed", "all"),
+        opposition(4, "normal", "needed", 7, "cursed", "always", "batch"),
+    ):
+        for _ in range(5):
+            outcome = check.roll(params, [source]).outcome
+            assert rank(check, params, outcome) == rank(Whole(), params, outcome)
+    params = opposition(18, "normal", "needed", 16, "normal", "needed", "batch")
+    outcome = check.roll(params, [source]).outcome
+    verdict = rank(check, params, outcome)
+    assert verdict is not None and 0 < verdict["rank"] < 1
+    with pytest.raises(LimitError):
+        rank(Whole(), params, outcome)
