@@ -25,3 +25,19 @@ def invoke(capsys: pytest.CaptureFixture[str], *args: str) -> Result:
     status = run(list(args))
     captured = capsys.readouterr()
     return Result(status, captured.out, captured.err)
+
+
+def recorded_bars(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every progress bar a command makes from now on (never shown): what each was told
+    to expect (``total``) and was told done (``done``)."""
+    from meneur.lab import progress
+
+    bars: list[Any] = []
+
+    class Recording(progress.LazyBar):
+        def __init__(self, total: int, description: str = "", **kwargs: Any) -> None:
+            super().__init__(total, description, enabled=False)
+            bars.append(self)
+
+    monkeypatch.setattr(progress, "LazyBar", Recording)
+    return bars

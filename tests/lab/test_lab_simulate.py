@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cli_helpers import invoke
+from cli_helpers import invoke, recorded_bars
 from meneur.errors import MeneurError
 from meneur.lab.simulate import run_chunks
 from meneur.odds.montecarlo import agrees
@@ -570,18 +570,10 @@ def test_T9_a_simulated_opposition_builds_its_sides_under_one_bar(
     trajectories (60 dice a side: ~11 s); they are built first under one bar, forecast
     at all their work and told every unit of it, where the command used to sit silent
     after its simulation's bar."""
-    from meneur.lab import progress
     from meneur.systems.tunnels import chase
 
     chase.clear_caches()
-    bars: list[Any] = []
-
-    class Recording(progress.LazyBar):
-        def __init__(self, total: int, description: str = "", **kwargs: Any) -> None:
-            super().__init__(total, description, enabled=False)
-            bars.append(self)
-
-    monkeypatch.setattr(progress, "LazyBar", Recording)
+    bars = recorded_bars(monkeypatch)
     args = ("simulate", "test", "tunnels", "--check", "oppose", "--runs", "2000")
     r = invoke(capsys, "--lang", "en", *args, "--row", "12", "--col", "16", "--json")
     assert r.status == 0, r.err

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cli_helpers import Result, invoke
+from cli_helpers import Result, invoke, recorded_bars
 
 
 def run(capsys: pytest.CaptureFixture[str], command: str, **values: str) -> Result:
@@ -400,18 +400,10 @@ def test_odds_vs_builds_the_trajectories_of_needed_sides_under_one_bar(
     """``odds tunnels --vs`` with ``needed`` builds each side's trajectory once (a
     blessed side and a normal one: two), under one bar whose forecast is all their
     work; the bar is told every unit of it (60 dice a side: ~11 s)."""
-    from meneur.lab import progress
     from meneur.systems.tunnels import chase
 
     chase.clear_caches()
-    bars: list[Any] = []
-
-    class Recording(progress.LazyBar):
-        def __init__(self, total: int, description: str = "", **kwargs: Any) -> None:
-            super().__init__(total, description, enabled=False)
-            bars.append(self)
-
-    monkeypatch.setattr(progress, "LazyBar", Recording)
+    bars = recorded_bars(monkeypatch)
     r = run(capsys, "odds tunnels --dice 12 --vs 16 --blessed --json")
     assert r.status == 0, r.err
     (bar,) = bars
