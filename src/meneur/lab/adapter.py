@@ -11,12 +11,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from meneur.errors import UsageError
 from meneur.lab.grid import Axis, Cell, Grid, Measure, check_size, compute, parse_variant
 from meneur.locale import N_
 from meneur.systems.base import Check, System
+
+if TYPE_CHECKING:
+    from meneur.odds.dist import Dist
 
 
 class Adapter(ABC):
@@ -114,6 +117,12 @@ class Adapter(ABC):
         cell that takes seconds (large pools on both sides) shows a bar. Default: nothing."""
         return None
 
+    def law(self, check: str, params: Any) -> Dist[Hashable]:
+        """The exact law a cell's distribution shows, read through :meth:`outcome_of`:
+        the check's own odds (the default). A system whose labels read only part of the
+        key may give a coarser law, cheaper to compute, so that larger cells have one."""
+        return self.check(check).odds(params)
+
     def outcome_of(self, check: str, key: Hashable) -> tuple[Any, str]:
         """(sort order, label) of one value of the check's ``key``, for distributions."""
         return str(key), str(key)
@@ -131,7 +140,7 @@ class Adapter(ABC):
         panel_axis, row_axis, column_axis = self.named_axes(name, variant, rows, columns, panels)
         at = (panel_axis.values[0], row_axis.values[0], column_axis.values[0])
         params = self.params_at(name, variant, *at)
-        dist = self.check(name).odds(params)
+        dist = self.law(name, params)
         merged: dict[str, tuple[Any, int]] = {}
         for key, weight in dist.items():
             order, label = self.outcome_of(name, key)

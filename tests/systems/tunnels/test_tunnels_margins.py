@@ -171,3 +171,27 @@ def test_T9_T8_a_logged_oppositions_luck_reads_the_margins_law() -> None:
     assert verdict is not None and 0 < verdict["rank"] < 1
     with pytest.raises(LimitError):
         rank(Whole(), params, outcome)
+
+
+def test_T9_an_opposition_cells_distribution_reads_the_margins_law(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The lab's exact distribution of an opposition cell (``table --kind distribution``)
+    shows the lead alone: read from the margins' law, it equals the whole law's lead
+    where both run (6 against 5), and a cell past the whole law (18 against 16 with
+    ``needed``) has one too, summing to 1."""
+    from cli_helpers import invoke
+    from meneur.systems.tunnels.lab_adapter import ADAPTER
+
+    _params, shown = ADAPTER.distribution("oppose", {"sixes": "all"}, "6", "5", "needed")
+    whole = opposed_odds(opposition(6, "normal", "needed", 5, "normal", "needed", "all"))
+    leads: dict[str, Fraction] = {}
+    for key, weight in whole.items():
+        label = f"{key[0]:+d}"
+        leads[label] = leads.get(label, Fraction(0)) + Fraction(weight, whole.total)
+    assert dict(shown) == leads
+    args = ("table", "tunnels", "--check", "oppose", "--rows", "18", "--cols", "16")
+    result = invoke(capsys, *args, "--panels", "needed", "--kind", "distribution", "--json")
+    assert result.status == 0, result.err
+    law = result.json()["distribution"]
+    assert sum(Fraction(entry["exact"]) for entry in law) == 1

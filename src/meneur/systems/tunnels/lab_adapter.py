@@ -152,6 +152,16 @@ class TunnelsAdapter(Adapter):
             Measure("loss", N_("Loss")),
         )
 
+    def law(self, check: str, params: Any) -> Any:
+        """An opposition's cell shows the lead alone (:meth:`outcome_of`): its law from the
+        joint walk without the three 6s (``odds.margin_lead``), ~5 times faster than the
+        whole law and bounded at 20 dice a side instead of 14."""
+        if check != "oppose":
+            return super().law(check, params)
+        from meneur.systems.tunnels.odds import margin_lead
+
+        return margin_lead(params)
+
     def outcome_of(self, check: str, key: Hashable) -> tuple[Any, str]:
         """Successes (test) or the lead of side a (oppose); a critical failure apart."""
         assert isinstance(key, tuple)
