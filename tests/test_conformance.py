@@ -2,6 +2,7 @@
 
 For each check and each of its example parameter sets:
 * the exact odds sum to 1 and equal brute-force enumeration of all faces;
+* the law a roll's luck reads (``score_odds``) gives the odds' chances by score;
 * every rolled outcome lies in the support of the odds;
 * the same seed gives the same roll, and replaying its faces as physical dice gives the
   same outcome (what the roll log relies on);
@@ -55,6 +56,23 @@ def test_odds_equal_brute_force(system: str, check: Check[Any, Any], params: Any
     exact = check.odds(params)
     assert sum(exact.probabilities().values()) == 1
     assert exact == brute_force(check, params)
+
+
+@pytest.mark.parametrize(("system", "check", "params"), CASES)
+def test_the_law_a_score_reads_equals_the_odds_by_score(
+    system: str, check: Check[Any, Any], params: Any
+) -> None:
+    """``Check.score_odds`` (what a roll's luck is ranked among) may be coarser than the
+    odds, never different: grouped by score, both give the same exact chances."""
+
+    def by_score(law: Any) -> dict[float | None, Fraction]:
+        out: dict[float | None, Fraction] = {}
+        for key, weight in law.items():
+            score = check.score(key)
+            out[score] = out.get(score, Fraction(0)) + Fraction(weight, law.total)
+        return out
+
+    assert by_score(check.score_odds(params)) == by_score(check.odds(params))
 
 
 @pytest.mark.parametrize(("system", "check", "params"), CASES)

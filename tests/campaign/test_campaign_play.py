@@ -360,3 +360,17 @@ def test_obscur_survival_with_stored_party(db_url: str, capsys: Capsys) -> None:
         "--party-character", "ninon",
     )  # fmt: skip
     assert twice.status == 2 and sheet_of("Ninon") == after["Ninon"]
+
+
+def test_K3_an_automatic_action_in_a_campaign_ends_cleanly(db_url: str, capsys: Capsys) -> None:
+    """K-3: an automatic action rolls nothing. In a campaign, judging its luck (an
+    outcome with no margin) stopped the command with a traceback; it now succeeds, logs
+    no roll (there is none), and the luck report judges nothing for it."""
+    new_zed(capsys)
+    before = len(log(capsys))
+    done = invoke(capsys, "test", "krasses", "--bonus", "0", "--difficulty", "automatique")
+    assert done.status == 0, done.err
+    assert "Traceback" not in done.err
+    assert len(log(capsys)) == before
+    rows = invoke(capsys, "log", "--luck", "--json").json()
+    assert not [row for row in rows if row["measure"] == "checks"]

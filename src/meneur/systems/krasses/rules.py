@@ -222,8 +222,12 @@ class KrassesTest(Check[TestParams, TestOutcome]):
         return (outcome.passed, outcome.margin)
 
     def score(self, key: Hashable) -> float | None:
-        """Passing first, then the margin."""
-        passed, margin = cast("tuple[bool, int]", key)
+        """Passing first, then the margin. An automatic action rolls nothing (K-3): no
+        luck to judge (``None``), where the missing margin used to raise a TypeError and
+        lose the roll from the log."""
+        passed, margin = cast("tuple[bool, int | None]", key)
+        if margin is None:
+            return None
         return 1000.0 * passed + margin
 
     def odds(self, params: TestParams) -> Dist[Hashable]:
