@@ -374,3 +374,22 @@ def test_K3_an_automatic_action_in_a_campaign_ends_cleanly(db_url: str, capsys: 
     assert len(log(capsys)) == before
     rows = invoke(capsys, "log", "--luck", "--json").json()
     assert not [row for row in rows if row["measure"] == "checks"]
+
+
+def test_a_rolls_luck_waits_half_a_second_at_most(db_url: str, capsys: Capsys) -> None:
+    """A log entry spends at most ``LUCK_SECONDS`` judging its rolls' luck, as the live
+    table's writer waits: the exact law of 60 dice that always explode takes seconds, so
+    that roll is logged unjudged (it took ~9 s to log before); the next command's roll,
+    small, is judged as before."""
+    from meneur.campaign import recording
+    from meneur.systems.tunnels.odds import clear_caches
+
+    assert recording.LUCK_SECONDS == 0.5
+    clear_caches()  # a law built by an earlier test would be read at once
+    args = ("test", "tunnels", "--dice", "60", "--threshold", "30", "--explode", "always")
+    big = invoke(capsys, *args, "--seed", "1")
+    assert big.status == 0, big.err
+    assert "luck" not in log(capsys)[-1]["outcome"]
+    small = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "2", "--seed", "1")
+    assert small.status == 0, small.err
+    assert log(capsys)[-1]["outcome"]["luck"][0]["check"] == "test"

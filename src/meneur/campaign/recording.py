@@ -28,7 +28,8 @@ imports it).
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,11 @@ else:
 
 MAX_JUDGED = 12
 """Checks judged for luck per log entry (a long fight is judged on its first rounds)."""
+LUCK_SECONDS = 0.5
+"""Seconds one log entry may spend computing its rolls' luck in all, as the live table's
+writer waits (``web.rolls.LUCK_BUDGET``); past it the rest stands unjudged. The exact law
+of a large pool takes seconds (60 dice that always explode: ~7 s; an opposition of 20
+dice a side: ~2 s, once per round of a fight), and a roll should not wait for its luck."""
 
 
 class StoredSheet(_ConcretePath, SheetElsewhere):
@@ -103,6 +109,8 @@ class Recording:
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     """New sheets of stored characters, written with the next log entry."""
     judged: list[dict[str, Any]] = field(default_factory=list)
+    luck_spent: float = 0.0
+    """Seconds spent judging luck since the last entry (:data:`LUCK_SECONDS`)."""
     steps: list[dict[str, Any]] = field(default_factory=list)
     """The replayable record of each roll since the last entry (:mod:`.replay`)."""
     last_observed: Rolled[Any, Any] | None = None
@@ -150,15 +158,53 @@ class LoggedDice(RecordingDice):
         from meneur.campaign.replay import step
 
         self.recording.steps.append(step(check, rolled))
-        if len(self.recording.judged) < MAX_JUDGED:
+        recording = self.recording
+        left = LUCK_SECONDS - recording.luck_spent
+        if len(recording.judged) < MAX_JUDGED and left > 0:
+            import time
+
             from meneur.errors import MeneurError
 
+            started = time.perf_counter()
             try:
-                verdict = judge(check, rolled.params, rolled.outcome)
-            except MeneurError:  # no exact odds for these params: the roll stands unjudged
+                with _deadline(left):
+                    verdict = judge(check, rolled.params, rolled.outcome)
+            except (MeneurError, _OutOfTime):  # no exact odds in reach: the roll stands unjudged
                 verdict = None
+            recording.luck_spent += time.perf_counter() - started
             if verdict is not None:
-                self.recording.judged.append(verdict)
+                recording.judged.append(verdict)
+
+
+class _OutOfTime(Exception):
+    """The luck of a roll took longer than what its entry had left (:data:`LUCK_SECONDS`)."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise :class:`_OutOfTime` in this thread once ``seconds`` have passed (a real-time
+    timer's signal, between two Python steps: a long FLINT product ends first). Only the
+    main thread of a system with ``setitimer`` receives signals; elsewhere (the live
+    table's writer threads, which bound luck their own way) nothing is limited."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
+
+    def ring(_signum: int, _frame: Any) -> None:
+        raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 _current: Recording | None = None
@@ -318,6 +364,7 @@ def record(
         stream.logged = len(stream.faces)
     recording.pending = {}
     recording.judged = []
+    recording.luck_spent = 0.0
     recording.steps = []
     return entry
 
