@@ -80,23 +80,13 @@ Law = dict[tuple[int, int], list[int]]
 def check_opposed_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None:
     """Refuse, before any work, an opposition whose whole law (three 6s included) is out
     of reach (:data:`MAX_OPPOSED_ODDS_DICE`): the bound of :func:`opposed_odds`."""
-    if _within(dice_a, dice_b, policies, MAX_OPPOSED_ODDS_DICE, MAX_OPPOSED_SMALL_SIDE):
-        return
-    raise LimitError(
-        N_(
-            "The exact law of an opposition where a side plays needed, three 6s included, "
-            "is computed for at most {limit} dice a side, or {wide} against at most "
-            "{small}, not {a} against {b}; its margins up to {margin} a side (meneur "
-            "fight tunnels --odds), who wins up to {bound} (meneur odds tunnels --vs)."
-        ),
-        limit=MAX_OPPOSED_ODDS_DICE,
-        wide=MAX_OPPOSED_WIDE_DICE,
-        small=MAX_OPPOSED_SMALL_SIDE,
-        a=dice_a,
-        b=dice_b,
-        margin=MAX_MARGIN_DICE,
-        bound=TestParams.MAX_DICE,
+    message = N_(
+        "The exact law of an opposition where a side plays needed, three 6s included, "
+        "is computed for at most {limit} dice a side, or {wide} against at most "
+        "{small}, not {a} against {b}; its margins up to {margin} a side (meneur "
+        "fight tunnels --odds), who wins up to {bound} (meneur odds tunnels --vs)."
     )
+    _check_walk(dice_a, dice_b, policies, MAX_OPPOSED_ODDS_DICE, MAX_OPPOSED_SMALL_SIDE, message)
 
 
 def check_margin_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None:
@@ -106,21 +96,30 @@ def check_margin_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None
     :data:`MAX_MARGIN_SMALL_SIDE`. The one bound and the one message of ``fight --odds``
     and of :func:`margin_lead`; who wins alone has no such bound (:func:`who_wins`), and
     a simulation goes up to the params' own bound."""
-    if _within(dice_a, dice_b, policies, MAX_MARGIN_DICE, MAX_MARGIN_SMALL_SIDE):
+    message = N_(
+        "The exact margins of an opposition where a side plays needed (a fight's "
+        "damage) are computed for at most {limit} dice a side, or {wide} against at "
+        "most {small}, not {a} against {b} (never and always: up to {bound}); who "
+        "wins is exact up to {bound} when both sides play needed (meneur odds tunnels "
+        "--vs), and a simulation goes up to {bound} (meneur simulate fight tunnels)."
+    )
+    _check_walk(dice_a, dice_b, policies, MAX_MARGIN_DICE, MAX_MARGIN_SMALL_SIDE, message)
+
+
+def _check_walk(
+    dice_a: int, dice_b: int, policies: Iterable[str], side: int, small: int, message: str
+) -> None:
+    """Refuse with ``message`` a pair the joint walk does not take (:func:`_within`)."""
+    if _within(dice_a, dice_b, policies, side, small):
         return
     raise LimitError(
-        N_(
-            "The exact margins of an opposition where a side plays needed (a fight's "
-            "damage) are computed for at most {limit} dice a side, or {wide} against at "
-            "most {small}, not {a} against {b} (never and always: up to {bound}); who "
-            "wins is exact up to {bound} when both sides play needed (meneur odds tunnels "
-            "--vs), and a simulation goes up to {bound} (meneur simulate fight tunnels)."
-        ),
-        limit=MAX_MARGIN_DICE,
+        message,
+        limit=side,
         wide=MAX_OPPOSED_WIDE_DICE,
-        small=MAX_MARGIN_SMALL_SIDE,
+        small=small,
         a=dice_a,
         b=dice_b,
+        margin=MAX_MARGIN_DICE,
         bound=TestParams.MAX_DICE,
     )
 
