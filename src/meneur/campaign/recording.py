@@ -157,8 +157,8 @@ class LoggedDice(RecordingDice):
         self.recording.last_observed = rolled
         from meneur.campaign.replay import step
 
-        self.recording.steps.append(step(check, rolled))
         recording = self.recording
+        recording.steps.append(step(check, rolled))
         left = LUCK_SECONDS - recording.luck_spent
         if len(recording.judged) < MAX_JUDGED and left > 0:
             import time

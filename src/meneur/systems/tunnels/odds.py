@@ -43,12 +43,12 @@ from meneur.systems.tunnels.rules import (
 
 MAX_OPPOSED_ODDS_DICE = 14
 """Largest side of an opposition whose whole law, three 6s included (T-7), is computed
-when a side plays ``needed`` (:func:`opposed_odds`: the lab's exact distribution of an
-opposition, the luck of a logged one). T-9 makes a ``needed`` side explode while it is
-not ahead, so the sides look at each other and the odds walk their joint state
-(:mod:`meneur.systems.tunnels.opposed`). Cold, 14 against 14 takes 1.2 s, 16 against 16
-2.9 s and 20 against 20 11 s (benchmarks/bench_tunnels_opposed.py, 5 Dec.; about three
-times as long on a slower day): 14 is where one query still answers in a few seconds.
+when a side plays ``needed`` (:func:`opposed_odds`, ``TunnelsOppose.odds``). T-9 makes
+a ``needed`` side explode while it is not ahead, so the sides look at each other and the
+odds walk their joint state (:mod:`meneur.systems.tunnels.opposed`). Cold, 14 against
+14 takes 1.2 s, 16 against 16 2.9 s and 20 against 20 11 s
+(benchmarks/bench_tunnels_opposed.py, 5 Dec.; about three times as long on a slower day):
+14 is where one query still answers in a few seconds.
 The margins alone go further (:data:`MAX_MARGIN_DICE`); who wins alone (``odds --vs``,
 the lab's opposition grids) is exact for every accepted pool (``TestParams.MAX_DICE``)
 with ``needed`` or ``never`` on both sides (:mod:`meneur.systems.tunnels.chase`), and so
@@ -329,9 +329,18 @@ def opposed_odds(params: OpposedParams) -> Dist[OpposedKey]:
             )
         )
     check_opposed_size(dice_a, dice_b, (policy_a, policy_b))
+    return _joint_walk(params, rule)
+
+
+def _joint_walk(params: OpposedParams, rule: SixesRule | None) -> Dist[OpposedKey]:
+    """The joint walk of an opposition with a ``needed`` side
+    (:func:`~meneur.systems.tunnels.opposed.needed_lead`), following the three 6s under
+    ``rule``, or not at all (``None``)."""
     from meneur.systems.tunnels.opposed import needed_lead
 
-    return Dist(needed_lead(dice_a, lowest_a, policy_a, dice_b, lowest_b, policy_b, rule))
+    a, b = params.a, params.b
+    lowest_a, lowest_b = LOWEST_SUCCESS[a.mode], LOWEST_SUCCESS[b.mode]
+    return Dist(needed_lead(a.dice, lowest_a, a.explode, b.dice, lowest_b, b.explode, rule))
 
 
 def _by_flags(law: Law) -> dict[tuple[bool, bool], list[int]]:
@@ -458,11 +467,7 @@ def margin_lead(params: OpposedParams) -> Dist[OpposedKey]:
     if "needed" not in (policy_a, policy_b):
         return opposed_odds(params).map(lambda k: (k[0], False, k[2], False, k[4]))
     check_margin_size(params.a.dice, params.b.dice, (policy_a, policy_b))
-    from meneur.systems.tunnels.opposed import needed_lead
-
-    a, b = params.a, params.b
-    lowest_a, lowest_b = LOWEST_SUCCESS[a.mode], LOWEST_SUCCESS[b.mode]
-    return Dist(needed_lead(a.dice, lowest_a, policy_a, b.dice, lowest_b, policy_b, None))
+    return _joint_walk(params, None)
 
 
 def clear_caches() -> None:
