@@ -59,14 +59,38 @@ def test_failed_write_keeps_the_old_sheet(tmp_path: Path) -> None:
     assert read_sheet(path) == {"name": "Lyssia"}
 
 
-def test_a_file_without_end_is_refused_at_the_limit() -> None:
-    """``/dev/zero`` tells a size of 0 and never ends: read one byte past the limit."""
+def test_a_file_past_the_limit_is_refused_at_the_limit(tmp_path: Path) -> None:
+    """One byte past the limit is read, never the whole file."""
     from meneur.campaign.transfer import read_document
 
+    sheet, log = tmp_path / "big.json", tmp_path / "big-log.json"
+    with sheet.open("wb") as handle:
+        handle.truncate(1_000_001)
+    with log.open("wb") as handle:
+        handle.truncate(50_000_001)
     with pytest.raises(SheetError, match="1000000"):
-        read_sheet(Path("/dev/zero"))
+        read_sheet(sheet)
     with pytest.raises(SheetError, match="50000000"):
-        read_document(Path("/dev/urandom"))
+        read_document(log)
+
+
+def test_a_pipe_or_a_device_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A named pipe would block the read until a writer comes (the command hung for
+    good), ``/dev/zero`` never ends: only a regular file is read."""
+    import os
+
+    from meneur.campaign.transfer import read_document
+
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    for path in (pipe, Path("/dev/zero")):
+        for read in (read_sheet, read_document):
+            with pytest.raises(SheetError) as refused:
+                read(path)
+            assert "not a regular file" in refused.value.message
+    with pytest.raises(SheetError) as folder:
+        read_sheet(tmp_path)
+    assert "is a folder" in folder.value.message
 
 
 @pytest.mark.parametrize(

@@ -77,3 +77,19 @@ def test_a_plot_that_cannot_be_written_is_refused_before_the_work(
     with pytest.raises(SheetError, match="File name too long"):  # checked before the work
         check_path(target)
     assert not [path for path in tmp_path.iterdir() if ".png" in path.name]
+
+
+@pytest.mark.parametrize("system", ["tunnels", "krasses"])
+def test_character_new_out_a_folder_stores_nothing(
+    capsys: Capsys, tmp_path: Path, system: str
+) -> None:
+    """The temporary file beside a folder can be made; the rename onto it cannot: the
+    character used to be stored while the command failed."""
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    name = ["Pip"] if system == "tunnels" else ["--name", "Pip"]
+    made = invoke(capsys, "--lang", "en", "character", "new", system, *name, "--out", str(folder))
+    one_line(made, "is a folder")
+    listed = invoke(capsys, "--lang", "en", "character", "list", "--json")
+    assert "Pip" not in listed.out
+    assert list(folder.iterdir()) == []

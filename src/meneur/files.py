@@ -68,12 +68,14 @@ def read_sheet(path: Path) -> dict[str, Any]:
 
 def read_bounded(path: Path, limit: int, *, too_large: str, missing: str, folder: str) -> bytes:
     """The bytes of ``path``, or one :class:`SheetError` (``too_large``, ``missing``,
-    ``folder``: the caller's words, each with ``{path}``). Reads one byte past ``limit``
-    instead of trusting the size the file system tells: ``/dev/zero`` says 0 and never
-    ends."""
+    ``folder``: the caller's words, each with ``{path}``). Only a regular file is read (a
+    named pipe would block until a writer comes, ``/dev/zero`` never ends), and one byte
+    past ``limit`` at most instead of trusting the size the file system tells."""
+    import stat
+
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(limit + 1)
+        # Non-blocking: opening a named pipe for reading would otherwise wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise SheetError(missing, path=str(path)) from None
     except IsADirectoryError:
@@ -82,6 +84,22 @@ def read_bounded(path: Path, limit: int, *, too_large: str, missing: str, folder
         raise SheetError(
             N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
         ) from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):  # a folder; a pipe, a socket, a device: no end to trust
+        os.close(descriptor)
+        if stat.S_ISDIR(mode):
+            raise SheetError(folder, path=str(path))
+        raise SheetError(
+            N_("{path} is not a regular file (a pipe or a device): only files are read."),
+            path=str(path),
+        )
+    with os.fdopen(descriptor, "rb") as handle:
+        try:
+            raw = handle.read(limit + 1)
+        except OSError as error:
+            raise SheetError(
+                N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
+            ) from None
     if len(raw) > limit:
         raise SheetError(too_large, path=str(path), limit=limit)
     return raw
@@ -146,6 +164,8 @@ def check_writable(path: Path) -> None:
     if isinstance(path, SheetElsewhere):
         return
     try:
+        if path.is_dir():  # the temporary file beside it could be made, not the rename
+            raise SheetError(N_("{path} is a folder, not a file."), path=str(path)[:200])
         descriptor, temporary = _temporary_beside(path)
         os.close(descriptor)
         os.unlink(temporary)

@@ -4,6 +4,8 @@ kept free of the terminal's markup."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
+from typing import Any
 
 
 def fold(name: str) -> str:
@@ -35,3 +37,18 @@ def plain_name(name: str) -> str:
     if has_markup(name):
         raise ValueError("a name cannot hold square brackets [ ]")
     return name
+
+
+def literal(value: Any) -> Any:
+    """``value`` with every string in it (mappings and lists walked) escaped for rich
+    markup: a renderer that prints names, titles and notes players typed shows them as
+    typed (``[/]``, ``[bold]``) instead of reading them as styles."""
+    from rich.markup import escape
+
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, Mapping):
+        return {key: literal(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [literal(item) for item in value]
+    return value

@@ -393,3 +393,44 @@ def test_a_rolls_luck_waits_half_a_second_at_most(db_url: str, capsys: Capsys) -
     small = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "2", "--seed", "1")
     assert small.status == 0, small.err
     assert log(capsys)[-1]["outcome"]["luck"][0]["check"] == "test"
+
+
+def test_a_result_that_cannot_be_shown_is_neither_shown_nor_logged(
+    db_url: str, capsys: Capsys, tmp_path: Path
+) -> None:
+    """K-3's ladder names the difficulty in the text output. With the user's ladder file
+    broken, the command used to print half its result, log the roll, then fail: the
+    rendering is now made first, unseen, and its failure stops the command before the log
+    and the screen. The same roll with a valid ladder is logged and shown once."""
+    import os
+
+    new_zed(capsys)
+    before = len(log(capsys))
+    ladder = Path(os.environ["MENEUR_DATA_DIR"]) / "krasses" / "difficulties.toml"
+    ladder.parent.mkdir(parents=True, exist_ok=True)
+    ladder.write_text("garbage")
+    from meneur.systems.krasses.ladder import ladder as cached_ladder
+
+    cached_ladder.cache_clear()
+    try:
+        failed = invoke(capsys, "test", "krasses", "--bonus", "1", "--difficulty", "12")
+    finally:
+        ladder.unlink()
+        cached_ladder.cache_clear()
+    assert failed.status == 2 and "difficulties.toml" in failed.err
+    assert failed.out == ""
+    assert len(log(capsys)) == before
+    done = invoke(capsys, "test", "krasses", "--bonus", "1", "--difficulty", "12")
+    assert done.status == 0 and done.out.count("Krâsses") == 1
+    assert len(log(capsys)) == before + 1
+
+
+def test_a_krasse_named_like_markup_is_shown_once_as_typed(db_url: str, capsys: Capsys) -> None:
+    """A krâsse named ``[/]`` broke rich's markup midway: the result was printed twice,
+    the second time with our own tags showing. ``[bold]`` was read as a style."""
+    for name in ("[/]", "[bold red]x[/]"):
+        shown = invoke(capsys, "test", "krasses", "--bonus", "5", "--difficulty", "10",
+                       "--krasse", f"{name}:5")  # fmt: skip
+        assert shown.status == 0, shown.err
+        assert shown.out.count("Krâsses") == 1 and f"« {name} »" in shown.out
+        assert "[bold" not in shown.out.replace(name, "")

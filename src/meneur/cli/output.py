@@ -52,27 +52,41 @@ def on_emit(hook: Callable[[dict[str, Any]], None]) -> Iterator[None]:
 def emit(data: dict[str, Any], render: Callable[[Console], None], *, as_json: bool) -> None:
     """Print a result: its JSON form with ``--json``, else its rich rendering.
 
-    What was rolled is logged first (the roll log of :mod:`meneur.cli.journal`): a result
-    is never shown and then lost.
+    The rendering is made first, unseen: a result that cannot be shown (a user data file
+    it reads is broken) fails the command before anything is logged or printed, and a
+    user string with ``[...]`` that breaks the markup is shown once, as typed, not half in
+    colours and then again. Then what was rolled is logged (the roll log of
+    :mod:`meneur.cli.journal`), then shown: a result is never shown and then lost.
     """
     from meneur.cli.journal import journal
 
     for hook in list(_hooks):
         hook(data)
+    shown = None if as_json else _rendered(render)
     log = journal()
     if log is not None:
         log.record(data, *_command())
-    if as_json:
+    if shown is None:
         print_json(data)
         return
-    try:
-        render(console())
-    except Exception as error:
-        from rich.errors import MarkupError
+    out = console()
+    out.file.write(shown)
+    out.file.flush()
 
-        if not isinstance(error, MarkupError):
-            raise
-        render(plain_console())  # a user string with [...] slipped through: print it as is
+
+def _rendered(render: Callable[[Console], None]) -> str:
+    """What ``render`` prints, as the terminal would show it; with the markup read as plain
+    text when a user string breaks it."""
+    from rich.errors import MarkupError
+
+    for target in (console(), plain_console()):
+        try:
+            with target.capture() as captured:
+                render(target)
+        except MarkupError:
+            continue
+        return captured.get()
+    raise AssertionError("a console without markup raises no MarkupError")  # pragma: no cover
 
 
 @cache

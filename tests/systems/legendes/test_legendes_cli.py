@@ -472,3 +472,21 @@ def test_L10_L13_a_social_scene_with_two_heroes_through_the_cli(
     stored = json.loads(sheet.read_text())
     assert stored["wound"] == "none" and stored["scene"]["kind"] == "social"
     assert [o["wound"] for o in stored["scene"]["oppositions"]] == ["none", "none"]
+
+
+def test_a_scene_title_and_a_regret_like_markup_are_shown_as_typed(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """Titles, regrets and domains are typed by players: ``[/]`` used to break the output
+    (printed twice, our tags showing) and ``[bold]x`` to restyle it."""
+    data = json.loads(sheet.read_text())
+    data["regret"] = "Perdu [bold]x"
+    sheet.write_text(json.dumps(data))
+    alone = invoke(capsys, "scene", "legendes", "show", str(sheet))
+    assert alone.status == 0 and "Perdu [bold]x" in alone.out
+    start = invoke(capsys, "scene", "legendes", "start", str(sheet), "--title", "Fin [/]")
+    assert start.status == 0 and "Fin [/]" in start.out
+    shown = invoke(capsys, "scene", "legendes", "show", str(sheet))
+    assert shown.status == 0, shown.err
+    assert "Fin [/]" in shown.out and "Perdu [bold]x" in shown.out
+    assert shown.out.count("Lyssia") == 1 and "[bold]Lyssia" not in shown.out

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.markup import escape
+
 from meneur.locale import gettext as _
 from meneur.locale.numbers import decimal, percent
 from meneur.systems.krasses.rules import (
@@ -60,10 +62,10 @@ def difficulty_text(base: int, name: str | None, krasses: tuple[Krasse, ...]) ->
     from meneur.systems.krasses.ladder import name_of
 
     label = name or name_of(base)
-    text = f"{label} ({base})" if label else str(base)
+    text = f"{escape(label)} ({base})" if label else str(base)
     for krasse in krasses:
         text += " " + _("{sign} krâsse « {name} »").format(
-            sign=signed(krasse.value), name=krasse.name
+            sign=signed(krasse.value), name=escape(krasse.name)
         )
     if krasses:
         text += f" = [bold]{base + sum(k.value for k in krasses)}[/]"
@@ -92,11 +94,11 @@ def render_test(
             if trait["source"] == "none"
             else _("{source} {bonus}").format(source=SOURCES[trait["source"]](), bonus=params.bonus)
         )
-        console.print(_("Rolled: {name} ({level})").format(name=trait["name"], level=level))
+        console.print(_("Rolled: {name} ({level})").format(name=escape(trait["name"]), level=level))
     if outcome.natural is None or outcome.total is None or params.difficulty is None:
         console.print(
             _("Difficulty: {name}. The action succeeds without a roll.").format(
-                name=name or _("Automatique")
+                name=escape(name) if name else _("Automatique")
             )
         )
         console.print(verdict(True))

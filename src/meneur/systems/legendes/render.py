@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.locale.numbers import exact, percent
+from meneur.text import literal
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -133,6 +134,7 @@ def render_odds(
 
 
 def render_aid(console: Console, data: Mapping[str, Any]) -> None:
+    data = literal(data)
     console.print(
         _("Helper: {faces} = {total}").format(
             faces=dice_text(data["helper_faces"]), total=data["helper_total"]
@@ -159,6 +161,7 @@ def level_text(opposition: Mapping[str, Any]) -> str:
 
 def render_hero(console: Console, hero: Mapping[str, Any]) -> None:
     """The sheet, with the scene in progress if any."""
+    hero = literal(hero)
     from rich.table import Table
 
     console.print(
@@ -215,6 +218,7 @@ def render_hero(console: Console, hero: Mapping[str, Any]) -> None:
 
 def render_step(console: Console, data: Mapping[str, Any]) -> None:
     """A scene step's report."""
+    data = literal(data)
     step = data["step"]
     if step == "roll":
         if not all(pair["swept"] for pair in data["pairs"]):
