@@ -74,20 +74,30 @@ def test_a_file_past_the_limit_is_refused_at_the_limit(tmp_path: Path) -> None:
         read_document(log)
 
 
-def test_a_pipe_or_a_device_is_refused_without_waiting(tmp_path: Path) -> None:
-    """A named pipe would block the read until a writer comes (the command hung for
-    good), ``/dev/zero`` never ends: only a regular file is read."""
+def test_a_named_pipe_never_blocks_and_a_device_is_refused(tmp_path: Path) -> None:
+    """A named pipe nobody writes blocked the command for good at its opening: it now
+    reads as empty at once (one error). A pipe with a writer (``<(command)``) is read;
+    ``/dev/zero`` never ends and is refused as a device; a folder is a folder."""
     import os
 
     from meneur.campaign.transfer import read_document
 
     pipe = tmp_path / "pipe.json"
     os.mkfifo(pipe)
-    for path in (pipe, Path("/dev/zero")):
-        for read in (read_sheet, read_document):
-            with pytest.raises(SheetError) as refused:
-                read(path)
-            assert "not a regular file" in refused.value.message
+    for read in (read_sheet, read_document):
+        with pytest.raises(SheetError) as empty:
+            read(pipe)
+        assert "not valid JSON" in empty.value.message
+        with pytest.raises(SheetError) as device:
+            read(Path("/dev/zero"))
+        assert "is a device" in device.value.message
+    reading, writing = os.pipe()
+    os.write(writing, b'{"name": "Pip"}')
+    os.close(writing)
+    try:
+        assert read_sheet(Path(f"/dev/fd/{reading}")) == {"name": "Pip"}
+    finally:
+        os.close(reading)
     with pytest.raises(SheetError) as folder:
         read_sheet(tmp_path)
     assert "is a folder" in folder.value.message

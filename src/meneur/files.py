@@ -68,9 +68,10 @@ def read_sheet(path: Path) -> dict[str, Any]:
 
 def read_bounded(path: Path, limit: int, *, too_large: str, missing: str, folder: str) -> bytes:
     """The bytes of ``path``, or one :class:`SheetError` (``too_large``, ``missing``,
-    ``folder``: the caller's words, each with ``{path}``). Only a regular file is read (a
-    named pipe would block until a writer comes, ``/dev/zero`` never ends), and one byte
-    past ``limit`` at most instead of trusting the size the file system tells."""
+    ``folder``: the caller's words, each with ``{path}``). A file or a pipe is read, one
+    byte past ``limit`` at most instead of trusting the size the file system tells; a
+    device is refused (``/dev/zero`` never ends) and a named pipe is opened without
+    waiting for a writer (the command used to hang there for good)."""
     import stat
 
     try:
@@ -85,14 +86,17 @@ def read_bounded(path: Path, limit: int, *, too_large: str, missing: str, folder
             N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
         ) from None
     mode = os.fstat(descriptor).st_mode
-    if not stat.S_ISREG(mode):  # a folder; a pipe, a socket, a device: no end to trust
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a folder, a device, a socket
         os.close(descriptor)
         if stat.S_ISDIR(mode):
             raise SheetError(folder, path=str(path))
         raise SheetError(
-            N_("{path} is not a regular file (a pipe or a device): only files are read."),
+            N_("{path} is a device, not a file: only files and pipes are read."),
             path=str(path),
         )
+    # A pipe is read to its end: ``<(command)`` has its writer; a named pipe that nobody
+    # writes reads as empty at once (the non-blocking open did not wait for one).
+    os.set_blocking(descriptor, True)
     with os.fdopen(descriptor, "rb") as handle:
         try:
             raw = handle.read(limit + 1)

@@ -434,3 +434,15 @@ def test_a_krasse_named_like_markup_is_shown_once_as_typed(db_url: str, capsys: 
         assert shown.status == 0, shown.err
         assert shown.out.count("Krâsses") == 1 and f"« {name} »" in shown.out
         assert "[bold" not in shown.out.replace(name, "")
+
+
+def test_a_logged_commands_options_are_data_not_python_reprs(db_url: str, capsys: Capsys) -> None:
+    """A parsed option (a Krâsses difficulty, a krâsse) was logged as its Python repr,
+    ``"Difficulty(value=15, name='Moyen')"``: it is logged as its fields."""
+    new_zed(capsys)
+    done = invoke(capsys, "test", "krasses", "--bonus", "1", "--difficulty", "moyen",
+                  "--krasse", "pluie:2")  # fmt: skip
+    assert done.status == 0, done.err
+    params = log(capsys)[-1]["params"]
+    assert params["difficulty"] == {"value": 15, "name": "Moyen"}
+    assert params["krasse"] == [{"name": "pluie", "value": 2}]

@@ -125,4 +125,8 @@ def _jsonable(value: Any) -> Any:
     values = getattr(value, "values", None)
     if isinstance(values, tuple):  # typed faces
         return [_jsonable(item) for item in values]
+    from dataclasses import fields, is_dataclass
+
+    if is_dataclass(value) and not isinstance(value, type):  # a parsed option: its fields
+        return {field.name: _jsonable(getattr(value, field.name)) for field in fields(value)}
     return str(value)
