@@ -101,6 +101,55 @@ def test_errors_speak_the_users_language(capsys: pytest.CaptureFixture[str]) -> 
     assert english.err.startswith("Error: A die needs at least one side")
 
 
+def test_an_empty_language_is_named_as_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--lang ''`` is refused as empty: the message must not name the language the
+    environment would have chosen (a valid one) as the unknown one."""
+    result = invoke(capsys, "roll", "3d6", "--lang", "")
+    assert result.status == 2
+    assert "« fr »" not in result.err and "'fr'" not in result.err
+    assert "«  »" in result.err
+
+
+SUPERSCRIPT = "\u00b2"
+"""``²``: ``str.isdigit`` says yes, ``int()`` says no."""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("test", "tunnels", "--dice", SUPERSCRIPT, "--threshold", "3"),
+        ("test", "tunnels", "--dice", "3", "--threshold", "1" + SUPERSCRIPT),
+        ("test", "krasses", "--skill", "2", "--difficulty", SUPERSCRIPT),
+        ("test", "obscur", "--dice", "3", "--faces", SUPERSCRIPT + ",1,1"),
+        ("test", "obscur", "--dice", "2", "--adjust", "1", "--adjust-on", SUPERSCRIPT + ":+1"),
+        ("test", "obscur", "--dice", "2", "--pay", "vecu=" + SUPERSCRIPT),
+        ("roll", "3d6", "--faces", SUPERSCRIPT + ",1,1"),
+    ],
+    ids=lambda a: " ".join(a)[:40],
+)
+def test_digits_other_than_0_to_9_are_refused_by_name(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    """A superscript digit passed ``isdigit`` and then broke ``int()``, which printed a
+    bare « Valeur invalide » or worse: every number parser names the typed text."""
+    typed = next(arg for arg in args if SUPERSCRIPT in arg)
+    result = invoke(capsys, *args)
+    assert result.status == 2 and "Traceback" not in result.err
+    message = result.err.strip()
+    assert SUPERSCRIPT in message and not message.endswith(f": {typed}"), message
+
+
+@pytest.mark.parametrize("digits", [2000, 5000])
+def test_a_threshold_pages_long_is_not_echoed(
+    capsys: pytest.CaptureFixture[str], digits: int
+) -> None:
+    """T-3: a threshold is 1 to 1000; a number of thousands of digits is refused by its
+    length, in one short line, not printed back whole."""
+    result = invoke(capsys, "test", "tunnels", "--dice", "3", "--threshold", "9" * digits)
+    assert result.status == 2
+    assert len(result.err) < 200 and f"{digits} chiffres" in result.err
+
+
 def test_unknown_language_from_the_environment(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,6 +19,7 @@ from typing import Protocol, runtime_checkable
 
 from meneur.errors import DiceSourceError, LimitError, UsageError
 from meneur.locale import N_, ngettext
+from meneur.text import is_digits
 
 MAX_SEED = 2**64 - 1
 MAX_FACES_TEXT = 10_000
@@ -193,7 +194,7 @@ def validate_seed(seed: int) -> int:
 def parse_seed(text: str) -> int:
     """Parse ``--seed``: a whole number from 0 to 2**64 - 1, with a clear error otherwise."""
     cleaned = text.strip()
-    if len(cleaned) > 30 or not cleaned.lstrip("-").isdigit():
+    if len(cleaned) > 30 or not is_digits(cleaned.lstrip("-")):
         raise UsageError(N_("A seed is a whole number from 0 to {limit}."), limit=MAX_SEED)
     return validate_seed(int(cleaned))
 
@@ -207,7 +208,7 @@ def parse_faces(text: str) -> tuple[int, ...]:
         raise UsageError(N_("No faces given: type them like 1,1,4,6."))
     faces: list[int] = []
     for item in items:
-        if not item.isdigit() or len(item) > 7:
+        if not is_digits(item) or len(item) > 7:
             raise UsageError(N_("'{item}' is not a die face: type faces like 1,1,4,6."), item=item)
         faces.append(int(item))
     return tuple(faces)

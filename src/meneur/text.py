@@ -23,6 +23,12 @@ def fold(name: str) -> str:
     return plain.strip("-")
 
 
+def is_digits(text: str) -> bool:
+    """Only the digits 0 to 9: ``str.isdigit`` also accepts ``²`` and ``①``, which
+    ``int()`` then refuses, so a check made with it lets them through to a crash."""
+    return text.isascii() and text.isdigit()
+
+
 MARKUP = frozenset("[]")
 """Characters a name may not hold: rich reads ``[...]`` in printed text as styles, so a
 name like ``[/]`` would break the output and ``[red]`` would restyle it."""

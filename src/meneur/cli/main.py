@@ -277,13 +277,14 @@ def _abandon() -> None:
 def run(args: Sequence[str]) -> int:
     """Run the CLI on ``args`` and return the exit status; bad input never gives a traceback."""
     language, rest = split_language(args)
+    asked = language if language is not None else detect_language()
     try:
-        set_language(language if language is not None else detect_language())
+        set_language(asked)
     except ValueError:
         set_language("fr")
         return fail(
             _("Unknown language '{language}': choose one of {known}.").format(
-                language=(language or detect_language())[:20], known=", ".join(LANGUAGES)
+                language=asked[:20], known=", ".join(LANGUAGES)
             )
         )
     recording = _recording()

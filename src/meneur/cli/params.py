@@ -17,6 +17,7 @@ from meneur.errors import MeneurError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.rng import DiceSource, make_source, parse_faces, parse_seed
+from meneur.text import is_digits
 
 MAX_INT_DIGITS = 12
 T = TypeVar("T")
@@ -26,7 +27,7 @@ def parse_int(text: str, *, low: int | None = None, high: int | None = None) -> 
     """A whole number between ``low`` and ``high``; ``typer.BadParameter`` otherwise."""
     cleaned = str(text).strip()
     digits = cleaned[1:] if cleaned[:1] in "+-" else cleaned
-    if not digits.isdigit():
+    if not is_digits(digits):
         raise typer.BadParameter(_("'{value}' is not a whole number.").format(value=cleaned[:40]))
     if len(digits) > MAX_INT_DIGITS:
         raise typer.BadParameter(

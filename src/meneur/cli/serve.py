@@ -14,6 +14,7 @@ import typer
 
 from meneur.cli.params import int_parser
 from meneur.locale import gettext as _
+from meneur.text import is_digits
 
 HostOpt = Annotated[
     str,
@@ -129,7 +130,7 @@ def served_table(tables: Any, campaign: str | None, new_table: bool) -> tuple[An
     else:
         with store.transaction() as session:
             setting = session.get(Setting, SERVED_KEY)
-            last = int(setting.value) if setting is not None and setting.value.isdigit() else None
+            last = int(setting.value) if setting is not None and is_digits(setting.value) else None
         table = tables.get(last) if last is not None else None
         table = table or tables.default()
     with store.transaction() as session:

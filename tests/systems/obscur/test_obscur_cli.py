@@ -470,3 +470,30 @@ def test_O10_push_prints_a_long_exact_chance_as_its_count_of_digits(
     data = invoke(capsys, *args, "--points", "6", "--json").json()
     digits = len(data["options"][0]["p_exact"]) - 1
     assert f"{digits} digits: see --json" in shown.out
+
+
+@pytest.mark.parametrize(
+    ("faces", "needle"), [("2,5,1", "2 dés manquent sur 5"), ("2,5,1,3,1,4", "1 dé non utilisé")]
+)
+def test_O10_push_after_reads_exactly_the_pool(
+    capsys: pytest.CaptureFixture[str], faces: str, needle: str
+) -> None:
+    """O-10: the advisor after the roll judges the faces of the pool rolled, no fewer and
+    no more: --dice 5 with three faces is refused as `test obscur` refuses it."""
+    line = one_line_error(
+        invoke(capsys, "push", "obscur", "--dice", "5", "--points", "3", "--faces", faces)
+    )
+    assert needle in line
+
+
+def test_O9_oppose_without_the_other_side_names_its_real_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """O-9: the other camp's dice are --vs; the message must not send the user to an
+    option that does not exist."""
+    line = one_line_error(invoke(capsys, "oppose", "obscur", "--dice", "3"))
+    assert "--vs N" in line and "--vs-dice" not in line
+    line = one_line_error(
+        invoke(capsys, "oppose", "obscur", "--dice", "3", "--vs", "2", "--vs-sheet", "x.json")
+    )
+    assert "--vs," in line and "--vs-dice" not in line

@@ -29,6 +29,7 @@ from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
 from meneur.systems.krasses.rules import Difficulty, Krasse, Member, TestParams
+from meneur.text import is_digits
 
 LIMIT = TestParams.MAX_VALUE
 """The rules' one bound on a bonus, a modifier and a difficulty."""
@@ -39,7 +40,7 @@ def _difficulty(text: str) -> Difficulty:
     """A number needs no data file (start-up stays fast); a name loads the ladder (K-3)."""
     cleaned = str(text).strip()
     digits = cleaned[1:] if cleaned[:1] in "+-" else cleaned
-    if digits.isdigit() and len(digits) <= 7 and abs(int(cleaned)) <= LIMIT:
+    if is_digits(digits) and len(digits) <= 7 and abs(int(cleaned)) <= LIMIT:
         return Difficulty(int(cleaned))
     from meneur.systems.krasses.ladder import parse_difficulty
 

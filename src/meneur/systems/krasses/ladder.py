@@ -18,7 +18,7 @@ from meneur.errors import SheetError, UsageError
 from meneur.files import load_data
 from meneur.locale import N_
 from meneur.systems.krasses.rules import Difficulty, TestParams
-from meneur.text import fold
+from meneur.text import fold, is_digits
 
 MAX_NAME = 60
 
@@ -116,7 +116,7 @@ def parse_difficulty(text: str) -> Difficulty:
     """A whole number, or a name of the ladder in French or English (K-3)."""
     cleaned = str(text).strip()
     digits = cleaned[1:] if cleaned[:1] in "+-" else cleaned
-    if digits.isdigit():
+    if is_digits(digits):
         if len(digits) > 7 or abs(int(cleaned)) > TestParams.MAX_VALUE:
             raise UsageError(
                 N_("A difficulty lies between -{limit} and {limit}."), limit=TestParams.MAX_VALUE
@@ -152,7 +152,7 @@ def parse_krasse(text: str) -> tuple[str, int]:
         name, amount = "", cleaned
     digits = amount.strip()
     digits = digits[1:] if digits[:1] in "+-" else digits
-    if digits.isdigit():
+    if is_digits(digits):
         if len(digits) > 7 or abs(int(amount)) > TestParams.MAX_VALUE:
             raise UsageError(
                 N_("A krâsse lies between -{limit} and {limit}."), limit=TestParams.MAX_VALUE

@@ -32,6 +32,7 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
+from meneur.text import is_digits
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -74,7 +75,7 @@ def _adjust_on(text: str) -> Adjustments:
         die, sep, inc = item.partition(":")
         if (
             not sep
-            or not die.isdigit()
+            or not is_digits(die)
             or inc.lstrip("+") not in {"1", "2", "3"}
             or not 1 <= int(die) <= 99
         ):
@@ -93,7 +94,7 @@ def _pay(text: str) -> Pay:
     for item in str(text).replace(" ", "").split(","):
         name, sep, value = item.partition("=")
         key = names.get(fold(name))
-        if key is None or not sep or not value.isdigit() or len(value) > 6:
+        if key is None or not sep or not is_digits(value) or len(value) > 6:
             raise UsageError(
                 N_("Give a payment as RESOURCE=POINTS, such as vecu=1,moral=2 (not '{item}')."),
                 item=item[:30],
@@ -330,9 +331,13 @@ def _resolve_pool(
     zero_skill: bool,
     zero_attribute: bool,
     side: str = "",
+    dice_flag: str = "--dice",
 ) -> Pool:
     """Dice and zero rules from ``--dice`` or from a sheet and a trait (O-4 to O-6), with
-    the sheet's conditions (O-29) and its Volonté (O-34)."""
+    the sheet's conditions (O-29) and its Volonté (O-34).
+
+    ``side`` prefixes the sheet options of the other camp (``--vs-sheet``); its dice
+    option is ``dice_flag`` (``--vs``), named as such in the messages."""
     from meneur.systems.obscur.conditions import sheet_pool
     from meneur.systems.obscur.rules import NO_MALUS
     from meneur.systems.obscur.sheet import load_character
@@ -340,8 +345,9 @@ def _resolve_pool(
     if sheet is not None:
         if dice is not None:
             raise UsageError(
-                N_("Give either --{side}dice or --{side}sheet with --{side}trait, not both."),
+                N_("Give either {dice_flag} or --{side}sheet with --{side}trait, not both."),
                 side=side,
+                dice_flag=dice_flag,
             )
         if not trait:
             raise UsageError(
@@ -361,7 +367,9 @@ def _resolve_pool(
         raise UsageError(N_("--{side}trait needs --{side}sheet."), side=side)
     if dice is None:
         raise UsageError(
-            N_("Give --{side}dice N, or --{side}sheet FILE with --{side}trait NAME."), side=side
+            N_("Give {dice_flag} N, or --{side}sheet FILE with --{side}trait NAME."),
+            side=side,
+            dice_flag=dice_flag,
         )
     return Pool(dice, zero_skill, zero_attribute, NO_MALUS)
 
@@ -516,7 +524,9 @@ def oppose_command(
     from meneur.systems.obscur.rules import OpposeParams, TestParams
 
     side_a = _resolve_pool(dice, sheet, trait, zero_skill, zero_attribute)
-    side_b = _resolve_pool(vs, vs_sheet, vs_trait, vs_zero_skill, vs_zero_attribute, side="vs-")
+    side_b = _resolve_pool(
+        vs, vs_sheet, vs_trait, vs_zero_skill, vs_zero_attribute, side="vs-", dice_flag="--vs"
+    )
     a_char, a_label = side_a.character, side_a.label
     b_char, b_label = side_b.character, side_b.label
 
@@ -704,9 +714,12 @@ def push_command(
         maluses=pool.maluses,
     )
     if faces is not None:
+        from meneur.rng import PhysicalDice
+
         shown = faces.values
-        if any(not 1 <= f <= 6 for f in shown):
-            raise UsageError(N_("A d6 shows 1 to 6."))
+        typed = PhysicalDice(shown)  # the faces of exactly the pool rolled, as `test` asks
+        typed.roll(6, params.pool)
+        typed.finish()
         options = advise_after(
             shown, difficulty, points, scoring=params.scoring, counts_margin=counts
         )

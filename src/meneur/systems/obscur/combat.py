@@ -37,7 +37,7 @@ from meneur.systems.obscur.health import Dice, body_malus, maluses_of, roll, sho
 from meneur.systems.obscur.rules import NO_MALUS, Maluses, duel
 from meneur.systems.obscur.state import Body
 from meneur.systems.obscur.validation import sheet_error
-from meneur.text import fold
+from meneur.text import fold, is_digits
 
 Side = Literal["a", "b"]
 MAX_ROUNDS = 200
@@ -134,7 +134,7 @@ def check_strategy(name: str) -> str:
     if folded in STRATEGIES:
         return folded
     head, sep, value = folded.partition("=")
-    if head == "attaque" and sep and value.isdigit() and len(value) <= 3:
+    if head == "attaque" and sep and is_digits(value) and len(value) <= 3:
         return folded
     raise UsageError(
         N_("Unknown strategy '{name}' (known: {known}, attaque=N)."),

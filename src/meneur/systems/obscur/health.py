@@ -31,7 +31,7 @@ from meneur.systems.obscur.rules import (
 )
 from meneur.systems.obscur.state import Body, Intemperie, Wound
 from meneur.systems.obscur.validation import sheet_error
-from meneur.text import fold
+from meneur.text import fold, is_digits
 
 Small = Annotated[int, Field(ge=0, le=100)]
 
@@ -101,7 +101,7 @@ def level_of(table: dict[str, int], name: str, what: str) -> tuple[str, int]:
     for key, value in table.items():
         if fold(key) == fold(name):
             return key, value
-    if name.isdigit() and 1 <= int(name) <= 20:
+    if is_digits(name) and 1 <= int(name) <= 20:
         return name, int(name)
     raise RuleError(
         N_("Unknown {what} level '{name}' (known: {known}, or a difficulty 1-20)."),

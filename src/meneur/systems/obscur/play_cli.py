@@ -29,6 +29,7 @@ from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
+from meneur.text import is_digits
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -66,7 +67,7 @@ class Poison:
 
 def _pair(text: str) -> Poison:
     parts = str(text).replace(" ", "").split(",")
-    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+    if len(parts) != 2 or not all(is_digits(p) and len(p) <= 3 for p in parts):
         raise UsageError(
             N_("Give VIRULENCE,DISPERSION as two whole numbers, such as 6,2 (not '{value}')."),
             value=str(text)[:20],

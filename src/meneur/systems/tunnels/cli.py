@@ -28,6 +28,7 @@ from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
+from meneur.text import is_digits
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -91,8 +92,15 @@ class _Level(int):
 def _threshold(text: str) -> int:
     from meneur.systems.tunnels.rules import TestParams
 
-    if text.strip().isdigit() and len(text.strip()) <= 6:  # a number needs no data file
-        value, provisional = int(text), False
+    cleaned = text.strip()
+    if is_digits(cleaned) and len(cleaned.lstrip("0")) > 6:  # not echoed: it may be pages long
+        raise UsageError(
+            N_("A threshold lies between 1 and {limit}, not a number of {digits} digits."),
+            limit=TestParams.MAX_THRESHOLD,
+            digits=len(cleaned.lstrip("0")),
+        )
+    if is_digits(cleaned):  # a number needs no data file
+        value, provisional = int(cleaned), False
     else:
         from meneur.systems.tunnels.data import threshold_of
 

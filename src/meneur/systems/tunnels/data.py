@@ -16,7 +16,7 @@ from meneur.errors import SheetError
 from meneur.files import load_data
 from meneur.locale import N_
 from meneur.model_errors import first_problem
-from meneur.text import fold
+from meneur.text import fold, is_digits
 
 TRAITS = ("Force", "Dextérité", "Constitution", "Volonté", "Intelligence", "Charisme")
 """The six characteristics (T-1), in the order they are rolled."""
@@ -54,10 +54,10 @@ def parse_formula(text: str) -> tuple[Term, ...]:
             sign, item = -1, item[1:].strip()
         if "*" in item:
             factor, _, name = item.partition("*")
-            if not factor.strip().isdigit():
+            if not is_digits(factor.strip()):
                 raise ValueError(text)
             terms.append((sign * int(factor.strip()), find_trait(name.strip())))
-        elif item.isdigit():
+        elif is_digits(item):
             terms.append((sign * int(item), None))
         else:
             terms.append((sign, find_trait(item)))
@@ -222,7 +222,7 @@ def threshold_of(text: str) -> tuple[int, bool]:
     table (T-3).
     """
     cleaned = text.strip()
-    if cleaned.isdigit():
+    if is_digits(cleaned):
         return int(cleaned), False
     wanted = fold(cleaned)
     table = levels()

@@ -15,6 +15,7 @@ from meneur.campaign.store import NewCharacter
 from meneur.errors import MeneurError, RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.text import is_digits
 from meneur.web import combat as fights
 from meneur.web.forms import (
     CharacterForm,
@@ -156,7 +157,7 @@ def whole(typed: str, low: int, high: int) -> int | None:
     text = typed.strip()
     if not text:
         return None
-    if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+    if not is_digits(text.lstrip("-")) or not low <= int(text) <= high:
         raise RuleError(
             N_("'{value}' is not a whole number from {low} to {high}."),
             value=typed[:20],
@@ -417,7 +418,7 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         if not await state.allow_roll(seat):  # an exchange is a roll: the same rate limit
             raise HTTPException(status_code=429)
         third = fields.get("third", "")
-        joined = (form.index, form.other, int(third) if third.isdigit() else -1)
+        joined = (form.index, form.other, int(third) if is_digits(third) else -1)
         systems = {
             str(c.get("system") or "")
             for i, c in enumerate(fights.normal(current)["combatants"])
