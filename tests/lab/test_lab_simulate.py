@@ -667,3 +667,22 @@ def test_obscur_and_legendes_simulations_take_the_bounds_of_their_rules(
     assert ok.status == 0, ok.err
     over = invoke(capsys, "--lang", "en", *args[:where], *args[where + 2 :], flag, str(bound + 1))
     assert over.status == 2 and f"to {bound}" in over.err and "Traceback" not in over.err
+
+
+def test_chunks_start_small_and_double_so_a_bar_can_move_early() -> None:
+    """One chunk of 100,000 heavy runs gave no bar and no Ctrl-C for half an hour: the
+    first chunk is small and each next one doubles, up to ``chunk``; the schedule is the
+    same on every machine, so a seed gives the same tally."""
+    from meneur.lab.simulate import FIRST_CHUNK, Tally
+
+    sizes: list[int] = []
+
+    def one(rng: np.random.Generator, n: int) -> Tally:
+        sizes.append(n)
+        return Tally(runs=n, counts={"six": int((rng.integers(1, 7, n) == 6).sum())})
+
+    first = run_chunks(1000, one, seed=5, chunk=300, progress=False)
+    assert FIRST_CHUNK == 64 and sizes == [64, 128, 256, 300, 252]
+    sizes.clear()
+    again = run_chunks(1000, one, seed=5, chunk=300, progress=False)
+    assert again.counts == first.counts and again.runs == 1000

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from cli_helpers import Result, invoke, recorded_bars
+from meneur.locale.numbers import fraction_text
 
 
 def run(capsys: pytest.CaptureFixture[str], command: str, **values: str) -> Result:
@@ -410,6 +411,27 @@ def test_odds_vs_builds_the_trajectories_of_needed_sides_under_one_bar(
     work = sum(chase.side_work(12, "needed")) + sum(chase.side_work(16, "needed"))
     assert bar.total == bar.done == work
     assert set(chase._SIDES) == {(12, 3, "needed"), (16, 4, "needed")}
+
+
+@pytest.mark.parametrize("policy", ["needed", "always"])
+def test_odds_of_one_test_report_every_level_to_its_bar(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], policy: str
+) -> None:
+    """T-6: ``needed`` at a high threshold keeps long polynomials to the last level (60
+    dice at threshold 1,000: 15 s, 45 s under ``--sixes all``), so ``odds tunnels``
+    gives it a bar as it gives ``always`` one; the bar is told all the work it was
+    promised, and the law is the one :func:`test_odds` gives without a bar."""
+    from meneur.systems.tunnels.odds import test_odds
+    from meneur.systems.tunnels.rules import TestParams
+
+    bars = recorded_bars(monkeypatch)
+    r = run(capsys, f"odds tunnels --dice 12 --threshold 40 --explode {policy} --json")
+    assert r.status == 0, r.err
+    (bar,) = bars
+    assert bar.done == bar.total > 1
+    law = test_odds(TestParams(12, 40, explode=policy))  # type: ignore[arg-type]
+    expected = law.p_where(lambda k: k[0] >= 40 and not k[2])
+    assert r.json()["exact"]["p_success"] == fraction_text(expected)
 
 
 def test_fight_odds_with_an_answer_of_tens_of_thousands_of_digits(

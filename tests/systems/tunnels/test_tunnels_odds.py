@@ -173,7 +173,20 @@ def test_T5_T6_the_whole_law_is_prepared_smallest_pool_first_with_its_work_repor
     prepared = test_odds(params)
     clear_caches()
     assert test_odds(params) == prepared
-    for policy in ("never", "needed"):  # a second or two at the bound: no bar
-        quiet = TestParams(dice=9, threshold=4, explode=policy)
-        prepare_whole_law(quiet, reported.append)
-        assert whole_law_work(quiet) == 0 and len(reported) == 3
+    quiet = TestParams(dice=9, threshold=4, explode="never")  # one batch: no bar
+    prepare_whole_law(quiet, reported.append)
+    assert whole_law_work(quiet) == 0 and len(reported) == 3
+
+
+def test_T6_the_needed_law_reports_each_level_of_pending_dice() -> None:
+    """T-6: ``needed`` keeps nothing between thresholds, so its law is built where it is
+    read, one report per level of pending dice (``whole_law_work``), and equals the law
+    :func:`test_odds` gives without reporting."""
+    from meneur.systems.tunnels.odds import reported_test_odds, whole_law_work
+
+    params = TestParams(dice=9, threshold=7, explode="needed", sixes="all")
+    reported: list[int] = []
+    law = reported_test_odds(params, reported.append)
+    assert reported == [1] * 9 and sum(reported) == whole_law_work(params)
+    clear_caches()
+    assert law == test_odds(params)

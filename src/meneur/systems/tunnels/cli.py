@@ -749,14 +749,13 @@ def _prepare_sides(params: OpposedParams) -> None:
 def _whole_law(params: TestParams) -> Dist[tuple[int, bool, bool]]:
     """The test's whole law, with a bar on standard error when it will take a while."""
     from meneur.lab.progress import LazyBar
-    from meneur.systems.tunnels.odds import prepare_whole_law, test_odds, whole_law_work
+    from meneur.systems.tunnels.odds import reported_test_odds, whole_law_work
 
     bar = LazyBar(whole_law_work(params), _("Exact odds"))
     try:
-        prepare_whole_law(params, bar.advance)
+        return reported_test_odds(params, bar.advance)
     finally:
         bar.stop()
-    return test_odds(params)
 
 
 def _visible(law: dict[int, Fraction]) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
