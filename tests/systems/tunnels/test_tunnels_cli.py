@@ -459,3 +459,34 @@ def test_fight_odds_with_an_answer_of_tens_of_thousands_of_digits(
     assert p + q == 1 and abs(float(p) - data["p_win"]) < 1e-12
     text = run(capsys, args)
     assert text.status == 0 and f"{float(p) * 100:.2f}".replace(".", ",") in text.out
+
+
+def test_T8_T10_a_fight_that_reaches_the_round_cap_is_shown_as_played(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """T-8/T-10: 60 dice a side roll three 1s nearly every exchange, so a fight of
+    Endurance 10,000 reaches the 1,000-round cap: every round is shown, the fight says it
+    stopped with both standing, and the command succeeds (it threw all away, exit 2)."""
+    args = "fight tunnels --dice 60 --endurance 10000 --vs-mr 60 --seed 1"
+    r = run(capsys, args + " --json")
+    assert r.status == 0, r.err
+    data = r.json()
+    assert data["finished"] is False and data["winner"] is None
+    counted = [round_ for round_ in data["rounds"] if not round_.get("rerolled")]
+    assert len(counted) == 1000 and data["a"]["endurance"] > 0
+    text = run(capsys, args)
+    assert text.status == 0 and "Arrêté après 1000 rounds" in text.out
+
+
+def test_T9_ties_that_never_break_show_the_last_exchange(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """T-9 option (ties rolled again): 60 dice a side that always explode both roll
+    three 1s (T-8) nearly every time; after 1,000 ties rolled again the last exchange is
+    shown as a tie, where the command failed and showed nothing."""
+    args = "oppose tunnels --dice 60 --vs 60 --explode always --reroll-ties --seed 1"
+    r = run(capsys, args + " --json")
+    assert r.status == 0, r.err
+    assert r.json()["ties_rerolled"] == 1000 and r.json()["winner"] is None
+    text = run(capsys, args)
+    assert text.status == 0 and "Toujours à égalité après 1001 échanges" in text.out

@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
 MAX_TIES = 1000
+"""Ties rolled again at most (``oppose --reroll-ties``, T-9 option): two sides of 40 dice
+or more that always explode roll three 1s nearly every time (T-8), so a tie may never
+break; the last one is then shown as a tie."""
 VISIBLE = 20_000
 """One in this many: the smallest chance the successes table gives a row of its own
 (0.005 %, printed 0,01)."""
@@ -539,10 +542,8 @@ def oppose_command(
         held = [HeldDice(source) for source in sources]
         ties = 0
         outcome = check.roll(params, held).outcome
-        while outcome.winner is None:
+        while outcome.winner is None and ties < MAX_TIES:  # the last tie is shown as one
             ties += 1
-            if ties >= MAX_TIES:
-                raise UsageError(N_("Still tied after {limit} exchanges."), limit=MAX_TIES)
             outcome = check.roll(params, held).outcome
         for source in {id(s): s for s in sources}.values():
             source.finish()
@@ -554,6 +555,14 @@ def oppose_command(
         if ties:
             console.print(
                 "[italic]" + _("Ties rolled again (option of T-9): {n}.").format(n=ties) + "[/]"
+            )
+        if outcome.winner is None and reroll_ties:  # large pools: three 1s on both sides
+            console.print(
+                "[italic]"
+                + _("Still tied after {limit} exchanges: the last one is shown.").format(
+                    limit=MAX_TIES + 1
+                )
+                + "[/]"
             )
         for label, side, test in (("a", params.a, outcome.a), ("b", params.b, outcome.b)):
             note = _mode_note(side.blessed, side.cursed)
@@ -979,7 +988,10 @@ def fight_command(
                     )
                 )
             console.print(f"{state(r.a)}  |  {state(r.b)}")
-        if result.winner is None:
+        if not result.finished:
+            stopped = _("Stopped after {n} rounds: both sides still stand.")
+            console.print("[bold]" + stopped.format(n=result.counted) + "[/]")
+        elif result.winner is None:
             console.print("[bold]" + _("Nobody wins.") + "[/]")
         else:
             winner = result.a if result.winner == "a" else result.b
