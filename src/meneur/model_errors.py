@@ -66,6 +66,17 @@ class Phrase:
         return format(str(self), spec)
 
 
+def refusal(message: str, /, **values: Any) -> ValueError:
+    """A validator's refusal in the user's words: ``raise refusal(N_("..."), name=x)``.
+
+    pydantic keeps the ``ValueError`` a validator raises; :func:`first_problem` finds
+    the :class:`Phrase` in it and translates it when shown, where a plain English
+    ``ValueError`` text reached French users as it was. Values are bounded (a hostile
+    name quoted back stays short).
+    """
+    return ValueError(Phrase(message, {key: _shown(value) for key, value in values.items()}))
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """The first thing a model refused: where (``ressources.vecu.current``) and why."""
@@ -86,6 +97,9 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
     first: dict[str, Any] = problems[0] if problems else {}
     where = ".".join(str(part) for part in tuple(first.get("loc", ()))[drop:]) or "-"
     kind = str(first.get("type", ""))
+    cause = (first.get("ctx") or {}).get("error")
+    if isinstance(cause, ValueError) and cause.args and isinstance(cause.args[0], Phrase):
+        return Problem(where[:80], cause.args[0])  # a validator's own words (refusal)
     message = (reasons or {}).get(kind) or _REASONS.get(kind)
     if message is None:
         text = str(first.get("msg", "")).removeprefix("Value error, ")

@@ -41,7 +41,10 @@ def has_markup(name: str) -> bool:
 def plain_name(name: str) -> str:
     """``name`` unchanged, or ``ValueError`` if it holds square brackets (pydantic models)."""
     if has_markup(name):
-        raise ValueError("a name cannot hold square brackets [ ]")
+        from meneur.locale import N_
+        from meneur.model_errors import refusal
+
+        raise refusal(N_("a name cannot hold square brackets [ ]"))
     return name
 
 

@@ -129,7 +129,7 @@ def test_a_fight_saves_endurance_of_a_stored_character(db_url: str, capsys: Caps
     ("args", "message"),
     [
         (["test", "krasses", "--character", "Zed", "--skill", "x", "--difficulty", "12"],
-         "tunnels"),
+         "personnage du jeu Tunnels, pas du jeu Krâsses"),
         (["test", "tunnels", "--character", "Nobody", "--trait", "Force", "--threshold", "1"],
          "Nobody"),
         (["test", "tunnels", "--character", "Zed", "--sheet", "zed.json", "--trait", "Force",

@@ -277,6 +277,7 @@ def stored_sheet(name: str, system: str) -> StoredSheet:
     """
     from meneur.campaign.errors import CampaignError
     from meneur.locale import N_
+    from meneur.systems.registry import find_system
 
     recording = current()
     info = recording.open_store().character(name)
@@ -284,8 +285,8 @@ def stored_sheet(name: str, system: str) -> StoredSheet:
         raise CampaignError(
             N_("{name} is a {system} character, not a {wanted} one."),
             name=info.name,
-            system=info.system,
-            wanted=system,
+            system=find_system(info.system).title,
+            wanted=find_system(system).title,
         )
     path = StoredSheet.of(info.name, info.system)
     recording.sheets.setdefault(info.name, path)

@@ -347,7 +347,7 @@ def test_unknown_trait_and_overdrawn_resource_leave_the_sheet(
         "--pay",
         "moral=6",
     )
-    assert "moral" in one_line_error(asked)
+    assert "Moral" in one_line_error(asked)
     assert isaure.read_bytes() == before
 
 

@@ -17,18 +17,19 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from meneur.errors import SheetError
 from meneur.files import read_sheet
 from meneur.locale import N_
-from meneur.model_errors import first_problem
+from meneur.model_errors import first_problem, refusal
 from meneur.text import fold, plain_name
 
 MAX_SCORE = 1000
 
 
-def _unique_names(names: list[str], what: str) -> None:
+def _unique_names(names: list[str], twice: str) -> None:
+    """Refuse a name given twice (accents and case ignored); ``twice`` is the message."""
     seen: set[str] = set()
     for name in names:
         folded = fold(name)
         if folded in seen:
-            raise ValueError(f"{what} {name!r} is listed twice")
+            raise refusal(twice, name=name)
         seen.add(folded)
 
 
@@ -72,25 +73,33 @@ class KrassesSheet(BaseModel):
     @field_validator("characteristics")
     @classmethod
     def _characteristics(cls, value: dict[str, int]) -> dict[str, int]:
-        _unique_names(list(value), "the characteristic")
+        _unique_names(list(value), N_("the characteristic '{name}' is listed twice"))
         for name, score in value.items():
             if not -MAX_SCORE <= score <= MAX_SCORE:
-                raise ValueError(f"the characteristic {name!r} is out of range")
+                raise refusal(
+                    N_("the characteristic '{name}' must be from -{limit} to {limit}"),
+                    name=name,
+                    limit=MAX_SCORE,
+                )
         return value
 
     @field_validator("skills")
     @classmethod
     def _skills(cls, value: dict[str, int]) -> dict[str, int]:
-        _unique_names(list(value), "the skill")
+        _unique_names(list(value), N_("the skill '{name}' is listed twice"))
         for name, level in value.items():
             if not 0 <= level <= MAX_SCORE:
-                raise ValueError(f"the level of {name!r} must be from 0 to {MAX_SCORE}")
+                raise refusal(
+                    N_("the level of '{name}' must be from 0 to {limit}"),
+                    name=name,
+                    limit=MAX_SCORE,
+                )
         return value
 
     @field_validator("advantages")
     @classmethod
     def _advantages(cls, value: list[Advantage]) -> list[Advantage]:
-        _unique_names([a.name for a in value], "the advantage")
+        _unique_names([a.name for a in value], N_("the advantage '{name}' is listed twice"))
         return value
 
 
@@ -117,7 +126,7 @@ def load_sheet(path: Path) -> KrassesSheet:
 def validated(data: dict[str, Any], path: str) -> KrassesSheet:
     """``data`` as a sheet, or one :class:`SheetError` naming ``path`` and the first fault."""
     try:
-        return KrassesSheet.model_validate(data)
+        return KrassesSheet.model_validate(data, strict=True)
     except ValidationError as error:
         problem = first_problem(error)
         raise SheetError(

@@ -20,7 +20,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from meneur.errors import SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
-from meneur.model_errors import first_problem
+from meneur.model_errors import first_problem, refusal
 from meneur.systems.legendes.rules import Effect, Level, OpposedParams, SceneKind, Wound
 from meneur.text import plain_name
 
@@ -56,7 +56,7 @@ class Opposition(_Model):
     @model_validator(mode="after")
     def _level_or_character(self) -> Opposition:
         if (self.level is None) != self.character:
-            raise ValueError("an opposition has a level, a character has none")
+            raise refusal(N_("an opposition has a level, a character has none"))
         return self
 
 
@@ -112,7 +112,7 @@ def load_hero(path: Path) -> Hero:
 def hero_from(raw: dict[str, Any], where: str) -> Hero:
     """``raw`` as a hero, or one :class:`SheetError` naming ``where`` and the first fault."""
     try:
-        return Hero.model_validate(raw)
+        return Hero.model_validate(raw, strict=True)
     except ValidationError as error:
         problem = first_problem(error)
         raise SheetError(

@@ -714,25 +714,22 @@ class RangedParams:
         ranged_modifier(self.speed, self.cover, self.distance)  # unknown names refused
 
 
-def _ranged_value(table: dict[str, int], name: str, what: str) -> int:
+def _ranged_value(table: dict[str, int], name: str, unknown: str) -> int:
+    """The dice a named speed, cover or distance removes; ``unknown`` is the whole
+    message for a name not in the table (one per word, each translated whole)."""
     for key, value in table.items():
         if fold(key) == fold(name):
             return value
-    raise UsageError(
-        N_("Unknown {what} '{name}' (known: {known})."),
-        what=what,
-        name=str(name)[:30],
-        known=", ".join(table),
-    )
+    raise UsageError(unknown, name=str(name)[:30], known=", ".join(table))
 
 
 def ranged_modifier(speed: str, cover: str, distance: str) -> int:
     """O-14: dice removed for the target's speed, cover and distance (table provisoire)."""
     table = combat_data().ranged
     return (
-        _ranged_value(table.speed, speed, "speed")
-        + _ranged_value(table.cover, cover, "cover")
-        + _ranged_value(table.distance, distance, "distance")
+        _ranged_value(table.speed, speed, N_("Unknown speed '{name}' (known: {known})."))
+        + _ranged_value(table.cover, cover, N_("Unknown cover '{name}' (known: {known})."))
+        + _ranged_value(table.distance, distance, N_("Unknown distance '{name}' (known: {known})."))
     )
 
 

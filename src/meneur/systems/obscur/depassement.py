@@ -252,12 +252,20 @@ def plan_payment(
         raise RuleError(N_("This table pays a Dépassement from one resource only (O-10 option)."))
     for name, value in points.items():
         if value < 0:
-            raise RuleError(N_("A payment cannot be negative ({name})."), name=name)
+            raise RuleError(N_("A payment cannot be negative ({name})."), name=_label(name))
         if value > available.get(name, 0):
             raise RuleError(
                 N_("The resource {name} would fall below 0: {value} asked, {have} left."),
-                name=name,
+                name=_label(name),
                 value=value,
                 have=available.get(name, 0),
             )
     return Payment(points)
+
+
+def _label(resource: str) -> str:
+    """``Vécu`` for ``vecu``: how the sheet and the text name a resource (read only for
+    a message, so the sheet's module loads only then)."""
+    from meneur.systems.obscur.sheet import RESOURCE_LABELS
+
+    return RESOURCE_LABELS.get(resource, resource)

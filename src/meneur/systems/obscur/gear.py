@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meneur.errors import SheetError
 from meneur.files import load_data
 from meneur.locale import N_
+from meneur.model_errors import refusal
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import fold
 
@@ -42,9 +43,9 @@ def _fraction(text: str) -> Fraction:
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"'{text}' is not a fraction such as 1/2") from None
+        raise refusal(N_("'{text}' is not a fraction such as 1/2"), text=text) from None
     if value < 0 or value > 5:
-        raise ValueError(f"'{text}' is out of range")
+        raise refusal(N_("'{text}' is out of range: a fraction from 0 to 5"), text=text)
     return value
 
 

@@ -96,19 +96,15 @@ def health_tables() -> HealthTables:
         raise sheet_error(error, "obscur/data/health_tables.toml") from None
 
 
-def level_of(table: dict[str, int], name: str, what: str) -> tuple[str, int]:
-    """A named level of the asphyxia or drowning table (case and accents ignored)."""
+def level_of(table: dict[str, int], name: str, unknown: str) -> tuple[str, int]:
+    """A named level of the asphyxia or drowning table (case and accents ignored);
+    ``unknown`` is the whole message for a name not in the table."""
     for key, value in table.items():
         if fold(key) == fold(name):
             return key, value
     if is_digits(name) and 1 <= int(name) <= 20:
         return name, int(name)
-    raise RuleError(
-        N_("Unknown {what} level '{name}' (known: {known}, or a difficulty 1-20)."),
-        what=what,
-        name=str(name)[:40],
-        known=", ".join(table),
-    )
+    raise RuleError(unknown, name=str(name)[:40], known=", ".join(table))
 
 
 # --- rolling ----------------------------------------------------------------------------
@@ -241,7 +237,11 @@ def asphyxia(
     cumulative malus. Once no die is left the character falls into a coma, recorded on
     the body even while Vie is above 0, and each later step is a round that costs HP equal
     to the threshold (armour and Résistance do not reduce it) until air returns."""
-    name, threshold = level_of(health_tables().asphyxia, level, "asphyxia")
+    name, threshold = level_of(
+        health_tables().asphyxia,
+        level,
+        N_("Unknown asphyxia level '{name}' (known: {known}, or a difficulty 1-20)."),
+    )
     steps: list[dict[str, Any]] = []
     rounds = 0
     for minute in range(1, minutes + 1):
@@ -279,7 +279,11 @@ def drowning(
 ) -> dict[str, Any]:
     """O-25: each minute without support, Agilité + Natation against the drowning table.
     Success: MR metres swum. Failure: an asphyxia minute (O-24) for lack of air."""
-    name, difficulty = level_of(health_tables().drowning, level, "drowning")
+    name, difficulty = level_of(
+        health_tables().drowning,
+        level,
+        N_("Unknown drowning level '{name}' (known: {known}, or a difficulty 1-20)."),
+    )
     air = max(health_tables().asphyxia, key=lambda k: health_tables().asphyxia[k])
     steps: list[dict[str, Any]] = []
     swum = 0

@@ -289,7 +289,7 @@ def check_against_catalog(sheet: ObscurSheet, known: Catalog, source: str) -> No
 
 def character_from(raw: dict[str, Any], source: str, path: Path | None = None) -> Character:
     try:
-        sheet = ObscurSheet.model_validate(raw)
+        sheet = ObscurSheet.model_validate(raw, strict=True)
     except ValidationError as error:
         raise sheet_error(error, source) from None
     known = catalog()

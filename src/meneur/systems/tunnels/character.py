@@ -18,7 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from meneur.errors import RuleError, SheetError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
-from meneur.model_errors import first_problem
+from meneur.model_errors import first_problem, refusal
 from meneur.rng import DiceSource
 from meneur.systems.base import FaceReader, Procedure
 from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
@@ -74,7 +74,7 @@ class Sheet(BaseModel):
     @classmethod
     def _system(cls, value: str) -> str:
         if value != "tunnels":
-            raise ValueError(f"a Tunnels sheet, not a {value!r} one")
+            raise refusal(N_("a Tunnels sheet, not a '{system}' one"), system=value)
         return value
 
     @field_validator("characteristics")
@@ -85,13 +85,13 @@ class Sheet(BaseModel):
             try:
                 trait = find_trait(name)
             except SheetError as error:
-                raise ValueError(str(error)) from error
+                raise refusal(error.message, **error.params) from error
             if not 0 <= score <= 100:
-                raise ValueError(f"{trait} must lie between 0 and 100")
+                raise refusal(N_("{trait} must lie between 0 and 100"), trait=trait)
             fixed[trait] = score
         missing = [t for t in TRAITS if t not in fixed]
         if missing:
-            raise ValueError("missing " + ", ".join(missing))
+            raise refusal(N_("missing {traits}"), traits=", ".join(missing))
         return {t: fixed[t] for t in TRAITS}
 
     def trait(self, name: str) -> tuple[str, int]:
@@ -161,7 +161,7 @@ def load(path: Path) -> Sheet:
 
 def from_dict(data: dict[str, Any], where: str) -> Sheet:
     try:
-        return Sheet.model_validate(data)
+        return Sheet.model_validate(data, strict=True)
     except ValidationError as error:
         problem = first_problem(error)
         raise SheetError(
