@@ -84,3 +84,35 @@ def test_a_validator_s_own_message_loses_pydantic_s_prefix_and_stays_short() -> 
 def test_a_caller_s_own_error_types_come_first() -> None:
     problem = first_problem(refusal(points=-1), {"greater_than_equal": N_("missing field")})
     assert str(problem.reason) == "champ manquant"
+
+
+@pytest.mark.parametrize(
+    ("raw", "french", "english"),
+    [
+        (
+            {"skills": {"Bagarre": 5000}},
+            "le niveau de « Bagarre » va de 0 à 1000",
+            "the level of 'Bagarre' must be from 0 to 1000",
+        ),
+        (
+            {"skills": {"Bagarre": 1, "bagarre": 2}},
+            "la compétence « bagarre » figure deux fois",
+            "the skill 'bagarre' is listed twice",
+        ),
+        ({"name": "[/]"}, "un nom ne peut pas contenir de crochets", "a name cannot hold"),
+    ],
+)
+def test_a_validator_s_refusal_is_translated_when_shown(
+    raw: dict[str, object], french: str, english: str
+) -> None:
+    """A sheet validator's own reason (``model_errors.refusal``) follows the reader's
+    language, as pydantic's own refusals do: it reached French users in English."""
+    from meneur.systems.krasses.sheet import validated
+
+    sheet = {"system": "krasses", "name": "Zoé", **raw}
+    with pytest.raises(SheetError) as caught:
+        validated(sheet, "zoe.json")
+    set_language("fr")
+    assert french in str(caught.value), str(caught.value)
+    set_language("en")
+    assert english in str(caught.value), str(caught.value)
