@@ -22,6 +22,9 @@ def test_json_and_toml_sheets(tmp_path: Path) -> None:
     [
         ("bad.json", "{oops", "JSON"),
         ("bad.toml", "= 3", "TOML"),
+        ("bad2.toml", "name = \n", r"n'est pas du TOML valide \(ligne 1, colonne 8\)\.$"),
+        ("nan.json", '{"points": NaN}', "contient NaN, que JSON n'admet pas"),
+        ("inf.json", '{"points": -Infinity}', "contient -Infinity"),
         ("list.json", "[1, 2]", "objet"),
         ("latin.json", b"\xff\xfe", "UTF-8"),
     ],
@@ -114,3 +117,15 @@ def test_a_sheet_nested_too_deeply_is_one_error(tmp_path: Path, name: str, conte
     (tmp_path / name).write_text(content, encoding="utf-8")
     with pytest.raises(SheetError, match=name):  # not a RecursionError
         read_sheet(tmp_path / name)
+
+
+def test_an_export_is_named_as_typed(tmp_path: Path) -> None:
+    """``verify <(cmd)`` named ``/dev/fd/63.json`` in its errors: an export is read as
+    JSON whatever its name, and named as the user typed it."""
+    from meneur.campaign.transfer import read_document
+
+    path = tmp_path / "log.toml"
+    path.write_text("{oops", encoding="utf-8")
+    with pytest.raises(SheetError) as caught:
+        read_document(path)
+    assert f"{path} n'est pas du JSON valide" in str(caught.value)

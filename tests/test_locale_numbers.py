@@ -73,3 +73,31 @@ def test_integers_and_fractions_of_any_length_are_written_whole() -> None:
     p = Fraction(huge, 2 * huge + 1)
     assert fraction_text(p) == ratio_text(p) == f"{digits}/{integer_text(2 * huge + 1)}"
     assert fraction_text(Fraction(3)) == "3" and ratio_text(Fraction(3)) == "3/1"
+
+
+def test_grouped_writes_thousands_as_each_language_does() -> None:
+    """« 30 737 991 jets par seconde » printed "30,737,991" in French, where the comma
+    is the decimal mark: French groups with a narrow no-break space."""
+    from meneur.locale import set_language
+    from meneur.locale.numbers import grouped
+
+    set_language("fr")
+    assert grouped(30_737_991) == "30\u202f737\u202f991" and grouped(999) == "999"
+    set_language("en")
+    assert grouped(30_737_991) == "30,737,991"
+    set_language("fr")
+
+
+def test_one_roll_is_singular_and_many_are_grouped(capsys: pytest.CaptureFixture[str]) -> None:
+    """A simulation of one roll says « 1 jet », not « 1 jets »; 20,000 read « 20 000 »."""
+    from cli_helpers import invoke
+
+    one = invoke(capsys, "simulate", "test", "tunnels", "--dice", "2", "--threshold", "1",
+                 "--runs", "1", "--seed", "1")  # fmt: skip
+    assert one.status == 0 and "\n1 jet :" in "\n" + one.out and "1 jets" not in one.out
+    many = invoke(capsys, "simulate", "test", "tunnels", "--dice", "2", "--threshold", "1",
+                  "--runs", "20000", "--seed", "1")  # fmt: skip
+    assert "20\u202f000 jets :" in many.out and "jets par seconde" in many.out
+    english = invoke(capsys, "--lang", "en", "simulate", "test", "tunnels", "--dice", "2",
+                     "--threshold", "1", "--runs", "1", "--seed", "1")  # fmt: skip
+    assert "1 roll:" in english.out and "1 rolls" not in english.out

@@ -109,12 +109,16 @@ def read_bounded(path: Path, limit: int, *, too_large: str, missing: str, folder
     return raw
 
 
-def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
+def parse_document(raw: bytes, path: Path, *, json_only: bool = False) -> dict[str, Any]:
+    """``raw`` read from ``path`` as an object of fields: TOML if the name ends in
+    ``.toml`` (unless ``json_only``: an export is JSON whatever its name), JSON
+    otherwise; ``path`` is named, as typed, in every error."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SheetError(N_("{path} is not UTF-8 text."), path=str(path)) from None
-    parse = _parse_toml if path.suffix.lower() == ".toml" else _parse_json
+    toml = path.suffix.lower() == ".toml" and not json_only
+    parse = _parse_toml if toml else _parse_json
     try:
         data = parse(text, path)
     except RecursionError:
@@ -129,8 +133,15 @@ def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
 def _parse_json(text: str, path: Path) -> Any:
     import json
 
-    try:
-        return json.loads(text)
+    def not_a_number(word: str) -> Any:
+        raise SheetError(
+            N_("{path} holds {word}, which JSON does not allow: give a number."),
+            path=str(path),
+            word=word,
+        )
+
+    try:  # NaN and Infinity: Python reads them, other programs refuse the file
+        return json.loads(text, parse_constant=not_a_number)
     except json.JSONDecodeError as error:
         raise SheetError(
             N_("{path} is not valid JSON (line {line}, column {column})."),
@@ -146,8 +157,17 @@ def _parse_toml(text: str, path: Path) -> Any:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
+        import re
+
+        # tomllib's reason is English; where it is, is not: say that, as for JSON
+        place = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+        if place is None:
+            raise SheetError(N_("{path} is not valid TOML."), path=str(path)) from None
         raise SheetError(
-            N_("{path} is not valid TOML: {reason}."), path=str(path), reason=str(error)
+            N_("{path} is not valid TOML (line {line}, column {column})."),
+            path=str(path),
+            line=int(place.group(1)),
+            column=int(place.group(2)),
         ) from None
 
 

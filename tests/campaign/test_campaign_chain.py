@@ -101,6 +101,7 @@ def log_of(entries: int = 5) -> dict[str, Any]:
         "format": "meneur-log",
         "version": 1,
         "sessions": [{"commitment": commitment_of(SEED), "seed": SEED.hex()}],
+        "head": {"seq": entries, "hash": previous} if entries else None,
         "entries": log,
     }
 
@@ -112,12 +113,25 @@ def rehash(document: dict[str, Any], start: int = 0) -> None:
     for entry in entries[start:]:
         entry["prev_hash"] = previous
         entry["hash"] = previous = entry_hash(previous, entry)
+    if entries and document.get("head"):  # a forger rewrites the recorded head too
+        document["head"] = {"seq": entries[-1]["seq"], "hash": previous}
 
 
 def test_an_untouched_log_verifies() -> None:
     report = verify_log(log_of())
     assert (report.entries, report.recomputed, report.physical) == (5, 4, 1)
     assert report.complete
+
+
+def test_a_file_without_its_head_is_not_called_complete() -> None:
+    """The export records the log's head; a file without it could have lost entries at
+    its end unseen (the last rolls cut and ``head`` deleted with them): it still
+    verifies, but is not called complete, and the report says why."""
+    document = log_of()
+    del document["head"]
+    del document["entries"][-1]
+    report = verify_log(document)
+    assert report.entries == 4 and not report.end_known and not report.complete
 
 
 def test_an_altered_face_names_its_entry() -> None:

@@ -165,6 +165,10 @@ class VerifyReport:
     missing: int = 0
     """Entries left out of the file (a player's copy without the rolls secret from them, or
     a filtered export), counted from the gaps in the sequence numbers."""
+    end_known: bool = True
+    """The file records the log's head (its last entry when exported): without it,
+    entries cut from the end of the file cannot be seen, so the file is not called
+    complete (``head`` deleted along with the last rolls hid them)."""
 
 
 def session_sources(
@@ -295,6 +299,7 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
         head = str(entry.get("hash"))
     after, complete = _after_last(document.get("head"), previous, complete)
     missing += after
+    end_known = "head" in document
     if complete:
         seen = {GENESIS, *(str(entry.get("hash")) for entry in entries)}
         for session in document.get("sessions", []):
@@ -309,13 +314,23 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
                 )
     by_session = session_sources(document.get("sessions", []), entries)
     return VerifyReport(
-        len(entries), recomputed, physical, unrevealed, complete, head, by_session, rooted, missing
+        len(entries),
+        recomputed,
+        physical,
+        unrevealed,
+        complete and end_known,
+        head,
+        by_session,
+        rooted,
+        missing,
+        end_known,
     )
 
 
 def _after_last(head: Any, last: Mapping[str, Any] | None, complete: bool) -> tuple[int, bool]:
     """(entries logged after the file's last one, whether the file is still complete),
-    from the log's ``head`` the export recorded (absent from older files: nothing known)."""
+    from the log's ``head`` the export recorded (absent: nothing known here, and
+    :attr:`VerifyReport.end_known` says so)."""
     if not isinstance(head, Mapping):
         return 0, complete
     seq, digest = head.get("seq"), head.get("hash")

@@ -69,7 +69,7 @@ def read_document(path: Path) -> dict[str, Any]:
         missing=N_("No file at {path}."),
         folder=N_("{path} is a folder, not a file."),
     )
-    return parse_document(raw, path.with_suffix(".json"))
+    return parse_document(raw, path, json_only=True)
 
 
 def _field_error(label: str, field: str, problem: str) -> SheetError:

@@ -231,9 +231,13 @@ def parse_state(text: str) -> dict[str, Any]:
     """``--state '{"vecu": 2}'``: a JSON object, at most 100,000 characters."""
     if len(text) > 100_000:
         raise typer.BadParameter(_("The state is limited to 100,000 characters."))
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
+
+    def not_a_number(word: str) -> None:
+        raise ValueError(word)
+
+    try:  # NaN and Infinity would make the export unreadable to other programs
+        value = json.loads(text, parse_constant=not_a_number)
+    except ValueError:  # JSONDecodeError included
         value = None
     if not isinstance(value, dict):
         raise typer.BadParameter(_("The state must be a JSON object such as '{\"vecu\": 2}'."))
@@ -617,7 +621,10 @@ StrictOpt = Annotated[
     bool,
     typer.Option(
         "--strict",
-        help=_("Fail when a game session holds a roll not drawn from its committed dice."),
+        help=_(
+            "Fail when a game session holds a roll not drawn from its committed dice, or "
+            "when the file does not record where the log ended."
+        ),
     ),
 ]
 
@@ -658,6 +665,7 @@ def verify_command(
                     "physical": report.physical,
                     "unrevealed": report.unrevealed,
                     "complete": report.complete,
+                    "end_known": report.end_known,
                     "missing": report.missing,
                     "head": report.head,
                     "sessions": [
@@ -669,6 +677,10 @@ def verify_command(
         )
     else:
         _print_report(report)
+    if strict and not report.end_known:
+        raise VerifyError(
+            N_("The file does not record where the log ended (no 'head'); --strict refuses it.")
+        )
     if bypassed:
         first = bypassed[0]
         raise VerifyError(
@@ -723,7 +735,14 @@ def _print_report(report: Any) -> None:
                 ),
             )
         )
-    if not report.complete and (not report.rooted or not report.missing):
+    if not report.end_known:
+        _print(
+            _(
+                "  The file does not record where the log ended (no 'head'): entries cut "
+                "from its end would not be seen. --strict refuses it."
+            )
+        )
+    elif not report.complete and (not report.rooted or not report.missing):
         _print(_("  This is part of a log (filtered): its first link is not checked."))
     if report.missing:
         _print(

@@ -16,7 +16,7 @@ import typer
 
 from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import LimitError, UsageError
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import ratio_text
 from meneur.systems.base import System
@@ -496,14 +496,18 @@ def simulate_cell(
         print_json(data)
         return
     from meneur.lab.render import print_ending
-    from meneur.locale.numbers import decimal, percent
+    from meneur.locale.numbers import decimal, grouped, percent
     from meneur.locale.numbers import exact as exact_text
 
     out = console()
     low, high = rate["interval_95"]
     out.print(
-        _("{runs} rolls: {measure} {rate} (95 % interval {low} to {high})").format(
-            runs=tally.runs,
+        ngettext(
+            "{runs} roll: {measure} {rate} (95 % interval {low} to {high})",
+            "{runs} rolls: {measure} {rate} (95 % interval {low} to {high})",
+            tally.runs,
+        ).format(
+            runs=grouped(tally.runs),
             measure=_(measures[0].label).lower(),
             rate=percent(rate["rate"], 2),
             low=percent(low, 2),
@@ -521,8 +525,11 @@ def simulate_cell(
         out.print(
             _("Chance spent: {mean} on average").format(mean=decimal(data["chance_spent_mean"]))
         )
+    speed = round(tally.runs / max(tally.seconds, 1e-9))
     out.print(
-        _("{rate} rolls per second").format(rate=f"{tally.runs / max(tally.seconds, 1e-9):,.0f}")
+        ngettext("{rate} roll per second", "{rate} rolls per second", speed).format(
+            rate=grouped(speed)
+        )
     )
     print_ending(out, tally.interrupted, None)  # (this command never named its plot file)
 

@@ -26,6 +26,13 @@ def decimal(value: float, digits: int = 2) -> str:
     return text if current_language() == "en" else text.replace(".", ",")
 
 
+def grouped(n: int) -> str:
+    """``30737991`` with its thousands apart: « 30 737 991 » in French (a narrow no-break
+    space, as French typography writes it), "30,737,991" in English."""
+    text = f"{n:,}"
+    return text if current_language() == "en" else text.replace(",", "\u202f")
+
+
 def percent(
     p: float | Fraction, digits: int = 2, *, signed: bool = False, symbol: bool = True
 ) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import exact, percent
 from meneur.text import literal
@@ -223,9 +223,11 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
     if step == "roll":
         if not all(pair["swept"] for pair in data["pairs"]):
             console.print(
-                _("Hero rolls {dice} dice: {faces}").format(
-                    dice=data["dice"], faces=dice_text(data["faces"])
-                )
+                ngettext(
+                    "Hero rolls {dice} die: {faces}",
+                    "Hero rolls {dice} dice: {faces}",
+                    data["dice"],
+                ).format(dice=data["dice"], faces=dice_text(data["faces"]))
             )
         for ally in data.get("allies", []):
             console.print(
@@ -252,9 +254,11 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
     elif step == "add":
         for o in data["added"]:
             console.print(
-                _("{name} joins the scene: {level}, {dice} dice.").format(
-                    name=o["name"], level=level_text(o), dice=o["dice"]
-                )
+                ngettext(
+                    "{name} joins the scene: {level}, {dice} die.",
+                    "{name} joins the scene: {level}, {dice} dice.",
+                    o["dice"],
+                ).format(name=o["name"], level=level_text(o), dice=o["dice"])
             )
     elif step in ("wound", "heal"):
         console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["wound"]])))

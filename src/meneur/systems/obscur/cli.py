@@ -28,7 +28,7 @@ from meneur.cli.params import (
     sheet_or_character,
 )
 from meneur.errors import RuleError, UsageError
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
@@ -563,7 +563,9 @@ def oppose_command(
             if side["pool"]["maluses"]:
                 name += f" ({pool_text(side['pool'])})"
             console.print(f"{name}: ", dice_text(side["faces"], p.scoring.values))
-            line = _("  {successes} successes").format(successes=side["successes"])
+            line = ngettext(
+                "  {successes} success", "  {successes} successes", side["successes"]
+            ).format(successes=side["successes"])
             if side["fumble"]:
                 line += "  " + _("Maladresse!")
             console.print(line)

@@ -26,7 +26,7 @@ from meneur.cli.params import (
     required_sheet,
 )
 from meneur.errors import RuleError, UsageError
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
 from meneur.text import is_digits
@@ -146,7 +146,8 @@ def _test_line(console: Console, label: str, test: dict[str, Any]) -> None:
     from meneur.systems.obscur.render import dice_text
 
     line = dice_text(test["faces"])
-    line.append(" → " + _("{n} successes").format(n=test["successes"]), style="bold")
+    won = ngettext("{n} success", "{n} successes", test["successes"])
+    line.append(" → " + won.format(n=test["successes"]), style="bold")
     if test["difficulty"]:
         verdict = _("Réussite") if test["passed"] else _("Échec")
         line.append(
@@ -451,7 +452,11 @@ def render_shot(console: Console, data: dict[str, Any]) -> None:
     if "shock" in shot:
         if "test" in shot["shock"]:
             _test_line(console, _("Résistance + Choc"), shot["shock"]["test"])
-        console.print("  " + _("shock malus: -{n} dice").format(n=shot["shock"]["malus"]))
+        malus = shot["shock"]["malus"]
+        console.print(
+            "  "
+            + ngettext("shock malus: -{n} die", "shock malus: -{n} dice", malus).format(n=malus)
+        )
     line = f"{data['target']['name']}: {_vie_text(shot['target'])}"
     if shot.get("target_fumbles"):
         line += "  " + _("+{n} Vécu (Maladresse).").format(n=shot["target_fumbles"])
@@ -577,13 +582,17 @@ def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) 
         "rounds": _("round limit"),
     }
     if out["winner"]:
-        line = _("{winner} wins ({end}) after {n} rounds.").format(
-            winner=names[out["winner"]], end=ends[out["end"]], n=out["rounds"]
-        )
+        line = ngettext(
+            "{winner} wins ({end}) after {n} round.",
+            "{winner} wins ({end}) after {n} rounds.",
+            out["rounds"],
+        ).format(winner=names[out["winner"]], end=ends[out["end"]], n=out["rounds"])
     else:
-        line = _("No winner ({end}) after {n} rounds.").format(
-            end=ends[out["end"]], n=out["rounds"]
-        )
+        line = ngettext(
+            "No winner ({end}) after {n} round.",
+            "No winner ({end}) after {n} rounds.",
+            out["rounds"],
+        ).format(end=ends[out["end"]], n=out["rounds"])
     console.print(line, style="bold green")
     for key in ("a", "b"):
         line = f"{names[key]}: {_vie_text(out[key])}"
@@ -883,7 +892,10 @@ def render_step(console: Console, data: dict[str, Any], title: str) -> None:
         numbers.append(_("HP lost: {n}").format(n=total))
     shocked = result.get("shock") if isinstance(result.get("shock"), dict) else result
     if "malus" in shocked and "base_malus" in shocked:
-        numbers.append(_("shock malus: -{n} dice").format(n=shocked["malus"]))
+        malus = shocked["malus"]
+        numbers.append(
+            ngettext("shock malus: -{n} die", "shock malus: -{n} dice", malus).format(n=malus)
+        )
     if numbers:
         console.print("  " + " · ".join(numbers), style="bold")
     if result.get("house_rule"):

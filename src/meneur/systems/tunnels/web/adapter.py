@@ -122,7 +122,11 @@ class TunnelsWeb(WebAdapter):
         return Fraction(weights.success, weights.total)
 
     def verdict(self, result: Mapping[str, Any]) -> Verdict:
-        detail = _("{successes} successes for {threshold} needed, margin {margin}").format(
+        detail = ngettext(
+            "{successes} success for {threshold} needed, margin {margin}",
+            "{successes} successes for {threshold} needed, margin {margin}",
+            result["successes"],
+        ).format(
             successes=result["successes"],
             threshold=result["threshold"],
             margin=signed(result["margin"]),
