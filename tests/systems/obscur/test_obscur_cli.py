@@ -497,3 +497,34 @@ def test_O9_oppose_without_the_other_side_names_its_real_option(
         invoke(capsys, "oppose", "obscur", "--dice", "3", "--vs", "2", "--vs-sheet", "x.json")
     )
     assert "--vs," in line and "--vs-dice" not in line
+
+
+def test_O8_O10_push_takes_every_pool_test_takes_and_refuses_what_test_refuses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """O-10: ``push`` refused 60 dice + 60 of modifier that ``test`` and ``odds`` roll;
+    O-8: a difficulty of -1 is refused as 0 is, citing the rule (it said « 0 à 200 »,
+    then 0 was refused as « au moins 1 »)."""
+    data = invoke(
+        capsys, "push", "obscur", "--dice", "60", "--modifier", "60", "--difficulty", "2",
+        "--points", "3", "--json",
+    ).json()  # fmt: skip
+    assert data["dice"] == 120 and data["best"]["p_success"] > 0.99
+    for command in ("test", "odds", "push"):
+        for difficulty in ("-1", "0"):
+            line = one_line_error(
+                invoke(
+                    capsys,
+                    command,
+                    "obscur",
+                    "--dice",
+                    "3",
+                    "--difficulty",
+                    difficulty,
+                    "--points",
+                    "3",
+                )  # fmt: skip
+                if command == "push"
+                else invoke(capsys, command, "obscur", "--dice", "3", "--difficulty", difficulty)
+            )
+            assert "au moins 1 Succès" in line and f"pas {difficulty}." in line, line

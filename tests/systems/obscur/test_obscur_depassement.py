@@ -355,17 +355,19 @@ def test_O10_reroll_hits_read_from_the_tail_equal_the_direct_count() -> None:
 
 
 def test_O10_the_advisor_reaches_every_pool_a_test_takes() -> None:
-    """O-10: the advisor weighs a pool up to ``TestParams.MAX_DICE`` plus the dice a
-    Dépassement buys (it stopped at 26): with no points its chance is the plain test's
-    (the successes' law, a separate engine), more points never lower it, and one die
-    more is refused."""
+    """O-10: the advisor weighs a pool up to ``MAX_POOL`` (a Potentiel d'Action of 60
+    with +60 of modifier, what ``test`` and ``odds`` take) plus the dice a Dépassement
+    buys (it stopped at 26, then at 60 + 3): with no points its chance is the plain
+    test's (the successes' law, a separate engine), more points never lower it, and one
+    die more is refused."""
     from meneur.errors import LimitError
     from meneur.systems.obscur.advisor import before_roll_value
     from meneur.systems.obscur.depassement import TIERS, extra_dice
     from meneur.systems.obscur.odds import successes_weights
-    from meneur.systems.obscur.rules import TestParams
+    from meneur.systems.obscur.rules import MAX_POOL, TestParams
 
-    most = TestParams.MAX_DICE + max(extra_dice(tier) for tier in TIERS)
+    most = MAX_POOL + max(extra_dice(tier) for tier in TIERS)
+    assert most == 123
     weights = successes_weights(most, Scoring.NORMAL)
     assert before_roll_value(most, Scoring.NORMAL, 0, 40, False) == Fraction(
         sum(weights[40:]), 6**most

@@ -35,7 +35,7 @@ from meneur.systems.obscur.depassement import (
     tier_cost,
 )
 from meneur.systems.obscur.odds import class_dist
-from meneur.systems.obscur.rules import TestParams
+from meneur.systems.obscur.rules import MAX_POOL
 from meneur.systems.obscur.scoring import Scoring
 
 MAX_POINTS = 30
@@ -163,7 +163,7 @@ def before_roll_value(
     if dice == 0:
         gain = best_gain(scoring, table.start, budget, counts_margin)
         return Fraction(int(gain >= difficulty))
-    most = TestParams.MAX_DICE + max(extra_dice(tier) for tier in TIERS)  # a pool, bought dice
+    most = MAX_POOL + max(extra_dice(tier) for tier in TIERS)  # a pool, bought dice
     if dice > most:
         raise LimitError(N_("The advisor handles up to {limit} dice."), limit=most)
     values = scoring.values
@@ -291,10 +291,13 @@ def advise_before(
     ``progress(1)`` after each way weighed: at 60 dice and 30 points the four take
     about two seconds, which a bar follows."""
     _check(points, difficulty)
-    if not 0 <= dice <= TestParams.MAX_DICE:
+    if not 0 <= dice <= MAX_POOL:
         raise LimitError(
-            N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."),
-            limit=TestParams.MAX_DICE,
+            N_(
+                "A test rolls 0 to {limit} dice (a Potentiel d'Action and its modifier), "
+                "not {dice}."
+            ),
+            limit=MAX_POOL,
             dice=dice,
         )
     options = []
@@ -340,10 +343,13 @@ def advise_after(
 ) -> list[Option]:
     """Every affordable post-roll plan with its exact success probability, best first."""
     _check(points, difficulty)
-    if len(faces) > TestParams.MAX_DICE + 3:
+    if len(faces) > MAX_POOL + max(extra_dice(tier) for tier in TIERS):  # with bought dice
         raise LimitError(
-            N_("A Potentiel d'Action has 0 to {limit} dice, not {dice}."),
-            limit=TestParams.MAX_DICE,
+            N_(
+                "A test rolls 0 to {limit} dice (a Potentiel d'Action and its modifier), "
+                "not {dice}."
+            ),
+            limit=MAX_POOL,
             dice=len(faces),
         )
     counts = tuple(faces.count(f) for f in range(1, 7))

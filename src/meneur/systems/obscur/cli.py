@@ -177,7 +177,13 @@ TraitOpt = Annotated[
     ),
 ]
 DifficultyOpt = Annotated[
-    int, _int_option("--difficulty", 0, 200, "D", _("Seuil de Réussite: successes needed."))
+    int,
+    typer.Option(  # below 1: refused by the rules themselves, citing O-8
+        "--difficulty",
+        parser=int_parser(None, 200),
+        metavar="D",
+        help=_("Seuil de Réussite: successes needed."),
+    ),
 ]
 ZeroSkillOpt = Annotated[
     bool,

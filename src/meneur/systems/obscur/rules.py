@@ -36,6 +36,10 @@ MALUS_NAMES = ("pain", "intemperies", "fatigue", "movement")
 
 MAX_DICE = 60
 """The one bound on dice (a pool, a modifier, a malus): read through ``TestParams.MAX_DICE``."""
+MAX_POOL = 2 * MAX_DICE
+"""The most dice a test rolls before a Dépassement's extra dice: a Potentiel d'Action of
+``MAX_DICE`` with a modifier of ``+MAX_DICE``. What ``test`` and ``odds`` accept, the
+advisor (``push``) accepts too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,18 +118,18 @@ class TestParams:
             raise LimitError(
                 N_("A modifier is between -{limit} and +{limit} dice."), limit=self.MAX_DICE
             )
-        if not 0 <= self.difficulty <= MAX_DIFFICULTY:
-            raise LimitError(
-                N_("A difficulty is 0 to {limit} successes, not {difficulty}."),
-                limit=MAX_DIFFICULTY,
-                difficulty=self.difficulty,
-            )
-        if self.difficulty < 1 and not self.tally:
+        if self.difficulty < 1 and not self.tally:  # first: -1 is refused as 0 is (O-8)
             raise RuleError(
                 N_(
                     "A difficulty is at least 1 success (O-8: « obtenir au moins 1 Succès »),"
                     " not {difficulty}."
                 ),
+                difficulty=self.difficulty,
+            )
+        if not 0 <= self.difficulty <= MAX_DIFFICULTY:
+            raise LimitError(
+                N_("A difficulty is 0 to {limit} successes, not {difficulty}."),
+                limit=MAX_DIFFICULTY,
                 difficulty=self.difficulty,
             )
         if self.automatic not in (None, "success", "failure"):
