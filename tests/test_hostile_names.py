@@ -87,3 +87,37 @@ def test_plain_name() -> None:
     assert plain_name("Zoé d'Arc") == "Zoé d'Arc" and not has_markup("Zoé (la) <b>")
     with pytest.raises(ValueError):
         plain_name("x[y")
+
+
+def test_one_name_length_everywhere(capsys: Capsys, tmp_path: Path) -> None:
+    """A name of 81 characters is refused in one line by every way in: Tunnels'
+    ``character new`` allowed 100 and crashed on its own sheet; the store says 80. A
+    name of exactly 80 is made and stored (``meneur.text.NAME_LENGTH``)."""
+    from meneur.errors import SheetError
+    from meneur.systems.krasses.sheet import validated
+    from meneur.systems.legendes.sheet import hero_from
+    from meneur.systems.obscur.sheet import character_from
+    from meneur.text import NAME_LENGTH
+
+    long = "a" * (NAME_LENGTH + 1)
+    for args in (
+        ("character", "new", "tunnels", long, "--seed", "1"),
+        ("character", "new", "tunnels", long, "--seed", "1", "--out", str(tmp_path / "t.json")),
+        ("character", "new", "krasses", "--name", long),
+    ):
+        result = invoke(capsys, *args)
+        assert result.status == 2 and "Traceback" not in result.err, result.err
+        assert "80" in result.err and len(result.err.strip().splitlines()) == 1
+    lyssia = json.loads((ROOT / "examples/legendes/lyssia.json").read_text())
+    isaure = json.loads((ROOT / "examples/obscur/isaure.json").read_text())
+    for load, raw in (
+        (lambda r: validated(r, "k"), {"system": "krasses", "name": long}),
+        (lambda r: hero_from(r, "l"), {**lyssia, "name": long}),
+        (lambda r: character_from(r, "o"), {**isaure, "name": long}),
+    ):
+        with pytest.raises(SheetError):
+            load(raw)
+    exact = "b" * NAME_LENGTH
+    made = invoke(capsys, "character", "new", "tunnels", exact, "--seed", "1", "--json")
+    assert made.status == 0, made.err
+    assert invoke(capsys, "character", "show", exact, "--json").json()["name"] == exact

@@ -29,6 +29,12 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+NAME_LENGTH = 80
+"""The longest name of a character or a campaign: in every system's sheet as in the
+campaign store (:mod:`meneur.campaign.names`), so a sheet that loads can be stored and a
+name the store refuses is refused with the same number everywhere."""
+
+
 MARKUP = frozenset("[]")
 """Characters a name may not hold: rich reads ``[...]`` in printed text as styles, so a
 name like ``[/]`` would break the output and ``[red]`` would restyle it."""

@@ -37,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from meneur.campaign.names import NAME_LENGTH
+from meneur.text import NAME_LENGTH
 
 
 def utcnow() -> datetime:

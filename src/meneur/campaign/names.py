@@ -12,9 +12,7 @@ import unicodedata
 
 from meneur.campaign.errors import CampaignError
 from meneur.locale import N_, gettext
-from meneur.text import fold
-
-NAME_LENGTH = 80
+from meneur.text import NAME_LENGTH, fold
 
 
 def clean_name(name: object, what: str) -> str:

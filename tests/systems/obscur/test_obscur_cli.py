@@ -510,21 +510,8 @@ def test_O8_O10_push_takes_every_pool_test_takes_and_refuses_what_test_refuses(
         "--points", "3", "--json",
     ).json()  # fmt: skip
     assert data["dice"] == 120 and data["best"]["p_success"] > 0.99
-    for command in ("test", "odds", "push"):
+    for command, extra in (("test", ()), ("odds", ()), ("push", ("--points", "3"))):
         for difficulty in ("-1", "0"):
-            line = one_line_error(
-                invoke(
-                    capsys,
-                    command,
-                    "obscur",
-                    "--dice",
-                    "3",
-                    "--difficulty",
-                    difficulty,
-                    "--points",
-                    "3",
-                )  # fmt: skip
-                if command == "push"
-                else invoke(capsys, command, "obscur", "--dice", "3", "--difficulty", difficulty)
-            )
+            args = (command, "obscur", "--dice", "3", "--difficulty", difficulty, *extra)
+            line = one_line_error(invoke(capsys, *args))
             assert "au moins 1 Succès" in line and f"pas {difficulty}." in line, line

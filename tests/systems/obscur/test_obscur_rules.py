@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from meneur.errors import LimitError
+from meneur.errors import LimitError, RuleError
 from meneur.odds import brute_force
 from meneur.systems.obscur.checks import OpposeCheck
 from meneur.systems.obscur.checks import TestCheck as Check
@@ -131,5 +131,9 @@ def test_O9_opposition_more_successes_wins_by_the_difference() -> None:
 def test_limits_are_clear_errors() -> None:
     with pytest.raises(LimitError):
         Params(10_000)
-    with pytest.raises(LimitError):
+    with pytest.raises(RuleError, match="O-8"):  # below 1: the rule, as for 0
         Params(3, difficulty=-1)
+    with pytest.raises(LimitError):
+        Params(3, difficulty=201)
+    with pytest.raises(LimitError):
+        Params(3, difficulty=-1, tally=True)  # a tally has no difficulty: 0 and no less

@@ -18,7 +18,7 @@ from meneur.errors import SheetError
 from meneur.files import read_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
-from meneur.text import fold, plain_name
+from meneur.text import NAME_LENGTH, fold, plain_name
 
 MAX_SCORE = 1000
 
@@ -64,7 +64,7 @@ class KrassesSheet(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     system: Literal["krasses"] = "krasses"
-    name: PlainName = Field(min_length=1, max_length=80)
+    name: PlainName = Field(min_length=1, max_length=NAME_LENGTH)
     characteristics: dict[str, int] = Field(default_factory=dict, max_length=50)
     skills: dict[str, int] = Field(default_factory=dict, max_length=200)
     advantages: list[Advantage] = Field(default_factory=list, max_length=100)

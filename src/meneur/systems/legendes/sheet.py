@@ -22,9 +22,9 @@ from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
 from meneur.systems.legendes.rules import Effect, Level, OpposedParams, SceneKind, Wound
-from meneur.text import plain_name
+from meneur.text import NAME_LENGTH, plain_name
 
-Name = Field(min_length=1, max_length=80)
+Name = Field(min_length=1, max_length=NAME_LENGTH)
 PlainName = Annotated[str, AfterValidator(plain_name)]
 """A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
 MAX_OPPOSITIONS = 200

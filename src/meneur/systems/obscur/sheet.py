@@ -44,7 +44,7 @@ from meneur.files import read_sheet, write_text_atomically
 from meneur.locale import N_
 from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
 from meneur.systems.obscur.validation import sheet_error
-from meneur.text import fold, plain_name
+from meneur.text import NAME_LENGTH, fold, plain_name
 
 MAX_TRAIT = 30
 MAX_RESOURCE = 100_000
@@ -121,7 +121,7 @@ class ObscurSheet(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
     system: Literal["obscur"] = "obscur"
-    name: PlainName = ""
+    name: PlainName = Field(default="", max_length=NAME_LENGTH)
     attributes: dict[str, Level] = Field(alias="caracteristiques")
     abilities: dict[str, Level] = Field(default_factory=dict, alias="capacites")
     knowledge: dict[str, Level] = Field(alias="connaissances")

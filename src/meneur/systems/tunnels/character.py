@@ -22,7 +22,7 @@ from meneur.model_errors import first_problem, refusal
 from meneur.rng import DiceSource
 from meneur.systems.base import FaceReader, Procedure
 from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
-from meneur.text import has_markup, plain_name
+from meneur.text import NAME_LENGTH, has_markup, plain_name
 
 
 def trait_from_face(face: int) -> int:
@@ -62,7 +62,7 @@ class Sheet(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     system: str = "tunnels"
-    name: PlainName = Field(min_length=1, max_length=100)
+    name: PlainName = Field(min_length=1, max_length=NAME_LENGTH)
     characteristics: dict[str, int]
     endurance: Pool
     mana: Pool
@@ -146,8 +146,12 @@ def create(name: str, source: DiceSource) -> Sheet:
 
 def check_name(name: str) -> str:
     cleaned = name.strip()
-    if not cleaned or len(cleaned) > 100:
-        raise SheetError(N_("A character's name has from 1 to 100 characters."))
+    if not cleaned or len(cleaned) > NAME_LENGTH:
+        raise SheetError(
+            N_("A character's name has from 1 to {limit} characters, not {length}."),
+            limit=NAME_LENGTH,
+            length=len(cleaned),
+        )
     if has_markup(cleaned):
         raise SheetError(N_("A character's name cannot hold square brackets [ ]."))
     return cleaned
