@@ -148,6 +148,14 @@ def test_compare_cli_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_path:
         ("table", "obscur", "--rows", "1..200", "--cols", "1..200"),
         ("compare", "krasses", "--variant", "naturals=off"),
         ("table", "tunnels", "--panels", "sideways"),
+        # these were read as something else: a default axis, or ±0 for 1 and -1
+        ("table", "krasses", "--rows", ""),
+        ("table", "krasses", "--panels", "x"),
+        ("table", "krasses", "--kind", "distribution", "--panels", "x"),
+        ("table", "tunnels", "--kind", "distribution", "--cols", " "),
+        ("table", "legendes", "--panels", "1,-1"),
+        ("compare", "tunnels", "--variant", "explode=never", "--variant", "explode=always",
+         "--panels", ""),
     ],
 )
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:

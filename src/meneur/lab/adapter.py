@@ -65,6 +65,7 @@ class Adapter(ABC):
         """:meth:`axes` for what works on the first panel named (one cell's exact law, a
         simulated cell, a sweep of cells): there, a panel that names nothing is an error
         (there is no first cell), said the same way by each of them."""
+        _not_empty(rows, columns, panels)
         panel_axis, row_axis, column_axis = self.axes(check, variant, rows, columns, panels)
         if not panel_axis.values:
             raise UsageError(N_("'{text}' names no value."), text=str(panels)[:40])
@@ -224,6 +225,7 @@ class Adapter(ABC):
         it pays (the same cells, in the same order, as computed here)."""
         check = self.check_name(check)
         variant = dict(variant or {})
+        _not_empty(rows, columns, panels)
         axes = self.axes(check, variant, rows, columns, panels)
         check_size(*axes)  # before any process starts
         if progress is not None and hasattr(progress, "total"):  # a LazyBar: the cells to do
@@ -297,3 +299,11 @@ def tails(weights: Mapping[int, int], thresholds: Sequence[Hashable], total: int
         index = min(max(t, 0), top + 1)
         out.append(Fraction(suffix[index], total))
     return out
+
+
+def _not_empty(rows: str | None, columns: str | None, panels: str | None) -> None:
+    """Refuse an axis typed empty (``--rows ''``): it fell back to the default axis, so
+    the table answered another question than the one asked."""
+    for flag, text in (("--rows", rows), ("--cols", columns), ("--panels", panels)):
+        if text is not None and not text.strip():
+            raise UsageError(N_("{flag} is empty: give values, or leave it out."), flag=flag)

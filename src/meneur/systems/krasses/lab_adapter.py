@@ -11,6 +11,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from meneur.errors import UsageError
 from meneur.lab.adapter import Adapter
 from meneur.lab.grid import Axis, Measure, parse_int_list
 from meneur.locale import N_
@@ -45,6 +46,10 @@ class KrassesAdapter(Adapter):
         from meneur.systems.krasses.rules import TestParams
 
         bound = TestParams.MAX_VALUE  # the rules' one bound on a bonus and a difficulty
+        if panels is not None:  # was ignored: a user thought they chose something
+            raise UsageError(
+                N_("A Krâsses table has one panel: --panels does not apply (rules: --variant).")
+            )
         panel_axis = Axis("panel", N_("Variant"), ("variant",), (_("normal"),))
         row_values = parse_int_list(rows or "0..15", -bound, bound, _("Bonus"))
         if check == "test":

@@ -11,6 +11,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from meneur.errors import UsageError
 from meneur.lab.adapter import Adapter
 from meneur.lab.grid import Axis, Measure, parse_int_list, parse_names
 from meneur.locale import N_
@@ -57,12 +58,13 @@ class LegendesAdapter(Adapter):
         panels: str | None,
     ) -> tuple[Axis, Axis, Axis]:
         modifiers: tuple[int, ...] = (0, 2, -2)
-        if panels:
-            modifiers = tuple(
-                m
-                for m in parse_int_list(panels.replace("+", ""), -2, 2, _("Circumstance"))
-                if m in (-2, 0, 2)
-            ) or (0,)
+        if panels is not None:
+            modifiers = parse_int_list(panels.replace("+", ""), -2, 2, _("Circumstance"))
+            for modifier in modifiers:
+                if modifier not in (-2, 0, 2):  # L-7: ±2 on the result, or nothing
+                    raise UsageError(
+                        N_("A circumstance is -2, 0 or +2 (L-7), not {value}."), value=modifier
+                    )
         panel_axis = Axis(
             "modifier",
             N_("Circumstance"),
