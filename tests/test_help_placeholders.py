@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from tests.cli_helpers import invoke
 
+from cli_helpers import invoke
 from meneur.cli.helpformat import PLACEHOLDERS
 
 ENGLISH = re.compile(
@@ -77,3 +77,13 @@ def test_no_option_shows_a_function_name_for_its_value(capsys: pytest.CaptureFix
             shown = invoke(capsys, "--lang", lang, *path, "--help")
             assert shown.status == 0, (path, shown.err)
             assert not re.findall(r"<\w+>", shown.out), (path, lang, shown.out)
+
+
+def test_no_argument_shows_its_python_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """An argument without a ``metavar`` read ``{name}`` or ``[sheet]`` in the usage line
+    (the function's parameter, never translated): every argument names what it takes in
+    capitals, translated with the others (``{NOM}``)."""
+    for path in _command_paths():
+        shown = invoke(capsys, "--lang", "fr", *path, "--help")
+        usage = shown.out.splitlines()[0]
+        assert not re.findall(r"[{\[][a-z_]+[}\]]", usage), (path, usage)

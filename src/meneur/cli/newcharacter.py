@@ -46,7 +46,7 @@ def from_file(system: str) -> Callable[..., None]:
     """The ``character new SYSTEM NAME --from FILE`` command of ``system``."""
 
     def command(
-        name: Annotated[str, typer.Argument(help=_("The character's name."))],
+        name: Annotated[str, typer.Argument(metavar="NAME", help=_("The character's name."))],
         source: Annotated[
             Path,
             typer.Option("--from", metavar="FILE", help=_("The character's sheet (JSON or TOML).")),

@@ -400,7 +400,10 @@ def aid_command(
 
 SheetArg = Annotated[
     Path | None,
-    typer.Argument(help=_("The hero sheet (JSON), updated in place (or --character NAME).")),
+    typer.Argument(
+        metavar="SHEET",
+        help=_("The hero sheet (JSON), updated in place (or --character NAME)."),
+    ),
 ]
 
 
@@ -472,7 +475,9 @@ def scene_add(
     sheet: SheetArg = None,
     name: Annotated[
         str | None,
-        typer.Argument(help=_("The opposition's name (the only argument with --character).")),
+        typer.Argument(
+            metavar="NAME", help=_("The opposition's name (the only argument with --character).")
+        ),
     ] = None,
     stored: CharacterArg = None,
     group: GroupOpt = False,

@@ -1061,7 +1061,7 @@ def _fight_odds(params: FightParams, *, as_json: bool, note: str | None = None) 
 
 
 def character_new_command(
-    name: Annotated[str, typer.Argument(help=_("The character's name."))],
+    name: Annotated[str, typer.Argument(metavar="NAME", help=_("The character's name."))],
     seed: Seed = None,
     faces: FacesArg = None,
     out: Annotated[
