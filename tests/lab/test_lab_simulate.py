@@ -686,3 +686,21 @@ def test_chunks_start_small_and_double_so_a_bar_can_move_early() -> None:
     sizes.clear()
     again = run_chunks(1000, one, seed=5, chunk=300, progress=False)
     assert again.counts == first.counts and again.runs == 1000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--row", "1..3", "--col", "1"),
+        ("--row", "2", "--col", "1,2"),
+        ("--row", "2", "--col", "1", "--panel", "normal/never,blessed/never"),
+    ],
+)
+def test_simulating_one_cell_refuses_several(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    """``simulate test`` simulated the first of ``--row 1..3`` and said nothing: one cell
+    is one row, one column, one panel (a sweep takes several)."""
+    system = "tunnels" if "--panel" in args else "obscur"
+    result = invoke(capsys, "simulate", "test", system, *args, "--runs", "100")
+    assert result.status == 2 and "simulate sweep" in result.err, result.err

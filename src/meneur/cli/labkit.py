@@ -445,6 +445,18 @@ def simulate_cell(
         check_path(plot)
     name = adapter.check_name(cell.check)
     panels, rows, columns = adapter.named_axes(name, chosen, cell.rows, cell.cols, cell.panel)
+    for flag, axis, typed in (
+        ("--row", rows, cell.rows),
+        ("--col", columns, cell.cols),
+        ("--panel", panels, cell.panel),
+    ):
+        if typed is not None and len(axis.values) > 1:  # only the first was simulated
+            raise UsageError(
+                N_("One cell is simulated: {flag} names {count} values (meneur simulate sweep "
+                   "takes several)."),
+                flag=flag,
+                count=len(axis.values),
+            )  # fmt: skip
     at = (panels.values[0], rows.values[0], columns.values[0])
     from meneur.lab.simulate import cell_chunk, run_chunks
 

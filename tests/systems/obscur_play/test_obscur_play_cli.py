@@ -101,6 +101,28 @@ def test_O31_bad_input_fight(capsys: pytest.CaptureFixture[str], sheets: Path) -
     one_line_error(fight(capsys, sheets, "--rounds", "100000"))
 
 
+@pytest.mark.parametrize(
+    ("extra", "flag"),
+    [
+        (("--shoot", "--rounds", "3"), "--rounds"),
+        (("--shoot", "--strategy-a", "offensive"), "--strategy-a"),
+        (("--shoot", "--opponents-b", "2"), "--opponents-b"),
+        (("--aim", "2",), "--aim"),
+        (("--dodge",), "--dodge"),
+        (("--cover", "partielle"), "--cover"),
+    ],
+)  # fmt: skip
+def test_O14_O12_a_shot_and_a_melee_refuse_each_other_s_options(
+    capsys: pytest.CaptureFixture[str], sheets: Path, extra: tuple[str, ...], flag: str
+) -> None:
+    """O-14 (a shot) and O-12 (a melee) read different options: a shot ignored
+    ``--rounds`` and the strategies, a melee the shot's aim and cover, silently."""
+    before = (sheets / "garance.toml").read_bytes()
+    line = one_line_error(fight(capsys, sheets, "--seed", "1", "--save", *extra))
+    assert flag in line
+    assert (sheets / "garance.toml").read_bytes() == before
+
+
 def test_O37_survive_party_and_bad_input(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
     """O-35..O-39 through the CLI; a milieu factor of 4 and a party of zero are refused."""
     party = [

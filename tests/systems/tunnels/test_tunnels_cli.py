@@ -146,6 +146,30 @@ def test_T13_spell_spends_mana_on_the_sheet(
     assert json.loads(path.read_text(encoding="utf-8"))["mana"]["current"] == 4
 
 
+def test_T13_a_spell_and_another_trait_are_refused_not_ignored(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """T-13: a spell is cast with its own trait; ``--trait Force`` beside it was ignored
+    (the spell's trait rolled, Mana spent): refused, the sheet untouched. The spell's own
+    trait, typed as players type it, is accepted."""
+    path = new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6")
+    before = path.read_bytes()
+    r = run(capsys, "test tunnels --sheet {path} --spell Flammèche --trait Force", path=str(path))
+    assert r.status == 2 and "--trait Force" in r.err and path.read_bytes() == before
+    own = run(
+        capsys,
+        "test tunnels --sheet {path} --spell Flammèche --trait intelligence --seed 2 --json",
+        path=str(path),
+    )
+    assert own.status == 0, own.err
+
+
+def test_T9_an_opposition_has_no_threshold(capsys: pytest.CaptureFixture[str]) -> None:
+    """T-9: who wins reads no threshold; ``odds --vs`` ignored ``--threshold``."""
+    r = run(capsys, "odds tunnels --dice 3 --vs 2 --threshold 2")
+    assert r.status == 2 and "T-9" in r.err and "--threshold" in r.err
+
+
 def test_T12_chance_from_the_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6")
     r = run(

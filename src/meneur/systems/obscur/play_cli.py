@@ -267,6 +267,26 @@ def fight_command(
     a = required_sheet(a, stored_a, "obscur", "--a/--a-character")
     b = required_sheet(b, stored_b, "obscur", "--b/--b-character")
     save = save or stored_a is not None or stored_b is not None  # stored: always kept
+    melee = {
+        "--strategy-a": strategy_a is not None,
+        "--strategy-b": strategy_b is not None,
+        "--impress": impress is not None,
+        "--sheathed": sheathed is not None,
+        "--special-a": special_a is not None,
+        "--special-b": special_b is not None,
+        "--opponents-a": opponents_a != 1,
+        "--opponents-b": opponents_b != 1,
+        "--rounds": rounds is not None,
+    }
+    ranged = {
+        "--speed": speed != "immobile",
+        "--cover": cover != "aucune",
+        "--distance": distance != "courte",
+        "--aim": aim != 0,
+        "--gardien-only": gardien_only,
+        "--dodge": dodge,
+    }
+    _one_kind_of_fight(shoot, melee, ranged)
     if shoot:
         shot = ShotOptions(speed, cover, distance, aim, gardien_only, dodge)
         _shoot(a, b, shot, save, faces, vs_faces, seed, as_json)
@@ -358,6 +378,18 @@ class ShotOptions:
     aim: int
     gardien_only: bool
     dodge: bool
+
+
+def _one_kind_of_fight(shoot: bool, melee: dict[str, bool], ranged: dict[str, bool]) -> None:
+    """Refuse an option the chosen kind of fight does not read: a shot ignored
+    ``--rounds`` and the strategies, a melee the shot's speed, cover and aim, silently."""
+    unread = [flag for flag, given in (melee if shoot else ranged).items() if given]
+    if unread and shoot:
+        raise UsageError(
+            N_("{flag} is for a melee; one shot (--shoot) does not read it."), flag=unread[0]
+        )
+    if unread:
+        raise UsageError(N_("{flag} is for a shot: add --shoot, or leave it out."), flag=unread[0])
 
 
 def _shoot(

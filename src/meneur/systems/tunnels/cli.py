@@ -383,10 +383,17 @@ def test_command(
     if spell is not None:
         if loaded is None:
             raise UsageError(N_("Casting a spell needs --sheet."))
-        from meneur.systems.tunnels.data import find_spell, spells
+        from meneur.systems.tunnels.data import find_spell, find_trait, spells
         from meneur.systems.tunnels.magic import spend_mana
 
         chosen_spell = find_spell(spell)
+        if trait is not None and find_trait(trait) != chosen_spell.trait:
+            raise UsageError(
+                N_("The spell {spell} is cast with {own}: leave out --trait {trait}."),
+                spell=chosen_spell.name,
+                own=chosen_spell.trait,
+                trait=trait[:40],
+            )  # (it was ignored: the spell's own trait was rolled)
         trait = chosen_spell.trait
         if threshold is None:
             threshold = chosen_spell.threshold
@@ -628,6 +635,8 @@ def odds_command(
     policy = check_policy(explode)
     rule: SixesRule = "all" if sixes == "all" else "batch"
     if vs is not None:
+        if threshold is not None:  # it was ignored: who wins reads no threshold (T-9)
+            raise UsageError(N_("An opposition has no threshold (T-9): leave out --threshold."))
         oparams = OpposedParams(
             Side(dice, blessed=blessed, cursed=cursed, explode=policy),
             Side(vs, explode=policy),
