@@ -67,6 +67,22 @@ def test_L1_domain_dice_variant() -> None:
     assert result.b.headline(0, row, 0) == Fraction(15, 36)
 
 
+def test_L1_a_negative_number_of_dice_is_refused_not_made_positive() -> None:
+    """L-1: ``legendary=-1`` read as 1 (folding a name drops its hyphens); a number keeps
+    its sign and is refused, "+2" and "02" read as 2."""
+    from meneur.errors import UsageError
+
+    legendes = adapter("legendes")
+    for typed in ("-1", "--2", "-0x"):
+        with pytest.raises(UsageError):
+            legendes.parse_variant(f"legendary={typed}")
+    assert legendes.parse_variant("legendary=+2,secondary=02") == {
+        "legendary": "2",
+        "secondary": "2",
+    }
+    assert legendes.parse_variant("motivation=YES") == {"motivation": "yes"}  # names fold
+
+
 def test_T6_compare_policies_aligns_panels() -> None:
     """T-6: never against always; the default variant takes the same panels."""
     result = compare_grids(adapter("tunnels"), "", "explode=always", "test", "1..3", "1..3")

@@ -19,7 +19,7 @@ from typing import Any
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
 from meneur.locale.numbers import ratio_text
-from meneur.text import fold
+from meneur.text import fold, is_digits
 
 MAX_CELLS = 40_000
 """The most cells one table may hold (a guard: a typo must not start an hour of work).
@@ -306,7 +306,14 @@ def parse_variant(text: str, options: Mapping[str, Sequence[str]]) -> dict[str, 
         if not part.strip():
             continue
         key, sep, value = part.partition("=")
-        key, value = fold(key.strip()), fold(value.strip())
+        key, value = fold(key.strip()), value.strip()
+        # a name folds (accents, case); a number keeps its sign (fold dropped the minus
+        # of legendary=-1, which then read as 1)
+        digits = value.lstrip("+-")
+        if is_digits(digits) and len(digits) <= 6:  # "+2" and "02" are 2; "--2" nothing
+            value = str(int(value)) if len(value) - len(digits) <= 1 else value
+        else:
+            value = fold(value)
         if not sep or key not in options:
             raise UsageError(
                 N_("Unknown variant '{text}': write OPTION=VALUE with OPTION among {known}."),
@@ -318,7 +325,7 @@ def parse_variant(text: str, options: Mapping[str, Sequence[str]]) -> dict[str, 
                 N_("Variant {option}: unknown value '{value}'; choose among {known}."),
                 option=key,
                 value=value[:40],
-                known=", ".join(options[key]),
+                known=", ".join(dict.fromkeys(options[key])),  # the default comes first
             )
         chosen[key] = value
     return chosen
