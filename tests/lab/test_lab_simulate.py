@@ -704,3 +704,25 @@ def test_simulating_one_cell_refuses_several(
     system = "tunnels" if "--panel" in args else "obscur"
     result = invoke(capsys, "simulate", "test", system, *args, "--runs", "100")
     assert result.status == 2 and "simulate sweep" in result.err, result.err
+
+
+def test_play_and_lab_read_the_same_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    """One bound per parameter for play and lab: Chance spent (T-12) 0..100 in both
+    (the lab stopped at 30 and 20), a threshold by number or named level (the lab
+    refused « moyenne »), an Obscur fight's rounds 1..200 in both (the lab took 1,000)."""
+
+    ok = invoke(capsys, "simulate", "policy", "tunnels", "--dice", "3", "--threshold",
+                "moyenne", "--points", "100", "--runs", "200", "--seed", "1", "--json")  # fmt: skip
+    assert ok.status == 0, ok.err
+    for args in (
+        ("simulate", "policy", "tunnels", "--dice", "3", "--threshold", "2", "--points", "101"),
+        ("test", "tunnels", "--dice", "3", "--threshold", "2", "--chance", "101"),
+        ("simulate", "test", "tunnels", "--row", "3", "--col", "2", "--chance", "101"),
+    ):
+        refused = invoke(capsys, *args)
+        assert refused.status == 2 and "100" in refused.err, (args, refused.err)
+    examples = Path(__file__).resolve().parents[2] / "examples" / "obscur"
+    for args in (("simulate", "fight", "obscur"), ("fight", "obscur")):
+        sheets = [str(examples / "garance.toml"), str(examples / "corbeau.toml")]
+        refused = invoke(capsys, *args, "--a", sheets[0], "--b", sheets[1], "--rounds", "201")
+        assert refused.status == 2 and "200" in refused.err, (args, refused.err)

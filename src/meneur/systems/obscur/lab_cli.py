@@ -36,11 +36,12 @@ from meneur.cli.labkit import (
     sweep,
     sweep_cells,
 )
-from meneur.cli.params import Json, Seed, int_parser, parse_int
+from meneur.cli.params import Json, Seed, parse_int
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups, System
+from meneur.systems.obscur.play_cli import fight_rounds
 from meneur.text import fold
 
 
@@ -115,7 +116,7 @@ def fight_command(
             "--max-rounds",
             "--rounds",
             metavar="N",
-            parser=int_parser(1, 1000),
+            parser=fight_rounds,
             help=_("Stop a fight after this many rounds (default: the rule data's limit)."),
         ),
     ] = None,

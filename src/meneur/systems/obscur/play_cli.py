@@ -166,6 +166,15 @@ def _test_line(console: Console, label: str, test: dict[str, Any]) -> None:
 # --- fight ------------------------------------------------------------------------------
 
 
+def fight_rounds(text: str) -> int:
+    """A fight's round limit, up to the rules' one bound (``combat.MAX_ROUNDS``), in play
+    and in the lab alike (the lab took 1,000 where play took 200); read when parsed."""
+    from meneur.cli.params import parse_int
+    from meneur.systems.obscur.combat import MAX_ROUNDS
+
+    return parse_int(text, low=1, high=MAX_ROUNDS)
+
+
 def fight_command(
     a: SheetA = None,
     b: SheetB = None,
@@ -216,7 +225,8 @@ def fight_command(
         ),
     ] = 1,
     rounds: Annotated[
-        int | None, _int_option("--rounds", 1, 200, "N", _("Stop after N rounds."))
+        int | None,
+        typer.Option("--rounds", parser=fight_rounds, metavar="N", help=_("Stop after N rounds.")),
     ] = None,
     shoot: Annotated[
         bool,

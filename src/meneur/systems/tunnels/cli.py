@@ -142,10 +142,14 @@ def pool(text: str) -> int:
 
 
 def successes(text: str) -> int:
-    """A number of successes needed, up to ``TestParams.MAX_THRESHOLD`` (read when parsed)."""
-    from meneur.systems.tunnels.rules import TestParams
+    """Successes needed: a number up to ``TestParams.MAX_THRESHOLD`` or a named level
+    (``moyenne``), read as ``--threshold`` is everywhere (the lab refused the names)."""
+    return meneur_parser(_threshold)(text)
 
-    return parse_int(text, low=1, high=TestParams.MAX_THRESHOLD)
+
+MAX_CHANCE_SPENT = 100
+"""The most Chance one roll may spend (T-12), in play (``--chance``) and in the lab's
+policies (``--points``, which stopped at 30)."""
 
 
 def endurance(text: str) -> int:
@@ -354,7 +358,7 @@ def test_command(
         int,
         _number_option(
             "--chance",
-            int_parser(0, 100),
+            int_parser(0, MAX_CHANCE_SPENT),
             _("Spend up to N Chance on a failed test: each rerolls a failed die (T-12)."),
         ),
     ] = 0,

@@ -49,6 +49,7 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
 from meneur.systems.tunnels.cli import (  # the same flags and bounds as meneur test tunnels
+    MAX_CHANCE_SPENT,
     Blessed,
     Cursed,
     endurance,
@@ -211,10 +212,15 @@ def policy_command(
     ] = None,
     threshold: Annotated[
         int | None,
-        typer.Option("--threshold", metavar="N", parser=successes, help=_("Successes needed.")),
+        typer.Option(
+            "--threshold",
+            metavar="T",
+            parser=successes,
+            help=_("Successes needed (the niveau): a number, or a level such as moyenne."),
+        ),
     ] = None,
     points: Annotated[
-        int, count_option("--points", 0, 30, _("The Chance points to spend (T-12)."))
+        int, count_option("--points", 0, MAX_CHANCE_SPENT, _("The Chance points to spend (T-12)."))
     ] = 1,
     explode: Annotated[
         str,
@@ -355,9 +361,9 @@ def test_command(
         int | None,
         typer.Option(
             "--threshold",
-            metavar="N",
+            metavar="T",
             parser=successes,
-            help=_("Successes needed (Tunnels)."),
+            help=_("Successes needed (the niveau): a number, or a level such as moyenne."),
         ),
     ] = None,
     blessed: Blessed = False,
@@ -379,7 +385,7 @@ def test_command(
         count_option(
             "--chance",
             0,
-            20,
+            MAX_CHANCE_SPENT,
             _("Tunnels: Chance points spent automatically on a failed test (T-12)."),
         ),
     ] = 0,
