@@ -16,6 +16,7 @@ import pytest
 from cli_helpers import Result, invoke
 from meneur.errors import SheetError
 from meneur.files import check_writable
+from meneur.locale import set_language
 
 Capsys = pytest.CaptureFixture[str]
 TOO_LONG = "x" * 300 + ".json"  # over the 255 bytes a file name may take
@@ -35,17 +36,23 @@ def one_line(result: Result, *said: str) -> None:
 
 def unwritable(tmp_path: Path) -> list[tuple[Path, str]]:
     return [
-        (tmp_path / "missing" / "sheet.json", "No such file or directory"),
-        (tmp_path / TOO_LONG, "File name too long"),
+        # the system's reason in the user's words (strerror is English: files.os_reason)
+        (tmp_path / "missing" / "sheet.json", "no such file or folder"),
+        (tmp_path / TOO_LONG, "the name is too long"),
     ]
 
 
 def test_check_writable_leaves_nothing_behind(tmp_path: Path) -> None:
     check_writable(tmp_path / "sheet.json")
     assert list(tmp_path.iterdir()) == []
-    for path, reason in unwritable(tmp_path):
-        with pytest.raises(SheetError, match=reason):
+    french = ["fichier ou dossier introuvable", "le nom est trop long"]
+    for (path, reason), translated in zip(unwritable(tmp_path), french, strict=True):
+        with pytest.raises(SheetError) as caught:
             check_writable(path)
+        assert translated in str(caught.value)  # the tests' language is French
+        set_language("en")
+        assert reason in str(caught.value)  # translated when shown, not when raised
+        set_language("fr")
 
 
 @pytest.mark.parametrize("system", ["tunnels", "krasses"])
@@ -71,10 +78,10 @@ def test_a_plot_that_cannot_be_written_is_refused_before_the_work(
         capsys, "--lang", "en", "odds", "tunnels", "--dice", "3", "--threshold", "2",
         "--plot", str(target),
     )  # fmt: skip
-    one_line(drawn, "Cannot write", "File name too long")
+    one_line(drawn, "Cannot write", "the name is too long")
     from meneur.lab.plot import check_path
 
-    with pytest.raises(SheetError, match="File name too long"):  # checked before the work
+    with pytest.raises(SheetError, match="the name is too long"):  # checked before the work
         check_path(target)
     assert not [path for path in tmp_path.iterdir() if ".png" in path.name]
 
@@ -93,3 +100,11 @@ def test_character_new_out_a_folder_stores_nothing(
     listed = invoke(capsys, "--lang", "en", "character", "list", "--json")
     assert "Pip" not in listed.out
     assert list(folder.iterdir()) == []
+
+
+def test_out_empty_is_the_current_folder_and_stores_nothing(capsys: Capsys) -> None:
+    """``--out ""`` is the current folder: « Impossible d'écrire . : Device or resource
+    busy » became a clear line, in French, and the export wrote nothing."""
+    made = invoke(capsys, "character", "new", "tunnels", "Zed", "--seed", "3")
+    assert made.status == 0, made.err
+    one_line(invoke(capsys, "character", "export", "Zed", "--out", ""), "est un dossier")

@@ -14,6 +14,7 @@ reading no file does not pay for them at start-up.
 
 from __future__ import annotations
 
+import errno
 import os
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 
 from meneur.errors import SheetError
 from meneur.locale import N_
+from meneur.model_errors import Phrase
 
 MAX_SHEET_BYTES = 1_000_000
 
@@ -83,7 +85,7 @@ def read_bounded(path: Path, limit: int, *, too_large: str, missing: str, folder
         raise SheetError(folder, path=str(path)) from None
     except OSError as error:
         raise SheetError(
-            N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
+            N_("Cannot read {path}: {reason}."), path=str(path), reason=os_reason(error)
         ) from None
     mode = os.fstat(descriptor).st_mode
     if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a folder, a device, a socket
@@ -102,7 +104,7 @@ def read_bounded(path: Path, limit: int, *, too_large: str, missing: str, folder
             raw = handle.read(limit + 1)
         except OSError as error:
             raise SheetError(
-                N_("Cannot read {path}: {reason}."), path=str(path), reason=error.strerror
+                N_("Cannot read {path}: {reason}."), path=str(path), reason=os_reason(error)
             ) from None
     if len(raw) > limit:
         raise SheetError(too_large, path=str(path), limit=limit)
@@ -207,6 +209,8 @@ def write_text_atomically(path: Path, text: str) -> None:
         path.write_document(parse_document(text.encode("utf-8"), path))
         return
     try:
+        if path.is_dir():  # ``--out ""`` is the current folder: the rename would fail
+            raise SheetError(N_("{path} is a folder, not a file."), path=str(path)[:200])
         descriptor, temporary = _temporary_beside(path)
         try:
             with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
@@ -232,7 +236,31 @@ def _temporary_beside(path: Path) -> tuple[int, str]:
 
 def cannot_write(shown: str, error: OSError) -> SheetError:
     """The one error of a file that could not be written, with the system's reason."""
-    return SheetError(N_("Cannot write {path}: {reason}."), path=shown, reason=error.strerror)
+    return SheetError(N_("Cannot write {path}: {reason}."), path=shown, reason=os_reason(error))
+
+
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("part of the path is not a folder"),
+    errno.ENOSPC: N_("no space left on the disk"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EBUSY: N_("the device or resource is busy"),
+    errno.EEXIST: N_("it already exists"),
+    errno.EMFILE: N_("too many files are open"),
+}
+"""The reasons a user meets, in their words: ``strerror`` is the C library's English."""
+
+
+def os_reason(error: OSError) -> Phrase | str:
+    """Why the system refused, translated when shown; an errno not listed keeps the
+    system's own words (bounded)."""
+    message = _OS_REASONS.get(error.errno or 0)
+    return Phrase(message) if message else (error.strerror or str(error))[:120]
 
 
 def load_data(system: str, name: str) -> dict[str, Any]:

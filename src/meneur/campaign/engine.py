@@ -26,6 +26,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from meneur.campaign.errors import StorageError
 from meneur.campaign.paths import ENV_URL, database_url, default_path
+from meneur.files import os_reason
 from meneur.locale import N_
 
 BUSY_TIMEOUT_MS = 15_000
@@ -71,7 +72,7 @@ def make_engine(text: str) -> Engine:
                 raise StorageError(
                     N_("Cannot create the folder {path} for the database: {reason}."),
                     path=str(folder),
-                    reason=error.strerror,
+                    reason=os_reason(error),
                 ) from None
     elif url.get_backend_name() == "postgresql":
         options["connect_args"] = {"connect_timeout": 5}

@@ -84,7 +84,7 @@ def data_dir_url(folder: Path) -> str:
         raise UsageError(
             N_("--data-dir {path}: cannot write there ({reason})."),
             path=str(where)[-120:],
-            reason=(error.strerror or str(error))[:80],
+            reason=_os_reason(error),
         ) from None
     return f"sqlite:///{(where / DB_FILENAME).resolve()}"
 
@@ -204,7 +204,7 @@ def check_port(host: str, port: int) -> None:
             N_("Cannot listen on {host}:{port} ({reason}): choose another --port or --host."),
             host=host[:60],
             port=port,
-            reason=(error.strerror or str(error))[:80],
+            reason=_os_reason(error),
         ) from None
 
 
@@ -316,3 +316,11 @@ def register(app: typer.Typer) -> None:
     app.command("serve", help=_("Start the live table in the browser and print the GM link."))(
         serve_command
     )
+
+
+def _os_reason(error: OSError) -> object:
+    """The system's reason in the user's words (read only after a failure: no import at
+    start-up)."""
+    from meneur.files import os_reason
+
+    return os_reason(error)
