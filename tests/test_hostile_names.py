@@ -121,3 +121,32 @@ def test_one_name_length_everywhere(capsys: Capsys, tmp_path: Path) -> None:
     made = invoke(capsys, "character", "new", "tunnels", exact, "--seed", "1", "--json")
     assert made.status == 0, made.err
     assert invoke(capsys, "character", "show", exact, "--json").json()["name"] == exact
+
+
+@pytest.mark.parametrize("bad", ["a\tb", "Or\nsk", "x\u200by", "x\u2028y"])
+def test_a_tab_or_a_line_break_is_refused_in_names_and_titles(
+    capsys: Capsys, tmp_path: Path, bad: str
+) -> None:
+    """A scene's title or an opposition's name with a tab or a line break broke the
+    one-line display (and a line break in a Légendes name ended in a traceback): every
+    sheet name, scene title, opposition and helper refuses control characters in one
+    line, the sheet untouched."""
+    from meneur.errors import SheetError
+    from meneur.systems.legendes.sheet import hero_from
+
+    sheet = tmp_path / "lyssia.json"
+    sheet.write_bytes((ROOT / "examples/legendes/lyssia.json").read_bytes())
+    before = sheet.read_bytes()
+    for args in (
+        ("scene", "legendes", "start", str(sheet), "--title", bad),
+        ("scene", "legendes", "add", str(sheet), bad, "--level", "commun"),
+        ("scene", "legendes", "aid", str(sheet), "--helper", bad, "--helper-dice", "2"),
+        ("character", "new", "tunnels", bad, "--seed", "1"),
+    ):
+        result = invoke(capsys, *args)
+        assert result.status == 2 and "Traceback" not in result.err, (args, result.err)
+        assert len(result.err.strip().splitlines()) == 1, result.err
+    assert sheet.read_bytes() == before
+    lyssia = json.loads(before)
+    with pytest.raises(SheetError):
+        hero_from({**lyssia, "name": bad}, "l")

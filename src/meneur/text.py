@@ -44,14 +44,35 @@ def has_markup(name: str) -> bool:
     return any(c in MARKUP for c in name)
 
 
+CONTROL = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Unicode categories of characters a one-line label may not hold: tabs, line breaks,
+invisible formatting (the campaign store refuses them in names too)."""
+
+
+def has_control(text: str) -> bool:
+    return any(unicodedata.category(c) in CONTROL for c in text)
+
+
 def plain_name(name: str) -> str:
-    """``name`` unchanged, or ``ValueError`` if it holds square brackets (pydantic models)."""
+    """``name`` unchanged, or ``ValueError`` if it holds square brackets or control
+    characters (pydantic models)."""
+    from meneur.locale import N_
+    from meneur.model_errors import refusal
+
     if has_markup(name):
+        raise refusal(N_("a name cannot hold square brackets [ ]"))
+    return one_line(name)
+
+
+def one_line(text: str) -> str:
+    """``text`` unchanged, or ``ValueError`` if it holds a tab, a line break or another
+    control character: a title or a name is printed on one line (pydantic models)."""
+    if has_control(text):
         from meneur.locale import N_
         from meneur.model_errors import refusal
 
-        raise refusal(N_("a name cannot hold square brackets [ ]"))
-    return name
+        raise refusal(N_("a tab, a line break or another control character is not allowed"))
+    return text
 
 
 def literal(value: Any) -> Any:

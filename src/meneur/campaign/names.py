@@ -12,7 +12,7 @@ import unicodedata
 
 from meneur.campaign.errors import CampaignError
 from meneur.locale import N_, gettext
-from meneur.text import NAME_LENGTH, fold
+from meneur.text import NAME_LENGTH, fold, has_control
 
 
 def clean_name(name: object, what: str) -> str:
@@ -34,7 +34,7 @@ def clean_name(name: object, what: str) -> str:
             limit=NAME_LENGTH,
             length=len(text),
         )
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") for c in text):
+    if has_control(text):
         raise CampaignError(
             N_("A {what} name cannot hold control characters or line breaks."), what=what
         )

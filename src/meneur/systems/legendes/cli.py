@@ -411,11 +411,17 @@ def _step(sheet: Path, as_json: bool, run: Any) -> None:
     """Load the hero, run one scene step on a copy, save it, print the report."""
     from meneur.cli.output import emit
     from meneur.systems.legendes.render import render_step
-    from meneur.systems.legendes.sheet import check_writable, load_hero, save_hero
+    from meneur.systems.legendes.sheet import (
+        check_writable,
+        load_hero,
+        save_hero,
+        typed_refusal,
+    )
 
     check_writable(sheet)
     hero = load_hero(sheet)
-    new, data = run(hero)
+    with typed_refusal():  # a name or a title the scene's models refuse: one line
+        new, data = run(hero)
     save_hero(sheet, new)
     emit(data, lambda console: render_step(console, data), as_json=as_json)
 

@@ -12,17 +12,19 @@ the sheet exactly as it was.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from meneur.errors import SheetError
+from meneur.errors import SheetError, UsageError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
 from meneur.systems.legendes.rules import Effect, Level, OpposedParams, SceneKind, Wound
-from meneur.text import NAME_LENGTH, plain_name
+from meneur.text import NAME_LENGTH, one_line, plain_name
 
 Name = Field(min_length=1, max_length=NAME_LENGTH)
 PlainName = Annotated[str, AfterValidator(plain_name)]
@@ -72,7 +74,7 @@ class PendingHelp(_Model):
 class Scene(_Model):
     """What lasts during one scene."""
 
-    title: str = Field(default="", max_length=200)
+    title: Annotated[str, AfterValidator(one_line)] = Field(default="", max_length=200)
     kind: SceneKind = "physical"
     """L-13: in a social scene a partial victory makes the other doubt instead of wounding."""
     oppositions: list[Opposition] = Field(default_factory=list, max_length=MAX_OPPOSITIONS)
@@ -120,6 +122,20 @@ def hero_from(raw: dict[str, Any], where: str) -> Hero:
             path=where,
             where=problem.where,
             reason=problem.reason,
+        ) from None
+
+
+@contextmanager
+def typed_refusal() -> Iterator[None]:
+    """What a scene step builds from what the user typed (an opposition's name, a
+    scene's title) and a model refuses, as one :class:`UsageError` naming the field: a
+    title with a line break ended in a traceback."""
+    try:
+        yield
+    except ValidationError as error:
+        problem = first_problem(error)
+        raise UsageError(
+            N_("{where}: {reason}."), where=problem.where, reason=problem.reason
         ) from None
 
 

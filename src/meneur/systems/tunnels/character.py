@@ -22,7 +22,7 @@ from meneur.model_errors import first_problem, refusal
 from meneur.rng import DiceSource
 from meneur.systems.base import FaceReader, Procedure
 from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
-from meneur.text import NAME_LENGTH, has_markup, plain_name
+from meneur.text import NAME_LENGTH, has_control, has_markup, plain_name
 
 
 def trait_from_face(face: int) -> int:
@@ -154,6 +154,10 @@ def check_name(name: str) -> str:
         )
     if has_markup(cleaned):
         raise SheetError(N_("A character's name cannot hold square brackets [ ]."))
+    if has_control(cleaned):
+        raise SheetError(
+            N_("A character's name cannot hold a tab, a line break or another control character.")
+        )
     return cleaned
 
 
