@@ -181,7 +181,10 @@ def test_obscur_stored_character_takes_a_fall(db_url: str, capsys: Capsys) -> No
     assert (entry["who"], entry["kind"]) == ("Isaure", "hurt")
 
 
-def test_legendes_scene_from_a_stored_hero(db_url: str, capsys: Capsys) -> None:
+def test_legendes_scene_from_a_stored_hero(
+    db_url: str, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "250")  # the log's table on one line a row
     example = ROOT / "examples" / "legendes" / "lyssia.json"
     assert (
         invoke(capsys, "character", "new", "legendes", "Lyssia", "--from", str(example)).status == 0
@@ -199,6 +202,10 @@ def test_legendes_scene_from_a_stored_hero(db_url: str, capsys: Capsys) -> None:
     assert scene["oppositions"][0]["rolls"] == 1
     entry = log(capsys)[-1]
     assert (entry["who"], entry["kind"]) == ("Lyssia", "scene roll")
+    shown = invoke(capsys, "log")  # the system's own words (System.log_summary), not JSON
+    assert shown.status == 0
+    assert "Orsk : opposition : victoire définitive (0 contre 7)" in shown.out
+    assert '{"system"' not in shown.out
 
 
 def test_committed_system_rolls_verify(db_url: str, capsys: Capsys, tmp_path: Path) -> None:

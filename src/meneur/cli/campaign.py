@@ -340,6 +340,9 @@ def parse_since(text: str) -> datetime:
 
 def _summary(entry: dict[str, Any]) -> str:
     outcome = entry.get("outcome") or {}
+    own = _system_summary(entry, outcome)
+    if own is not None:
+        return own if len(own) <= 120 else own[:117] + "..."
     for key in (
         "verdict",
         "result",
@@ -356,6 +359,21 @@ def _summary(entry: dict[str, Any]) -> str:
             return f"{key}: {value}"
     text = json.dumps(outcome, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _system_summary(entry: dict[str, Any], outcome: Any) -> str | None:
+    """The entry's system's own words for its result (``System.log_summary``), if it is
+    a registered system that has some."""
+    from meneur.errors import UnknownSystemError
+    from meneur.systems.registry import find_system
+
+    if not isinstance(outcome, dict):
+        return None
+    try:
+        system = find_system(str(entry.get("system", "")))
+    except UnknownSystemError:  # the generic dice roller, or an entry of another version
+        return None
+    return system.log_summary(str(entry.get("kind", "")), outcome)
 
 
 CSV_COLUMNS = (

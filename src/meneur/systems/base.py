@@ -392,6 +392,14 @@ class System(ABC):
     def register_cli(self, groups: CommandGroups) -> None:
         """Add the system's commands to the CLI's groups (all but ``simulate``'s)."""
 
+    def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
+        """Optional hook: the « Result » of one of this system's entries in ``meneur
+        log``, one short line in the reader's language. None (the default) reads the
+        outcome's usual fields (a total, successes, a winner); a system whose outcomes
+        hold none of them (a scene's pairs) says it in its own words, where the log
+        showed raw JSON."""
+        return None
+
     def register_lab_cli(self, groups: CommandGroups) -> None:
         """Optional hook: add the system's ``simulate fight|policy|sweep|test`` commands.
 

@@ -273,6 +273,28 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
         console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["wound"]])))
 
 
+def log_summary(outcome: Mapping[str, Any]) -> str | None:
+    """A scene roll's pairs in a few words (``meneur log``): « Orsk : opposition :
+    victoire définitive (0 contre 7) »; None for an outcome without pairs."""
+    pairs = outcome.get("pairs")
+    if not isinstance(pairs, list) or not pairs:
+        return None
+    said = []
+    for pair in pairs:
+        if not isinstance(pair, Mapping):
+            return None
+        if pair.get("swept"):
+            words = _("swept away (L-5)")
+        else:
+            words = _("{verdict} ({total} against {opposition_total})").format(
+                verdict=_(KEY_LABELS.get(str(pair.get("key")), "?")),
+                total=pair.get("total"),
+                opposition_total=pair.get("opposition_total"),
+            )
+        said.append(_("{name}: {words}").format(name=pair.get("opposition", "?"), words=words))
+    return "; ".join(said)
+
+
 def render_pair(console: Console, pair: Mapping[str, Any]) -> None:
     """One pair of a scene roll: the hero's against an opposition, or any two others (L-10)."""
     where = {"number": pair["roll_number"], "duration": _(pair["duration"])}

@@ -40,6 +40,11 @@ class LegendesSystem(System):
 
         hero_from(sheet, label)
 
+    def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
+        from meneur.systems.legendes.render import log_summary
+
+        return log_summary(outcome)
+
     def lab_adapter(self) -> object:
         from meneur.systems.legendes.lab_adapter import ADAPTER
 
