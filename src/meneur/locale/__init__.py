@@ -129,3 +129,10 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 
 
 _ = gettext
+
+
+def labelled(label: str, text: str = "") -> str:
+    """``label: text`` as the reader's language writes it: « Camp A : 3 succès » in
+    French (a space before the colon), "Side A: 3 successes" in English. Labels built
+    in code (``f"{name}: ..."``) skipped the translation and with it the space."""
+    return gettext("{label}: {text}").format(label=label, text=text)

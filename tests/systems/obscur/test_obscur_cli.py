@@ -515,3 +515,16 @@ def test_O8_O10_push_takes_every_pool_test_takes_and_refuses_what_test_refuses(
             args = (command, "obscur", "--dice", "3", "--difficulty", difficulty, *extra)
             line = one_line_error(invoke(capsys, *args))
             assert "au moins 1 Succès" in line and f"pas {difficulty}." in line, line
+
+
+def test_O9_labels_are_punctuated_as_each_language_writes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """« Camp A : » in French, "Side A:" in English (labels built in code skipped the
+    space French puts before a colon: meneur.locale.labelled)."""
+    french = invoke(capsys, "oppose", "obscur", "--dice", "3", "--vs", "2", "--seed", "1")
+    assert "Camp A : " in french.out and "Camp A:" not in french.out
+    english = invoke(
+        capsys, "--lang", "en", "oppose", "obscur", "--dice", "3", "--vs", "2", "--seed", "1"
+    )
+    assert "Side A: " in english.out

@@ -28,7 +28,7 @@ from meneur.cli.params import (
     sheet_or_character,
 )
 from meneur.errors import RuleError, UsageError
-from meneur.locale import N_, ngettext
+from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
@@ -568,7 +568,7 @@ def oppose_command(
             name = label or (_("Side A") if key == "a" else _("Side B"))
             if side["pool"]["maluses"]:
                 name += f" ({pool_text(side['pool'])})"
-            console.print(f"{name}: ", dice_text(side["faces"], p.scoring.values))
+            console.print(labelled(name).rstrip(), dice_text(side["faces"], p.scoring.values))
             line = ngettext(
                 "  {successes} success", "  {successes} successes", side["successes"]
             ).format(successes=side["successes"])
@@ -643,7 +643,7 @@ def odds_command(
             dice=pool_text(data["pool"]), difficulty=difficulty
         )
         if label:
-            heading = f"{label}: {heading}"
+            heading = labelled(label, heading)
         console.print(heading, style="bold")
         console.print(
             _("Réussite: {p} ({exact})").format(p=percent(p_success), exact=exact(p_success)),

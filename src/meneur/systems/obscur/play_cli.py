@@ -26,7 +26,7 @@ from meneur.cli.params import (
     required_sheet,
 )
 from meneur.errors import RuleError, UsageError
-from meneur.locale import N_, ngettext
+from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
 from meneur.text import is_digits
@@ -499,7 +499,7 @@ def render_shot(console: Console, data: dict[str, Any]) -> None:
             "  "
             + ngettext("shock malus: -{n} die", "shock malus: -{n} dice", malus).format(n=malus)
         )
-    line = f"{data['target']['name']}: {_vie_text(shot['target'])}"
+    line = labelled(data["target"]["name"], _vie_text(shot["target"]))
     if shot.get("target_fumbles"):
         line += "  " + _("+{n} Vécu (Maladresse).").format(n=shot["target_fumbles"])
     console.print(line, style="cyan")
@@ -544,7 +544,7 @@ def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) 
                 for s in prep["split"]
             )
             malus = "  " + _("(malus -{n})").format(n=prep["malus"]) if prep["malus"] else ""
-            console.print(f"{names[key]}: {parts}{malus}")
+            console.print(labelled(names[key], f"{parts}{malus}"))
         if "disengage" in record:
             step = record["disengage"]
             _test_line(console, names[step["fighter"]] + " " + _("disengages"), step["agility"])
@@ -637,7 +637,7 @@ def render_fight(console: Console, data: dict[str, Any], names: dict[str, str]) 
         ).format(end=ends[out["end"]], n=out["rounds"])
     console.print(line, style="bold green")
     for key in ("a", "b"):
-        line = f"{names[key]}: {_vie_text(out[key])}"
+        line = labelled(names[key], _vie_text(out[key]))
         if out[key].get("fumbles"):
             line += "  " + _("+{n} Vécu (Maladresse).").format(n=out[key]["fumbles"])
         console.print(line)
@@ -796,7 +796,7 @@ def render_journey(console: Console, data: dict[str, Any]) -> None:
     for day in data["days"]:
         console.rule(_("Day {n}").format(n=day["day"]))
         for entry in day["members"]:
-            head = f"{entry['name']}: PS {entry.get('ps', '-')}"
+            head = labelled(entry["name"], f"PS {entry.get('ps', '-')}")
             if "test" in entry:
                 _test_line(console, head, entry["test"])
                 head = "  "
@@ -924,7 +924,7 @@ def render_step(console: Console, data: dict[str, Any], title: str) -> None:
         ("surencombrement", _("Surencombrement")),
     ):
         if key in result and isinstance(result[key], int):
-            numbers.append(f"{label}: {result[key]}")
+            numbers.append(labelled(label, str(result[key])))
     total = sum(
         step.get("lost", 0)
         for k in ("rounds", "periods", "minutes")

@@ -24,7 +24,7 @@ from meneur.cli.params import (
     sheet_or_character,
 )
 from meneur.errors import DiceSourceError, UsageError
-from meneur.locale import N_, ngettext
+from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
@@ -413,7 +413,7 @@ def test_command(
         if dice is not None:
             raise UsageError(N_("Give either --dice or --sheet with --trait, not both."))
         trait_name, dice = loaded.trait(trait)
-        notes.append(f"{loaded.name}: {trait_name} {dice}")
+        notes.append(labelled(loaded.name, f"{trait_name} {dice}"))
     elif trait is not None:
         raise UsageError(N_("--trait needs --sheet."))
     if dice is None:
