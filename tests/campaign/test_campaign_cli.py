@@ -220,7 +220,7 @@ def test_log_formats_and_filters(
                 character="=cmd|calc",
             )
         log_roll(store, "generic", "roll", {}, [[1]], {"total": 1}, "secure")
-    assert "total: 9" in invoke(capsys, "log").out
+    assert "total : 9" in invoke(capsys, "log").out  # the field in the reader's words
     assert len(invoke(capsys, "log", "--character", "=CMD|calc", "--json").json()) == 2
     rows = list(csv.reader(io.StringIO(invoke(capsys, "log", "--csv").out)))
     assert rows[0][:3] == ["seq", "at", "who"]

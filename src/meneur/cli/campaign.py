@@ -18,7 +18,7 @@ import typer
 
 from meneur.cli.params import Json, int_parser
 from meneur.errors import UsageError
-from meneur.locale import N_, ngettext
+from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
 
 if TYPE_CHECKING:
@@ -338,25 +338,32 @@ def parse_since(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+SUMMARY_FIELDS = {
+    "verdict": N_("verdict"),
+    "result": N_("result"),
+    "outcome": N_("outcome"),
+    "total": N_("total"),
+    "successes": N_("successes"),
+    "winner": N_("winner"),
+    "passed": N_("passed"),
+    "name": N_("name"),
+    "text": N_("text"),
+}
+"""The outcome fields the log's « Result » reads, first found first, in the reader's
+words (it printed the English keys: « successes: 1 »)."""
+
+
 def _summary(entry: dict[str, Any]) -> str:
     outcome = entry.get("outcome") or {}
     own = _system_summary(entry, outcome)
     if own is not None:
         return own if len(own) <= 120 else own[:117] + "..."
-    for key in (
-        "verdict",
-        "result",
-        "outcome",
-        "total",
-        "successes",
-        "winner",
-        "passed",
-        "name",
-        "text",
-    ):
+    for key, label in SUMMARY_FIELDS.items():
         value = outcome.get(key) if isinstance(outcome, dict) else None
         if value is not None and not isinstance(value, dict | list):
-            return f"{key}: {value}"
+            if isinstance(value, bool):
+                value = _("yes") if value else _("no")
+            return labelled(_(label), str(value))
     text = json.dumps(outcome, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= 60 else text[:57] + "..."
 
