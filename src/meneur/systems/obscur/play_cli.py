@@ -160,7 +160,7 @@ def _test_line(console: Console, label: str, test: dict[str, Any]) -> None:
         from meneur.systems.obscur.render import pool_text
 
         dice = pool_text(test["pool"])
-    console.print(f"  {label} ({dice}): ", line)
+    console.print("  " + labelled(f"{label} ({dice})").rstrip(), line)
 
 
 # --- fight ------------------------------------------------------------------------------
