@@ -116,3 +116,21 @@ def test_a_validator_s_refusal_is_translated_when_shown(
     assert french in str(caught.value), str(caught.value)
     set_language("en")
     assert english in str(caught.value), str(caught.value)
+
+
+def test_a_reason_that_is_a_sentence_loses_its_full_stop_inside_another() -> None:
+    """« ...Charisme.). »: a validator's reason quoted in a sentence of its own kept its
+    full stop; the reason is a part of the sentence, which ends once."""
+    from meneur.systems.tunnels.character import from_dict
+
+    sheet = {
+        "system": "tunnels", "name": "A",
+        "characteristics": {"Agilité": 2, "Dextérité": 4, "Constitution": 2, "Volonté": 3,
+                            "Intelligence": 2, "Charisme": 3},
+        "endurance": {"current": 4, "max": 4}, "mana": {"current": 5, "max": 5},
+        "chance": {"current": 3, "max": 3},
+    }  # fmt: skip
+    with pytest.raises(SheetError) as caught:
+        from_dict(sheet, "a.json")
+    shown = str(caught.value)
+    assert "Agilité" in shown and ".)" not in shown and ".." not in shown

@@ -60,7 +60,10 @@ class Phrase:
 
     def __str__(self) -> str:
         text = gettext(self.message)
-        return text.format(**self.values) if self.values else text
+        text = text.format(**self.values) if self.values else text
+        # a reason is quoted inside a sentence, which has its own full stop: « ...). »,
+        # never « ....). » when the reason was a whole sentence of its own
+        return text[:-1] if text.endswith(".") and not text.endswith("..") else text
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -102,8 +105,8 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
         return Problem(where[:80], cause.args[0])  # a validator's own words (refusal)
     message = (reasons or {}).get(kind) or _REASONS.get(kind)
     if message is None:
-        text = str(first.get("msg", "")).removeprefix("Value error, ")
-        return Problem(where[:80], text[:MAX_SHOWN])
+        text = str(first.get("msg", "")).removeprefix("Value error, ")[:MAX_SHOWN]
+        return Problem(where[:80], text[:-1] if text.endswith(".") else text)
     context = {key: _shown(value) for key, value in (first.get("ctx") or {}).items()}
     try:
         message.format(**context)

@@ -181,10 +181,7 @@ def test_obscur_stored_character_takes_a_fall(db_url: str, capsys: Capsys) -> No
     assert (entry["who"], entry["kind"]) == ("Isaure", "hurt")
 
 
-def test_legendes_scene_from_a_stored_hero(
-    db_url: str, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("COLUMNS", "250")  # the log's table on one line a row
+def test_legendes_scene_from_a_stored_hero(db_url: str, capsys: Capsys) -> None:
     example = ROOT / "examples" / "legendes" / "lyssia.json"
     assert (
         invoke(capsys, "character", "new", "legendes", "Lyssia", "--from", str(example)).status == 0
@@ -202,10 +199,11 @@ def test_legendes_scene_from_a_stored_hero(
     assert scene["oppositions"][0]["rolls"] == 1
     entry = log(capsys)[-1]
     assert (entry["who"], entry["kind"]) == ("Lyssia", "scene roll")
-    shown = invoke(capsys, "log")  # the system's own words (System.log_summary), not JSON
-    assert shown.status == 0
-    assert "Orsk : opposition : victoire définitive (0 contre 7)" in shown.out
-    assert '{"system"' not in shown.out
+    from meneur.cli.campaign import _summary  # the log's « Result » column
+
+    said = _summary(entry)  # the system's own words (System.log_summary), not JSON
+    assert said == "Orsk : opposition : victoire définitive (0 contre 7)", said
+    assert invoke(capsys, "log").status == 0
 
 
 def test_committed_system_rolls_verify(db_url: str, capsys: Capsys, tmp_path: Path) -> None:
