@@ -59,3 +59,17 @@ def test_a_sheet_file_missing_its_traits_is_not_stored(
     whole.write_text(json.dumps(valid_sheets()["obscur"]), encoding="utf-8")
     made = invoke(capsys, "character", "new", "obscur", "Garance", "--from", str(whole))
     assert made.status == 0, made.err
+
+
+def test_a_stored_character_is_quoted_as_each_language_quotes(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """« Zed » in French (spaced guillemets), 'Zed' in English: the stored character's
+    label was «Zed» in both."""
+    assert invoke(capsys, "character", "new", "tunnels", "Zed", "--seed", "3").status == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"system": "tunnels", "name": "Zed"}', encoding="utf-8")
+    french = invoke(capsys, "character", "edit", "Zed", "--sheet", str(bad))
+    assert french.status == 2 and "La fiche « Zed » n'est pas" in french.err, french.err
+    english = invoke(capsys, "--lang", "en", "character", "edit", "Zed", "--sheet", str(bad))
+    assert "The sheet 'Zed' is not" in english.err, english.err

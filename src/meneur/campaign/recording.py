@@ -84,7 +84,9 @@ class StoredSheet(_ConcretePath, SheetElsewhere):
         return unquote(self.name.removesuffix(".json").rpartition("@")[2])
 
     def __str__(self) -> str:
-        return f"«{self.character}»"
+        from meneur.locale import quoted
+
+        return quoted(self.character)
 
     def read_document(self) -> dict[str, Any]:
         return read_stored(self)

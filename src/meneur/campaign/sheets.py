@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from meneur.errors import SheetError, UnknownSystemError
-from meneur.locale import N_
+from meneur.locale import N_, quoted
 
 MAX_SHEET_BYTES = 1_000_000
 
@@ -42,5 +42,5 @@ def validate_sheet(system_name: str, sheet: Any, *, character: str) -> str:
             name=character,
             limit=MAX_SHEET_BYTES,
         )
-    system.check_sheet(sheet, f"«{character}»")
+    system.check_sheet(sheet, quoted(character))
     return system.name

@@ -136,3 +136,9 @@ def labelled(label: str, text: str = "") -> str:
     French (a space before the colon), "Side A: 3 successes" in English. Labels built
     in code (``f"{name}: ..."``) skipped the translation and with it the space."""
     return gettext("{label}: {text}").format(label=label, text=text)
+
+
+def quoted(text: str) -> str:
+    """``text`` in the reader's quotation marks: « Zed » in French (spaced, as French
+    typography writes them), 'Zed' in English."""
+    return gettext("'{text}'").format(text=text)
