@@ -170,16 +170,7 @@ def test_compare_cli_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_path:
         ("table", "krasses", "--kind", "distribution", "--panels", "x"),
         ("table", "tunnels", "--kind", "distribution", "--cols", " "),
         ("table", "legendes", "--panels", "1,-1"),
-        (
-            "compare",
-            "tunnels",
-            "--variant",
-            "explode=never",
-            "--variant",
-            "explode=always",
-            "--panels",
-            "",
-        ),
+        ("compare", "tunnels", "--variant", "sixes=all", "--variant", "tie=reroll", "--cols", ""),
     ],
 )
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
