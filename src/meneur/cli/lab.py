@@ -128,8 +128,13 @@ def _distribution(
 ) -> None:
     """The exact law of one cell (the first row, column and panel named)."""
     from meneur.cli.output import console, print_json
+    from meneur.lab.progress import LazyBar
 
-    params, law = adapter.distribution(check, variant, rows, cols, panels)
+    bar = LazyBar(0, _("Exact odds"))
+    try:
+        params, law = adapter.distribution(check, variant, rows, cols, panels, progress=bar)
+    finally:
+        bar.stop()
     name = adapter.check_name(check)
     title = _("{system}: {check}, exact distribution").format(
         system=adapter.owner.title, check=name

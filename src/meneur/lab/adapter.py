@@ -135,12 +135,20 @@ class Adapter(ABC):
         rows: str | None,
         columns: str | None,
         panels: str | None,
+        progress: Any = None,
     ) -> tuple[Any, list[tuple[str, Fraction]]]:
-        """The exact law of the first cell named: (params, [(label, probability)...])."""
+        """The exact law of the first cell named: (params, [(label, probability)...]).
+
+        ``progress`` (a :class:`~meneur.lab.progress.LazyBar`) is told the cell's work
+        (:meth:`cell_work`) and follows :meth:`prepare_cell`: one heavy cell (60 dice)
+        takes seconds, with a bar rather than silence."""
         name = self.check_name(check)
         panel_axis, row_axis, column_axis = self.named_axes(name, variant, rows, columns, panels)
         at = (panel_axis.values[0], row_axis.values[0], column_axis.values[0])
         params = self.params_at(name, variant, *at)
+        if progress is not None:
+            progress.total = max(1, self.cell_work(name, params))
+            self.prepare_cell(name, params, progress.advance)
         dist = self.law(name, params)
         merged: dict[str, tuple[Any, int]] = {}
         for key, weight in dist.items():

@@ -514,3 +514,32 @@ def test_T9_ties_that_never_break_show_the_last_exchange(
     assert r.json()["ties_rerolled"] == 1000 and r.json()["winner"] is None
     text = run(capsys, args)
     assert text.status == 0 and "Toujours à égalité après 1001 échanges" in text.out
+
+
+@pytest.mark.parametrize("panel", ["normal/needed", "normal/always"])
+def test_a_distribution_of_one_heavy_cell_reports_to_its_bar(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], panel: str
+) -> None:
+    """T-6: ``table --kind distribution`` of one cell (60 dice at threshold 1,000: about
+    15 s) built its law in silence; it is built first under a bar told all its work, then
+    read from the cache, equal to the law computed without a bar."""
+    from meneur.systems.tunnels import odds
+    from meneur.systems.tunnels.rules import TestParams
+
+    odds.clear_caches()
+    bars = recorded_bars(monkeypatch)
+    r = run(
+        capsys, f"table tunnels --kind distribution --rows 12 --cols 40 --panels {panel} --json"
+    )
+    assert r.status == 0, r.err
+    (bar,) = bars
+    assert bar.done == bar.total > 1
+    assert not odds._PREPARED  # handed to test_odds's cache, not kept twice
+    shown = {row["outcome"]: row["exact"] for row in r.json()["distribution"]}
+    odds.clear_caches()
+    law = odds.test_odds(TestParams(12, 40, explode=panel.split("/")[1]))  # type: ignore[arg-type]
+    total = sum(w for k, w in law.items() if not k[2] and k[0] == 5)
+    assert (
+        shown["5"]
+        == f"{Fraction(total, law.total).numerator}/{Fraction(total, law.total).denominator}"
+    )

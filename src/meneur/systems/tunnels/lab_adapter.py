@@ -260,18 +260,20 @@ class TunnelsAdapter(Adapter):
         return {"win": win, "tie": tie, "loss": loss}
 
     def cell_work(self, check: str, params: Any) -> int:
-        if check != "oppose":
-            return 0
-        from meneur.systems.tunnels.odds import opposition_work
+        from meneur.systems.tunnels.odds import opposition_work, whole_law_work
 
-        return opposition_work(params)
+        return opposition_work(params) if check == "oppose" else whole_law_work(params)
 
     def prepare_cell(self, check: str, params: Any, progress: Callable[[int], None]) -> None:
-        """An opposition's sides are built first (60 dice a side: seconds, with a bar)."""
-        if check == "oppose":
-            from meneur.systems.tunnels.odds import prepare_opposition
+        """What a cell reads is built first, with a bar: an opposition's sides (60 dice a
+        side: seconds), a test's whole law (60 dice always exploding, or needed at a
+        threshold of 1,000: about 15 s)."""
+        from meneur.systems.tunnels.odds import prepare_opposition, prepare_test_odds
 
+        if check == "oppose":
             prepare_opposition(params, progress)
+        else:
+            prepare_test_odds(params, progress)
 
     def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:
         """``compare tunnels --check fight``: dice (rows) × Monster Rating (columns)."""

@@ -154,23 +154,38 @@ def side_law(
     return {key: coefficients(value) for key, value in law.items()}
 
 
+_PREPARED: dict[TestParams, Dist[TestKey]] = {}
+"""The ``needed`` law :func:`prepare_test_odds` built with a bar, handed to
+:func:`test_odds`'s cache by its next call for the same params (one at most)."""
+
+
 @lru_cache(maxsize=4096)
 def test_odds(params: TestParams) -> Dist[TestKey]:
     """The exact law of (successes, exceptional, critical) of a test."""
-    return _tally(params, _side_law(params))
+    prepared = _PREPARED.pop(params, None)
+    return prepared if prepared is not None else _tally(params, _side_law(params))
 
 
-def reported_test_odds(params: TestParams, progress: Callable[[int], None]) -> Dist[TestKey]:
-    """:func:`test_odds`, reporting its work as it goes (:func:`whole_law_work` in all).
+def prepare_test_odds(params: TestParams, progress: Callable[[int], None]) -> None:
+    """Build what :func:`test_odds` reads for ``params``, reporting the work as it goes
+    (:func:`whole_law_work` in all): the ``always`` laws of every pool up to it
+    (:func:`prepare_whole_law`), or the ``needed`` law itself, handed to the cache.
 
     Why: at 60 dice a test that always explodes takes about 14 s, and one that explodes
     while short of a threshold of 1,000 about as long (45 s under the ``all`` rule):
-    ``meneur odds`` shows a bar rather than seeming to hang. The ``needed`` law depends
-    on the threshold and is not kept; the ``always`` laws are (:func:`prepare_whole_law`).
+    ``meneur odds`` and ``meneur table --kind distribution`` show a bar rather than
+    seeming to hang.
     """
     if params.explode == "needed":
-        return _tally(params, _side_law(params, progress))
-    prepare_whole_law(params, progress)
+        _PREPARED.clear()  # never more than the one about to be read
+        _PREPARED[params] = _tally(params, _side_law(params, progress))
+    else:
+        prepare_whole_law(params, progress)
+
+
+def reported_test_odds(params: TestParams, progress: Callable[[int], None]) -> Dist[TestKey]:
+    """:func:`test_odds`, reporting its work as it goes (:func:`prepare_test_odds`)."""
+    prepare_test_odds(params, progress)
     return test_odds(params)
 
 
@@ -504,6 +519,7 @@ def clear_caches() -> None:
     from meneur.systems.tunnels import chase, opposed, passlaw, passmid, polylaw
 
     chase.clear_caches()
+    _PREPARED.clear()
 
     for function in (
         passmid.pass_at,
