@@ -407,9 +407,9 @@ def _exact_cell(
     (when that takes over a second)."""
     from meneur.lab.progress import LazyBar
 
-    bar = LazyBar(adapter.cell_work(name, params), _("Exact odds"))
+    bar = LazyBar(0, _("Exact odds"))
     try:
-        adapter.prepare_cell(name, params, bar.advance)
+        adapter.prepared(name, params, bar)
         found: dict[str, Fraction] | None = adapter.cell(name, chosen, *at)
     finally:
         bar.stop()

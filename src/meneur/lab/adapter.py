@@ -118,6 +118,12 @@ class Adapter(ABC):
         cell that takes seconds (large pools on both sides) shows a bar. Default: nothing."""
         return None
 
+    def prepared(self, check: str, params: Any, bar: Any) -> None:
+        """Build what one cell reads under ``bar`` (a :class:`~meneur.lab.progress.LazyBar`):
+        told the cell's work (:meth:`cell_work`), then following :meth:`prepare_cell`."""
+        bar.total = max(1, self.cell_work(check, params))
+        self.prepare_cell(check, params, bar.advance)
+
     def law(self, check: str, params: Any) -> Dist[Hashable]:
         """The exact law a cell's distribution shows, read through :meth:`outcome_of`:
         the check's own odds (the default). A system whose labels read only part of the
@@ -147,8 +153,7 @@ class Adapter(ABC):
         at = (panel_axis.values[0], row_axis.values[0], column_axis.values[0])
         params = self.params_at(name, variant, *at)
         if progress is not None:
-            progress.total = max(1, self.cell_work(name, params))
-            self.prepare_cell(name, params, progress.advance)
+            self.prepared(name, params, progress)
         dist = self.law(name, params)
         merged: dict[str, tuple[Any, int]] = {}
         for key, weight in dist.items():

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_, ngettext
+from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import exact, percent
 from meneur.text import literal
@@ -291,7 +291,7 @@ def log_summary(outcome: Mapping[str, Any]) -> str | None:
                 total=pair.get("total"),
                 opposition_total=pair.get("opposition_total"),
             )
-        said.append(_("{name}: {words}").format(name=pair.get("opposition", "?"), words=words))
+        said.append(labelled(str(pair.get("opposition", "?")), words))
     return "; ".join(said)
 
 

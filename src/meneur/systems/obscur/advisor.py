@@ -38,6 +38,9 @@ from meneur.systems.obscur.odds import class_dist
 from meneur.systems.obscur.rules import MAX_POOL
 from meneur.systems.obscur.scoring import Scoring
 
+MOST_ROLLED = MAX_POOL + max(extra_dice(tier) for tier in TIERS)
+"""The most dice a test rolls: its pool (:data:`~meneur.systems.obscur.rules.MAX_POOL`)
+and the extra dice a Dépassement buys."""
 MAX_POINTS = 30
 
 
@@ -163,9 +166,8 @@ def before_roll_value(
     if dice == 0:
         gain = best_gain(scoring, table.start, budget, counts_margin)
         return Fraction(int(gain >= difficulty))
-    most = MAX_POOL + max(extra_dice(tier) for tier in TIERS)  # a pool, bought dice
-    if dice > most:
-        raise LimitError(N_("The advisor handles up to {limit} dice."), limit=most)
+    if dice > MOST_ROLLED:
+        raise LimitError(N_("The advisor handles up to {limit} dice."), limit=MOST_ROLLED)
     values = scoring.values
     scale = 6**dice
     # jump[face][cls][count]: the machine class after ``count`` more dice showing ``face``.
@@ -343,7 +345,7 @@ def advise_after(
 ) -> list[Option]:
     """Every affordable post-roll plan with its exact success probability, best first."""
     _check(points, difficulty)
-    if len(faces) > MAX_POOL + max(extra_dice(tier) for tier in TIERS):  # with bought dice
+    if len(faces) > MOST_ROLLED:
         raise LimitError(
             N_(
                 "A test rolls 0 to {limit} dice (a Potentiel d'Action and its modifier), "

@@ -22,7 +22,7 @@ from meneur.model_errors import first_problem, refusal
 from meneur.rng import DiceSource
 from meneur.systems.base import FaceReader, Procedure
 from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
-from meneur.text import NAME_LENGTH, has_control, has_markup, plain_name
+from meneur.text import NAME_LENGTH, plain_name
 
 
 def trait_from_face(face: int) -> int:
@@ -152,13 +152,10 @@ def check_name(name: str) -> str:
             limit=NAME_LENGTH,
             length=len(cleaned),
         )
-    if has_markup(cleaned):
-        raise SheetError(N_("A character's name cannot hold square brackets [ ]."))
-    if has_control(cleaned):
-        raise SheetError(
-            N_("A character's name cannot hold a tab, a line break or another control character.")
-        )
-    return cleaned
+    try:  # the sheet's own rule for a name (brackets, tabs, line breaks), said once
+        return plain_name(cleaned)
+    except ValueError as refused:
+        raise SheetError(N_("A character's name: {reason}."), reason=refused.args[0]) from None
 
 
 def load(path: Path) -> Sheet:

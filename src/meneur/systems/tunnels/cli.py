@@ -182,7 +182,7 @@ Threshold = Annotated[
     int | None,
     typer.Option(
         "--threshold",
-        parser=meneur_parser(_threshold),
+        parser=successes,
         metavar="T",
         help=_("Successes needed (the niveau): a number, or a level such as moyenne."),
     ),
