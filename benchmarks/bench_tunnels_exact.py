@@ -20,9 +20,11 @@ Every figure is a cold computation (caches cleared) in a fresh process capped at
    equal within 1e-12 and the ratio printed; the first grid icepool does not finish ends
    the series;
 4. the time of one test against the pool (``--pools``, threshold half the pool): its
-   verdicts (cut tables), its whole law (FLINT), the previous whole-law engine (Python
-   integers, kept in ``tests/systems/tunnels/reference_polylaw.py``) and icepool; a series
-   stops at its first run over budget.
+   verdicts (cut tables), its whole law (FLINT; ``always`` from 24 dice meets in the
+   middle, ``polylaw.always_law``), the same law through the chain of every smaller pool
+   (``always`` only: ``polylaw.always_tail``, as before the meeting), the previous
+   whole-law engine (Python integers, kept in ``tests/systems/tunnels/reference_polylaw.py``)
+   and icepool; a series stops at its first run over budget.
 
 Run: ``python benchmarks/bench_tunnels_exact.py [--budget S] [--grid D] [--sizes ...]``.
 """
@@ -125,6 +127,13 @@ if {engine!r} == "verdict":
 elif {engine!r} == "flint":
     from meneur.systems.tunnels.odds import test_odds
     start, cpu = time.perf_counter(), time.process_time()
+    test_odds(params)
+elif {engine!r} == "chain":  # the law through every smaller pool's, as before the meeting
+    from meneur.systems.tunnels.odds import test_odds
+    from meneur.systems.tunnels.polylaw import always_tail
+    from meneur.systems.tunnels.rules import LOWEST_SUCCESS
+    start, cpu = time.perf_counter(), time.process_time()
+    always_tail(params.dice, LOWEST_SUCCESS[params.mode], params.sixes)
     test_odds(params)
 elif {engine!r} == "python":
     from reference_polylaw import side_law
@@ -253,8 +262,8 @@ def icepool_grids(sizes: list[int], budget: float) -> None:
 
 
 def pool_table(pools: list[int], budget: float) -> None:
-    engines = ("verdict", "flint", "python", "icepool")
-    labels = ("verdict", "(cpu)", "whole law", "previous", "icepool")
+    engines = ("verdict", "flint", "chain", "python", "icepool")
+    labels = ("verdict", "(cpu)", "whole law", "chain", "previous", "icepool")
     print("\n4. One test against the pool (threshold half the pool), cold, fresh process")
     print(f"{'policy':<8}{'dice':>5}" + "".join(f"{e:>14}" for e in labels))
     for policy in ("never", "needed", "always"):
@@ -262,7 +271,7 @@ def pool_table(pools: list[int], budget: float) -> None:
         for dice in pools:
             row = f"{policy:<8}{dice:>5}"
             for engine in engines:
-                if engine in stopped:
+                if engine in stopped or (engine == "chain" and policy != "always"):
                     row += f"{'-':>14}"
                     continue
                 seconds = one(engine, dice, policy, budget)

@@ -178,6 +178,26 @@ def test_T5_T6_the_whole_law_is_prepared_smallest_pool_first_with_its_work_repor
     assert whole_law_work(quiet) == 0 and len(reported) == 3
 
 
+def test_T5_T6_one_large_always_pool_meets_in_the_middle_with_its_work_reported() -> None:
+    """T-5/T-6: one test of a large ``always`` pool builds its law alone (meeting in the
+    middle, no chain of smaller pools), reports each step (``whole_law_work`` in all:
+    the command's bar) and gives the law computed through the chain."""
+    from meneur.systems.tunnels import polylaw
+    from meneur.systems.tunnels.odds import reported_test_odds, whole_law_work
+
+    params = TestParams(polylaw.WHOLE_MEET_FROM + 1, 9, explode="always", cursed=True)
+    clear_caches()
+    reported: list[int] = []
+    law = reported_test_odds(params, reported.append)
+    assert reported == polylaw.meet_work(params.dice) and sum(reported) == whole_law_work(params)
+    assert not polylaw.meets(polylaw.middle_of(params.dice) - 1, 5, "batch")  # built below
+    assert polylaw.meets(params.dice - 1, 5, "batch")  # not the chain above the middle
+    clear_caches()
+    polylaw.always_tail(params.dice, 5, "batch")  # the chain first: read, not met again
+    assert whole_law_work(params) == sum(polylaw.chain_work(params.dice))
+    assert test_odds(params) == law
+
+
 def test_T6_the_needed_law_reports_each_level_of_pending_dice() -> None:
     """T-6: ``needed`` keeps nothing between thresholds, so its law is built where it is
     read, one report per level of pending dice (``whole_law_work``), and equals the law

@@ -15,8 +15,17 @@ from hypothesis import strategies as st
 
 from meneur.odds import brute_force
 from meneur.odds.dist import Dist
-from meneur.systems.tunnels.odds import opposed_odds, side_law, test_odds
-from meneur.systems.tunnels.polylaw import batch_law, leaf_law
+from meneur.systems.tunnels import polylaw
+from meneur.systems.tunnels.odds import clear_caches, opposed_odds, side_law, test_odds
+from meneur.systems.tunnels.polylaw import (
+    WHOLE_MEET_FROM,
+    always_law,
+    always_tail,
+    batch_law,
+    leaf_law,
+    meet_work,
+    meets,
+)
 from meneur.systems.tunnels.rules import (
     LOWEST_SUCCESS,
     POLICIES,
@@ -96,6 +105,42 @@ def test_T5_T8_flint_engine_equals_the_python_integer_engine(
     assert side_law(18, 7, lowest, params.sixes, params.explode) == reference_polylaw.side_law(
         params
     )
+
+
+@pytest.mark.parametrize("sixes", ["batch", "all"])
+@pytest.mark.parametrize("mode", ["normal", "blessed", "cursed"])
+def test_T5_T6_one_pool_met_in_the_middle_equals_the_chain(mode: str, sixes: SixesRule) -> None:
+    """T-5/T-6: one pool's whole ``always`` law met in the middle (``always_law``) has the
+    very weights, class by class, of the chain of every smaller pool (``always_tail``),
+    at the first pool that meets and past it, in every mode and under both rules of the
+    6s; and once the chain is built, ``always_law`` reads it instead."""
+    lowest = LOWEST_SUCCESS[mode]
+    for dice in (WHOLE_MEET_FROM, WHOLE_MEET_FROM + 5):
+        clear_caches()
+        assert meets(dice, lowest, sixes)
+        met = always_law(dice, lowest, sixes)
+        clear_caches()
+        chained = always_tail(dice, lowest, sixes)
+        assert met == chained
+        assert not meets(dice, lowest, sixes) and always_law(dice, lowest, sixes) is chained
+
+
+@pytest.mark.parametrize("middle", [1, 2, 5, 6, 9, 10])
+def test_T5_T6_the_meeting_holds_wherever_the_pool_splits(
+    monkeypatch: pytest.MonkeyPatch, middle: int
+) -> None:
+    """T-5/T-6: the meeting equals the chain whatever the middle, down to the law of 0
+    pending dice (fewer than six levels under the middle) and up to the pool itself;
+    each step is reported once, ``meet_work`` in all (the command's bar)."""
+    monkeypatch.setattr(polylaw, "WHOLE_MEET_FROM", 1)
+    monkeypatch.setattr(polylaw, "middle_of", lambda _dice: middle)
+    lowest = LOWEST_SUCCESS["normal"]
+    clear_caches()
+    reported: list[int] = []
+    met = always_law(10, lowest, "all", reported.append)
+    assert reported == meet_work(10) and len(reported) == middle - 1 + 11 - middle + min(6, middle)
+    clear_caches()
+    assert met == always_tail(10, lowest, "all")
 
 
 def test_T5_a_batch_of_n_dice_shows_at_most_six_faces() -> None:

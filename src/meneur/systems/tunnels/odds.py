@@ -24,9 +24,13 @@ from meneur.locale import N_
 from meneur.odds.dist import Dist
 from meneur.systems.tunnels.passlaw import PassWeights
 from meneur.systems.tunnels.polylaw import (
+    always_law,
     always_tail,
+    chain_work,
     coefficients,
     leaf_law,
+    meet_work,
+    meets,
     most_dice,
     needed_law,
 )
@@ -141,14 +145,19 @@ def side_law(
     rule: SixesRule,
     policy: Policy,
     progress: Callable[[int], None] | None = None,
+    *,
+    alone: bool = False,
 ) -> Law:
     """The law of one side's dice: ``never`` one batch, ``always`` every batch, ``needed``
     while the successes are below ``need`` (reporting to ``progress``, see
-    :func:`whole_law_work`)."""
+    :func:`whole_law_work`). ``alone``: no other pool's law will be asked (one test), so
+    a large ``always`` pool meets in the middle (:func:`~meneur.systems.tunnels.polylaw.
+    always_law`) instead of building the chain of every smaller pool, which a grid or an
+    opposition shares."""
     if policy == "never":
         return {key: list(poly) for key, poly in leaf_law(dice, lowest, rule).items()}
     if policy == "always":
-        law = always_tail(dice, lowest, rule)
+        law = always_law(dice, lowest, rule, progress) if alone else always_tail(dice, lowest, rule)
     else:
         law = needed_law(dice, need, lowest, rule, progress)
     return {key: coefficients(value) for key, value in law.items()}
@@ -171,12 +180,15 @@ def prepare_test_odds(params: TestParams, progress: Callable[[int], None]) -> No
     (:func:`whole_law_work` in all): the ``always`` laws of every pool up to it
     (:func:`prepare_whole_law`), or the ``needed`` law itself, handed to the cache.
 
-    Why: at 60 dice a test that always explodes takes about 14 s, and one that explodes
-    while short of a threshold of 1,000 about as long (45 s under the ``all`` rule):
+    Why: at 60 dice a test that always explodes takes about 3 s, and one that explodes
+    while short of a threshold of 1,000 about 15 s (45 s under the ``all`` rule):
     ``meneur odds`` and ``meneur table --kind distribution`` show a bar rather than
     seeming to hang.
     """
-    if params.explode == "needed":
+    lowest = LOWEST_SUCCESS[params.mode]
+    if params.explode == "needed" or (
+        params.explode == "always" and meets(params.dice, lowest, params.sixes)
+    ):
         _PREPARED.clear()  # never more than the one about to be read
         _PREPARED[params] = _tally(params, _side_law(params, progress))
     else:
@@ -191,7 +203,9 @@ def reported_test_odds(params: TestParams, progress: Callable[[int], None]) -> D
 
 def _side_law(params: TestParams, progress: Callable[[int], None] | None = None) -> Law:
     lowest = LOWEST_SUCCESS[params.mode]
-    return side_law(params.dice, params.threshold, lowest, params.sixes, params.explode, progress)
+    return side_law(
+        params.dice, params.threshold, lowest, params.sixes, params.explode, progress, alone=True
+    )
 
 
 def _tally(params: TestParams, law: Law) -> Dist[TestKey]:
@@ -212,10 +226,14 @@ test_odds.__test__ = False  # type: ignore[attr-defined]
 
 def whole_law_work(params: TestParams) -> int:
     """What :func:`reported_test_odds` will report in all (0: nothing worth a bar):
-    ``always`` the sum of the pools to the fifth (:func:`prepare_whole_law`), ``needed``
-    one per level of pending dice (:func:`~meneur.systems.tunnels.polylaw.needed_law`)."""
+    ``always`` about the pool to the sixth, in its steps' units (the chain of smaller
+    pools, :func:`prepare_whole_law`, or one pool meeting in the middle,
+    :func:`~meneur.systems.tunnels.polylaw.meet_work`), ``needed`` one per level of
+    pending dice (:func:`~meneur.systems.tunnels.polylaw.needed_law`)."""
     if params.explode == "always":
-        return sum(pending**5 for pending in range(1, params.dice + 1))
+        if meets(params.dice, LOWEST_SUCCESS[params.mode], params.sixes):
+            return sum(meet_work(params.dice))
+        return sum(chain_work(params.dice))
     return params.dice if params.explode == "needed" else 0
 
 
@@ -233,9 +251,9 @@ def prepare_whole_law(params: TestParams, progress: Callable[[int], None]) -> No
     if params.explode != "always":
         return
     work = 0
-    for pending in range(1, params.dice + 1):
+    for pending, level in enumerate(chain_work(params.dice), start=1):
         always_tail(pending, LOWEST_SUCCESS[params.mode], params.sixes)
-        work += pending**5
+        work += level
         if pending >= QUIET_LEVELS or pending == params.dice:
             progress(work)
             work = 0
@@ -246,7 +264,7 @@ def opposition_work(params: OpposedParams) -> int:
     from meneur.systems.tunnels import chase
 
     laws, chasing = _opposition_parts(params)
-    work = sum(map(whole_law_work, laws))
+    work = sum(sum(chain_work(law.dice)) for law in laws)
     return work + sum(sum(chase.side_work(dice, "needed")) for dice, _ in chasing)
 
 
@@ -519,6 +537,7 @@ def clear_caches() -> None:
     from meneur.systems.tunnels import chase, opposed, passlaw, passmid, polylaw
 
     chase.clear_caches()
+    polylaw.clear_tails()
     _PREPARED.clear()
 
     for function in (
@@ -534,7 +553,6 @@ def clear_caches() -> None:
         passlaw.verdicts,
         polylaw.batch_law,
         polylaw.leaf_law,
-        polylaw.always_tail,
         polylaw.flint_batch_law,
         polylaw.onto,
         polylaw._side,

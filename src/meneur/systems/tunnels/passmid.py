@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from math import isqrt
 
 from flint import fmpz, fmpz_poly
 
@@ -41,15 +40,8 @@ from meneur.systems.tunnels.passlaw import (
     needed_table,
     products,
 )
-from meneur.systems.tunnels.polylaw import most_dice, padded
+from meneur.systems.tunnels.polylaw import middle_of, most_dice, padded
 from meneur.systems.tunnels.rules import CRITICAL_ONES, EXCEPTIONAL_SIXES, Policy, SixesRule
-
-
-def middle_of(dice: int) -> int:
-    """Where the halves meet: the forward state at ``q`` and the backward table at ``q``
-    weigh ``most_dice(n) - most_dice(q)`` and ``most_dice(q)`` dice, even near
-    ``n / √2``. At least 1: the table of 0 pending dice is where every test ends."""
-    return max(1, isqrt(dice * dice // 2))
 
 
 def _meet(so_far: Family, rest: Family, threshold: int, reading: str) -> int:
