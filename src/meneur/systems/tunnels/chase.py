@@ -57,8 +57,8 @@ from operator import add, mul, sub
 
 from flint import fmpz_poly
 
-from meneur.systems.tunnels.passlaw import STATES, ZERO, Batch, Triple, cube_product, flint_batch
-from meneur.systems.tunnels.polylaw import most_dice, padded
+from meneur.systems.tunnels.passlaw import Batch, flint_batch
+from meneur.systems.tunnels.polylaw import STATES, ZERO, Triple, cube_product, most_dice, padded
 from meneur.systems.tunnels.rules import CRITICAL_ONES, LOWEST_SUCCESS, OpposedParams, Policy
 
 CHASING: frozenset[Policy] = frozenset({"needed", "never"})

@@ -49,16 +49,24 @@ Weights of ``p`` pending dice count over ``6**most_dice(p)``, as in ``polylaw``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import comb
 from operator import add, mul, sub
-from typing import Any
 
 from flint import fmpz_poly
 
-from meneur.systems.tunnels.polylaw import leaf_law, most_dice, onto
+from meneur.systems.tunnels.polylaw import (
+    STATES,
+    ZERO,
+    Triple,
+    add_triples,
+    cube_product,
+    leaf_law,
+    most_dice,
+    onto,
+    sub_triples,
+)
 from meneur.systems.tunnels.rules import CRITICAL_ONES, EXCEPTIONAL_SIXES, Policy, SixesRule
 
 MEMO = 1024
@@ -173,38 +181,6 @@ def _batch(
     return tuple((d, every[d], calm.get(d, {})) for d in sorted(every))
 
 
-STATES = range(3)
-"""Ones 0-2 and sixes 0-2: the states below the caps (``CRITICAL_ONES``,
-``EXCEPTIONAL_SIXES``)."""
-ZERO = fmpz_poly()
-Triple = tuple[Any, Any, Any]
-
-
-def cube_product(
-    left: Triple,
-    right: Triple,
-    mul: Callable[[Any, Any], Any],
-    add: Callable[[Any, Any], Any],
-    sub: Callable[[Any, Any], Any],
-) -> Triple:
-    """``(l0 + l1 y + l2 y²)(r0 + r1 y + r2 y²)`` modulo ``y³`` with 5 products instead
-    of 6 (Karatsuba on the middle term: ``l0 r1 + l1 r0 = (l0 + l1)(r0 + r1) - l0 r0 -
-    l1 r1``); ``y`` counts the ones or the sixes, whose third is absorbing."""
-    low = mul(left[0], right[0])
-    middle = mul(left[1], right[1])
-    both = mul(add(left[0], left[1]), add(right[0], right[1]))
-    top = add(add(mul(left[0], right[2]), mul(left[2], right[0])), middle)
-    return low, sub(sub(both, low), middle), top
-
-
-def _add_triples(a: Triple, b: Triple) -> Triple:
-    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
-
-
-def _sub_triples(a: Triple, b: Triple) -> Triple:
-    return a[0] - b[0], a[1] - b[1], a[2] - b[2]
-
-
 def _sparse_times(left: fmpz_poly, right: fmpz_poly, cap: int) -> fmpz_poly:
     """``left * right`` cut at ``cap`` when ``right`` has a few terms: a shifted multiple
     of ``left`` per term, where FLINT's product would transform every coefficient."""
@@ -249,8 +225,8 @@ def products(left: Family, right: Family, cap: int, sparse: bool = False) -> Fam
         (by_sixes(left, 0), by_sixes(left, 1), by_sixes(left, 2)),
         (by_sixes(right, 0), by_sixes(right, 1), by_sixes(right, 2)),
         mul_sixes,
-        _add_triples,
-        _sub_triples,
+        add_triples,
+        sub_triples,
     )
     return {(ones, sixes): rows[ones][sixes] for ones in STATES for sixes in STATES}
 

@@ -28,6 +28,7 @@ the most dice they can still roll; a branch that rolls fewer is scaled by a powe
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from functools import cache
 from math import comb, isqrt
@@ -149,53 +150,118 @@ def _add(into: FLaw | dict[int, fmpz_poly], key: Any, value: fmpz_poly) -> None:
         into[key] = into[key] + value if key in into else value
 
 
-def _margins(law: FLaw) -> tuple[dict[int, fmpz_poly], dict[int, fmpz_poly], fmpz_poly]:
-    """A law summed by ones, by sixes state, and in all (one pass)."""
-    by_ones: dict[int, fmpz_poly] = {}
-    by_sixes: dict[int, fmpz_poly] = {}
-    total = fmpz_poly()
-    for (ones, sixes), value in law.items():
-        _add(by_ones, ones, value)
-        _add(by_sixes, sixes, value)
-        total += value
-    return by_ones, by_sixes, total
+Triple = tuple[Any, Any, Any]
+"""``(c0, c1, c2)``: the terms of ``c0 + c1 y + c2 y²`` (``y`` counts ones or sixes)."""
+
+
+def cube_product(
+    left: Triple,
+    right: Triple,
+    mul: Callable[[Any, Any], Any],
+    add: Callable[[Any, Any], Any],
+    sub: Callable[[Any, Any], Any],
+    constant: Callable[[Triple], bool] | None = None,
+) -> Triple:
+    """``(l0 + l1 y + l2 y²)(r0 + r1 y + r2 y²)`` modulo ``y³`` with 5 products instead
+    of 6 (Karatsuba on the middle term: ``l0 r1 + l1 r0 = (l0 + l1)(r0 + r1) - l0 r0 -
+    l1 r1``); ``y`` counts the ones or the sixes, whose third is absorbing.
+
+    ``constant(side)``: whether a side has only its ``y⁰`` term; that side then scales
+    the other's three terms (products by zero cost nothing), where Karatsuba would
+    multiply its one term twice.
+    """
+    if constant is not None and constant(left):
+        left, right = right, left
+    if constant is not None and constant(right):
+        return mul(left[0], right[0]), mul(left[1], right[0]), mul(left[2], right[0])
+    low = mul(left[0], right[0])
+    middle = mul(left[1], right[1])
+    both = mul(add(left[0], left[1]), add(right[0], right[1]))
+    top = add(add(mul(left[0], right[2]), mul(left[2], right[0])), middle)
+    return low, sub(sub(both, low), middle), top
+
+
+ZERO = fmpz_poly()
+STATES = range(CRITICAL_ONES)
+"""Ones 0-2 and sixes states 0-2: the classes below the caps (``CRITICAL_ONES`` ==
+``EXCEPTIONAL_SIXES``: both counters stop at 3)."""
+
+
+def _times(left: fmpz_poly, right: fmpz_poly) -> fmpz_poly:
+    return ZERO if left.is_zero() or right.is_zero() else left * right
+
+
+def _poly_constant(side: Triple) -> bool:
+    return bool(side[1].is_zero() and side[2].is_zero())
+
+
+def _row_constant(side: Triple) -> bool:
+    return all(poly.is_zero() for row in side[1:] for poly in row)
+
+
+def _rows(a: Triple, b: Triple) -> Triple:
+    """Two polynomials in the sixes, modulo ``z³`` (the inner product of :func:`combine`)."""
+    return cube_product(a, b, _times, operator.add, operator.sub, _poly_constant)
+
+
+def add_triples(a: Triple, b: Triple) -> Triple:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+def sub_triples(a: Triple, b: Triple) -> Triple:
+    return a[0] - b[0], a[1] - b[1], a[2] - b[2]
+
+
+def _parts(law: FLaw) -> tuple[Triple, Triple, Triple, fmpz_poly]:
+    """A law's classes below both caps (by ones, rows by sixes state), its sums by ones
+    below the cap (every sixes state) and by sixes state below the cap, and its total."""
+    rows = [(law.get((o, 0), ZERO), law.get((o, 1), ZERO), law.get((o, 2), ZERO)) for o in STATES]
+    by_ones = [ZERO, ZERO, ZERO]
+    by_sixes = [ZERO, ZERO, ZERO]
+    total = ZERO
+    for (ones, sixes), poly in law.items():
+        total += poly
+        if ones < CRITICAL_ONES:
+            by_ones[ones] += poly
+        if sixes < EXCEPTIONAL_SIXES:
+            by_sixes[sixes] += poly
+    return (
+        (rows[0], rows[1], rows[2]),
+        (by_ones[0], by_ones[1], by_ones[2]),
+        (by_sixes[0], by_sixes[1], by_sixes[2]),
+        total,
+    )
 
 
 def combine(left: FLaw, right: FLaw) -> FLaw:
     """Two independent parts of a test, classes added (ones and sixes capped at 3).
 
-    ``left`` is the test so far (or the rest of it), ``right`` one batch's law.
-    ``out[c]`` sums ``left[a] * right[b]`` over the class pairs whose capped sum is
-    ``c``. Only the pairs that stay below both caps are multiplied one by one; a capped
-    class is a product of sums minus those pairs, so under the ``batch`` rule a batch
-    costs 14 products instead of 64. The sums are made once per call: on small pools
-    the cost is the number of FLINT calls, not the size of the numbers.
+    ``left`` is the test so far (or the rest of it), ``right`` one batch's law. Below
+    both caps, the classes are a polynomial in ``y`` (ones) and ``z`` (sixes) modulo
+    ``y³`` and ``z³``: :func:`cube_product` on both counters, 25 products where the
+    pairs of classes take 36, and fewer when a law has only its ``z⁰`` term (a batch
+    under the ``batch`` rule has sixes 0 or 3, none below the cap but 0). A capped class
+    is a product of sums less the classes below the cap: ones ``i`` with the sixes
+    capped, from the laws summed over the sixes (5 products); the ones capped with
+    sixes state ``j``, from the laws summed over the ones (5); both capped, the totals'
+    product less every other class (1).
     """
+    cap = CRITICAL_ONES
+    below_l, ones_l, sixes_l, total_l = _parts(left)
+    below_r, ones_r, sixes_r, total_r = _parts(right)
+    below = cube_product(below_l, below_r, _rows, add_triples, sub_triples, _row_constant)
+    ones = cube_product(ones_l, ones_r, _times, operator.add, operator.sub, _poly_constant)
+    sixes = cube_product(sixes_l, sixes_r, _times, operator.add, operator.sub, _poly_constant)
     out: FLaw = {}
-    cap = CRITICAL_ONES  # == EXCEPTIONAL_SIXES: both counters stop at 3
-    ones_l, sixes_l, total_l = _margins(left)
-    ones_r, sixes_r, total_r = _margins(right)
-    low_six = [(x, y) for x in sixes_l for y in sixes_r if x + y < cap]
-    by_sixes: dict[int, fmpz_poly] = {}  # sixes below the cap -> the pairs' products
-    for o, sum_l in ones_l.items():
-        for a, sum_r in ones_r.items():
-            if o + a >= cap:
-                continue
-            every = sum_l * sum_r
-            for x, y in low_six:
-                if (o, x) in left and (a, y) in right:
-                    value = left[(o, x)] * right[(a, y)]
-                    _add(out, (o + a, x + y), value)
-                    _add(by_sixes, x + y, value)
-                    every -= value
-            _add(out, (o + a, cap), every)
-    for x, y in low_six:
-        _add(by_sixes, x + y, -(sixes_l[x] * sixes_r[y]))
     rest = total_l * total_r
-    for sixes, minus in by_sixes.items():
-        _add(out, (cap, sixes), -minus)
-    for value in out.values():
-        rest -= value
+    for i in STATES:
+        for j in STATES:
+            _add(out, (i, j), below[i][j])
+        capped_sixes = ones[i] - below[i][0] - below[i][1] - below[i][2]
+        capped_ones = sixes[i] - below[0][i] - below[1][i] - below[2][i]
+        _add(out, (i, cap), capped_sixes)
+        _add(out, (cap, i), capped_ones)
+        rest -= ones[i] + capped_ones
     _add(out, (cap, cap), rest)
     return out
 
