@@ -170,3 +170,17 @@ def test_the_replay_report_counts_in_french_as_french_does(
     assert "1 entrée sur 1 se rejoue (1 jet)." in french.out, french.out
     english = invoke(capsys, "--lang", "en", "verify", str(path), "--replay")
     assert "1 of 1 entries replays (1 roll)." in english.out, english.out
+
+
+def test_each_check_and_procedure_is_recorded_where_the_registry_names_it() -> None:
+    """A step names its check as the registry does (system, name), found in its own
+    system only; a check outside the registry is recorded without a place."""
+    from meneur.campaign.replay import _place
+    from meneur.dice.check import DiceCheck
+    from meneur.systems.registry import SYSTEMS
+
+    assert _place(DiceCheck) == ("generic", DiceCheck.name)
+    for system in SYSTEMS:
+        for name, check in {**system.checks(), **system.procedures()}.items():
+            assert _place(type(check)) == (system.name, name)
+    assert _place(dict) is None

@@ -43,8 +43,26 @@ def _checks() -> dict[tuple[str, str], Check[Any, Any]]:
 
 
 @cache
-def _places() -> dict[type[Any], tuple[str, str]]:
-    return {type(check): place for place, check in _checks().items()}
+def _place(kind: type[Any]) -> tuple[str, str] | None:
+    """Where a check of this class lives: (system, name), or ``None`` outside the
+    registry. Searched in its own system only, the one whose package holds the class
+    (each system's ``System`` lives in its package), checks first, then procedures: a
+    roll is recorded without loading every system (Obscur's checks alone take ~0.1 s
+    to import, a third of ``meneur test krasses``)."""
+    from meneur.dice.check import DiceCheck
+    from meneur.systems.registry import SYSTEMS
+
+    if kind is DiceCheck:
+        return GENERIC, DiceCheck.name
+    for system in SYSTEMS:
+        package = type(system).__module__.rpartition(".")[0]
+        if not kind.__module__.startswith(package + "."):
+            continue
+        for found in (system.checks, system.procedures):
+            for name, check in found().items():
+                if type(check) is kind:
+                    return system.name, name
+    return None
 
 
 def jsonable(value: Any) -> Any:
@@ -54,7 +72,7 @@ def jsonable(value: Any) -> Any:
 
 def step(check: Check[Any, Any], rolled: Rolled[Any, Any]) -> dict[str, Any]:
     """The replayable record of one roll (``check`` is ``None`` outside the registry)."""
-    place = _places().get(type(check))
+    place = _place(type(check))
     if place is None:
         return {"check": None, "what": type(check).__name__, "faces": _faces(rolled.faces)}
     system, name = place
