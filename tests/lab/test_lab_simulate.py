@@ -726,3 +726,22 @@ def test_play_and_lab_read_the_same_bounds(capsys: pytest.CaptureFixture[str]) -
         sheets = [str(examples / "garance.toml"), str(examples / "corbeau.toml")]
         refused = invoke(capsys, *args, "--a", sheets[0], "--b", sheets[1], "--rounds", "201")
         assert refused.status == 2 and "200" in refused.err, (args, refused.err)
+
+
+def test_T6_a_simulated_test_reads_its_verdicts_without_building_its_whole_law(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """T-6: the exact odds beside a simulated test are its verdicts (``pass_odds``); the
+    whole law of an exploding pool (40 dice always: ~0.5 s and megabytes; 60 dice: ~3 s)
+    is no longer built and kept for nothing. The odds shown are the whole law's."""
+    from meneur.systems.tunnels import odds, polylaw
+    from meneur.systems.tunnels.rules import TestParams
+
+    odds.clear_caches()
+    args = ("simulate", "test", "tunnels", "--row", "40", "--col", "20", "--panel", "normal/always")
+    r = invoke(capsys, "--lang", "en", *args, "--runs", "200", "--json")
+    assert r.status == 0, r.err
+    assert not polylaw.built(40, 4, "batch") and not odds._PREPARED
+    assert odds.test_odds.cache_info().currsize == 0
+    law = odds.test_odds(TestParams(40, 20, explode="always"))
+    assert Fraction(r.json()["exact_fraction"]) == law.p_where(lambda k: k[0] >= 20 and not k[2])

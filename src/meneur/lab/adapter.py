@@ -108,21 +108,32 @@ class Adapter(ABC):
         """The system's own params at one point of the grid (for simulating one cell)."""
         raise UsageError(N_("The lab cannot simulate {system} yet."), system=self.system)
 
-    def cell_work(self, check: str, params: Any) -> int:
-        """Optional: what :meth:`prepare_cell` will report for one cell's exact odds, in
-        its own units (0: nothing worth a bar, the default)."""
+    def cell_work(self, check: str, params: Any, *, whole_law: bool = False) -> int:
+        """Optional: what :meth:`prepare_cell` will report for one cell's exact odds (its
+        whole law with ``whole_law``, what :meth:`distribution` reads), in its own units
+        (0: nothing worth a bar, the default)."""
         return 0
 
-    def prepare_cell(self, check: str, params: Any, progress: Callable[[int], None]) -> None:
-        """Optional: build what one cell's exact odds read, reporting the work done, so a
-        cell that takes seconds (large pools on both sides) shows a bar. Default: nothing."""
+    def prepare_cell(
+        self,
+        check: str,
+        params: Any,
+        progress: Callable[[int], None],
+        *,
+        whole_law: bool = False,
+    ) -> None:
+        """Optional: build what one cell's exact odds read (:meth:`cell`; its whole law
+        with ``whole_law``), reporting the work done, so a cell that takes seconds (large
+        pools on both sides) shows a bar. Default: nothing."""
         return None
 
-    def prepared(self, check: str, params: Any, bar: Any) -> None:
+    def prepared(self, check: str, params: Any, bar: Any, *, whole_law: bool = False) -> None:
         """Build what one cell reads under ``bar`` (a :class:`~meneur.lab.progress.LazyBar`):
-        told the cell's work (:meth:`cell_work`), then following :meth:`prepare_cell`."""
-        bar.total = max(1, self.cell_work(check, params))
-        self.prepare_cell(check, params, bar.advance)
+        told the cell's work (:meth:`cell_work`), then following :meth:`prepare_cell`.
+        ``whole_law``: the cell's whole law (a distribution), not only its odds (a cell
+        of a table, the odds beside a simulation), which may read much less."""
+        bar.total = max(1, self.cell_work(check, params, whole_law=whole_law))
+        self.prepare_cell(check, params, bar.advance, whole_law=whole_law)
 
     def law(self, check: str, params: Any) -> Dist[Hashable]:
         """The exact law a cell's distribution shows, read through :meth:`outcome_of`:
@@ -153,7 +164,7 @@ class Adapter(ABC):
         at = (panel_axis.values[0], row_axis.values[0], column_axis.values[0])
         params = self.params_at(name, variant, *at)
         if progress is not None:
-            self.prepared(name, params, progress)
+            self.prepared(name, params, progress, whole_law=True)
         dist = self.law(name, params)
         merged: dict[str, tuple[Any, int]] = {}
         for key, weight in dist.items():

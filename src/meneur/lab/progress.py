@@ -23,13 +23,15 @@ def start_bar(description: str, total: int, completed: int) -> tuple[Any, Any]:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+    console = Console(stderr=True, highlight=False)
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         TextColumn("{task.percentage:>3.0f} %"),
         TimeRemainingColumn(),
-        console=Console(stderr=True, highlight=False),
+        console=console,
         transient=True,
+        disable=not console.is_terminal,  # piped to a file: no bar, not even a stray line
     )
     bar.start()
     return bar, bar.add_task(description, total=total, completed=completed)

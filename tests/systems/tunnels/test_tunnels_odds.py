@@ -167,9 +167,13 @@ def test_T5_T6_the_whole_law_is_prepared_smallest_pool_first_with_its_work_repor
     params = TestParams(dice=22, threshold=4, explode="always")
     clear_caches()
     reported: list[int] = []
+    work = whole_law_work(params)
     prepare_whole_law(params, reported.append)  # the first 20 pools together
     assert reported == [sum(pool**5 for pool in range(1, 21)), 21**5, 22**5]
-    assert sum(reported) == whole_law_work(params)
+    assert sum(reported) == work
+    assert whole_law_work(params) == 0  # built: nothing left to report
+    prepare_whole_law(params, reported.append)
+    assert len(reported) == 3
     prepared = test_odds(params)
     clear_caches()
     assert test_odds(params) == prepared
@@ -188,13 +192,21 @@ def test_T5_T6_one_large_always_pool_meets_in_the_middle_with_its_work_reported(
     params = TestParams(polylaw.WHOLE_MEET_FROM + 1, 9, explode="always", cursed=True)
     clear_caches()
     reported: list[int] = []
+    work = whole_law_work(params)
     law = reported_test_odds(params, reported.append)
-    assert reported == polylaw.meet_work(params.dice) and sum(reported) == whole_law_work(params)
-    assert not polylaw.meets(polylaw.middle_of(params.dice) - 1, 5, "batch")  # built below
+    steps = polylaw.meet_work(params.dice)
+    below = polylaw.middle_of(params.dice) - 1  # the levels under the middle: one report
+    assert reported == [sum(steps[:below]), *steps[below:]] and sum(reported) == work
+    assert not polylaw.meets(below, 5, "batch")  # built below the middle
     assert polylaw.meets(params.dice - 1, 5, "batch")  # not the chain above the middle
+    assert whole_law_work(params) == 0  # kept: another threshold reads it at once
+    again = TestParams(params.dice, 3, explode="always", cursed=True)
+    assert reported_test_odds(again, reported.append) == test_odds(again)
+    assert sum(reported) == work
     clear_caches()
+    assert whole_law_work(params) == sum(polylaw.meet_work(params.dice))
     polylaw.always_tail(params.dice, 5, "batch")  # the chain first: read, not met again
-    assert whole_law_work(params) == sum(polylaw.chain_work(params.dice))
+    assert whole_law_work(params) == 0 and not polylaw.meets(params.dice, 5, "batch")
     assert test_odds(params) == law
 
 

@@ -259,20 +259,31 @@ class TunnelsAdapter(Adapter):
             win, loss, tie = win / (1 - tie), loss / (1 - tie), Fraction(0)
         return {"win": win, "tie": tie, "loss": loss}
 
-    def cell_work(self, check: str, params: Any) -> int:
+    def cell_work(self, check: str, params: Any, *, whole_law: bool = False) -> int:
         from meneur.systems.tunnels.odds import opposition_work, whole_law_work
 
-        return opposition_work(params) if check == "oppose" else whole_law_work(params)
+        if check == "oppose":
+            return opposition_work(params)
+        return whole_law_work(params) if whole_law else 0
 
-    def prepare_cell(self, check: str, params: Any, progress: Callable[[int], None]) -> None:
+    def prepare_cell(
+        self,
+        check: str,
+        params: Any,
+        progress: Callable[[int], None],
+        *,
+        whole_law: bool = False,
+    ) -> None:
         """What a cell reads is built first, with a bar: an opposition's sides (60 dice a
-        side: seconds), a test's whole law (60 dice always exploding, or needed at a
-        threshold of 1,000: about 15 s)."""
+        side: seconds), a test's whole law for a distribution (60 dice always exploding:
+        about 3 s; needed at a threshold of 1,000: about 15 s). A test's odds alone (a
+        cell, the odds beside a simulation) read its verdicts (``odds.pass_odds``, well
+        under a second at 60 dice): nothing to build, no whole law kept in memory."""
         from meneur.systems.tunnels.odds import prepare_opposition, prepare_test_odds
 
         if check == "oppose":
             prepare_opposition(params, progress)
-        else:
+        elif whole_law:
             prepare_test_odds(params, progress)
 
     def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:

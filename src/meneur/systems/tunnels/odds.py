@@ -24,8 +24,10 @@ from meneur.locale import N_
 from meneur.odds.dist import Dist
 from meneur.systems.tunnels.passlaw import PassWeights
 from meneur.systems.tunnels.polylaw import (
+    QUIET_LEVELS,
     always_law,
     always_tail,
+    built,
     chain_work,
     coefficients,
     leaf_law,
@@ -231,7 +233,10 @@ def whole_law_work(params: TestParams) -> int:
     :func:`~meneur.systems.tunnels.polylaw.meet_work`), ``needed`` one per level of
     pending dice (:func:`~meneur.systems.tunnels.polylaw.needed_law`)."""
     if params.explode == "always":
-        if meets(params.dice, LOWEST_SUCCESS[params.mode], params.sixes):
+        lowest = LOWEST_SUCCESS[params.mode]
+        if built(params.dice, lowest, params.sixes):
+            return 0
+        if meets(params.dice, lowest, params.sixes):
             return sum(meet_work(params.dice))
         return sum(chain_work(params.dice))
     return params.dice if params.explode == "needed" else 0
@@ -248,11 +253,12 @@ def prepare_whole_law(params: TestParams, progress: Callable[[int], None]) -> No
     building them in order computes nothing twice. Other policies take at most a couple
     of seconds at the bound and report nothing.
     """
-    if params.explode != "always":
+    lowest = LOWEST_SUCCESS[params.mode]
+    if params.explode != "always" or built(params.dice, lowest, params.sixes):
         return
     work = 0
     for pending, level in enumerate(chain_work(params.dice), start=1):
-        always_tail(pending, LOWEST_SUCCESS[params.mode], params.sixes)
+        always_tail(pending, lowest, params.sixes)
         work += level
         if pending >= QUIET_LEVELS or pending == params.dice:
             progress(work)
@@ -302,12 +308,6 @@ def _opposition_parts(params: OpposedParams) -> tuple[list[TestParams], set[tupl
         if side.explode == "needed"
     }
     return laws, chasing
-
-
-QUIET_LEVELS = 20
-"""The smallest pools' laws are reported together, once the 20th is built (a tenth of a
-second in all): one level's time there is mostly fixed costs, and a bar that forecast the
-rest from the first level would show for work that ends at once."""
 
 
 MEET_FROM = 16

@@ -29,6 +29,7 @@ the most dice they can still roll; a branch that rolls fewer is scaled by a powe
 from __future__ import annotations
 
 import operator
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
 from math import comb, isqrt
@@ -303,8 +304,10 @@ def always_tail(pending: int, lowest: int, rule: SixesRule) -> FLaw:
 
 
 def clear_tails() -> None:
-    """Forget the memoised :func:`always_tail` laws (benchmarks time a cold engine)."""
+    """Forget the memoised :func:`always_tail` and :func:`always_law` laws (benchmarks
+    time a cold engine)."""
     _TAILS.clear()
+    _MET.clear()
 
 
 def middle_of(dice: int) -> int:
@@ -322,8 +325,8 @@ grid reads it again."""
 
 
 def meets(dice: int, lowest: int, rule: SixesRule) -> bool:
-    """Whether :func:`always_law` meets in the middle for this pool: a large one whose
-    chain (:func:`always_tail`) is not already built."""
+    """Whether :func:`always_law` meets in the middle for this pool (or read the law it
+    met before): a large one whose chain (:func:`always_tail`) is not already built."""
     return dice >= WHOLE_MEET_FROM and (dice, lowest, rule) not in _TAILS
 
 
@@ -349,6 +352,21 @@ def chain_work(dice: int) -> list[int]:
     return [pending**5 for pending in range(1, dice + 1)]
 
 
+QUIET_LEVELS = 20
+"""The smallest pools' laws are reported together, once the 20th is built (a tenth of a
+second in all): one level's time there is mostly fixed costs, and a bar that forecast the
+rest from the first level would show for work that ends at once."""
+MET_MEMO = 4
+"""Pools' laws met in the middle kept (the most recent): another threshold of the same
+pool reads the same law (60 dice: ~9 MB)."""
+_MET: OrderedDict[tuple[int, int, SixesRule], FLaw] = OrderedDict()
+
+
+def built(dice: int, lowest: int, rule: SixesRule) -> bool:
+    """Whether this pool's whole ``always`` law is in memory (chained or met)."""
+    return (dice, lowest, rule) in _TAILS or (dice, lowest, rule) in _MET
+
+
 def always_law(dice: int, lowest: int, rule: SixesRule, progress: Progress | None = None) -> FLaw:
     """:func:`always_tail` of one pool, meeting in the middle when :func:`meets` (T-5, T-6).
 
@@ -362,16 +380,26 @@ def always_law(dice: int, lowest: int, rule: SixesRule, progress: Progress | Non
     there the two laws multiply once per level. Same weights as the chain (tests),
     about 2.3 times faster at 60 dice (3.1 s instead of 7.0 s, ``docs/lab.md``).
 
-    ``progress(work)`` after each step, :func:`meet_work` in all.
+    ``progress(work)`` after each step, :func:`meet_work` in all (the levels under the
+    middle together up to :data:`QUIET_LEVELS`). Memoised (:data:`MET_MEMO` pools).
     """
+    key = (dice, lowest, rule)
     if not meets(dice, lowest, rule):
         return always_tail(dice, lowest, rule)
+    found = _MET.get(key)
+    if found is not None:
+        _MET.move_to_end(key)
+        return found
     tell = progress or (lambda _work: None)
     middle = middle_of(dice)
     work = iter(meet_work(dice))
+    quiet = 0
     for pending in range(1, middle):
         always_tail(pending, lowest, rule)
-        tell(next(work))
+        quiet += next(work)
+        if pending >= QUIET_LEVELS or pending == middle - 1:
+            tell(quiet)
+            quiet = 0
     states: dict[int, FLaw] = {dice: {(0, 0): fmpz_poly([1])}}
     for pending in range(dice, middle - 1, -1):  # over 6**(most_dice(dice) - most_dice(pending))
         here = states.pop(pending)  # every level is reached (a batch of one face: d = 1)
@@ -384,6 +412,9 @@ def always_law(dice: int, lowest: int, rule: SixesRule, progress: Progress | Non
     for rest, arrived in sorted(states.items()):  # every level under the middle
         _accumulate(out, combine(arrived, always_tail(rest, lowest, rule)), 1)
         tell(next(work))
+    _MET[key] = out
+    while len(_MET) > MET_MEMO:
+        _MET.popitem(last=False)
     return out
 
 
