@@ -98,7 +98,7 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
     """
     problems = error.errors()
     first: dict[str, Any] = problems[0] if problems else {}
-    where = ".".join(str(part) for part in tuple(first.get("loc", ()))[drop:]) or "-"
+    where = ".".join(map(_place, tuple(first.get("loc", ()))[drop:])) or "-"
     kind = str(first.get("type", ""))
     cause = (first.get("ctx") or {}).get("error")
     if isinstance(cause, ValueError) and cause.args and isinstance(cause.args[0], Phrase):
@@ -113,6 +113,15 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
     except (KeyError, IndexError):  # a context pydantic did not give: say it plainly
         return Problem(where[:80], str(first.get("msg", ""))[:MAX_SHOWN])
     return Problem(where[:80], Phrase(message, context))
+
+
+def _place(part: Any) -> str:
+    """One part of a field's path, on one line: a key the user typed with a tab or an
+    escape sequence in it (a refused skill name) is shown escaped, not printed raw."""
+    from meneur.text import has_control
+
+    text = str(part)
+    return text.encode("unicode_escape").decode("ascii") if has_control(text) else text
 
 
 def _shown(value: Any) -> str:

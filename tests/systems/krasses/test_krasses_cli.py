@@ -476,3 +476,15 @@ def test_K4_oppose_from_sheets(capsys: pytest.CaptureFixture[str], tmp_path: Pat
         "1",
     )
     assert both.status == 2 and len(both.err.strip().splitlines()) == 1
+
+
+def test_a_krasse_name_with_a_control_character_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """K-2: a krâsse typed NAME:VALUE is printed back; an escape sequence in its name
+    (one that clears the terminal) is refused, not printed raw."""
+    r = invoke(capsys, "test", "krasses", "--bonus", "3", "--difficulty", "moyen",
+               "--krasse", "a\x1b[2Jb:3", "--seed", "1")  # fmt: skip
+    assert r.status == 2 and "\x1b" not in r.out + r.err and "krâsse" in r.err
+    assert invoke(capsys, "test", "krasses", "--bonus", "3", "--difficulty", "moyen",
+                  "--krasse", "pluie:3", "--seed", "1").status == 0  # fmt: skip

@@ -72,3 +72,22 @@ def test_sheet_round_trip_and_errors(tmp_path: Path) -> None:
         load_sheet(path)
     with pytest.raises(SheetError):
         load_sheet(tmp_path / "absent.json")
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        {"skills": {"x\ty": 2}},
+        {"characteristics": {"Force\x1b(0": 2}},
+        {"advantages": [{"name": "Pied sûr", "bonus": 2, "applies_to": ["es\ncalade"]}]},
+    ],
+)
+def test_a_name_on_the_sheet_is_one_line(tmp_path: Path, where: dict[str, object]) -> None:
+    """A skill, a characteristic or what an advantage applies to is printed on one line:
+    a tab, a line break or an escape sequence (which clears a terminal) is refused, and
+    the message shows the field escaped, not raw."""
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(dict(SHEET, **where)), encoding="utf-8")
+    with pytest.raises(SheetError, match=r"contrôle|control") as refused:
+        load_sheet(path)
+    assert not any(c in str(refused.value) for c in "\t\n\x1b")

@@ -326,3 +326,15 @@ def test_L13_the_next_scene_heals_a_light_wound_even_out_of_a_scene() -> None:
     light, _report = scene.next_scene(Hero(name="a", wound="light"))
     grave, _report = scene.next_scene(Hero(name="b", wound="grave"))
     assert (light.wound, grave.wound) == ("none", "grave")
+
+
+@pytest.mark.parametrize(
+    "field", [{"legendary": ["Ar\tc"]}, {"weaknesses": ["Le\nfeu"]}, {"motivation": "a\x1bb"}]
+)
+def test_L1_a_hero_s_domains_and_words_are_one_line(field: dict[str, object]) -> None:
+    """L-1: domains, weaknesses and a motivation are printed on one line: a tab, a line
+    break or an escape sequence is refused."""
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=r"contrôle|control"):
+        Hero.model_validate({"name": "Lyssia", **field})

@@ -18,7 +18,7 @@ from meneur.errors import SheetError, UsageError
 from meneur.files import load_data
 from meneur.locale import N_
 from meneur.systems.krasses.rules import Difficulty, TestParams
-from meneur.text import fold, is_digits
+from meneur.text import fold, has_control, is_digits
 
 MAX_NAME = 60
 
@@ -156,6 +156,10 @@ def parse_krasse(text: str) -> tuple[str, int]:
         if len(digits) > 7 or abs(int(amount)) > TestParams.MAX_VALUE:
             raise UsageError(
                 N_("A krâsse lies between -{limit} and {limit}."), limit=TestParams.MAX_VALUE
+            )
+        if has_control(name):
+            raise UsageError(
+                N_("A krâsse's name cannot hold a tab, a line break or another control character.")
             )
         return (name.strip()[:60] or "krâsse", int(amount))
     if sep:

@@ -45,7 +45,7 @@ class Advantage(BaseModel):
     name: PlainName = Field(min_length=1, max_length=60)
     score: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
     bonus: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
-    applies_to: list[str] = Field(default_factory=list, max_length=50)
+    applies_to: list[PlainName] = Field(default_factory=list, max_length=50)
 
 
 class Equipment(BaseModel):
@@ -55,7 +55,7 @@ class Equipment(BaseModel):
 
     name: PlainName = Field(min_length=1, max_length=60)
     bonus: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
-    applies_to: list[str] = Field(default_factory=list, max_length=50)
+    applies_to: list[PlainName] = Field(default_factory=list, max_length=50)
 
 
 class KrassesSheet(BaseModel):
@@ -65,8 +65,8 @@ class KrassesSheet(BaseModel):
 
     system: Literal["krasses"] = "krasses"
     name: PlainName = Field(min_length=1, max_length=NAME_LENGTH)
-    characteristics: dict[str, int] = Field(default_factory=dict, max_length=50)
-    skills: dict[str, int] = Field(default_factory=dict, max_length=200)
+    characteristics: dict[PlainName, int] = Field(default_factory=dict, max_length=50)
+    skills: dict[PlainName, int] = Field(default_factory=dict, max_length=200)
     advantages: list[Advantage] = Field(default_factory=list, max_length=100)
     equipment: list[Equipment] = Field(default_factory=list, max_length=200)
 

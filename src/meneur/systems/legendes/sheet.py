@@ -29,6 +29,9 @@ from meneur.text import NAME_LENGTH, one_line, plain_name
 Name = Field(min_length=1, max_length=NAME_LENGTH)
 PlainName = Annotated[str, AfterValidator(plain_name)]
 """A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
+OneLine = Annotated[str, AfterValidator(one_line)]
+"""A sentence shown on one line (a regret, a motivation): no tab, line break or other
+control character."""
 MAX_OPPOSITIONS = 200
 MAX_LOG = 500
 
@@ -74,7 +77,7 @@ class PendingHelp(_Model):
 class Scene(_Model):
     """What lasts during one scene."""
 
-    title: Annotated[str, AfterValidator(one_line)] = Field(default="", max_length=200)
+    title: OneLine = Field(default="", max_length=200)
     kind: SceneKind = "physical"
     """L-13: in a social scene a partial victory makes the other doubt instead of wounding."""
     oppositions: list[Opposition] = Field(default_factory=list, max_length=MAX_OPPOSITIONS)
@@ -92,14 +95,14 @@ class Hero(_Model):
 
     system: Literal["legendes"] = "legendes"
     name: PlainName = Name
-    legendary: list[str] = Field(default_factory=list, max_length=20)
+    legendary: list[PlainName] = Field(default_factory=list, max_length=20)
     """Legendary domains (3 dice by default, L-1)."""
-    secondary: list[str] = Field(default_factory=list, max_length=20)
+    secondary: list[PlainName] = Field(default_factory=list, max_length=20)
     """Secondary domains (2 dice by default, L-1)."""
-    weaknesses: list[str] = Field(default_factory=list, max_length=20)
-    regret: str | None = Field(default=None, max_length=300)
-    blocage: str | None = Field(default=None, max_length=300)
-    motivation: str = Field(default="", max_length=300)
+    weaknesses: list[PlainName] = Field(default_factory=list, max_length=20)
+    regret: OneLine | None = Field(default=None, max_length=300)
+    blocage: OneLine | None = Field(default=None, max_length=300)
+    motivation: OneLine = Field(default="", max_length=300)
     motivation_points: int = Field(default=0, ge=0, le=99)
     wound: Wound = "none"
     dead: bool = False
