@@ -27,6 +27,9 @@ ROLLS = [
     "roll 2d20kl1+5 --faces 8,19",
     "test tunnels --dice 4 --threshold 2 --seed 7",
     "test tunnels --dice 3 --threshold 2 --faces 1,1,4,1 --explode always",
+    # T-12: the test, then each reroll Chance pays for, replay as one procedure
+    "test tunnels --dice 3 --threshold 3 --chance 1 --faces 1,5,4,2",
+    "test tunnels --dice 4 --threshold 4 --chance 3 --chance-all --seed 5",
     "oppose tunnels --dice 4 --vs 3 --faces 1,1,4,6 --vs-faces 2,3,5",
     "fight tunnels --dice 4 --endurance 8 --vs-mr 3 --seed 2",
     "test tunnels --character Zed --trait Force --threshold 2 --seed 3",

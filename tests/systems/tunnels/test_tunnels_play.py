@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from meneur.errors import DiceSourceError, RuleError, SheetError
+from meneur.errors import DiceSourceError, LimitError, RuleError, SheetError
 from meneur.rng import PhysicalDice, SeededDice
 from meneur.systems.base import FaceReader
 from meneur.systems.tunnels import character as characters
@@ -175,16 +176,22 @@ def test_T10_fight_between_two_characters_and_typed_dice_running_short() -> None
         play(character("A", 3, 4), monster("Orc", 3), [PhysicalDice((1, 2, 3)), PhysicalDice((1,))])
 
 
+def _faces(*faces: int) -> Callable[[int], tuple[int, ...]]:
+    """A reroll's faces, given in turn (a reader's ``take``)."""
+    dice = PhysicalDice(faces)
+    return lambda count: dice.roll(6, count)
+
+
 def test_T12_chance_rerolls_the_lowest_failed_die() -> None:
     """T-12: 1 Chance rerolls one failed die (a 1 first); no new explosion."""
     params = TestParams(3, 2, explode="never")
     outcome = TunnelsTest().roll(params, [PhysicalDice((1, 3, 5))]).outcome
     assert not outcome.passed
-    result = spend_chance(params, outcome, 2, PhysicalDice((6,)))
+    result = spend_chance(params, outcome, 2, _faces(6))
     assert result.spent == 1 and result.outcome.passed
     assert result.outcome.batches == ((6, 3, 5),)
     # option: one Chance rerolls every failed die
-    result = spend_chance(params, outcome, 1, PhysicalDice((2, 2)), all_failed=True)
+    result = spend_chance(params, outcome, 1, _faces(2, 2), all_failed=True)
     assert result.spent == 1 and result.outcome.batches == ((2, 2, 5),)
 
 
@@ -192,8 +199,30 @@ def test_T12_chance_undoes_a_critical_failure() -> None:
     params = TestParams(3, 1, explode="never")
     outcome = TunnelsTest().roll(params, [PhysicalDice((1, 1, 1))]).outcome
     assert outcome.critical
-    result = spend_chance(params, outcome, 1, PhysicalDice((4,)))
+    result = spend_chance(params, outcome, 1, _faces(4))
     assert not result.outcome.critical and result.outcome.passed
+
+
+def test_T12_a_test_with_chance_spent_is_one_procedure_read_from_one_stream() -> None:
+    """T-12: the test's faces, then each reroll's, from one stream (``TunnelsChance``):
+    what the roll log stores and replays. 1-5-4 fails at 3 (two successes); the 1 is
+    rerolled: a 2 still fails (one Chance spent, none left), a 6 passes."""
+    from meneur.systems.tunnels.chance import ChanceParams, TunnelsChance
+
+    chance = TunnelsChance()
+    spending = ChanceParams(TestParams(3, 3, explode="never"), 1)
+    failed = chance.resolve(spending, ((1, 5, 4, 2),))
+    assert (failed.first.successes, failed.outcome.successes, failed.spent) == (2, 2, 1)
+    assert failed.changes == ((0, 0, 1, 2),) and not failed.outcome.passed
+    passed = chance.resolve(spending, ((1, 5, 4, 6),))
+    assert passed.outcome.passed and passed.outcome.batches == ((6, 5, 4),)
+    assert chance.key(passed) == (3, False, False, 1)
+    rolled = chance.roll(ChanceParams(TestParams(3, 3, explode="never"), 3), [SeededDice(2)])
+    assert chance.resolve(rolled.params, rolled.faces) == rolled.outcome
+    with pytest.raises(LimitError):
+        ChanceParams(TestParams(3, 3), 101)
+    with pytest.raises(RuleError):
+        ChanceParams(TestParams(3, 3), -1)
 
 
 def test_T13_spells_are_data_and_mana_never_below_zero() -> None:

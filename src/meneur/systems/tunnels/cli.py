@@ -28,6 +28,7 @@ from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
+from meneur.systems.tunnels.limits import MAX_CHANCE_SPENT
 from meneur.text import is_digits
 
 if TYPE_CHECKING:
@@ -145,11 +146,6 @@ def successes(text: str) -> int:
     """Successes needed: a number up to ``TestParams.MAX_THRESHOLD`` or a named level
     (``moyenne``), read as ``--threshold`` is everywhere (the lab refused the names)."""
     return meneur_parser(_threshold)(text)
-
-
-MAX_CHANCE_SPENT = 100
-"""The most Chance one roll may spend (T-12), in play (``--chance``) and in the lab's
-policies (``--points``, which stopped at 30)."""
 
 
 def endurance(text: str) -> int:
@@ -373,7 +369,6 @@ def test_command(
     """Roll a Tunnels test."""
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
-    from meneur.systems.tunnels.chance import spend_chance
     from meneur.systems.tunnels.rules import LOWEST_SUCCESS, TestParams, TunnelsTest, check_policy
 
     notes: list[str] = []
@@ -445,28 +440,25 @@ def test_command(
         )
     check = TunnelsTest()
     (source,) = dice_sources(seed, faces)
-    if chance:
-        from meneur.rng import HeldDice
+    changes: tuple[tuple[int, int, int, int], ...] = ()
+    if chance:  # one procedure: the test, then its rerolls, replayable from the log
+        from meneur.systems.tunnels.chance import ChanceParams, TunnelsChance
 
-        held = HeldDice(source)
-        outcome = check.roll(params, [held]).outcome
-        result = spend_chance(params, outcome, chance, held, all_failed=chance_all)
-        source.finish()
-        first = outcome
-        outcome = result.outcome
-        spent = result.spent
+        spending = ChanceParams(params, chance, chance_all)
+        spent_on = TunnelsChance().roll(spending, [source]).outcome
+        first, outcome = spent_on.first, spent_on.outcome
+        spent, changes = spent_on.spent, spent_on.changes
     else:
         outcome = check.roll(params, [source]).outcome
         first = outcome
         spent = 0
-        result = None
     if spent:
         notes_after = [
             _("Chance spent: {spent} (house rule T-12: 1 Chance rerolls one die).").format(
                 spent=spent
             )
         ]
-        for _b, _i, old, new in result.changes if result else ():
+        for _b, _i, old, new in changes:
             notes_after.append(_("Rerolled a {old}: now {new}.").format(old=old, new=new))
     else:
         notes_after = []

@@ -49,13 +49,13 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups
 from meneur.systems.tunnels.cli import (  # the same flags and bounds as meneur test tunnels
-    MAX_CHANCE_SPENT,
     Blessed,
     Cursed,
     endurance,
     pool,
     successes,
 )
+from meneur.systems.tunnels.limits import MAX_CHANCE_SPENT
 
 POLICIES = ("never", "always", "needed")
 """When a die explodes (T-6)."""

@@ -22,10 +22,11 @@ def _checks() -> dict[str, Check[Any, Any]]:
 
 @cache
 def _procedures() -> dict[str, Procedure[Any, Any]]:
+    from meneur.systems.tunnels.chance import TunnelsChance
     from meneur.systems.tunnels.character import TunnelsCreation
     from meneur.systems.tunnels.combat import TunnelsFight
 
-    return {"fight": TunnelsFight(), "create": TunnelsCreation()}
+    return {"fight": TunnelsFight(), "create": TunnelsCreation(), "chance": TunnelsChance()}
 
 
 class TunnelsSystem(System):
