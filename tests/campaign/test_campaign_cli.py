@@ -289,8 +289,9 @@ def test_a_filtered_export_verifies_as_part_of_a_log(
     with Store(db_url) as store:
         store.add_character("krasses", "Zoé", {"name": "Zoé"})
         store.add_character("krasses", "Ana", {"name": "Ana"})
+        store.add_character("krasses", "Léa", {"name": "Léa"})
         store.start_session()
-        for who in ("Zoé", "Ana", "Zoé", "Ana"):
+        for who in ("Zoé", "Ana", "Zoé", "Ana", "Léa"):
             dice = store.committed_dice()
             assert dice is not None
             faces = dice.roll(20, 1)
@@ -299,7 +300,11 @@ def test_a_filtered_export_verifies_as_part_of_a_log(
             )
         store.reveal_session()
     path = tmp_path / "zoe.json"
-    assert invoke(capsys, "log", "--character", "Zoé", "--export", str(path)).status == 0
+    exported = invoke(capsys, "log", "--character", "Zoé", "--export", str(path))
+    assert exported.status == 0 and "2 entrées du journal exportées" in exported.out
+    lea = tmp_path / "lea.json"
+    one = invoke(capsys, "log", "--character", "Léa", "--export", str(lea))
+    assert one.status == 0 and "1 entrée du journal exportée" in one.out  # not « 1 entrées »
     report = invoke(capsys, "verify", str(path), "--json").json()
     assert (report["entries"], report["recomputed"], report["complete"]) == (2, 2, False)
     assert "(filtr" in invoke(capsys, "verify", str(path)).out

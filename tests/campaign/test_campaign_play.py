@@ -451,3 +451,36 @@ def test_a_logged_commands_options_are_data_not_python_reprs(db_url: str, capsys
     params = log(capsys)[-1]["params"]
     assert params["difficulty"] == {"value": 15, "name": "Moyen"}
     assert params["krasse"] == [{"name": "pluie", "value": 2}]
+
+
+def test_the_log_says_each_procedure_s_result_in_words(
+    db_url: str, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``meneur log``'s « Result » of Obscur's fights, shots, journeys, purchases and
+    care, and of Légendes' help, in the reader's words (System.log_summary): it showed
+    their raw JSON (« {"system":"obscur",... »)."""
+    from meneur.cli.campaign import _summary
+
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    obscur = ROOT / "examples" / "obscur"
+    a, b, m = (str(obscur / f"{n}.toml") for n in ("garance", "corbeau", "mireille"))
+    rolls = [
+        ["fight", "obscur", "--a", a, "--b", b, "--rounds", "3", "--seed", "3"],
+        ["fight", "obscur", "--shoot", "--a", m, "--b", b, "--seed", "3"],
+        ["survive", "obscur", "--milieu", "Forêt tempérée", "--party", a, "--party", b,
+         "--days", "2", "--seed", "1"],
+        ["acquire", "obscur", "--rarity", "3", "--price", "12", "--seed", "2"],
+        ["aid", "legendes", "--helper-dice", "2", "--helped-dice", "3", "--seed", "11"],
+        ["hurt", "obscur", "--sheet", a, "--fall", "6", "--dry-run", "--seed", "2"],
+    ]  # fmt: skip
+    for roll in rolls:
+        assert invoke(capsys, *roll).status == 0, roll
+    said = [_summary(entry) for entry in log(capsys)]
+    assert said == [
+        "pas de vainqueur après 3 rounds",
+        "Corbeau le Lancier : touché (Bras), dégâts 2",
+        "2 jours : Garance l'Épéiste 14/14, Corbeau le Lancier 16/16",
+        "indisponible",
+        "aide : aucun effet (l'aidé a fait mieux) (9 contre 13)",
+        "Garance l'Épéiste : Vie 14 → 8/14",
+    ], said

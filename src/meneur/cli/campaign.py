@@ -460,10 +460,13 @@ def log_command(
         if export is not None:
             document = store.export_log(campaign=campaign, character=character, since=since)
             _write(export, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+            count = len(document["entries"])
             _print(
-                _("{count} log entries exported to {path}.").format(
-                    count=len(document["entries"]), path=export
-                )
+                ngettext(
+                    "{count} log entry exported to {path}.",
+                    "{count} log entries exported to {path}.",
+                    count,
+                ).format(count=count, path=export)
             )
             return
         entries = store.rolls(campaign=campaign, character=character, since=since)

@@ -373,6 +373,16 @@ def test_bad_options_exit_2_in_one_line(
     one_line_error(invoke(capsys, *args))
 
 
+def test_a_price_too_long_is_refused_by_its_length_not_cut_short(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A price of 26 digits was echoed cut to 20 (« '99999999999999999999' n'est pas un
+    prix »), a number that looks like a valid price: its length is said instead."""
+    r = invoke(capsys, "acquire", "obscur", "--rarity", "3", "--price", "9" * 26)
+    assert r.status == 2 and "26" in r.err and "9" * 20 not in r.err
+    one_line_error(r)
+
+
 def test_O10_push_from_a_sheet_cannot_spend_more_than_it_has(
     capsys: pytest.CaptureFixture[str], isaure: Path
 ) -> None:

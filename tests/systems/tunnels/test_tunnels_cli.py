@@ -544,3 +544,19 @@ def test_a_distribution_of_one_heavy_cell_reports_to_its_bar(
         shown["5"]
         == f"{Fraction(total, law.total).numerator}/{Fraction(total, law.total).denominator}"
     )
+
+
+@pytest.mark.parametrize(("typed", "said"), [("-3", "pas -3"), ("0", "pas 0"), ("+2", None)])
+def test_T3_a_signed_threshold_is_a_number_out_of_bounds_not_an_unknown_level(
+    capsys: pytest.CaptureFixture[str], typed: str, said: str | None
+) -> None:
+    """T-3: ``--threshold -3`` said « ni un nombre ni un niveau » where 0 said the bounds;
+    a signed number is read as a number, and its bounds are said."""
+    r = run(capsys, f"odds tunnels --dice 3 --threshold {typed} --json")
+    if said is None:
+        assert (
+            r.status == 0
+            and r.json() == run(capsys, "odds tunnels --dice 3 --threshold 2 --json").json()
+        )
+    else:
+        assert r.status == 2 and said in r.err and "niveau" not in r.err

@@ -273,9 +273,19 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
         console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["wound"]])))
 
 
-def log_summary(outcome: Mapping[str, Any]) -> str | None:
+def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
     """A scene roll's pairs in a few words (``meneur log``): « Orsk : opposition :
-    victoire définitive (0 contre 7) »; None for an outcome without pairs."""
+    victoire définitive (0 contre 7) »; help (L-12) by its effect: « aide : +1 dé (9
+    contre 13) »; None for another outcome (the log reads its usual fields)."""
+    if str(outcome.get("effect")) in EFFECT_LABELS:
+        return labelled(
+            _("help"),
+            _("{effect} ({total} against {opposition_total})").format(
+                effect=_(EFFECT_LABELS[str(outcome["effect"])]),
+                total=outcome.get("helper_total", "?"),
+                opposition_total=outcome.get("helped_total", "?"),
+            ),
+        )
     pairs = outcome.get("pairs")
     if not isinstance(pairs, list) or not pairs:
         return None

@@ -43,7 +43,7 @@ class LegendesSystem(System):
     def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
         from meneur.systems.legendes.render import log_summary
 
-        return log_summary(outcome)
+        return log_summary(kind, outcome)
 
     def lab_adapter(self) -> object:
         from meneur.systems.legendes.lab_adapter import ADAPTER

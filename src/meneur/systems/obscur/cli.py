@@ -105,8 +105,10 @@ def _pay(text: str) -> Pay:
 
 def _price(text: str) -> Fraction:
     cleaned = str(text).strip().replace(",", ".")
-    if len(cleaned) > 20:
-        raise UsageError(N_("'{value}' is not a price."), value=cleaned[:20])
+    if len(cleaned) > 20:  # not echoed cut short: a cut number would look like a price
+        raise UsageError(
+            N_("A price has at most 20 characters, not {length}."), length=len(cleaned)
+        )
     try:
         value = Fraction(cleaned)
     except (ValueError, ZeroDivisionError):

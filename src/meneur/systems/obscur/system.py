@@ -31,6 +31,11 @@ class ObscurSystem(System):
 
         character_from(sheet, label)  # the sheet's model, and its traits in the catalogue
 
+    def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
+        from meneur.systems.obscur.log_words import log_summary
+
+        return log_summary(kind, outcome)
+
     def lab_adapter(self) -> object:
         from meneur.systems.obscur.lab_adapter import ADAPTER
 

@@ -97,13 +97,14 @@ def _threshold(text: str) -> int:
     from meneur.systems.tunnels.rules import TestParams
 
     cleaned = text.strip()
-    if is_digits(cleaned) and len(cleaned.lstrip("0")) > 6:  # not echoed: it may be pages long
+    signed = cleaned[1:] if cleaned[:1] in "+-" else cleaned  # -3: out of bounds, not a word
+    if is_digits(signed) and len(signed.lstrip("0")) > 6:  # not echoed: it may be pages long
         raise UsageError(
             N_("A threshold lies between 1 and {limit}, not a number of {digits} digits."),
             limit=TestParams.MAX_THRESHOLD,
-            digits=len(cleaned.lstrip("0")),
+            digits=len(signed.lstrip("0")),
         )
-    if is_digits(cleaned):  # a number needs no data file
+    if is_digits(signed):  # a number needs no data file
         value, provisional = int(cleaned), False
     else:
         from meneur.systems.tunnels.data import threshold_of

@@ -1,0 +1,75 @@
+"""An Obscur entry's « Result » in ``meneur log`` (``System.log_summary``): one short line.
+
+Obscur's procedures store whole records (every round of a fight, every day of a
+journey), where the log's usual fields (a total, successes, a winner) are missing or
+buried: the log showed their raw JSON. Each kind says its result in the reader's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meneur.locale import gettext as _
+from meneur.locale import labelled, ngettext
+
+
+def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
+    """The result of a fight, a shot, a journey, a purchase, or a body's care (a hurt, a
+    heal, a rest, a march: its Vie before and after); None for another kind (the log
+    then reads the usual fields)."""
+    if kind == "fight" and isinstance(outcome.get("shot"), Mapping):
+        return _shot(outcome["shot"], outcome.get("target"))
+    if kind == "fight" and isinstance(outcome.get("outcome"), Mapping):
+        return _fight(outcome["outcome"])
+    if kind == "survive" and isinstance(outcome.get("final"), list):
+        return _journey(outcome)
+    if kind == "acquire" and "available" in outcome:
+        return _("available") if outcome.get("available") else _("not available")
+    before, after = outcome.get("before"), outcome.get("after")
+    if isinstance(before, Mapping) and isinstance(after, Mapping) and "vie" in after:
+        return labelled(  # a hurt, a heal, a rest, a march: the body before and after
+            _name(after),
+            _("Vie {before} → {after}/{most}").format(
+                before=before.get("vie", "?"), after=after["vie"], most=after.get("vie_max", "?")
+            ),
+        )
+    return None
+
+
+def _name(side: Any) -> str:
+    return str(side.get("name", "?")) if isinstance(side, Mapping) else "?"
+
+
+def _fight(ending: Mapping[str, Any]) -> str:
+    rounds = int(ending.get("rounds") or 0)
+    winner = ending.get("winner")
+    if winner in ("a", "b"):
+        return ngettext(
+            "{name} wins after {count} round", "{name} wins after {count} rounds", rounds
+        ).format(name=_name(ending.get(winner)), count=rounds)
+    return ngettext(
+        "no winner after {count} round", "no winner after {count} rounds", rounds
+    ).format(count=rounds)
+
+
+def _shot(shot: Mapping[str, Any], target: Any) -> str:
+    if shot.get("fumble"):
+        words = _("fumble")
+    elif shot.get("hit"):
+        words = _("hit ({zone}), damage {damage}").format(
+            zone=shot.get("zone", "?"), damage=shot.get("damage", 0)
+        )
+    else:
+        words = _("missed")
+    return labelled(_name(target), words)
+
+
+def _journey(outcome: Mapping[str, Any]) -> str:
+    days = len(outcome.get("days") or [])
+    members = ", ".join(
+        f"{_name(member)} {member.get('vie', '?')}/{member.get('vie_max', '?')}"
+        for member in outcome["final"]
+        if isinstance(member, Mapping)
+    )
+    return labelled(ngettext("{count} day", "{count} days", days).format(count=days), members)
