@@ -278,3 +278,22 @@ def test_lazily_registered_commands_are_all_listed_and_reachable() -> None:
         assert name in typer.main.get_command(build_app((name,))).commands  # type: ignore[attr-defined]
     roll_only = typer.main.get_command(build_app(("roll",))).commands  # type: ignore[attr-defined]
     assert "roll" in roll_only
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("test", "krasses", "--bonus", "3", "--difficulty", "moyen", "--krasse", "é\x1b[2Jb:xyz"),
+        ("test", "krasses", "--bonus", "3", "--difficulty", "moyen", "--krasse", "é\x1b[2Jb"),
+        ("test", "tunnels", "--dice", "3", "--threshold", "dur\x1b]0;x\x07"),
+        ("roll", "2d6\x1b[2J"),
+    ],
+)
+def test_an_error_never_echoes_a_control_character_raw(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    """Whatever message quotes the user's input, an escape sequence in it (one that clears
+    the terminal or retitles its window) is shown escaped, accents kept; one line, exit 2."""
+    r = invoke(capsys, *args)
+    assert r.status == 2 and len(r.err.strip().splitlines()) == 1
+    assert "\x1b" not in r.err and "\x07" not in r.err and "\\x1b" in r.err

@@ -118,10 +118,9 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
 def _place(part: Any) -> str:
     """One part of a field's path, on one line: a key the user typed with a tab or an
     escape sequence in it (a refused skill name) is shown escaped, not printed raw."""
-    from meneur.text import has_control
+    from meneur.text import visible
 
-    text = str(part)
-    return text.encode("unicode_escape").decode("ascii") if has_control(text) else text
+    return visible(str(part))
 
 
 def _shown(value: Any) -> str:

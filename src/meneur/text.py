@@ -53,6 +53,18 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) in CONTROL for c in text)
 
 
+def visible(text: str) -> str:
+    """``text`` with each control character written as its escape (``\\x1b``, ``\\t``),
+    every other character kept (accents too): what an error message echoes of the user's
+    input, so that an escape sequence typed in a name is shown, not run by the terminal."""
+    if not has_control(text):
+        return text
+    return "".join(
+        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in CONTROL else c
+        for c in text
+    )
+
+
 def plain_name(name: str) -> str:
     """``name`` unchanged, or ``ValueError`` if it holds square brackets or control
     characters (pydantic models)."""

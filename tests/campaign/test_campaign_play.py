@@ -475,12 +475,29 @@ def test_the_log_says_each_procedure_s_result_in_words(
     ]  # fmt: skip
     for roll in rolls:
         assert invoke(capsys, *roll).status == 0, roll
+    bruno, ninon = (str(obscur / f"{n}.toml") for n in ("bruno", "ninon"))
+    marsh = str(obscur / "marais.toml")
+    rolls = [  # a fumbled shot; a journey and a drowning that end in a coma and a death
+        ["fight", "obscur", "--a", m, "--b", bruno, "--shoot", "--faces", "1,1,1,1",
+         "--distance", "longue"],
+        ["survive", "obscur", "--milieu-file", marsh, "--party", bruno, "--party", ninon,
+         "--party", a, "--days", "25", "--seed", "3"],
+        ["hurt", "obscur", "--sheet", a, "--drown", "2", "--steps", "3", "--seed", "1",
+         "--dry-run"],
+    ]  # fmt: skip
+    for roll in rolls:
+        assert invoke(capsys, *roll).status == 0, roll
     said = [_summary(entry) for entry in log(capsys)]
-    assert said == [
-        "pas de vainqueur après 3 rounds",
-        "Corbeau le Lancier : touché (Bras), dégâts 2",
+    assert said[:6] == [
+        "pas de vainqueur après 3 tours",
+        "Mireille l'Arbalétrière → Corbeau le Lancier : touché (Bras), dégâts 2",
         "2 jours : Garance l'Épéiste 14/14, Corbeau le Lancier 16/16",
         "indisponible",
-        "aide : aucun effet (l'aidé a fait mieux) (9 contre 13)",
+        "aide : aucun effet (l'aidé a fait mieux), 9 contre 13",
         "Garance l'Épéiste : Vie 14 → 8/14",
     ], said
+    assert said[6] == "Mireille l'Arbalétrière → Bruno le Gardien : maladresse"
+    assert (
+        "Bruno le Gardien -15/15 — mort" in said[7] and "Garance l'Épéiste -9/14 — coma" in said[7]
+    )
+    assert said[8] == "Garance l'Épéiste : Vie 14 → 14/14 — coma"

@@ -243,9 +243,15 @@ def usage_line(error: click.UsageError) -> str:
 
 
 def fail(line: str) -> int:
+    """Print one error line and give exit status 2. Whatever the message echoes of the
+    user's input is shown with its control characters escaped (``text.visible``): an
+    escape sequence typed in an option is never run by the terminal, whichever message
+    quotes it."""
     from meneur.cli.output import error_console
+    from meneur.text import visible
 
-    error_console().print(_("Error: {message}").format(message=line), markup=False, soft_wrap=True)
+    said = _("Error: {message}").format(message=visible(line))
+    error_console().print(said, markup=False, soft_wrap=True)
     return 2
 
 

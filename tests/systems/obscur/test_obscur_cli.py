@@ -538,3 +538,14 @@ def test_O9_labels_are_punctuated_as_each_language_writes(
         capsys, "--lang", "en", "oppose", "obscur", "--dice", "3", "--vs", "2", "--seed", "1"
     )
     assert "Side A: " in english.out
+
+
+@pytest.mark.parametrize("price", ["-5", "1e400", "1e13"])
+def test_a_price_out_of_bounds_is_refused_with_its_bounds_where_it_was_typed(
+    capsys: pytest.CaptureFixture[str], price: str
+) -> None:
+    """-5 said « n'est pas un prix » and 1e400 the bounds without naming --price: both
+    name the option and the bounds, grouped as French writes them."""
+    r = invoke(capsys, "acquire", "obscur", "--rarity", "3", "--price", price)
+    assert r.status == 2 and "--price" in r.err and "1\u202f000\u202f000\u202f000\u202f000" in r.err
+    one_line_error(r)

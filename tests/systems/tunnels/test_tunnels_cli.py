@@ -560,3 +560,15 @@ def test_T3_a_signed_threshold_is_a_number_out_of_bounds_not_an_unknown_level(
         )
     else:
         assert r.status == 2 and said in r.err and "niveau" not in r.err
+
+
+def test_T12_chance_says_what_it_changed(capsys: pytest.CaptureFixture[str]) -> None:
+    """T-12: the JSON of a test saved by Chance gives the roll before and each die
+    rerolled (it gave only the Chance spent); under the option ``--chance-all`` the note
+    says that a point rerolls every failed die, not one."""
+    args = "test tunnels --dice 3 --threshold 3 --explode never --chance 2 --chance-all"
+    data = run(capsys, f"{args} --faces 1,2,4,1,5,6 --json").json()
+    assert (data["successes"], data["chance_spent"], data["first"]["successes"]) == (3, 2, 1)
+    assert [(d["from"], d["to"]) for d in data["rerolled"]] == [(1, 1), (2, 5), (1, 6)]
+    said = run(capsys, f"{args} --faces 1,2,4,1,5,6").out
+    assert "1 point de Chance relance tous les dés ratés" in " ".join(said.split())

@@ -280,7 +280,7 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
     if str(outcome.get("effect")) in EFFECT_LABELS:
         return labelled(
             _("help"),
-            _("{effect} ({total} against {opposition_total})").format(
+            _("{effect}, {total} against {opposition_total}").format(
                 effect=_(EFFECT_LABELS[str(outcome["effect"])]),
                 total=outcome.get("helper_total", "?"),
                 opposition_total=outcome.get("helped_total", "?"),

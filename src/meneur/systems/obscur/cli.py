@@ -30,7 +30,7 @@ from meneur.cli.params import (
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import fraction_text
+from meneur.locale.numbers import fraction_text, grouped
 from meneur.systems.base import CommandGroups
 from meneur.text import is_digits
 
@@ -113,8 +113,10 @@ def _price(text: str) -> Fraction:
         value = Fraction(cleaned)
     except (ValueError, ZeroDivisionError):
         raise UsageError(N_("'{value}' is not a price."), value=cleaned[:20]) from None
-    if value < 0:
-        raise UsageError(N_("'{value}' is not a price."), value=cleaned[:20])
+    from meneur.systems.obscur.acquisition import MAX_PRICE
+
+    if not 0 <= value <= MAX_PRICE:  # the params' own bound, said where it was typed
+        raise UsageError(N_("A price is 0 to {limit}."), limit=grouped(MAX_PRICE))
     return value
 
 

@@ -19,7 +19,7 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
     heal, a rest, a march: its Vie before and after); None for another kind (the log
     then reads the usual fields)."""
     if kind == "fight" and isinstance(outcome.get("shot"), Mapping):
-        return _shot(outcome["shot"], outcome.get("target"))
+        return _shot(outcome["shot"], outcome.get("shooter"), outcome.get("target"))
     if kind == "fight" and isinstance(outcome.get("outcome"), Mapping):
         return _fight(outcome["outcome"])
     if kind == "survive" and isinstance(outcome.get("final"), list):
@@ -28,13 +28,32 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
         return _("available") if outcome.get("available") else _("not available")
     before, after = outcome.get("before"), outcome.get("after")
     if isinstance(before, Mapping) and isinstance(after, Mapping) and "vie" in after:
-        return labelled(  # a hurt, a heal, a rest, a march: the body before and after
-            _name(after),
-            _("Vie {before} → {after}/{most}").format(
-                before=before.get("vie", "?"), after=after["vie"], most=after.get("vie_max", "?")
-            ),
-        )
+        return labelled(_name(after), _care(before, after))
     return None
+
+
+STATUSES = ("coma", "dead")
+"""The states a line must say (a body below 0 Vie is not merely wounded)."""
+
+
+def _status(body: Mapping[str, Any]) -> str:
+    """`` — coma`` or `` — mort`` after a body's numbers; nothing when it is well."""
+    status = body.get("status")
+    return " — " + (_("coma") if status == "coma" else _("dead")) if status in STATUSES else ""
+
+
+def _care(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """A hurt, a heal, a rest, a march: the Vie before and after, or the Volonté when
+    only it changed (a morale heal), and the state it ends in."""
+    if before.get("vie") == after.get("vie") and before.get("volonte") != after.get("volonte"):
+        words = _("Volonté {before} → {after}").format(
+            before=before.get("volonte", "?"), after=after.get("volonte", "?")
+        )
+    else:
+        words = _("Vie {before} → {after}/{most}").format(
+            before=before.get("vie", "?"), after=after["vie"], most=after.get("vie_max", "?")
+        )
+    return words + _status(after)
 
 
 def _name(side: Any) -> str:
@@ -53,7 +72,8 @@ def _fight(ending: Mapping[str, Any]) -> str:
     ).format(count=rounds)
 
 
-def _shot(shot: Mapping[str, Any], target: Any) -> str:
+def _shot(shot: Mapping[str, Any], shooter: Any, target: Any) -> str:
+    """The shooter's result against the target: « Mireille → Corbeau : manqué »."""
     if shot.get("fumble"):
         words = _("fumble")
     elif shot.get("hit"):
@@ -62,13 +82,13 @@ def _shot(shot: Mapping[str, Any], target: Any) -> str:
         )
     else:
         words = _("missed")
-    return labelled(_name(target), words)
+    return labelled(f"{_name(shooter)} → {_name(target)}", words)
 
 
 def _journey(outcome: Mapping[str, Any]) -> str:
     days = len(outcome.get("days") or [])
     members = ", ".join(
-        f"{_name(member)} {member.get('vie', '?')}/{member.get('vie_max', '?')}"
+        f"{_name(member)} {member.get('vie', '?')}/{member.get('vie_max', '?')}{_status(member)}"
         for member in outcome["final"]
         if isinstance(member, Mapping)
     )

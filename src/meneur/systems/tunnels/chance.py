@@ -175,6 +175,7 @@ class TunnelsChance(Procedure[ChanceParams, ChanceOutcome]):
             "system": "tunnels",
             **test_json(outcome.outcome),
             "chance_spent": outcome.spent,
+            "first": {"system": "tunnels", **test_json(outcome.first)},
             "rerolled": [
                 {"batch": batch, "die": die, "from": old, "to": new}
                 for batch, die, old, new in outcome.changes

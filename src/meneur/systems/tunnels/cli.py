@@ -454,11 +454,12 @@ def test_command(
         first = outcome
         spent = 0
     if spent:
-        notes_after = [
-            _("Chance spent: {spent} (house rule T-12: 1 Chance rerolls one die).").format(
-                spent=spent
-            )
-        ]
+        rule = (
+            _("Chance spent: {spent} (option of T-12: 1 Chance rerolls every failed die).")
+            if chance_all
+            else _("Chance spent: {spent} (house rule T-12: 1 Chance rerolls one die).")
+        )
+        notes_after = [rule.format(spent=spent)]
         for _b, _i, old, new in changes:
             notes_after.append(_("Rerolled a {old}: now {new}.").format(old=old, new=new))
     else:
@@ -475,8 +476,12 @@ def test_command(
         assert sheet is not None
         characters.save(sheet, loaded)
     data: dict[str, Any] = check.to_json(params, outcome)
-    if chance:
+    if chance:  # what Chance changed: the roll before, each die rerolled
         data["chance_spent"] = spent
+        data["first"] = check.to_json(params, first)
+        data["rerolled"] = [
+            {"batch": batch, "die": die, "from": old, "to": new} for batch, die, old, new in changes
+        ]
     if chosen_spell is not None and loaded is not None:
         data["spell"] = chosen_spell.name
         data["mana"] = loaded.mana.current
