@@ -484,6 +484,7 @@ def test_the_log_says_each_procedure_s_result_in_words(
          "--party", a, "--days", "25", "--seed", "3"],
         ["hurt", "obscur", "--sheet", a, "--drown", "2", "--steps", "3", "--seed", "1",
          "--dry-run"],
+        ["heal", "obscur", "--sheet", a, "--morale", "--dry-run", "--faces", "6"],
     ]  # fmt: skip
     for roll in rolls:
         assert invoke(capsys, *roll).status == 0, roll
@@ -501,3 +502,4 @@ def test_the_log_says_each_procedure_s_result_in_words(
         "Bruno le Gardien -15/15 — mort" in said[7] and "Garance l'Épéiste -9/14 — coma" in said[7]
     )
     assert said[8] == "Garance l'Épéiste : Vie 14 → 14/14 — coma"
+    assert said[9].startswith("moral : Garance l'Épéiste +"), said[9]  # O-34, not its Vie

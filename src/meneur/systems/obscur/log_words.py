@@ -15,9 +15,9 @@ from meneur.locale import labelled, ngettext
 
 
 def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
-    """The result of a fight, a shot, a journey, a purchase, or a body's care (a hurt, a
-    heal, a rest, a march: its Vie before and after); None for another kind (the log
-    then reads the usual fields)."""
+    """The result of a fight, a shot, a journey, a purchase, morale regained, or a body's
+    care (a hurt, a heal, a rest, a march: its Vie before and after); None for another
+    kind (the log then reads the usual fields)."""
     if kind == "fight" and isinstance(outcome.get("shot"), Mapping):
         return _shot(outcome["shot"], outcome.get("shooter"), outcome.get("target"))
     if kind == "fight" and isinstance(outcome.get("outcome"), Mapping):
@@ -26,6 +26,10 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
         return _journey(outcome)
     if kind == "acquire" and "available" in outcome:
         return _("available") if outcome.get("available") else _("not available")
+    result = outcome.get("result")
+    gained = result.get("gained") if isinstance(result, Mapping) else None
+    if isinstance(gained, Mapping):  # morale regained (O-34): the body's Vie says nothing
+        return labelled(_("morale"), ", ".join(f"{who} +{n}" for who, n in gained.items()))
     before, after = outcome.get("before"), outcome.get("after")
     if isinstance(before, Mapping) and isinstance(after, Mapping) and "vie" in after:
         return labelled(_name(after), _care(before, after))
@@ -43,16 +47,11 @@ def _status(body: Mapping[str, Any]) -> str:
 
 
 def _care(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
-    """A hurt, a heal, a rest, a march: the Vie before and after, or the Volonté when
-    only it changed (a morale heal), and the state it ends in."""
-    if before.get("vie") == after.get("vie") and before.get("volonte") != after.get("volonte"):
-        words = _("Volonté {before} → {after}").format(
-            before=before.get("volonte", "?"), after=after.get("volonte", "?")
-        )
-    else:
-        words = _("Vie {before} → {after}/{most}").format(
-            before=before.get("vie", "?"), after=after["vie"], most=after.get("vie_max", "?")
-        )
+    """A hurt, a heal, a rest, a march: the Vie before and after, and the state it ends
+    in."""
+    words = _("Vie {before} → {after}/{most}").format(
+        before=before.get("vie", "?"), after=after["vie"], most=after.get("vie_max", "?")
+    )
     return words + _status(after)
 
 
