@@ -456,9 +456,10 @@ def test_a_logged_commands_options_are_data_not_python_reprs(db_url: str, capsys
 def test_the_log_says_each_procedure_s_result_in_words(
     db_url: str, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``meneur log``'s « Result » of Obscur's fights, shots, journeys, purchases and
-    care, and of Légendes' help, in the reader's words (System.log_summary): it showed
-    their raw JSON (« {"system":"obscur",... »)."""
+    """``meneur log``'s « Result » of Obscur's oppositions, fights, shots, journeys,
+    purchases and care, and of Légendes' tests and help, in the reader's words
+    (System.log_summary): it showed raw JSON (« {"system":"obscur",... ») or raw values
+    (« vainqueur : b », « issue : advantage »)."""
     from meneur.cli.campaign import _summary
 
     monkeypatch.setenv("MENEUR_LOG", "1")
@@ -485,6 +486,8 @@ def test_the_log_says_each_procedure_s_result_in_words(
         ["hurt", "obscur", "--sheet", a, "--drown", "2", "--steps", "3", "--seed", "1",
          "--dry-run"],
         ["heal", "obscur", "--sheet", a, "--morale", "--dry-run", "--faces", "6"],
+        ["oppose", "obscur", "--dice", "3", "--vs", "4", "--seed", "2"],
+        ["test", "legendes", "--domain", "legendary", "--vs", "heroique", "--seed", "7"],
     ]  # fmt: skip
     for roll in rolls:
         assert invoke(capsys, *roll).status == 0, roll
@@ -503,3 +506,4 @@ def test_the_log_says_each_procedure_s_result_in_words(
     )
     assert said[8] == "Garance l'Épéiste : Vie 14 → 14/14 — coma"
     assert said[9].startswith("moral : Garance l'Épéiste +"), said[9]  # O-34, not its Vie
+    assert said[10:] == ["b l'emporte de 4 (0 contre 4)", "héros : avantage (9 contre 7)"]

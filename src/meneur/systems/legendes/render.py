@@ -275,8 +275,9 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
 
 def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
     """A scene roll's pairs in a few words (``meneur log``): « Orsk : opposition :
-    victoire définitive (0 contre 7) »; help (L-12) by its effect: « aide : +1 dé (9
-    contre 13) »; None for another outcome (the log reads its usual fields)."""
+    victoire définitive (0 contre 7) »; a test's verdict the same way; help (L-12) by
+    its effect: « aide : +1 dé, 9 contre 13 »; None for another outcome (the log reads
+    its usual fields)."""
     if str(outcome.get("effect")) in EFFECT_LABELS:
         return labelled(
             _("help"),
@@ -286,6 +287,8 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
                 opposition_total=outcome.get("helped_total", "?"),
             ),
         )
+    if str(outcome.get("key")) in KEY_LABELS and "total" in outcome:  # a test (L-3, L-4)
+        return _pair_words(outcome)
     pairs = outcome.get("pairs")
     if not isinstance(pairs, list) or not pairs:
         return None
@@ -293,16 +296,20 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
     for pair in pairs:
         if not isinstance(pair, Mapping):
             return None
-        if pair.get("swept"):
-            words = _("swept away (L-5)")
-        else:
-            words = _("{verdict} ({total} against {opposition_total})").format(
-                verdict=_(KEY_LABELS.get(str(pair.get("key")), "?")),
-                total=pair.get("total"),
-                opposition_total=pair.get("opposition_total"),
-            )
+        words = _pair_words(pair)
         said.append(labelled(str(pair.get("opposition", "?")), words))
     return "; ".join(said)
+
+
+def _pair_words(pair: Mapping[str, Any]) -> str:
+    """One verdict with its totals: « opposition : victoire définitive (0 contre 7) »."""
+    if pair.get("swept"):
+        return _("swept away (L-5)")
+    return _("{verdict} ({total} against {opposition_total})").format(
+        verdict=_(KEY_LABELS.get(str(pair.get("key")), "?")),
+        total=pair.get("total"),
+        opposition_total=pair.get("opposition_total"),
+    )
 
 
 def render_pair(console: Console, pair: Mapping[str, Any]) -> None:

@@ -15,15 +15,17 @@ from meneur.locale import labelled, ngettext
 
 
 def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
-    """The result of a fight, a shot, a journey, a purchase, morale regained, or a body's
-    care (a hurt, a heal, a rest, a march: its Vie before and after); None for another
-    kind (the log then reads the usual fields)."""
+    """The result of an opposition, a fight, a shot, a journey, a purchase, morale
+    regained, or a body's care (a hurt, a heal, a rest, a march: its Vie before and
+    after); None for another kind (the log then reads the usual fields)."""
     if kind == "fight" and isinstance(outcome.get("shot"), Mapping):
         return _shot(outcome["shot"], outcome.get("shooter"), outcome.get("target"))
     if kind == "fight" and isinstance(outcome.get("outcome"), Mapping):
         return _fight(outcome["outcome"])
     if kind == "survive" and isinstance(outcome.get("final"), list):
         return _journey(outcome)
+    if kind == "oppose" and isinstance(outcome.get("a"), Mapping):
+        return _opposition(outcome)
     if kind == "acquire" and "available" in outcome:
         return _("available") if outcome.get("available") else _("not available")
     result = outcome.get("result")
@@ -69,6 +71,21 @@ def _fight(ending: Mapping[str, Any]) -> str:
     return ngettext(
         "no winner after {count} round", "no winner after {count} rounds", rounds
     ).format(count=rounds)
+
+
+def _opposition(outcome: Mapping[str, Any]) -> str:
+    """« b l'emporte de 4 (0 contre 4) », or a tie, with both sides' successes (O-11)."""
+    a, b = outcome["a"], outcome.get("b")
+    successes = {
+        "a": a.get("successes", "?"),
+        "b": b.get("successes", "?") if isinstance(b, Mapping) else "?",
+    }
+    winner = outcome.get("winner")
+    if winner in ("a", "b"):
+        words = _("{side} wins by {margin}").format(side=winner, margin=outcome.get("margin", "?"))
+    else:
+        words = _("tie")
+    return _("{words} ({a} against {b})").format(words=words, **successes)
 
 
 def _shot(shot: Mapping[str, Any], shooter: Any, target: Any) -> str:
