@@ -442,17 +442,20 @@ def test_command(
     check = TunnelsTest()
     (source,) = dice_sources(seed, faces)
     changes: tuple[tuple[int, int, int, int], ...] = ()
+    data: dict[str, Any]
     if chance:  # one procedure: the test, then its rerolls, replayable from the log
         from meneur.systems.tunnels.chance import ChanceParams, TunnelsChance
 
-        spending = ChanceParams(params, chance, chance_all)
-        spent_on = TunnelsChance().roll(spending, [source]).outcome
+        procedure, spending = TunnelsChance(), ChanceParams(params, chance, chance_all)
+        spent_on = procedure.roll(spending, [source]).outcome
         first, outcome = spent_on.first, spent_on.outcome
         spent, changes = spent_on.spent, spent_on.changes
+        data = procedure.to_json(spending, spent_on)  # the roll before, each die rerolled
     else:
         outcome = check.roll(params, [source]).outcome
         first = outcome
         spent = 0
+        data = check.to_json(params, outcome)
     if spent:
         rule = (
             _("Chance spent: {spent} (option of T-12: 1 Chance rerolls every failed die).")
@@ -475,13 +478,6 @@ def test_command(
             )
         assert sheet is not None
         characters.save(sheet, loaded)
-    data: dict[str, Any] = check.to_json(params, outcome)
-    if chance:  # what Chance changed: the roll before, each die rerolled
-        data["chance_spent"] = spent
-        data["first"] = check.to_json(params, first)
-        data["rerolled"] = [
-            {"batch": batch, "die": die, "from": old, "to": new} for batch, die, old, new in changes
-        ]
     if chosen_spell is not None and loaded is not None:
         data["spell"] = chosen_spell.name
         data["mana"] = loaded.mana.current
