@@ -24,9 +24,9 @@ from meneur.locale import N_
 from meneur.odds.dist import Dist
 from meneur.systems.tunnels.passlaw import PassWeights
 from meneur.systems.tunnels.polylaw import (
-    QUIET_LEVELS,
     always_law,
     always_tail,
+    build_chain,
     built,
     chain_work,
     coefficients,
@@ -243,26 +243,20 @@ def whole_law_work(params: TestParams) -> int:
 
 
 def prepare_whole_law(params: TestParams, progress: Callable[[int], None]) -> None:
-    """Build the memoised laws :func:`test_odds` reads, smallest pool first, and report
-    each: ``progress(work)``, ``work`` the pool to the fifth, about what its level costs
-    (the first :data:`QUIET_LEVELS` in one report).
+    """Build the memoised chain of laws that an opposition, and one test of a pool too
+    small to meet in the middle, read: smallest pool first, reporting each
+    (:func:`~meneur.systems.tunnels.polylaw.build_chain`); nothing when the pool's law is
+    already in memory.
 
     Why: the whole law of a large pool that always explodes takes seconds (60 dice: about
-    14 s; the verdicts alone, :func:`pass_odds`, well under one), and ``meneur odds``
+    7 s by the chain; the verdicts alone, :func:`pass_odds`, well under one), and ``meneur odds``
     shows a bar rather than seeming to hang. Each pool's law reads the smaller ones', so
     building them in order computes nothing twice. Other policies take at most a couple
     of seconds at the bound and report nothing.
     """
     lowest = LOWEST_SUCCESS[params.mode]
-    if params.explode != "always" or built(params.dice, lowest, params.sixes):
-        return
-    work = 0
-    for pending, level in enumerate(chain_work(params.dice), start=1):
-        always_tail(pending, lowest, params.sixes)
-        work += level
-        if pending >= QUIET_LEVELS or pending == params.dice:
-            progress(work)
-            work = 0
+    if params.explode == "always" and not built(params.dice, lowest, params.sixes):
+        build_chain(params.dice, lowest, params.sixes, progress)
 
 
 def opposition_work(params: OpposedParams) -> int:

@@ -338,7 +338,7 @@ def meet_work(dice: int) -> list[int]:
     of about ``most_dice(dice) / 2`` successes each (measured at 60 dice: 1.0, 1.4 and
     1.0 s for the three parts, as these units forecast)."""
     middle, top = middle_of(dice), most_dice(dice)
-    below = [pending**5 for pending in range(1, middle)]
+    below = chain_work(middle - 1)
     forward = [
         4 * pending * (top - most_dice(pending)) ** 2 for pending in range(dice, middle - 1, -1)
     ]
@@ -360,6 +360,19 @@ MET_MEMO = 4
 """Pools' laws met in the middle kept (the most recent): another threshold of the same
 pool reads the same law (60 dice: ~9 MB)."""
 _MET: OrderedDict[tuple[int, int, SixesRule], FLaw] = OrderedDict()
+
+
+def build_chain(upto: int, lowest: int, rule: SixesRule, progress: Progress) -> None:
+    """:func:`always_tail` of every pool up to ``upto``, smallest first (each reads the
+    smaller ones'), telling ``progress`` each pool's :func:`chain_work`, the first
+    :data:`QUIET_LEVELS` pools together."""
+    quiet = 0
+    for pending, work in enumerate(chain_work(upto), start=1):
+        always_tail(pending, lowest, rule)
+        quiet += work
+        if pending >= QUIET_LEVELS or pending == upto:
+            progress(quiet)
+            quiet = 0
 
 
 def built(dice: int, lowest: int, rule: SixesRule) -> bool:
@@ -392,14 +405,8 @@ def always_law(dice: int, lowest: int, rule: SixesRule, progress: Progress | Non
         return found
     tell = progress or (lambda _work: None)
     middle = middle_of(dice)
-    work = iter(meet_work(dice))
-    quiet = 0
-    for pending in range(1, middle):
-        always_tail(pending, lowest, rule)
-        quiet += next(work)
-        if pending >= QUIET_LEVELS or pending == middle - 1:
-            tell(quiet)
-            quiet = 0
+    build_chain(middle - 1, lowest, rule, tell)
+    work = iter(meet_work(dice)[middle - 1 :])  # the forward levels, then the arrivals
     states: dict[int, FLaw] = {dice: {(0, 0): fmpz_poly([1])}}
     for pending in range(dice, middle - 1, -1):  # over 6**(most_dice(dice) - most_dice(pending))
         here = states.pop(pending)  # every level is reached (a batch of one face: d = 1)
