@@ -98,7 +98,9 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
     """
     problems = error.errors()
     first: dict[str, Any] = problems[0] if problems else {}
-    where = ".".join(map(_place, tuple(first.get("loc", ()))[drop:])) or "-"
+    from meneur.text import visible  # a key typed with a tab or an escape: shown escaped
+
+    where = ".".join(visible(str(part)) for part in tuple(first.get("loc", ()))[drop:]) or "-"
     kind = str(first.get("type", ""))
     cause = (first.get("ctx") or {}).get("error")
     if isinstance(cause, ValueError) and cause.args and isinstance(cause.args[0], Phrase):
@@ -113,14 +115,6 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
     except (KeyError, IndexError):  # a context pydantic did not give: say it plainly
         return Problem(where[:80], str(first.get("msg", ""))[:MAX_SHOWN])
     return Problem(where[:80], Phrase(message, context))
-
-
-def _place(part: Any) -> str:
-    """One part of a field's path, on one line: a key the user typed with a tab or an
-    escape sequence in it (a refused skill name) is shown escaped, not printed raw."""
-    from meneur.text import visible
-
-    return visible(str(part))
 
 
 def _shown(value: Any) -> str:
