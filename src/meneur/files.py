@@ -132,18 +132,32 @@ def parse_document(raw: bytes, path: Path, *, json_only: bool = False) -> dict[s
     return data
 
 
-def _parse_json(text: str, path: Path) -> Any:
+class NotANumber(ValueError):
+    """``NaN`` or ``Infinity`` in JSON text (the word is the error's argument)."""
+
+
+def strict_json(text: str) -> Any:
+    """``text`` read as JSON, refusing ``NaN`` and ``Infinity`` (:class:`NotANumber`):
+    Python reads them, other programs refuse a file or an export that holds them."""
     import json
 
     def not_a_number(word: str) -> Any:
+        raise NotANumber(word)
+
+    return json.loads(text, parse_constant=not_a_number)
+
+
+def _parse_json(text: str, path: Path) -> Any:
+    import json
+
+    try:
+        return strict_json(text)
+    except NotANumber as refused:
         raise SheetError(
             N_("{path} holds {word}, which JSON does not allow: give a number."),
             path=str(path),
-            word=word,
-        )
-
-    try:  # NaN and Infinity: Python reads them, other programs refuse the file
-        return json.loads(text, parse_constant=not_a_number)
+            word=str(refused),
+        ) from None
     except json.JSONDecodeError as error:
         raise SheetError(
             N_("{path} is not valid JSON (line {line}, column {column})."),

@@ -231,13 +231,11 @@ def parse_state(text: str) -> dict[str, Any]:
     """``--state '{"vecu": 2}'``: a JSON object, at most 100,000 characters."""
     if len(text) > 100_000:
         raise typer.BadParameter(_("The state is limited to 100,000 characters."))
-
-    def not_a_number(word: str) -> None:
-        raise ValueError(word)
+    from meneur.files import strict_json
 
     try:  # NaN and Infinity would make the export unreadable to other programs
-        value = json.loads(text, parse_constant=not_a_number)
-    except ValueError:  # JSONDecodeError included
+        value = strict_json(text)
+    except ValueError:  # JSONDecodeError and NotANumber
         value = None
     if not isinstance(value, dict):
         raise typer.BadParameter(_("The state must be a JSON object such as '{\"vecu\": 2}'."))
