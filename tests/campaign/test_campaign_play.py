@@ -507,3 +507,44 @@ def test_the_log_says_each_procedure_s_result_in_words(
     assert said[8] == "Garance l'Épéiste : Vie 14 → 14/14 — coma"
     assert said[9].startswith("moral : Garance l'Épéiste +"), said[9]  # O-34, not its Vie
     assert said[10:] == ["b l'emporte de 4 (0 contre 4)", "héros : avantage (9 contre 7)"]
+
+
+def test_the_log_says_tunnels_and_krasses_oppositions_in_words(
+    db_url: str, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Tunnels opposition (T-9), a Tunnels fight (T-10) and a Krâsses opposition (K-4)
+    in ``meneur log`` read « a l'emporte de 1 (2 contre 1) », « Héros l'emporte après 8
+    tours » and « a l'emporte (23 contre 18), par un 20 ou un 1 naturel »: they showed
+    « vainqueur : a », which says neither the score, nor who a is, nor why."""
+    from meneur.cli.campaign import _summary
+
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    rolls = [  # the seed's example of T-9: 1-1-4-6 against 2-3-5, 2 against 1
+        ["oppose", "tunnels", "--dice", "4", "--vs", "3", "--faces", "1,1,4,6",
+         "--vs-faces", "2,3,5"],
+        ["oppose", "tunnels", "--dice", "2", "--vs", "2", "--faces", "2,3", "--vs-faces", "4,6"],
+        ["oppose", "tunnels", "--dice", "1", "--vs", "1", "--faces", "4", "--vs-faces", "5"],
+        ["oppose", "krasses", "--bonus", "3", "--vs-bonus", "2", "--faces", "8",
+         "--vs-faces", "19"],
+        ["oppose", "krasses", "--bonus", "3", "--vs-bonus", "9", "--faces", "20",
+         "--vs-faces", "9"],
+        ["oppose", "krasses", "--bonus", "3", "--vs-bonus", "3", "--faces", "10",
+         "--vs-faces", "10"],
+        ["fight", "tunnels", "--dice", "3", "--endurance", "6", "--vs-mr", "3", "--seed", "2"],
+        ["fight", "tunnels", "--dice", "3", "--endurance", "6", "--vs-mr", "1", "--faces",
+         "4,5,6", "--vs-faces", "2"],
+    ]  # fmt: skip
+    for roll in rolls:
+        done = invoke(capsys, *roll)
+        assert done.status == 0, (roll, done.err)
+    said = [_summary(entry) for entry in log(capsys)]
+    assert said == [
+        "a l'emporte de 1 (2 contre 1)",
+        "b l'emporte de 2 (0 contre 2)",
+        "égalité (1 contre 1)",
+        "b l'emporte (11 contre 21)",
+        "a l'emporte (23 contre 18), par un 20 ou un 1 naturel",
+        "a l'emporte (13 contre 13), égalité au PJ",
+        "Héros l'emporte après 8 tours",
+        "Héros l'emporte après 1 tour",
+    ], said

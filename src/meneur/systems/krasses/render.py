@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
+from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.locale.numbers import decimal, percent
 from meneur.systems.krasses.rules import (
@@ -24,10 +25,21 @@ from meneur.systems.krasses.rules import (
     TestOutcome,
     TestParams,
 )
+from meneur.systems.log_words import opposition_words
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from rich.console import Console
 
+DECIDED_BY = {
+    "natural": N_("by a natural 20 or 1"),
+    "total": N_("by the higher total"),
+    "tie": N_("on a tie, the PC wins"),
+}
+"""What decided an opposition (K-4), after its result."""
+LOG_WHY = {"natural": DECIDED_BY["natural"], "tie": N_("tie to the PC")}
+"""The same in a line of the log, where the totals already say a win by the total."""
 
 SOURCES = {
     "skill": lambda: _("skill"),
@@ -156,11 +168,7 @@ def render_oppose(console: Console, params: OpposeParams, outcome: OpposeOutcome
             result,
         )
     console.print(table)
-    why = {
-        "natural": _("by a natural 20 or 1"),
-        "total": _("by the higher total"),
-        "tie": _("on a tie, the PC wins"),
-    }[outcome.decided_by]
+    why = _(DECIDED_BY[outcome.decided_by])
     kind = params.a.kind if outcome.winner == "a" else params.b.kind
     console.print(
         _("Winner: [bold]{side}[/] ({kind}), {why}.").format(
@@ -169,6 +177,18 @@ def render_oppose(console: Console, params: OpposeParams, outcome: OpposeOutcome
     )
     if outcome.rerolls:
         console.print(_("Rerolls: {count}").format(count=outcome.rerolls))
+
+
+def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
+    """An opposition's line in ``meneur log`` (K-4): « b l'emporte (11 contre 21) »,
+    with why when the totals do not say it: « a l'emporte (23 contre 18), par un 20 ou
+    un 1 naturel », « a l'emporte (13 contre 13), égalité au PJ »; None for another
+    kind (the log reads the usual fields)."""
+    said = opposition_words(outcome, "total", margin=False) if kind == "oppose" else None
+    why = LOG_WHY.get(str(outcome.get("decided_by")))
+    if said is None or why is None:
+        return said
+    return _("{words}, {why}").format(words=said, why=_(why))
 
 
 def render_cooperate(

@@ -29,6 +29,11 @@ class KrassesSystem(System):
     rule_prefix = "K"
     die_sides = 20
 
+    def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
+        from meneur.systems.krasses.render import log_summary
+
+        return log_summary(kind, outcome)
+
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()
 

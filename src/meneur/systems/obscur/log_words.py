@@ -12,6 +12,7 @@ from typing import Any
 
 from meneur.locale import gettext as _
 from meneur.locale import labelled, ngettext
+from meneur.systems.log_words import fight_words, opposition_words
 
 
 def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
@@ -21,11 +22,12 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
     if kind == "fight" and isinstance(outcome.get("shot"), Mapping):
         return _shot(outcome["shot"], outcome.get("shooter"), outcome.get("target"))
     if kind == "fight" and isinstance(outcome.get("outcome"), Mapping):
-        return _fight(outcome["outcome"])
+        return fight_words(outcome["outcome"])
     if kind == "survive" and isinstance(outcome.get("final"), list):
         return _journey(outcome)
-    if kind == "oppose" and isinstance(outcome.get("a"), Mapping):
-        return _opposition(outcome)
+    said = opposition_words(outcome, "successes") if kind == "oppose" else None
+    if said is not None:  # O-11: « b l'emporte de 4 (0 contre 4) »
+        return said
     if kind == "acquire" and "available" in outcome:
         return _("available") if outcome.get("available") else _("not available")
     result = outcome.get("result")
@@ -59,33 +61,6 @@ def _care(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
 
 def _name(side: Any) -> str:
     return str(side.get("name", "?")) if isinstance(side, Mapping) else "?"
-
-
-def _fight(ending: Mapping[str, Any]) -> str:
-    rounds = int(ending.get("rounds") or 0)
-    winner = ending.get("winner")
-    if winner in ("a", "b"):
-        return ngettext(
-            "{name} wins after {count} round", "{name} wins after {count} rounds", rounds
-        ).format(name=_name(ending.get(winner)), count=rounds)
-    return ngettext(
-        "no winner after {count} round", "no winner after {count} rounds", rounds
-    ).format(count=rounds)
-
-
-def _opposition(outcome: Mapping[str, Any]) -> str:
-    """« b l'emporte de 4 (0 contre 4) », or a tie, with both sides' successes (O-11)."""
-    a, b = outcome["a"], outcome.get("b")
-    successes = {
-        "a": a.get("successes", "?"),
-        "b": b.get("successes", "?") if isinstance(b, Mapping) else "?",
-    }
-    winner = outcome.get("winner")
-    if winner in ("a", "b"):
-        words = _("{side} wins by {margin}").format(side=winner, margin=outcome.get("margin", "?"))
-    else:
-        words = _("tie")
-    return _("{words} ({a} against {b})").format(words=words, **successes)
 
 
 def _shot(shot: Mapping[str, Any], shooter: Any, target: Any) -> str:

@@ -38,6 +38,15 @@ class TunnelsSystem(System):
     rule_prefix = "T"
     die_sides = 6
 
+    def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
+        """An opposition (T-9) or a fight (T-10) in words: « a l'emporte de 1 (2 contre
+        1) », « Héros l'emporte après 8 tours »."""
+        from meneur.systems.log_words import fight_words, opposition_words
+
+        if kind == "fight" and "winner" in outcome:
+            return fight_words(outcome)
+        return opposition_words(outcome, "successes") if kind == "oppose" else None
+
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()
 

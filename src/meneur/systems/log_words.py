@@ -1,0 +1,51 @@
+"""Words that several systems' lines in ``meneur log`` share (``System.log_summary``).
+
+An opposition's or a fight's outcome holds its sides as ``a`` and ``b`` and its
+``winner`` as the letter of a side: read as the log's usual fields, it showed
+« vainqueur : a ». The systems that oppose two sides say it here in words: what each
+side scored, or the winner's name and how long the fight lasted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meneur.locale import gettext as _
+from meneur.locale import ngettext
+
+
+def opposition_words(outcome: Mapping[str, Any], score: str, *, margin: bool = True) -> str | None:
+    """« b l'emporte de 4 (0 contre 4) », « égalité (2 contre 2) »: the winner, by how much
+    (``margin``: the outcome's own, where the rule has one) and each side's ``score``
+    (successes, a total); None when the outcome has no two sides."""
+    a, b = outcome.get("a"), outcome.get("b")
+    if not isinstance(a, Mapping) or not isinstance(b, Mapping):
+        return None
+    winner = outcome.get("winner")
+    if winner in ("a", "b") and margin:
+        words = _("{side} wins by {margin}").format(side=winner, margin=outcome.get("margin", "?"))
+    elif winner in ("a", "b"):
+        words = _("{side} wins").format(side=winner)
+    else:
+        words = _("tie")
+    return _("{words} ({a} against {b})").format(
+        words=words, a=a.get(score, "?"), b=b.get(score, "?")
+    )
+
+
+def fight_words(ending: Mapping[str, Any]) -> str:
+    """« Héros l'emporte après 8 tours », « pas de vainqueur après 3 tours »: the winner
+    by the name of its side, after the fight's ``rounds`` (a count, or their list)."""
+    rounds = ending.get("rounds")
+    count = len(rounds) if isinstance(rounds, list) else rounds if isinstance(rounds, int) else 0
+    winner = ending.get("winner")
+    if winner in ("a", "b"):
+        side = ending.get(winner)
+        name = str(side.get("name", "?")) if isinstance(side, Mapping) else "?"
+        return ngettext(
+            "{name} wins after {count} round", "{name} wins after {count} rounds", count
+        ).format(name=name, count=count)
+    return ngettext(
+        "no winner after {count} round", "no winner after {count} rounds", count
+    ).format(count=count)
