@@ -150,3 +150,13 @@ def test_a_tab_or_a_line_break_is_refused_in_names_and_titles(
     lyssia = json.loads(before)
     with pytest.raises(SheetError):
         hero_from({**lyssia, "name": bad}, "l")
+
+
+def test_the_log_table_shows_control_characters_as_escapes() -> None:
+    """A cell of ``meneur log`` (a name inside a fight's result, who rolled) is printed
+    with its control characters as escapes: rich passes ``\\x1b[31m`` through, and the
+    terminal would run it."""
+    from meneur.cli.campaign import _text
+
+    assert _text("Zed\x1b[31m l'emporte").plain == "Zed\\x1b[31m l'emporte"
+    assert _text("Zed l'emporte après 1 tour").plain == "Zed l'emporte après 1 tour"

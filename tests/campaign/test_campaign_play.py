@@ -509,13 +509,15 @@ def test_the_log_says_each_procedure_s_result_in_words(
     assert said[10:] == ["b l'emporte de 4 (0 contre 4)", "héros : avantage (9 contre 7)"]
 
 
-def test_the_log_says_tunnels_and_krasses_oppositions_in_words(
+def test_the_log_says_tests_oppositions_and_fights_in_words(
     db_url: str, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A Tunnels opposition (T-9), a Tunnels fight (T-10) and a Krâsses opposition (K-4)
     in ``meneur log`` read « a l'emporte de 1 (2 contre 1) », « Héros l'emporte après 8
     tours » and « a l'emporte (23 contre 18), par un 20 ou un 1 naturel »: they showed
-    « vainqueur : a », which says neither the score, nor who a is, nor why."""
+    « vainqueur : a », which says neither the score, nor who a is, nor why. A test says
+    its verdict against its goal (« échec critique (1 succès sur 2) »), where it showed
+    « succès : 1 » or « total : 8 » alone."""
     from meneur.cli.campaign import _summary
 
     monkeypatch.setenv("MENEUR_LOG", "1")
@@ -531,6 +533,20 @@ def test_the_log_says_tunnels_and_krasses_oppositions_in_words(
         ["oppose", "krasses", "--bonus", "3", "--vs-bonus", "3", "--faces", "10",
          "--vs-faces", "10"],
         ["fight", "tunnels", "--dice", "3", "--endurance", "6", "--vs-mr", "3", "--seed", "2"],
+        ["test", "tunnels", "--dice", "3", "--threshold", "2", "--faces", "2,5,1"],
+        ["test", "tunnels", "--dice", "4", "--threshold", "2", "--faces", "1,1,1,6",
+         "--explode", "never"],
+        ["test", "tunnels", "--dice", "4", "--threshold", "2", "--faces", "6,6,6,2",
+         "--explode", "never"],
+        ["test", "tunnels", "--dice", "4", "--threshold", "5", "--faces", "6,6,6,2",
+         "--explode", "never"],
+        ["test", "krasses", "--bonus", "3", "--difficulty", "15", "--faces", "5"],
+        ["test", "krasses", "--bonus", "3", "--difficulty", "25", "--faces", "20"],
+        ["test", "krasses", "--bonus", "30", "--difficulty", "15", "--faces", "1"],
+        ["cooperate", "krasses", "--member", "3:2", "--member", "1:1", "--difficulty", "15",
+         "--faces", "5,19"],
+        ["test", "obscur", "--dice", "2", "--difficulty", "2", "--faces", "1,1"],
+        ["test", "obscur", "--dice", "2", "--difficulty", "1", "--faces", "6,1"],
         ["fight", "tunnels", "--dice", "3", "--endurance", "6", "--vs-mr", "1", "--faces",
          "4,5,6", "--vs-faces", "2"],
     ]  # fmt: skip
@@ -546,5 +562,15 @@ def test_the_log_says_tunnels_and_krasses_oppositions_in_words(
         "a l'emporte (23 contre 18), par un 20 ou un 1 naturel",
         "a l'emporte (13 contre 13), égalité au PJ",
         "Héros l'emporte après 8 tours",
+        "échec (1 succès sur 2)",
+        "échec critique (1 succès sur 2)",  # T-8 beats T-7's three 6s
+        "réussite exceptionnelle (3 succès sur 2)",
+        "échec (3 succès sur 5)",  # three 6s, short of the threshold: T-3 decides
+        "échec (8 contre 15)",
+        "réussite sur un 20 naturel (23 contre 25)",  # K-2
+        "échec sur un 1 naturel (31 contre 15)",
+        "réussite (20 contre 15)",
+        "maladresse (0 succès sur 2)",  # O-3
+        "réussite (2 succès sur 1)",  # O-2: a 6 counts two
         "Héros l'emporte après 1 tour",
     ], said

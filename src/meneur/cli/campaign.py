@@ -46,10 +46,14 @@ def _when(moment: datetime) -> str:
 
 
 def _text(value: str) -> Any:
-    """Player-typed text for a rich table: never read as markup."""
+    """Player-typed text for a rich table: never read as markup, and its control
+    characters shown as escapes (``text.visible``): rich passes an escape sequence
+    through, which the terminal would run."""
     from rich.text import Text
 
-    return Text(value)
+    from meneur.text import visible
+
+    return Text(visible(value))
 
 
 def _print(line: str) -> None:

@@ -3,7 +3,8 @@
 An opposition's or a fight's outcome holds its sides as ``a`` and ``b`` and its
 ``winner`` as the letter of a side: read as the log's usual fields, it showed
 « vainqueur : a ». The systems that oppose two sides say it here in words: what each
-side scored, or the winner's name and how long the fight lasted.
+side scored, or the winner's name and how long the fight lasted. A test showed its
+total or its successes alone (« total : 8 »), not whether it passed nor against what.
 """
 
 from __future__ import annotations
@@ -49,3 +50,21 @@ def fight_words(ending: Mapping[str, Any]) -> str:
     return ngettext(
         "no winner after {count} round", "no winner after {count} rounds", count
     ).format(count=count)
+
+
+def test_words(
+    outcome: Mapping[str, Any], score: str, goal: str, verdict: str | None = None
+) -> str | None:
+    """« échec (8 contre 15) », « réussite (3 succès sur 2) »: the verdict (``verdict``
+    when the rule names it, a critical failure say, else success or failure), the
+    ``score`` and the ``goal`` it was rolled against (successes read « sur »); None
+    when the outcome has no verdict."""
+    passed, value, target = outcome.get("passed"), outcome.get(score), outcome.get(goal)
+    if not isinstance(passed, bool) or value is None or target is None:
+        return None
+    words = verdict or (_("success") if passed else _("failure"))
+    if score == "successes" and isinstance(value, int):
+        return ngettext(
+            "{words} ({count} success of {goal})", "{words} ({count} successes of {goal})", value
+        ).format(words=words, count=value, goal=target)
+    return _("{words} ({a} against {b})").format(words=words, a=value, b=target)

@@ -25,7 +25,7 @@ from meneur.systems.krasses.rules import (
     TestOutcome,
     TestParams,
 )
-from meneur.systems.log_words import opposition_words
+from meneur.systems.log_words import opposition_words, test_words
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -180,15 +180,35 @@ def render_oppose(console: Console, params: OpposeParams, outcome: OpposeOutcome
 
 
 def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
-    """An opposition's line in ``meneur log`` (K-4): « b l'emporte (11 contre 21) »,
+    """A test's line in ``meneur log`` (K-1 to K-3): « échec (8 contre 15) »; an
+    opposition's (K-4): « b l'emporte (11 contre 21) »,
     with why when the totals do not say it: « a l'emporte (23 contre 18), par un 20 ou
     un 1 naturel », « a l'emporte (13 contre 13), égalité au PJ »; None for another
     kind (the log reads the usual fields)."""
+    if kind in ("test", "cooperate"):
+        return _test_words(outcome)
     said = opposition_words(outcome, "total", margin=False) if kind == "oppose" else None
     why = LOG_WHY.get(str(outcome.get("decided_by")))
     if said is None or why is None:
         return said
     return _("{words}, {why}").format(words=said, why=_(why))
+
+
+def _test_words(outcome: Mapping[str, Any]) -> str | None:
+    """« échec (8 contre 15) », « réussite sur un 20 naturel (23 contre 25) » (K-2), « réussite
+    automatique » (K-3: no roll, no total)."""
+    passed = outcome.get("passed")
+    if outcome.get("automatic") and isinstance(passed, bool):
+        return _("automatic success") if passed else _("automatic failure")
+    natural = outcome.get("natural")
+    verdict = (
+        _("success on a natural 20")
+        if natural == NATURAL_SUCCESS
+        else _("failure on a natural 1")
+        if natural == NATURAL_FAILURE
+        else None
+    )
+    return test_words(outcome, "total", "difficulty", verdict)
 
 
 def render_cooperate(

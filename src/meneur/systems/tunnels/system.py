@@ -39,10 +39,21 @@ class TunnelsSystem(System):
     die_sides = 6
 
     def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
-        """An opposition (T-9) or a fight (T-10) in words: « a l'emporte de 1 (2 contre
-        1) », « Héros l'emporte après 8 tours »."""
-        from meneur.systems.log_words import fight_words, opposition_words
+        """A test (T-3, T-7, T-8), an opposition (T-9) or a fight (T-10) in words:
+        « échec critique (3 succès sur 2) », « a l'emporte de 1 (2 contre 1) », « Héros
+        l'emporte après 8 tours »."""
+        from meneur.locale import gettext as _
+        from meneur.systems.log_words import fight_words, opposition_words, test_words
 
+        if kind == "test":
+            verdict = (
+                _("critical failure")
+                if outcome.get("critical")
+                else _("exceptional success")
+                if outcome.get("exceptional") and outcome.get("passed")
+                else None
+            )
+            return test_words(outcome, "successes", "threshold", verdict)
         if kind == "fight" and "winner" in outcome:
             return fight_words(outcome)
         return opposition_words(outcome, "successes") if kind == "oppose" else None
