@@ -263,6 +263,30 @@ def test_O23_hurt_heal_rest_write_the_sheet(
     one_line_error(invoke(capsys, "heal", "obscur", "--sheet", str(path)))  # no open wound
 
 
+def test_O27_steps_count_the_periodes_of_a_poison(
+    capsys: pytest.CaptureFixture[str], sheets: Path
+) -> None:
+    """O-27: ``--steps 1`` applies one Période of poison (it ran until the Virulence was
+    spent, as with no ``--steps``, and so killed Isaure where one Période leaves her 4 Vie);
+    with no ``--steps`` the poison runs its course (Virulence 9, 7, 5, 3, 1)."""
+    path = str(sheets / "isaure.json")
+
+    def periods(*steps: str) -> list[int]:
+        done = invoke(capsys, "hurt", "obscur", "--sheet", path, "--poison", "9,2", *steps,
+                      "--seed", "3", "--dry-run", "--json")  # fmt: skip
+        assert done.status == 0, done.err
+        return [period["virulence"] for period in done.json()["result"]["periods"]]
+
+    assert periods("--steps", "1") == [9]
+    assert periods("--steps", "2") == [9, 7]
+    assert periods() == [9, 7, 5, 3, 1]
+    # physical dice: one Période asks for one Résistance test (then the shock test, O-28)
+    one = invoke(capsys, "hurt", "obscur", "--sheet", path, "--poison", "5,2", "--steps", "1",
+                 "--faces", "4,1,1,1", "--dry-run", "--json")  # fmt: skip
+    assert one.status == 0, one.err
+    assert [p["lost"] for p in one.json()["result"]["periods"]] == [4]
+
+
 def test_O31_hang_on_through_the_cli(capsys: pytest.CaptureFixture[str], sheets: Path) -> None:
     """O-31: a dead character spends 6 Vécu to hang on to life."""
     path = sheets / "ninon.toml"

@@ -1002,18 +1002,18 @@ def hurt_command(
         _int_option("--aggravate", 1, 60, "DAYS", _("Untreated wounds worsen over days (O-30).")),
     ] = None,
     steps: Annotated[
-        int,
+        int | None,
         _int_option(
             "--steps",
             1,
             60,
             "N",
             _(
-                "Rounds of fire, minutes of asphyxia or drowning (rounds once in a coma),"
-                " Périodes of poison."
+                "Rounds of fire, minutes of asphyxia or drowning (rounds once in a coma):"
+                " 1 by default. Périodes of poison: by default until its Virulence is spent."
             ),
         ),
-    ] = 1,
+    ] = None,
     modifier: Annotated[
         int, _int_option("--modifier", -30, 30, "M", _("Dice added or removed."))
     ] = 0,

@@ -198,7 +198,8 @@ class CareParams:
     ``pools``: the pools the action reads, by trait name, as the sheet gives them (the
     healer's for ``treat`` and ``morale`` by another); ``amount``: metres of a fall, the
     intensity of a fire, a blow's damage, days to aggravate or to rest; ``steps``: rounds
-    of fire, periods of poison, minutes of asphyxia; ``level``: an asphyxia's or a
+    of fire, minutes of asphyxia or drowning (one when not given), Périodes of poison
+    (until its Virulence is spent when not given, O-27); ``level``: an asphyxia's or a
     drowning's level; ``helper``: the healer's body, whose maluses apply (O-29).
     """
 
@@ -208,7 +209,7 @@ class CareParams:
     amount: int = 0
     modifier: int = 0
     armour: int = 0
-    steps: int = 1
+    steps: int | None = None
     virulence: int = 0
     dispersion: int = 0
     level: str = ""
@@ -248,7 +249,7 @@ def _harm(params: CareParams, body: Body, reader: FaceReader) -> dict[str, Any]:
             params.amount,
             params.pool("Résistance"),
             params.armour,
-            rounds=params.steps,
+            rounds=params.steps or 1,
         )
     if kind == "poison":
         v, d = params.virulence, params.dispersion
@@ -258,11 +259,11 @@ def _harm(params: CareParams, body: Body, reader: FaceReader) -> dict[str, Any]:
             v,
             d,
             params.pool("Résistance"),
-            periods=params.steps if params.steps > 1 or d == 0 else None,
+            periods=params.steps,
         )
     if kind == "asphyxia":
         return health.asphyxia(
-            body, reader, params.level, params.pool("Endurance"), minutes=params.steps
+            body, reader, params.level, params.pool("Endurance"), minutes=params.steps or 1
         )
     if kind == "drown":
         return health.drowning(
@@ -271,7 +272,7 @@ def _harm(params: CareParams, body: Body, reader: FaceReader) -> dict[str, Any]:
             params.level,
             params.pool("Natation"),
             params.pool("Endurance"),
-            minutes=params.steps,
+            minutes=params.steps or 1,
         )
     if kind == "blow":
         return {"rule": "O-28", "lost": body.lose(params.amount, "coup")}
