@@ -340,6 +340,35 @@ def test_O42_march_through_the_cli(capsys: pytest.CaptureFixture[str], sheets: P
     assert load_character(path).sheet.state["tests_charge"] == 2
 
 
+def test_O42_marches_of_one_hour_add_up_on_the_sheet(
+    capsys: pytest.CaptureFixture[str], sheets: Path
+) -> None:
+    """O-42: the hours marched over-encumbered are kept on the sheet (``heures_charge``)
+    until a rest: three marches of an hour with Résistance 3 make one test, at the third
+    (each march made none: an overloaded character marched all day untested)."""
+    from meneur.systems.obscur.sheet import load_character
+
+    path = sheets / "corbeau.toml"
+    path.write_text(path.read_text().replace("encombrement = 15", "encombrement = 8"))
+
+    def march_an_hour(*faces: str) -> list[int]:
+        done = invoke(capsys, "march", "obscur", "--sheet", str(path), "--hours", "1",
+                      *faces, "--json")  # fmt: skip
+        assert done.status == 0, done.err
+        return [t["test"]["difficulty"] for t in done.json()["result"]["tests"]]
+
+    assert march_an_hour("--seed", "1") == [] and march_an_hour("--seed", "1") == []
+    assert load_character(path).sheet.state["heures_charge"] == 2
+    assert march_an_hour("--faces", "1,1,1,1,1,1") == [3]  # Surencombrement 3, no test yet
+    state = load_character(path).sheet.state
+    assert state["heures_charge"] == 0 and state["tests_charge"] == 1
+    assert march_an_hour("--seed", "1") == []
+    assert load_character(path).sheet.state["heures_charge"] == 1
+    rest = invoke(capsys, "rest", "obscur", "--sheet", str(path), "--days", "1", "--seed", "1")
+    assert rest.status == 0, rest.err
+    assert load_character(path).sheet.state["heures_charge"] == 0
+
+
 def test_existing_examples_still_load() -> None:
     from meneur.systems.obscur.sheet import load_character
 

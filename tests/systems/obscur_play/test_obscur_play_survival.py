@@ -172,6 +172,26 @@ def test_O42_encumbrance_surencombrement_and_march_tests() -> None:
     )
 
 
+def test_O42_the_hours_of_a_day_add_up_across_marches() -> None:
+    """O-42: « every (Résistance) hours » counts the day's hours over-encumbered, not one
+    march's: two marches of an hour with Résistance 2 make one test (none was made, so a
+    load could be carried all day an hour at a time), at the second march's first hour;
+    the rest carries to the next march, and a rest (a new day) forgets it."""
+    body = Body("x", 10, 10)
+    one_hour = MarchParams(14, 12, 2, Dice(2), 1)
+    first = march(one_hour, body, FaceReader(((),)))
+    assert first["tests"] == [] and first["carried_hours"] == 0 and body.load_hours == 1
+    second = march(one_hour, body, FaceReader(((6, 6),)))
+    assert [t["hour"] for t in second["tests"]] == [1] and second["carried_hours"] == 1
+    assert body.load_hours == 0 and body.load_tests == 1
+    three = march(MarchParams(14, 12, 2, Dice(2), 3), body, FaceReader(((1, 1),)))
+    assert [t["hour"] for t in three["tests"]] == [2] and body.load_hours == 1
+    # a march unburdened adds no hour; a Résistance that dropped tests at once
+    assert march(MarchParams(5, 12, 2, Dice(2), 4), body, FaceReader(((),)))["tests"] == []
+    assert body.load_hours == 1
+    assert march(MarchParams(14, 12, 1, Dice(2), 1), body, FaceReader(((6, 6),)))["tests"]
+
+
 def test_O37_a_maladresse_on_the_survival_test_earns_vecu() -> None:
     """O-3 on the daily test: all dice 1 is a Maladresse, +1 Vécu."""
     group = bodies(1)

@@ -65,12 +65,19 @@ class MarchParams:
 
 
 def march(params: MarchParams, body: Body, reader: FaceReader) -> dict[str, Any]:
-    """Hours of march: a test every (Résistance) hours while over-encumbered."""
+    """Hours of march: a test every (Résistance) hours while over-encumbered.
+
+    The hours add up over the day: the hours marched over-encumbered since the last test
+    (``Body.load_hours``, on the sheet until a rest) count toward the next one, so two
+    marches of an hour test as one of two hours; ``hour`` is a test's hour in this march.
+    """
     over = over_encumbrance(params.load, params.capacity)
     every = max(1, params.resistance)
+    carried = min(body.load_hours, every - 1) if over else 0  # Résistance may have dropped
     tests = []
     if over:
-        for hour in range(every, params.hours + 1, every):
+        body.load_hours = (carried + params.hours) % every
+        for hour in range(every - carried, params.hours + 1, every):
             difficulty = test_difficulty(over, body.load_tests)
             t_params, outcome = roll(
                 reader, params.endurance, difficulty=difficulty, maluses=maluses_of(body)
@@ -92,6 +99,7 @@ def march(params: MarchParams, body: Body, reader: FaceReader) -> dict[str, Any]
         "surencombrement": over,
         "movement_malus": movement_malus(params.load, params.capacity),
         "every_hours": every,
+        "carried_hours": carried,
         "tests": tests,
         "fatigue": body.fatigue,
     }

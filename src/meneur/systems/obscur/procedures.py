@@ -324,7 +324,7 @@ def _rest(params: CareParams, body: Body, reader: FaceReader) -> dict[str, Any]:
     result = health.recover(
         body, reader, params.pool("Régénération"), days=params.amount, rest=params.rest
     )
-    body.load_tests = 0
+    body.load_tests = body.load_hours = 0  # O-42: a new day
     body.asphyxia = 0
     body.asphyxia_coma = False  # O-24: the air has returned
     if params.rest:

@@ -13,6 +13,7 @@ module does not know survive). On the sheet the state sits in ``etat``::
     coma_asphyxie = false  # O-24: no die left, a coma until air returns
     fatigue = 0         # cumulative dice malus of O-42
     tests_charge = 0    # over-encumbrance tests made today (O-42)
+    heures_charge = 0   # hours marched over-encumbered since the last such test (O-42)
     dependant = false   # O-37/O-38
 
 Vie itself stays in ``ressources.vie`` (current may go below 0, O-31).
@@ -55,6 +56,7 @@ class StateData(_Strict):
     coma_asphyxie: bool = False
     fatigue: Points = 0
     tests_charge: Points = 0
+    heures_charge: Points = 0
     dependant: bool = False
 
 
@@ -90,6 +92,9 @@ class Body:
     asphyxia: int = 0
     fatigue: int = 0
     load_tests: int = 0
+    load_hours: int = 0
+    """O-42: hours marched over-encumbered since the last test, carried to the next march
+    of the day (two marches of an hour weigh as one of two hours)."""
     dependent: bool = False
     asphyxia_coma: bool = False
     """O-24: no die left against asphyxia: a coma, recorded even while Vie is above 0."""
@@ -152,6 +157,7 @@ class Body:
             "asphyxia_coma": self.asphyxia_coma,
             "fatigue_malus": self.fatigue,
             "load_tests_today": self.load_tests,
+            "load_hours": self.load_hours,
             "dependent": self.dependent,
         }
 
@@ -177,6 +183,7 @@ def body_of(character: Character) -> Body:
         asphyxia=data.asphyxie,
         fatigue=data.fatigue,
         load_tests=data.tests_charge,
+        load_hours=data.heures_charge,
         dependent=data.dependant,
         asphyxia_coma=data.coma_asphyxie,
         overload=overload_of(character),
@@ -233,6 +240,7 @@ def save_body(character: Character, body: Body) -> Character:
             "coma_asphyxie": body.asphyxia_coma,
             "fatigue": body.fatigue,
             "tests_charge": body.load_tests,
+            "heures_charge": body.load_hours,
             "dependant": body.dependent,
         }
 
