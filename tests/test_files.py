@@ -119,6 +119,24 @@ def test_a_sheet_nested_too_deeply_is_one_error(tmp_path: Path, name: str, conte
         read_sheet(tmp_path / name)
 
 
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("big.json", '{"system": "tunnels", "characteristics": {"Force": ' + "9" * 5000 + "}}"),
+        ("big.toml", "vecu = " + "9" * 5000 + "\n"),
+    ],
+)
+def test_a_number_of_thousands_of_digits_is_one_error(
+    tmp_path: Path, name: str, content: str
+) -> None:
+    """Python refuses to read an integer of more than 4,300 digits with a ValueError that
+    neither parser wraps: every reader of a sheet, an export or a log crashed on it."""
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    with pytest.raises(SheetError, match=name) as caught:
+        read_sheet(tmp_path / name)
+    assert "trop long" in str(caught.value)  # French by default
+
+
 def test_an_export_is_named_as_typed(tmp_path: Path) -> None:
     """``verify <(cmd)`` named ``/dev/fd/63.json`` in its errors: an export is read as
     JSON whatever its name, and named as the user typed it."""

@@ -125,6 +125,10 @@ def parse_document(raw: bytes, path: Path, *, json_only: bool = False) -> dict[s
         data = parse(text, path)
     except RecursionError:
         raise SheetError(N_("{path} nests its values too deeply."), path=str(path)) from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits (either format)
+        raise SheetError(
+            N_("{path} holds a number too long to read (thousands of digits)."), path=str(path)
+        ) from None
     if not isinstance(data, dict):
         raise SheetError(
             N_("{path} must hold an object of fields, not a list or a value."), path=str(path)

@@ -574,3 +574,30 @@ def test_the_log_says_tests_oppositions_and_fights_in_words(
         "réussite (2 succès sur 1)",  # O-2: a 6 counts two
         "Héros l'emporte après 1 tour",
     ], said
+
+
+def test_a_fighter_cannot_fight_their_own_kept_sheet(
+    db_url: str, capsys: Capsys, tmp_path: Path
+) -> None:
+    """A Tunnels fight of a stored character against itself (« Zed » against « zed ») saved
+    both sides' ends to the one sheet, the loser's last: Zed won and was saved dead. It is
+    refused, as Obscur refused it, for a file too however named (a link); unsaved, a sheet
+    may still face itself (nothing is written)."""
+    new_zed(capsys)
+    before = invoke(capsys, "character", "show", "Zed", "--json").json()
+    done = invoke(capsys, "fight", "tunnels", "--character", "Zed", "--vs-character", "zed",
+                  "--seed", "2")  # fmt: skip
+    assert done.status == 2 and "propre fiche" in done.err, done.err
+    assert invoke(capsys, "character", "show", "Zed", "--json").json() == before
+    sheet = tmp_path / "z.json"
+    made = invoke(capsys, "character", "new", "tunnels", "Kim", "--seed", "3", "--out", str(sheet))
+    assert made.status == 0, made.err
+    link = tmp_path / "link.json"
+    link.symlink_to(sheet)
+    kept = sheet.read_bytes()
+    done = invoke(capsys, "fight", "tunnels", "--sheet", str(sheet), "--vs-sheet", str(link),
+                  "--save", "--seed", "2")  # fmt: skip
+    assert done.status == 2 and sheet.read_bytes() == kept, done.err
+    done = invoke(capsys, "fight", "tunnels", "--sheet", str(sheet), "--vs-sheet", str(link),
+                  "--seed", "2")  # fmt: skip
+    assert done.status == 0 and sheet.read_bytes() == kept, done.err

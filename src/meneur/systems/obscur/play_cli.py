@@ -23,6 +23,7 @@ from meneur.cli.params import (
     character_option,
     int_parser,
     meneur_parser,
+    refuse_own_sheet,
     required_sheet,
 )
 from meneur.errors import RuleError, UsageError
@@ -316,8 +317,8 @@ def fight_command(
 
     char_a, body_a = _load(a)
     char_b, body_b = _load(b)
-    if save and a.resolve() == b.resolve():
-        raise UsageError(N_("A fighter cannot fight their own sheet with --save."))
+    if save:
+        refuse_own_sheet(a, b)
     both = {"a", "b"} if sheathed == "both" else {sheathed} if sheathed else set()
     params = FightParams(
         fighter_of(

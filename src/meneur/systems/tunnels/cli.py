@@ -21,6 +21,7 @@ from meneur.cli.params import (
     int_parser,
     meneur_parser,
     parse_int,
+    refuse_own_sheet,
     sheet_or_character,
 )
 from meneur.errors import DiceSourceError, UsageError
@@ -873,6 +874,8 @@ def fight_command(
     sheet = sheet_or_character(sheet, stored, "tunnels")
     vs_sheet = sheet_or_character(vs_sheet, vs_stored, "tunnels", "--vs-sheet/--vs-character")
     save = save or stored is not None or vs_stored is not None  # stored: always kept
+    if save:
+        refuse_own_sheet(sheet, vs_sheet)
 
     def side(
         dice_: int | None, endurance_: int | None, sheet_: Path | None, default: str, flag: str
