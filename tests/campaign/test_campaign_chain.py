@@ -134,6 +134,32 @@ def test_a_file_without_its_head_is_not_called_complete() -> None:
     assert report.entries == 4 and not report.end_known and not report.complete
 
 
+@pytest.mark.parametrize("head", [None, "abc", ["x"], 3])
+def test_a_head_that_is_no_entry_is_refused(head: Any) -> None:
+    """A null ``head`` (what an export of an empty log writes) beside entries passed as
+    « the end is known »: the last entries cut and the head nulled verified under
+    ``--strict``. A head must be an entry, or null for a log with none."""
+    document = log_of()
+    del document["entries"][-1]
+    document["head"] = head
+    with pytest.raises(VerifyError, match="tête"):  # French by default
+        verify_log(document)
+    empty = {**log_of(), "entries": [], "head": None}
+    assert verify_log(empty).end_known
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("entries", None), ("entries", {"a": 1}), ("sessions", "abc"), ("sessions", [1])],
+)
+def test_a_log_of_the_wrong_shape_is_one_error(field: str, value: Any) -> None:
+    """``"entries": null`` or ``"sessions": "abc"`` crashed ``verify`` (TypeError,
+    AttributeError): one clear error instead."""
+    document = {**log_of(), field: value}
+    with pytest.raises(VerifyError, match=field):
+        verify_log(document)
+
+
 def test_an_altered_face_names_its_entry() -> None:
     document = log_of()
     entry = document["entries"][3]

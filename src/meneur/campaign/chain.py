@@ -217,6 +217,7 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
     """Check an exported log; raise :class:`VerifyError` naming the first bad entry."""
     if document.get("format") != "meneur-log":
         raise VerifyError(N_("This file is not a meneur roll log (no 'format': 'meneur-log')."))
+    _check_shape(document)
     sessions: dict[str, bytes | None] = {}
     for session in document.get("sessions", []):
         commitment = str(session.get("commitment", ""))
@@ -325,6 +326,22 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
         missing,
         end_known,
     )
+
+
+def _check_shape(document: Mapping[str, Any]) -> None:
+    """Refuse what no export writes before reading it: ``entries`` and ``sessions`` not
+    lists (of objects), a ``head`` neither an entry's ``{seq, hash}`` nor, for a log with
+    no entry, null. A null head with entries read as « the end is known » and hid
+    entries cut from the end from ``--strict``."""
+    entries, sessions = document.get("entries", []), document.get("sessions", [])
+    if not isinstance(entries, list):
+        raise VerifyError(N_("The log's 'entries' is not a list of entries."))
+    if not isinstance(sessions, list) or not all(isinstance(s, Mapping) for s in sessions):
+        raise VerifyError(N_("The log's 'sessions' is not a list of game sessions."))
+    if "head" in document:
+        head = document["head"]
+        if not isinstance(head, Mapping) and not (head is None and not entries):
+            raise VerifyError(N_("The log's head is not an entry of this log."))
 
 
 def _after_last(head: Any, last: Mapping[str, Any] | None, complete: bool) -> tuple[int, bool]:
