@@ -160,3 +160,29 @@ def test_the_log_table_shows_control_characters_as_escapes() -> None:
 
     assert _text("Zed\x1b[31m l'emporte").plain == "Zed\\x1b[31m l'emporte"
     assert _text("Zed l'emporte après 1 tour").plain == "Zed l'emporte après 1 tour"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("character", "show", "\udcff"),
+        ("campaign", "use", "\udcff"),
+        ("log", "--character", "\udcff"),
+        ("test", "tunnels", "--threshold", "1", "--character", "\udcff"),
+    ],
+)
+def test_a_name_of_bytes_that_are_not_utf8_is_one_error(capsys: Capsys, args: tuple[str]) -> None:
+    """A name typed as bytes that are not UTF-8 (``$'\\xff'``) reaches Python as a lone
+    surrogate, which SQLite cannot store: a traceback, where a line and exit 2 are due."""
+    assert invoke(capsys, "campaign", "new", "essai").status == 0
+    done = invoke(capsys, *args)
+    assert done.status == 2 and "UTF-8" in done.err and "Traceback" not in done.err
+
+
+def test_a_database_url_with_a_null_byte_is_one_error(
+    capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``%00`` in ``MENEUR_DB_URL``: « embedded null byte », a traceback."""
+    monkeypatch.setenv("MENEUR_DB_URL", "sqlite:////tmp/x/%00.db")
+    done = invoke(capsys, "campaign", "list")
+    assert done.status == 2 and "MENEUR_DB_URL" in done.err, done.err

@@ -47,6 +47,8 @@ def shown(url: URL | str) -> str:
 def parse_url(text: str) -> URL:
     try:
         url = make_url(text)
+        if "\x00" in (url.database or ""):  # %00: no file system takes it
+            raise ValueError(text)
     except (ArgumentError, ValueError):
         raise StorageError(
             N_("{variable} is not a database URL: '{url}' (try sqlite:///path/meneur.db)."),

@@ -319,6 +319,9 @@ def run(args: Sequence[str]) -> int:
     except click.Abort:
         _abandon()
         return fail(_("Interrupted."))
+    except UnicodeEncodeError:  # an argument of bytes that are not UTF-8, stored or printed
+        _abandon()
+        return fail(_("A text typed (a name, a campaign) is not valid UTF-8: type it again."))
     return result if isinstance(result, int) else 0
 
 
