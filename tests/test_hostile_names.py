@@ -186,3 +186,57 @@ def test_a_database_url_with_a_null_byte_is_one_error(
     monkeypatch.setenv("MENEUR_DB_URL", "sqlite:////tmp/x/%00.db")
     done = invoke(capsys, "campaign", "list")
     assert done.status == 2 and "MENEUR_DB_URL" in done.err, done.err
+
+
+def test_control_characters_in_a_contact_or_a_helper_are_refused_and_nothing_written(
+    capsys: Capsys, tmp_path: Path
+) -> None:
+    """An Obscur contact (``xp --contact``) and a Légendes helper (``scene aid``) were
+    written to the sheet whatever they held: an escape sequence then reached the
+    terminal raw, and a helper with a line break made the sheet unloadable."""
+    import shutil
+
+    isaure = tmp_path / "isaure.json"
+    shutil.copy(ROOT / "examples" / "obscur" / "isaure.json", isaure)
+    kept = isaure.read_bytes()
+    for name in ("Z\x1b[31m", "A\nB", "x" * 200):
+        done = invoke(capsys, "xp", "obscur", "--sheet", str(isaure), "--trait", name,
+                      "--to", "1", "--apply", "--contact")  # fmt: skip
+        assert done.status == 2 and "\x1b" not in done.err, done.err
+        assert isaure.read_bytes() == kept
+    lyssia = tmp_path / "lyssia.json"
+    shutil.copy(ROOT / "examples" / "legendes" / "lyssia.json", lyssia)
+    assert invoke(capsys, "scene", "legendes", "start", str(lyssia), "--title", "t").status == 0
+    kept = lyssia.read_bytes()
+    for name in ("V\nW", "U\u202eevil", "\x1b"):
+        done = invoke(capsys, "scene", "legendes", "aid", str(lyssia), "--helper", name,
+                      "--helper-dice", "2", "--domain", "arc", "--seed", "3")  # fmt: skip
+        assert done.status == 2, done.err
+        assert lyssia.read_bytes() == kept
+
+
+def test_an_escape_sequence_in_a_name_is_called_a_control_character(capsys: Capsys) -> None:
+    """``ESC [31m`` in a name was refused for its square bracket: the message pointed at
+    the bracket, not at the escape sequence."""
+    done = invoke(capsys, "character", "new", "tunnels", "Ze\x1b[31mRED", "--seed", "1")
+    assert done.status == 2 and "contrôle" in done.err and "crochets" not in done.err, done.err
+
+
+def test_a_hero_is_checked_before_it_is_written(tmp_path: Path) -> None:
+    """A step that changes a hero in place (a list appended to) skips the model's checks:
+    ``save_hero`` reads the hero back through the model before it writes, so a sheet that
+    would load no more is never written."""
+    import shutil
+
+    from meneur.errors import SheetError
+    from meneur.systems.legendes.sheet import Scene, load_hero, save_hero
+
+    path = tmp_path / "lyssia.json"
+    shutil.copy(ROOT / "examples" / "legendes" / "lyssia.json", path)
+    kept = path.read_bytes()
+    hero = load_hero(path)
+    hero.scene = Scene()
+    hero.scene.helpers_used.append("V\nW")
+    with pytest.raises(SheetError):
+        save_hero(path, hero)
+    assert path.read_bytes() == kept

@@ -71,9 +71,10 @@ def plain_name(name: str) -> str:
     from meneur.locale import N_
     from meneur.model_errors import refusal
 
+    one_line(name)  # first: an escape sequence (ESC [) is refused as a control character
     if has_markup(name):
         raise refusal(N_("a name cannot hold square brackets [ ]"))
-    return one_line(name)
+    return name
 
 
 def one_line(text: str) -> str:

@@ -50,7 +50,7 @@ from meneur.systems.legendes.rules import (
     parse_partial,
     parse_scene_kind,
 )
-from meneur.text import has_markup
+from meneur.text import has_control, has_markup
 
 if TYPE_CHECKING:
     from meneur.cli.params import TypedFaces
@@ -643,6 +643,10 @@ def scene_aid(
 
     if len(helper) > 80 or not helper.strip():
         raise UsageError(N_("A helper's name has 1 to 80 characters."))
+    if has_control(helper):  # kept on the sheet: the sheet would load no more
+        raise UsageError(
+            N_("A helper's name cannot hold a tab, a line break or another control character.")
+        )
     if has_markup(helper):
         raise UsageError(N_("A name cannot hold square brackets [ ]: {name}"), name=helper)
 

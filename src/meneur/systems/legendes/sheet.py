@@ -81,9 +81,9 @@ class Scene(_Model):
     kind: SceneKind = "physical"
     """L-13: in a social scene a partial victory makes the other doubt instead of wounding."""
     oppositions: list[Opposition] = Field(default_factory=list, max_length=MAX_OPPOSITIONS)
-    helpers_used: list[str] = Field(default_factory=list, max_length=1000)
+    helpers_used: list[PlainName] = Field(default_factory=list, max_length=1000)
     pending_help: list[PendingHelp] = Field(default_factory=list, max_length=50)
-    gave_help: list[str] = Field(default_factory=list, max_length=50)
+    gave_help: list[PlainName] = Field(default_factory=list, max_length=50)
     """Whom this hero helped in this scene (L-11: once per helper per scene, whoever the
     helped one is; the web table keeps it on the helper's sheet)."""
     hero_defeated: bool = False
@@ -143,9 +143,15 @@ def typed_refusal() -> Iterator[None]:
 
 
 def save_hero(path: Path, hero: Hero) -> None:
-    """Write the hero back, atomically, as JSON (a TOML sheet cannot be rewritten)."""
+    """Write the hero back, atomically, as JSON (a TOML sheet cannot be rewritten).
+
+    Read back through the model first: a step that changed the hero in place (a list
+    appended to) is not validated, and a sheet written with a name the model refuses
+    would load no more (a helper's name with a line break did)."""
     check_writable(path)
-    write_sheet(path, hero.model_dump(mode="json", exclude_none=True))
+    data = hero.model_dump(mode="json", exclude_none=True)
+    hero_from(data, str(path))
+    write_sheet(path, data)
 
 
 def check_writable(path: Path) -> None:

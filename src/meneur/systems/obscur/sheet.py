@@ -61,6 +61,9 @@ RESOURCE_LABELS = {
 
 PlainName = Annotated[str, AfterValidator(plain_name)]
 """A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
+ContactName = Annotated[str, Field(max_length=NAME_LENGTH), AfterValidator(plain_name)]
+"""A contact (O-4's Contacts, a trait named by the player): shown like the character's
+name, so held to the same rules (a control character in it reached the terminal raw)."""
 
 
 class Resource(BaseModel):
@@ -126,7 +129,7 @@ class ObscurSheet(BaseModel):
     abilities: dict[str, Level] = Field(default_factory=dict, alias="capacites")
     knowledge: dict[str, Level] = Field(alias="connaissances")
     skills: dict[str, Level] = Field(default_factory=dict, alias="competences")
-    contacts: dict[str, Level] = Field(default_factory=dict)
+    contacts: dict[ContactName, Level] = Field(default_factory=dict)
     associations: dict[str, str] = Field(default_factory=dict)
     """Extra Capacités/Compétences of this character and their base (O-4)."""
     resources: Resources = Field(alias="ressources")
