@@ -98,10 +98,17 @@ def test_only_the_tables_own_hosts_and_origin_pass(
             assert '"hello"' in socket.receive_text()
 
 
-def test_a_bad_public_url_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    result = invoke(capsys, "serve", "--public-url", "ftp://x/y")
-    assert result.status == 2 and "--public-url" in result.err
-    assert len(result.err.strip().splitlines()) == 1
+@pytest.mark.parametrize(
+    "url", ["ftp://x/y", "http://[::1", "http://a\x1bcb.org", "http://exa mple.org", "http://a:x"]
+)
+def test_a_bad_public_url_is_one_line(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]], url: str
+) -> None:
+    """An unclosed IPv6 bracket crashed (ValueError); an escape sequence or a space was
+    accepted and printed in the links handed to the players."""
+    result = invoke(capsys, "serve", "--public-url", url)
+    assert result.status == 2 and "--public-url" in result.err and served == [], result.err
+    assert len(result.err.strip().splitlines()) == 1 and "\x1b" not in result.err
 
 
 def test_serve_refuses_a_bad_port_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:

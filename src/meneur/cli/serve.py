@@ -149,14 +149,17 @@ def public_root(url: str) -> tuple[str, str]:
 
     from meneur.errors import UsageError
     from meneur.locale import N_
+    from meneur.text import has_control
 
-    parts = urlsplit(url.strip())
-    try:
+    try:  # an unclosed IPv6 bracket raises at once, a bad port only when read
+        parts = urlsplit(url.strip())
         port = parts.port
     except ValueError:
-        port = -1
+        parts, port = urlsplit(""), -1
     if (
-        parts.scheme not in ("http", "https")
+        has_control(url)  # printed in the links: an escape sequence would run
+        or " " in url.strip()
+        or parts.scheme not in ("http", "https")
         or not parts.hostname
         or port == -1
         or parts.path not in ("", "/")
