@@ -264,6 +264,20 @@ def test_K7_cooperate_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [m["helps"] for m in data["members"]] == [False, True, False]
 
 
+def test_K7_a_helpers_natural_1_is_the_reason_it_does_not_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """K-7: a helper's natural 1 never helps; with a total of 15 it was shown as « n'aide
+    pas (moins de 15) », a reason its own total belies."""
+    done = invoke(capsys, "cooperate", "krasses", "--member", "10:1", "--member", "14:1",
+                  "--difficulty", "20", "--faces", "10,1")  # fmt: skip
+    assert done.status == 0 and "n'aide pas (un 1 naturel)" in done.out, done.out
+    assert "moins de 15" not in done.out
+    short = invoke(capsys, "cooperate", "krasses", "--member", "10:1", "--member", "4:1",
+                   "--difficulty", "20", "--faces", "10,2")  # fmt: skip
+    assert "n'aide pas (moins de 15)" in short.out, short.out
+
+
 def test_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
     """The odds of the issue: 11/20, 19/20, 1/20; opposed and cooperation keys."""
     for bonus, difficulty, p in (("5", "moyen", 0.55), ("15", "15", 0.95), ("0", "40", 0.05)):

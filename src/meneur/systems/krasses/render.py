@@ -231,6 +231,8 @@ def render_cooperate(
             role = "[green]" + _("helps: +{bonus}").format(bonus=HELP_BONUS) + "[/]"
         elif member.level < 1:
             role = _("no level: cannot help")
+        elif outcome.naturals[index] == NATURAL_FAILURE:  # K-7: whatever its total
+            role = _("does not help (a natural 1)")
         else:
             role = _("does not help (below 15)")
         table.add_row(
