@@ -137,6 +137,23 @@ def test_a_number_of_thousands_of_digits_is_one_error(
     assert "trop long" in str(caught.value)  # French by default
 
 
+def test_a_field_given_twice_in_a_json_sheet_is_refused(tmp_path: Path) -> None:
+    """``"Force": 2, "Force": 50``: Python's JSON reader keeps the last silently, so the
+    sheet rolled Force 50 where its reader sees 2 first; TOML refuses it, JSON now too,
+    at any depth."""
+    for content in (
+        '{"system": "tunnels", "characteristics": {"Force": 2, "Force": 50}}',
+        '{"name": "a", "name": "b"}',
+    ):
+        path = tmp_path / "twice.json"
+        path.write_text(content, encoding="utf-8")
+        with pytest.raises(SheetError, match=r"twice\.json") as caught:
+            read_sheet(path)
+        assert "deux fois" in str(caught.value)  # French by default
+    path.write_text('{"a": {"x": 1}, "b": {"x": 2}}', encoding="utf-8")
+    assert read_sheet(path) == {"a": {"x": 1}, "b": {"x": 2}}  # one key in two objects
+
+
 def test_an_export_is_named_as_typed(tmp_path: Path) -> None:
     """``verify <(cmd)`` named ``/dev/fd/63.json`` in its errors: an export is read as
     JSON whatever its name, and named as the user typed it."""

@@ -140,15 +140,29 @@ class NotANumber(ValueError):
     """``NaN`` or ``Infinity`` in JSON text (the word is the error's argument)."""
 
 
+class TwiceGiven(ValueError):
+    """A JSON object that gives one key twice (the key is the error's argument)."""
+
+
 def strict_json(text: str) -> Any:
     """``text`` read as JSON, refusing ``NaN`` and ``Infinity`` (:class:`NotANumber`):
-    Python reads them, other programs refuse a file or an export that holds them."""
+    Python reads them, other programs refuse a file or an export that holds them; and
+    refusing a key given twice in one object (:class:`TwiceGiven`): Python keeps the last
+    silently (``"Force": 2, "Force": 50`` rolled 50), where TOML refuses it."""
     import json
 
     def not_a_number(word: str) -> Any:
         raise NotANumber(word)
 
-    return json.loads(text, parse_constant=not_a_number)
+    def once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise TwiceGiven(key)
+            out[key] = value
+        return out
+
+    return json.loads(text, parse_constant=not_a_number, object_pairs_hook=once_each)
 
 
 def _parse_json(text: str, path: Path) -> Any:
@@ -161,6 +175,12 @@ def _parse_json(text: str, path: Path) -> Any:
             N_("{path} holds {word}, which JSON does not allow: give a number."),
             path=str(path),
             word=str(refused),
+        ) from None
+    except TwiceGiven as refused:
+        raise SheetError(
+            N_("{path} gives the field '{key}' twice in one object: keep one."),
+            path=str(path),
+            key=str(refused)[:80],
         ) from None
     except json.JSONDecodeError as error:
         raise SheetError(
