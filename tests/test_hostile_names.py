@@ -240,3 +240,17 @@ def test_a_hero_is_checked_before_it_is_written(tmp_path: Path) -> None:
     with pytest.raises(SheetError):
         save_hero(path, hero)
     assert path.read_bytes() == kept
+
+
+def test_a_scene_title_too_long_is_refused_not_cut(capsys: Capsys, tmp_path: Path) -> None:
+    """A title of 5,000 characters was cut to 200 on the sheet while the output echoed
+    it whole; other texts too long are refused with their bound, and so is this one."""
+    import shutil
+
+    lyssia = tmp_path / "lyssia.json"
+    shutil.copy(ROOT / "examples" / "legendes" / "lyssia.json", lyssia)
+    kept = lyssia.read_bytes()
+    done = invoke(capsys, "scene", "legendes", "start", str(lyssia), "--title", "t" * 5000)
+    assert done.status == 2 and "200" in done.err and lyssia.read_bytes() == kept, done.err
+    done = invoke(capsys, "scene", "legendes", "start", str(lyssia), "--title", "t" * 200)
+    assert done.status == 0, done.err

@@ -469,7 +469,7 @@ def scene_start(
     _step(
         required_sheet(sheet, stored, "legendes"),
         as_json,
-        lambda hero: scene.start(hero, title[:200], kind),
+        lambda hero: scene.start(hero, title, kind),  # the model refuses a long one
     )
 
 
