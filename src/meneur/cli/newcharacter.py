@@ -21,6 +21,21 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+def check_out(out: Path | None, force: bool) -> None:
+    """``--out FILE`` checked before anything is rolled or stored (all of it, or nothing):
+    its folder writable, and an existing file replaced only with ``--force`` (Tunnels
+    overwrote any file without a word)."""
+    from meneur.errors import UsageError
+    from meneur.files import check_writable
+    from meneur.locale import N_
+
+    if out is None:
+        return
+    check_writable(out)
+    if out.exists() and not force:
+        raise UsageError(N_("{path} exists: add --force to replace it."), path=str(out))
+
+
 def store_new(system: str, name: str, sheet: dict[str, Any]) -> str:
     """Store a new character in the current campaign; the campaign's name.
 

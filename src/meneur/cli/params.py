@@ -161,6 +161,7 @@ def refuse_own_sheet(a: Path | None, b: Path | None) -> None:
 
 
 Json = Annotated[bool, json_option()]
+ForceOpt = Annotated[bool, typer.Option("--force", help=_("Replace the file if it exists."))]
 Seed = Annotated[int | None, seed_option()]
 FacesArg = Annotated[TypedFaces | None, faces_option()]
 CharacterArg = Annotated[str | None, character_option()]

@@ -125,6 +125,9 @@ def test_T1_character_new_and_test_from_sheet(
     path = tmp_path / "aria.json"
     r = run(capsys, "character new tunnels Aria --seed 5 --out {path}", path=str(path))
     assert r.status == 0 and "Endurance" in r.out
+    kept = path.read_bytes()  # a second character is not written over it without --force
+    again = run(capsys, "character new tunnels Bea --seed 6 --out {path}", path=str(path))
+    assert again.status == 2 and "--force" in again.err and path.read_bytes() == kept
     sheet = json.loads(path.read_text(encoding="utf-8"))
     dex = sheet["characteristics"]["Dextérité"]
     r = run(

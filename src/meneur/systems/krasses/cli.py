@@ -15,6 +15,7 @@ import typer
 from meneur.cli.params import (
     CharacterArg,
     FacesArg,
+    ForceOpt,
     Json,
     Seed,
     VsCharacterArg,
@@ -461,21 +462,16 @@ def new_character_command(
     ] = None,
     characteristic: PairsOpt = None,
     skill: SkillsOpt = None,
-    force: Annotated[
-        bool, typer.Option("--force", help=_("Replace the file if it exists."))
-    ] = False,
+    force: ForceOpt = False,
     as_json: Json = False,
 ) -> None:
     """Store a new Krâsses character in the current campaign (and in --out FILE if given)."""
-    from meneur.cli.newcharacter import store_new, stored_line
+    from meneur.cli.newcharacter import check_out, store_new, stored_line
     from meneur.cli.output import emit
-    from meneur.files import check_writable, write_sheet
+    from meneur.files import write_sheet
     from meneur.systems.krasses.sheet import KrassesSheet, validated
 
-    if out is not None:  # before anything is stored: all of it, or nothing
-        check_writable(out)
-        if out.exists() and not force:
-            raise UsageError(N_("{path} exists: add --force to replace it."), path=str(out))
+    check_out(out, force)
     sheet: KrassesSheet = validated(
         {
             "system": "krasses",

@@ -14,6 +14,7 @@ import typer
 from meneur.cli.params import (
     CharacterArg,
     FacesArg,
+    ForceOpt,
     Json,
     Seed,
     VsCharacterArg,
@@ -1078,19 +1079,18 @@ def character_new_command(
         Path | None,
         _text_option("--out", "FILE.json", _("Save the sheet to this JSON file.")),
     ] = None,
+    force: ForceOpt = False,
     as_json: Json = False,
 ) -> None:
     """Create a random Tunnels character (T-1) with its derived statistics (T-2), stored in
     the current campaign (and written to --out FILE too if given)."""
-    from meneur.cli.newcharacter import creating, store_new, stored_line
+    from meneur.cli.newcharacter import check_out, creating, store_new, stored_line
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
-    from meneur.files import check_writable
     from meneur.systems.tunnels import character as characters
     from meneur.systems.tunnels.data import derived
 
-    if out is not None:  # before anything is stored: all of it, or nothing
-        check_writable(out)
+    check_out(out, force)
     creating()  # the creation rolls are logged, even on a first start
     (source,) = dice_sources(seed, faces)
     sheet = characters.create(characters.check_name(name), source)
