@@ -297,3 +297,24 @@ def test_an_error_never_echoes_a_control_character_raw(
     r = invoke(capsys, *args)
     assert r.status == 2 and len(r.err.strip().splitlines()) == 1
     assert "\x1b" not in r.err and "\x07" not in r.err and "\\x1b" in r.err
+
+
+def test_character_help_says_what_each_command_does_with_it() -> None:
+    """``odds --character`` promised that « what the roll changes is saved », where odds
+    roll nothing; ``--vs-character`` read as ``--character``, never saying it is the
+    other side. (A new process: options' help is read once per process, in the
+    language of the first command.)"""
+
+    def helped(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "meneur", "--lang", "en", *args, "--help"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return " ".join(done.stdout.split())
+
+    for system in ("obscur", "krasses"):
+        shown = helped("odds", system)
+        assert "nothing is rolled or saved" in shown and "is saved with its log" not in shown
+    assert "The other side: a character stored" in helped("fight", "tunnels")

@@ -99,15 +99,25 @@ def faces_option(flag: str = "--faces") -> Any:
     )
 
 
-def character_option(flag: str = "--character") -> Any:
-    return typer.Option(
-        flag,
-        metavar="NAME",
-        help=_(
+def character_option(flag: str = "--character", *, read_only: bool = False) -> Any:
+    """``--character NAME`` (``--vs-character``: the other side's); ``read_only``: for a
+    command that rolls nothing (``odds``), whose help must not promise a saved change."""
+    if read_only:
+        words = _(
+            "A character stored in the current campaign, instead of a sheet file: its "
+            "traits are read, nothing is rolled or saved."
+        )
+    elif flag == "--vs-character":
+        words = _(
+            "The other side: a character stored in the current campaign, instead of "
+            "--vs-sheet; what the roll changes is saved with its log entry."
+        )
+    else:
+        words = _(
             "A character stored in the current campaign, instead of a sheet file: "
             "what the roll changes is saved with its log entry."
-        ),
-    )
+        )
+    return typer.Option(flag, metavar="NAME", help=words)
 
 
 def sheet_or_character(
@@ -166,6 +176,7 @@ Seed = Annotated[int | None, seed_option()]
 FacesArg = Annotated[TypedFaces | None, faces_option()]
 CharacterArg = Annotated[str | None, character_option()]
 VsCharacterArg = Annotated[str | None, character_option("--vs-character")]
+ReadCharacterArg = Annotated[str | None, character_option(read_only=True)]
 VsFacesArg = Annotated[TypedFaces | None, faces_option("--vs-faces")]
 
 

@@ -18,6 +18,7 @@ from meneur.cli.params import (
     CharacterArg,
     FacesArg,
     Json,
+    ReadCharacterArg,
     Seed,
     VsCharacterArg,
     VsFacesArg,
@@ -594,7 +595,7 @@ def oppose_command(
 def odds_command(
     dice: DiceOpt = None,
     sheet: SheetOpt = None,
-    stored: CharacterArg = None,
+    stored: ReadCharacterArg = None,
     trait: TraitOpt = None,
     difficulty: DifficultyOpt = 1,
     zero_skill: ZeroSkillOpt = False,
