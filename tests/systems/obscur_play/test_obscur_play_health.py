@@ -70,6 +70,16 @@ def test_O26_fire_intensity_less_resistance_and_armour() -> None:
     assert [r["lost"] for r in out["rounds"]] == [2, 3] and body.vie == 7
 
 
+def test_O8_a_tally_has_no_verdict() -> None:
+    """O-8: a Maladresse is never a success and a difficulty is never below 1. The
+    Résistance successes that reduce a fire's loss are a tally, not a test: its record
+    showed difficulty 0 and « passed » beside « fumble », now null verdict and margin."""
+    out = health.fire(fresh(), reader(1, 1), 3, Dice(2), 0, rounds=1)
+    test = out["rounds"][0]["test"]
+    assert test["fumble"] and test["successes"] == 0
+    assert (test["difficulty"], test["passed"], test["margin"]) == (None, None, None)
+
+
 def test_O27_poison_virulence_drops_by_dispersion_each_period() -> None:
     """O-27: lose Virulence − Résistance successes; then Virulence − Dispersion."""
     body = fresh(20)

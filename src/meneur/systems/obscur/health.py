@@ -144,15 +144,19 @@ def roll(
 
 
 def test_json(label: str, params: TestParams, outcome: TestOutcome) -> dict[str, Any]:
+    """A test's record; a tally's (successes that reduce a loss: fire, poison, a dodge)
+    has no difficulty, verdict nor margin (null): it showed difficulty 0 and « passed »,
+    a Maladresse too, which O-8 says no test is."""
+    tally = params.tally
     return {
         "test": label,
         "dice": params.pool,
         "pool": params.pool_json(),
-        "difficulty": params.difficulty,
+        "difficulty": None if tally else params.difficulty,
         "faces": list(outcome.faces),
         "successes": outcome.successes,
-        "passed": outcome.passed,
-        "margin": outcome.margin,
+        "passed": None if tally else outcome.passed,
+        "margin": None if tally else outcome.margin,
         "fumble": outcome.fumble,
     }
 
