@@ -353,3 +353,14 @@ def test_T9_a_needed_opposition_grid_goes_past_the_joint_walk(
         capsys, "--lang", "en", "table", "tunnels", "--check", "oppose", "--rows", str(over)
     )
     assert result.status == 0, result.err
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_an_unknown_panel_is_refused_in_every_system(
+    capsys: pytest.CaptureFixture[str], system: str
+) -> None:
+    """``--panels zzz`` was ignored by Obscur's table (one panel, the variant's), where
+    Tunnels and Krâsses refused it: every system refuses a panel it does not have (a
+    system of one panel, any ``--panels``)."""
+    done = invoke(capsys, "table", system, "--rows", "2", "--cols", "2", "--panels", "zzz")
+    assert done.status == 2 and ("zzz" in done.err or "un panneau" in done.err), done.err

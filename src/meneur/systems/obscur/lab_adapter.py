@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar
 
+from meneur.errors import UsageError
 from meneur.lab.adapter import Adapter, tails
 from meneur.lab.grid import Axis, Cell, Measure, parse_int_list
 from meneur.locale import N_
@@ -43,6 +44,10 @@ class ObscurAdapter(Adapter):
     ) -> tuple[Axis, Axis, Axis]:
         label = _("normal") if not variant else ",".join(f"{k}={v}" for k, v in variant.items())
         panel_axis = Axis("panel", N_("Variant"), ("variant",), (label,))
+        if panels is not None:  # one panel, the variant's: --panels zzz was ignored
+            raise UsageError(
+                N_("An Obscur table has one panel: --panels does not apply (rules: --variant).")
+            )
         row_values = parse_int_list(rows or "1..30", 0, 60, _("Dice"))
         if check == "test":
             cols = parse_int_list(columns or "1..15", 1, 200, _("Difficulty"))
