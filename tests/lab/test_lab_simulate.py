@@ -745,3 +745,16 @@ def test_T6_a_simulated_test_reads_its_verdicts_without_building_its_whole_law(
     assert odds.test_odds.cache_info().currsize == 0
     law = odds.test_odds(TestParams(40, 20, explode="always"))
     assert Fraction(r.json()["exact_fraction"]) == law.p_where(lambda k: k[0] >= 20 and not k[2])
+
+
+def test_an_option_and_its_table_alias_are_not_both_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``simulate test tunnels --dice 3 --row abc``: --dice won and --row was ignored,
+    whatever it said; the two name the same thing, and both given is refused."""
+    for extra in (("--dice", "3", "--row", "abc"), ("--threshold", "2", "--col", "xyz")):
+        done = invoke(capsys, "simulate", "test", "tunnels", *extra, "--runs", "100")
+        assert done.status == 2 and extra[0] in done.err and extra[2] in done.err, done.err
+    done = invoke(capsys, "simulate", "test", "tunnels", "--row", "3", "--col", "2",
+                  "--runs", "100", "--json")  # fmt: skip
+    assert done.status == 0, done.err

@@ -403,6 +403,14 @@ def test_command(
     from meneur.systems.tunnels.system import SYSTEM
 
     chosen = rule_options(SYSTEM, variant)
+    for given, alias, name, other in (
+        (dice, row, "--dice", "--row"),
+        (threshold, col, "--threshold", "--col"),
+    ):
+        if given is not None and alias is not None:  # the alias was ignored
+            raise UsageError(
+                N_("{name} and {other} name the same thing: give one."), name=name, other=other
+            )
     if dice is not None:
         row = str(dice)
     if threshold is not None:
