@@ -758,3 +758,14 @@ def test_an_option_and_its_table_alias_are_not_both_given(
     done = invoke(capsys, "simulate", "test", "tunnels", "--row", "3", "--col", "2",
                   "--runs", "100", "--json")  # fmt: skip
     assert done.status == 0, done.err
+
+
+@pytest.mark.parametrize("system", ["tunnels", "obscur", "legendes"])
+def test_a_sweep_of_fights_refuses_a_panel_or_a_variant(
+    capsys: pytest.CaptureFixture[str], system: str
+) -> None:
+    """``simulate sweep tunnels ... --variant abc --panel zzz`` swept fights and ignored
+    both: they choose a table's cells, and alone they are refused."""
+    for extra in (("--variant", "abc"), ("--panel", "zzz")):
+        done = invoke(capsys, "simulate", "sweep", system, "--runs", "10", *extra)
+        assert done.status == 2 and extra[0] in done.err, done.err

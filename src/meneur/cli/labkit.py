@@ -222,8 +222,17 @@ class CellOptions:
     variant: str | None = None
 
     def given(self) -> bool:
-        """Whether the user asked for cells rather than the system's fights."""
-        return any(value is not None for value in (self.check, self.rows, self.cols))
+        """Whether the user asked for cells rather than the system's fights; a panel or a
+        variant alone is refused: a sweep of fights ignored them."""
+        asked = any(value is not None for value in (self.check, self.rows, self.cols))
+        if not asked and (self.panel is not None or self.variant is not None):
+            raise UsageError(
+                N_(
+                    "--panel and --variant choose a table's cells: give --check, --rows or "
+                    "--cols with them (a sweep of fights takes neither)."
+                )
+            )
+        return asked
 
 
 @dataclass(frozen=True)
