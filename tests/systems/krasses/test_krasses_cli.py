@@ -502,3 +502,21 @@ def test_a_krasse_name_with_a_control_character_is_refused(
     assert r.status == 2 and "\x1b" not in r.out + r.err and "krâsse" in r.err
     assert invoke(capsys, "test", "krasses", "--bonus", "3", "--difficulty", "moyen",
                   "--krasse", "pluie:3", "--seed", "1").status == 0  # fmt: skip
+
+
+def test_character_new_says_the_right_bound_and_refuses_a_name_twice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--skill Bagarre=1001`` was refused as « a number from -1000 to 1000 », where a
+    skill's level is from 0 (the sheet's bound, now said for each kind); ``--skill A=1
+    --skill A=2`` kept 2 silently; a name of 5,000 characters read as a bad format."""
+    cases = (
+        (("--skill", "Bagarre=1001"), "de 0 à 1000"),
+        (("--characteristic", "Force=-1001"), "de -1000 à 1000"),
+        (("--skill", "A=1", "--skill", "A=2"), "deux fois"),
+        (("--skill", "x" * 5000 + "=1"), "au plus 60 caractères"),
+    )
+    for extra, said in cases:
+        done = invoke(capsys, "character", "new", "krasses", "--name", "K", *extra)
+        assert done.status == 2 and said in done.err, done.err
+    assert invoke(capsys, "character", "list", "--json").status == 2  # nothing was stored

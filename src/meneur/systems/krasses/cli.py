@@ -422,14 +422,27 @@ class Pair:
     value: int
 
 
+PAIR_NAME = 60
+"""The longest name of a characteristic or a skill typed as ``NAME=VALUE``."""
+
+
 def _pair(text: str) -> Pair:
-    """``NAME=VALUE`` (a characteristic score or a skill level)."""
+    """``NAME=VALUE`` (a characteristic score or a skill level). The value's bounds are
+    the sheet's, which says them for each kind (a skill's level is from 0, a
+    characteristic may be negative); here a number, of at most a million."""
     name, sep, value = str(text).partition("=")
     name = name.strip()
-    if not sep or not name or len(name) > 60:
+    if not sep or not name:
         raise UsageError(N_("Write NAME=VALUE, such as Escalade=3, not '{text}'."), text=text[:40])
+    if len(name) > PAIR_NAME:
+        raise UsageError(
+            N_("A name has at most {most} characters, not {count}: '{name}...'."),
+            most=PAIR_NAME,
+            count=len(name),
+            name=name[:20],
+        )
     try:
-        return Pair(name, int_parser(-1000, 1000)(value))
+        return Pair(name, int_parser(-1_000_000, 1_000_000)(value))
     except typer.BadParameter as error:
         raise UsageError(
             N_("Write NAME=VALUE, such as Escalade=3, not '{text}'{detail}."),
@@ -455,6 +468,17 @@ SkillsOpt = Annotated[
 ]
 
 
+def _once_each(pairs: list[Pair] | None, flag: str) -> dict[str, int]:
+    """The pairs as a table; a name given twice is refused (the second silently won:
+    ``--skill A=1 --skill A=2`` kept 2, where ``a=1 A=2`` was refused by the sheet)."""
+    table: dict[str, int] = {}
+    for pair in pairs or []:
+        if pair.name in table:
+            raise UsageError(N_("{flag} gives '{name}' twice."), flag=flag, name=pair.name)
+        table[pair.name] = pair.value
+    return table
+
+
 def new_character_command(
     name: Annotated[str, typer.Option("--name", metavar="NAME", help=_("The hero's name."))],
     out: Annotated[
@@ -477,8 +501,8 @@ def new_character_command(
         {
             "system": "krasses",
             "name": name,
-            "characteristics": {p.name: p.value for p in characteristic or []},
-            "skills": {p.name: p.value for p in skill or []},
+            "characteristics": _once_each(characteristic, "--characteristic"),
+            "skills": _once_each(skill, "--skill"),
             "advantages": [],
             "equipment": [],
         },
