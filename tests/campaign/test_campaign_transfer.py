@@ -138,3 +138,14 @@ def test_import_of_a_malformed_file_is_one_line(
 def test_import_of_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = invoke(capsys, "character", "import", str(tmp_path / "nowhere.json"))
     assert result.status == 2 and "nowhere.json" in result.err
+
+
+def test_an_export_of_the_wrong_version_says_what_it_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A version written as the text "1" was refused as « version 1; this meneur reads
+    version 1 »: the found value is shown as written."""
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps({"format": "meneur-character", "version": "1", "character": {}}))
+    result = invoke(capsys, "character", "import", str(path))
+    assert result.status == 2 and 'version "1"' in result.err, result.err

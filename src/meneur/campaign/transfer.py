@@ -115,7 +115,7 @@ def parse_characters(document: dict[str, Any]) -> list[NewCharacter]:
     if document.get("version") != VERSION:
         raise SheetError(
             N_("This export has version {found}; this meneur reads version {version}."),
-            found=str(document.get("version"))[:20],
+            found=json.dumps(document.get("version"), ensure_ascii=False)[:20],  # "1", not 1
             version=VERSION,
         )
     if len(items) > MAX_CHARACTERS:
