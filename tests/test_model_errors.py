@@ -134,3 +134,48 @@ def test_a_reason_that_is_a_sentence_loses_its_full_stop_inside_another() -> Non
         from_dict(sheet, "a.json")
     shown = str(caught.value)
     assert "Agilité" in shown and ".)" not in shown and ".." not in shown
+
+
+def test_a_number_that_is_not_finite_is_said(tmp_path: object) -> None:
+    """``1e400`` read as infinity reached French users as pydantic's English (« Input
+    should be a finite number »); so did a name that is not Unicode (``"\\ud800"`` in a
+    JSON sheet: « unable to parse raw data as a unicode string »)."""
+    import json
+    from pathlib import Path
+
+    from meneur.systems.obscur.sheet import load_character
+
+    class Numbers(BaseModel):
+        value: float = Field(allow_inf_nan=False)
+
+    set_language("fr")
+    with pytest.raises(ValidationError) as caught:
+        Numbers.model_validate({"value": float("inf")})
+    assert str(first_problem(caught.value).reason) == "un nombre fini est attendu (ni nan ni inf)"
+    root = Path(__file__).resolve().parents[1]
+    data = json.loads((root / "examples" / "obscur" / "isaure.json").read_text())
+    path = Path(str(tmp_path)) / "surrogate.json"
+    path.write_text(json.dumps(data).replace('"name": "', '"name": "\\ud800', 1))
+    with pytest.raises(SheetError) as named:
+        load_character(path)
+    assert "Unicode" in str(named.value), str(named.value)
+
+
+def test_an_obscur_resource_that_is_not_a_whole_number_is_said_so(tmp_path: object) -> None:
+    """``vecu = 2.5`` (or ``"douze"``) was refused as « a table of fields is expected »:
+    a bare resource is a whole number, or a table of current and max."""
+    import json
+    from pathlib import Path
+
+    from meneur.systems.obscur.sheet import load_character
+
+    root = Path(__file__).resolve().parents[1]
+    data = json.loads((root / "examples" / "obscur" / "isaure.json").read_text())
+    for value in (2.5, "douze"):
+        data["ressources"]["vecu"] = value
+        path = Path(str(tmp_path)) / "isaure.json"
+        path.write_text(json.dumps(data))
+        set_language("fr")
+        with pytest.raises(SheetError) as caught:
+            load_character(path)
+        assert "vecu" in str(caught.value) and "nombre entier" in str(caught.value)

@@ -30,6 +30,8 @@ _REASONS = {
     "int_from_float": N_("a whole number is expected"),
     "float_type": N_("a number is expected"),
     "float_parsing": N_("a number is expected"),
+    "finite_number": N_("a finite number is expected (not nan nor inf)"),
+    "string_unicode": N_("a text is expected (this one is not valid Unicode)"),
     "greater_than_equal": N_("must be at least {ge}"),
     "greater_than": N_("must be more than {gt}"),
     "less_than_equal": N_("must be at most {le}"),

@@ -86,9 +86,12 @@ class Resource(BaseModel):
 
 
 def _shorthand(value: Any, *, keep_max: bool) -> Any:
+    """A bare number as ``{current, max}``; any other bare value (``2.5``, ``"douze"``,
+    ``inf``) as ``{current}``, so that the refusal names the number expected where it
+    said « a table of fields is expected »."""
     if isinstance(value, int) and not isinstance(value, bool):
         return {"current": value, "max": value} if keep_max else {"current": value}
-    return value
+    return value if isinstance(value, dict) else {"current": value}
 
 
 class Resources(BaseModel):
