@@ -199,3 +199,27 @@ def test_params_are_bounded() -> None:
         TestParams(bonus=10**9, difficulty=15)
     with pytest.raises(RuleError):
         TestParams(bonus="3", difficulty=15)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        ({"automatic": 5, "level": [{"name": "x", "value": 1}]}, "une liste de noms"),
+        ({"level": [{"name": "x", "value": 10**7}]}, "un nombre entier de -"),
+        ({"level": [{"name": "a", "value": 1}, {"name": "A", "value": 2}]}, "deux fois"),
+        ({"level": [{"name": "a", "value": 1, "oops": 2}]}, "champ inconnu oops"),
+    ],
+)
+def test_K3_a_ladder_file_s_problem_is_said_in_the_reader_s_language(
+    raw: dict[str, object], said: str
+) -> None:
+    """K-3: a conteur's difficulties.toml that the engine refuses says why in French
+    (« a list of names », « a name given twice » reached French users in English)."""
+    from meneur.errors import SheetError
+    from meneur.locale import set_language
+    from meneur.systems.krasses.ladder import validate_ladder
+
+    set_language("fr")
+    with pytest.raises(SheetError) as caught:
+        validate_ladder(raw)
+    assert said in str(caught.value), str(caught.value)

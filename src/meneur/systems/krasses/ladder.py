@@ -17,6 +17,7 @@ from typing import Any
 from meneur.errors import SheetError, UsageError
 from meneur.files import load_data
 from meneur.locale import N_
+from meneur.model_errors import Phrase
 from meneur.systems.krasses.rules import Difficulty, TestParams
 from meneur.text import fold, has_control, is_digits
 
@@ -45,12 +46,14 @@ class Ladder:
     provisional: bool = False
 
 
-def _invalid(where: str, reason: str) -> SheetError:
+def _invalid(where: str, reason: str, **values: Any) -> SheetError:
+    """``reason`` (catalogued, with its ``values``) is translated when the error is shown:
+    the file's problems reached French users in English."""
     return SheetError(
         N_("The Krâsses data file {name}.toml is invalid at {where}: {reason}."),
         name="difficulties",
         where=where,
-        reason=reason,
+        reason=Phrase(reason, values),
     )
 
 
@@ -58,23 +61,24 @@ def _names(value: Any, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(
         isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in value
     ):
-        raise _invalid(where, "a list of names")
+        raise _invalid(where, N_("a list of names"))
     return tuple(value)
 
 
 def _level(raw: Any, where: str) -> Level:
     if not isinstance(raw, dict):
-        raise _invalid(where, "a table with name and value")
+        raise _invalid(where, N_("a table with name and value"))
     unknown = set(raw) - {"name", "value", "aliases"}
     if unknown:
-        raise _invalid(where, "unknown field " + ", ".join(sorted(unknown)))
+        raise _invalid(where, N_("unknown field {names}"), names=", ".join(sorted(unknown)))
     name, value = raw.get("name"), raw.get("value")
     if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
-        raise _invalid(f"{where}.name", "a name")
+        raise _invalid(f"{where}.name", N_("a name"))
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > TestParams.MAX_VALUE:
         raise _invalid(
             f"{where}.value",
-            f"a whole number from -{TestParams.MAX_VALUE} to {TestParams.MAX_VALUE}",
+            N_("a whole number from -{most} to {most}"),
+            most=TestParams.MAX_VALUE,
         )
     return Level(name, value, _names(raw.get("aliases", []), f"{where}.aliases"))
 
@@ -83,20 +87,20 @@ def validate_ladder(raw: dict[str, Any]) -> Ladder:
     """The ladder in ``raw`` (a parsed TOML document), checked field by field."""
     unknown = set(raw) - {"automatic", "level", "provisional"}
     if unknown:
-        raise _invalid("-", "unknown field " + ", ".join(sorted(unknown)))
+        raise _invalid("-", N_("unknown field {names}"), names=", ".join(sorted(unknown)))
     automatic = _names(raw.get("automatic", ["automatique"]), "automatic")
     levels_raw = raw.get("level")
     if not isinstance(levels_raw, list) or not levels_raw:
-        raise _invalid("level", "at least one level")
+        raise _invalid("level", N_("at least one level"))
     levels = tuple(_level(item, f"level.{index}") for index, item in enumerate(levels_raw))
     seen: set[str] = {fold(name) for name in automatic}
     for index, level in enumerate(levels):
         if seen & level.names:
-            raise _invalid(f"level.{index}", "a name given twice")
+            raise _invalid(f"level.{index}", N_("a name given twice"))
         seen |= level.names
     provisional = raw.get("provisional", False)
     if not isinstance(provisional, bool):
-        raise _invalid("provisional", "true or false")
+        raise _invalid("provisional", N_("true or false"))
     return Ladder(automatic or ("automatique",), levels, provisional)
 
 
