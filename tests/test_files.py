@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,30 @@ def test_an_export_is_named_as_typed(tmp_path: Path) -> None:
     with pytest.raises(SheetError) as caught:
         read_document(path)
     assert f"{path} n'est pas du JSON valide" in str(caught.value)
+
+
+def test_a_written_sheet_keeps_its_permissions(tmp_path: Path) -> None:
+    """Every save went through a temporary file of mode 0600 (``mkstemp``), so a sheet
+    shared as 0644 became readable by its owner alone; a new file follows the umask."""
+    from meneur.files import write_text_atomically
+
+    path = tmp_path / "shared.json"
+    path.write_text("{}", encoding="utf-8")
+    for mode in (0o644, 0o640):
+        os.chmod(path, mode)
+        write_text_atomically(path, '{"a": 1}')
+        assert os.stat(path).st_mode & 0o777 == mode
+    fresh = tmp_path / "fresh.json"
+    mask = os.umask(0o022)
+    os.umask(mask)
+    write_text_atomically(fresh, "{}")
+    assert os.stat(fresh).st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
+    """A sheet saved by an editor that writes a byte order mark was « not valid JSON
+    (line 1, column 1) », with nothing to say why."""
+    for name, body in (("bom.json", b'{"a": 1}'), ("bom.toml", b"a = 1\n")):
+        path = tmp_path / name
+        path.write_bytes(b"\xef\xbb\xbf" + body)
+        assert read_sheet(path) == {"a": 1}

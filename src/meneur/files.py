@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import os
 from abc import ABC, abstractmethod
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +117,7 @@ def parse_document(raw: bytes, path: Path, *, json_only: bool = False) -> dict[s
     ``.toml`` (unless ``json_only``: an export is JSON whatever its name), JSON
     otherwise; ``path`` is named, as typed, in every error."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")  # an editor's byte order mark
     except UnicodeDecodeError:
         raise SheetError(N_("{path} is not UTF-8 text."), path=str(path)) from None
     toml = path.suffix.lower() == ".toml" and not json_only
@@ -251,6 +252,7 @@ def write_text_atomically(path: Path, text: str) -> None:
             raise SheetError(N_("{path} is a folder, not a file."), path=str(path)[:200])
         descriptor, temporary = _temporary_beside(path)
         try:
+            os.fchmod(descriptor, _mode_for(path))
             with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
                 handle.flush()
@@ -261,6 +263,34 @@ def write_text_atomically(path: Path, text: str) -> None:
             raise
     except OSError as error:
         raise cannot_write(str(path), error) from None
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions the written file keeps: the old file's, or a new file's under the
+    user's umask (``mkstemp`` makes its file 0600: every save left a shared 0644 sheet
+    readable by its owner alone)."""
+    import stat
+
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+@cache
+def _umask() -> int:
+    """The process's umask, read without changing it where the system tells it
+    (``os.umask`` sets it to read it: a thread of the web table creating a file in that
+    instant would get the wrong permissions)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _temporary_beside(path: Path) -> tuple[int, str]:
