@@ -89,6 +89,15 @@ def test_faces_accept_commas_and_spaces() -> None:
     assert parse_faces("1,1, 4 6") == (1, 1, 4, 6)
 
 
+@pytest.mark.parametrize("text", ["1,,2", "1,2,", ",1"])
+def test_an_empty_face_between_commas_is_named(text: str) -> None:
+    """``--faces 1,,2`` read as two faces and was refused as « 1 die missing »: the slip
+    is the empty entry, and the message says so."""
+    with pytest.raises(UsageError) as caught:
+        parse_faces(text)
+    assert "virgules" in str(caught.value) or "commas" in str(caught.value)
+
+
 def test_faces_text_is_limited() -> None:
     with pytest.raises(LimitError):
         parse_faces("1," * 6000)

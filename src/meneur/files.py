@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import os
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,16 @@ class SheetElsewhere(ABC):
     @abstractmethod
     def write_document(self, data: dict[str, Any]) -> None:
         """Keep ``data`` as the sheet's new content."""
+
+    @abstractmethod
+    def identity(self) -> Hashable:
+        """What names this sheet however it was spelt (two paths of one sheet are equal
+        here), as a file's resolved path names a file."""
+
+
+def sheet_identity(path: Path) -> Hashable:
+    """:meth:`SheetElsewhere.identity`, or a file's resolved path (links followed)."""
+    return path.identity() if isinstance(path, SheetElsewhere) else ("file", path.resolve())
 
 
 def read_sheet(path: Path) -> dict[str, Any]:

@@ -206,6 +206,11 @@ def parse_faces(text: str) -> tuple[int, ...]:
     items = [item for item in text.replace(",", " ").split() if item]
     if not items:
         raise UsageError(N_("No faces given: type them like 1,1,4,6."))
+    if any(not part.strip() for part in text.split(",")) and "," in text:  # 1,,2: a slip
+        raise UsageError(
+            N_("'{text}' has nothing between two commas: type faces like 1,1,4,6."),
+            text=text[:40],
+        )
     faces: list[int] = []
     for item in items:
         if not is_digits(item) or len(item) > 7:

@@ -28,7 +28,7 @@ imports it).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +87,12 @@ class StoredSheet(_ConcretePath, SheetElsewhere):
         from meneur.locale import quoted
 
         return quoted(self.character)
+
+    def identity(self) -> Hashable:
+        """The character as the store finds it: « Tess » and « tess » are one."""
+        from meneur.text import fold
+
+        return ("stored", fold(self.character), self.system)
 
     def read_document(self) -> dict[str, Any]:
         return read_stored(self)

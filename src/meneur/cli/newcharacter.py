@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def check_out(out: Path | None, force: bool) -> None:
     """``--out FILE`` checked before anything is rolled or stored (all of it, or nothing):
-    its folder writable, and an existing file replaced only with ``--force`` (Tunnels
+    its folder writable, and an existing file replaced only with ``--force`` (a system
     overwrote any file without a word)."""
     from meneur.errors import UsageError
     from meneur.files import check_writable

@@ -150,18 +150,12 @@ def required_sheet(
 
 def refuse_own_sheet(a: Path | None, b: Path | None) -> None:
     """Refuse a fight whose two sides are one sheet, when its result is kept: each side
-    would write its own end to the same sheet, the last one winning (a Tunnels
-    character saved dead by a fight it won). The same file however named (a link, a
-    relative path), the same stored character however spelt (« Tess », « tess »)."""
-    from meneur.campaign.recording import StoredSheet
-    from meneur.text import fold
+    would write its own end to the same sheet, the last one winning (a character saved
+    dead by a fight it won). The same file however named (a link, a relative path), the
+    same stored character however spelt (« Tess », « tess »)."""
+    from meneur.files import sheet_identity
 
-    def identity(path: Path) -> object:
-        if isinstance(path, StoredSheet):
-            return ("stored", fold(path.character), path.system)
-        return ("file", path.resolve())
-
-    if a is not None and b is not None and identity(a) == identity(b):
+    if a is not None and b is not None and sheet_identity(a) == sheet_identity(b):
         raise UsageError(
             N_(
                 "A fighter cannot fight their own sheet when the fight is kept (--save, or "
