@@ -87,7 +87,8 @@ def test_a_name_of_ten_thousand_characters_is_one_short_line(
     ],
 )
 def test_a_wrong_database_url_is_one_clear_line(url: str, expected: str) -> None:
-    done = run_meneur("campaign", "list", env={"MENEUR_DB_URL": url})
+    """A command that writes (a list reads, and creates no missing SQLite file)."""
+    done = run_meneur("campaign", "new", "Table", env={"MENEUR_DB_URL": url})
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr
@@ -308,3 +309,21 @@ def test_a_filtered_export_verifies_as_part_of_a_log(
     report = invoke(capsys, "verify", str(path), "--json").json()
     assert (report["entries"], report["recomputed"], report["complete"]) == (2, 2, False)
     assert "(filtr" in invoke(capsys, "verify", str(path)).out
+
+
+def test_a_command_that_only_reads_creates_no_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``campaign list``, ``log``, ``character list|show|export``, ``session list`` on a
+    database not made yet created its file and folders, and with it turned on the logging
+    of every later roll (MENEUR_LOG unset logs once a database exists): they answer as an
+    empty database would, and create nothing."""
+    db = tmp_path / "sub" / "meneur.db"
+    monkeypatch.setenv("MENEUR_DB_URL", f"sqlite:///{db}")
+    assert invoke(capsys, "campaign", "list").status == 0
+    for args in (("log",), ("character", "list"), ("character", "show", "Zed"),
+                 ("character", "export", "Zed"), ("session", "list")):  # fmt: skip
+        done = invoke(capsys, *args)
+        assert done.status == 2 and "campagne" in done.err, (args, done.err)
+    assert not db.parent.exists()
+    assert invoke(capsys, "campaign", "new", "Table").status == 0 and db.exists()

@@ -60,6 +60,16 @@ def parse_url(text: str) -> URL:
     return url
 
 
+def database_exists(text: str) -> bool:
+    """Whether the database ``text`` names is there already: an SQLite file that exists
+    (``:memory:`` and ``file:`` URLs, and servers, count as there)."""
+    url = parse_url(text)
+    database = url.database or ""
+    if url.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return True
+    return database.startswith("file:") or Path(database).expanduser().exists()
+
+
 def make_engine(text: str) -> Engine:
     """An engine for ``text``, with meneur's settings for SQLite; nothing is connected yet."""
     url = parse_url(text)

@@ -35,9 +35,18 @@ CampaignOpt = Annotated[
 Yes = Annotated[bool, typer.Option("--yes", help=_("Confirm a deletion that loses data."))]
 
 
-def open_store() -> Store:
+def open_store(*, reading: bool = False) -> Store:
+    """The campaign database. ``reading``: a command that only reads (a list, a sheet
+    shown, the log): where the SQLite file is not there yet, an empty database in memory
+    answers (« no campaign yet ») instead of creating the file and its folders, which
+    would also turn on the logging of every later roll (logged once a database exists,
+    ``MENEUR_LOG`` unset)."""
+    from meneur.campaign.engine import database_exists
+    from meneur.campaign.paths import database_url
     from meneur.campaign.store import Store
 
+    if reading and not database_exists(database_url()):
+        return Store("sqlite://")
     return Store()
 
 
@@ -99,7 +108,7 @@ def _campaign_json(info: Any) -> dict[str, Any]:
 
 def campaign_list(as_json: Json = False) -> None:
     """List the campaigns; the current one is marked."""
-    with open_store() as store:
+    with open_store(reading=True) as store:
         infos = store.campaigns()
     if as_json:
         _print(json.dumps([_campaign_json(i) for i in infos], ensure_ascii=False, indent=2))
@@ -173,7 +182,7 @@ def _character_json(info: CharacterInfo) -> dict[str, Any]:
 
 def character_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
     """List the characters of the campaign."""
-    with open_store() as store:
+    with open_store(reading=True) as store:
         infos = store.characters(campaign=campaign)
         current = store.current_campaign().name if campaign is None else campaign
     if as_json:
@@ -200,7 +209,7 @@ def character_show(
     as_json: Json = False,
 ) -> None:
     """Show a stored character: its sheet and its current state."""
-    with open_store() as store:
+    with open_store(reading=True) as store:
         info = store.character(name, campaign=campaign)
     data = _character_json(info)
     if as_json:
@@ -285,7 +294,7 @@ def character_export(
     """Export one character, or every character of the campaign, as JSON."""
     from meneur.campaign.transfer import dumps, export_campaign, export_character
 
-    with open_store() as store:
+    with open_store(reading=True) as store:
         if name is not None:
             document = export_character(store.character(name, campaign=campaign))
         else:
@@ -458,7 +467,7 @@ def log_command(
     """The roll log of the campaign: who rolled what, when, with which dice."""
     if as_json and as_csv:
         raise UsageError(N_("Choose --json or --csv, not both."))
-    with open_store() as store:
+    with open_store(reading=True) as store:
         if export is not None:
             document = store.export_log(campaign=campaign, character=character, since=since)
             _write(export, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
@@ -622,7 +631,7 @@ def session_reveal(campaign: CampaignOpt = None, as_json: Json = False) -> None:
 
 def session_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
     """The game sessions of the campaign: commitments, and seeds once revealed."""
-    with open_store() as store:
+    with open_store(reading=True) as store:
         infos = store.game_sessions(campaign=campaign)
     rows = [
         {
