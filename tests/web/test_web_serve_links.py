@@ -39,7 +39,7 @@ def test_data_dir_on_a_file_is_one_clear_line(
     result = invoke(capsys, "serve", "--data-dir", str(tmp_path / "plain"), "--lang", "en")
     assert result.status == 2 and served == []
     [line] = result.err.strip().splitlines()
-    assert "--data-dir" in line and "cannot write there" in line
+    assert "--data-dir" in line and "is a file, not a folder" in line  # not « it exists »
 
 
 def test_a_restart_after_campaign_use_prints_the_same_table(

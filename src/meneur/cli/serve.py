@@ -75,6 +75,8 @@ def data_dir_url(folder: Path) -> str:
     from meneur.locale import N_
 
     where = folder.expanduser()
+    if where.exists() and not where.is_dir():  # mkdir said « it already exists »
+        raise UsageError(N_("--data-dir {path} is a file, not a folder."), path=str(where)[-120:])
     try:
         where.mkdir(parents=True, exist_ok=True)
         probe = where / ".meneur-write-test"
