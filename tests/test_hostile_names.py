@@ -175,6 +175,8 @@ def test_a_name_of_bytes_that_are_not_utf8_is_one_error(capsys: Capsys, args: tu
     """A name typed as bytes that are not UTF-8 (``$'\\xff'``) reaches Python as a lone
     surrogate, which SQLite cannot store: a traceback, where a line and exit 2 are due."""
     assert invoke(capsys, "campaign", "new", "essai").status == 0
+    made = invoke(capsys, "campaign", "new", "\udcff")  # said « control characters »
+    assert made.status == 2 and "UTF-8" in made.err, made.err
     done = invoke(capsys, *args)
     assert done.status == 2 and "UTF-8" in done.err and "Traceback" not in done.err
 

@@ -34,6 +34,8 @@ def clean_name(name: object, what: str) -> str:
             limit=NAME_LENGTH,
             length=len(text),
         )
+    if any("\udc80" <= c <= "\udcff" for c in text):  # bytes typed that are not UTF-8
+        raise CampaignError(N_("A {what} name is not valid UTF-8: type it again."), what=what)
     if has_control(text):
         raise CampaignError(
             N_("A {what} name cannot hold control characters or line breaks."), what=what
