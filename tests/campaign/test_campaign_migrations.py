@@ -19,13 +19,13 @@ from meneur.campaign.models import Base
 from meneur.campaign.store import Store
 
 
-def test_there_are_four_revisions_and_the_head_is_the_latest() -> None:
+def test_there_are_six_revisions_and_the_head_is_the_latest() -> None:
     assert (
         migrate.known_revisions()
-        == {"0001", "0002", "0003", "0004", "0005"}
+        == {"0001", "0002", "0003", "0004", "0005", "0006"}
         == set(migrate.REVISIONS)
     )
-    assert migrate.head_revision() == "0005" == migrate.HEAD
+    assert migrate.head_revision() == "0006" == migrate.HEAD
 
 
 def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:
@@ -87,7 +87,7 @@ def test_upgrade_from_the_first_revision_keeps_the_data(db_url: str) -> None:
     with Store(db_url) as store:
         assert "game_sessions" in inspect(store.engine).get_table_names()
         with store.engine.connect() as connection:
-            assert migrate.current_revision(connection) == "0005"
+            assert migrate.current_revision(connection) == "0006"
         assert store.current_campaign().name == "Vieille"
         assert store.character("Zed").sheet == {"skills": {"Bagarre": 2}}
         [old] = store.rolls()
@@ -135,7 +135,7 @@ def test_newer_database_is_one_line_and_exit_2(db_url: str) -> None:
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
         "Error: This database was made by a newer version of meneur (schema 0999, this one "
-        "knows up to 0005): upgrade meneur to open it."
+        "knows up to 0006): upgrade meneur to open it."
     ]
 
 
@@ -183,3 +183,39 @@ def test_0004_keeps_each_seats_character_as_its_hold(db_url: str) -> None:
         assert player.characters == ("Zed",)
         table = tables.get(1)
         assert table is not None and not table.locked and table.physical
+
+
+def test_0006_numbers_no_seat_twice_and_keeps_the_holds(db_url: str) -> None:
+    """A seat's private entries are keyed by its id: under SQLite a player who joined
+    after the newest seat was removed took its number and saw its whispers and its rolls
+    for itself. From 0006 an id is never given twice; a seat's holds survive the
+    rebuild of the seats' table (its drop cascades into them)."""
+    engine = make_engine(db_url)
+    migrate.upgrade(engine, "0005")
+    at = {"at": "2026-01-01 00:00:00"}
+    with engine.begin() as connection:
+        for statement in (
+            "INSERT INTO campaigns (id, name, name_key, created_at) VALUES (1, 'C', 'c', :at)",
+            "INSERT INTO characters (id, campaign_id, system, name, name_key, sheet, state,"
+            " created_at, updated_at) VALUES (1, 1, 'krasses', 'Zed', 'zed', '{}', '{}', :at,"
+            " :at)",
+            "INSERT INTO web_tables (id, campaign_id, gm_token, invite_token, combat,"
+            " created_at) VALUES (1, 1, 'g', 'i', '{}', :at)",
+            "INSERT INTO web_players (id, table_id, name, token, created_at)"
+            " VALUES (5, 1, 'Ana', 't', :at)",
+            "INSERT INTO web_holds (id, table_id, character_id, player_id) VALUES (1, 1, 1, 5)",
+        ):
+            connection.execute(text(statement), at)
+    engine.dispose()
+    with Store(db_url) as store:
+        from meneur.web.tables import Tables
+
+        tables = Tables(store)
+        assert tables.holds(1) == {"zed": 5}
+        table = tables.get(1)
+        assert table is not None
+        first = tables.join(table, "Bea")
+        tables.kick(table, first.id)
+        second = tables.join(table, "Mallory")
+        assert second.id > first.id  # the removed seat's number is not given again
+        assert tables.holds(1) == {"zed": 5}

@@ -176,7 +176,9 @@ class WebPlayer(Base):
     """A player seated at a web table, known by their own token (not by their name)."""
 
     __tablename__ = "web_players"
-    __table_args__ = (Index("ix_web_players_table", "table_id"),)
+    __table_args__ = (Index("ix_web_players_table", "table_id"), {"sqlite_autoincrement": True})
+    """AUTOINCREMENT: a seat's id is never given again (its private entries are keyed by
+    it; SQLite would give a removed newest seat's number to the next player)."""
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"))
