@@ -44,6 +44,29 @@ def test_wrong_tokens_find_nothing(table: Table) -> None:
     assert table.client.get(f"/t/{table.info.id}/{table.info.invite_token}").status_code == 404
 
 
+def test_a_table_number_too_large_finds_nothing(table: Table) -> None:
+    """``/t/99999999999999999999/...`` overflowed the database's integer: HTTP 500 and a
+    traceback in the log on every route, where a table that does not exist is a 404."""
+    huge = "9" * 20
+    token = table.info.gm_token
+    for path in (
+        f"/t/{huge}/{token}",
+        f"/t/{huge}/{token}/log.json",
+        f"/api/t/{huge}/{token}/log",
+        f"/t/{huge}/join/{table.info.invite_token}",
+        f"/t/{2**31}/{token}",
+    ):
+        assert table.client.get(path).status_code == 404, path
+    answer = table.client.post(f"/api/t/{huge}/{token}/roll", json={"character": "x"})
+    assert answer.status_code == 404
+    from starlette.websockets import WebSocketDisconnect
+
+    url = f"/t/{huge}/{token}/ws"
+    with pytest.raises(WebSocketDisconnect) as closed, table.client.websocket_connect(url) as ws:
+        ws.receive_text()
+    assert closed.value.code == 1008
+
+
 def test_a_player_joins_creates_a_tunnels_character_and_rolls(table: Table) -> None:
     player = table.join("Alice")
     table.create(player, "tunnels", "Brindille", **TUNNELS)

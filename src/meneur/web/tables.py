@@ -145,6 +145,17 @@ def _not_free(character: str) -> CampaignError:
     )
 
 
+MAX_KEY = 2**31 - 1
+"""The largest id a table's key holds (an ``INTEGER`` on PostgreSQL; SQLite's is wider)."""
+
+
+def is_key(number: int) -> bool:
+    """Whether ``number`` can be a table's id: a URL's ``/t/99999999999999999999/...``
+    overflowed the database's integer (HTTP 500, a traceback in the log), where any other
+    table that does not exist is a 404."""
+    return 0 < number <= MAX_KEY
+
+
 class Tables:
     """The web tables of a campaign database (one transaction per method)."""
 
@@ -239,6 +250,8 @@ class Tables:
         return self.create(current.name)
 
     def get(self, table_id: int) -> TableInfo | None:
+        if not is_key(table_id):
+            return None
         with self.store.transaction() as session:
             found = session.execute(
                 select(WebTable, Campaign.name)
@@ -280,6 +293,8 @@ class Tables:
 
         Read from the database (kept in memory on SQLite until a change made here).
         """
+        if not is_key(table_id):
+            return None
         changed = self._changed
         with self.store.transaction() as session:
             found_table = session.execute(
