@@ -88,6 +88,18 @@ def one_line(text: str) -> str:
     return text
 
 
+def text_block(text: str) -> str:
+    """``text`` unchanged, or ``ValueError`` if it holds a control character other than a
+    line break or a tab: notes span lines, but an escape sequence, a NUL or a bidi
+    override would run in a terminal or hide the text around it (pydantic models)."""
+    if has_control(text.replace("\n", "").replace("\r", "").replace("\t", "")):
+        from meneur.locale import N_
+        from meneur.model_errors import refusal
+
+        raise refusal(N_("a control character other than a line break is not allowed"))
+    return text
+
+
 def literal(value: Any) -> Any:
     """``value`` with every string in it (mappings and lists walked) escaped for rich
     markup: a renderer that prints names, titles and notes players typed shows them as

@@ -209,3 +209,33 @@ def test_an_edit_without_the_seat_s_csrf_token_is_refused(table: Table) -> None:
     )
     assert response.status_code == 403
     assert table.store.character("Pip").sheet == sheet
+
+
+def test_control_characters_are_refused_in_notes_wounds_and_the_combat_tracker(
+    table: Table,
+) -> None:
+    """An Obscur sheet's notes and its wounds' sources, and a combatant's name or wounds,
+    took NUL, escape sequences and bidi overrides, stored them and sent them back raw
+    (names and chat refused them): refused now, nothing stored. Notes keep their lines."""
+    table.create(table.gm, "obscur", "Ysolde")
+    stored = table.store.character("Ysolde").sheet
+    for typed in (
+        {"notes": "A\x00B\x1b[31mC"},
+        {"notes": "x\u202ey"},
+        {"etat__blessures": "4 coup\x1b[2J"},
+    ):
+        assert edit(table, table.gm, "Ysolde", **typed).status_code == 400, typed
+    assert table.store.character("Ysolde").sheet == stored
+    response = edit(table, table.gm, "Ysolde", notes="Mordue\npar un loup")
+    assert response.status_code == 303, response.text
+    assert table.store.character("Ysolde").sheet["notes"] == "Mordue\npar un loup"
+    csrf = table.csrf(table.gm)
+    for data in ({"name": "A\x00\u202eB", "health": "3"}, {"name": "Orc", "wounds": "x\x1by"}):
+        answer = table.client.post(
+            f"{table.gm}/combat", data={"csrf": csrf, "action": "add", **data}
+        )
+        assert answer.status_code == 400, data
+    from meneur.web.tables import Tables
+
+    combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
+    assert combat.get("combatants", []) == []

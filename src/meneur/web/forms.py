@@ -6,10 +6,11 @@ Separate from the storage models (``campaign.models``) and the output models
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from meneur.text import one_line
 from meneur.web.systems import RollOptions
 
 Small = Field(default=0, ge=-200, le=200)
@@ -107,7 +108,7 @@ class CombatForm(BaseModel):
 
     csrf: str = Field(default="", max_length=80)
     action: str = Field(default="next", pattern=r"^[a-z_]{1,20}$")
-    name: str = Field(default="", max_length=80)
+    name: Annotated[str, AfterValidator(one_line)] = Field(default="", max_length=80)
     initiative: str = Field(default="", max_length=4)
     """Empty: what the character's sheet gives (its system says), else 0."""
     health: str = Field(default="", max_length=6)
@@ -115,6 +116,6 @@ class CombatForm(BaseModel):
     index: int = Field(default=0, ge=0, le=100)
     other: int = Field(default=1, ge=0, le=100)
     delta: int = Field(default=0, ge=-1000, le=1000)
-    wounds: str = Field(default="", max_length=120)
+    wounds: Annotated[str, AfterValidator(one_line)] = Field(default="", max_length=120)
     level: str = Field(default="", pattern=r"^[a-z]{0,20}$")
     """A level shown instead of health, for an opposition without a sheet."""

@@ -44,7 +44,7 @@ from meneur.files import read_sheet, write_text_atomically
 from meneur.locale import N_
 from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
 from meneur.systems.obscur.validation import sheet_error
-from meneur.text import NAME_LENGTH, fold, plain_name
+from meneur.text import NAME_LENGTH, fold, plain_name, text_block
 
 MAX_TRAIT = 30
 MAX_RESOURCE = 100_000
@@ -136,7 +136,7 @@ class ObscurSheet(BaseModel):
     associations: dict[str, str] = Field(default_factory=dict)
     """Extra Capacités/Compétences of this character and their base (O-4)."""
     resources: Resources = Field(alias="ressources")
-    notes: str = ""
+    notes: Annotated[str, AfterValidator(text_block)] = ""
     equipment: dict[str, Any] = Field(default_factory=dict, alias="equipement")
     """Weapons, armour, shield, survival gear, load (issue 5: validated by ``gear.py``)."""
     state: dict[str, Any] = Field(default_factory=dict, alias="etat")
@@ -294,10 +294,19 @@ def check_against_catalog(sheet: ObscurSheet, known: Catalog, source: str) -> No
 
 
 def character_from(raw: dict[str, Any], source: str, path: Path | None = None) -> Character:
+    """The sheet ``raw`` judged by its model, its ``etat`` too (its wounds' sources were
+    stored as typed at the table, escape sequences included, and judged only when the
+    sheet was next played), and its traits against the catalogue."""
+    from meneur.systems.obscur.state import StateData
+
     try:
         sheet = ObscurSheet.model_validate(raw, strict=True)
     except ValidationError as error:
         raise sheet_error(error, source) from None
+    try:
+        StateData.model_validate(sheet.state)
+    except ValidationError as error:
+        raise sheet_error(error, f"{source}: etat") from None
     known = catalog()
     check_against_catalog(sheet, known, source)
     return Character(sheet, raw, known, path)

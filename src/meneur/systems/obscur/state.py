@@ -24,14 +24,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.systems.obscur.sheet import Character, add_to_resource, save_character, updated
 from meneur.systems.obscur.validation import sheet_error
+from meneur.text import one_line
 
 Points = Annotated[int, Field(ge=0, le=100_000)]
+OneLine = Annotated[str, Field(max_length=200), AfterValidator(one_line)]
+"""A wound's source, shown on one line in the terminal and at the table."""
 
 
 class _Strict(BaseModel):
@@ -40,13 +43,13 @@ class _Strict(BaseModel):
 
 class WoundData(_Strict):
     points: Points
-    source: str = "coup"
+    source: OneLine = "coup"
     soignee: bool = False
 
 
 class IntemperieData(_Strict):
     points: Points
-    source: str = ""
+    source: OneLine = ""
 
 
 class StateData(_Strict):
