@@ -459,6 +459,29 @@ def test_tunnels_explosions_chosen_batch_by_batch(table: Table) -> None:
     assert refused.status_code == 400 and "engagés" in refused.json()["error"]
 
 
+def test_a_waiting_roll_ends_with_its_character_taken_away(table: Table) -> None:
+    """A player's roll waiting for its next batch went on after the GM took the character
+    (``assign`` to the GM): ``roll/next`` logged a roll for it from the player's seat.
+    The choice checks again who may act for the character; the roll is dropped."""
+    player = table.join("Bob")
+    table.create(player, "tunnels", "Bobine", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Bobine", "trait": "Force", "explode": "ask"}
+    fetch = {"x-requested-with": "fetch"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=fetch)
+    assert started.json() == {"pending": True}
+    seats = {"csrf": table.csrf(table.gm), "action": "assign", "character": "Bobine"}
+    assert table.client.post(f"{table.gm}/seats", data={**seats, "holder": "gm"}).status_code in (
+        200,
+        303,
+    )
+    refused = table.client.post(
+        f"{player}/roll/next", data={"csrf": csrf, "choice": "stop"}, headers=fetch
+    )
+    assert refused.status_code == 400 and "Bobine" in refused.text, refused.text
+    assert table.store.rolls() == []
+
+
 def test_web_rolls_are_judged_for_luck_like_the_clis(table: Table) -> None:
     """`meneur log --luck` judges each roll against its check's exact odds: web rolls too."""
     from meneur.campaign.luck import check_luck_table

@@ -43,7 +43,9 @@ EXPIRY = 600.0
 
 
 class Shown(Protocol):
-    """A half-done roll that can say what its roller sees of it."""
+    """A half-done roll that can say what its roller sees of it, and whose it is."""
+
+    character: str
 
     def view(self) -> dict[str, Any]: ...
 
@@ -123,6 +125,11 @@ class SeatWaits(Generic[P]):
         pending = self._load(row)
         if pending is None:
             raise UsageError(N_("No roll is waiting for your choice."))
+        if not seat.may_act_for(pending.character):  # the GM took the character meanwhile
+            raise UsageError(  # the roll stays dropped: its roller may not end it
+                N_("You may roll only for your own character, not for {name}."),
+                name=pending.character[:80],
+            )
         try:
             yield pending
         except MeneurError:
