@@ -179,3 +179,22 @@ def test_an_obscur_resource_that_is_not_a_whole_number_is_said_so(tmp_path: obje
         with pytest.raises(SheetError) as caught:
             load_character(path)
         assert "vecu" in str(caught.value) and "nombre entier" in str(caught.value)
+
+
+def test_a_pattern_and_a_choice_are_said_without_english() -> None:
+    """A value not of its pattern showed pydantic's « String should match pattern
+    '^[A-Za-z0-9_-]{20,64}$' »; the choices of a literal were joined with an English
+    « or » inside the French sentence."""
+
+    class Form(BaseModel):
+        token: str = Field("x" * 20, pattern=r"^[a-z]{20}$")
+        choice: Literal["explode", "stop"] = "stop"
+
+    set_language("fr")
+    with pytest.raises(ValidationError) as caught:
+        Form.model_validate({"token": "short"})
+    assert str(first_problem(caught.value).reason) == "n'a pas la forme attendue"
+    with pytest.raises(ValidationError) as caught:
+        Form.model_validate({"choice": "zzz"})
+    said = str(first_problem(caught.value).reason)
+    assert " or " not in said and "'explode', 'stop'" in said, said

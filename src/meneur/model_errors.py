@@ -38,6 +38,7 @@ _REASONS = {
     "less_than": N_("must be less than {lt}"),
     "string_type": N_("a text is expected"),
     "string_too_short": N_("must not be empty"),
+    "string_pattern_mismatch": N_("is not of the expected form"),
     "string_too_long": N_("must be at most {max_length} characters long"),
     "too_long": N_("must hold at most {max_length} items"),
     "too_short": N_("must hold at least {min_length} items"),
@@ -112,6 +113,8 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
         text = str(first.get("msg", "")).removeprefix("Value error, ")[:MAX_SHOWN]
         return Problem(where[:80], text[:-1] if text.endswith(".") else text)
     context = {key: _shown(value) for key, value in (first.get("ctx") or {}).items()}
+    if "expected" in context:  # pydantic writes the choices as "'a', 'b' or 'c'": English
+        context["expected"] = context["expected"].replace(" or ", ", ")
     try:
         message.format(**context)
     except (KeyError, IndexError):  # a context pydantic did not give: say it plainly
