@@ -482,6 +482,23 @@ def test_a_waiting_roll_ends_with_its_character_taken_away(table: Table) -> None
     assert table.store.rolls() == []
 
 
+def test_a_change_to_a_combatant_the_tracker_has_not_is_refused(table: Table) -> None:
+    """``adjust`` or ``remove`` of combatant 51 in a tracker of one answered as done and
+    changed nothing (a combatant removed in the meantime, or never there)."""
+    csrf = table.csrf(table.gm)
+    post = lambda **data: table.client.post(f"{table.gm}/combat", data={"csrf": csrf, **data})  # noqa: E731
+    assert post(action="add", name="Gobelin", health="6").status_code in (200, 303)
+    for data in (
+        {"action": "adjust", "index": "50", "delta": "-1"},
+        {"action": "remove", "index": "7"},
+    ):
+        answer = post(**data)
+        assert answer.status_code == 400 and "suivi" in answer.text, data
+    assert post(action="adjust", index="0", delta="-2").status_code in (200, 303)
+    combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
+    assert [c["health"] for c in combat["combatants"]] == [4]
+
+
 def test_web_rolls_are_judged_for_luck_like_the_clis(table: Table) -> None:
     """`meneur log --luck` judges each roll against its check's exact odds: web rolls too."""
     from meneur.campaign.luck import check_luck_table

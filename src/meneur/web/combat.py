@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from meneur.errors import RuleError
+from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 
 MAX_COMBATANTS = 40
@@ -99,11 +99,20 @@ def reorder(combat: dict[str, Any], found: Mapping[str, tuple[int, int]]) -> dic
     return state
 
 
+def _present(people: list[Any], index: int) -> None:
+    """Refuse a combatant the tracker does not have: a change asked for one removed in
+    the meantime (or never there) did nothing and said nothing."""
+    if not 0 <= index < len(people):
+        raise UsageError(
+            N_("No combatant {number} in the tracker (perhaps just removed)."), number=index + 1
+        )
+
+
 def remove(combat: dict[str, Any], index: int) -> dict[str, Any]:
     state = normal(combat)
     people = list(state["combatants"])
-    if 0 <= index < len(people):
-        people.pop(index)
+    _present(people, index)
+    people.pop(index)
     state["combatants"] = people
     state["turn"] = min(state["turn"], max(0, len(people) - 1))
     return state
@@ -126,10 +135,10 @@ def advance(combat: dict[str, Any]) -> dict[str, Any]:
 def adjust(combat: dict[str, Any], index: int, delta: int, wounds: str | None) -> dict[str, Any]:
     state = normal(combat)
     people = [dict(c) for c in state["combatants"]]
-    if 0 <= index < len(people):
-        people[index]["health"] = int(people[index]["health"]) + delta
-        if wounds is not None:
-            people[index]["wounds"] = wounds.strip()[:120]
+    _present(people, index)
+    people[index]["health"] = int(people[index]["health"]) + delta
+    if wounds is not None:
+        people[index]["wounds"] = wounds.strip()[:120]
     state["combatants"] = people
     return state
 
