@@ -626,6 +626,9 @@ def test_obscur_depassement_after_the_roll_with_the_advisors_odds(table: Table) 
     best = advised[0]  # raise the 5 to a 6 (two successes): certain, for 1 point
     assert best.plan.adjust_on == ((1, 1),) and best.p_success == 1
     assert "monter dé 2 +1" in page
+    typed = {"csrf": form["csrf"], "plan": "0", "faces": "1 2 3"}  # a plan that rerolls none
+    refused = table.client.post(f"{player}/roll/push", data=typed)
+    assert refused.status_code == 400 and table.store.rolls() == []  # the faces were lost
     chosen = table.client.post(f"{player}/roll/push", data={"csrf": form["csrf"], "plan": "0"})
     assert chosen.status_code == 200
     [entry] = table.store.rolls()

@@ -184,10 +184,9 @@ class Pushes(SeatWaits[PendingPush]):
             )
             up_to = reroll_up_to(plan.reroll)
             count = sum(1 for face in pending.faces if face <= up_to) if plan.reroll else 0
-            source = form_dice(faces) if count else SecureDice()
+            source = form_dice(faces) if count or faces.strip() else SecureDice()
             rerolled = source.roll(6, count) if count else ()
-            if count:
-                source.finish()
+            source.finish()  # faces typed for a plan that rerolls none are refused, not lost
             kind = "physical" if "physical" in (pending.source, source.kind) else pending.source
             check = ObscurWeb().check
             all_faces = (tuple(pending.faces) + tuple(rerolled),)
