@@ -420,15 +420,25 @@ def test_T10_a_tracker_change_made_during_an_exchange_is_kept(
     }
 
 
+FETCH = {"x-requested-with": "fetch"}
+
+
+def waiting_batch(table: Table, who: str, character: str) -> tuple[str, str, dict[str, str]]:
+    """A player's Tunnels roll of ``4 4 2`` waiting for the choice of its next batch:
+    (the player's link, its csrf, the roll's form)."""
+    player = table.join(who)
+    table.create(player, "tunnels", character, **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": character, "trait": "Force", "explode": "ask"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    assert started.json() == {"pending": True}
+    return player, csrf, form
+
+
 def test_tunnels_explosions_chosen_batch_by_batch(table: Table) -> None:
     """T-5/T-6: the roller sees each batch, then explodes its extra dice or stops."""
-    player = table.join("Alice")
-    table.create(player, "tunnels", "Brindille", **TUNNELS)
-    csrf = table.csrf(player)
-    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
-    fetch = {"x-requested-with": "fetch"}
-    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=fetch)
-    assert started.json() == {"pending": True}
+    player, csrf, form = waiting_batch(table, "Alice", "Brindille")
+    fetch = FETCH
     assert table.store.rolls() == []  # nothing logged (nor shown) before the choice
     page = table.client.get(player).text
     assert "Faire exploser 1 dé<" in page and "2 succès pour 2 requis" in page
@@ -463,20 +473,14 @@ def test_a_waiting_roll_ends_with_its_character_taken_away(table: Table) -> None
     """A player's roll waiting for its next batch went on after the GM took the character
     (``assign`` to the GM): ``roll/next`` logged a roll for it from the player's seat.
     The choice checks again who may act for the character; the roll is dropped."""
-    player = table.join("Bob")
-    table.create(player, "tunnels", "Bobine", **TUNNELS)
-    csrf = table.csrf(player)
-    form = {"csrf": csrf, "character": "Bobine", "trait": "Force", "explode": "ask"}
-    fetch = {"x-requested-with": "fetch"}
-    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=fetch)
-    assert started.json() == {"pending": True}
+    player, csrf, _form = waiting_batch(table, "Bob", "Bobine")
     seats = {"csrf": table.csrf(table.gm), "action": "assign", "character": "Bobine"}
     assert table.client.post(f"{table.gm}/seats", data={**seats, "holder": "gm"}).status_code in (
         200,
         303,
     )
     refused = table.client.post(
-        f"{player}/roll/next", data={"csrf": csrf, "choice": "stop"}, headers=fetch
+        f"{player}/roll/next", data={"csrf": csrf, "choice": "stop"}, headers=FETCH
     )
     assert refused.status_code == 400 and "Bobine" in refused.text, refused.text
     assert table.store.rolls() == []
