@@ -26,7 +26,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -45,6 +45,9 @@ from meneur.locale import N_
 from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import NAME_LENGTH, fold, plain_name, text_block
+
+if TYPE_CHECKING:
+    from meneur.systems.obscur.state import StateData
 
 MAX_TRAIT = 30
 MAX_RESOURCE = 100_000
@@ -179,11 +182,13 @@ class TraitPool:
 
 @dataclass
 class Character:
-    """A validated sheet with the raw document it came from and its catalogue."""
+    """A validated sheet with the raw document it came from and its catalogue; ``state``
+    is its ``etat`` as :class:`~meneur.systems.obscur.state.StateData`, judged with it."""
 
     sheet: ObscurSheet
     raw: dict[str, Any]
     catalog: Catalog
+    state: StateData
     path: Path | None = None
 
     def find(self, name: str) -> tuple[Kind, str]:
@@ -304,12 +309,12 @@ def character_from(raw: dict[str, Any], source: str, path: Path | None = None) -
     except ValidationError as error:
         raise sheet_error(error, source) from None
     try:
-        StateData.model_validate(sheet.state)
+        state = StateData.model_validate(sheet.state)
     except ValidationError as error:
         raise sheet_error(error, f"{source}: etat") from None
     known = catalog()
     check_against_catalog(sheet, known, source)
-    return Character(sheet, raw, known, path)
+    return Character(sheet, raw, known, state, path)
 
 
 def load_character(path: Path) -> Character:

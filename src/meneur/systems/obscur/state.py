@@ -24,12 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.systems.obscur.sheet import Character, add_to_resource, save_character, updated
-from meneur.systems.obscur.validation import sheet_error
 from meneur.text import one_line
 
 Points = Annotated[int, Field(ge=0, le=100_000)]
@@ -166,12 +165,9 @@ class Body:
 
 
 def body_of(character: Character) -> Body:
-    """The state of a sheet as a :class:`Body` (its ``etat`` validated first)."""
+    """The state of a sheet as a :class:`Body` (its ``etat`` judged when it loaded)."""
     source = str(character.path or "-")
-    try:
-        data = StateData.model_validate(character.sheet.state)
-    except ValidationError as error:
-        raise sheet_error(error, f"{source}: etat") from None
+    data = character.state
     vie = character.resource("vie")
     volonte = character.resource("volonte")
     return Body(
