@@ -58,7 +58,8 @@ def test_words(
     """« échec (8 contre 15) », « réussite (3 succès sur 2) »: the verdict (``verdict``
     when the rule names it, a critical failure say, else success or failure), the
     ``score`` and the ``goal`` it was rolled against (successes read « sur »); None
-    when the outcome has no verdict."""
+    when the outcome has no verdict. (A test decided without a roll, O-1 or K-3, rolls
+    no die and so is never logged.)"""
     passed, value, target = outcome.get("passed"), outcome.get(score), outcome.get(goal)
     if not isinstance(passed, bool) or value is None or target is None:
         return None

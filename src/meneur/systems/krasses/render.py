@@ -195,11 +195,7 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
 
 
 def _test_words(outcome: Mapping[str, Any]) -> str | None:
-    """« échec (8 contre 15) », « réussite sur un 20 naturel (23 contre 25) » (K-2), « réussite
-    automatique » (K-3: no roll, no total)."""
-    passed = outcome.get("passed")
-    if outcome.get("automatic") and isinstance(passed, bool):
-        return _("automatic success") if passed else _("automatic failure")
+    """« échec (8 contre 15) », « réussite sur un 20 naturel (23 contre 25) » (K-2)."""
     natural = outcome.get("natural")
     verdict = (
         _("success on a natural 20")

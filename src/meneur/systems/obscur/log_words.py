@@ -25,8 +25,9 @@ def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
         return fight_words(outcome["outcome"])
     if kind == "survive" and isinstance(outcome.get("final"), list):
         return _journey(outcome)
-    if kind == "test":
-        return _test(outcome)
+    if kind == "test":  # « maladresse (0 succès sur 2) » (O-3)
+        fumble = _("fumble") if outcome.get("fumble") else None
+        return test_words(outcome, "successes", "difficulty", fumble)
     said = opposition_words(outcome, "successes") if kind == "oppose" else None
     if said is not None:  # O-11: « b l'emporte de 4 (0 contre 4) »
         return said
@@ -63,17 +64,6 @@ def _care(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
 
 def _name(side: Any) -> str:
     return str(side.get("name", "?")) if isinstance(side, Mapping) else "?"
-
-
-def _test(outcome: Mapping[str, Any]) -> str | None:
-    """« échec (1 succès sur 2) », « maladresse (0 succès sur 2) » (O-3), « réussite
-    automatique » (O-1: no roll)."""
-    passed = outcome.get("passed")
-    if outcome.get("automatic") and isinstance(passed, bool):
-        return _("automatic success") if passed else _("automatic failure")
-    return test_words(
-        outcome, "successes", "difficulty", _("fumble") if outcome.get("fumble") else None
-    )
 
 
 def _shot(shot: Mapping[str, Any], shooter: Any, target: Any) -> str:
