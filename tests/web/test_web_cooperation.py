@@ -135,6 +135,9 @@ def test_K7_the_exact_chance_before_the_roll_defaults_to_moyen_15(table: Table) 
         ({"difficulty": "5000000"}, ("Aldo", "Bea"), "Difficulté"),
         ({"mode": "partout"}, ("Aldo", "Bea"), "partout"),
         ({}, (), "Choisissez qui participe"),
+        ({"trait:Aldo": "Chant\x1b[31m"}, ("Aldo", "Bea"), "caractère de contrôle"),
+        ({"trait:Aldo": "[red]Chant"}, ("Aldo", "Bea"), "crochets"),
+        ({"trait:Aldo": "C" * 61}, ("Aldo", "Bea"), "au plus 60 caractères"),
     ],
 )
 def test_a_refused_cooperation_says_why_in_one_line_and_logs_nothing(

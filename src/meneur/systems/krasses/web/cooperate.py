@@ -22,6 +22,7 @@ from meneur.errors import MeneurError, RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.rng import DiceSource
+from meneur.text import has_control, has_markup, visible
 from meneur.web.actions import ActionRoll, acting_for, log_action, roll_mode, table_character
 from meneur.web.rolls import Roller
 from meneur.web.systems import Verdict, int_field
@@ -31,6 +32,30 @@ JOIN = "join:"
 """A member's field: ``join:<name>`` (any value) puts the character in the cooperation."""
 TRAIT = "trait:"
 """``trait:<name>``: what that member rolls, when not the cooperation's skill."""
+
+
+TRAIT_LENGTH = 60
+"""The longest skill or trait typed in the form: an advantage's name on a sheet has the
+same bound (K-5)."""
+
+
+def typed_trait(fields: Mapping[str, str], key: str) -> str:
+    """The skill or trait typed in ``fields[key]`` (stripped; empty when none): refused,
+    not cut or kept as typed, when it is too long or holds a control character or square
+    brackets, as a name on a sheet is (it is logged, and ``meneur log`` prints it)."""
+    text = (fields.get(key) or "").strip()
+    if len(text) > TRAIT_LENGTH:
+        raise RuleError(
+            N_("A skill's name has at most {limit} characters, not {count}."),
+            limit=TRAIT_LENGTH,
+            count=len(text),
+        )
+    if has_control(text) or has_markup(text):
+        raise RuleError(
+            N_("A skill's name cannot hold a control character or square brackets: {name}"),
+            name=visible(text),
+        )
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +97,13 @@ def members_of(roller: Roller, seat: Seat, fields: Mapping[str, str]) -> list[Ch
             limit=MAX_MEMBERS,
             count=len(names),
         )
-    skill = (fields.get("skill") or "").strip()[:60]
+    skill = typed_trait(fields, "skill")
     chosen: list[Chosen] = []
     for name in names:
         info = table_character(roller, seat, name, "krasses")
         if any(c.name == info.name for c in chosen):
             continue
-        trait = (fields.get(TRAIT + name) or "").strip()[:60] or skill
+        trait = typed_trait(fields, TRAIT + name) or skill
         if not trait:
             raise RuleError(N_("Choose the skill of the cooperation."))
         chosen.append(Chosen(info.name, trait, info.sheet))
@@ -117,10 +142,12 @@ class Cooperation:
         if len(mine) < 2 or not (seat.is_gm or any(seat.may_act_for(c.name) for c in mine)):
             return None
         skills = sorted({str(s) for c in mine for s in (c.sheet.get("skills") or {})})
-        skill = (fields.get("skill") or "").strip()[:60] or (skills[0] if skills else "")
+        skill = (fields.get("skill") or "").strip()[:TRAIT_LENGTH] or (skills[0] if skills else "")
         asked = any(key.startswith(JOIN) for key in fields)
         chosen = [
-            Chosen(c.name, (fields.get(TRAIT + c.name) or "").strip()[:60] or skill, c.sheet)
+            Chosen(
+                c.name, (fields.get(TRAIT + c.name) or "").strip()[:TRAIT_LENGTH] or skill, c.sheet
+            )
             for c in mine
             if not asked or JOIN + c.name in fields
         ]
@@ -172,7 +199,7 @@ class Cooperation:
             for member in outcome["members"]:
                 member["name"] = chosen[member["index"]].name
                 member["trait"] = chosen[member["index"]].trait
-            skill = (fields.get("skill") or "").strip()[:60] or chosen[0].trait
+            skill = typed_trait(fields, "skill") or chosen[0].trait
             return ActionRoll(
                 NewRoll(
                     system="krasses",
