@@ -16,6 +16,7 @@ from meneur.locale import (
     _catalogue,
     cache_record,
     detect_language,
+    fill,
     gettext,
     read_cache,
     set_language,
@@ -85,3 +86,41 @@ def test_a_stale_or_damaged_marshalled_catalogue_is_not_used() -> None:
     assert read_cache(mo, record[: len(record) // 2]) is None
     assert read_cache(mo, b"not marshal") is None
     assert read_cache(mo, cache_record(mo, {}, "n != 1")) is not None
+
+
+@pytest.mark.parametrize(
+    ("template", "params", "french"),
+    [
+        (
+            "Test de {trait} ({dice})",
+            {"trait": "Esquive", "dice": "5 dés"},
+            "Test d'Esquive (5 dés)",
+        ),
+        ("(+{bonus} de {names})", {"bonus": 2, "names": "Aldo"}, "(+2 d'Aldo)"),
+        ("Les fiches de {system}", {"system": "Obscur"}, "Les fiches d'Obscur"),
+        ("La carte de {name}", {"name": "Ysolde"}, "La carte d'Ysolde"),
+        ("La carte de {name}", {"name": "Éloi"}, "La carte d'Éloi"),
+        # no elision before a consonant, an h (aspiré in « Hargne »), a number or nothing
+        ("Test de {trait}", {"trait": "Bagarre"}, "Test de Bagarre"),
+        ("Test de {trait}", {"trait": "Hargne"}, "Test de Hargne"),
+        ("un seuil de {n}", {"n": 8}, "un seuil de 8"),
+        ("Test de {trait}", {"trait": ""}, "Test de "),
+        # the value's own text is never touched: only the template's « de » before a field
+        ("La fiche de {name}", {"name": "Jean de Arc"}, "La fiche de Jean de Arc"),
+        ("Code {name}", {"name": "Aldo"}, "Code Aldo"),
+    ],
+)
+def test_french_elides_de_before_a_value_that_begins_with_a_vowel(
+    template: str, params: dict[str, object], french: str
+) -> None:
+    set_language("fr")
+    assert fill(template, **params) == french
+    set_language("en")
+    assert fill(template, **params) == template.format(**params)
+    set_language("fr")
+
+
+def test_an_error_elides_de_in_french() -> None:
+    set_language("fr")
+    error = RuleError(N_("{system} sheets cannot be edited at the table."), system="Obscur")
+    assert str(error) == "Les fiches d'Obscur ne se modifient pas à la table."

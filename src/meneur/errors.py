@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meneur.locale import gettext
+from meneur.locale import fill, gettext
 
 
 class MeneurError(Exception):
@@ -22,7 +22,7 @@ class MeneurError(Exception):
 
     def __str__(self) -> str:
         text = gettext(self.message)
-        return text.format(**self.params) if self.params else text
+        return fill(text, **self.params) if self.params else text
 
 
 class UsageError(MeneurError):

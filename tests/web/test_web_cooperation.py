@@ -9,6 +9,7 @@ those K-7 gives, not merely what the engine happens to say.
 
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -53,8 +54,8 @@ def test_K7_the_best_total_leads_and_a_15_with_a_level_gives_plus_2(
     assert [m["name"] for m in outcome["members"]] == ["Aldo", "Bea", "Cid", "Dan"]
     assert outcome["leader"] == 1 and outcome["helpers"] == [0]
     assert (outcome["total"], outcome["difficulty"], outcome["passed"]) == (21, 20, True)
-    line = table.client.get(table.gm).text
-    assert "Bea mène : total 21 contre 20 (+2 de Aldo)" in line
+    line = html.unescape(table.client.get(table.gm).text)
+    assert "Bea mène : total 21 contre 20 (+2 d'Aldo)" in line
     assert "Aldo 15 (naturel 12)" in line and "Dan 2 (naturel 1)" in line
 
 

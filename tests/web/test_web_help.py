@@ -228,7 +228,7 @@ def test_a_secret_help_never_shows_on_a_card_read_by_someone_who_may_not_see_it(
     ):
         refused = _help(table, base, helper, "Ysolde", mode=mode)
         assert refused.status_code == 400, (helper, mode)
-        assert "La carte de Ysolde" in refused.json()["error"]
+        assert "La carte d'Ysolde" in refused.json()["error"]
     assert table.store.rolls() == [] and _pending(table, "Ysolde") == []
     table.create(table.gm, "legendes", "Garde", legendary="Lance")
     assert _help(table, table.gm, "Cid", "Garde", mode="blindroll").status_code == 200

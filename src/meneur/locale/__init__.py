@@ -22,6 +22,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -136,6 +137,28 @@ def labelled(label: str, text: str = "") -> str:
     French (a space before the colon), "Side A: 3 successes" in English. Labels built
     in code (``f"{name}: ..."``) skipped the translation and with it the space."""
     return gettext("{label}: {text}").format(label=label, text=text)
+
+
+ELIDED_BEFORE = "AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆaeiouyàâäéèêëîïôöùûüœæ"
+"""The letters before which French elides « de » into « d' ». An initial h is left out:
+names of the games often begin with an h aspiré (« de Hargne »), which does not elide."""
+
+
+def fill(template: str, /, **params: Any) -> str:
+    """``template.format(**params)``, with French « de » elided before a value that begins
+    with a vowel: « Test d'Esquive », « +2 d'Aldo », « les fiches d'Obscur », not « de
+    Esquive ». A translation cannot write it, for it does not know the value. Only the
+    template's own « de » right before a field changes, never the text of a value (a name
+    typed « Jean de Arc » stays as typed); other languages are filled as they are."""
+    if current_language() == "fr" and "e {" in template:
+        import re
+
+        def elide(match: re.Match[str]) -> str:
+            value = str(params.get(match[2], ""))
+            return f"{match[1]}'{{{match[2]}}}" if value and value[0] in ELIDED_BEFORE else match[0]
+
+        template = re.sub(r"\b([Dd])e \{(\w+)\}", elide, template)
+    return template.format(**params)
 
 
 def quoted(text: str) -> str:

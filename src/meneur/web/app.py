@@ -37,7 +37,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meneur.campaign.store import Store
 from meneur.errors import MeneurError
-from meneur.locale import N_, current_language, gettext, ngettext, set_language
+from meneur.locale import N_, current_language, fill, gettext, ngettext, set_language
 from meneur.locale.numbers import percent
 from meneur.model_errors import first_problem
 from meneur.web.language import choose_language
@@ -282,6 +282,7 @@ def build_templates() -> Jinja2Templates:
     env.auto_reload = False  # templates ship with the package: no stat() per render
     env.globals["_"] = gettext
     env.globals["ngettext"] = ngettext
+    env.globals["fill"] = fill  # « de » elided before a vowel, as in the CLI
     env.globals["lang"] = current_language
     env.filters["percent"] = lambda value: percent(value, 1, symbol=False)
     env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)

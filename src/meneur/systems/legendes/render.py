@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_, labelled, ngettext
+from meneur.locale import N_, fill, labelled, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import exact, percent
 from meneur.text import literal
@@ -210,8 +210,10 @@ def render_hero(console: Console, hero: Mapping[str, Any]) -> None:
         console.print(_("Helpers used: {names}").format(names=", ".join(scene["helpers_used"])))
     for help_ in scene["pending_help"]:
         console.print(
-            _("Waiting for the next roll: {effect} from {helper}").format(
-                effect=_(EFFECT_LABELS[help_["effect"]]), helper=help_["helper"]
+            fill(
+                _("Waiting for the next roll: {effect} from {helper}"),
+                effect=_(EFFECT_LABELS[help_["effect"]]),
+                helper=help_["helper"],
             )
         )
 

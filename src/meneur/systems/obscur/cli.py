@@ -29,7 +29,7 @@ from meneur.cli.params import (
     sheet_or_character,
 )
 from meneur.errors import RuleError, UsageError
-from meneur.locale import N_, labelled, ngettext
+from meneur.locale import N_, fill, labelled, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text, grouped
 from meneur.systems.base import CommandGroups
@@ -482,7 +482,7 @@ def test_command(
 
     title: str | None = None
     if label:
-        title = _("Test of {trait} ({dice})").format(trait=label, dice=pool_text(data["pool"]))
+        title = fill(_("Test of {trait} ({dice})"), trait=label, dice=pool_text(data["pool"]))
     emit(
         data,
         lambda console: render_test(console, data, params.scoring.values, title),

@@ -38,7 +38,7 @@ from meneur.cli.labkit import (
 )
 from meneur.cli.params import Json, Seed, parse_int
 from meneur.errors import UsageError
-from meneur.locale import N_
+from meneur.locale import N_, fill
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups, System
 from meneur.systems.obscur.play_cli import fight_rounds
@@ -223,7 +223,8 @@ def _obscur_fight(
         )
     )
     out.print(
-        _("Victory of {name}: [bold green]{rate}[/] (95 % interval {low} to {high})").format(
+        fill(
+            _("Victory of {name}: [bold green]{rate}[/] (95 % interval {low} to {high})"),
             name=names[0],
             rate=percent(data["win_rate"], 2),
             low=percent(low, 2),
@@ -378,8 +379,10 @@ def sweep_command(
         Axis("strategy_a", N_("Strategy of A"), mine),
         Axis("strategy_b", N_("Strategy of B"), theirs),
     )
-    title = _("Obscur: victory of {a} over strategies ({runs} fights a point)").format(
-        a=fighter_of(chars[0]).name, runs=runs
+    title = fill(
+        _("Obscur: victory of {a} over strategies ({runs} fights a point)"),
+        a=fighter_of(chars[0]).name,
+        runs=runs,
     )
     sweep((SYSTEM.name, "fights"), axes, points, title, run)
 

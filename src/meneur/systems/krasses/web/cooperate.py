@@ -19,7 +19,7 @@ from typing import Any
 
 from meneur.campaign.store import NewRoll
 from meneur.errors import MeneurError, RuleError
-from meneur.locale import N_
+from meneur.locale import N_, fill
 from meneur.locale import gettext as _
 from meneur.rng import DiceSource
 from meneur.text import has_control, has_markup, visible
@@ -230,8 +230,8 @@ def cooperation_words(outcome: Mapping[str, Any]) -> Verdict:
         name=leader["name"], total=outcome["total"], difficulty=outcome["difficulty"]
     )
     if helpers:
-        lead += " " + _("(+{bonus} from {names})").format(
-            bonus=outcome["help_bonus"], names=", ".join(helpers)
+        lead += " " + fill(
+            _("(+{bonus} from {names})"), bonus=outcome["help_bonus"], names=", ".join(helpers)
         )
     rolls = " ; ".join(
         _("{name} {total} (natural {natural})").format(

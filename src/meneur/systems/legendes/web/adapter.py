@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from meneur.errors import RuleError
-from meneur.locale import N_
+from meneur.locale import N_, fill
 from meneur.locale import gettext as _
 from meneur.systems.legendes.system import SYSTEM
 from meneur.web.systems import (
@@ -228,7 +228,7 @@ class LegendesWeb(WebAdapter):
             found.append(
                 (
                     _("Help waiting (L-11)"),
-                    _("{effect} from {helper}").format(effect=effect, helper=waiting.get("helper")),
+                    fill(_("{effect} from {helper}"), effect=effect, helper=waiting.get("helper")),
                 )
             )
         return found
