@@ -4,6 +4,8 @@ with the new sheet in one transaction; players edit their own, the GM any."""
 
 from __future__ import annotations
 
+import html
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -239,3 +241,86 @@ def test_control_characters_are_refused_in_notes_wounds_and_the_combat_tracker(
 
     combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
     assert combat.get("combatants", []) == []
+
+
+class _EditForm(HTMLParser):
+    """The fields of one character's edit form as a browser would post them."""
+
+    def __init__(self, character: str) -> None:
+        super().__init__()
+        self.character, self.inside, self.fields = character, False, {}
+        self.select: str | None = None
+        self.textarea: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = {key: value or "" for key, value in attrs}
+        if tag == "form" and "edit" in attr.get("class", ""):
+            self.inside, self.form = True, {}
+        if not self.inside:
+            return
+        if tag == "input":
+            self.form[attr["name"]] = attr.get("value", "")
+        elif tag == "select":
+            self.select = attr["name"]
+        elif tag == "option" and self.select and "selected" in attr:
+            self.form[self.select] = attr["value"]
+        elif tag == "textarea":
+            self.textarea = attr["name"]
+            self.form[self.textarea] = ""
+
+    def handle_data(self, data: str) -> None:
+        if self.inside and self.textarea:
+            self.form[self.textarea] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self.select = None
+        elif tag == "textarea":
+            self.textarea = None
+        elif tag == "form" and self.inside:
+            self.inside = False
+            if self.form.get("character") == self.character:
+                self.fields = self.form
+
+
+def form_as_shown(table: Table, base: str, character: str) -> dict[str, str]:
+    parser = _EditForm(character)
+    parser.feed(table.client.get(base).text)
+    assert parser.fields, "no edit form for " + character
+    return dict(parser.fields)
+
+
+def test_an_edit_from_an_older_page_does_not_put_back_what_another_seat_spent(
+    table: Table,
+) -> None:
+    """The GM's page shows Vécu 8; the player then spends 7 (O-10). The GM changes only
+    Volonté from that page: Vécu stays at 1, it is not written back to 8."""
+    player = table.join("Bastien")
+    table.create(player, "obscur", "Isaure")
+    edit(table, table.gm, "Isaure", ressources__vecu__current="8")
+    gm_form = form_as_shown(table, table.gm, "Isaure")  # the page as the GM drew it
+    assert gm_form["ressources/vecu/current"] == "8"
+    edit(table, player, "Isaure", ressources__vecu__current="1")  # the player's spend
+    volonte = int(gm_form["ressources/volonte/current"])
+    gm_form["ressources/volonte/current"] = str(volonte - 1)
+    response = table.client.post(f"{table.gm}/sheet", data=gm_form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    stored = table.store.character("Isaure").sheet["ressources"]
+    assert stored["vecu"]["current"] == 1 and stored["volonte"]["current"] == volonte - 1
+    assert [c["field"] for c in last_edit(table)["params"]["changes"]] == ["Volonté"]
+
+
+def test_a_value_changed_from_one_that_changed_meanwhile_is_refused_not_written_over(
+    table: Table,
+) -> None:
+    player = table.join("Bastien")
+    table.create(player, "obscur", "Isaure")
+    edit(table, table.gm, "Isaure", ressources__vecu__current="8")
+    gm_form = form_as_shown(table, table.gm, "Isaure")
+    edit(table, player, "Isaure", ressources__vecu__current="1")
+    sheet = table.store.character("Isaure").sheet
+    gm_form["ressources/vecu/current"] = "5"
+    response = table.client.post(f"{table.gm}/sheet", data=gm_form, follow_redirects=False)
+    assert response.status_code == 400
+    assert "Vécu a changé entre-temps (8 → 1)" in html.unescape(response.text)
+    assert table.store.character("Isaure").sheet == sheet

@@ -127,6 +127,18 @@ class EditField:
         return dict(self.choices).get(self.value, self.value)
 
 
+SHOWN = "shown:"
+"""``shown:<key>``: the value the edit form showed for a field (a hidden input). A field
+typed as it was shown is not written, so an edit does not put back a value another seat
+changed since the page was drawn (a Vécu spent, Endurance lost); one the user did change
+from a value that changed meanwhile is refused rather than written over it."""
+
+
+def _same(typed: str, value: str) -> bool:
+    """Whether a typed value is the one given (spaces around it and line ends aside)."""
+    return typed.replace("\r\n", "\n").strip() == value.replace("\r\n", "\n").strip()
+
+
 MAX_EDIT = 100_000
 """The largest number (either sign) typed in a sheet's edit form."""
 MAX_EDIT_TEXT = 2000
@@ -358,8 +370,21 @@ class WebAdapter:
         new = copy.deepcopy(dict(sheet))
         for field in fields:
             typed = values.get(field.key)
-            if typed is None or typed.strip() == field.value.strip():
+            if typed is None or _same(typed, field.value):
                 continue
+            shown = values.get(SHOWN + field.key)
+            if shown is not None and _same(typed, shown):
+                continue  # left as the form showed it: not this edit's to write back
+            if shown is not None and not _same(shown, field.value):
+                raise RuleError(
+                    N_(
+                        "{field} changed meanwhile ({shown} → {now}): look at the sheet "
+                        "again before you change it."
+                    ),
+                    field=field.label,
+                    shown=shown.strip()[:40],
+                    now=field.shown[:40],
+                )
             put(new, field.path, read_edit(field, typed if field.text else typed.strip()))
         return self.valid_sheet(new)
 
