@@ -663,6 +663,46 @@ def test_obscur_depassement_after_the_roll_with_the_advisors_odds(table: Table) 
     assert again.status_code == 400
 
 
+def _vecu(table: Table, name: str) -> int:
+    vecu = table.store.character(name).sheet["ressources"]["vecu"]
+    return int(vecu["current"] if isinstance(vecu, dict) else vecu)
+
+
+def test_O3_a_maladresse_rolled_at_the_table_earns_its_vecu(table: Table) -> None:
+    """O-3: every die on 1 is a Maladresse, which earns the character 1 Vécu, at the table
+    as in the CLI; judged on the final faces, so also after a Dépassement's rerolls (O-10,
+    its points paid in the same write)."""
+    from meneur.systems.obscur.advisor import advise_after
+
+    player = table.join("Alice")
+    table.create(player, "obscur", "Isaure")
+    before = _vecu(table, "Isaure")
+    entry = table.roll(player, "Isaure", "Agilité", faces="1 1")["entry"]
+    assert isinstance(entry, dict) and entry["outcome"]["fumble"] is True
+    assert _vecu(table, "Isaure") == before + 1
+    not_a_fumble = table.roll(player, "Isaure", "Agilité", faces="1 4")["entry"]
+    assert isinstance(not_a_fumble, dict) and not_a_fumble["outcome"]["fumble"] is False
+    assert _vecu(table, "Isaure") == before + 1
+    form = {"csrf": table.csrf(player), "character": "Isaure", "trait": "Agilité"}
+    table.client.post(
+        f"{player}/roll", data={**form, "after": "true", "difficulty": "1", "faces": "1 1"}
+    )
+    resources = table.store.character("Isaure").sheet["ressources"]
+    points = (
+        _vecu(table, "Isaure") + resources["volonte"]["current"] + resources["moral"]["current"]
+    )
+    plans = advise_after((1, 1), 1, points)
+    index = next(i for i, o in enumerate(plans) if o.plan.reroll and not o.plan.adjust)
+    chosen = table.client.post(
+        f"{player}/roll/push", data={"csrf": form["csrf"], "plan": str(index), "faces": "1 1"}
+    )
+    assert chosen.status_code == 200, chosen.text
+    assert table.store.rolls()[-1]["outcome"]["fumble"] is True
+    resources = table.store.character("Isaure").sheet["ressources"]
+    left = _vecu(table, "Isaure") + resources["volonte"]["current"] + resources["moral"]["current"]
+    assert left == points - plans[index].cost + 1
+
+
 def test_T10_a_tunnels_exchange_with_physical_dice(table: Table) -> None:
     """T-10 on typed faces: Force 3 (4 5 6: 3 successes) against MR 3 (1 2 3: none);
     the monster loses the margin, 3, and is defeated at 0 (no die shown twice: no T-5)."""

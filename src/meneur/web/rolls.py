@@ -206,8 +206,14 @@ class Roller:
         if sheets:
             self._sheets.pop((campaign, name_key(character.name)), None)
         previous = self.read_sheets()  # checked again as the roll is written (see checked)
+        before = paid if paid is not None else character.sheet
+
+        def settle(outcome: Any) -> dict[str, dict[str, Any]] | None:
+            after = adapter.settled(before, params, outcome)
+            return {character.name: after} if after is not None else sheets
+
         return self._roll_and_log(
-            seat, request, character.name, adapter.system, check, params, sheets, previous
+            seat, request, character.name, adapter.system, check, params, settle, previous
         )
 
     def _roll_and_log(
@@ -218,9 +224,11 @@ class Roller:
         system: str,
         check: Any,
         params: Any,
-        sheets: dict[str, dict[str, Any]] | None = None,
+        settle: Callable[[Any], dict[str, dict[str, Any]] | None] | None = None,
         previous: dict[str, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
+        """Roll, and log the roll with the sheets it changes: ``settle`` gives them from
+        the outcome (what was paid before the roll, what the result gives, O-3)."""
         campaign = seat.table.campaign
         committed = self.committed(campaign, recent=not request.faces.strip())
         shared: DiceSource = committed if committed is not None else SecureDice()
@@ -232,6 +240,7 @@ class Roller:
             if len(sources) > 1:
                 sources[1:] = [SecureDice()] * (len(sources) - 1)
         rolled = check.roll(params, sources)
+        sheets = settle(rolled.outcome) if settle is not None else None
         outcome = check.to_json(params, rolled.outcome)
         verdict = self.luck(system, check, params, rolled.outcome)
         if verdict is not None:  # as the CLI does: `meneur log --luck` judges web rolls too

@@ -344,6 +344,11 @@ class WebAdapter:
         """The sheet after paying what the roll costs before it is rolled, or ``None``."""
         return None
 
+    def settled(self, sheet: Mapping[str, Any], params: Any, outcome: Any) -> dict[str, Any] | None:
+        """The sheet after what the roll's result itself gives or costs (``sheet`` as paid
+        before the roll), or ``None`` when the result changes nothing on it."""
+        return None
+
     def push_chances(
         self, sheet: Mapping[str, Any], trait: str, options: RollOptions
     ) -> list[tuple[int, int, int, Fraction]]:

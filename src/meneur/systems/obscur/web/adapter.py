@@ -185,6 +185,20 @@ class ObscurWeb(WebAdapter):
         self._character(raw)
         return raw
 
+    def settled(self, sheet: Mapping[str, Any], params: Any, outcome: Any) -> dict[str, Any] | None:
+        """O-3: a Maladresse earns the character its Vécu, as the CLI's test writes it."""
+        import copy
+
+        from meneur.systems.obscur.sheet import add_to_resource
+        from meneur.systems.obscur.survival import fumble_reward
+
+        if not outcome.fumble or not fumble_reward():
+            return None
+        raw = copy.deepcopy(dict(sheet))
+        add_to_resource(raw, "vecu", fumble_reward())
+        self._character(raw)
+        return raw
+
     def push_chances(
         self, sheet: Mapping[str, Any], trait: str, options: RollOptions
     ) -> list[tuple[int, int, int, Fraction]]:
