@@ -199,3 +199,22 @@ def test_a_quiet_table_sends_each_roll_at_once_a_busy_one_gathers_them() -> None
     assert json.loads(gathered) == [{"n": 2}, {"n": 3}, {"n": 4}]
     assert second - first >= FRAME_GAP * 0.9  # they waited for the gap, then went together
     assert closed == f"closed {CLOSED}"
+
+
+def test_a_roll_that_changes_a_sheet_has_every_page_draw_its_cards_again(table: Table) -> None:
+    """O-3 at the table: a Maladresse's Vécu is written with its roll; every page is told
+    to draw the cards again, and draws the new Vécu. A roll that changes no sheet sends
+    no such message."""
+    alice = table.join("Alice")
+    table.create(alice, "obscur", "Isaure")
+    vecu = table.store.character("Isaure").sheet["ressources"]["vecu"]
+    before = int(vecu["current"] if isinstance(vecu, dict) else vecu)
+    assert f"<b>Vécu</b> {before}" in table.client.get(table.gm).text  # read, and kept
+    with table.client.websocket_connect(f"{table.gm}/ws") as gm:
+        assert receive(gm)["type"] == "hello"
+        table.roll(alice, "Isaure", "Agilité", faces="1 4")  # no Maladresse: no change
+        table.roll(alice, "Isaure", "Agilité", faces="1 1")  # a Maladresse: +1 Vécu
+        table.roll(alice, "Isaure", "Agilité", faces="2 4")  # without the message: no wait
+        assert [receive(gm)["type"] for _ in range(3)] == ["roll", "roll", "sheet"]
+        assert receive(gm)["type"] == "roll"
+    assert f"<b>Vécu</b> {before + 1}" in table.client.get(table.gm).text

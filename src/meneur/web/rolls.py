@@ -25,7 +25,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
@@ -98,6 +98,8 @@ class Roller:
         self.worker = ThreadPoolExecutor(writers, thread_name_prefix="meneur-writer")
         self._sheets: dict[tuple[str, str], tuple[float, CharacterInfo]] = {}
         self._no_session: dict[str, float] = {}
+        self._sheet_entries: set[str] = set()
+        """Hashes of the entries whose roll changed sheets, until they are published."""
         """When each campaign was last read with no game session open (:meth:`committed`)."""
         self._reads = threading.local()
 
@@ -123,6 +125,19 @@ class Roller:
 
     def forget_sheets(self) -> None:
         self._sheets.clear()
+
+    def wrote_sheets(self, entry: Mapping[str, Any]) -> None:
+        """Note that ``entry``'s roll changed sheets (a spend, a Maladresse's Vécu): the
+        pages then draw their cards again when it is published (:meth:`changed_sheets`)."""
+        self._sheet_entries.add(str(entry["hash"]))
+
+    def changed_sheets(self, entry: Mapping[str, Any]) -> bool:
+        """Whether ``entry``'s roll changed sheets here (asked once, as it is published)."""
+        key = str(entry.get("hash"))
+        if key not in self._sheet_entries:
+            return False
+        self._sheet_entries.discard(key)
+        return True
 
     def read_sheets(self) -> dict[str, dict[str, Any]]:
         """The sheets this thread read since :meth:`checked` began, as they were read."""
@@ -256,4 +271,9 @@ class Roller:
             decisions=[{"mode": request.mode, "seat": seat.key}],
             dice=committed if kind == "committed" else None,
         )
-        return self.store.append_roll(roll, sheets=sheets, campaign=campaign, previous=previous)
+        entry = self.store.append_roll(roll, sheets=sheets, campaign=campaign, previous=previous)
+        if sheets:
+            for name in sheets:
+                self._sheets.pop((campaign, name_key(name)), None)
+            self.wrote_sheets(entry)
+        return entry

@@ -103,6 +103,8 @@ def publish(state: WebState, table: TableInfo, entry: dict[str, Any]) -> None:
     key = entry_id(table, int(entry["seq"]))
     message = {"kind": "roll", "table": table.id, "id": key, "entry": entry}
     state.send({**message, "campaign": table.campaign})
+    if state.roller.changed_sheets(entry):  # the cards show the sheet as it now is
+        state.broadcast(table.id, '{"type": "sheet"}')
 
 
 def deliver(state: WebState, message: dict[str, Any]) -> None:

@@ -148,12 +148,22 @@
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
-        if (kind === "sheet") { // each card's values, one-tap odds, the edit form closed as it was
+        if (kind === "sheet" || kind === "combat") { // a fight changes sheets too
+          // each card's values, one-tap odds, the edit form closed as it was; a form being
+          // typed in is left alone, a trait's button keeps the focus it had
           doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit, .card.sheet .taps").forEach(function (theirs) {
             var mine = document.getElementById(theirs.id);
-            if (mine && !mine.contains(document.activeElement)) mine.replaceWith(theirs);
+            if (!mine) return;
+            var focused = mine.contains(document.activeElement) ? document.activeElement : null;
+            if (focused && theirs.matches("form.edit")) return;
+            mine.replaceWith(theirs);
+            var trait = focused && focused.getAttribute("data-trait");
+            if (trait !== null && trait !== undefined) {
+              var again = theirs.querySelector('[data-trait="' + CSS.escape(trait) + '"]');
+              if (again) again.focus();
+            }
           });
-          return;
+          if (kind === "sheet") return;
         }
         if (!id) targets = ["session-slot"];
         targets.forEach(function (t) {

@@ -219,6 +219,8 @@ class Pushes(SeatWaits[PendingPush]):
                     campaign=seat.table.campaign,
                     previous=roller.read_sheets(),
                 )
+                if written is not None:
+                    roller.wrote_sheets(logged)
                 return logged
 
             entry: dict[str, Any] = roller.checked(pay_and_log)
