@@ -40,7 +40,8 @@ def refuse_exhausted(body: Body) -> None:
         raise RuleError(
             N_(
                 "{name} has Volonté 0 (O-34): incapable of any effort for a few minutes;"
-                " record them as passed (heal --catch-breath) or give Volonté back first."
+                " once they have passed, give Volonté back (meneur heal --catch-breath,"
+                " or the sheet's edit form at the table) before rolling again."
             ),
             name=body.name,
         )
