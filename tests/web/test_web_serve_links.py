@@ -108,3 +108,17 @@ def test_the_verifiable_dice_card_shows_when_it_has_something_to_say(table: Tabl
     table.store.reveal_session(campaign=table.info.campaign)
     page = table.client.get(player).text
     assert "Dés vérifiables" in page and 'id="seed"' in page
+
+
+def test_the_default_campaign_may_be_named_at_the_first_start(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """Zero setup holds when the README's ``--campaign default`` is given on a new
+    database: the campaign is made, as a plain ``serve`` makes it; another name that
+    does not exist is still refused."""
+    folder = str(tmp_path / "new")
+    named = invoke(capsys, "serve", "--data-dir", folder, "--campaign", "default", "--lang", "en")
+    assert named.status == 0, named.err
+    assert "The table of the campaign 'default' is ready." in named.out
+    unknown = invoke(capsys, "serve", "--data-dir", folder, "--campaign", "Autre", "--lang", "en")
+    assert unknown.status == 2 and "Autre" in unknown.err

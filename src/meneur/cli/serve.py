@@ -30,7 +30,14 @@ PortOpt = Annotated[
 ]
 CampaignOpt = Annotated[
     str | None,
-    typer.Option("--campaign", metavar="NAME", help=_("The campaign (default: the current one).")),
+    typer.Option(
+        "--campaign",
+        metavar="NAME",
+        help=_(
+            "The campaign whose table is served (default: the table served last, the same "
+            "links at every start; at the first start, the current campaign's)."
+        ),
+    ),
 ]
 NewOpt = Annotated[
     bool,
@@ -128,6 +135,7 @@ def served_table(tables: Any, campaign: str | None, new_table: bool) -> tuple[An
     if new_table:
         table = tables.create(campaign, replace=True)
     elif campaign is not None:
+        store.current_campaign(create=True)  # zero setup: « default » may be named at once
         table = tables.default_for(campaign)
     else:
         with store.transaction() as session:
