@@ -51,7 +51,31 @@ def test_deleting_a_campaign_with_data_needs_yes(
         store.add_character("krasses", "Zed", {"name": "Zed"})
     refused = invoke(capsys, "--lang", "en", "campaign", "delete", "default")
     assert refused.status == 2 and "--yes" in refused.err
+    assert "holds 1 character and 0 rolls" in refused.err  # each count with its noun
+    french = invoke(capsys, "--lang", "fr", "campaign", "delete", "default")
+    assert "contient 1 personnage et 0 jet :" in french.err
     assert invoke(capsys, "campaign", "delete", "default", "--yes").status == 0
+
+
+def test_a_log_of_one_entry_verifies_in_the_singular(
+    db_url: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """« 1 entrée », not « 1 entrées »; « 0 jet physique », not « 0 jet(s) »."""
+    with Store(db_url) as store:
+        store.add_character("krasses", "Zed", {"name": "Zed"})
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    assert invoke(capsys, "--lang", "en", "roll", "1d6", "--seed", "1").status == 0
+    exported = tmp_path / "log.json"
+    assert invoke(capsys, "log", "--export", str(exported)).status == 0
+    french = invoke(capsys, "--lang", "fr", "verify", str(exported))
+    assert french.status == 0, french.err
+    assert "Le journal est vérifié : 1 entrée, tous les liens intacts." in french.out
+    assert "0 jet physique : saisi par les joueurs" in french.out
+    english = invoke(capsys, "--lang", "en", "verify", str(exported))
+    assert "The log verifies: 1 entry, every link intact." in english.out
 
 
 def test_markup_in_a_name_is_shown_as_typed(

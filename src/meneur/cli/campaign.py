@@ -154,12 +154,16 @@ def campaign_delete(
             if found and (found[0].characters or found[0].rolls):
                 raise UsageError(
                     N_(
-                        "The campaign '{name}' holds {characters} characters and {rolls} "
-                        "rolls: add --yes to delete them all."
+                        "The campaign '{name}' holds {characters} and {rolls}: add --yes to "
+                        "delete them all."
                     ),
                     name=found[0].name,
-                    characters=found[0].characters,
-                    rolls=found[0].rolls,
+                    characters=ngettext(
+                        "{count} character", "{count} characters", found[0].characters
+                    ).format(count=found[0].characters),
+                    rolls=ngettext("{count} roll", "{count} rolls", found[0].rolls).format(
+                        count=found[0].rolls
+                    ),
                 )
         info = store.delete_campaign(name)
     _print(_("Campaign '{name}' deleted.").format(name=info.name))
@@ -739,23 +743,33 @@ def verify_command(
 
 def _print_report(report: Any) -> None:
     _print(
-        _("The log verifies: {entries} entries, every link intact.").format(entries=report.entries)
+        ngettext(
+            "The log verifies: {entries} entry, every link intact.",
+            "The log verifies: {entries} entries, every link intact.",
+            report.entries,
+        ).format(entries=report.entries)
     )
     _print(
-        _("  {count} committed roll(s) recomputed from the revealed seeds.").format(
-            count=report.recomputed
-        )
+        ngettext(
+            "  {count} committed roll recomputed from the revealed seeds.",
+            "  {count} committed rolls recomputed from the revealed seeds.",
+            report.recomputed,
+        ).format(count=report.recomputed)
     )
     _print(
-        _("  {count} physical roll(s): typed by players, chain-checked only.").format(
-            count=report.physical
-        )
+        ngettext(
+            "  {count} physical roll: typed by players, chain-checked only.",
+            "  {count} physical rolls: typed by players, chain-checked only.",
+            report.physical,
+        ).format(count=report.physical)
     )
     if report.unrevealed:
         _print(
-            _("  {count} committed roll(s) wait for their seed to be revealed.").format(
-                count=report.unrevealed
-            )
+            ngettext(
+                "  {count} committed roll waits for its seed to be revealed.",
+                "  {count} committed rolls wait for their seed to be revealed.",
+                report.unrevealed,
+            ).format(count=report.unrevealed)
         )
     for session in report.sessions:
         _print(

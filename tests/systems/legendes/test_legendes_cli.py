@@ -490,3 +490,13 @@ def test_a_scene_title_and_a_regret_like_markup_are_shown_as_typed(
     assert shown.status == 0, shown.err
     assert "Fin [/]" in shown.out and "Perdu [bold]x" in shown.out
     assert shown.out.count("Lyssia") == 1 and "[bold]Lyssia" not in shown.out
+
+
+def test_the_odds_title_counts_its_dice_in_the_singular_below_two(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """L-3: a Commun opponent rolls no die: « 1 dé +0 contre 0 dé », not « 1 dés »."""
+    french = invoke(capsys, "--lang", "fr", "odds", "legendes", "--dice", "1", "--vs", "commun")
+    assert french.status == 0 and "1 dé +0 contre 0 dé" in french.out
+    english = invoke(capsys, "--lang", "en", "odds", "legendes", "--dice", "3", "--vs", "elite")
+    assert "3 dice +0 against 1 die" in english.out

@@ -27,7 +27,7 @@ from meneur.cli.params import (
     required_sheet,
 )
 from meneur.errors import UsageError
-from meneur.locale import N_
+from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
@@ -341,8 +341,14 @@ def odds_command(
         "opposition_dice": params.opposition_dice,
         "swept": params.swept,
     }
-    title = _("{dice} dice {bonus:+d} against {vs} dice").format(
-        dice=params.pc_dice, bonus=params.pc_bonus, vs=params.opposition_dice
+    title = _("{dice} {bonus} against {vs}").format(
+        dice=ngettext("{number} die", "{number} dice", params.pc_dice).format(
+            number=params.pc_dice
+        ),
+        bonus=f"{params.pc_bonus:+d}",
+        vs=ngettext("{number} die", "{number} dice", params.opposition_dice).format(
+            number=params.opposition_dice
+        ),
     )
     emit(data, lambda console: render_odds(console, title, rows, KEY_LABELS), as_json=as_json)
 
