@@ -164,7 +164,7 @@ def test_an_altered_face_names_its_entry() -> None:
     document = log_of()
     entry = document["entries"][3]
     entry["faces"][0][1] = 7 - entry["faces"][0][1]
-    with pytest.raises(VerifyError, match=r"4 .Zed, generic roll.") as caught:
+    with pytest.raises(VerifyError, match=r"4 .Zed, roll.") as caught:
         verify_log(document)
     assert "changed" in str(caught.value) or "modifié" in str(caught.value)
 
@@ -174,7 +174,7 @@ def test_an_altered_face_with_forged_hashes_fails_the_recomputation() -> None:
     entry = document["entries"][1]
     entry["faces"][0][0] = entry["draws"][0][1] = 7 - entry["draws"][0][1]
     rehash(document)
-    with pytest.raises(VerifyError, match=r"2 .Zed, generic roll.*1") as caught:
+    with pytest.raises(VerifyError, match=r"2 .Zed, roll.*1") as caught:
         verify_log(document)
     assert caught.value.params["seq"] == 2
     assert caught.value.params["number"] == 1

@@ -147,6 +147,9 @@ def test_roll_is_logged_with_meneur_log(
         ("generic", "roll", "physical"),
     ]
     assert entries[1]["faces"] == [[5]]
+    table = invoke(capsys, "--lang", "fr", "log").out  # the command, the dice in words
+    assert "│ roll │ graine │" in table and "│ roll │ tapés  │" in table
+    assert "generic" not in table and "seeded" not in table
     first, second = (dict(e["params"]) for e in entries)
     (step,) = first.pop("rolls")  # the replayable record: canonical params and faces
     assert first == {"expression": "3d6+1", "seed": 4}
@@ -211,7 +214,7 @@ def test_session_verify_round_trip(
     bad = invoke(capsys, "--lang", "en", "verify", str(path))
     assert bad.status == 2
     assert bad.err.strip().splitlines() == [
-        "Error: Entry 2 (-, generic roll): its content was changed after it was logged."
+        "Error: Entry 2 (-, roll): its content was changed after it was logged."
     ]
     assert invoke(capsys, "session", "reveal").status == 2  # nothing open
     assert invoke(capsys, "log", "--export", str(path)).status == 0  # a clean copy again

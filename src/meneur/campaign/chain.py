@@ -201,11 +201,21 @@ def session_sources(
     )
 
 
+def command_of(entry: Mapping[str, Any]) -> str:
+    """An entry's roll as the command that made it: « test tunnels », « roll » (the
+    generic notation, system ``generic``), « scene roll legendes ». Command words are the
+    same in every language, where « generic roll » was English in a French log."""
+    from meneur.campaign.replay import GENERIC
+
+    system, kind = str(entry.get("system", "?")), str(entry.get("kind", "?"))
+    return kind if system == GENERIC else f"{kind} {system}"
+
+
 def _entry_label(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "seq": entry.get("seq", "?"),
         "who": str(entry.get("who") or "-")[:80],
-        "kind": f"{entry.get('system', '?')} {entry.get('kind', '?')}"[:80],
+        "kind": command_of(entry)[:80],
     }
 
 

@@ -54,6 +54,16 @@ def _when(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
+SOURCES = {
+    "secure": N_("secure"),
+    "seeded": N_("seeded"),
+    "physical": N_("typed"),
+    "committed": N_("committed"),
+}
+"""Where a roll's dice came from, as the log's Dice column says it: the system's secure
+dice, ``--seed``, faces typed from the table, a session's committed seed."""
+
+
 def _text(value: str) -> Any:
     """Player-typed text for a rich table: never read as markup, and its control
     characters shown as escapes (``text.visible``): rich passes an escape sequence
@@ -577,6 +587,8 @@ def render_log(entries: Sequence[dict[str, Any]], console: Console) -> None:
         return
     from rich.table import Table
 
+    from meneur.campaign.chain import command_of
+
     table = Table(title=_("Roll log"))
     for header in ("#", _("When"), _("Who"), _("Roll"), _("Dice"), _("Faces"), _("Result")):
         table.add_column(header)
@@ -586,8 +598,8 @@ def render_log(entries: Sequence[dict[str, Any]], console: Console) -> None:
             str(entry["seq"]),
             entry["at"][:19].replace("T", " "),
             _text(entry["who"] or "-"),
-            _text(f"{entry['system']} {entry['kind']}"),
-            entry["source"],
+            _text(command_of(entry)),
+            _(SOURCES[entry["source"]]) if entry["source"] in SOURCES else _text(entry["source"]),
             _text(faces if len(faces) <= 40 else faces[:37] + "..."),
             _text(_summary(entry)),
         )
