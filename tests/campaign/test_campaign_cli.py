@@ -344,12 +344,22 @@ def test_a_command_that_only_reads_creates_no_database(
     """``campaign list``, ``log``, ``character list|show|export``, ``session list`` on a
     database not made yet created its file and folders, and with it turned on the logging
     of every later roll (MENEUR_LOG unset logs once a database exists): they answer as an
-    empty database would, and create nothing."""
+    empty database would, and create nothing. A list is empty; a character asked by name
+    is not there."""
     db = tmp_path / "sub" / "meneur.db"
     monkeypatch.setenv("MENEUR_DB_URL", f"sqlite:///{db}")
     assert invoke(capsys, "campaign", "list").status == 0
-    for args in (("log",), ("character", "list"), ("character", "show", "Zed"),
-                 ("character", "export", "Zed"), ("session", "list")):  # fmt: skip
+    listed = {
+        "log": "Le journal est vide.",
+        "character list": "Aucune campagne ni aucun personnage pour l'instant.",
+        "session list": "Aucune séance de jeu pour l'instant",
+    }
+    for command, said in listed.items():
+        done = invoke(capsys, "--lang", "fr", *command.split())
+        assert done.status == 0 and said in done.out, (command, done.err)
+        as_json = invoke(capsys, *command.split(), "--json")
+        assert as_json.status == 0 and as_json.json() == [], command
+    for args in (("character", "show", "Zed"), ("character", "export", "Zed")):
         done = invoke(capsys, *args)
         assert done.status == 2 and "campagne" in done.err, (args, done.err)
     assert not db.parent.exists()

@@ -17,6 +17,11 @@ class VerifyError(MeneurError):
     """An exported log does not verify: a broken link, an altered face, a wrong seed."""
 
 
+class NoCampaignYet(CampaignError):
+    """No campaign exists and none was named: a fresh database. A command that only
+    lists reads it as empty; one that needs a campaign says how to make one."""
+
+
 class DiceConflict(CampaignError):
     """The committed dice of a roll were drawn by another roll first, or the session closed:
     the roll is drawn again from the session as it now is."""

@@ -29,7 +29,7 @@ from meneur.campaign.chain import (
     new_seed,
 )
 from meneur.campaign.engine import database_url, make_engine, shown
-from meneur.campaign.errors import CampaignError, StorageError
+from meneur.campaign.errors import CampaignError, NoCampaignYet, StorageError
 from meneur.campaign.models import (
     Campaign,
     Character,
@@ -256,7 +256,7 @@ class Store:
                     self._set_current(session, existing.id)
                     current = existing.id
                 else:
-                    raise CampaignError(
+                    raise NoCampaignYet(
                         N_("No campaign yet: create one with 'meneur campaign new NAME'.")
                     )
             query = query.where(Campaign.id == current)

@@ -196,14 +196,23 @@ def _character_json(info: CharacterInfo) -> dict[str, Any]:
 
 def character_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
     """List the characters of the campaign."""
+    from meneur.campaign.errors import NoCampaignYet
+
+    current: str | None = None
     with open_store(reading=True) as store:
-        infos = store.characters(campaign=campaign)
-        current = store.current_campaign().name if campaign is None else campaign
+        try:
+            infos = store.characters(campaign=campaign)
+            current = store.current_campaign().name if campaign is None else campaign
+        except NoCampaignYet:  # a fresh database lists as an empty one
+            infos = []
     if as_json:
         _print(json.dumps([_character_json(i) for i in infos], ensure_ascii=False, indent=2))
         return
     if not infos:
-        _print(_("No character in the campaign '{name}'.").format(name=current))
+        if current is None:
+            _print(_("No campaign and no character yet."))
+        else:
+            _print(_("No character in the campaign '{name}'.").format(name=current))
         return
     from rich.table import Table
 
@@ -481,6 +490,8 @@ def log_command(
     """The roll log of the campaign: who rolled what, when, with which dice."""
     if as_json and as_csv:
         raise UsageError(N_("Choose --json or --csv, not both."))
+    from meneur.campaign.errors import NoCampaignYet
+
     with open_store(reading=True) as store:
         if export is not None:
             document = store.export_log(campaign=campaign, character=character, since=since)
@@ -494,7 +505,10 @@ def log_command(
                 ).format(count=count, path=export)
             )
             return
-        entries = store.rolls(campaign=campaign, character=character, since=since)
+        try:
+            entries = store.rolls(campaign=campaign, character=character, since=since)
+        except NoCampaignYet:  # a fresh database: an empty log
+            entries = []
     if luck:
         show_luck(entries, as_json=as_json)
     elif as_json:
@@ -647,8 +661,13 @@ def session_reveal(campaign: CampaignOpt = None, as_json: Json = False) -> None:
 
 def session_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
     """The game sessions of the campaign: commitments, and seeds once revealed."""
+    from meneur.campaign.errors import NoCampaignYet
+
     with open_store(reading=True) as store:
-        infos = store.game_sessions(campaign=campaign)
+        try:
+            infos = store.game_sessions(campaign=campaign)
+        except NoCampaignYet:  # a fresh database: no session
+            infos = []
     rows = [
         {
             "commitment": i.commitment,
