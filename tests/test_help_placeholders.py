@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -20,6 +23,16 @@ ENGLISH = re.compile(
         (("serve",), ("--host HÔTE", "--campaign NOM"), ("--host HOST", "--campaign NAME")),
         (("verify",), ("FICHIER",), ("FILE",)),
         (("log",), ("--export FICHIER",), ("--export FILE",)),
+        (
+            ("hurt", "obscur"),
+            ("--fire INTENSITÉ", "--blow DOMMAGES", "--aggravate JOURS"),
+            ("--fire INTENSITY", "--blow DAMAGE", "--aggravate DAYS"),
+        ),
+        (
+            ("test", "legendes"),
+            ("--domain DOMAINE", "--aid RÉSULTAT", "--take BANDE"),
+            ("--domain DOMAIN", "--aid RESULT", "--take BAND"),
+        ),
     ],
 )
 def test_help_placeholders_follow_the_language(
@@ -87,3 +100,21 @@ def test_no_argument_shows_its_python_name(capsys: pytest.CaptureFixture[str]) -
         shown = invoke(capsys, "--lang", "fr", *path, "--help")
         usage = shown.out.splitlines()[0]
         assert not re.findall(r"[{\[][a-z_]+[}\]]", usage), (path, usage)
+
+
+def test_the_other_sides_faces_are_not_described_as_the_rollers() -> None:
+    """``--vs-faces`` had the help of ``--faces`` word for word. In a subprocess: an
+    option's help is read once per process, in the language of its first command."""
+    env = {**os.environ, "MENEUR_LANG": "fr", "COLUMNS": "100"}
+    fr = subprocess.run(
+        [sys.executable, "-m", "meneur", "oppose", "tunnels", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
+    faces, vs_faces = (
+        " ".join(fr.split(flag, 1)[1].split("--", 1)[0].split())
+        for flag in ("--faces", "--vs-faces")
+    )
+    assert "camp adverse" in vs_faces and "camp adverse" not in faces

@@ -43,6 +43,13 @@ PLACEHOLDERS = {
     "INTEGER": N_("INTEGER"),
     "FLOAT": N_("FLOAT"),
     "PATH": N_("PATH"),
+    "INTENSITY": N_("INTENSITY"),
+    "DAMAGE": N_("DAMAGE"),
+    "DAYS": N_("DAYS"),
+    "DOMAIN": N_("DOMAIN"),
+    "RESULT": N_("RESULT"),
+    "BAND": N_("BAND"),
+    "DIE": N_("DIE"),
 }
 """The English placeholders the commands and click use, each one word of capitals."""
 PLACEHOLDER = re.compile(r"(?<![A-Za-z-])[A-Z]{2,}(?![A-Za-z])")

@@ -91,11 +91,17 @@ def seed_option() -> Any:
 
 
 def faces_option(flag: str = "--faces") -> Any:
+    """``--faces`` (the roller's dice) or ``--vs-faces`` (the other side's: the
+    opposition's, the monster's), typed from the table."""
+    if flag == "--vs-faces":
+        words = _(
+            "The other side's faces rolled at the table (the opposition's), in order, such "
+            "as 2,3,5."
+        )
+    else:
+        words = _("The faces rolled at the table, in order, such as 1,1,4,6.")
     return typer.Option(
-        flag,
-        parser=meneur_parser(parse_typed_faces),
-        metavar="1,1,4,6",
-        help=_("The faces rolled at the table, in order, such as 1,1,4,6."),
+        flag, parser=meneur_parser(parse_typed_faces), metavar="1,1,4,6", help=words
     )
 
 

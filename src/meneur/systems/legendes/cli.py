@@ -518,8 +518,24 @@ def scene_add(
             ),
         ),
     ] = False,
-    dice: DiceOpt = None,
-    domain: DomainOpt = None,
+    dice: Annotated[
+        int | None,
+        _number_option(
+            "--dice", "N", 0, OpposedParams.MAX_DICE, _("With --pc: the character's dice.")
+        ),
+    ] = None,
+    domain: Annotated[
+        Domain | None,
+        _parsed_option(
+            "--domain",
+            "DOMAIN",
+            parse_domain,
+            _(
+                "With --pc: the character's domain, legendary (3 dice), secondary (2) or "
+                "ordinary (0) (L-1)."
+            ),
+        ),
+    ] = None,
     as_json: Json = False,
 ) -> None:
     """Add an opposition, a group of about ten, a crowd, or a character (L-3, L-4, L-10)."""
