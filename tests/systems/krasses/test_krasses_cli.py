@@ -520,3 +520,15 @@ def test_character_new_says_the_right_bound_and_refuses_a_name_twice(
         done = invoke(capsys, "character", "new", "krasses", "--name", "K", *extra)
         assert done.status == 2 and said in done.err, done.err
     assert invoke(capsys, "character", "list", "--json").status == 2  # nothing was stored
+
+
+def test_a_new_krasses_character_is_named_as_in_the_other_systems(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``character new krasses Zoé`` as ``character new tunnels Zed``; --name still works;
+    no name, or two, is one clear line."""
+    assert invoke(capsys, "character", "new", "krasses", "Zoé", "--skill", "Bagarre=3").status == 0
+    assert invoke(capsys, "character", "new", "krasses", "--name", "Aurore").status == 0
+    for args in ((), ("Zed", "--name", "Zed")):
+        refused = invoke(capsys, "--lang", "en", "character", "new", "krasses", *args)
+        assert refused.status == 2 and "Give the hero's name once" in refused.err

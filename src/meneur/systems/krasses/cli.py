@@ -480,7 +480,13 @@ def _once_each(pairs: list[Pair] | None, flag: str) -> dict[str, int]:
 
 
 def new_character_command(
-    name: Annotated[str, typer.Option("--name", metavar="NAME", help=_("The hero's name."))],
+    named: Annotated[
+        str | None,
+        typer.Argument(metavar="NAME", help=_("The hero's name, as the other systems take it.")),
+    ] = None,
+    name_option: Annotated[
+        str | None, typer.Option("--name", metavar="NAME", help=_("The hero's name."))
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option("--out", metavar="FILE", help=_("Also write the sheet to FILE (JSON).")),
@@ -496,6 +502,12 @@ def new_character_command(
     from meneur.files import write_sheet
     from meneur.systems.krasses.sheet import KrassesSheet, validated
 
+    if (named is None) == (name_option is None):
+        raise UsageError(
+            N_("Give the hero's name once: meneur character new krasses NAME (or --name NAME).")
+        )
+    name = named if named is not None else name_option
+    assert name is not None
     check_out(out, force)
     sheet: KrassesSheet = validated(
         {
