@@ -6,6 +6,7 @@ import random
 from fractions import Fraction
 from itertools import permutations, product
 
+import numpy as np
 import pytest
 
 from meneur.errors import RuleError
@@ -26,7 +27,7 @@ from meneur.systems.obscur.depassement import (
 )
 from meneur.systems.obscur.odds import test_dist as dist_of
 from meneur.systems.obscur.rules import TestParams as Params
-from meneur.systems.obscur.rules import resolve_test
+from meneur.systems.obscur.rules import resolve_test, verdict
 from meneur.systems.obscur.scoring import Scoring
 
 CHECK = Check()
@@ -179,7 +180,10 @@ def _pass_after_adjust(
                 continue
             bonus = margin_bonus(margin) if counts else 0
             gain = _explicit_best(faces, adjust, values) if faces else 0
-            if sum(values[f - 1] for f in faces) + gain + bonus >= need:
+            # O-8: all 1s is a Maladresse, never a success (the counted margin cannot
+            # save it), unless an adjustment lifts one of them (O-10: the final faces)
+            fumble = bool(faces) and all(f == 1 for f in faces) and adjust == 0
+            if not fumble and sum(values[f - 1] for f in faces) + gain + bonus >= need:
                 return True
     return False
 
@@ -239,6 +243,7 @@ def _brute_before(
         (1, 6, 3, Scoring.NORMAL, False),
         (2, 3, 3, Scoring.ZERO_SKILL, False),
         (1, 4, 2, Scoring.NORMAL, True),
+        (2, 6, 3, Scoring.NORMAL, True),
     ],
 )
 def test_O10_advisor_before_roll_equals_brute_force(
@@ -378,3 +383,20 @@ def test_O10_the_advisor_reaches_every_pool_a_test_takes() -> None:
         before_roll_value(most + 1, Scoring.NORMAL, 0, 40, False)
     options = advise_before(TestParams.MAX_DICE, 44, 6)
     assert {o.plan.dice for o in options} == set(TIERS)
+
+
+def test_O8_a_maladresse_is_never_a_success_even_when_the_margin_counts() -> None:
+    """O-8 « a Maladresse is never a success », with O-10's option where a margin
+    adjustment counts as successes: 1-1 with +3 counted against 3 fails, and the exact
+    odds leave out the 1/36 of Maladresses (35/36, not 1), as the vectorised check does."""
+    from meneur.systems.obscur.vector import ObscurTestVector
+
+    params = Params(2, difficulty=3, push=PushPlan(margin=3), margin_counts=True)
+    fumbled = roll(params, 1, 1)
+    assert fumbled.fumble and not fumbled.passed and fumbled.margin <= 0
+    assert roll(params, 1, 2).passed  # a 2 beside the 1: no Maladresse, the margin counts
+    dist = dist_of(params)
+    assert dist.p_where(lambda key: verdict(params, key[0], key[1])[0]) == Fraction(35, 36)
+    faces = np.array([[[a, b]] for a in range(1, 7) for b in range(1, 7)])
+    vector = ObscurTestVector(params)
+    assert int(vector.success(vector(faces)).sum()) == 35

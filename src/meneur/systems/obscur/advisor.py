@@ -67,15 +67,19 @@ def _check(points: int, difficulty: int) -> None:
 
 @cache
 def best_gain(scoring: Scoring, cls: int, budget: int, counts_margin: bool) -> int:
-    """The most successes points can still add to a roll in class ``cls`` (adjust + margin)."""
-    gains = machine(scoring).gains[cls]
+    """The most successes points can still add to a roll in class ``cls`` (adjust + margin).
+
+    A margin counted as successes (O-10's option) never saves a roll of 1s only: it stays
+    a Maladresse, never a success (O-8), unless a score adjustment lifts a die first."""
+    table = machine(scoring)
+    gains = table.gains[cls]
     best = 0
     for adjust in TIERS:
         left = budget - tier_cost(adjust)
         if left < 0:
             continue
         extra = 0
-        if counts_margin:
+        if counts_margin and not (adjust == 0 and table.all_ones[cls]):
             extra = max(margin_bonus(m) for m in TIERS if tier_cost(m) <= left)
         best = max(best, gains[adjust] + extra)
     return best

@@ -172,7 +172,7 @@ class ObscurAdapter(Adapter):
             params = self.test_params(variant, row, column)
             dist: Any = self.check("test").odds(params)
             return {
-                "success": dist.p_where(lambda k: verdict(params, k[0])[0]),
+                "success": dist.p_where(lambda k: verdict(params, k[0], k[1])[0]),
                 "fumble": dist.p_where(lambda k: k[1]),
             }
         from meneur.systems.obscur.rules import OpposeParams

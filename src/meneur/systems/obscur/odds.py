@@ -149,7 +149,7 @@ def summary(params: TestParams) -> tuple[Dist[TestKey], dict[str, object]]:
     """The distribution and the figures of ``meneur odds obscur`` (p_success, p_fumble...)."""
     dist = test_dist(params)
     by_successes = dist.map(lambda key: key[0])
-    p_success = dist.p_where(lambda key: verdict(params, key[0])[0])
+    p_success = dist.p_where(lambda key: verdict(params, key[0], key[1])[0])
     if params.automatic is not None:
         p_success = dist.p_where(lambda key: params.automatic == "success")
     p_fumble = dist.p_where(lambda key: key[1])

@@ -187,8 +187,11 @@ class TestOutcome:
     automatic: Automatic | None = None
 
 
-def verdict(params: TestParams, dice_successes: int) -> tuple[bool, int]:
-    """Passed and effective margin (O-8, O-10 margin adjustment and its option)."""
+def verdict(params: TestParams, dice_successes: int, fumble: bool = False) -> tuple[bool, int]:
+    """Passed and effective margin (O-8, O-10 margin adjustment and its option). A
+    Maladresse is never a success (O-8), even when a margin counts as successes."""
+    if fumble:
+        return False, min(0, dice_successes - params.difficulty)
     bonus = margin_bonus(params.push.margin)
     if params.counts_margin:
         total = dice_successes + bonus
@@ -227,7 +230,7 @@ def resolve_test(params: TestParams, reader: FaceReader, stream: int = 0) -> Tes
             faces[index] = min(6, faces[index] + inc)
     dice_successes = successes(faces, params.scoring)
     fumble = all(face == 1 for face in faces)  # O-3, judged on the final faces (O-10)
-    passed, margin = verdict(params, dice_successes)
+    passed, margin = verdict(params, dice_successes, fumble)
     return TestOutcome(
         rolled, rerolled, adjusted, tuple(faces), dice_successes, passed, margin, fumble
     )

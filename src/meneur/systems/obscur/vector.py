@@ -73,7 +73,7 @@ class ObscurTestVector:
 
         p = self.params
         bonus = margin_bonus(p.push.margin) if p.counts_margin else 0
-        passed: Bool = result[0] + bonus >= p.difficulty
+        passed: Bool = (result[0] + bonus >= p.difficulty) & ~result[1]  # O-8: no Maladresse
         return passed
 
     def key_at(self, result: tuple[Any, ...], i: int) -> Hashable:

@@ -221,7 +221,7 @@ class ObscurWeb(WebAdapter):
 
         return chance_where(
             self.check.odds(params),
-            lambda key: verdict(params, key[0])[0],  # type: ignore[index]
+            lambda key: verdict(params, key[0], key[1])[0],  # type: ignore[index]
         )
 
     def verdict(self, result: Mapping[str, Any]) -> Verdict:
