@@ -83,6 +83,17 @@ def test_L1_a_negative_number_of_dice_is_refused_not_made_positive() -> None:
     assert legendes.parse_variant("motivation=YES") == {"motivation": "yes"}  # names fold
 
 
+def test_O10_an_option_named_with_an_underscore_is_found_as_typed() -> None:
+    """``margin_counts=yes`` was « unknown » (the typed name folded to margin-counts, the
+    option's did not), while the message listed margin_counts among the options."""
+    obscur = adapter("obscur")
+    expected = {"margin_counts": "yes", "margin": "3"}
+    assert obscur.parse_variant("margin_counts=yes,margin=3") == expected
+    assert obscur.parse_variant("Margin-Counts=YES,margin=3") == expected
+    grid = obscur.grid("test", expected, "2", "3")  # O-8: 1-1 never passes, +3 or not
+    assert grid.headline(0, 0, 0) == Fraction(35, 36)
+
+
 def test_T6_compare_policies_aligns_panels() -> None:
     """T-6: never against always; the default variant takes the same panels."""
     result = compare_grids(adapter("tunnels"), "", "explode=always", "test", "1..3", "1..3")

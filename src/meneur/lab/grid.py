@@ -302,11 +302,12 @@ def parse_names(text: str, known: Mapping[str, Hashable], what: str) -> tuple[Ha
 def parse_variant(text: str, options: Mapping[str, Sequence[str]]) -> dict[str, str]:
     """``explode=always,sixes=all``: each key one of ``options``, each value one of its choices."""
     chosen: dict[str, str] = {}
+    named = {fold(option): option for option in options}  # margin_counts as margin-counts
     for part in str(text).split(","):
         if not part.strip():
             continue
         key, sep, value = part.partition("=")
-        key, value = fold(key.strip()), value.strip()
+        key, value = named.get(fold(key.strip()), fold(key.strip())), value.strip()
         # a name folds (accents, case); a number keeps its sign (fold dropped the minus
         # of legendary=-1, which then read as 1)
         digits = value.lstrip("+-")
