@@ -169,3 +169,53 @@ def test_groups_must_cover_the_panels_once() -> None:
     axes = adapter.axes("test", {})
     with pytest.raises(ValueError):
         compute_groups(adapter, "test", {}, axes, ((0, 1), (1, 2, 3)), 2, None)
+
+
+def test_rows_still_on_their_way_when_every_worker_returned_are_waited_for() -> None:
+    """A worker returns once it has *put* its rows; a queue's feeder thread sends them
+    after, later on a busy machine. The parent broke off as soon as every worker had
+    returned and computed the rows still in the pipe itself (this file's first test
+    then failed now and then): it now waits for the rows the workers say they sent."""
+    from concurrent.futures import Future
+    from queue import Empty
+
+    from meneur.lab.parallel import _collect
+
+    rows = [(0, 0, row, [(0, {"success": Fraction(1)})]) for row in range(3)]
+
+    class LateQueue:
+        """Every row sent, none landed for the first few polls."""
+
+        polls = 3
+
+        def get(self, timeout: float) -> object:
+            if self.polls:
+                self.polls -= 1
+                raise Empty
+            if not rows:
+                raise Empty
+            return rows.pop(0)
+
+    class DonePool:
+        def submit(self, *args: object) -> Future[int]:
+            future: Future[int] = Future()
+            future.set_result(3)  # returned: all three rows put
+            return future
+
+        def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+            pass
+
+    filed: list[object] = []
+    axis = Axis("x", "x", (0, 1, 2))
+    stopped = _collect(
+        DonePool(),  # type: ignore[arg-type]
+        LateQueue(),
+        ToyAdapter(),
+        "test",
+        {},
+        [axis],
+        (axis, axis, axis),
+        filed.append,
+        3,
+    )
+    assert not stopped and len(filed) == 3

@@ -769,3 +769,31 @@ def test_a_sweep_of_fights_refuses_a_panel_or_a_variant(
     for extra in (("--variant", "abc"), ("--panel", "zzz")):
         done = invoke(capsys, "simulate", "sweep", system, "--runs", "10", *extra)
         assert done.status == 2 and extra[0] in done.err, done.err
+
+
+def test_T9_a_simulated_opposition_rolls_its_ties_again_when_the_variant_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """T-9's option (``tie=reroll``): the exact odds beside the simulation counted ties
+    rolled again (win / (1 - tie)) while the simulation counted them as nobody's, 72.8 %
+    against 88.1 % for 4 dice against 2. Both now roll them again, in one cell and in a
+    sweep; 3 against 3 is then even."""
+    args = ("simulate", "test", "tunnels", "--check", "oppose", "--runs", "60000", "--json")
+    for row, col in (("4", "2"), ("3", "3")):
+        done = invoke(
+            capsys, *args, "--row", row, "--col", col, "--variant", "tie=reroll", "--seed", "3"
+        )
+        assert done.status == 0, done.err
+        data = done.json()
+        hits = round(data["success_rate"] * data["runs"])
+        assert agrees(Fraction(data["exact_fraction"]), hits, data["runs"]), data
+    assert Fraction(data["exact_fraction"]) == Fraction(1, 2)
+    swept = invoke(
+        capsys, "simulate", "sweep", "tunnels", "--check", "oppose", "--rows", "4",
+        "--cols", "2", "--variant", "tie=reroll", "--runs", "60000", "--seed", "4",
+        "--workers", "1", "--json",
+    )  # fmt: skip
+    assert swept.status == 0, swept.err
+    [point] = swept.json()["points"]
+    exact = Fraction(4751722287, 5394393898)  # the cell's exact odds above (88.09 %)
+    assert agrees(exact, round(point["win_rate"] * 60000), 60000), point

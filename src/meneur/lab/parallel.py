@@ -41,6 +41,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -56,6 +57,10 @@ WORKERS = "MENEUR_WORKERS"
 """The environment variable that caps the worker processes (``1``: serial)."""
 POLL = 0.1
 """Seconds the parent waits for a row before it looks at the workers themselves."""
+IN_FLIGHT = 30.0
+"""Seconds the parent waits, once every worker has returned, for the rows they sent that
+have not landed yet (a busy machine delays a queue's feeder thread); after that the
+caller computes what is missing."""
 
 Row = list[tuple[int, Cell]]
 """One row's cells by column index (a column without a cell is absent)."""
@@ -188,10 +193,11 @@ def _collect(
     _panels, rows, columns = axes
     count = 0
     try:
-        futures: list[Future[None]] = [
+        futures: list[Future[int]] = [
             pool.submit(_share, adapter, check, variant, index, share, rows, columns)
             for index, share in enumerate(shares)
         ]
+        late_by: float | None = None  # when rows sent but still in the pipe stop counting
         while count < expected:
             try:
                 message = queue.get(timeout=POLL)
@@ -200,7 +206,13 @@ def _collect(
                     if future.done():
                         future.result()  # a worker's error, raised here
                 if all(future.done() for future in futures):
-                    break  # every row was sent; any not filed is computed by the caller
+                    # every worker returned: the rows it put may still be on their way
+                    # (a queue's feeder thread sends them after); wait for those, for a
+                    # while, then leave any missing to the caller
+                    sent = sum(int(future.result()) for future in futures)
+                    late_by = late_by or time.monotonic() + IN_FLIGHT
+                    if count >= sent or time.monotonic() > late_by:
+                        break
                 continue
             file(message)
             count += 1
@@ -262,7 +274,11 @@ def _share(
     panels: Axis,
     rows: Axis,
     columns: Axis,
-) -> None:
-    """In a worker: the rows of group ``index``, each sent to the parent once done."""
+) -> int:
+    """In a worker: the rows of group ``index``, each sent to the parent once done; how
+    many were sent."""
+    sent = 0
     for panel, row, cells, _stopped in _rows(adapter, check, variant, panels, rows, columns, ()):
         _rows_done.put((index, panel, row, cells))
+        sent += 1
+    return sent

@@ -51,10 +51,6 @@ if TYPE_CHECKING:
     )
 
 FACE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
-MAX_TIES = 1000
-"""Ties rolled again at most (``oppose --reroll-ties``, T-9 option): two sides of 40 dice
-or more that always explode roll three 1s nearly every time (T-8), so a tie may never
-break; the last one is then shown as a tie."""
 VISIBLE = 20_000
 """One in this many: the smallest chance the successes table gives a row of its own
 (0.005 %, printed 0,01)."""
@@ -530,6 +526,7 @@ def oppose_command(
     from meneur.cli.output import emit
     from meneur.systems.tunnels.rules import (
         LOWEST_SUCCESS,
+        MAX_TIES,
         OpposedParams,
         Side,
         TunnelsOppose,

@@ -206,12 +206,19 @@ def tunnels_chance_chunk(
     return one
 
 
-def cell_point(spec: tuple[Check[Any, Any], Any]) -> PointChunk:
-    """A sweep's point of one table cell: the fast drawn chunk for a test, else the
-    check's vectorised form (:func:`meneur.lab.sweep.cell_point`)."""
+def cell_point(spec: tuple[Check[Any, Any], Any], ties_again: bool = False) -> PointChunk:
+    """A sweep's point of one table cell: the fast drawn chunk for a test, an opposition
+    whose ties are rolled again (``ties_again``: T-9's option, the variant ``tie=reroll``,
+    as its exact odds count it), else the check's vectorised form
+    (:func:`meneur.lab.sweep.cell_point`)."""
     from meneur.lab import sweep
 
     check, params = spec
     if check.name == "test":
         return as_cell_chunk(tunnels_test_chunk(params)), "success", None
+    if ties_again:
+        from meneur.lab.simulate import cell_chunk
+        from meneur.systems.tunnels.vector import TiesRolledAgain, TunnelsOpposeVector
+
+        return cell_chunk(TiesRolledAgain(TunnelsOpposeVector(params))), "success", None
     return sweep.cell_point(spec)

@@ -316,9 +316,12 @@ def sweep_command(
     from meneur.systems.tunnels.system import SYSTEM
 
     if cells.given():
+        from functools import partial
+
         from meneur.systems.tunnels.lab import cell_point
 
-        sweep_cells(SYSTEM, cells, run, cell_point)
+        ties_again = rule_options(SYSTEM, variant).get("tie") == "reroll"  # T-9 option
+        sweep_cells(SYSTEM, cells, run, partial(cell_point, ties_again=ties_again))
         return
     from meneur.lab.grid import Axis, parse_int_list
     from meneur.lab.sweep import Point
@@ -432,15 +435,21 @@ def test_command(
     def chunk_of(name: str, params: object) -> object:
         from meneur.systems.tunnels.lab import (
             as_cell_chunk,
+            cell_point,
             tunnels_chance_chunk,
             tunnels_test_chunk,
         )
+        from meneur.systems.tunnels.lab_adapter import ADAPTER
 
         if chance and name != "test":
             raise UsageError(N_("--chance is a Tunnels test's resource (T-12)."))
         if chance:
             return tunnels_chance_chunk(params, chance, chance_all)
-        return as_cell_chunk(tunnels_test_chunk(params)) if name == "test" else None
+        if name == "test":
+            return as_cell_chunk(tunnels_test_chunk(params))
+        if chosen.get("tie") == "reroll":  # T-9 option: as the exact odds beside it count
+            return cell_point((ADAPTER.check(name), params), ties_again=True)[0]
+        return None
 
     simulate_cell(
         SYSTEM,

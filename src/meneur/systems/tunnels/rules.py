@@ -415,6 +415,11 @@ class OpposedParams:
 
 Winner = Literal["a", "b"] | None
 
+MAX_TIES = 1000
+"""Ties rolled again at most (T-9 option: ``oppose --reroll-ties``, the lab's ``tie=reroll``):
+two sides of 40 dice or more that always explode roll three 1s nearly every time (T-8),
+so a tie may never break; the last one is then shown as a tie."""
+
 
 @dataclass(frozen=True, slots=True)
 class OpposedOutcome:

@@ -334,6 +334,40 @@ class TunnelsOpposeVector:
         return (int(result[0][i]), *(bool(r[i]) for r in result[1:]))
 
 
+class TiesRolledAgain:
+    """An opposition whose ties are rolled again until someone wins (T-9 option, the lab's
+    ``tie=reroll``): what the exact odds count (win / (1 - tie)) and ``oppose
+    --reroll-ties`` plays, at most :data:`~meneur.systems.tunnels.rules.MAX_TIES` times."""
+
+    def __init__(self, vector: TunnelsOpposeVector) -> None:
+        self.vector = vector
+        self.width = vector.width
+
+    @staticmethod
+    def nobody(result: tuple[Any, ...]) -> Bool:
+        """Nobody wins (T-9): equal successes, or both sides fail critically."""
+        lead, _, ca, _, cb = result
+        a_wins = ((lead > 0) & ~ca & ~cb) | (cb & ~ca)
+        b_wins = ((lead < 0) & ~ca & ~cb) | (ca & ~cb)
+        tied: Bool = ~(a_wins | b_wins)
+        return tied
+
+    def sample(self, rng: np.random.Generator, runs: int) -> tuple[Any, ...]:
+        from meneur.systems.tunnels.rules import MAX_TIES
+
+        result = [np.array(part, copy=True) for part in self.vector.sample(rng, runs)]
+        for _ in range(MAX_TIES):
+            again = np.flatnonzero(self.nobody(tuple(result)))
+            if again.size == 0:
+                break
+            for whole, part in zip(result, self.vector.sample(rng, again.size), strict=True):
+                whole[again] = part
+        return tuple(result)
+
+    def success(self, result: tuple[Any, ...]) -> Bool:
+        return self.vector.success(result)
+
+
 # --- Tunnels Chance (T-12): when to spend it ------------------------------------------
 
 
