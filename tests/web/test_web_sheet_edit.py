@@ -66,6 +66,22 @@ def test_a_refused_Tunnels_value_changes_nothing_and_says_why_in_one_line(table:
     assert table.store.rolls() == []
 
 
+def test_T11_Tunnels_current_Endurance_above_its_maximum_is_refused(table: Table) -> None:
+    """T-11: a wounded character « recovers full Endurance », so the maximum is a cap; an
+    edit above it is refused as Obscur refuses its resources', the sheet unchanged."""
+    table.create(table.gm, "tunnels", "Zed", Force="3", Constitution="4")
+    sheet = table.store.character("Zed").sheet
+    assert sheet["endurance"]["max"] == 7
+    response = edit(table, table.gm, "Zed", endurance__current="99")
+    assert response.status_code == 400
+    assert "endurance" in response.text and "dépassent le maximum" in response.text
+    assert table.store.character("Zed").sheet == sheet
+    assert table.store.rolls() == []
+    response = edit(table, table.gm, "Zed", endurance__max="3")
+    assert response.status_code == 400 and "dépassent le maximum" in response.text
+    assert edit(table, table.gm, "Zed", endurance__current="7").status_code == 303
+
+
 def test_a_player_cannot_edit_another_character_the_GM_edits_any(table: Table) -> None:
     bastien, alice = table.join("Bastien"), table.join("Alice")
     table.create(bastien, "tunnels", "Pip")

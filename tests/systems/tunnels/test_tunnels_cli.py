@@ -321,6 +321,20 @@ def test_T11_fight_saves_wounds_to_the_sheet(
     assert sheet["wounded"] is False and sheet["dead"] is False
 
 
+def test_T11_a_sheet_with_Endurance_above_its_maximum_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """T-11: the maximum is what a wounded character recovers, so current above it is a
+    broken sheet, said in one line that names the field (as for Obscur's resources)."""
+    path = new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6")
+    sheet = json.loads(path.read_text(encoding="utf-8"))
+    sheet["endurance"]["current"] = sheet["endurance"]["max"] + 1
+    path.write_text(json.dumps(sheet), encoding="utf-8")
+    r = run(capsys, "test tunnels --sheet {path} --trait Force --threshold 1", path=str(path))
+    assert r.status == 2 and "Traceback" not in r.err
+    assert "endurance" in r.err and "dépassent le maximum" in r.err
+
+
 def test_short_faces_name_the_side(capsys: pytest.CaptureFixture[str]) -> None:
     r = run(capsys, "oppose tunnels --dice 4 --vs 3 --faces 1,1,4,6 --vs-faces 2,3")
     assert r.status == 2 and "--vs-faces" in r.err and "1" in r.err

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from meneur.errors import RuleError, SheetError
 from meneur.files import read_sheet, write_sheet
@@ -48,12 +56,22 @@ PlainName = Annotated[str, AfterValidator(plain_name)]
 
 
 class Pool(BaseModel):
-    """A statistic that varies in play: its current value and its maximum."""
+    """A statistic that varies in play: its current value and its maximum.
+
+    The maximum is a cap: a wounded character « recovers full Endurance » (T-11), not
+    more, so a sheet above it is refused, as Obscur refuses its resources above theirs.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     current: int = Field(ge=0, le=10_000)
     max: int = Field(ge=0, le=10_000)
+
+    @model_validator(mode="after")
+    def _within_max(self) -> Pool:
+        if self.current > self.max:
+            raise refusal(N_("the current points are above the maximum"))
+        return self
 
 
 class Sheet(BaseModel):

@@ -892,7 +892,7 @@ def fight_command(
                 loaded.name,
                 loaded.characteristics["Force"],
                 loaded.endurance.current,
-                max(loaded.endurance.max, loaded.endurance.current),
+                loaded.endurance.max,  # never below current (the sheet's cap, T-11)
                 wounded=loaded.wounded,
             )
         if dice_ is None and endurance_ is None:
