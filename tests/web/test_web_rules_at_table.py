@@ -8,6 +8,7 @@ now come from the Tunnels test itself, and these tests pin them.
 from __future__ import annotations
 
 from meneur.campaign.replay import replay_entries
+from meneur.web.tables import Tables
 from meneur.web.views import log_line
 from web.web_helpers import Table
 
@@ -55,6 +56,35 @@ def test_T3_T8_the_table_marks_the_faces_the_rule_counts(table: Table) -> None:
     [entry] = table.store.rolls()
     marks = [(mark.face, mark.css) for mark in log_line(entry, "public").streams[0]]
     assert marks == [(4, "hit"), (1, ""), (5, "hit")]
+
+
+def test_T11_a_character_the_tracker_killed_rolls_no_more(table: Table) -> None:
+    """T-11: Pip (Endurance 4) loses 3 an exchange against an orc of MR 3 (1 2 against
+    4 5 6): wounded at 0, then dead at 0. A roll of Pip's Force is then refused with the
+    reason, nothing logged, and Pip's card says « mort »."""
+    player = table.join("Bastien")
+    table.create(player, "tunnels", "Pip", Force="2", Constitution="2")
+    csrf = table.csrf(table.gm)
+    for name, health in (("Pip", ""), ("Orque", "3")):
+        data = {"csrf": csrf, "action": "add", "name": name, "initiative": "1", "health": health}
+        assert table.client.post(f"{table.gm}/combat", data=data).status_code == 200
+    exchange = {"csrf": csrf, "action": "exchange", "index": "0", "other": "1"}
+    for _ in range(4):
+        answer = table.client.post(
+            f"{table.gm}/combat", data={**exchange, "faces": "1 2", "vs_faces": "4 5 6"}
+        )
+        assert answer.status_code == 200, answer.text
+    pip = Tables(table.store).get(table.info.id).combat["combatants"][0]  # type: ignore[union-attr]
+    assert pip["name"] == "Pip" and pip["health"] == 0 and pip["wounds"] == "mort"
+    assert table.store.character("Pip").sheet["dead"] is True
+    count = len(table.store.rolls())
+    refused = table.client.post(
+        f"/api{player}/roll", json={"character": "Pip", "trait": "Force", "threshold": 1}
+    )
+    assert refused.status_code == 400
+    assert "Pip est mort (T-11)" in refused.json()["error"]
+    assert len(table.store.rolls()) == count
+    assert "<b>État</b> mort" in table.client.get(player).text
 
 
 def test_a_krasses_exchange_is_refused_never_played_as_tunnels(table: Table) -> None:

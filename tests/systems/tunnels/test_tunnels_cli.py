@@ -335,6 +335,21 @@ def test_T11_a_sheet_with_Endurance_above_its_maximum_is_refused(
     assert "endurance" in r.err and "dépassent le maximum" in r.err
 
 
+def test_T11_a_dead_character_rolls_no_test(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """T-11: dead at 0 Endurance while wounded, the character rolls no more tests: the
+    test from the sheet is refused in one line, as a fight with it already was."""
+    path = new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6")
+    sheet = json.loads(path.read_text(encoding="utf-8"))
+    sheet.update(wounded=True, dead=True)
+    sheet["endurance"]["current"] = 0
+    path.write_text(json.dumps(sheet), encoding="utf-8")
+    r = run(capsys, "test tunnels --sheet {path} --trait Force --threshold 1", path=str(path))
+    assert r.status == 2 and r.out == ""
+    assert "Aria est mort (T-11)" in r.err and len(r.err.strip().splitlines()) == 1
+
+
 def test_short_faces_name_the_side(capsys: pytest.CaptureFixture[str]) -> None:
     r = run(capsys, "oppose tunnels --dice 4 --vs 3 --faces 1,1,4,6 --vs-faces 2,3")
     assert r.status == 2 and "--vs-faces" in r.err and "1" in r.err

@@ -113,7 +113,13 @@ class Sheet(BaseModel):
         return {t: fixed[t] for t in TRAITS}
 
     def trait(self, name: str) -> tuple[str, int]:
-        """A characteristic by name (``dexterite`` finds Dextérité) and its value."""
+        """The characteristic a test rolls, by name (``dexterite`` finds Dextérité), and
+        its value; RuleError if the character is dead (T-11), refused here so that the
+        CLI and the table refuse it alike."""
+        if self.dead:
+            raise RuleError(
+                N_("{name} is dead (T-11): the sheet rolls no more tests."), name=self.name
+            )
         trait = find_trait(name)
         return trait, self.characteristics[trait]
 

@@ -102,10 +102,14 @@ class TunnelsWeb(WebAdapter):
         ]
 
     def params(self, sheet: Mapping[str, Any], trait: str, options: RollOptions) -> Any:
+        """The test of ``trait`` as the CLI's, through the sheet model (a dead character
+        rolls none, T-11)."""
+        from meneur.systems.tunnels.character import from_dict
         from meneur.systems.tunnels.rules import TestParams, check_policy
 
+        character = from_dict(dict(sheet), str(sheet.get("name", "-")))
         return TestParams(
-            dice=self.find_trait(sheet, trait).value,
+            dice=character.trait(trait)[1],
             threshold=options.threshold,
             blessed=options.blessed,
             cursed=options.cursed,
@@ -154,6 +158,10 @@ class TunnelsWeb(WebAdapter):
             pool = sheet.get(key)
             if isinstance(pool, dict):
                 shown.append((label, f"{pool.get('current')}/{pool.get('max')}"))
+        if sheet.get("dead"):  # T-11: the card says why its rolls are refused
+            shown.append((_("State"), _("dead")))
+        elif sheet.get("wounded"):
+            shown.append((_("State"), _("wounded")))
         return shown
 
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
