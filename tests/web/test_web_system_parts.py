@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import meneur.web
 from meneur.systems.registry import SYSTEMS
 from meneur.web.systems import adapters
@@ -151,4 +153,23 @@ def test_a_refused_creation_keeps_what_was_typed(table: Table) -> None:
     assert 'role="alert"' in page and "Crochetage" in page.split('role="alert"')[1][:300]
     assert 'value="Crochetage=3"' in page and 'value="Bagarre=2"' in page
     assert 'value="Isaure"' in page and 'name="Hargne" min="0" max="30" value="4"' in page
+    assert table.store.characters() == []
+
+
+@pytest.mark.parametrize(
+    ("system", "field", "typed"),
+    [("krasses", "characteristics", "Force=99999"), ("obscur", "skills", "Crochetage=99999")],
+)
+def test_a_refused_pair_names_its_field_and_value(
+    table: Table, system: str, field: str, typed: str
+) -> None:
+    """A value typed as ``Name=value`` past its bound: the reason names the field and the
+    value typed (it said « v doit être entre -200 et 200 », a form helper's name)."""
+    csrf = table.csrf(table.gm)
+    data = {"csrf": csrf, "action": "create", "system": system, "name": "Zed", field: typed}
+    answer = table.client.post(f"{table.gm}/character", data=data)
+    assert answer.status_code == 400
+    alert = answer.text.split('role="alert"')[1][:300]
+    name = typed.split("=")[0]
+    assert f"{name} : 99999 doit être entre" in alert and "v doit" not in alert
     assert table.store.characters() == []

@@ -512,19 +512,25 @@ def int_field(fields: Mapping[str, str], name: str, default: int, low: int, high
         raise RuleError(N_("'{value}' is not a whole number."), value=text[:20]) from None
     if not low <= value <= high:
         raise RuleError(
-            N_("{name} must be from {low} to {high}."), name=name[:40], low=low, high=high
+            N_("{name}: {value} must be from {low} to {high}."),
+            name=name[:40],
+            value=value,
+            low=low,
+            high=high,
         )
     return value
 
 
 def pairs(text: str, low: int, high: int) -> dict[str, int]:
-    """``Bagarre=3, Discrétion=2`` (commas or lines) as a dict."""
+    """``Bagarre=3, Discrétion=2`` (commas or lines) as a dict; a value refused names
+    its own field (« Bagarre : 99 »)."""
     found: dict[str, int] = {}
     for item in text.replace("\n", ",").split(","):
         if not item.strip():
             continue
         name, _sep, value = item.partition("=")
-        found[name.strip()[:80]] = int_field({"v": value}, "v", 0, low, high)
+        name = name.strip()[:80]
+        found[name] = int_field({name: value}, name, 0, low, high)
     return found
 
 
