@@ -130,6 +130,25 @@ def test_L10_two_heroes_of_the_campaign_fight_and_both_sheets_are_written(table:
     assert brune["wounds"] == "blessure légère" and not brune["out"]
 
 
+def test_L8_L10_each_side_of_an_exchange_shows_its_own_result(table: Table) -> None:
+    """L-8: Aube (Épée) loses 6 to 9 to Brune (Arc), an avantage for Brune: the tracker
+    shows « Échec (avantage) » beside Aube only, « Réussite (avantage) » beside Brune (it
+    showed the loser's verdict beside both). L-10: with Brune beside her against Orsk,
+    each pair is compared on its own: Aube and Brune each read their own win, Orsk its
+    defeat against Aube, the first to face it."""
+    csrf = heroes_table(table)
+    entry = exchange(table, csrf, index="0", other="1", faces="1 2 3", vs_faces="4 5")
+    assert (entry["outcome"]["winner"], entry["outcome"]["outcome"]) == ("opposition", "advantage")
+    aube, brune = tracker(table)
+    assert (aube["name"], brune["name"]) == ("Aube", "Brune")
+    assert aube["last"] == "Échec (avantage)" and brune["last"] == "Réussite (avantage)"
+    assert post(table, csrf, action="add", name="Orsk", level="heroique").status_code == 200
+    exchange(table, csrf, index="0", other="2", third="1", faces="4 4 4 3 4", vs_faces="2 3")
+    aube, brune, orsk = tracker(table)
+    assert aube["last"] == "Réussite (définitive)"
+    assert brune["last"] == "Réussite (avantage)" and orsk["last"] == "Échec (définitive)"
+
+
 def test_L10_two_heroes_attack_a_third_compared_two_by_two(table: Table) -> None:
     """L-10: « deux personnages s'attaquent à un troisième »: Aube and Brune (the third
     combatant) attack Orsk (héroïque, 2 dice), who rolls once: 12 against 5 (définitive)

@@ -14,7 +14,7 @@ then grave) or, asked for a social contest, makes them doubt; the winner may tak
 (L-8); a non-heroic opposition is out after its first wound and anyone is out after a
 *victoire définitive* (L-14). Every hero's stored sheet gets its new wound with the log
 entry (one transaction); a hero's own scene, if the command line runs one, is left as it
-was. The tracker shows each side's wound and who is out.
+was. The tracker shows each side's wound, who is out, and its own result.
 """
 
 from __future__ import annotations
@@ -28,12 +28,7 @@ from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
-from meneur.web.exchange import (
-    combatants,
-    exchange_sources,
-    log_exchange,
-    public_verdict,
-)
+from meneur.web.exchange import combatants, exchange_sources, log_exchange
 from meneur.web.rolls import Roller
 from meneur.web.tables import Seat
 
@@ -74,6 +69,26 @@ def wound_words(wound: str, out: bool, defeated: bool = False) -> str:
         gone = _("defeated") if defeated else _("out of the fight")
         words = f"{words}, {gone}" if words else gone
     return words
+
+
+def own_words(pairs: list[dict[str, Any]], name: str, lead: str) -> str:
+    """``name``'s result in its first pair, told from its own side (L-10: each pair is
+    compared on its own); the log's verdict is the lead hero's, whose « Échec » is the
+    other side's « Réussite »."""
+    from meneur.systems.legendes.web.adapter import LegendesWeb
+
+    for pair in pairs:
+        if (pair["side"] or lead) == name:
+            return LegendesWeb().verdict(pair).words
+        if pair["opposition"] == name:
+            mirrored = {
+                **pair,
+                "total": pair["opposition_total"],
+                "opposition_total": pair["total"],
+                "winner": {"pc": "opposition", "opposition": "pc"}.get(pair["winner"]),
+            }
+            return LegendesWeb().verdict(mirrored).words
+    return ""
 
 
 def default_domain(hero: Any) -> str:
@@ -242,7 +257,6 @@ def exchange(
         committed,
         {name: sheet.model_dump(mode="json", exclude_none=True) for name, sheet in sheets.items()},
     )
-    verdict = public_verdict(entry)
     state = fights.normal(combat)
     crowd = [dict(c) for c in state["combatants"]]
     defeated = after.scene.hero_defeated or after.dead
@@ -251,7 +265,7 @@ def exchange(
         wounds_state=after.wound,
         wounded=after.wound != "none",
         out=defeated,
-        last=verdict[:120],
+        last=own_words(report["pairs"], hero.name, hero.name)[:120],
     )
     for i, person in fought.items():
         crowd[i].update(
@@ -260,7 +274,7 @@ def exchange(
             wounded=person.wound != "none",
             out=person.out,
             rolls=person.rolls,
-            last=verdict[:120],
+            last=own_words(report["pairs"], person.name, hero.name)[:120],
         )
     state["combatants"] = crowd
     return entry, state
