@@ -173,6 +173,19 @@ def test_T9_an_opposition_has_no_threshold(capsys: pytest.CaptureFixture[str]) -
     assert r.status == 2 and "T-9" in r.err and "--threshold" in r.err
 
 
+def test_T9_options_an_odds_query_would_ignore_are_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """T-9's --reroll-ties on a test (no tie to roll again), and T-7's --sixes all in an
+    opposition (three 6s decide none) were accepted and changed nothing."""
+    ties = run(capsys, "odds tunnels --dice 3 --threshold 2 --reroll-ties")
+    assert ties.status == 2 and "--reroll-ties" in ties.err and "--vs" in ties.err
+    sixes = run(capsys, "odds tunnels --dice 3 --vs 2 --sixes all")
+    assert sixes.status == 2 and "--sixes" in sixes.err
+    assert run(capsys, "odds tunnels --dice 3 --vs 2 --reroll-ties").status == 0
+    assert run(capsys, "odds tunnels --dice 3 --threshold 2 --sixes all").status == 0
+
+
 def test_T12_chance_from_the_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6")
     r = run(

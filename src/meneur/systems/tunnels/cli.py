@@ -631,9 +631,15 @@ def odds_command(
 
     policy = check_policy(explode)
     rule: SixesRule = "all" if sixes == "all" else "batch"
+    if vs is None and reroll_ties:  # it was ignored: a test has no tie
+        raise UsageError(N_("--reroll-ties is an opposition's option (T-9): give --vs."))
     if vs is not None:
         if threshold is not None:  # it was ignored: who wins reads no threshold (T-9)
             raise UsageError(N_("An opposition has no threshold (T-9): leave out --threshold."))
+        if sixes == "all":  # it was ignored: three 6s decide no opposition (T-7, T-9)
+            raise UsageError(
+                N_("Three 6s decide no opposition (T-7, T-9): leave out --sixes with --vs.")
+            )
         oparams = OpposedParams(
             Side(dice, blessed=blessed, cursed=cursed, explode=policy),
             Side(vs, explode=policy),
