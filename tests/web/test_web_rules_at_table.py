@@ -87,6 +87,35 @@ def test_T11_a_character_the_tracker_killed_rolls_no_more(table: Table) -> None:
     assert "<b>État</b> mort" in table.client.get(player).text
 
 
+def test_T11_a_character_wounded_on_its_sheet_joins_the_fight_wounded(table: Table) -> None:
+    """T-11: the tracker read only a character's current Endurance, so Pip, wounded on
+    his sheet, fought as unwounded (at 0 he would recover, not die) and his maximum was
+    his current Endurance. He now joins wounded, with his sheet's maximum, and dies at 0;
+    a dead character cannot join."""
+    table.create(table.gm, "tunnels", "Pip", Force="2", Constitution="2")
+    sheet = table.store.character("Pip").sheet
+    most = sheet["endurance"]["max"]
+    csrf = table.csrf(table.gm)
+    edit = {"csrf": csrf, "character": "Pip", "wounded": "true", "endurance/current": "4"}
+    assert table.client.post(f"{table.gm}/sheet", data=edit).status_code in (200, 303)
+    for name, health in (("Pip", ""), ("Orque", "3")):
+        data = {"csrf": csrf, "action": "add", "name": name, "initiative": "1", "health": health}
+        assert table.client.post(f"{table.gm}/combat", data=data).status_code == 200
+    pip = Tables(table.store).get(table.info.id).combat["combatants"][0]  # type: ignore[union-attr]
+    assert pip["wounded"] is True and pip["max"] == most and pip["health"] == 4
+    exchange = {"csrf": csrf, "action": "exchange", "index": "0", "other": "1"}
+    for _ in range(2):  # 4 -> 1 -> 0: already wounded, so dead (no recovery)
+        answer = table.client.post(
+            f"{table.gm}/combat", data={**exchange, "faces": "1 2", "vs_faces": "4 5 6"}
+        )
+        assert answer.status_code == 200, answer.text
+    assert table.store.character("Pip").sheet["dead"] is True
+    table.client.post(f"{table.gm}/combat", data={"csrf": csrf, "action": "remove", "index": "0"})
+    again = {"csrf": csrf, "action": "add", "name": "Pip", "initiative": "1", "health": ""}
+    refused = table.client.post(f"{table.gm}/combat", data=again)
+    assert refused.status_code == 400 and "mort" in refused.text
+
+
 def test_a_krasses_exchange_is_refused_never_played_as_tunnels(table: Table) -> None:
     """Krâsses has no wounds nor exchange in its text: the tracker refuses, nothing is logged."""
     for name in ("Aurore", "Bastien"):

@@ -95,6 +95,7 @@ class NewCombatant:
     system: str = ""
     agility: int = 0
     most: int | None = None
+    wounded: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -460,6 +460,7 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
             system=new.system,
             agility=new.agility,
             most=new.most,
+            wounded=new.wounded,
             level=form.level,
         )
     elif form.action == "remove":

@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from meneur.errors import RuleError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
@@ -65,11 +66,24 @@ class TunnelsWeb(WebAdapter):
     def combatant(
         self, sheet: Mapping[str, Any], order: int | None, value: int | None
     ) -> NewCombatant:
-        """A character brings its Force (its dice, T-10) and its current Endurance."""
+        """A character brings its Force (its dice, T-10), its Endurance and its maximum,
+        and whether it is already wounded (T-11: a wounded character dies at 0, and
+        recovers at most its maximum); a dead one does not fight."""
+        if sheet.get("dead"):
+            raise RuleError(
+                N_("{name} is dead (T-11): the sheet rolls no more tests."),
+                name=str(sheet.get("name", "-")),
+            )
         force = int(sheet.get("characteristics", {}).get("Force", 0))
-        endurance = int((sheet.get("endurance") or {}).get("current", 10))
+        endurance = sheet.get("endurance") or {}
+        current = int(endurance.get("current", 10))
         return NewCombatant(
-            order or 0, endurance if value is None else value, dice=force, system=self.system
+            order or 0,
+            current if value is None else value,
+            dice=force,
+            system=self.system,
+            most=int(endurance["max"]) if "max" in endurance else None,
+            wounded=bool(sheet.get("wounded")),
         )
 
     def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
