@@ -362,3 +362,23 @@ def test_a_player_edits_their_Endurance_and_the_GM_sees_it_live(
     assert server["store"].character("Ronce").sheet["endurance"]["current"] == after
     for page in (clara, gm):
         page.context.close()
+
+
+def test_a_removed_player_is_told_their_seat_is_gone(browser: Any, server: dict[str, Any]) -> None:
+    """The GM removes Zélie's seat: her open page, whose socket then closes for good,
+    says so (and how to come back) instead of reconnecting in silence forever."""
+    from playwright.sync_api import expect
+
+    zelie = join(browser, server, "Zélie", "Bruyère")
+    gone = zelie.locator("#gone")
+    assert not gone.is_visible()
+    gm = browser.new_context(locale="fr-FR").new_page()
+    gm.set_default_timeout(WAIT)
+    gm.goto(server["gm"])
+    kick = gm.locator("li[data-seat]", has_text="Zélie").locator("button[value=kick]")
+    with gm.expect_navigation():
+        kick.evaluate("button => button.click()")  # in the GM's folded seats panel
+    expect(gone).to_be_visible()
+    expect(gone).to_contain_text("a quitté la table")
+    for page in (zelie, gm):
+        page.context.close()

@@ -135,8 +135,16 @@
     };
     socket.onclose = function () {
       live.hidden = true;
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 10000);
+      // a seat removed (or its link renewed) is closed for good: say so, instead of
+      // reconnecting in silence forever; any other close is reconnected
+      fetch(location.pathname, { credentials: "same-origin" })
+        .then(function (r) { return r.status === 404; }, function () { return false; })
+        .then(function (gone) {
+          var notice = document.getElementById("gone");
+          if (gone && notice) { notice.hidden = false; return; }
+          setTimeout(connect, delay);
+          delay = Math.min(delay * 2, 10000);
+        });
     };
   }
   connect();
