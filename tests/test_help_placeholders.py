@@ -95,11 +95,12 @@ def test_no_option_shows_a_function_name_for_its_value(capsys: pytest.CaptureFix
 def test_no_argument_shows_its_python_name(capsys: pytest.CaptureFixture[str]) -> None:
     """An argument without a ``metavar`` read ``{name}`` or ``[sheet]`` in the usage line
     (the function's parameter, never translated): every argument names what it takes in
-    capitals, translated with the others (``{NOM}``)."""
+    capitals, translated with the others (``NOM``; Typer's braces are dropped)."""
     for path in _command_paths():
         shown = invoke(capsys, "--lang", "fr", *path, "--help")
         usage = shown.out.splitlines()[0]
-        assert not re.findall(r"[{\[][a-z_]+[}\]]", usage), (path, usage)
+        arguments = usage.split(" ".join(("meneur", *path)), 1)[1]
+        assert not re.findall(r"(?<![A-Za-z-])[a-z_]{2,}(?![A-Za-z])", arguments), (path, usage)
 
 
 def test_the_other_sides_faces_are_not_described_as_the_rollers() -> None:
@@ -118,3 +119,15 @@ def test_the_other_sides_faces_are_not_described_as_the_rollers() -> None:
         for flag in ("--faces", "--vs-faces")
     )
     assert "camp adverse" in vs_faces and "camp adverse" not in faces
+
+
+def test_usage_and_headings_read_as_each_language_writes_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A required argument bare in the usage line (``EXPR``, not Typer's ``{EXPR}``, which
+    reads as something to type), and French headings with their space: « Options : »."""
+    fr = invoke(capsys, "roll", "--help", "--lang", "fr").out
+    assert "Utilisation : meneur roll [OPTIONS] EXPR" in fr and "{EXPR}" not in fr
+    assert "\nOptions :\n" in fr and "\nArguments :\n" in fr
+    en = invoke(capsys, "roll", "--help", "--lang", "en").out
+    assert "Usage: meneur roll [OPTIONS] EXPR" in en and "\nOptions:\n" in en

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from meneur.cli.clickcompat import click_core, formatting
-from meneur.locale import N_
+from meneur.locale import N_, labelled
 from meneur.locale import gettext as _
 
 HEADINGS = {
@@ -55,12 +55,20 @@ PLACEHOLDERS = {
 PLACEHOLDER = re.compile(r"(?<![A-Za-z-])[A-Z]{2,}(?![A-Za-z])")
 
 
+REQUIRED = re.compile(r"\{([^{}\s]+)\}")
+"""Typer writes a required argument in braces in the usage line (``{EXPR}``), which reads
+as a literal to type; click and the commands' own help write it bare (``EXPR``)."""
+
+
 class LocalizedHelpFormatter(formatting.HelpFormatter):
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
-        super().write_usage(prog, placeholders(args), prefix=prefix or _("Usage: "))
+        bare = REQUIRED.sub(r"\1", args)
+        super().write_usage(prog, placeholders(bare), prefix=prefix or _("Usage: "))
 
     def write_heading(self, heading: str) -> None:
-        super().write_heading(_(HEADINGS[heading]) if heading in HEADINGS else heading)
+        """``Options:`` in English, « Options : » in French (a space before the colon)."""
+        title = _(HEADINGS[heading]) if heading in HEADINGS else heading
+        self.write(f"{'':>{self.current_indent}}{labelled(title).rstrip()}\n")
 
     def write_dl(self, rows: Iterable[tuple[str, str]], *args: Any, **kwargs: Any) -> None:
         translated = [(placeholders(term), _translate_row(text)) for term, text in rows]
