@@ -173,3 +173,17 @@ def test_a_refused_pair_names_its_field_and_value(
     name = typed.split("=")[0]
     assert f"{name} : 99999 doit être entre" in alert and "v doit" not in alert
     assert table.store.characters() == []
+
+
+def test_a_krasses_characteristic_at_the_table_has_the_sheets_own_bound(table: Table) -> None:
+    """The table stopped Krâsses characteristics at ±200 (its options' bound) where the
+    sheet, and ``character new krasses``, take ±1000."""
+    csrf = table.csrf(table.gm)
+    data = {"csrf": csrf, "action": "create", "system": "krasses", "name": "Zed"}
+    made = table.client.post(f"{table.gm}/character", data={**data, "characteristics": "Force=999"})
+    assert made.status_code in (200, 303), made.text
+    assert table.store.character("Zed").sheet["characteristics"] == {"Force": 999}
+    refused = table.client.post(
+        f"{table.gm}/character", data={**data, "name": "Zoé", "characteristics": "Force=1001"}
+    )
+    assert refused.status_code == 400 and "1000" in refused.text

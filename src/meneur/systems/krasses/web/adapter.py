@@ -14,7 +14,6 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.krasses.system import SYSTEM
 from meneur.web.systems import (
-    MAX_OPTION,
     EditField,
     Mark,
     RollOptions,
@@ -112,13 +111,13 @@ class KrassesWeb(WebAdapter):
         return []
 
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
-        from meneur.systems.krasses.sheet import KrassesSheet
+        from meneur.systems.krasses.sheet import MAX_SCORE, KrassesSheet
 
-        sheet = {
+        sheet = {  # the sheet's own bounds, as `character new krasses` takes them
             "system": "krasses",
             "name": name,
-            "characteristics": pairs(fields.get("characteristics", ""), -MAX_OPTION, MAX_OPTION),
-            "skills": pairs(fields.get("skills", ""), 0, MAX_OPTION),
+            "characteristics": pairs(fields.get("characteristics", ""), -MAX_SCORE, MAX_SCORE),
+            "skills": pairs(fields.get("skills", ""), 0, MAX_SCORE),
             "advantages": [],
             "equipment": [],
         }
