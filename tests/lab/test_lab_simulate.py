@@ -178,6 +178,8 @@ def test_simulate_test_json_shows_exact_beside(capsys: pytest.CaptureFixture[str
             "a.gif",
         ),
         ("simulate", "test", "tunnels", "--dice", "400", "--threshold", "2"),
+        # T-9: an opposition has no threshold; --threshold named the other side's dice
+        ("simulate", "test", "tunnels", "--check", "oppose", "--dice", "4", "--threshold", "1"),
     ],
 )
 def test_simulate_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:

@@ -414,6 +414,12 @@ def test_command(
             raise UsageError(
                 N_("{name} and {other} name the same thing: give one."), name=name, other=other
             )
+    from meneur.systems.tunnels.lab_adapter import ADAPTER as LAB
+
+    if threshold is not None and LAB.check_name(check) == "oppose":
+        raise UsageError(  # it named the other side's dice in silence
+            N_("An opposition has no threshold (T-9): give the other side's dice with --col.")
+        )
     if dice is not None:
         row = str(dice)
     if threshold is not None:
