@@ -617,3 +617,27 @@ def test_T12_chance_says_what_it_changed(capsys: pytest.CaptureFixture[str]) -> 
     assert [(d["from"], d["to"]) for d in data["rerolled"]] == [(1, 1), (2, 5), (1, 6)]
     said = run(capsys, f"{args} --faces 1,2,4,1,5,6").out
     assert "1 point de Chance relance tous les dés ratés" in " ".join(said.split())
+
+
+def test_T4_T9_the_other_side_of_an_odds_query_may_be_blessed_or_cursed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``oppose`` and ``fight`` took --vs-blessed and --vs-cursed, ``odds --vs`` did not,
+    so such an opposition's odds could not be asked. Without explosions the sides are
+    independent: 3 dice against 2 cursed is 2 cursed against 3 seen from the other side."""
+    import json
+
+    def exact(args: str) -> dict[str, Fraction]:
+        done = run(capsys, f"odds tunnels {args} --explode never --json")
+        assert done.status == 0, done.err
+        return {k: Fraction(v) for k, v in json.loads(done.out)["exact"].items()}
+
+    against_cursed = exact("--dice 3 --vs 2 --vs-cursed")
+    seen_from_b = exact("--dice 2 --cursed --vs 3")
+    assert against_cursed["p_a"] == seen_from_b["p_b"]
+    assert against_cursed["p_tie"] == seen_from_b["p_tie"]
+    assert against_cursed["p_a"] > exact("--dice 3 --vs 2")["p_a"]
+    title = run(capsys, "odds tunnels --dice 3 --vs 2 --blessed --vs-cursed").out
+    assert "3d6 béni contre 2d6 maudit" in title
+    refused = run(capsys, "odds tunnels --dice 3 --threshold 2 --vs-blessed")
+    assert refused.status == 2 and "--vs" in refused.err

@@ -597,6 +597,13 @@ def oppose_command(
     emit(data, render, as_json=as_json)
 
 
+def _mode_words(blessed: bool, cursed: bool) -> str:
+    """« béni », « maudit » after a side's dice (T-4: both cancel out), or nothing."""
+    if blessed == cursed:
+        return ""
+    return " " + (_("blessed") if blessed else _("cursed"))
+
+
 def odds_command(
     dice: Annotated[
         int,
@@ -620,6 +627,8 @@ def odds_command(
             "--reroll-ties", help=_("Option of T-9: a tie is rolled again until someone wins.")
         ),
     ] = False,
+    vs_blessed: VsBlessed = False,
+    vs_cursed: VsCursed = False,
     as_json: Json = False,
 ) -> None:
     """Exact odds of a Tunnels test (or opposition), explosions included."""
@@ -631,8 +640,10 @@ def odds_command(
 
     policy = check_policy(explode)
     rule: SixesRule = "all" if sixes == "all" else "batch"
-    if vs is None and reroll_ties:  # it was ignored: a test has no tie
-        raise UsageError(N_("--reroll-ties is an opposition's option (T-9): give --vs."))
+    if vs is None and (reroll_ties or vs_blessed or vs_cursed):  # a test has no other side
+        raise UsageError(
+            N_("--reroll-ties, --vs-blessed and --vs-cursed are an opposition's (T-9): give --vs.")
+        )
     if vs is not None:
         if threshold is not None:  # it was ignored: who wins reads no threshold (T-9)
             raise UsageError(N_("An opposition has no threshold (T-9): leave out --threshold."))
@@ -642,7 +653,7 @@ def odds_command(
             )
         oparams = OpposedParams(
             Side(dice, blessed=blessed, cursed=cursed, explode=policy),
-            Side(vs, explode=policy),
+            Side(vs, blessed=vs_blessed, cursed=vs_cursed, explode=policy),
             sixes=rule,
         )
         _prepare_sides(oparams)
@@ -667,8 +678,12 @@ def odds_command(
             from meneur.locale.numbers import exact, percent
 
             table = Table(
-                title=_("Opposition {a}d6 vs {b}d6 (explode: {policy})").format(
-                    a=dice, b=vs, policy=policy
+                title=_("Opposition {a}d6{a_mode} vs {b}d6{b_mode} (explode: {policy})").format(
+                    a=dice,
+                    a_mode=_mode_words(blessed, cursed),
+                    b=vs,
+                    b_mode=_mode_words(vs_blessed, vs_cursed),
+                    policy=policy,
                 )
             )
             table.add_column(_("Result"))
