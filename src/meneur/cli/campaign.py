@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -194,17 +194,25 @@ def _character_json(info: CharacterInfo) -> dict[str, Any]:
     return {"campaign": info.campaign, **character_json(info)}
 
 
-def character_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
-    """List the characters of the campaign."""
+Listed = TypeVar("Listed")
+
+
+def _listed(read: Callable[[], list[Listed]]) -> list[Listed]:
+    """``read()``, or nothing when no campaign exists yet and none was named: a fresh
+    database lists as an empty one (a command that needs a campaign still says so)."""
     from meneur.campaign.errors import NoCampaignYet
 
-    current: str | None = None
+    try:
+        return read()
+    except NoCampaignYet:
+        return []
+
+
+def character_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
+    """List the characters of the campaign."""
     with open_store(reading=True) as store:
-        try:
-            infos = store.characters(campaign=campaign)
-            current = store.current_campaign().name if campaign is None else campaign
-        except NoCampaignYet:  # a fresh database lists as an empty one
-            infos = []
+        infos = _listed(lambda: store.characters(campaign=campaign))
+        current = campaign or next((c.name for c in store.campaigns() if c.current), None)
     if as_json:
         _print(json.dumps([_character_json(i) for i in infos], ensure_ascii=False, indent=2))
         return
@@ -490,8 +498,6 @@ def log_command(
     """The roll log of the campaign: who rolled what, when, with which dice."""
     if as_json and as_csv:
         raise UsageError(N_("Choose --json or --csv, not both."))
-    from meneur.campaign.errors import NoCampaignYet
-
     with open_store(reading=True) as store:
         if export is not None:
             document = store.export_log(campaign=campaign, character=character, since=since)
@@ -505,10 +511,7 @@ def log_command(
                 ).format(count=count, path=export)
             )
             return
-        try:
-            entries = store.rolls(campaign=campaign, character=character, since=since)
-        except NoCampaignYet:  # a fresh database: an empty log
-            entries = []
+        entries = _listed(lambda: store.rolls(campaign=campaign, character=character, since=since))
     if luck:
         show_luck(entries, as_json=as_json)
     elif as_json:
@@ -661,13 +664,8 @@ def session_reveal(campaign: CampaignOpt = None, as_json: Json = False) -> None:
 
 def session_list(campaign: CampaignOpt = None, as_json: Json = False) -> None:
     """The game sessions of the campaign: commitments, and seeds once revealed."""
-    from meneur.campaign.errors import NoCampaignYet
-
     with open_store(reading=True) as store:
-        try:
-            infos = store.game_sessions(campaign=campaign)
-        except NoCampaignYet:  # a fresh database: no session
-            infos = []
+        infos = _listed(lambda: store.game_sessions(campaign=campaign))
     rows = [
         {
             "commitment": i.commitment,

@@ -216,19 +216,14 @@ class Roller:
         adapter = adapter_for(character.system)
         params = adapter.params(character.sheet, request.trait, request.options)
         paid = adapter.paid(character.sheet, params)  # refused before any die is rolled
-        sheets = {character.name: paid} if paid is not None else None
-        check = adapter.check
-        if sheets:
-            self._sheets.pop((campaign, name_key(character.name)), None)
         previous = self.read_sheets()  # checked again as the roll is written (see checked)
-        before = paid if paid is not None else character.sheet
 
         def settle(outcome: Any) -> dict[str, dict[str, Any]] | None:
-            after = adapter.settled(before, params, outcome)
-            return {character.name: after} if after is not None else sheets
+            written = adapter.after_roll(character.sheet, paid, params, outcome)
+            return {character.name: written} if written is not None else None
 
         return self._roll_and_log(
-            seat, request, character.name, adapter.system, check, params, settle, previous
+            seat, request, character.name, adapter.system, adapter.check, params, settle, previous
         )
 
     def _roll_and_log(

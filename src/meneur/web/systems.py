@@ -350,6 +350,14 @@ class WebAdapter:
         before the roll), or ``None`` when the result changes nothing on it."""
         return None
 
+    def after_roll(
+        self, sheet: Mapping[str, Any], paid: dict[str, Any] | None, params: Any, outcome: Any
+    ) -> dict[str, Any] | None:
+        """The sheet a roll writes: ``paid`` (:meth:`paid`, before the roll), then what its
+        result gives (:meth:`settled`); ``None`` when neither changes ``sheet``."""
+        settled = self.settled(paid if paid is not None else sheet, params, outcome)
+        return settled if settled is not None else paid
+
     def push_chances(
         self, sheet: Mapping[str, Any], trait: str, options: RollOptions
     ) -> list[tuple[int, int, int, Fraction]]:

@@ -445,7 +445,6 @@ def test_command(
             tunnels_chance_chunk,
             tunnels_test_chunk,
         )
-        from meneur.systems.tunnels.lab_adapter import ADAPTER
 
         if chance and name != "test":
             raise UsageError(N_("--chance is a Tunnels test's resource (T-12)."))
@@ -454,7 +453,7 @@ def test_command(
         if name == "test":
             return as_cell_chunk(tunnels_test_chunk(params))
         if chosen.get("tie") == "reroll":  # T-9 option: as the exact odds beside it count
-            return cell_point((ADAPTER.check(name), params), ties_again=True)[0]
+            return cell_point((LAB.check(name), params), ties_again=True)[0]
         return None
 
     simulate_cell(

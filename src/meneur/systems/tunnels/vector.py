@@ -343,13 +343,12 @@ class TiesRolledAgain:
         self.vector = vector
         self.width = vector.width
 
-    @staticmethod
-    def nobody(result: tuple[Any, ...]) -> Bool:
-        """Nobody wins (T-9): equal successes, or both sides fail critically."""
-        lead, _, ca, _, cb = result
-        a_wins = ((lead > 0) & ~ca & ~cb) | (cb & ~ca)
-        b_wins = ((lead < 0) & ~ca & ~cb) | (ca & ~cb)
-        tied: Bool = ~(a_wins | b_wins)
+    def nobody(self, result: tuple[Any, ...]) -> Bool:
+        """Nobody wins (T-9): equal successes, or both sides fail critically. Side b wins
+        where side a would, seen from b (the lead negated, the flags swapped)."""
+        lead, six_a, ca, six_b, cb = result
+        b_wins = self.vector.success((-lead, six_b, cb, six_a, ca))
+        tied: Bool = ~(self.vector.success(result) | b_wins)
         return tied
 
     def sample(self, rng: np.random.Generator, runs: int) -> tuple[Any, ...]:

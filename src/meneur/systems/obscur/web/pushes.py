@@ -210,9 +210,7 @@ class Pushes(SeatWaits[PendingPush]):
                 # from it meanwhile (then the points are counted again, and may not suffice)
                 info = roller.sheet(seat.table.campaign, pending.character)
                 paid = adapter.paid(info.sheet, params)  # O-10: the points of the whole plan
-                before = paid if paid is not None else info.sheet
-                after = adapter.settled(before, params, outcome)  # O-3: a Maladresse's Vécu
-                written = after if after is not None else paid
+                written = adapter.after_roll(info.sheet, paid, params, outcome)  # O-3's Vécu
                 logged: dict[str, Any] = roller.store.append_roll(
                     roll,
                     sheets={info.name: written} if written is not None else None,

@@ -8,7 +8,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meneur.errors import RuleError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
@@ -69,21 +68,17 @@ class TunnelsWeb(WebAdapter):
         """A character brings its Force (its dice, T-10), its Endurance and its maximum,
         and whether it is already wounded (T-11: a wounded character dies at 0, and
         recovers at most its maximum); a dead one does not fight."""
-        if sheet.get("dead"):
-            raise RuleError(
-                N_("{name} is dead (T-11): the sheet rolls no more tests."),
-                name=str(sheet.get("name", "-")),
-            )
-        force = int(sheet.get("characteristics", {}).get("Force", 0))
-        endurance = sheet.get("endurance") or {}
-        current = int(endurance.get("current", 10))
+        from meneur.systems.tunnels.character import from_dict
+
+        character = from_dict(dict(sheet), str(sheet.get("name", "-")))
+        _trait, force = character.trait("Force")  # the sheet model refuses a dead one
         return NewCombatant(
             order or 0,
-            current if value is None else value,
+            character.endurance.current if value is None else value,
             dice=force,
             system=self.system,
-            most=int(endurance["max"]) if "max" in endurance else None,
-            wounded=bool(sheet.get("wounded")),
+            most=character.endurance.max,
+            wounded=character.wounded,
         )
 
     def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
