@@ -436,7 +436,7 @@ def test_chance_is_a_tunnels_resource(capsys: pytest.CaptureFixture[str]) -> Non
     assert result.status == 2 and len(result.err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("variant", ["reroll=2", "adjust=3", "reroll=1,adjust=1,dice=1"])
+@pytest.mark.parametrize("variant", ["reroll=3", "adjust=6", "reroll=1,adjust=1,dice=1"])
 def test_O10_simulated_push_agrees_with_exact_odds(
     variant: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

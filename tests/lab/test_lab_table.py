@@ -43,6 +43,32 @@ def test_obscur_cell_is_the_systems_summary() -> None:
     assert grid.headline(0, 0, 0) == summary(TestParams(4, difficulty=2))[1]["p_success"]
 
 
+@pytest.mark.parametrize(
+    ("points", "flag"), [("1", "--reroll"), ("3", "--reroll"), ("6", "--adjust")]
+)
+def test_O10_lab_variant_spends_points_as_odds_does(
+    capsys: pytest.CaptureFixture[str], points: str, flag: str
+) -> None:
+    """O-10: ``reroll=3`` in the lab is the spend of ``odds obscur --reroll 3`` (points,
+    not the third tier, which is 6 points): the same exact chance."""
+    kind = flag.lstrip("-")
+    grid = adapter("obscur").grid("test", {kind: points}, "4", "3")
+    result = invoke(
+        capsys, "odds", "obscur", "--dice", "4", "--difficulty", "3", flag, points, "--json"
+    )
+    assert result.status == 0, result.err
+    assert grid.headline(0, 0, 0) == Fraction(result.json()["exact"]["p_success"])
+
+
+def test_O10_lab_variant_refuses_points_that_buy_no_tier(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """O-10: 2 points buy nothing more than 1, so the lab offers 0, 1, 3 and 6 only."""
+    result = invoke(capsys, "table", "obscur", "--variant", "reroll=2", "--rows", "2")
+    assert result.status == 2
+    assert "0, 1, 3" in result.err and "6" in result.err
+
+
 def test_K1_krasses_ladder_columns() -> None:
     """K-1/K-3: bonus 0 against Moyen (15) passes on 15-20: 6/20."""
     grid = adapter("krasses").grid("test", {}, "0")
@@ -87,9 +113,9 @@ def test_O10_an_option_named_with_an_underscore_is_found_as_typed() -> None:
     """``margin_counts=yes`` was « unknown » (the typed name folded to margin-counts, the
     option's did not), while the message listed margin_counts among the options."""
     obscur = adapter("obscur")
-    expected = {"margin_counts": "yes", "margin": "3"}
-    assert obscur.parse_variant("margin_counts=yes,margin=3") == expected
-    assert obscur.parse_variant("Margin-Counts=YES,margin=3") == expected
+    expected = {"margin_counts": "yes", "margin": "6"}
+    assert obscur.parse_variant("margin_counts=yes,margin=6") == expected
+    assert obscur.parse_variant("Margin-Counts=YES,margin=6") == expected
     grid = obscur.grid("test", expected, "2", "3")  # O-8: 1-1 never passes, +3 or not
     assert grid.headline(0, 0, 0) == Fraction(35, 36)
 
@@ -207,7 +233,7 @@ def test_start_up_imports_no_numpy_or_matplotlib() -> None:
         ("tunnels", {"explode": "always"}),
         ("tunnels", {"explode": "never", "sixes": "all"}),
         ("obscur", {}),
-        ("obscur", {"reroll": "1", "adjust": "2"}),
+        ("obscur", {"reroll": "1", "adjust": "3"}),
         ("obscur", {"margin": "1", "margin_counts": "yes"}),
     ],
 )

@@ -1,9 +1,11 @@
 """Obscur in the lab: Potentiel d'Action × difficulty (O-2 to O-10).
 
-Variants: ``scoring`` (O-5, O-6: a zero skill, a zero attribute, or both), and one
-Dépassement tier of each kind (O-10: ``dice``, ``reroll``, ``adjust``, ``margin`` 0-3),
-so that ``meneur compare obscur --variant reroll=1 --variant adjust=1`` answers "what is
-one Vécu point worth?"; ``margin_counts`` is the O-10 option.
+Variants: ``scoring`` (O-5, O-6: a zero skill, a zero attribute, or both), and the
+points of Dépassement spent on each kind (O-10: ``dice``, ``reroll``, ``adjust``,
+``margin``; 0 or a tier's price, 1, 3 or 6), so that ``meneur compare obscur --variant
+reroll=1 --variant adjust=1`` answers "what is one Vécu point worth?"; ``margin_counts``
+is the O-10 option. Points, as ``odds obscur --reroll 3`` reads them: ``reroll=3`` is
+the same spend in the lab and in play (it named the third tier, 6 points, before).
 """
 
 from __future__ import annotations
@@ -19,18 +21,21 @@ from meneur.lab.grid import Axis, Cell, Measure, parse_int_list
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.obscur.system import SYSTEM
+from meneur.systems.obscur.tables import rule_tables
 
-TIERS = ("0", "1", "2", "3")
+POINTS = ("0", *(str(cost) for cost in rule_tables().depassement.tier_costs))
+"""The points a variant may spend on one kind: nothing, or the price of a tier (O-10;
+amounts between tiers buy the tier below, so they are not offered)."""
 
 
 class ObscurAdapter(Adapter):
     checks: ClassVar[tuple[str, ...]] = ("test", "oppose")
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "scoring": ("normal", "zero-skill", "zero-attribute", "both"),
-        "dice": TIERS,
-        "reroll": TIERS,
-        "adjust": TIERS,
-        "margin": TIERS,
+        "dice": POINTS,
+        "reroll": POINTS,
+        "adjust": POINTS,
+        "margin": POINTS,
         "margin_counts": ("no", "yes"),
     }
 
@@ -97,8 +102,11 @@ class ObscurAdapter(Adapter):
         return OpposeParams(self.test_params(variant, row), self.test_params({}, column))
 
     def test_params(self, variant: Mapping[str, str], dice: int, difficulty: int = 1) -> Any:
-        from meneur.systems.obscur.depassement import PushPlan
+        from meneur.systems.obscur.depassement import PushPlan, tier_for_points
         from meneur.systems.obscur.rules import TestParams
+
+        def tier(kind: str) -> int:
+            return tier_for_points(int(self.option(variant, kind)))
 
         scoring = self.option(variant, "scoring")
         return TestParams(
@@ -107,10 +115,10 @@ class ObscurAdapter(Adapter):
             zero_skill=scoring in ("zero-skill", "both"),
             zero_attribute=scoring in ("zero-attribute", "both"),
             push=PushPlan(
-                dice=int(self.option(variant, "dice")),
-                reroll=int(self.option(variant, "reroll")),
-                adjust=int(self.option(variant, "adjust")),
-                margin=int(self.option(variant, "margin")),
+                dice=tier("dice"),
+                reroll=tier("reroll"),
+                adjust=tier("adjust"),
+                margin=tier("margin"),
             ),
             margin_counts=self.option(variant, "margin_counts") == "yes",
         )
