@@ -112,7 +112,7 @@ def test_L8_odds_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     data = result.json()
     assert data["system"] == "legendes" and set(data["outcomes"]) == ODDS_KEYS
     assert data["outcomes"]["tie"] == pytest.approx(15 / 216)
-    assert data["exact"]["tie"] == "5/72"
+    assert data["exact"]["outcomes"]["tie"] == "5/72"
     assert sum(data["outcomes"].values()) == pytest.approx(1)
 
 
@@ -163,7 +163,7 @@ def test_L11_aid_json_and_odds(capsys: pytest.CaptureFixture[str]) -> None:
     odds = invoke(
         capsys, "aid", "legendes", "--helper-dice", "3", "--helped-dice", "2", "--odds", "--json"
     )
-    assert odds.json()["exact"]["extra_die"] == "791/2592"
+    assert odds.json()["exact"]["outcomes"]["extra_die"] == "791/2592"
 
 
 @pytest.mark.parametrize(

@@ -386,9 +386,17 @@ def odds_command(
         value, _name = _cooperation_difficulty(difficulty)
         coop = CooperateParams(tuple(member), value, tuple(krasse or ()))
         p = odds.cooperate_p_success(coop)
-        data.update(kind="cooperate", p_success=float(p), exact=fraction_text(p))
         leads = odds.cooperate_dist(coop).map(lambda key: key[0] if isinstance(key, tuple) else 0)
-        data["p_leader"] = {str(i): float(leads.p(i)) for i in range(len(coop.members))}
+        leaders = {str(i): leads.p(i) for i in range(len(coop.members))}
+        data.update(
+            kind="cooperate",
+            p_success=float(p),
+            p_leader={i: float(q) for i, q in leaders.items()},
+            exact={
+                "p_success": fraction_text(p),
+                "p_leader": {i: fraction_text(q) for i, q in leaders.items()},
+            },
+        )
     elif vs_bonus is not None:
         if difficulty is not None or krasse:
             raise UsageError(N_("An opposed roll has no difficulty: drop --difficulty."))
@@ -397,20 +405,25 @@ def odds_command(
             Side(vs_bonus, check_kind(b_kind), _modifiers(vs_modifier)),
             naturals=not ignore_naturals,
         )
-        p = odds.p_a_wins(params)
+        p, tie = odds.p_a_wins(params), odds.p_tie_round(params)
         rerolls = odds.expected_rerolls(params)
         data.update(
             kind="oppose",
             p_a_wins=float(p),
             p_b_wins=float(1 - p),
-            exact=fraction_text(p),
-            p_tie_round=float(odds.p_tie_round(params)),
+            p_tie_round=float(tie),
             expected_rerolls=float(rerolls),
+            exact={
+                "p_a_wins": fraction_text(p),
+                "p_b_wins": fraction_text(1 - p),
+                "p_tie_round": fraction_text(tie),
+                "expected_rerolls": fraction_text(rerolls),
+            },
         )
     else:
         test, _trait = _test_params(bonus, difficulty, modifier, krasse, sheet, skill)
         p = odds.test_p_success(test)
-        data.update(kind="test", p_success=float(p), exact=fraction_text(p))
+        data.update(kind="test", p_success=float(p), exact={"p_success": fraction_text(p)})
     emit(data, lambda c: render_odds(c, data), as_json=as_json)
 
 

@@ -265,7 +265,7 @@ def render_odds(console: Console, data: dict[str, Any]) -> None:
     if data["kind"] == "oppose":
         console.print(
             _("Chance that a wins: [bold]{exact}[/] ({percent})").format(
-                exact=data["exact"], percent=percent(data["p_a_wins"])
+                exact=data["exact"]["p_a_wins"], percent=percent(data["p_a_wins"])
             )
         )
         if data["p_tie_round"]:
@@ -277,7 +277,7 @@ def render_odds(console: Console, data: dict[str, Any]) -> None:
         return
     console.print(
         _("Chance of success: [bold]{exact}[/] ({percent})").format(
-            exact=data["exact"], percent=percent(data["p_success"])
+            exact=data["exact"]["p_success"], percent=percent(data["p_success"])
         )
     )
     if data["kind"] == "cooperate":

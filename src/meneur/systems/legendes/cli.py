@@ -215,7 +215,7 @@ def _odds_json(rows: dict[str, Fraction]) -> dict[str, Any]:
     return {
         "system": "legendes",
         "outcomes": {key: float(p) for key, p in rows.items()},
-        "exact": {key: fraction_text(p) for key, p in rows.items()},
+        "exact": {"outcomes": {key: fraction_text(p) for key, p in rows.items()}},
     }
 
 

@@ -1,0 +1,46 @@
+"""Every system's ``odds --json`` carries its exact chances the same way: ``exact`` holds,
+under the float's own key, the same number as a fraction (Krâsses gave a bare string,
+so a program reading several systems needed a special case)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from cli_helpers import invoke
+
+QUERIES = {
+    "tunnels": ("--dice", "3", "--threshold", "2"),
+    "tunnels oppose": ("--dice", "3", "--vs", "2"),
+    "obscur": ("--dice", "4", "--difficulty", "3"),
+    "krasses test": ("--bonus", "5", "--difficulty", "15"),
+    "krasses oppose": ("--bonus", "3", "--vs-bonus", "2", "--a-kind", "pc", "--b-kind", "pc"),
+    "krasses cooperate": ("--member", "3:2", "--member", "1:1", "--difficulty", "15"),
+    "legendes": ("--dice", "3", "--vs", "heroique"),
+}
+
+
+def _pairs(floats: Mapping[str, Any], exact: Mapping[str, Any], path: str = "") -> list[str]:
+    """The keys of ``exact`` whose fraction is not the float beside it (or has none)."""
+    wrong = []
+    for key, value in exact.items():
+        here = floats.get(key)
+        if isinstance(value, Mapping):
+            wrong += _pairs(here, value, f"{path}{key}.") if isinstance(here, Mapping) else [key]
+        elif not isinstance(here, float | int) or float(Fraction(value)) != pytest.approx(here):
+            wrong.append(path + key)
+    return wrong
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_exact_mirrors_the_floats(capsys: pytest.CaptureFixture[str], query: str) -> None:
+    system = query.split()[0]
+    result = invoke(capsys, "odds", system, *QUERIES[query], "--json")
+    assert result.status == 0, result.err
+    data = result.json()
+    assert isinstance(data["exact"], dict), data["exact"]
+    assert data["exact"], "no exact chance at all"
+    assert _pairs(data, data["exact"]) == []
