@@ -164,3 +164,14 @@ def test_sweep_ctrl_c_keeps_the_points_done(monkeypatch: pytest.MonkeyPatch) -> 
     assert result.interrupted
     assert [r is not None for r in result.reports] == [True, True, False, False]
     assert result.reports[0] is not None and result.reports[0]["runs"] == 500
+
+
+def test_sweep_off_a_terminal_writes_nothing_on_standard_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Piped to a file, a sweep's bar is silent: its stop wrote an empty line per grid, which
+    a script reading standard error (or the guide's examples) saw as output."""
+    args = ("simulate", "sweep", "tunnels", "--dice", "2..3", "--vs-mr", "2", "--runs", "200")
+    result = invoke(capsys, *args, "--seed", "1", "--workers", "1")
+    assert result.status == 0, result.err
+    assert result.err == ""

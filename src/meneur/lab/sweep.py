@@ -98,23 +98,15 @@ class SweepResult:
 
 
 class _Bar:
-    """A rich progress bar over the points (on standard error), or nothing."""
+    """The lab's progress bar over the points (:func:`~meneur.lab.progress.start_bar`: on
+    standard error, nothing at all off a terminal), or nothing."""
 
     def __init__(self, total: int, shown: bool, description: str) -> None:
         self.bar: Any = None
         if shown and total > 1:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+            from meneur.lab.progress import start_bar
 
-            self.bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=Console(stderr=True, highlight=False),
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(description, total=total)
+            self.bar, self.task = start_bar(description, total, 0)
 
     def advance(self) -> None:
         if self.bar is not None:
