@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext as gettext_module
 import io
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ from meneur.locale import (
     detect_language,
     fill,
     gettext,
+    pgettext,
     read_cache,
     set_language,
 )
@@ -124,3 +126,57 @@ def test_an_error_elides_de_in_french() -> None:
     set_language("fr")
     error = RuleError(N_("{system} sheets cannot be edited at the table."), system="Obscur")
     assert str(error) == "Les fiches d'Obscur ne se modifient pas à la table."
+
+
+def test_one_message_with_two_translations_is_a_conflict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The areas compile into one catalogue: a message two areas translate differently
+    kept one of them in silence (Krâsses' « Passe » read « Round »). The check names it;
+    a context (pgettext) keeps both."""
+    from meneur.locale import build
+
+    def po(area: str, entries: str) -> None:
+        (tmp_path / "fr" / f"{area}.po").write_text(
+            'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + entries,
+            encoding="utf-8",
+        )
+
+    (tmp_path / "fr").mkdir()
+    po("core", 'msgid "Round"\nmsgstr "Round"\n\nmsgid "Dice"\nmsgstr "Dés"\n')
+    po("krasses", 'msgid "Round"\nmsgstr "Passe"\n\nmsgid "Dice"\nmsgstr "Dés"\n')
+    monkeypatch.setattr(build, "LOCALE_DIR", tmp_path)
+    found = build.conflicts("fr")
+    assert len(found) == 1 and "'Round'" in found[0] and "Passe" in found[0]
+    po("krasses", 'msgctxt "krasses"\nmsgid "Round"\nmsgstr "Passe"\n')
+    assert build.conflicts("fr") == []
+    merged = build.merged_catalogue("fr")
+    assert merged.get("Round").string == "Round"
+    assert merged.get("Round", context="krasses").string == "Passe"
+
+
+def test_a_message_in_context_reads_its_own_words() -> None:
+    """pgettext: Krâsses' exchange is a « passe », another system's a « round »; Obscur
+    counts « Succès » (its text's word), Tunnels « Réussites »; the fast catalogue agrees
+    with the .mo."""
+    mo, record = _shipped()
+    parsed = gettext_module.GNUTranslations(io.BytesIO(mo))
+    cached = read_cache(mo, record)
+    assert cached is not None
+    for context, message, french in (
+        ("krasses", "Round", "Passe"),
+        ("obscur", "Successes", "Succès"),
+        (None, "Successes", "Réussites"),
+        (None, "Round", "Round"),
+    ):
+        if context is None:
+            assert cached.gettext(message) == parsed.gettext(message) == french
+        else:
+            assert cached.pgettext(context, message) == parsed.pgettext(context, message)
+            assert cached.pgettext(context, message) == french
+    set_language("fr")
+    assert pgettext("krasses", "Round") == "Passe"
+    set_language("en")
+    assert pgettext("krasses", "Round") == "Round"
+    assert cached.pgettext("nowhere", "no such message") == "no such message"
+    set_language("fr")

@@ -433,14 +433,15 @@ def simulate_cell(
     *,
     chunk_of: Callable[[str, Any], Any] | None = None,
     chance: int = 0,
-    values_label: str = N_("Outcome"),
+    values_label: str | None = None,
 ) -> None:
     """Many rolls of one cell of ``meneur table``, vectorised, beside its exact odds.
 
     ``cell`` names it (one row in ``rows``, one column in ``cols``, ``panel``,
     ``check``), ``chosen`` its rule options. ``chunk_of(check, params)`` may give the
     system's own chunk for a roll (None: the check's vectorised form); ``chance`` is
-    what it spends, if anything.
+    what it spends, if anything; ``values_label`` the words of a roll's value on the
+    plot (« Résultat » by default).
     """
     from meneur.cli.output import console, print_json
     from meneur.lab.adapter import adapter_for
@@ -510,7 +511,7 @@ def simulate_cell(
             data["values"],
             plot,
             _("{system}: {runs} rolls of one cell").format(system=system.title, runs=tally.runs),
-            _(values_label),
+            values_label or _("Outcome"),
         )
         data["plot"] = str(plot)
     if as_json:
@@ -560,11 +561,13 @@ CELL_TEST_HELP = N_("Simulate one cell of a table beside its exact odds.")
 
 
 def cell_test_command(
-    system: Callable[[], System], values_label: str = N_("Outcome")
+    system: Callable[[], System], values_label: Callable[[], str] | None = None
 ) -> Callable[..., None]:
     """A ``simulate test`` command for a system that adds no option of its own.
 
-    ``system`` gives the system when the command runs (its module loads lazily).
+    ``system`` gives the system when the command runs (its module loads lazily);
+    ``values_label`` the words of a roll's value, translated when shown (default:
+    « Résultat »).
     """
 
     def test_command(
@@ -585,7 +588,7 @@ def cell_test_command(
             CellOptions(check, row, col, panel),
             rule_options(found, variant),
             SweepRun(runs, seed, None, None, plot, as_json),
-            values_label=values_label,
+            values_label=values_label() if values_label else None,
         )
 
     return test_command

@@ -54,6 +54,9 @@ class MarshalledTranslations(_gettext.NullTranslations):
         found = self._messages.get((msgid1, self._plural(n)))
         return found if found is not None else super().ngettext(msgid1, msgid2, n)
 
+    def pgettext(self, context: str, message: str) -> str:
+        return self._messages.get(f"{context}\x04{message}", message)
+
 
 def cache_record(mo: bytes, messages: dict[object, str], plural: str) -> bytes:
     """What the build writes beside a ``.mo``: its size and CRC-32, its plural rule
@@ -127,6 +130,14 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     """Translate with the plural form that fits ``count``."""
     return _active().ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` as ``context`` words it: one English message may need two
+    French ones (a Krâsses « passe » is another system's « round »), and the areas' ``.po``
+    compile into one catalogue, where the same message id can hold one translation only
+    (``python -m meneur.locale.build --check`` refuses two)."""
+    return _active().pgettext(context, message)
 
 
 _ = gettext

@@ -47,16 +47,23 @@ def area_of(relative_path: str) -> str:
     return "core"
 
 
-def extract() -> dict[str, dict[str | tuple[str, str], list[tuple[str, int]]]]:
+MessageId = str | tuple[str, str]
+"""A message's English text, or its singular and plural."""
+Key = tuple[MessageId, str | None]
+"""A message and its context (``pgettext``), ``None`` for most."""
+
+
+def extract() -> dict[str, dict[Key, list[tuple[str, int]]]]:
     """Every message in the sources, grouped by area, with where it appears."""
-    found: dict[str, dict[str | tuple[str, str], list[tuple[str, int]]]] = {}
+    found: dict[str, dict[Key, list[tuple[str, int]]]] = {}
     method_map = [m for m in METHOD_MAP if m[1] == "python" or _has_jinja()]
-    for filename, lineno, message, _comments, _context in extract_from_dir(
+    for filename, lineno, message, _comments, context in extract_from_dir(
         str(PACKAGE_DIR), method_map=method_map
     ):
         if isinstance(message, tuple):
             message = (message[0], message[1])
-        found.setdefault(area_of(filename), {}).setdefault(message, []).append((filename, lineno))
+        key = (message, context)
+        found.setdefault(area_of(filename), {}).setdefault(key, []).append((filename, lineno))
     return found
 
 
@@ -114,9 +121,10 @@ def update_po(language: str) -> None:
         path = po_path(language, area)
         old = _read(path, language)
         new = _empty_catalogue(language)
-        for msgid, locations in sorted(messages.items(), key=lambda item: str(item[0])):
-            previous = old.get(msgid)
-            new.add(msgid, previous.string if previous else None, locations=locations)
+        for (msgid, context), locations in sorted(messages.items(), key=lambda item: str(item[0])):
+            previous = old.get(msgid, context=context)
+            string = previous.string if previous else None
+            new.add(msgid, string, locations=locations, context=context)
         buffer = io.BytesIO()
         write_po(buffer, new, width=100, omit_header=False, sort_output=True)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -124,14 +132,44 @@ def update_po(language: str) -> None:
 
 
 def merged_catalogue(language: str) -> Catalog:
-    """All areas' translations in one catalogue; an empty entry never hides a filled one."""
+    """All areas' translations in one catalogue; an empty entry never hides a filled one
+    (two filled ones that differ are a conflict, :func:`conflicts`)."""
     merged = _empty_catalogue(language)
     for path in sorted((LOCALE_DIR / language).glob("*.po")):
         for message in _read(path, language):
-            already = merged.get(message.id) if message.id else None
-            if message.id and not (already is not None and already.string and not message.string):
-                merged.add(message.id, message.string)
+            if not message.id:
+                continue
+            already = merged.get(message.id, context=message.context)
+            if not (already is not None and already.string and not message.string):
+                merged.add(message.id, message.string, context=message.context)
     return merged
+
+
+def conflicts(language: str) -> list[str]:
+    """Messages that two areas translate differently, one line each.
+
+    Every area compiles into one catalogue, where a message holds one translation: the
+    last area read would win in silence (a Krâsses « Passe » became « Round »). Such a
+    message needs a context in one of them (``pgettext``)."""
+    seen: dict[tuple[object, str | None], dict[tuple[str, ...], str]] = {}
+    for path in sorted((LOCALE_DIR / language).glob("*.po")):
+        for message in _read(path, language):
+            strings = message.string
+            filled = tuple(strings) if isinstance(strings, tuple | list) else (str(strings),)
+            if message.id and any(filled):
+                key = (_hashable(message.id), message.context)
+                seen.setdefault(key, {}).setdefault(filled, path.stem)
+    return [
+        f"[{language}] {msgid!r} is translated differently in "
+        + ", ".join(f"{area}.po ({' / '.join(string)!r})" for string, area in strings.items())
+        + ": give one of them a context (pgettext)"
+        for (msgid, _context), strings in seen.items()
+        if len(strings) > 1
+    ]
+
+
+def _hashable(msgid: str | tuple[str, ...] | list[str]) -> object:
+    return tuple(msgid) if isinstance(msgid, list) else msgid
 
 
 def compiled(language: str) -> bytes:
@@ -146,9 +184,10 @@ def problems() -> list[str]:
     extracted = extract()
     for language in TRANSLATED:
         catalogue = merged_catalogue(language)
+        issues += conflicts(language)
         for area, messages in extracted.items():
-            for msgid, locations in messages.items():
-                entry = catalogue.get(msgid)
+            for (msgid, context), locations in messages.items():
+                entry = catalogue.get(msgid, context=context)
                 string = entry.string if entry else None
                 empty = not string or (isinstance(string, tuple) and not all(string))
                 if empty:

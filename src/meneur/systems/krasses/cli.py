@@ -26,7 +26,7 @@ from meneur.cli.params import (
     sheet_or_character,
 )
 from meneur.errors import UsageError
-from meneur.locale import N_
+from meneur.locale import N_, pgettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.systems.base import CommandGroups
@@ -157,7 +157,8 @@ SkillOpt = Annotated[
     ),
 ]
 VsSheetOpt = Annotated[
-    Path | None, _text_option("--vs-sheet", "FILE", _("The opposing side's sheet."))
+    Path | None,
+    _text_option("--vs-sheet", "FILE", pgettext("krasses", "The opposing side's sheet.")),
 ]
 VsSkillOpt = Annotated[
     str | None,

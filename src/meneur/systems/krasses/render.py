@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
-from meneur.locale import N_
+from meneur.locale import N_, pgettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import decimal, percent
 from meneur.systems.krasses.rules import (
@@ -152,7 +152,7 @@ def render_oppose(console: Console, params: OpposeParams, outcome: OpposeOutcome
         )
     )
     table = Table(show_header=True, header_style="bold")
-    table.add_column(_("Round"), justify="right")
+    table.add_column(pgettext("krasses", "Round"), justify="right")
     table.add_column("a")
     table.add_column("b")
     table.add_column(_("Round result"))

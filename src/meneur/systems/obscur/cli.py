@@ -29,7 +29,7 @@ from meneur.cli.params import (
     sheet_or_character,
 )
 from meneur.errors import RuleError, UsageError
-from meneur.locale import N_, fill, labelled, ngettext
+from meneur.locale import N_, fill, labelled, ngettext, pgettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text, grouped
 from meneur.systems.base import CommandGroups
@@ -658,7 +658,7 @@ def odds_command(
             _("Maladresse: {p} ({exact})").format(p=percent(p_fumble), exact=exact(p_fumble)),
             style="red",
         )
-        table = Table(_("Successes"), _("Probability"), _("Exact"))
+        table = Table(pgettext("obscur", "Successes"), _("Probability"), _("Exact"))
         for s, p in by.items():
             table.add_row(str(s), percent(p), exact(p))
         console.print(table)

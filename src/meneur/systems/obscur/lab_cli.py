@@ -38,7 +38,7 @@ from meneur.cli.labkit import (
 )
 from meneur.cli.params import Json, Seed, parse_int
 from meneur.errors import UsageError
-from meneur.locale import N_, fill
+from meneur.locale import N_, fill, pgettext
 from meneur.locale import gettext as _
 from meneur.systems.base import CommandGroups, System
 from meneur.systems.obscur.play_cli import fight_rounds
@@ -396,7 +396,7 @@ def _system() -> System:
 def register(groups: CommandGroups) -> None:
     """Add ``simulate fight|policy|sweep|test obscur``."""
     groups.group("simulate", "test").command(name="obscur", help=_(CELL_TEST_HELP))(
-        cell_test_command(_system, N_("Successes"))
+        cell_test_command(_system, lambda: pgettext("obscur", "Successes"))
     )
     groups.group("simulate", "fight").command(
         "obscur", help=_("Simulate many melees between two sheets (O-11 to O-22).")

@@ -463,7 +463,7 @@ def test_command(
         SweepRun(runs, seed, None, None, plot, as_json),
         chunk_of=chunk_of,
         chance=chance,
-        values_label=N_("Successes"),
+        values_label=_("Successes"),
     )
 
 
