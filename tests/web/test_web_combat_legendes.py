@@ -135,7 +135,7 @@ def test_L8_L10_each_side_of_an_exchange_shows_its_own_result(table: Table) -> N
     shows « Échec (avantage) » beside Aube only, « Réussite (avantage) » beside Brune (it
     showed the loser's verdict beside both). L-10: with Brune beside her against Orsk,
     each pair is compared on its own: Aube and Brune each read their own win, Orsk its
-    defeat against Aube, the first to face it."""
+    defeat against each of them (it showed only the first)."""
     csrf = heroes_table(table)
     entry = exchange(table, csrf, index="0", other="1", faces="1 2 3", vs_faces="4 5")
     assert (entry["outcome"]["winner"], entry["outcome"]["outcome"]) == ("opposition", "advantage")
@@ -146,7 +146,8 @@ def test_L8_L10_each_side_of_an_exchange_shows_its_own_result(table: Table) -> N
     exchange(table, csrf, index="0", other="2", third="1", faces="4 4 4 3 4", vs_faces="2 3")
     aube, brune, orsk = tracker(table)
     assert aube["last"] == "Réussite (définitive)"
-    assert brune["last"] == "Réussite (avantage)" and orsk["last"] == "Échec (définitive)"
+    assert brune["last"] == "Réussite (avantage)"
+    assert orsk["last"] == "contre Aube : Échec (définitive) ; contre Brune : Échec (avantage)"
 
 
 def test_L10_two_heroes_attack_a_third_compared_two_by_two(table: Table) -> None:
@@ -183,6 +184,27 @@ def test_L10_three_fight_each_other(table: Table) -> None:
     ]
     assert table.store.character("Brune").sheet["wound"] == "light"
     assert tracker(table)[1]["out"] and not tracker(table)[2]["out"]
+
+
+def test_L10_each_of_three_shows_its_result_against_every_opponent(table: Table) -> None:
+    """L-10: in a fight of three, each against each, every combatant faced two others:
+    the tracker shows each one's own result against each (it showed only its first
+    pair's), and the log line names every pair with its totals. Aube 12, Brune 5, Orsk 9:
+    Aube beats Brune (définitive) and Orsk (avantage), Orsk beats Brune (partielle)."""
+    csrf = heroes_table(table, ("Orsk", "heroique"))
+    exchange(
+        table, csrf, index="0", other="1", third="2", each_other="true",
+        faces="4 4 4", vs_faces="2 3 4 5",
+    )  # fmt: skip
+    aube, brune, orsk = (person["last"] for person in tracker(table))
+    assert aube == "contre Brune : Réussite (définitive) ; contre Orsk : Réussite (avantage)"
+    assert brune == "contre Aube : Échec (définitive) ; contre Orsk : Échec (partielle)"
+    assert orsk == "contre Aube : Échec (avantage) ; contre Brune : Réussite (partielle)"
+    page = table.client.get(table.gm).text
+    assert all(words in page for words in (aube, brune, orsk))
+    assert "Aube contre Brune : Réussite (définitive) ; Aube contre Orsk" in page
+    assert "Brune contre Orsk : Échec (partielle)" in page
+    assert "12 contre 5 ; 12 contre 9 ; 5 contre 9" in page
 
 
 def test_L13_a_partial_victory_in_a_social_contest_makes_doubt(table: Table) -> None:

@@ -21,6 +21,9 @@ from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 
 MAX_COMBATANTS = 40
+LAST = 300
+"""Characters of a combatant's last result: room for one result against each of two
+opponents named (an exchange of three, L-10), each name up to 80 characters."""
 
 
 def empty() -> dict[str, Any]:

@@ -158,6 +158,24 @@ class LegendesWeb(WebAdapter):
         return chance_where(self.check.odds(params), lambda key: str(key).startswith("win:"))
 
     def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        """The roll's verdict; a roll of several pairs (L-10) says each pair's, named."""
+        pairs = result.get("pairs") or []
+        if len(pairs) < 2:
+            return self.pair_verdict(result)
+        lead = str((result.get("names") or ["?"])[0])
+        told = [self.pair_verdict(pair) for pair in pairs]
+        words = " ; ".join(
+            _("{side} against {opposition}: {result}").format(
+                side=pair["side"] or lead, opposition=pair["opposition"], result=verdict.words
+            )
+            for pair, verdict in zip(pairs, told, strict=True)
+        )
+        details = " ; ".join(verdict.detail for verdict in told if verdict.detail)
+        own = {v.passed for pair, v in zip(pairs, told, strict=True) if pair["side"] is None}
+        return Verdict(own.pop() if len(own) == 1 else None, words, details)
+
+    def pair_verdict(self, result: Mapping[str, Any]) -> Verdict:
+        """One pair's verdict, from its side's point of view (L-8)."""
         bands = {
             "definitive": _("definitive"),
             "partial": _("partial"),

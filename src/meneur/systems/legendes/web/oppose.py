@@ -71,24 +71,44 @@ def wound_words(wound: str, out: bool, defeated: bool = False) -> str:
     return words
 
 
+def mirrored(pair: dict[str, Any]) -> dict[str, Any]:
+    """A pair told from its opposition's side: its « Échec » is the other's « Réussite »."""
+    return {
+        **pair,
+        "total": pair["opposition_total"],
+        "opposition_total": pair["total"],
+        "winner": {"pc": "opposition", "opposition": "pc"}.get(pair["winner"]),
+    }
+
+
+def faced(pairs: list[dict[str, Any]], name: str, lead: str) -> list[tuple[str, dict[str, Any]]]:
+    """Each opponent ``name`` faced in the roll, with its pair told from ``name``'s side
+    (L-10: every pair is compared on its own)."""
+    found = []
+    for pair in pairs:
+        side = pair["side"] or lead
+        if side == name:
+            found.append((str(pair["opposition"]), pair))
+        elif pair["opposition"] == name:
+            found.append((str(side), mirrored(pair)))
+    return found
+
+
 def own_words(pairs: list[dict[str, Any]], name: str, lead: str) -> str:
-    """``name``'s result in its first pair, told from its own side (L-10: each pair is
-    compared on its own); the log's verdict is the lead hero's, whose « Échec » is the
-    other side's « Réussite »."""
+    """``name``'s result against every opponent it faced, told from its own side (L-10:
+    each pair is compared on its own; the log's verdict is the lead hero's, whose
+    « Échec » is the other side's « Réussite »): the bare result when it faced one,
+    « against X: ... ; against Y: ... » when it faced several."""
     from meneur.systems.legendes.web.adapter import LegendesWeb
 
-    for pair in pairs:
-        if (pair["side"] or lead) == name:
-            return LegendesWeb().verdict(pair).words
-        if pair["opposition"] == name:
-            mirrored = {
-                **pair,
-                "total": pair["opposition_total"],
-                "opposition_total": pair["total"],
-                "winner": {"pc": "opposition", "opposition": "pc"}.get(pair["winner"]),
-            }
-            return LegendesWeb().verdict(mirrored).words
-    return ""
+    words = [
+        (foe, LegendesWeb().pair_verdict(pair).words) for foe, pair in faced(pairs, name, lead)
+    ]
+    if len(words) == 1:
+        return words[0][1]
+    return " ; ".join(
+        _("against {name}: {result}").format(name=foe, result=result) for foe, result in words
+    )
 
 
 def default_domain(hero: Any) -> str:
@@ -265,7 +285,7 @@ def exchange(
         wounds_state=after.wound,
         wounded=after.wound != "none",
         out=defeated,
-        last=own_words(report["pairs"], hero.name, hero.name)[:120],
+        last=own_words(report["pairs"], hero.name, hero.name)[: fights.LAST],
     )
     for i, person in fought.items():
         crowd[i].update(
@@ -274,7 +294,7 @@ def exchange(
             wounded=person.wound != "none",
             out=person.out,
             rolls=person.rolls,
-            last=own_words(report["pairs"], person.name, hero.name)[:120],
+            last=own_words(report["pairs"], person.name, hero.name)[: fights.LAST],
         )
     state["combatants"] = crowd
     return entry, state
