@@ -5,6 +5,7 @@ with the new sheet in one transaction; players edit their own, the GM any."""
 from __future__ import annotations
 
 import html
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -340,3 +341,25 @@ def test_a_value_changed_from_one_that_changed_meanwhile_is_refused_not_written_
     assert response.status_code == 400
     assert "Vécu a changé entre-temps (8 → 1)" in html.unescape(response.text)
     assert table.store.character("Isaure").sheet == sheet
+
+
+def number_bounds(page: str) -> dict[str, tuple[str, str]]:
+    """Each number input of the page's edit forms: its name, min and max."""
+    found = re.findall(
+        r'<input type="number" name="([^"]+)" value="[^"]*" min="(-?\d+)" max="(-?\d+)"', page
+    )
+    return {name: (low, high) for name, low, high in found}
+
+
+def test_the_edit_forms_numbers_carry_the_sheet_models_bounds(table: Table) -> None:
+    """Each number of the edit form has the bounds its system's sheet model declares
+    (Tunnels' Pool 0..10000; Obscur's Resource: Vie from -100000, points spent from 0,
+    O-10, O-31), not -100000..100000 for every one."""
+    table.create(table.gm, "tunnels", "Pip")
+    table.create(table.gm, "obscur", "Ysolde")
+    bounds = number_bounds(table.client.get(table.gm).text)
+    assert bounds["endurance/current"] == ("0", "10000")
+    assert bounds["chance/max"] == ("0", "10000")
+    assert bounds["ressources/vie/current"] == ("-100000", "100000")
+    assert bounds["ressources/vecu/current"] == ("0", "100000")
+    assert bounds["ressources/volonte/max"] == ("0", "100000")

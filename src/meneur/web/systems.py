@@ -17,7 +17,9 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, get_args, get_origin
+
+from pydantic import BaseModel
 
 from meneur.errors import RuleError, SheetError, UsageError
 from meneur.locale import N_
@@ -114,6 +116,11 @@ class EditField:
     text: bool = False
     flag: bool = False
     """A yes/no value (``value`` is ``true`` or ``false``)."""
+    low: int | None = None
+    high: int | None = None
+    """A whole number's bounds, as the sheet model declares them (:func:`declared_bounds`):
+    the form's ``min`` and ``max``, so that the browser refuses a value past them before
+    posting (the model still judges every value)."""
 
     @property
     def key(self) -> str:
@@ -163,6 +170,37 @@ def read_edit(field: EditField, typed: str) -> Any:
             )
         return typed
     return int_field({field.label: typed}, field.label, 0, -MAX_EDIT, MAX_EDIT)
+
+
+Bounds = tuple[int | None, int | None]
+"""The lowest and highest whole number a value may take (``None``: no bound declared)."""
+
+
+def declared_bounds(model: type[BaseModel], name: str) -> Bounds:
+    """The bounds ``model`` declares on its field ``name`` (``Field(ge=..., le=...)``,
+    also inside ``Annotated[...] | None``): read from the model, never copied."""
+    info = model.model_fields[name]
+    found: list[Any] = list(info.metadata)
+    for arg in get_args(info.annotation):  # X | None: the constraints sit on X
+        if get_origin(arg) is Annotated:
+            for extra in get_args(arg)[1:]:
+                found.extend(getattr(extra, "metadata", [extra]))
+    low: int | None = None
+    high: int | None = None
+    for item in found:  # annotated_types' Ge, Gt, Le, Lt
+        for name, shift in (("ge", 0), ("gt", 1), ("le", 0), ("lt", -1)):
+            value: Any = getattr(item, name, None)
+            if isinstance(value, int) and not isinstance(value, bool):
+                if name[0] == "g":
+                    low = value + shift
+                else:
+                    high = value + shift
+    return low, high
+
+
+def number_field(path: tuple[str, ...], label: str, value: Any, bounds: Bounds) -> EditField:
+    """A whole number of a sheet, within the ``bounds`` its sheet model declares."""
+    return EditField(path, label, str(value), low=bounds[0], high=bounds[1])
 
 
 def flag_field(path: tuple[str, ...], label: str, value: Any) -> EditField:

@@ -21,6 +21,10 @@ from meneur.model_errors import first_problem, refusal
 from meneur.text import NAME_LENGTH, fold, plain_name
 
 MAX_SCORE = 1000
+CHARACTERISTIC = (-MAX_SCORE, MAX_SCORE)
+"""The score a characteristic takes (the sheet's validator and the table's form read it)."""
+LEVEL = (0, MAX_SCORE)
+"""The level a skill takes."""
 
 
 def _unique_names(names: list[str], twice: str) -> None:
@@ -75,7 +79,7 @@ class KrassesSheet(BaseModel):
     def _characteristics(cls, value: dict[str, int]) -> dict[str, int]:
         _unique_names(list(value), N_("the characteristic '{name}' is listed twice"))
         for name, score in value.items():
-            if not -MAX_SCORE <= score <= MAX_SCORE:
+            if not CHARACTERISTIC[0] <= score <= CHARACTERISTIC[1]:
                 raise refusal(
                     N_("the characteristic '{name}' must be from -{limit} to {limit}"),
                     name=name,
@@ -88,7 +92,7 @@ class KrassesSheet(BaseModel):
     def _skills(cls, value: dict[str, int]) -> dict[str, int]:
         _unique_names(list(value), N_("the skill '{name}' is listed twice"))
         for name, level in value.items():
-            if not 0 <= level <= MAX_SCORE:
+            if not LEVEL[0] <= level <= LEVEL[1]:
                 raise refusal(
                     N_("the level of '{name}' must be from 0 to {limit}"),
                     name=name,

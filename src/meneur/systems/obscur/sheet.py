@@ -97,6 +97,11 @@ def _shorthand(value: Any, *, keep_max: bool) -> Any:
     return value if isinstance(value, dict) else {"current": value}
 
 
+NEVER_BELOW_ZERO = ("vecu", "volonte", "moral", "encombrement")
+"""The resources whose current points never fall below 0: points spent (O-10). Vie may
+(O-31: coma, death)."""
+
+
 class Resources(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -113,10 +118,9 @@ class Resources(BaseModel):
             return {k: _shorthand(v, keep_max=k != "vecu") for k, v in data.items()}
         return data
 
-    @field_validator("vecu", "volonte", "moral", "encombrement")
+    @field_validator(*NEVER_BELOW_ZERO)
     @classmethod
     def _not_below_zero(cls, resource: Resource) -> Resource:
-        # Vie may fall below 0 (O-31: coma, death); points spent never do (O-10).
         if resource.current < 0:
             raise PydanticCustomError(
                 "below_zero", "current {current} < 0", {"current": resource.current}

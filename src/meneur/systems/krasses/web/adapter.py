@@ -21,6 +21,7 @@ from meneur.web.systems import (
     Verdict,
     WebAdapter,
     chance_where,
+    number_field,
     pairs,
     refused,
     signed,
@@ -126,8 +127,11 @@ class KrassesWeb(WebAdapter):
     def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
         """What a Krâsses sheet holds as numbers: its characteristics and skill levels
         (the text keeps no health on the sheet)."""
+        from meneur.systems.krasses.sheet import CHARACTERISTIC, LEVEL
+
+        bounds = {"characteristics": CHARACTERISTIC, "skills": LEVEL}
         return [
-            EditField((table, name), str(name), str(value))
+            number_field((table, name), str(name), value, bounds[table])
             for table in ("characteristics", "skills")
             for name, value in (sheet.get(table) or {}).items()
         ]

@@ -21,9 +21,11 @@ from meneur.web.systems import (
     Verdict,
     WebAdapter,
     chance_where,
+    declared_bounds,
     flag_field,
     int_field,
     names_of,
+    number_field,
     refused,
 )
 from meneur.web.words import dice_words
@@ -270,13 +272,16 @@ class LegendesWeb(WebAdapter):
 
     def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
         """The wound (L-13), the motivation points (L-12), the motivation, and death."""
+        from meneur.systems.legendes.sheet import Hero
+
         wounds = (("none", _("none")), ("light", _("light")), ("grave", _("grave")))
         return [
             EditField(("wound",), _("Wound"), str(sheet.get("wound", "none")), choices=wounds),
-            EditField(
+            number_field(
                 ("motivation_points",),
                 _("Motivation points"),
-                str(sheet.get("motivation_points", 0)),
+                sheet.get("motivation_points", 0),
+                declared_bounds(Hero, "motivation_points"),
             ),
             EditField(
                 ("motivation",), _("Motivation"), str(sheet.get("motivation", "")), text=True

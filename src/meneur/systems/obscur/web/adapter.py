@@ -22,7 +22,9 @@ from meneur.web.systems import (
     Waiting,
     WebAdapter,
     chance_where,
+    declared_bounds,
     int_field,
+    number_field,
     pairs,
 )
 from meneur.web.words import plural_count
@@ -296,21 +298,22 @@ class ObscurWeb(WebAdapter):
 
     def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
         """Vie, Vécu, Volonté, Moral, Encombrement (current and maximum) and the notes."""
+        from meneur.systems.obscur.sheet import NEVER_BELOW_ZERO, Resource
+
         resources = resources_of(sheet)
         fields = []
+        low, high = declared_bounds(Resource, "current")
         for key, label in RESOURCES:
             value = resources.get(key)
             if not isinstance(value, dict):
                 continue
-            fields.append(EditField((RESOURCE_KEY, key, "current"), label, str(value["current"])))
+            floor = max(low or 0, 0) if key in NEVER_BELOW_ZERO else low
+            where = (RESOURCE_KEY, key)
+            fields.append(number_field((*where, "current"), label, value["current"], (floor, high)))
             if value.get("max") is not None:
-                fields.append(
-                    EditField(
-                        (RESOURCE_KEY, key, "max"),
-                        _("{name} max").format(name=label),
-                        str(value["max"]),
-                    )
-                )
+                most = _("{name} max").format(name=label)
+                bounds = declared_bounds(Resource, "max")
+                fields.append(number_field((*where, "max"), most, value["max"], bounds))
         wounds = (sheet.get("etat") or {}).get("blessures") or []
         fields.append(EditField(WOUNDS, _("Wounds"), wounds_text(wounds), text=True))
         fields.append(EditField(("notes",), _("Notes"), str(sheet.get("notes", "")), text=True))

@@ -20,8 +20,10 @@ from meneur.web.systems import (
     Verdict,
     Waiting,
     WebAdapter,
+    declared_bounds,
     flag_field,
     int_field,
+    number_field,
     signed,
 )
 from meneur.web.words import dice_words, plural_count
@@ -201,16 +203,16 @@ class TunnelsWeb(WebAdapter):
 
     def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
         """Endurance, Mana and Chance (current and maximum, T-2), wounded and dead."""
+        from meneur.systems.tunnels.character import Pool
+
         fields = []
+        current, most = declared_bounds(Pool, "current"), declared_bounds(Pool, "max")
         for key, label in (("endurance", "Endurance"), ("mana", "Mana"), ("chance", "Chance")):
             pool = sheet.get(key)
             if isinstance(pool, dict):
-                fields.append(EditField((key, "current"), label, str(pool.get("current"))))
-                fields.append(
-                    EditField(
-                        (key, "max"), _("{name} max").format(name=label), str(pool.get("max"))
-                    )
-                )
+                fields.append(number_field((key, "current"), label, pool.get("current"), current))
+                max_label = _("{name} max").format(name=label)
+                fields.append(number_field((key, "max"), max_label, pool.get("max"), most))
         fields.append(flag_field(("wounded",), _("wounded"), sheet.get("wounded", False)))
         fields.append(flag_field(("dead",), _("dead"), sheet.get("dead", False)))
         return fields

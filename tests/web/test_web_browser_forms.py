@@ -1,0 +1,76 @@
+"""The table's plain forms in a real browser (Debian's chromium, Playwright, headless):
+the sheet's edit form refuses a number past the sheet model's bounds before posting,
+and a refused form post, JavaScript off, comes back as the table page with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+
+from web.test_web_browser import WAIT
+from web.test_web_browser import browser as browser
+from web.test_web_browser import server as server
+
+CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
+
+
+def create(server: dict[str, Any], system: str, name: str, **fields: str) -> None:
+    """A character of the GM's, made over HTTP."""
+    with httpx.Client(base_url=server["root"]) as client:
+        gm = server["gm"].removeprefix(server["root"])
+        csrf = CSRF.search(client.get(gm).text)
+        assert csrf
+        data = {"csrf": csrf.group(1), "action": "create", "system": system, "name": name}
+        answer = client.post(f"{gm}/character", data={**data, **fields})
+        assert answer.status_code in (200, 303), answer.text
+
+
+def edit_form(page: Any, name: str) -> Any:
+    """The edit form of ``name``'s card, unfolded (the GM's card folds it twice)."""
+    card = page.locator("section.card.sheet", has=page.locator("h2", has_text=name))
+    more = card.locator("details.more > summary")
+    if more.count():
+        more.click()
+    card.locator("details.edit-sheet > summary").click()
+    return card.locator("form.edit")
+
+
+def test_the_edit_form_refuses_a_number_past_the_sheet_models_bounds(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """The edit form's numbers carry the bounds of each system's sheet model (they all
+    said -100000..100000): a Krâsses skill level from 0 to 1000, a characteristic from
+    -1000 to 1000, Légendes motivation points from 0 to 99 (L-12). Past them, the browser
+    refuses to post: nothing is logged, the sheet is unchanged."""
+    create(server, "krasses", "Grok", characteristics="Force=2", skills="Bagarre=3")
+    create(server, "legendes", "Aube", legendary="Épée")
+    store = server["store"]
+    before = len(store.rolls())
+    gm = browser.new_context(locale="fr-FR").new_page()
+    gm.set_default_timeout(WAIT)
+    gm.goto(server["gm"])
+    form = edit_form(gm, "Grok")
+    skill, force = (
+        form.locator("input[name='skills/Bagarre']"),
+        form.locator("input[name='characteristics/Force']"),
+    )
+    assert (skill.get_attribute("min"), skill.get_attribute("max")) == ("0", "1000")
+    assert (force.get_attribute("min"), force.get_attribute("max")) == ("-1000", "1000")
+    for field, wrong in ((skill, "-1"), (force, "1001")):
+        field.fill(wrong)
+        form.locator("button[type=submit]").click()
+        assert field.evaluate("input => !input.validity.valid"), wrong
+        assert gm.url == server["gm"]
+        field.fill("4")
+    points = edit_form(gm, "Aube").locator("input[name=motivation_points]")
+    points.fill("100")
+    points.locator("xpath=ancestor::form").locator("button[type=submit]").click()
+    assert points.evaluate("input => input.validity.rangeOverflow")
+    assert gm.url == server["gm"]
+    assert len(store.rolls()) == before
+    assert store.character("Grok").sheet["skills"]["Bagarre"] == 3
+    assert store.character("Aube").sheet.get("motivation_points", 0) != 100
+    gm.context.close()
