@@ -74,3 +74,64 @@ def test_the_edit_form_refuses_a_number_past_the_sheet_models_bounds(
     assert store.character("Grok").sheet["skills"]["Bagarre"] == 3
     assert store.character("Aube").sheet.get("motivation_points", 0) != 100
     gm.context.close()
+
+
+def test_without_javascript_a_refused_form_comes_back_as_the_table_with_the_reason(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """JavaScript off, each form posts as a plain browser form: a refusal (a value the
+    sheet model refuses, a whisper to nobody) shows the table page again, its reason on
+    top and what was typed still there, under a 400 (it showed a bare « Désolé » page)."""
+    from playwright.sync_api import expect
+
+    create(server, "tunnels", "Ronce", Force="3", Dextérité="4", Constitution="3")
+    gm = browser.new_context(locale="fr-FR", java_script_enabled=False).new_page()
+    gm.set_default_timeout(WAIT)
+    gm.goto(server["gm"])
+    form = edit_form(gm, "Ronce")
+    form.locator("input[name='endurance/current']").fill("9999")
+    with gm.expect_response(lambda r: r.request.method == "POST") as posted:
+        form.locator("button[type=submit]").click()
+    assert posted.value.status == 400
+    expect(gm.locator("#refused")).to_contain_text("dépassent le maximum")
+    expect(gm.locator("#log")).to_be_attached()
+    card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Ronce"))
+    expect(card.locator("input[name='endurance/current']")).to_have_value("9999")
+    expect(card.locator("input[name='endurance/current']")).to_be_visible()
+    gm.fill("#say-line", "/w Zorglub on y va ?")
+    with gm.expect_response(lambda r: r.request.method == "POST") as posted:
+        gm.locator("#say button[type=submit]").click()
+    assert posted.value.status == 400
+    expect(gm.locator("#refused")).to_contain_text("Zorglub")
+    expect(gm.locator("#say-line")).to_have_value("/w Zorglub on y va ?")
+    assert server["store"].character("Ronce").sheet["endurance"]["current"] != 9999
+    gm.context.close()
+
+
+def test_with_javascript_a_refused_plain_form_leaves_the_table_live(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """The sheet's edit form posts plainly even with JavaScript: refused, its page comes
+    back at the form's address; the script puts the table's own address back, so that a
+    reload shows the table (no form posted again) and a roll still arrives live."""
+    from playwright.sync_api import expect
+
+    create(server, "tunnels", "Houx", Force="3", Dextérité="4", Constitution="3")
+    gm = browser.new_context(locale="fr-FR").new_page()
+    gm.set_default_timeout(WAIT)
+    gm.goto(server["gm"])
+    form = edit_form(gm, "Houx")
+    form.locator("input[name='endurance/current']").fill("9999")
+    with gm.expect_response(lambda r: r.request.method == "POST") as posted:
+        form.locator("button[type=submit]").click()
+    assert posted.value.status == 400
+    expect(gm.locator("#refused")).to_contain_text("dépassent le maximum")
+    expect(gm).to_have_url(server["gm"])
+    gm.wait_for_selector("#live:not([hidden])")
+    card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Houx"))
+    card.locator("form.quick button[data-trait='Force']").click()
+    expect(gm.locator("#log li.entry").first).to_contain_text("Houx")
+    reloaded = gm.reload()
+    assert reloaded is not None and reloaded.status == 200
+    expect(gm.locator("#refused")).to_have_count(0)
+    gm.context.close()

@@ -255,9 +255,17 @@ def wants_json(request: Request) -> bool:
     )
 
 
-def error_response(request: Request, status: int, message: str) -> Response:
+async def error_response(request: Request, status: int, message: str) -> Response:
+    """A refusal as the caller reads it: JSON for the API and the page's script; for a
+    form posted by the browser, the page it came from with the reason
+    (:mod:`meneur.web.refusals`); else a short page."""
     if wants_json(request):
         return JSONResponse({"error": message}, status_code=status)
+    from meneur.web.refusals import refusal_page
+
+    page = await refusal_page(request, status, message)
+    if page is not None:
+        return page
     state: WebState = request.app.state.web
     return state.templates.TemplateResponse(
         request, "error.html", {"status": status, "message": message}, status_code=status
@@ -357,7 +365,7 @@ def create_app(
         phrase = HTTPStatus(error.status_code).phrase
         told = detail if detail and detail != phrase else ""  # a message the route chose
         message = detail if error.status_code == 400 else told or messages.get(error.status_code)
-        return error_response(request, error.status_code, message or gettext("Bad request."))
+        return await error_response(request, error.status_code, message or gettext("Bad request."))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
@@ -365,7 +373,7 @@ def create_app(
         message = gettext("Invalid value for {field}: {reason}.").format(
             field=problem.where[:60], reason=problem.reason
         )
-        return error_response(request, 422, message)
+        return await error_response(request, 422, message)
 
     @app.exception_handler(ValidationError)
     async def invalid_model(request: Request, error: ValidationError) -> Response:
@@ -374,16 +382,16 @@ def create_app(
         message = gettext("Invalid value for {field}: {reason}.").format(
             field=problem.where[:60], reason=problem.reason
         )
-        return error_response(request, 400, message)
+        return await error_response(request, 400, message)
 
     @app.exception_handler(MeneurError)
     async def refused(request: Request, error: MeneurError) -> Response:
-        return error_response(request, 400, str(error))
+        return await error_response(request, 400, str(error))
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, error: Exception) -> Response:
         log.exception("unexpected error on %s", redact(request.url.path))
-        return error_response(request, 500, gettext("Something went wrong on the server."))
+        return await error_response(request, 500, gettext("Something went wrong on the server."))
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)

@@ -164,7 +164,7 @@ State = Annotated[WebState, Depends(web_state)]
 Token = Annotated[str, PathParam(pattern=TOKEN_PATTERN)]
 
 
-async def seat(table_id: int, token: Token, state: State) -> Seat:
+async def seat(request: Request, table_id: int, token: Token, state: State) -> Seat:
     """The seat whose token is in the URL, or 404 (the same answer for a wrong table).
 
     Read from the database (in a thread, off the event loop) on PostgreSQL at every
@@ -174,6 +174,7 @@ async def seat(table_id: int, token: Token, state: State) -> Seat:
     found = await asyncio.to_thread(state.tables.seat, table_id, token) if known is False else known
     if found is None:
         raise HTTPException(status_code=404)
+    request.state.seat = found  # a refusal's page shows the table to this seat
     return found
 
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meneur.campaign.store import NewCharacter
-from meneur.errors import MeneurError, RuleError
+from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.text import is_digits
@@ -295,20 +295,12 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
         raise HTTPException(status_code=400, detail=_("You already play a character."))
     adapter = adapter_for(form.system)
     fields = {k: v for k, v in (form.model_extra or {}).items() if isinstance(v, str)}
-    try:
-        sheet = adapter.new_sheet(form.name, fields)
-        new = NewCharacter(adapter.system, form.name, sheet)
-        made = await state.roller.run(
-            lambda: state.store.add_characters([new], campaign=seat.table.campaign)
-        )
-    except MeneurError as error:  # the form comes back as it was typed, with the reason
-        if request.headers.get("x-requested-with") == "fetch":
-            raise
-        context = table_context(state, seat, {})
-        context["root"] = str(request.base_url).rstrip("/")
-        context["refused"] = {adapter.system: {**fields, "name": form.name}}
-        context["refused_message"] = str(error)
-        return state.templates.TemplateResponse(request, "table.html", context, status_code=400)
+    # refused: the form comes back as it was typed, with the reason (meneur.web.refusals)
+    sheet = adapter.new_sheet(form.name, fields)
+    new = NewCharacter(adapter.system, form.name, sheet)
+    made = await state.roller.run(
+        lambda: state.store.add_characters([new], campaign=seat.table.campaign)
+    )
     if not seat.is_gm:
         await state.roller.run(state.tables.claim, seat, made[0].name)
     elif not form.free:
@@ -378,6 +370,7 @@ async def seats(
             context = table_context(state, seat, {})
             context["root"] = str(request.base_url).rstrip("/")
             context["new_link"] = f"{context['root']}/t/{table.id}/{done}"
+            context["page_url"] = f"/t/{table.id}/{seat.token}"  # served at the form's URL
             return state.templates.TemplateResponse(request, "table.html", context)
     elif form.action == "assign":
         if form.holder == "free":

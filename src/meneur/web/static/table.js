@@ -7,6 +7,9 @@
   var base = document.body.dataset.base;
   var api = document.body.dataset.api;
   if (!base) return;
+  // A refused form comes back at the address it was posted to: the table's own address
+  // instead, so that a reload does not post it again and the live updates read the table.
+  if (location.pathname !== base) history.replaceState(null, "", base);
   var log = document.getElementById("log");
   var live = document.getElementById("live");
 

@@ -1,0 +1,151 @@
+"""A refused form post, as a browser without JavaScript sends it, comes back as the table
+page with the reason (not a bare error page), under a 4xx, with what was typed; the
+page's script (``X-Requested-With: fetch``) and the JSON API keep their ``{"error"}``."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from meneur.web.tables import Tables
+from web.web_helpers import Table
+
+BROWSER = {
+    "content-type": "application/x-www-form-urlencoded",
+    "accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+}
+TUNNELS = {"Force": "3", "Dextérité": "4", "Constitution": "2"}
+REFUSED = re.compile(r'<p class="message refused" id="refused" role="alert">([^<]*)</p>')
+
+
+def gm_form(table: Table) -> tuple[str, dict[str, str]]:
+    table.create(table.gm, "tunnels", "Pip", **TUNNELS)
+    return table.gm, {"csrf": table.csrf(table.gm)}
+
+
+def player_form(table: Table) -> tuple[str, dict[str, str]]:
+    alice = table.join("Alice")
+    table.create(alice, "tunnels", "Brindille", **TUNNELS)
+    return alice, {"csrf": table.csrf(alice)}
+
+
+PIP = {"character": "Pip"}
+FORCE = {**PIP, "trait": "Force"}
+CASES: list[
+    tuple[str, Callable[[Table], tuple[str, dict[str, str]]], str, dict[str, str], int, str]
+]
+CASES = [
+    # (name, who, path, form, status, words of the message)
+    ("roll", gm_form, "roll", {**FORCE, "faces": "4"}, 400, "manque"),
+    ("roll, bad value", gm_form, "roll", {**FORCE, "threshold": "x"}, 422, "threshold"),
+    ("roll, unknown trait", gm_form, "roll", {"character": "Pip", "trait": "Vol"}, 400, "Vol"),
+    ("roll choice", gm_form, "roll/nothing", {}, 404, "Rien ici"),
+    ("sheet", gm_form, "sheet", {"character": "Pip", "endurance/current": "999"}, 400, "maximum"),
+    ("sheet of another", player_form, "sheet", {**PIP, "endurance/current": "1"}, 400, "Pip"),
+    ("character", player_form, "character", {"action": "pick", "character": "Pip"}, 400, "Pip"),
+    ("create", gm_form, "character", {"system": "tunnels", "name": "Pip"}, 400, "Pip"),
+    ("say", gm_form, "say", {"line": "/w Zorglub salut"}, 400, "Zorglub"),
+    ("action", gm_form, "action/krasses/cooperate", {"skill": "Bagarre"}, 400, ""),
+    ("seats", gm_form, "seats", {"action": "kick", "player": "99"}, 400, "n'existe plus"),
+    ("seats, player", player_form, "seats", {"action": "lock"}, 403, "pas permise"),
+    ("session, player", player_form, "session/start", {}, 403, "pas permise"),
+    ("combat", gm_form, "combat", {"action": "add", "name": "O", "initiative": "500"}, 400, "500"),
+    ("combat, player", player_form, "combat", {"action": "next"}, 403, "pas permise"),
+    ("csrf", gm_form, "roll", {**FORCE, "csrf": "0" * 40}, 403, "pas permise"),
+]  # fmt: skip
+
+
+def refusal(answer: Any) -> str:
+    """The reason the table page shows on top; the page is the table's (its log, its
+    dice line), never the short error page."""
+    assert answer.headers["content-type"].startswith("text/html"), answer.headers
+    assert 'id="log"' in answer.text and 'id="say"' in answer.text, answer.text[:300]
+    found = REFUSED.search(answer.text)
+    assert found, answer.text[:600]
+    return html.unescape(found.group(1))
+
+
+@pytest.mark.parametrize(
+    ("who", "path", "form", "status", "words"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+def test_a_refused_form_post_comes_back_as_the_table_page_with_the_reason(
+    table: Table,
+    who: Callable[[Table], tuple[str, dict[str, str]]],
+    path: str,
+    form: dict[str, str],
+    status: int,
+    words: str,
+) -> None:
+    base, data = who(table)
+    before = len(table.store.rolls())
+    answer = table.client.post(f"{base}/{path}", data={**data, **form}, headers=BROWSER)
+    assert answer.status_code == status, answer.text[:400]
+    message = refusal(answer)
+    assert message and words in message, message
+    assert len(table.store.rolls()) == before
+    fetched = table.client.post(
+        f"{base}/{path}", data={**data, **form}, headers={**BROWSER, "x-requested-with": "fetch"}
+    )
+    assert fetched.status_code == status and fetched.json()["error"] == message
+
+
+def test_what_was_typed_comes_back_with_the_reason(table: Table) -> None:
+    """The refused form is filled as it was: the roll's trait, options and dice; the
+    sheet's values (its form open); the dice line; the tracker's new combatant."""
+    base, data = gm_form(table)
+    table.create(table.gm, "tunnels", "Zed", **TUNNELS)
+    rolled = {"character": "Zed", "trait": "Dextérité", "threshold": "3", "faces": "6 6"}
+    page = table.client.post(f"{base}/roll", data={**data, **rolled}, headers=BROWSER).text
+    zed = page[page.index('<h2 id="name-2">Zed') :]
+    assert 'value="Dextérité" checked' in zed and 'name="faces"' in zed
+    assert 'value="6 6"' in zed and 'name="threshold" min="1" value="3"' in zed
+    edited = {"character": "Zed", "endurance/current": "999", "wounded": "true"}
+    page = table.client.post(f"{base}/sheet", data={**data, **edited}, headers=BROWSER).text
+    zed = page[page.index('<h2 id="name-2">Zed') :]
+    assert '<details class="more" open>' in zed and '<details class="edit-sheet" open>' in zed
+    assert 'name="endurance/current" value="999"' in zed
+    assert '<option value="true" selected>' in zed
+    pip = page[page.index('<h2 id="name-1">Pip') : page.index('<h2 id="name-2">')]
+    assert "999" not in pip and '<details class="edit-sheet">' in pip
+    said = {"line": "/w Zorglub on y va ?"}
+    page = table.client.post(f"{base}/say", data={**data, **said}, headers=BROWSER).text
+    assert 'value="/w Zorglub on y va ?"' in html.unescape(page)
+    added = {"action": "add", "name": "Orque", "initiative": "500", "health": "7"}
+    page = table.client.post(f"{base}/combat", data={**data, **added}, headers=BROWSER).text
+    assert 'value="Orque"' in page and 'value="500"' in page and 'value="7"' in page
+
+
+def test_a_refused_join_comes_back_as_the_join_page(table: Table) -> None:
+    """A locked table: the join page again, the reason on top and the name typed kept."""
+    info = Tables(table.store).get(table.info.id)
+    assert info is not None
+    Tables(table.store).set_flags(info, locked=True)
+    answer = table.client.post(table.invite, data={"name": "Eve"}, headers=BROWSER)
+    assert answer.status_code == 400
+    assert answer.headers["content-type"].startswith("text/html")
+    found = REFUSED.search(answer.text)
+    assert found and "verrouillé" in found.group(1)
+    assert 'value="Eve"' in answer.text and f'action="{table.invite}"' in answer.text
+
+
+def test_an_unknown_seat_still_gets_the_short_page(table: Table) -> None:
+    """No seat, no table to show: the short error page (in the table's layout), 404."""
+    wrong = f"/t/{table.info.id}/{'x' * 43}/roll"
+    answer = table.client.post(wrong, data={"character": "Pip", "trait": "Force"}, headers=BROWSER)
+    assert answer.status_code == 404 and 'class="card narrow error"' in answer.text
+    assert table.info.gm_token not in answer.text
+
+
+def test_the_language_links_of_a_refusal_lead_to_the_table(table: Table) -> None:
+    """The page is served at the form's address: its FR / EN links go to the table's own
+    (a GET of the form's address is a 405)."""
+    base, data = gm_form(table)
+    form = {**data, "character": "Pip", "trait": "Force", "faces": "4"}
+    page = table.client.post(f"{base}/roll", data=form, headers=BROWSER).text
+    assert f'href="{base}?lang=en"' in page
