@@ -363,3 +363,23 @@ def test_the_edit_forms_numbers_carry_the_sheet_models_bounds(table: Table) -> N
     assert bounds["ressources/vie/current"] == ("-100000", "100000")
     assert bounds["ressources/vecu/current"] == ("0", "100000")
     assert bounds["ressources/volonte/max"] == ("0", "100000")
+
+
+def test_T1_the_creation_form_takes_each_systems_own_bounds(table: Table) -> None:
+    """The creation form's numbers carry their system's bounds: a Tunnels characteristic
+    up to the dice a test accepts (60), an Obscur trait up to its level bound (30). Every
+    system's field read 0..30, so the browser refused a Force of 45 that the table takes."""
+    from meneur.systems.obscur.sheet import MAX_TRAIT
+    from meneur.systems.tunnels.rules import TestParams
+
+    page = table.client.get(table.gm).text
+    found = dict(
+        (name, (low, high))
+        for name, low, high in re.findall(
+            r'<input type="number" name="([^"/]+)" min="(-?\d+)" max="(-?\d+)"', page
+        )
+    )
+    assert found["Force"] == ("0", str(TestParams.MAX_DICE))
+    assert found["Agilité"] == ("0", str(MAX_TRAIT))
+    table.create(table.gm, "tunnels", "Colosse", Force="45")
+    assert table.store.character("Colosse").sheet["characteristics"]["Force"] == 45

@@ -101,6 +101,17 @@ class NewCombatant:
 
 
 @dataclass(frozen=True, slots=True)
+class CreationField:
+    """A number the creation form asks for, with the bounds its system accepts: the
+    form's ``min`` and ``max`` (a characteristic up to the dice a test takes, a trait up
+    to its level bound), where the template gave every system 0 to 30."""
+
+    name: str
+    low: int
+    high: int
+
+
+@dataclass(frozen=True, slots=True)
 class EditField:
     """A value of a sheet that changes in play, as the table's edit form shows it.
 
@@ -402,7 +413,7 @@ class WebAdapter:
         """Each amount bought before the roll: (tier, dice, cost, exact chance)."""
         return []
 
-    def creation_fields(self) -> list[str]:
+    def creation_fields(self) -> list[CreationField]:
         """The numbers the creation form asks for, one field each (besides the template's)."""
         return []
 

@@ -108,9 +108,6 @@ class KrassesWeb(WebAdapter):
             for stream in faces
         ]
 
-    def creation_fields(self) -> list[str]:
-        return []
-
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
         from meneur.systems.krasses.sheet import MAX_SCORE, KrassesSheet
 

@@ -253,9 +253,6 @@ class LegendesWeb(WebAdapter):
             )
         return found
 
-    def creation_fields(self) -> list[str]:
-        return []
-
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
         from meneur.systems.legendes.sheet import Hero
 

@@ -13,6 +13,7 @@ from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.obscur.system import SYSTEM
 from meneur.web.systems import (
+    CreationField,
     EditField,
     Mark,
     NewCombatant,
@@ -264,26 +265,30 @@ class ObscurWeb(WebAdapter):
                 shown.append((label, str(value)))
         return shown
 
-    def creation_fields(self) -> list[str]:
+    def creation_fields(self) -> list[CreationField]:
+        """The attributes and knowledges, each a level of the sheet (0 to its bound)."""
         from meneur.systems.obscur.catalog import Kind, catalog
+        from meneur.systems.obscur.sheet import MAX_TRAIT
 
         known = catalog()
-        return [*known.names(Kind.ATTRIBUTE), *known.names(Kind.KNOWLEDGE)]
+        names = [*known.names(Kind.ATTRIBUTE), *known.names(Kind.KNOWLEDGE)]
+        return [CreationField(name, 0, MAX_TRAIT) for name in names]
 
     def new_sheet(self, name: str, fields: Mapping[str, str]) -> dict[str, Any]:
         from meneur.systems.obscur.catalog import Kind, catalog
+        from meneur.systems.obscur.sheet import MAX_TRAIT
 
         known = catalog()
-        attributes = {n: int_field(fields, n, 2, 0, 30) for n in known.names(Kind.ATTRIBUTE)}
-        knowledge = {n: int_field(fields, n, 1, 0, 30) for n in known.names(Kind.KNOWLEDGE)}
+        attributes = {n: int_field(fields, n, 2, 0, MAX_TRAIT) for n in known.names(Kind.ATTRIBUTE)}
+        knowledge = {n: int_field(fields, n, 1, 0, MAX_TRAIT) for n in known.names(Kind.KNOWLEDGE)}
         life = 10 + 2 * max(attributes.values(), default=0)
         sheet = {
             "system": "obscur",
             "name": name,
             "caracteristiques": attributes,
             "connaissances": knowledge,
-            "capacites": pairs(fields.get("abilities", ""), 0, 30),
-            "competences": pairs(fields.get("skills", ""), 0, 30),
+            "capacites": pairs(fields.get("abilities", ""), 0, MAX_TRAIT),
+            "competences": pairs(fields.get("skills", ""), 0, MAX_TRAIT),
             "associations": associations(fields.get("associations", "")),
             "ressources": {
                 "vie": {"max": life, "current": life},

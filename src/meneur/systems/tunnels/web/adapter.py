@@ -12,6 +12,7 @@ from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
 from meneur.web.systems import (
+    CreationField,
     EditField,
     Mark,
     NewCombatant,
@@ -196,10 +197,13 @@ class TunnelsWeb(WebAdapter):
             )
         return sheet.model_dump(mode="json")
 
-    def creation_fields(self) -> list[str]:
+    def creation_fields(self) -> list[CreationField]:
+        """The six characteristics (T-1), each up to the dice a test accepts; 0 or none:
+        drawn at random."""
         from meneur.systems.tunnels.data import TRAITS
+        from meneur.systems.tunnels.rules import TestParams
 
-        return list(TRAITS)
+        return [CreationField(trait, 0, TestParams.MAX_DICE) for trait in TRAITS]
 
     def edit_fields(self, sheet: Mapping[str, Any]) -> list[EditField]:
         """Endurance, Mana and Chance (current and maximum, T-2), wounded and dead."""
