@@ -108,3 +108,53 @@ def test_out_empty_is_the_current_folder_and_stores_nothing(capsys: Capsys) -> N
     made = invoke(capsys, "character", "new", "tunnels", "Zed", "--seed", "3")
     assert made.status == 0, made.err
     one_line(invoke(capsys, "character", "export", "Zed", "--out", ""), "est un dossier")
+
+
+def test_a_write_through_a_link_changes_the_file_it_leads_to(
+    capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sheet reached by a link is written where the link leads, the link kept: the
+    rename replaced the link by a file, so the user's real sheet never took the damage
+    (and a link to another file system could not be renamed over)."""
+    monkeypatch.chdir(tmp_path)
+    real = tmp_path / "real"
+    real.mkdir()
+    source = Path(__file__).parents[1] / "examples" / "obscur" / "isaure.json"
+    (real / "isaure.json").write_text(source.read_text("utf-8"), "utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(real / "isaure.json")
+    hurt = invoke(capsys, "hurt", "obscur", "--sheet", str(link), "--fall", "6", "--seed", "3")
+    assert hurt.status == 0, hurt.err
+    assert link.is_symlink()
+    assert (real / "isaure.json").read_text("utf-8") != source.read_text("utf-8")
+    assert [p.name for p in real.iterdir()] == ["isaure.json"]  # no temporary left
+
+
+def test_a_device_or_a_pipe_is_refused_not_replaced(capsys: Capsys, tmp_path: Path) -> None:
+    """``--out /dev/null`` replaced the device by a JSON file (as root, the system's own);
+    a pipe became a plain file. Both are refused, and stay what they were. (A pipe stands
+    for both here: were the refusal broken, this test must not replace a real device.)"""
+    import os
+    import stat
+
+    assert invoke(capsys, "character", "new", "tunnels", "Pip", "--seed", "1").status == 0
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    exported = invoke(capsys, "--lang", "en", "character", "export", "--out", str(pipe))
+    one_line(exported, "is not a file (a device or a pipe)")
+    with pytest.raises(SheetError):
+        check_writable(pipe)
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+
+
+def test_a_tilde_is_a_folder_name_for_the_check_as_for_the_write(
+    capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--out '~/q.json'`` (quoted: no shell expanded it) passed the check, which read
+    ``~`` as the home folder, then failed the write: the character was stored, without
+    its log entry, and its name taken. Both read the path as typed now."""
+    monkeypatch.chdir(tmp_path)
+    made = invoke(capsys, "--lang", "en", "character", "new", "tunnels", "T4", "--out", "~/q.json")
+    one_line(made, "Cannot write", "no such file or folder")
+    listed = invoke(capsys, "character", "list", "--json")
+    assert listed.status == 0 and listed.json() == []

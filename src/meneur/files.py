@@ -240,9 +240,8 @@ def check_writable(path: Path) -> None:
     if isinstance(path, SheetElsewhere):
         return
     try:
-        if path.is_dir():  # the temporary file beside it could be made, not the rename
-            raise SheetError(N_("{path} is a folder, not a file."), path=str(path)[:200])
-        descriptor, temporary = _temporary_beside(path)
+        target = _target(path)
+        descriptor, temporary = _temporary_beside(target)
         os.close(descriptor)
         os.unlink(temporary)
     except OSError as error:
@@ -259,21 +258,43 @@ def write_text_atomically(path: Path, text: str) -> None:
         path.write_document(parse_document(text.encode("utf-8"), path))
         return
     try:
-        if path.is_dir():  # ``--out ""`` is the current folder: the rename would fail
-            raise SheetError(N_("{path} is a folder, not a file."), path=str(path)[:200])
-        descriptor, temporary = _temporary_beside(path)
+        target = _target(path)
+        descriptor, temporary = _temporary_beside(target)
         try:
-            os.fchmod(descriptor, _mode_for(path))
+            os.fchmod(descriptor, _mode_for(target))
             with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.replace(temporary, path)
+            os.replace(temporary, target)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
     except OSError as error:
         raise cannot_write(str(path), error) from None
+
+
+def _target(path: Path) -> Path:
+    """The file a write replaces: the one a link leads to (replacing the link itself left
+    the user's real sheet without the change, or tried a rename across file systems),
+    refused when it is a folder or not a file at all (a device, a pipe: the rename
+    replaced ``/dev/null`` by a JSON file). ``~`` is a folder's name here, as for the
+    check before (:func:`check_writable`): the shell expands it, not meneur."""
+    import stat
+
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    if stat.S_ISDIR(mode):  # ``--out ""`` is the current folder: the rename would fail
+        raise SheetError(N_("{path} is a folder, not a file."), path=str(path)[:200])
+    if not stat.S_ISREG(mode):
+        raise SheetError(
+            N_("{path} is not a file (a device or a pipe): give a file's name."),
+            path=str(path)[:200],
+        )
+    return target
 
 
 def _mode_for(path: Path) -> int:
@@ -309,7 +330,7 @@ def _temporary_beside(path: Path) -> tuple[int, str]:
     moves it over ``path`` in one step)."""
     import tempfile
 
-    directory = path.expanduser().resolve().parent
+    directory = path.parent
     return tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
 
 
@@ -331,6 +352,7 @@ _OS_REASONS = {
     errno.EBUSY: N_("the device or resource is busy"),
     errno.EEXIST: N_("it already exists"),
     errno.EMFILE: N_("too many files are open"),
+    errno.EXDEV: N_("it is on another file system"),
 }
 """The reasons a user meets, in their words: ``strerror`` is the C library's English."""
 
