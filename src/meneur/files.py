@@ -157,7 +157,8 @@ class TwiceGiven(ValueError):
 
 
 def strict_json(text: str) -> Any:
-    """``text`` read as JSON, refusing ``NaN`` and ``Infinity`` (:class:`NotANumber`):
+    """``text`` read as JSON, refusing ``NaN`` and ``Infinity``, typed or reached by a number
+    too large (``1e400``) (:class:`NotANumber`):
     Python reads them, other programs refuse a file or an export that holds them; and
     refusing a key given twice in one object (:class:`TwiceGiven`): Python keeps the last
     silently (``"Force": 2, "Force": 50`` rolled 50), where TOML refuses it."""
@@ -165,6 +166,12 @@ def strict_json(text: str) -> Any:
 
     def not_a_number(word: str) -> Any:
         raise NotANumber(word)
+
+    def finite(word: str) -> float:  # 1e400 reads as Infinity, and is written back so
+        value = float(word)
+        if value in (float("inf"), float("-inf")):
+            raise NotANumber(word[:40])
+        return value
 
     def once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -174,7 +181,9 @@ def strict_json(text: str) -> Any:
             out[key] = value
         return out
 
-    return json.loads(text, parse_constant=not_a_number, object_pairs_hook=once_each)
+    return json.loads(
+        text, parse_constant=not_a_number, parse_float=finite, object_pairs_hook=once_each
+    )
 
 
 def _parse_json(text: str, path: Path) -> Any:

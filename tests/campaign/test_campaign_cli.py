@@ -301,6 +301,8 @@ def test_character_edit(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixtu
         ("--state", "{"),
         ("--state", '{"vecu": NaN}'),  # an export other programs could not read
         ("--state", '{"vecu": Infinity}'),
+        ("--state", '{"vecu": 1e400}'),  # read as Infinity, exported so: no import took it
+        ("--state", '{"a": ' + "[" * 1000 + "]" * 1000 + "}"),  # too deep: a traceback
         ("--sheet", str(tmp_path / "no.json")),
         (),
     ):

@@ -131,3 +131,25 @@ def test_marks_strike_the_dice_the_expression_does_not_count() -> None:
     # an explosion's die is drawn after the others but listed after its parent: rather
     # than strike the wrong face, nothing is marked
     assert check.marks(DiceParams("3d6!kh2"), ((6, 2, 1, 3),)) == (("", "", "", ""),)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["+".join(["1"] * 400), "+".join(["d2"] * 330), "-" * 900 + "1", "1" + "*1" * 300],
+)
+def test_a_long_chain_is_refused_before_any_die(text: str) -> None:
+    """Within the 1,000 characters, 400 terms made a tree too deep to print or judge
+    (a RecursionError traceback from ``roll``): refused as a limit, as d20's are."""
+    with pytest.raises(LimitError):
+        parse(text)
+
+
+def test_the_deepest_chain_accepted_rolls_and_prints() -> None:
+    from meneur.dice.parse import MAX_DEPTH
+
+    text = "+".join(["1"] * (MAX_DEPTH - 1))
+    rolled = roll_expression(parse(text), SeededDice(1))
+    assert rolled.total == MAX_DEPTH - 1
+    assert str(parse(text)).count("+") == MAX_DEPTH - 2
+    with pytest.raises(LimitError):
+        parse(text + "+1+1")

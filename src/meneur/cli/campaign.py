@@ -279,7 +279,7 @@ def parse_state(text: str) -> dict[str, Any]:
 
     try:  # NaN and Infinity would make the export unreadable to other programs
         value = strict_json(text)
-    except ValueError:  # JSONDecodeError and NotANumber
+    except (ValueError, RecursionError):  # JSONDecodeError, NotANumber, too deep
         value = None
     if not isinstance(value, dict):
         raise typer.BadParameter(_("The state must be a JSON object such as '{\"vecu\": 2}'."))

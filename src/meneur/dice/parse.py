@@ -29,6 +29,10 @@ MAX_DICE = 1_000
 MAX_SIDES = 1_000_000
 MAX_NUMBER_DIGITS = 9
 MAX_NESTING = 50
+MAX_DEPTH = 200
+"""The deepest a tree may go: terms chained (``1+1+1...``, each one level) and signs
+stacked (``--1``). 400 terms within the 1,000 characters made a tree that printing and
+judging walk by recursion, past Python's limit (a traceback)."""
 
 
 @cache
@@ -184,16 +188,20 @@ def _comparison(tree: Any) -> Comparison:
 
 def _check_dice(node: Node) -> None:
     """Limits and impossible dice, before rolling anything."""
-    stack: list[Node] = [node]
+    stack: list[tuple[Node, int]] = [(node, 1)]
     total = 0
     while stack:
-        current = stack.pop()
+        current, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise LimitError(
+                N_("A dice expression chains at most {limit} terms and signs."), limit=MAX_DEPTH
+            )
         if isinstance(current, BinaryOperation):
-            stack += [current.left, current.right]
+            stack += [(current.left, depth + 1), (current.right, depth + 1)]
         elif isinstance(current, Negation):
-            stack.append(current.operand)
+            stack.append((current.operand, depth + 1))
         elif isinstance(current, Group):
-            stack.append(current.inner)
+            stack.append((current.inner, depth + 1))
         elif isinstance(current, DiceRoll):
             total += current.count
             if total > MAX_DICE:
