@@ -122,3 +122,39 @@ def test_the_default_campaign_may_be_named_at_the_first_start(
     assert "The table of the campaign 'default' is ready." in named.out
     unknown = invoke(capsys, "serve", "--data-dir", folder, "--campaign", "Autre", "--lang", "en")
     assert unknown.status == 2 and "Autre" in unknown.err
+
+
+@pytest.mark.parametrize("host", ["", "\u202eevil", "x y", "tab\there"])
+def test_a_host_that_is_no_address_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]], host: str
+) -> None:
+    """An empty --host listened on every interface and printed links without a host; a
+    host with control or non-ASCII characters crashed the socket's encoding (a traceback)."""
+    result = invoke(capsys, "serve", "--host", host, "--lang", "en")
+    assert result.status == 2 and served == []
+    [line] = result.err.strip().splitlines()
+    assert "is not an address" in line
+
+
+def test_an_ipv6_host_is_bracketed_in_the_links(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]]
+) -> None:
+    """``--host ::1`` printed ``http://::1:8000/...``, which leads nowhere; a link writes an
+    IPv6 address in brackets, and the table answers to that Host."""
+    from meneur.cli.serve import allowed_hosts
+
+    result = invoke(capsys, "serve", "--host", "::1", "--port", "8123")
+    if result.status == 2 and "::1" in result.err:  # no IPv6 on this machine
+        pytest.skip("IPv6 is not available here")
+    assert result.status == 0, result.err
+    assert "http://[::1]:8123/t/" in result.out and "http://::1" not in result.out
+    assert "[fe80::1]:8000" in allowed_hosts("fe80::1", 8000, None)
+
+
+def test_a_data_dir_name_too_long_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str], served: list[dict[str, Any]]
+) -> None:
+    result = invoke(capsys, "serve", "--data-dir", "d" * 300, "--lang", "en")
+    assert result.status == 2 and served == []
+    [line] = result.err.strip().splitlines()
+    assert "the name is too long" in line

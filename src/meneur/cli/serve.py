@@ -82,9 +82,11 @@ def data_dir_url(folder: Path) -> str:
     from meneur.locale import N_
 
     where = folder.expanduser()
-    if where.exists() and not where.is_dir():  # mkdir said « it already exists »
-        raise UsageError(N_("--data-dir {path} is a file, not a folder."), path=str(where)[-120:])
     try:
+        if where.exists() and not where.is_dir():  # mkdir said « it already exists »
+            raise UsageError(
+                N_("--data-dir {path} is a file, not a folder."), path=str(where)[-120:]
+            )
         where.mkdir(parents=True, exist_ok=True)
         probe = where / ".meneur-write-test"
         probe.touch()
@@ -193,7 +195,7 @@ def allowed_hosts(
 ) -> tuple[str, ...]:
     """The ``Host`` values the table answers to: this computer's names (its LAN addresses
     when it listens on every interface), and the public one."""
-    names = {host, "127.0.0.1", "localhost"} if host not in ("0.0.0.0", "::") else set(lan)
+    names = {in_url(host), "127.0.0.1", "localhost"} if host not in ("0.0.0.0", "::") else set(lan)
     names |= {"127.0.0.1", "localhost", "[::1]"}
     found = {f"{name}:{port}" for name in names}
     if public is not None:
@@ -201,13 +203,26 @@ def allowed_hosts(
     return tuple(sorted(found))
 
 
+def in_url(host: str) -> str:
+    """``host`` as a link writes it: an IPv6 address in brackets (``http://[::1]:8000``;
+    ``http://::1:8000`` leads nowhere)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 def check_port(host: str, port: int) -> None:
-    """A clear error, before anything starts, when the address cannot be listened on."""
+    """A clear error, before anything starts, when the address cannot be listened on: an
+    empty ``--host`` (it listened on every interface, and printed links without a host),
+    or one no socket takes (control or non-ASCII characters)."""
     import socket
 
     from meneur.errors import UsageError
     from meneur.locale import N_
 
+    if not host or not all(33 <= ord(char) <= 126 for char in host):
+        raise UsageError(
+            N_("--host '{host}' is not an address: give one such as 127.0.0.1 or 0.0.0.0."),
+            host=host[:60].encode("ascii", "backslashreplace").decode("ascii"),
+        )
     try:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -276,7 +291,7 @@ def serve_command(
     table, current = served_table(tables, campaign, new_table)
     everywhere = host in ("0.0.0.0", "::")
     lan = tuple(lan_addresses()) if everywhere else ()
-    shown = (lan[0] if lan else "127.0.0.1") if everywhere else host
+    shown = (lan[0] if lan else "127.0.0.1") if everywhere else in_url(host)
     root = public[0] if public else f"http://{shown}:{port}"
     print(_("The table of the campaign '{campaign}' is ready.").format(campaign=table.campaign))
     if current is not None:
