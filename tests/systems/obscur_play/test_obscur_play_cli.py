@@ -387,3 +387,18 @@ def test_O17_outnumbered_option(capsys: pytest.CaptureFixture[str], sheets: Path
     pa = one["rounds"][0]["a"]["split"][0]["pa"]
     assert three["rounds"][0]["a"]["split"][0]["pa"] == max(0, pa - 6)
     one_line_error(fight(capsys, sheets, "--opponents-a", "0"))
+
+
+def test_a_fight_saves_both_sheets_or_neither(
+    capsys: pytest.CaptureFixture[str], sheets: Path
+) -> None:
+    """``--save`` wrote Garance's sheet, then was refused Corbeau's and exited in error:
+    the two sides out of step. Every sheet is checked writable first. Corbeau's name here
+    is readable but leaves no room for the temporary file a write makes beside it."""
+    long = sheets / ("c" * 245 + ".toml")
+    shutil.copy(sheets / "corbeau.toml", long)
+    before = (sheets / "garance.toml").read_text()
+    args = ("--a", str(sheets / "garance.toml"), "--b", str(long), "--seed", "9", "--save")
+    line = one_line_error(invoke(capsys, "--lang", "en", "fight", "obscur", *args))
+    assert "Cannot write" in line and "too long" in line
+    assert (sheets / "garance.toml").read_text() == before

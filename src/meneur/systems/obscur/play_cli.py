@@ -313,7 +313,7 @@ def fight_command(
     from meneur.systems.obscur.gear import armoury
     from meneur.systems.obscur.health import health_tables
     from meneur.systems.obscur.procedures import ObscurFight
-    from meneur.systems.obscur.state import save_body
+    from meneur.systems.obscur.state import save_bodies
 
     char_a, body_a = _load(a)
     char_b, body_b = _load(b)
@@ -365,8 +365,7 @@ def fight_command(
     }
     if save:
         new_a, new_b = final_bodies(params, outcome)
-        save_body(char_a, new_a)
-        save_body(char_b, new_b)
+        save_bodies([(char_a, new_a), (char_b, new_b)])
     names = {"a": params.a.name, "b": params.b.name}
     emit(data, lambda console: render_fight(console, data, names), as_json=as_json)
 
@@ -419,7 +418,7 @@ def _shoot(
     from meneur.cli.params import dice_sources
     from meneur.systems.obscur.combat import combat_data, dice_of, shot_of
     from meneur.systems.obscur.procedures import ObscurShot, ShotParams
-    from meneur.systems.obscur.state import require_standing, save_body
+    from meneur.systems.obscur.state import require_standing, save_bodies
 
     shooter, shooter_body = _load(a)
     target, target_body = _load(b)
@@ -446,8 +445,9 @@ def _shoot(
             from meneur.systems.obscur.tables import rule_tables
 
             shooter_body.vecu += rule_tables().experience.fumble_reward
-            save_body(shooter, shooter_body)
-        save_body(target, after)
+            save_bodies([(shooter, shooter_body), (target, after)])
+        else:
+            save_bodies([(target, after)])
     data: dict[str, Any] = {
         "system": "obscur",
         "shooter": {"name": shooter_body.name, "sheet": str(a), "weapon": params.weapon.name},
@@ -709,7 +709,7 @@ def survive_command(
     from meneur.cli.params import dice_sources
     from meneur.files import read_sheet
     from meneur.systems.obscur.procedures import JourneyParams, ObscurJourney
-    from meneur.systems.obscur.state import require_standing, save_body
+    from meneur.systems.obscur.state import require_standing, save_bodies
     from meneur.systems.obscur.survival import (
         MAX_PARTY,
         DayParams,
@@ -768,8 +768,7 @@ def survive_command(
         "saved": save,
     }
     if save:
-        for (character, _b), body in zip(loaded, bodies, strict=True):
-            save_body(character, body)
+        save_bodies([(c, body) for (c, _b), body in zip(loaded, bodies, strict=True)])
     emit(data, lambda console: render_journey(console, data), as_json=as_json)
 
 

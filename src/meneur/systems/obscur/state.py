@@ -21,6 +21,7 @@ Vie itself stays in ``ressources.vie`` (current may go below 0, O-31).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -216,6 +217,19 @@ def refuse_coma(body: Body) -> None:
             name=body.name,
             vie=body.vie,
         )
+
+
+def save_bodies(saved: Sequence[tuple[Character, Body]]) -> None:
+    """Write several bodies back (a fight's two sides, a journey's party), each file
+    checked writable before any is written: a fight whose second sheet was refused after
+    the first was written left the two sides out of step, and exited in error."""
+    from meneur.files import check_writable
+
+    for character, _body in saved:
+        if character.path is not None:
+            check_writable(character.path)
+    for character, body in saved:
+        save_body(character, body)
 
 
 def save_body(character: Character, body: Body) -> Character:
