@@ -402,3 +402,31 @@ def test_a_fight_saves_both_sheets_or_neither(
     line = one_line_error(invoke(capsys, "--lang", "en", "fight", "obscur", *args))
     assert "Cannot write" in line and "too long" in line
     assert (sheets / "garance.toml").read_text() == before
+
+
+def test_a_sheet_whose_equipment_is_malformed_is_not_stored(
+    capsys: pytest.CaptureFixture[str],
+    sheets: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A sheet whose ``equipement`` had the wrong shape was stored (exit 0), then refused
+    by every roll from it: refused when stored, as its other fields are."""
+    monkeypatch.setenv("MENEUR_DB_URL", f"sqlite:///{tmp_path / 'equip.db'}")
+    data = json.loads((sheets / "isaure.json").read_text("utf-8"))
+    data["equipement"] = {"armes": "x"}
+    (sheets / "ie.json").write_text(json.dumps(data), "utf-8")
+    made = invoke(
+        capsys,
+        "--lang",
+        "en",
+        "character",
+        "new",
+        "obscur",
+        "IE",
+        "--from",
+        str(sheets / "ie.json"),
+    )
+    assert "armes" in one_line_error(made)
+    listed = invoke(capsys, "character", "list", "--json")
+    assert listed.status == 0 and listed.json() == []

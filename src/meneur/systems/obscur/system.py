@@ -27,9 +27,13 @@ class ObscurSystem(System):
         return _procedures()
 
     def check_sheet(self, sheet: dict[str, Any], label: str) -> None:
+        """The sheet's model, its traits in the catalogue, and its equipment's shape: a
+        sheet whose ``equipement`` was malformed was stored, then refused by every roll."""
+        from meneur.systems.obscur.gear import equipment_of
         from meneur.systems.obscur.sheet import character_from
 
-        character_from(sheet, label)  # the sheet's model, and its traits in the catalogue
+        character = character_from(sheet, label)
+        equipment_of(character.sheet.equipment, label)
 
     def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
         from meneur.systems.obscur.log_words import log_summary
