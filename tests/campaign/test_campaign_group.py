@@ -33,7 +33,7 @@ def roll(who: str | None = "Zed", total: int = 7) -> NewRoll:
         system="generic",
         kind="roll",
         params={"expression": "2d6"},
-        faces=[[3, total - 3]],
+        faces=[[1, total - 1]],  # real faces: verify refuses a 0 or less
         outcome={"total": total},
         source="physical",
         character=who,

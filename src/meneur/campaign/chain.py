@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meneur.campaign.errors import VerifyError
+from meneur.campaign.logshape import check_entry, check_session
 from meneur.locale import N_
 from meneur.rng import MAX_SIDES
 
@@ -250,9 +251,10 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
     complete = rooted = True
     recomputed = physical = unrevealed = missing = 0
     head = GENESIS
-    for entry in entries:
+    for position, entry in enumerate(entries, start=1):
         if not isinstance(entry, Mapping):
             raise VerifyError(N_("The log holds an entry that is not an object."))
+        check_entry(entry, position)
         seq = entry.get("seq")
         before = previous.get("seq", 0) if previous is not None else 0
         if isinstance(seq, int) and isinstance(before, int) and seq > before + 1:
@@ -340,14 +342,17 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
 
 def _check_shape(document: Mapping[str, Any]) -> None:
     """Refuse what no export writes before reading it: ``entries`` and ``sessions`` not
-    lists (of objects), a ``head`` neither an entry's ``{seq, hash}`` nor, for a log with
-    no entry, null. A null head with entries read as « the end is known » and hid
-    entries cut from the end from ``--strict``."""
+    lists (of objects), a session value not text (:mod:`meneur.campaign.logshape`; each
+    entry's values are checked as the loop reads it), a ``head`` neither an entry's
+    ``{seq, hash}`` nor, for a log with no entry, null. A null head with entries read as
+    « the end is known » and hid entries cut from the end from ``--strict``."""
     entries, sessions = document.get("entries", []), document.get("sessions", [])
     if not isinstance(entries, list):
         raise VerifyError(N_("The log's 'entries' is not a list of entries."))
     if not isinstance(sessions, list) or not all(isinstance(s, Mapping) for s in sessions):
         raise VerifyError(N_("The log's 'sessions' is not a list of game sessions."))
+    for position, session in enumerate(sessions, start=1):
+        check_session(session, position)
     if "head" in document:
         head = document["head"]
         if not isinstance(head, Mapping) and not (head is None and not entries):

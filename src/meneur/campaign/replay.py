@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from meneur.campaign.logshape import whole
 from meneur.errors import MeneurError
 from meneur.locale import N_
 
@@ -111,7 +112,8 @@ def replay_entries(entries: Iterable[Mapping[str, Any]]) -> ReplayReport:
     count = rolls = 0
     for entry in entries:
         count += 1
-        seq = int(entry.get("seq", count))
+        seq = entry.get("seq")
+        seq = seq if whole(seq) else count
         found = replay_entry(entry)
         if isinstance(found, Problem):
             problems.append(Problem(seq, found.message, found.values))
@@ -126,6 +128,11 @@ def replay_entry(entry: Mapping[str, Any]) -> Problem | int:
     steps = params.get(STEPS) if isinstance(params, Mapping) else None
     if not isinstance(steps, list):
         return Problem(0, N_("not replayable: the entry has no canonical params (an older log)"))
+    for index, one in enumerate(steps, start=1):
+        if not isinstance(one, Mapping) or not _streams_ok(one.get("faces") or []):
+            return Problem(0, N_("roll {step} is malformed"), {"step": index})
+    if not _streams_ok(entry.get("faces") or []):
+        return Problem(0, N_("its faces are malformed"))
     shown = sum(len(stream) for stream in entry.get("faces") or [])
     used = sum(len(stream) for one in steps for stream in (one.get("faces") or []))
     if used != shown:
@@ -139,6 +146,13 @@ def replay_entry(entry: Mapping[str, Any]) -> Problem | int:
         if problem is not None:
             return Problem(0, problem.message, {"step": index, **problem.values})
     return len(steps)
+
+
+def _streams_ok(faces: Any) -> bool:
+    """Faces as a step stores them: a list of streams, each a list of whole numbers."""
+    return isinstance(faces, list) and all(
+        isinstance(stream, list) and all(whole(face) for face in stream) for stream in faces
+    )
 
 
 def rolled_of(one: Mapping[str, Any]) -> tuple[Check[Any, Any], Any] | None:
@@ -157,18 +171,28 @@ def _replay_step(one: Mapping[str, Any]) -> Problem | None:
 
     if one.get("check") is None:
         return Problem(
-            0, N_("roll {step}: {what} has no canonical params"), {"what": one.get("what", "?")}
+            0,
+            N_("roll {step}: {what} has no canonical params"),
+            {"what": str(one.get("what", "?"))[:80]},
         )
     check = _checks().get((str(one.get("system")), str(one.get("check"))))
     if check is None:
         return Problem(
             0,
             N_("roll {step}: no check {check} in system {system}"),
-            {"check": one.get("check"), "system": one.get("system")},
+            {"check": str(one.get("check"))[:80], "system": str(one.get("system"))[:80]},
+        )
+    streams = one.get("faces") or []
+    wrong = next((f for stream in streams for f in stream if not 1 <= f <= check.die_sides), None)
+    if wrong is not None:
+        return Problem(
+            0,
+            N_("roll {step}: a d{sides} has no face {face}"),
+            {"sides": check.die_sides, "face": wrong},
         )
     try:
         params = check.params_from_json(one.get("params"))
-        faces = tuple(tuple(int(face) for face in stream) for stream in one.get("faces") or [])
+        faces = tuple(tuple(int(face) for face in stream) for stream in streams)
         outcome = check.resolve(params, faces)
     except NeedMoreDice:
         return Problem(0, N_("roll {step}: its faces are too few for its params"))
