@@ -225,3 +225,15 @@ def test_random_mutations_never_crash(log: dict[str, Any], capsys: Capsys, tmp_p
             result = verify(capsys, tmp_path, document, *flags)
             assert result.status in (0, 2), (number, flags, result.err[-2000:])
             assert "Traceback" not in result.err + result.out, (number, result.err[-2000:])
+
+
+def test_faces_shown_that_no_roll_read_do_not_replay(
+    log: dict[str, Any], capsys: Capsys, tmp_path: Path
+) -> None:
+    """A 7 in the faces the log shows, the steps kept right: the replay passed it."""
+    document = edited(log, lambda d: d["entries"][3]["faces"][0].__setitem__(0, 7))
+    result = verify(capsys, tmp_path, document, "--lang", "en", "--replay", "--strict")
+    assert result.status == 2 and "Traceback" not in result.err, result.err
+    assert "entry 4: not replayable: the faces logged are not the faces its rolls read" in (
+        result.out
+    )

@@ -145,6 +145,10 @@ def replay_entry(entry: Mapping[str, Any]) -> Problem | int:
         problem = _replay_step(one)
         if problem is not None:
             return Problem(0, problem.message, {"step": index, **problem.values})
+    logged = sorted(face for stream in entry.get("faces") or [] for face in stream)
+    read = sorted(face for one in steps for stream in one.get("faces") or [] for face in stream)
+    if logged != read:  # (the faces shown, checked above in number only)
+        return Problem(0, N_("not replayable: the faces logged are not the faces its rolls read"))
     return len(steps)
 
 
