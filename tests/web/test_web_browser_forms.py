@@ -38,6 +38,25 @@ def edit_form(page: Any, name: str) -> Any:
     return card.locator("form.edit")
 
 
+def refused_edit(context: Any, server: dict[str, Any], name: str) -> Any:
+    """The GM's page after a sheet edit the model refuses (Endurance past its maximum),
+    posted as the page's form posts it: the table page again under a 400, the reason on
+    top."""
+    from playwright.sync_api import expect
+
+    create(server, "tunnels", name, Force="3", Dextérité="4", Constitution="3")
+    gm = context.new_page()
+    gm.set_default_timeout(WAIT)
+    gm.goto(server["gm"])
+    form = edit_form(gm, name)
+    form.locator("input[name='endurance/current']").fill("9999")
+    with gm.expect_response(lambda r: r.request.method == "POST") as posted:
+        form.locator("button[type=submit]").click()
+    assert posted.value.status == 400
+    expect(gm.locator("#refused")).to_contain_text("dépassent le maximum")
+    return gm
+
+
 def test_the_edit_form_refuses_a_number_past_the_sheet_models_bounds(
     browser: Any, server: dict[str, Any]
 ) -> None:
@@ -84,16 +103,9 @@ def test_without_javascript_a_refused_form_comes_back_as_the_table_with_the_reas
     top and what was typed still there, under a 400 (it showed a bare « Désolé » page)."""
     from playwright.sync_api import expect
 
-    create(server, "tunnels", "Ronce", Force="3", Dextérité="4", Constitution="3")
-    gm = browser.new_context(locale="fr-FR", java_script_enabled=False).new_page()
-    gm.set_default_timeout(WAIT)
-    gm.goto(server["gm"])
-    form = edit_form(gm, "Ronce")
-    form.locator("input[name='endurance/current']").fill("9999")
-    with gm.expect_response(lambda r: r.request.method == "POST") as posted:
-        form.locator("button[type=submit]").click()
-    assert posted.value.status == 400
-    expect(gm.locator("#refused")).to_contain_text("dépassent le maximum")
+    gm = refused_edit(
+        browser.new_context(locale="fr-FR", java_script_enabled=False), server, "Ronce"
+    )
     expect(gm.locator("#log")).to_be_attached()
     card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Ronce"))
     expect(card.locator("input[name='endurance/current']")).to_have_value("9999")
@@ -116,16 +128,7 @@ def test_with_javascript_a_refused_plain_form_leaves_the_table_live(
     reload shows the table (no form posted again) and a roll still arrives live."""
     from playwright.sync_api import expect
 
-    create(server, "tunnels", "Houx", Force="3", Dextérité="4", Constitution="3")
-    gm = browser.new_context(locale="fr-FR").new_page()
-    gm.set_default_timeout(WAIT)
-    gm.goto(server["gm"])
-    form = edit_form(gm, "Houx")
-    form.locator("input[name='endurance/current']").fill("9999")
-    with gm.expect_response(lambda r: r.request.method == "POST") as posted:
-        form.locator("button[type=submit]").click()
-    assert posted.value.status == 400
-    expect(gm.locator("#refused")).to_contain_text("dépassent le maximum")
+    gm = refused_edit(browser.new_context(locale="fr-FR"), server, "Houx")
     expect(gm).to_have_url(server["gm"])
     gm.wait_for_selector("#live:not([hidden])")
     card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Houx"))
