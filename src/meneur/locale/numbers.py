@@ -9,12 +9,16 @@ thousands of digits) say so instead of being cut by the table (:func:`exact`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Union
 
 from meneur.locale import current_language, ngettext
 
 if TYPE_CHECKING:  # the CLI's start-up: ``fractions`` loads ``decimal``
     from fractions import Fraction
+
+Chances = Mapping[str, Union["Fraction", "Chances"]]
+"""Named exact chances, possibly grouped (``{"p_success": ..., "successes": {"0": ...}}``)."""
 
 EXACT_WIDTH = 40
 """Longest exact fraction printed whole in a terminal table."""
@@ -96,3 +100,17 @@ def fraction_text(p: Fraction) -> str:
 def ratio_text(p: Fraction) -> str:
     """``numerator/denominator``, always both («1/1»), for a fraction of any length."""
     return f"{integer_text(p.numerator)}/{integer_text(p.denominator)}"
+
+
+def floats_of(chances: Chances) -> dict[str, Any]:
+    """``chances`` as floats, under the same keys: what ``--json`` gives beside ``exact``."""
+    return {k: floats_of(v) if isinstance(v, Mapping) else float(v) for k, v in chances.items()}
+
+
+def fractions_of(chances: Chances) -> dict[str, Any]:
+    """``chances`` as exact fractions (:func:`fraction_text`), under the same keys: every
+    system's ``odds --json`` puts them under ``exact``, each beside its float's key."""
+    return {
+        k: fractions_of(v) if isinstance(v, Mapping) else fraction_text(v)
+        for k, v in chances.items()
+    }

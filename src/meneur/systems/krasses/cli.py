@@ -28,7 +28,7 @@ from meneur.cli.params import (
 from meneur.errors import UsageError
 from meneur.locale import N_, pgettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import fraction_text
+from meneur.locale.numbers import Chances, floats_of, fractions_of
 from meneur.systems.base import CommandGroups
 from meneur.systems.krasses.rules import Difficulty, Krasse, Member, TestParams
 from meneur.text import is_digits
@@ -389,15 +389,8 @@ def odds_command(
         p = odds.cooperate_p_success(coop)
         leads = odds.cooperate_dist(coop).map(lambda key: key[0] if isinstance(key, tuple) else 0)
         leaders = {str(i): leads.p(i) for i in range(len(coop.members))}
-        data.update(
-            kind="cooperate",
-            p_success=float(p),
-            p_leader={i: float(q) for i, q in leaders.items()},
-            exact={
-                "p_success": fraction_text(p),
-                "p_leader": {i: fraction_text(q) for i, q in leaders.items()},
-            },
-        )
+        chances: Chances = {"p_success": p, "p_leader": leaders}
+        data.update(kind="cooperate", **floats_of(chances), exact=fractions_of(chances))
     elif vs_bonus is not None:
         if difficulty is not None or krasse:
             raise UsageError(N_("An opposed roll has no difficulty: drop --difficulty."))
@@ -406,25 +399,19 @@ def odds_command(
             Side(vs_bonus, check_kind(b_kind), _modifiers(vs_modifier)),
             naturals=not ignore_naturals,
         )
-        p, tie = odds.p_a_wins(params), odds.p_tie_round(params)
-        rerolls = odds.expected_rerolls(params)
-        data.update(
-            kind="oppose",
-            p_a_wins=float(p),
-            p_b_wins=float(1 - p),
-            p_tie_round=float(tie),
-            expected_rerolls=float(rerolls),
-            exact={
-                "p_a_wins": fraction_text(p),
-                "p_b_wins": fraction_text(1 - p),
-                "p_tie_round": fraction_text(tie),
-                "expected_rerolls": fraction_text(rerolls),
-            },
-        )
+        p = odds.p_a_wins(params)
+        chances = {
+            "p_a_wins": p,
+            "p_b_wins": 1 - p,
+            "p_tie_round": odds.p_tie_round(params),
+            "expected_rerolls": odds.expected_rerolls(params),
+        }
+        data.update(kind="oppose", **floats_of(chances), exact=fractions_of(chances))
     else:
         test, _trait = _test_params(bonus, difficulty, modifier, krasse, sheet, skill)
         p = odds.test_p_success(test)
-        data.update(kind="test", p_success=float(p), exact={"p_success": fraction_text(p)})
+        chances = {"p_success": p}
+        data.update(kind="test", **floats_of(chances), exact=fractions_of(chances))
     emit(data, lambda c: render_odds(c, data), as_json=as_json)
 
 

@@ -29,7 +29,7 @@ from meneur.cli.params import (
 from meneur.errors import UsageError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import fraction_text
+from meneur.locale.numbers import floats_of, fractions_of
 from meneur.systems.base import CommandGroups
 from meneur.systems.legendes.rules import (
     Band,
@@ -212,11 +212,8 @@ PartialOpt = Annotated[
 
 def _odds_json(rows: dict[str, Fraction]) -> dict[str, Any]:
     """The odds' JSON: each outcome's probability as a float and as an exact fraction."""
-    return {
-        "system": "legendes",
-        "outcomes": {key: float(p) for key, p in rows.items()},
-        "exact": {"outcomes": {key: fraction_text(p) for key, p in rows.items()}},
-    }
+    chances = {"outcomes": rows}
+    return {"system": "legendes", **floats_of(chances), "exact": fractions_of(chances)}
 
 
 def build_params(

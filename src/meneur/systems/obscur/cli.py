@@ -31,7 +31,7 @@ from meneur.cli.params import (
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_, fill, labelled, ngettext, pgettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import fraction_text, grouped
+from meneur.locale.numbers import Chances, floats_of, fraction_text, fractions_of, grouped
 from meneur.systems.base import CommandGroups
 from meneur.text import is_digits
 
@@ -621,19 +621,18 @@ def odds_command(
     p_success: Fraction = figures["p_success"]  # type: ignore[assignment]
     p_fumble: Fraction = figures["p_fumble"]  # type: ignore[assignment]
     by: dict[int, Fraction] = figures["successes"]  # type: ignore[assignment]
+    chances: Chances = {
+        "p_success": p_success,
+        "p_fumble": p_fumble,
+        "successes": {str(s): p for s, p in by.items()},
+    }
     data: dict[str, Any] = {
         "system": "obscur",
-        "p_success": float(p_success),
-        "p_fumble": float(p_fumble),
-        "successes": {str(s): float(p) for s, p in by.items()},
+        **floats_of(chances),
         "dice": params.pool,
         "pool": params.pool_json(),
         "difficulty": difficulty,
-        "exact": {
-            "p_success": fraction_text(p_success),
-            "p_fumble": fraction_text(p_fumble),
-            "successes": {str(s): fraction_text(p) for s, p in by.items()},
-        },
+        "exact": fractions_of(chances),
     }
     if not plan.is_empty:
         data["push"] = plan.to_json()

@@ -28,7 +28,7 @@ from meneur.cli.params import (
 from meneur.errors import DiceSourceError, UsageError
 from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import fraction_text
+from meneur.locale.numbers import Chances, floats_of, fraction_text, fractions_of
 from meneur.systems.base import CommandGroups
 from meneur.systems.tunnels.limits import MAX_CHANCE_SPENT
 from meneur.text import is_digits
@@ -660,17 +660,8 @@ def odds_command(
         p_a, p_b, p_tie = who_wins(oparams)
         if reroll_ties:  # option of T-9: a tie is rolled again, so only the decisive ones count
             p_a, p_b, p_tie = p_a / (1 - p_tie), p_b / (1 - p_tie), Fraction(0)
-        data = {
-            "system": "tunnels",
-            "p_a": float(p_a),
-            "p_b": float(p_b),
-            "p_tie": float(p_tie),
-            "exact": {
-                "p_a": fraction_text(p_a),
-                "p_b": fraction_text(p_b),
-                "p_tie": fraction_text(p_tie),
-            },
-        }
+        sides: Chances = {"p_a": p_a, "p_b": p_b, "p_tie": p_tie}
+        data = {"system": "tunnels", **floats_of(sides), "exact": fractions_of(sides)}
 
         def render_vs(console: Console) -> None:
             from rich.table import Table
@@ -708,19 +699,13 @@ def odds_command(
     for (count, _exc, _crit), p in law3.probabilities().items():
         successes[count] = successes.get(count, Fraction(0)) + p
     ordered = dict(sorted(successes.items()))
-    data = {
-        "system": "tunnels",
-        "p_success": float(p_success),
-        "p_exceptional": float(p_exceptional),
-        "p_critical": float(p_critical),
-        "successes": {str(k): float(v) for k, v in ordered.items()},
-        "exact": {
-            "p_success": fraction_text(p_success),
-            "p_exceptional": fraction_text(p_exceptional),
-            "p_critical": fraction_text(p_critical),
-            "successes": {str(k): fraction_text(v) for k, v in ordered.items()},
-        },
+    chances: Chances = {
+        "p_success": p_success,
+        "p_exceptional": p_exceptional,
+        "p_critical": p_critical,
+        "successes": {str(k): v for k, v in ordered.items()},
     }
+    data = {"system": "tunnels", **floats_of(chances), "exact": fractions_of(chances)}
 
     def render(console: Console) -> None:
         from rich.table import Table
@@ -1063,12 +1048,8 @@ def _fight_odds(params: FightParams, *, as_json: bool, note: str | None = None) 
         )
     finally:
         bar.stop()
-    data = {
-        "system": "tunnels",
-        "p_win": float(p),
-        "p_lose": float(1 - p),
-        "exact": {"p_win": fraction_text(p), "p_lose": fraction_text(1 - p)},
-    }
+    chances = {"p_win": p, "p_lose": 1 - p}
+    data = {"system": "tunnels", **floats_of(chances), "exact": fractions_of(chances)}
     from meneur.locale.numbers import EXACT_WIDTH, percent
 
     shown = percent(p)
