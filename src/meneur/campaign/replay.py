@@ -133,8 +133,9 @@ def replay_entry(entry: Mapping[str, Any]) -> Problem | int:
             return Problem(0, N_("roll {step} is malformed"), {"step": index})
     if not _streams_ok(entry.get("faces") or []):
         return Problem(0, N_("its faces are malformed"))
-    shown = sum(len(stream) for stream in entry.get("faces") or [])
-    used = sum(len(stream) for one in steps for stream in (one.get("faces") or []))
+    logged = [face for stream in entry.get("faces") or [] for face in stream]
+    read = [face for one in steps for stream in one.get("faces") or [] for face in stream]
+    shown, used = len(logged), len(read)
     if used != shown:
         return Problem(
             0,
@@ -145,9 +146,7 @@ def replay_entry(entry: Mapping[str, Any]) -> Problem | int:
         problem = _replay_step(one)
         if problem is not None:
             return Problem(0, problem.message, {"step": index, **problem.values})
-    logged = sorted(face for stream in entry.get("faces") or [] for face in stream)
-    read = sorted(face for one in steps for stream in one.get("faces") or [] for face in stream)
-    if logged != read:  # (the faces shown, checked above in number only)
+    if sorted(logged) != sorted(read):  # (the faces shown, checked above in number only)
         return Problem(0, N_("not replayable: the faces logged are not the faces its rolls read"))
     return len(steps)
 

@@ -20,10 +20,11 @@ import gettext
 import io
 import marshal
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -135,14 +136,19 @@ def merged_catalogue(language: str) -> Catalog:
     """All areas' translations in one catalogue; an empty entry never hides a filled one
     (two filled ones that differ are a conflict, :func:`conflicts`)."""
     merged = _empty_catalogue(language)
+    for _area, message in _entries(language):
+        already = merged.get(message.id, context=message.context)
+        if not (already is not None and already.string and not message.string):
+            merged.add(message.id, message.string, context=message.context)
+    return merged
+
+
+def _entries(language: str) -> Iterator[tuple[str, Message]]:
+    """Each area's messages (not the headers), area by area in name order."""
     for path in sorted((LOCALE_DIR / language).glob("*.po")):
         for message in _read(path, language):
-            if not message.id:
-                continue
-            already = merged.get(message.id, context=message.context)
-            if not (already is not None and already.string and not message.string):
-                merged.add(message.id, message.string, context=message.context)
-    return merged
+            if message.id:
+                yield path.stem, message
 
 
 def conflicts(language: str) -> list[str]:
@@ -152,13 +158,12 @@ def conflicts(language: str) -> list[str]:
     last area read would win in silence (a Krâsses « Passe » became « Round »). Such a
     message needs a context in one of them (``pgettext``)."""
     seen: dict[tuple[object, str | None], dict[tuple[str, ...], str]] = {}
-    for path in sorted((LOCALE_DIR / language).glob("*.po")):
-        for message in _read(path, language):
-            strings = message.string
-            filled = tuple(strings) if isinstance(strings, tuple | list) else (str(strings),)
-            if message.id and any(filled):
-                key = (_hashable(message.id), message.context)
-                seen.setdefault(key, {}).setdefault(filled, path.stem)
+    for area, message in _entries(language):
+        strings = message.string
+        filled = tuple(strings) if isinstance(strings, tuple | list) else (str(strings),)
+        if any(filled):
+            key = (_hashable(message.id), message.context)
+            seen.setdefault(key, {}).setdefault(filled, area)
     return [
         f"[{language}] {msgid!r} is translated differently in "
         + ", ".join(f"{area}.po ({' / '.join(string)!r})" for string, area in strings.items())

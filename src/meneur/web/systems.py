@@ -199,10 +199,10 @@ def declared_bounds(model: type[BaseModel], name: str) -> Bounds:
     low: int | None = None
     high: int | None = None
     for item in found:  # annotated_types' Ge, Gt, Le, Lt
-        for name, shift in (("ge", 0), ("gt", 1), ("le", 0), ("lt", -1)):
-            value: Any = getattr(item, name, None)
+        for bound, shift in (("ge", 0), ("gt", 1), ("le", 0), ("lt", -1)):
+            value: Any = getattr(item, bound, None)
             if isinstance(value, int) and not isinstance(value, bool):
-                if name[0] == "g":
+                if bound[0] == "g":
                     low = value + shift
                 else:
                     high = value + shift

@@ -441,13 +441,13 @@ def _shoot(
     )
     result, after, rolled = shot.outcome.result, shot.outcome.target, shot.faces
     if save:
+        saved = [(target, after)]
         if result["fumble"]:  # O-3: the shooter's Maladresse earns Vécu
             from meneur.systems.obscur.tables import rule_tables
 
             shooter_body.vecu += rule_tables().experience.fumble_reward
-            save_bodies([(shooter, shooter_body), (target, after)])
-        else:
-            save_bodies([(target, after)])
+            saved.insert(0, (shooter, shooter_body))
+        save_bodies(saved)
     data: dict[str, Any] = {
         "system": "obscur",
         "shooter": {"name": shooter_body.name, "sheet": str(a), "weapon": params.weapon.name},

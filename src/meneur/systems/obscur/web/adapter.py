@@ -307,18 +307,19 @@ class ObscurWeb(WebAdapter):
 
         resources = resources_of(sheet)
         fields = []
-        low, high = declared_bounds(Resource, "current")
+        low, high = current = declared_bounds(Resource, "current")
+        spent = (max(low or 0, 0), high)  # O-10: points spent never fall below 0
+        most = declared_bounds(Resource, "max")
         for key, label in RESOURCES:
             value = resources.get(key)
             if not isinstance(value, dict):
                 continue
-            floor = max(low or 0, 0) if key in NEVER_BELOW_ZERO else low
             where = (RESOURCE_KEY, key)
-            fields.append(number_field((*where, "current"), label, value["current"], (floor, high)))
+            bounds = spent if key in NEVER_BELOW_ZERO else current
+            fields.append(number_field((*where, "current"), label, value["current"], bounds))
             if value.get("max") is not None:
-                most = _("{name} max").format(name=label)
-                bounds = declared_bounds(Resource, "max")
-                fields.append(number_field((*where, "max"), most, value["max"], bounds))
+                max_label = _("{name} max").format(name=label)
+                fields.append(number_field((*where, "max"), max_label, value["max"], most))
         wounds = (sheet.get("etat") or {}).get("blessures") or []
         fields.append(EditField(WOUNDS, _("Wounds"), wounds_text(wounds), text=True))
         fields.append(EditField(("notes",), _("Notes"), str(sheet.get("notes", "")), text=True))
