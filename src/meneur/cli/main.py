@@ -17,6 +17,7 @@ from meneur.cli import clickcompat as click
 from meneur.cli.helpformat import localize
 from meneur.cli.journal import Journal
 from meneur.cli.journal import use as use_journal
+from meneur.cli.repeats import refuse_repeats
 from meneur.errors import MeneurError
 from meneur.locale import LANGUAGES, N_, detect_language, set_language
 from meneur.locale import gettext as _
@@ -303,6 +304,7 @@ def run(args: Sequence[str]) -> int:
 
             add_odds_plot(command)
         localize(command)
+        refuse_repeats(command)
         result = command.main(args=rest, prog_name="meneur", standalone_mode=False)
         recording = _recording()
         if recording is not None:
