@@ -5,8 +5,8 @@ mean."""
 from __future__ import annotations
 
 import pytest
-from tests.cli_helpers import invoke
 
+from cli_helpers import invoke
 from meneur.cli.clickcompat import BadParameter
 from meneur.cli.repeats import check_repeats
 

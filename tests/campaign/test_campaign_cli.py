@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -217,7 +218,7 @@ def test_session_verify_round_trip(
         "Error: Entry 2 (-, roll): its content was changed after it was logged."
     ]
     assert invoke(capsys, "session", "reveal").status == 2  # nothing open
-    assert invoke(capsys, "log", "--export", str(path)).status == 0  # a clean copy again
+    assert invoke(capsys, "log", "--export", str(path), "--force").status == 0  # a clean copy
     document = json.loads(path.read_text())
     del document["head"]  # (rolls cut from the end after the session: unseen without it)
     path.write_text(json.dumps(document))
@@ -227,6 +228,106 @@ def test_session_verify_round_trip(
     assert "ne dit pas où le journal s'arrêtait" in invoke(capsys, "verify", str(path)).out
     strict = invoke(capsys, "--lang", "en", "verify", str(path), "--strict")
     assert strict.status == 2 and "--strict refuses it" in strict.err
+
+
+def _session_export(capsys: pytest.CaptureFixture[str], path: Path, rolls: int) -> dict:
+    """A revealed session of ``rolls`` committed rolls, exported to ``path``."""
+    invoke(capsys, "session", "start")
+    for _ in range(rolls):
+        assert invoke(capsys, "roll", "1d20").status == 0
+    invoke(capsys, "session", "reveal")
+    assert invoke(capsys, "log", "--export", str(path)).status == 0
+    return dict(json.loads(path.read_text()))
+
+
+@pytest.mark.parametrize(
+    ("keep", "missing"),
+    [(lambda e: e[:1] + e[2:], 1), (lambda e: e[:2], 1), (lambda e: [], 3)],
+    ids=["middle", "end", "all"],
+)
+def test_strict_refuses_a_log_with_rolls_removed(
+    db_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    keep: Any,
+    missing: int,
+) -> None:
+    """``--strict`` asks for the whole log: a committed roll taken out of the middle or
+    the end (the embarrassing roll), or every entry, was accepted with status 0."""
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    path = tmp_path / "log.json"
+    document = _session_export(capsys, path, 3)
+    assert invoke(capsys, "verify", str(path), "--strict").status == 0
+    document["entries"] = keep(document["entries"])
+    path.write_text(json.dumps(document))
+    lenient = invoke(capsys, "verify", str(path), "--json").json()
+    assert (lenient["complete"], lenient["missing"], lenient["ok"]) == (False, missing, True)
+    strict = invoke(capsys, "--lang", "en", "verify", str(path), "--strict")
+    assert strict.status == 2
+    assert strict.err.strip().splitlines()[-1] == (
+        f"Error: The file is not the whole log: {missing} entry(ies) are not in it; "
+        "--strict refuses it."
+    )
+    as_json = invoke(capsys, "verify", str(path), "--strict", "--json")
+    assert as_json.status == 2 and json.loads(as_json.out)["ok"] is False
+
+
+def test_entries_out_of_order_are_refused_by_name(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reordered entries read as gaps: « 4 entries are not in this file » where none was
+    missing. An export lists entries by number, so a file out of order is refused."""
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    path = tmp_path / "log.json"
+    document = _session_export(capsys, path, 3)
+    entries = document["entries"]
+    document["entries"] = [entries[0], entries[2], entries[1]]
+    path.write_text(json.dumps(document))
+    result = invoke(capsys, "--lang", "en", "verify", str(path))
+    assert result.status == 2 and result.out == ""
+    assert result.err.strip() == (
+        "Error: Entry 2 (-, roll) stands after entry 3: the file's entries are out of order "
+        "(an export lists them by number)."
+    )
+
+
+def test_strict_names_the_dice_sources_in_the_reader_s_words(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusal of a bypassed session said « (committed 2, physical 1) », the log's
+    internal names, in a French line."""
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    invoke(capsys, "session", "start")
+    invoke(capsys, "roll", "1d20")
+    invoke(capsys, "roll", "2d6", "--faces", "6,6")
+    invoke(capsys, "session", "reveal")
+    path = tmp_path / "log.json"
+    invoke(capsys, "log", "--export", str(path))
+    result = invoke(capsys, "--lang", "fr", "verify", str(path), "--strict")
+    assert result.status == 2
+    assert "(engagés 1, tapés 1)" in result.err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("character", "export", "--out"), ("log", "--export")],
+    ids=["character-export", "log-export"],
+)
+def test_an_export_never_replaces_a_file_without_force(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """An export replaced any file in silence (a backup, a sheet): it now asks for
+    ``--force``, as ``character new --out`` does, and leaves the file as it was."""
+    invoke(capsys, "campaign", "new", "Saga")
+    kept = tmp_path / "keep.json"
+    kept.write_text("precious")
+    refused = invoke(capsys, "--lang", "en", *command, str(kept))
+    assert refused.status == 2
+    assert refused.err.strip() == f"Error: {kept} exists: add --force to replace it."
+    assert kept.read_text() == "precious"
+    assert invoke(capsys, *command, str(kept), "--force").status == 0
+    assert json.loads(kept.read_text())
 
 
 def test_log_formats_and_filters(

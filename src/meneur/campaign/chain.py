@@ -257,6 +257,15 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
         check_entry(entry, position)
         seq = entry.get("seq")
         before = previous.get("seq", 0) if previous is not None else 0
+        if previous is not None and isinstance(seq, int) and seq <= before:
+            raise _fail(
+                N_(
+                    "Entry {seq} ({who}, {kind}) stands after entry {before}: the file's "
+                    "entries are out of order (an export lists them by number)."
+                ),
+                entry,
+                before=before,
+            )
         if isinstance(seq, int) and isinstance(before, int) and seq > before + 1:
             missing += seq - before - 1
         if previous is None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from meneur.cli.params import Json, int_parser
+from meneur.cli.params import ForceOpt, Json, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
@@ -320,11 +320,14 @@ def character_export(
         Path | None,
         typer.Option("--out", metavar="FILE", help=_("Write to FILE instead of the screen.")),
     ] = None,
+    force: ForceOpt = False,
     campaign: CampaignOpt = None,
 ) -> None:
     """Export one character, or every character of the campaign, as JSON."""
     from meneur.campaign.transfer import dumps, export_campaign, export_character
+    from meneur.cli.newcharacter import check_out
 
+    check_out(out, force)
     with open_store(reading=True) as store:
         if name is not None:
             document = export_character(store.character(name, campaign=campaign))
@@ -480,6 +483,7 @@ def log_command(
             "--export", metavar="FILE", help=_("Write the verifiable log to FILE (JSON).")
         ),
     ] = None,
+    force: ForceOpt = False,
     last: Annotated[
         int,
         typer.Option(
@@ -498,6 +502,9 @@ def log_command(
     """The roll log of the campaign: who rolled what, when, with which dice."""
     if as_json and as_csv:
         raise UsageError(N_("Choose --json or --csv, not both."))
+    from meneur.cli.newcharacter import check_out
+
+    check_out(export, force)
     with open_store(reading=True) as store:
         if export is not None:
             document = store.export_log(campaign=campaign, character=character, since=since)
@@ -694,8 +701,8 @@ StrictOpt = Annotated[
     typer.Option(
         "--strict",
         help=_(
-            "Fail when a game session holds a roll not drawn from its committed dice, or "
-            "when the file does not record where the log ended."
+            "Fail unless the file is the whole log (its end recorded, no entry missing) "
+            "and every game session's rolls were drawn from its committed dice."
         ),
     ),
 ]
@@ -718,12 +725,11 @@ def verify_command(
 ) -> None:
     """Check an exported roll log: every link of the chain and every committed face."""
     from meneur.campaign.chain import verify_log
-    from meneur.campaign.errors import VerifyError
     from meneur.campaign.transfer import read_document
 
     document = read_document(file)
     report = verify_log(document)
-    bypassed = [s for s in report.sessions if s.bypassed] if strict else []
+    refusal = _strict_refusal(report) if strict else None
     replayed = True
     if replay:
         replayed = _replay(document, report.entries, as_json=as_json)
@@ -731,7 +737,7 @@ def verify_command(
         _print(
             json.dumps(
                 {
-                    "ok": not bypassed,
+                    "ok": refusal is None,
                     "entries": report.entries,
                     "recomputed": report.recomputed,
                     "physical": report.physical,
@@ -749,25 +755,51 @@ def verify_command(
         )
     else:
         _print_report(report)
-    if strict and not report.end_known:
-        raise VerifyError(
-            N_("The file does not record where the log ended (no 'head'); --strict refuses it.")
-        )
-    if bypassed:
-        first = bypassed[0]
-        raise VerifyError(
-            N_(
-                "Game session {commitment}: {count} roll(s) not drawn from its committed dice "
-                "({sources}); --strict refuses them."
-            ),
-            commitment=first.commitment[:16],
-            count=first.bypassed,
-            sources=", ".join(
-                f"{source} {count}" for source, count in sorted(first.sources.items())
-            ),
-        )
+    if refusal is not None:
+        raise refusal
     if not replayed:
         raise typer.Exit(2)
+
+
+def _strict_refusal(report: Any) -> Exception | None:
+    """Why ``--strict`` refuses this file, or None: ``--strict`` asks for the whole log,
+    its end recorded, every entry present from the first (a roll removed from the middle
+    or the end, even with its hash chain redone, leaves a gap in the numbers or in the
+    head), and every session's rolls drawn from its committed dice."""
+    from meneur.campaign.errors import VerifyError
+
+    if not report.end_known:
+        return VerifyError(
+            N_("The file does not record where the log ended (no 'head'); --strict refuses it.")
+        )
+    if report.missing:
+        return VerifyError(
+            N_(
+                "The file is not the whole log: {count} entry(ies) are not in it; "
+                "--strict refuses it."
+            ),
+            count=report.missing,
+        )
+    if not report.complete:
+        return VerifyError(
+            N_("The file is not the whole log: it does not start the log; --strict refuses it.")
+        )
+    bypassed = [s for s in report.sessions if s.bypassed]
+    if not bypassed:
+        return None
+    first = bypassed[0]
+    return VerifyError(
+        N_(
+            "Game session {commitment}: {count} roll(s) not drawn from its committed dice "
+            "({sources}); --strict refuses them."
+        ),
+        commitment=first.commitment[:16],
+        count=first.bypassed,
+        sources=", ".join(
+            f"{_(SOURCES[source]) if source in SOURCES else source} {count}"
+            for source, count in sorted(first.sources.items())
+        ),
+    )
 
 
 def _print_report(report: Any) -> None:
