@@ -123,6 +123,9 @@ class Recording:
     """The replayable record of each roll since the last entry (:mod:`.replay`)."""
     last_observed: Rolled[Any, Any] | None = None
     wanted: bool | None = None
+    shown: int = 0
+    """Results this command let be shown (each :func:`record` that returned): after one,
+    a conflict can no longer play the command again (:func:`may_play_again`)."""
 
     def logging(self) -> bool:
         if self.sheets:
@@ -326,10 +329,25 @@ def write_stored(path: StoredSheet, sheet: dict[str, Any]) -> None:
     current().pending[path.character] = copy.deepcopy(sheet)
 
 
+def may_play_again(error: Exception) -> bool:
+    """Whether a command that failed with ``error`` may run again from the start, on the
+    session and the sheets as they now are: its committed dice were drawn by another
+    process first, or a sheet it read changed meanwhile (as the live table does,
+    ``web.rolls``), and it has shown nothing yet. A result is logged before it is shown
+    (:func:`meneur.cli.output.emit`), so the first draw was never seen: drawing again
+    is fair, and the player is not told to type the command again."""
+    from meneur.campaign.errors import DiceConflict, SheetConflict
+
+    if not isinstance(error, DiceConflict | SheetConflict):
+        return False
+    return _current is None or _current.shown == 0
+
+
 def record(
     data: dict[str, Any], words: Sequence[str] = (), options: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
-    """Log what was rolled since the last entry, with ``data`` (the printed result).
+    """Log what was rolled since the last entry, with ``data`` (the printed result); the
+    caller shows it once this returns.
 
     ``words`` are the command's (``["test", "tunnels"]``) and ``options`` what the user
     typed, as JSON values: the interface says them, this module reads no command line.
@@ -337,7 +355,21 @@ def record(
     ``odds`` command, a ``show``). Returns the entry written, with its hash.
     """
     recording = _current
-    if recording is None or not (recording.streams or recording.pending):
+    if recording is None:
+        return None
+    entry = _logged(recording, data, words, options)
+    recording.shown += 1
+    return entry
+
+
+def _logged(
+    recording: Recording,
+    data: dict[str, Any],
+    words: Sequence[str],
+    options: dict[str, Any] | None,
+) -> dict[str, Any] | None:
+    """:func:`record`'s entry, written (``None``: nothing rolled to log)."""
+    if not (recording.streams or recording.pending):
         return None
     faces = [stream.unlogged() for stream in recording.streams]
     if not any(faces):

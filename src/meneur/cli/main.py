@@ -281,6 +281,12 @@ def _abandon() -> None:
         recording.abandon()
 
 
+PLAYS = 5
+"""Times a command is played when another process drew its committed dice first, or
+changed a sheet it read, before anything was shown (``recording.may_play_again``): two
+players rolling at the same moment in a session both get their roll."""
+
+
 def run(args: Sequence[str]) -> int:
     """Run the CLI on ``args`` and return the exit status; bad input never gives a traceback."""
     language, rest = split_language(args)
@@ -294,37 +300,42 @@ def run(args: Sequence[str]) -> int:
                 language=asked[:20], known=", ".join(LANGUAGES)
             )
         )
-    recording = _recording()
-    if recording is not None:
-        recording.begin()  # a fresh record (in-process runs, such as the tests)
-    try:
-        command = typer.main.get_command(build_app(command_path(rest)))
-        if command_path(rest)[:1] == ["odds"]:  # every system's odds can be plotted
-            from meneur.cli.lab import add_odds_plot
-
-            add_odds_plot(command)
-        localize(command)
-        refuse_repeats(command)
-        result = command.main(args=rest, prog_name="meneur", standalone_mode=False)
+    for attempt in range(1, PLAYS + 1):
         recording = _recording()
         if recording is not None:
-            recording.finish()
-    except MeneurError as error:
-        _abandon()
-        return fail(str(error))
-    except click.NoArgsIsHelpError as error:
-        print(error.ctx.get_help() if error.ctx else "")
-        return 0
-    except click.UsageError as error:
-        _abandon()
-        return fail(usage_line(error))
-    except click.Abort:
-        _abandon()
-        return fail(_("Interrupted."))
-    except UnicodeEncodeError:  # an argument of bytes that are not UTF-8, stored or printed
-        _abandon()
-        return fail(_("A text typed (a name, a campaign) is not valid UTF-8: type it again."))
-    return result if isinstance(result, int) else 0
+            recording.begin()  # a fresh record (in-process runs, such as the tests)
+        try:
+            command = typer.main.get_command(build_app(command_path(rest)))
+            if command_path(rest)[:1] == ["odds"]:  # every system's odds can be plotted
+                from meneur.cli.lab import add_odds_plot
+
+                add_odds_plot(command)
+            localize(command)
+            refuse_repeats(command)
+            result = command.main(args=rest, prog_name="meneur", standalone_mode=False)
+            recording = _recording()
+            if recording is not None:
+                recording.finish()
+        except MeneurError as error:
+            recording = _recording()
+            if attempt < PLAYS and recording is not None and recording.may_play_again(error):
+                continue  # nothing was shown: draw again from the session as it now is
+            _abandon()
+            return fail(str(error))
+        except click.NoArgsIsHelpError as error:
+            print(error.ctx.get_help() if error.ctx else "")
+            return 0
+        except click.UsageError as error:
+            _abandon()
+            return fail(usage_line(error))
+        except click.Abort:
+            _abandon()
+            return fail(_("Interrupted."))
+        except UnicodeEncodeError:  # an argument of bytes that are not UTF-8, stored or printed
+            _abandon()
+            return fail(_("A text typed (a name, a campaign) is not valid UTF-8: type it again."))
+        return result if isinstance(result, int) else 0
+    raise AssertionError("unreachable: the last play returns")  # pragma: no cover
 
 
 def main() -> None:
