@@ -94,6 +94,22 @@ def test_bad_input_gives_one_clear_line_and_status_2(
     assert result.out == ""
 
 
+@pytest.mark.parametrize(
+    ("args", "french", "english"),
+    [
+        (("character", "show"), "NOM", "NAME"),
+        (("verify",), "FICHIER", "FILE"),
+        (("table",), "SYSTÈME", "SYSTEM"),
+    ],
+)
+def test_a_missing_argument_is_named_as_the_help_names_it(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], french: str, english: str
+) -> None:
+    """« Il manque NAME. » named the argument in English where the help says NOM."""
+    assert invoke(capsys, "--lang", "fr", *args).err == f"Erreur : Il manque {french}.\n"
+    assert invoke(capsys, "--lang", "en", *args).err == f"Error: Missing {english}.\n"
+
+
 def test_errors_speak_the_users_language(capsys: pytest.CaptureFixture[str]) -> None:
     french = invoke(capsys, "roll", "3d0")
     english = invoke(capsys, "roll", "3d0", "--lang", "en")

@@ -45,6 +45,26 @@ def test_campaign_new_list_use_delete(db_url: str, capsys: pytest.CaptureFixture
     ]
 
 
+def test_a_name_taken_is_named_as_it_is_stored(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Names match without case or accents; the refusal echoed the new spelling
+    (« 'legendes' already exists ») where the user must find « LÉGENDES »."""
+    invoke(capsys, "campaign", "new", "LÉGENDES")
+    taken = invoke(capsys, "--lang", "en", "campaign", "new", "legendes")
+    assert taken.err == "Error: A campaign named 'LÉGENDES' already exists.\n"
+    with Store(db_url) as store:
+        store.add_character("krasses", "Zoé", {"name": "Zoé"})
+    path = tmp_path / "zoe.json"
+    invoke(capsys, "character", "export", "Zoé", "--out", str(path))
+    document = json.loads(path.read_text())
+    document["character"]["name"] = "ZOE"
+    path.write_text(json.dumps(document))
+    again = invoke(capsys, "--lang", "en", "character", "import", str(path))
+    assert again.status == 2
+    assert "A character named 'Zoé' already exists" in again.err
+
+
 def test_deleting_a_campaign_with_data_needs_yes(
     db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -381,6 +401,17 @@ def test_a_command_that_showed_a_result_is_never_played_again() -> None:
         assert not recording.may_play_again(DiceConflict("drawn"))
     finally:
         recording.abandon()
+
+
+def test_an_option_left_empty_is_logged_as_null_not_as_the_text_none(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Krâsses difficulty given as a number has no name: the log stored the name as the
+    text « None », which a program reading the export takes for a name."""
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    invoke(capsys, "test", "krasses", "--bonus", "3", "--difficulty", "10", "--seed", "1")
+    logged = invoke(capsys, "log", "--json").json()
+    assert logged[-1]["params"]["difficulty"] == {"value": 10, "name": None}
 
 
 def test_log_formats_and_filters(

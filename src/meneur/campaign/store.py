@@ -230,8 +230,9 @@ class Store:
     def _new_campaign(self, session: Session, name: str) -> Campaign:
         clean = clean_name(name, N_("campaign"))
         key = name_key(clean)
-        if session.scalar(select(Campaign.id).where(Campaign.name_key == key)) is not None:
-            raise CampaignError(N_("A campaign named '{name}' already exists."), name=clean)
+        existing = session.scalar(select(Campaign.name).where(Campaign.name_key == key))
+        if existing is not None:  # named as it is stored: « LÉGENDES » for « legendes »
+            raise CampaignError(N_("A campaign named '{name}' already exists."), name=existing)
         campaign = Campaign(name=clean, name_key=key)
         session.add(campaign)
         session.flush()
@@ -404,11 +405,11 @@ class Store:
                 )
             }
             if not replace:
-                for key, name in seen.items():
+                for key in seen:
                     if key in existing:
                         raise CampaignError(
                             N_("A character named '{name}' already exists in '{campaign}'."),
-                            name=name,
+                            name=existing[key].name,
                             campaign=target.name,
                         )
             rows = []

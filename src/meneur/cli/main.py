@@ -14,7 +14,7 @@ import typer
 
 from meneur import __version__
 from meneur.cli import clickcompat as click
-from meneur.cli.helpformat import localize
+from meneur.cli.helpformat import localize, placeholders
 from meneur.cli.journal import Journal
 from meneur.cli.journal import use as use_journal
 from meneur.cli.repeats import refuse_repeats
@@ -224,7 +224,8 @@ def usage_line(error: click.UsageError) -> str:
         param = error.param
         name = param.opts[0] if param is not None and param.opts else "?"
         if param is not None and param.param_type_name == "argument":
-            name = (param.name or name).upper()
+            shown = (param.metavar or param.name or name).strip("[]").upper()
+            name = placeholders(shown)  # as the help names it: NOM, FICHIER...
         return _("Missing {name}.").format(name=name)
     if isinstance(error, click.BadParameter):
         hint = error.param_hint or (error.param.opts[0] if error.param is not None else "")

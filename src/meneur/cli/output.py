@@ -118,8 +118,8 @@ def _command() -> tuple[list[str], dict[str, Any]]:
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, bool | int | float | str):
-        return value
+    if value is None or isinstance(value, bool | int | float | str):
+        return value  # None stays null: the text "None" read as a name in the log
     if isinstance(value, list | tuple):
         return [_jsonable(item) for item in value]
     values = getattr(value, "values", None)
