@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -149,3 +149,86 @@ def test_the_language_links_of_a_refusal_lead_to_the_table(table: Table) -> None
     form = {**data, "character": "Pip", "trait": "Force", "faces": "4"}
     page = table.client.post(f"{base}/roll", data=form, headers=BROWSER).text
     assert f'href="{base}?lang=en"' in page
+
+
+EARLY = [
+    # (name, line said, extra headers, status, French reason, English reason)
+    ("too large", "x" * 40_000, {}, 413, "Requête trop grande.", "Request too large."),
+    (
+        "another site",
+        "salut",
+        {"origin": "http://evil.example"},
+        403,
+        "Requête venue d'un autre site refusée.",
+        "Cross-site request refused.",
+    ),
+    ("another host", "salut", {"host": "evil.example"}, 400, "Hôte inconnu.", "Unknown host."),
+]
+
+
+def _said(page: str) -> str:
+    """The reason the short error page gives."""
+    found = re.search(r'<p class="message">([^<]*)</p>', page)
+    assert found, page[:600]
+    return html.unescape(found.group(1))
+
+
+def _early(table: Table, line: str, headers: dict[str, str], **more: str) -> Any:
+    """A line said by a browser without JavaScript (a plain form post)."""
+    data = f"csrf={table.csrf(table.gm)}&line={line}"
+    return table.client.post(
+        f"{table.gm}/say", content=data, headers={**BROWSER, **headers, **more}
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "headers", "status", "french", "english"),
+    [case[1:] for case in EARLY],
+    ids=[case[0] for case in EARLY],
+)
+def test_a_refusal_before_the_routes_is_a_page_in_the_readers_language(
+    tmp_path: Any, line: str, headers: dict[str, str], status: int, french: str, english: str
+) -> None:
+    """A body too large, a post from another site, an unknown host: refused before any
+    route, a browser still gets the short page (its status, the reason in its language,
+    a link back to the table); a script asking for JSON gets ``{"error"}``."""
+    from meneur.web.state import WebSettings
+    from web.web_helpers import make_table
+
+    for table in make_table(tmp_path, WebSettings(hosts=("testserver",))):
+        answer = _early(table, line, headers)
+        assert answer.status_code == status, answer.text[:300]
+        assert answer.headers["content-type"].startswith("text/html"), answer.headers
+        assert '<html lang="fr">' in answer.text and 'class="card narrow error"' in answer.text
+        assert _said(answer.text) == french
+        assert f'<a href="{table.gm}">Retour à la table</a>' in answer.text
+        assert f'href="{table.gm}?lang=en"' in answer.text
+        assert answer.headers["x-frame-options"] == "DENY"
+        english_page = _early(table, line, headers, **{"accept-language": "en"})
+        assert english_page.status_code == status
+        assert _said(english_page.text) == english
+        for asks in ({"x-requested-with": "fetch"}, {"accept": "application/json"}):
+            fetched = _early(table, line, {**headers, **asks})
+            assert fetched.status_code == status
+            assert fetched.json() == {"error": french}
+
+
+def test_a_body_the_routes_cannot_read_is_refused_in_the_readers_words(table: Table) -> None:
+    """A form streamed past the limit (no Content-Length to refuse it by) is a 413, not
+    FastAPI's 400; a broken multipart form is our 400, not Starlette's English."""
+
+    def streamed() -> Iterator[bytes]:
+        for _ in range(50):
+            yield b"x" * 1000
+
+    big = table.client.post(f"{table.gm}/say", content=streamed(), headers=BROWSER)
+    assert big.status_code == 413 and _said(big.text) == "Requête trop grande."
+    assert f'<a href="{table.gm}">Retour à la table</a>' in big.text
+    for kind in ("multipart/form-data", "multipart/form-data; boundary=zz"):
+        headers = {**BROWSER, "content-type": kind}
+        broken = table.client.post(f"{table.gm}/say", content=b"--zz\r\nbad\r\n", headers=headers)
+        assert broken.status_code == 400
+        assert _said(broken.text) == "Le formulaire envoyé n'a pas pu être lu."
+        headers.update({"x-requested-with": "fetch", "accept-language": "en"})
+        fetched = table.client.post(f"{table.gm}/say", content=b"--zz\r\nbad\r\n", headers=headers)
+        assert fetched.json() == {"error": "The form sent could not be read."}

@@ -32,6 +32,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import ClientDisconnect, HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -114,7 +115,7 @@ class BodyLimit:
             return
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await _plain(send, 413, TOO_LARGE, scope)
+                await refuse_early(scope, send, 413, TOO_LARGE)
                 return
         seen = 0
 
@@ -129,7 +130,7 @@ class BodyLimit:
         try:
             await self.app(scope, limited, send)
         except TooLarge:
-            await _plain(send, 413, TOO_LARGE, scope)
+            await refuse_early(scope, send, 413, TOO_LARGE)
         except ClientDisconnect:  # the client went away mid-body: nobody to answer
             return
 
@@ -176,7 +177,7 @@ async def _refuse(scope: Scope, send: Send, status: int, text: str) -> None:
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
     else:
-        await _plain(send, status, text, scope)
+        await refuse_early(scope, send, status, text)
 
 
 class Language:
@@ -225,40 +226,55 @@ class Headers:
 TOO_LARGE = N_("Request too large.")
 
 
-async def _plain(send: Send, status: int, message: str, scope: Scope) -> None:
-    """A refusal before the routes: in the request's language, as JSON for the API."""
-    connection = HTTPConnection(scope)
+UNREADABLE = "There was an error parsing the body"
+"""FastAPI's refusal of a body it cannot parse; Starlette's own for a broken multipart
+form are a :class:`MultiPartException`'s. Both English, neither catalogued: the reader
+gets one message of ours."""
+SEAT_PAGE = re.compile(r"/t/[0-9]{1,18}/(?:join/)?[A-Za-z0-9_-]{1,64}")
+
+
+def seat_page(request: Request) -> str:
+    """The table (or join) page a refused address is under, where its short page links
+    back to: no route has read the seat yet (else :mod:`meneur.web.refusals` shows that
+    page itself). Home for any other address."""
+    page = SEAT_PAGE.match(request.url.path)
+    return page.group(0) if page else "/"
+
+
+async def refuse_early(scope: Scope, send: Send, status: int, message: str) -> None:
+    """A refusal before the routes (too large, another site, another host), answered as
+    the routes' own refusals are (:func:`error_response`): in the reader's language, a
+    short page with a link back to the page it came from, or JSON for a script."""
+    request = Request(scope)
     before = current_language()
-    set_language(choose_language(connection))
+    set_language(choose_language(request))  # the Language middleware has not run yet
     try:
-        text = gettext(message)
+        response = await error_response(request, status, gettext(message), back=seat_page(request))
     finally:
         set_language(before)
-    api = scope.get("path", "").startswith("/api/") or (
-        connection.headers.get("x-requested-with") == "fetch"
-    )
-    kind = b"application/json" if api else b"text/plain; charset=utf-8"
-    body = json.dumps({"error": text}, ensure_ascii=False) if api else text
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", kind), *SECURITY_HEADERS],
-        }
-    )
-    await send({"type": "http.response.body", "body": body.encode()})
+    await response(scope, _nothing, send)
+
+
+async def _nothing() -> Message:
+    """The body an early refusal never reads."""
+    return {"type": "http.disconnect"}
 
 
 def wants_json(request: Request) -> bool:
-    return request.url.path.startswith("/api/") or request.headers.get("x-requested-with") == (
-        "fetch"
-    )
+    """The API, the page's script, and a client that asks for JSON and not for a page."""
+    if request.url.path.startswith("/api/") or request.headers.get("x-requested-with") == "fetch":
+        return True
+    accept = request.headers.get("accept", "")
+    return "application/json" in accept and "text/html" not in accept
 
 
-async def error_response(request: Request, status: int, message: str) -> Response:
+async def error_response(
+    request: Request, status: int, message: str, *, back: str | None = None
+) -> Response:
     """A refusal as the caller reads it: JSON for the API and the page's script; for a
     form posted by the browser, the page it came from with the reason
-    (:mod:`meneur.web.refusals`); else a short page."""
+    (:mod:`meneur.web.refusals`); else a short page, linking ``back`` (its language
+    links too: the refused address may be a form's, which no GET reaches) or home."""
     if wants_json(request):
         return JSONResponse({"error": message}, status_code=status)
     from meneur.web.refusals import refusal_page
@@ -268,7 +284,10 @@ async def error_response(request: Request, status: int, message: str) -> Respons
         return page
     state: WebState = request.app.state.web
     return state.templates.TemplateResponse(
-        request, "error.html", {"status": status, "message": message}, status_code=status
+        request,
+        "error.html",
+        {"status": status, "message": message, "back": back or "/", "page_url": back or ""},
+        status_code=status,
     )
 
 
@@ -361,6 +380,11 @@ def create_app(
             429: gettext("Too many rolls at once: wait a moment."),
             415: gettext("Send JSON (Content-Type: application/json)."),
         }
+        if isinstance(error.__cause__, TooLarge):  # a streamed body, cut while a form read it
+            return await error_response(request, 413, gettext(TOO_LARGE), back=seat_page(request))
+        if error.detail == UNREADABLE or isinstance(error.__context__, MultiPartException):
+            unread = gettext("The form sent could not be read.")
+            return await error_response(request, 400, unread, back=seat_page(request))
         detail = error.detail if isinstance(error.detail, str) and error.status_code < 500 else ""
         phrase = HTTPStatus(error.status_code).phrase
         told = detail if detail and detail != phrase else ""  # a message the route chose
