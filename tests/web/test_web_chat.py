@@ -7,6 +7,8 @@ it may read.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -313,6 +315,25 @@ def test_help_and_unknown_commands_answer_with_the_help(table: Table) -> None:
     assert "le MJ lit tous les chuchotements" in body["help"]
     status, body = say(table, alice, "/roulette 3")
     assert status == 200 and body["help"].startswith("/roulette n'est pas une commande.")
+    assert table.store.rolls() == []
+
+
+def test_without_javascript_the_help_is_shown_on_the_table_page(table: Table) -> None:
+    """A plain form post of ``/help`` (no script to read the JSON): the table page
+    again, the help where the script would show it; not a bare redirect that shows
+    nothing. Nothing is logged."""
+    alice, _bob, _carol = seats(table)
+    answer_line = re.compile(r'<p class="small say-answer" id="say-answer"[^>]*>([^<]*)</p>')
+    for line, start in [
+        ("/help", "/r 2d6+3 lance les dés"),
+        ("/roulette 3", "/roulette n'est pas une commande."),
+    ]:
+        data = {"csrf": table.csrf(alice), "line": line}
+        page = table.client.post(f"{alice}/say", data=data, follow_redirects=False)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        shown = answer_line.search(page.text)
+        assert shown and html.unescape(shown.group(1)).startswith(start), page.text[-2000:]
+        assert 'id="log"' in page.text and f'href="{alice}?lang=en"' in page.text
     assert table.store.rolls() == []
 
 

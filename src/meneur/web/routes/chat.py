@@ -1,6 +1,7 @@
 """The dice line and chat (:mod:`meneur.web.chat`): one POST per line, sent live.
 
-The form works without JavaScript (POST, then back to the table); the page's script
+The form works without JavaScript (POST, then back to the table; ``/help`` answers
+with the table page, the help under the line); the page's script
 sends it with ``X-Requested-With: fetch`` and reads a JSON answer: ``{"id": ...}`` for
 a line logged, ``{"help": ...}`` for ``/help`` or an unknown command, ``{"error": ...}``
 (400) for a line refused, 429 past the seat's rate.
@@ -17,9 +18,10 @@ from pydantic import BaseModel, Field
 
 from meneur.locale import gettext as _
 from meneur.web import chat
-from meneur.web.routes.common import check_csrf, entry_id, publish
+from meneur.web.routes.common import check_csrf, entry_id, publish, table_context
 from meneur.web.routes.pages import back
-from meneur.web.state import SeatDep, State
+from meneur.web.state import SeatDep, State, WebState
+from meneur.web.tables import Seat
 
 router = APIRouter()
 
@@ -44,6 +46,19 @@ def help_text(unknown: str = "") -> str:
     return words
 
 
+async def help_page(request: Request, state: WebState, seat: Seat, text: str) -> Response:
+    """The table page with the help under the line, for a browser without JavaScript
+    (the script shows the same words in the same place): nothing is logged, so there is
+    nothing to come back to by a redirect."""
+    context = await asyncio.to_thread(table_context, state, seat, {})
+    context.update(
+        said_help=text,
+        page_url=f"/t/{seat.table.id}/{seat.token}",  # served at the form's address
+        root=str(request.base_url).rstrip("/"),
+    )
+    return state.templates.TemplateResponse(request, "table.html", context)
+
+
 @router.post("/t/{table_id}/{token}/say")
 async def say(
     request: Request, seat: SeatDep, state: State, form: Annotated[LineForm, Form()]
@@ -55,7 +70,7 @@ async def say(
     if isinstance(command, chat.Help):
         if fetch:
             return JSONResponse({"help": help_text(command.unknown)})
-        return back(seat)
+        return await help_page(request, state, seat, help_text(command.unknown))
     if not await state.allow_chat(seat):
         raise HTTPException(status_code=429, detail=_("Too many lines at once: wait a moment."))
     entry: dict[str, Any]
