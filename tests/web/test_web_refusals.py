@@ -41,7 +41,7 @@ CASES: list[
 CASES = [
     # (name, who, path, form, status, words of the message)
     ("roll", gm_form, "roll", {**FORCE, "faces": "4"}, 400, "manque"),
-    ("roll, bad value", gm_form, "roll", {**FORCE, "threshold": "x"}, 422, "threshold"),
+    ("roll, bad value", gm_form, "roll", {**FORCE, "threshold": "x"}, 422, "Seuil"),
     ("roll, unknown trait", gm_form, "roll", {"character": "Pip", "trait": "Vol"}, 400, "Vol"),
     ("roll choice", gm_form, "roll/nothing", {}, 404, "Rien ici"),
     ("sheet", gm_form, "sheet", {"character": "Pip", "endurance/current": "999"}, 400, "maximum"),
@@ -232,3 +232,29 @@ def test_a_body_the_routes_cannot_read_is_refused_in_the_readers_words(table: Ta
         headers.update({"x-requested-with": "fetch", "accept-language": "en"})
         fetched = table.client.post(f"{table.gm}/say", content=b"--zz\r\nbad\r\n", headers=headers)
         assert fetched.json() == {"error": "The form sent could not be read."}
+
+
+def test_a_bad_value_names_the_field_as_its_label_does(table: Table) -> None:
+    """« Valeur invalide pour Seuil », the word beside the field on the page, in the
+    reader's language: never the name the form posts (« threshold »). The JSON API says
+    the same; a field no page labels (the API's ``character``) keeps its name."""
+    base, data = gm_form(table)
+    page = table.client.get(base).text
+    assert re.search(r'<label>Seuil<input type="number" name="threshold"', page)
+    wrong = {**data, **FORCE, "threshold": "x"}
+    french = "Valeur invalide pour Seuil : un nombre entier est attendu."
+    answer = table.client.post(f"{base}/roll", data=wrong, headers=BROWSER)
+    assert answer.status_code == 422 and refusal(answer) == french
+    fetched = table.client.post(
+        f"{base}/roll",
+        data=wrong,
+        headers={**BROWSER, "x-requested-with": "fetch", "accept-language": "en"},
+    )
+    assert fetched.json() == {"error": "Invalid value for Threshold: a whole number is expected."}
+    api = table.client.post(f"/api{base}/roll", json={**FORCE, "threshold": "x"})
+    assert api.status_code == 400 and api.json() == {"error": french}
+    unlabelled = table.client.post(f"/api{base}/roll", json={**FORCE, "character": 5})
+    assert unlabelled.json() == {"error": "Valeur invalide pour character : du texte est attendu."}
+    fight = {**data, "action": "adjust", "index": "x", "delta": "1"}
+    answer = table.client.post(f"{base}/combat", data=fight, headers=BROWSER)
+    assert refusal(answer) == "Valeur invalide pour attaquant : un nombre entier est attendu."

@@ -41,6 +41,7 @@ from meneur.errors import MeneurError
 from meneur.locale import N_, current_language, fill, gettext, ngettext, set_language
 from meneur.locale.numbers import percent
 from meneur.model_errors import first_problem
+from meneur.web.labels import invalid_value, label
 from meneur.web.language import choose_language
 from meneur.web.rolls import Roller
 from meneur.web.rulesdoc import link_rules
@@ -315,6 +316,7 @@ def build_templates() -> Jinja2Templates:
     env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
     env.filters["rules"] = link_rules  # « (T-5) » links to the rules panel
     env.globals["points_words"] = points_words
+    env.globals["label"] = label  # a field's label, the one its refusals name (labels.py)
     return templates
 
 
@@ -393,20 +395,12 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
-        problem = first_problem(error, drop=1)
-        message = gettext("Invalid value for {field}: {reason}.").format(
-            field=problem.where[:60], reason=problem.reason
-        )
-        return await error_response(request, 422, message)
+        return await error_response(request, 422, invalid_value(first_problem(error, drop=1)))
 
     @app.exception_handler(ValidationError)
     async def invalid_model(request: Request, error: ValidationError) -> Response:
         """A form field that a sheet or form model refuses (a name with [ ]...): a 400."""
-        problem = first_problem(error)
-        message = gettext("Invalid value for {field}: {reason}.").format(
-            field=problem.where[:60], reason=problem.reason
-        )
-        return await error_response(request, 400, message)
+        return await error_response(request, 400, invalid_value(first_problem(error)))
 
     @app.exception_handler(MeneurError)
     async def refused(request: Request, error: MeneurError) -> Response:

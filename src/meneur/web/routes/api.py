@@ -12,10 +12,10 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import ValidationError
 
-from meneur.locale import gettext as _
 from meneur.locale.numbers import ratio_text
 from meneur.model_errors import first_problem
 from meneur.web.forms import RollIn
+from meneur.web.labels import invalid_value
 from meneur.web.live import audience, roll_meta, seen_by
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import (
@@ -95,11 +95,7 @@ async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
     try:
         body = RollIn.model_validate_json(await request.body())
     except ValidationError as error:
-        problem = first_problem(error)
-        message = _("Invalid value for {field}: {reason}.").format(
-            field=problem.where[:60], reason=problem.reason
-        )
-        raise HTTPException(status_code=400, detail=message) from None
+        raise HTTPException(status_code=400, detail=invalid_value(first_problem(error))) from None
     asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)
     entry = await state.roll(seat, asked)
     if entry is None:
