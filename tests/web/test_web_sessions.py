@@ -65,7 +65,7 @@ def test_strict_verify_fails_on_a_session_roll_not_drawn_from_its_commitment(
         strict.err.strip()
         .splitlines()[-1]
         .endswith(
-            "1 roll(s) not drawn from its committed dice (committed 1, physical 1); "
+            "1 roll(s) not drawn from its committed dice (committed 1, typed 1); "
             "--strict refuses them."
         )
     )
