@@ -193,10 +193,9 @@ def validate_seed(seed: int) -> int:
 
 def parse_seed(text: str) -> int:
     """Parse ``--seed``: a whole number from 0 to 2**64 - 1, with a clear error otherwise."""
-    cleaned = text.strip()
-    if len(cleaned) > 30 or not is_digits(cleaned.lstrip("-")):
-        raise UsageError(N_("A seed is a whole number from 0 to {limit}."), limit=MAX_SEED)
-    return validate_seed(int(cleaned))
+    from meneur.whole import parse_whole
+
+    return parse_whole(text, low=0, high=MAX_SEED)
 
 
 def parse_faces(text: str) -> tuple[int, ...]:

@@ -17,32 +17,18 @@ from meneur.errors import MeneurError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.rng import DiceSource, make_source, parse_faces, parse_seed
-from meneur.text import is_digits
+from meneur.whole import parse_whole
 
-MAX_INT_DIGITS = 12
 T = TypeVar("T")
 
 
 def parse_int(text: str, *, low: int | None = None, high: int | None = None) -> int:
-    """A whole number between ``low`` and ``high``; ``typer.BadParameter`` otherwise."""
-    cleaned = str(text).strip()
-    digits = cleaned[1:] if cleaned[:1] in "+-" else cleaned
-    if not is_digits(digits):
-        raise typer.BadParameter(_("'{value}' is not a whole number.").format(value=cleaned[:40]))
-    if len(digits) > MAX_INT_DIGITS:
-        raise typer.BadParameter(
-            _("{digits} digits is too long for a number here.").format(digits=len(digits))
-        )
-    number = int(cleaned)
-    if (low is not None and number < low) or (high is not None and number > high):
-        if low is not None and high is not None:
-            message = _("{number} is out of range: give a number from {low} to {high}.")
-        elif low is not None:
-            message = _("{number} is too small: the least allowed is {low}.")
-        else:
-            message = _("{number} is too large: the most allowed is {high}.")
-        raise typer.BadParameter(message.format(number=number, low=low, high=high))
-    return number
+    """A whole number between ``low`` and ``high`` by meneur's one rule
+    (:func:`meneur.whole.parse_whole`); ``typer.BadParameter`` otherwise."""
+    try:
+        return parse_whole(text, low=low, high=high)
+    except MeneurError as error:
+        raise typer.BadParameter(str(error)) from None
 
 
 def int_parser(low: int | None = None, high: int | None = None) -> Callable[[str], int]:

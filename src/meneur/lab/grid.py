@@ -20,6 +20,7 @@ from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
 from meneur.locale.numbers import ratio_text
 from meneur.text import fold, is_digits
+from meneur.whole import is_whole, parse_whole
 
 MAX_CELLS = 40_000
 """The most cells one table may hold (a guard: a typo must not start an hour of work).
@@ -252,14 +253,13 @@ def parse_int_list(text: str, low: int, high: int, what: str) -> tuple[int, ...]
         if not part:
             continue
         start, sep, end = part.partition("..")
-        try:
-            first = int(start)
-            last = int(end) if sep else first
-        except ValueError:
+        if not is_whole(start) or (sep and not is_whole(end)):
             raise UsageError(
                 N_("'{text}' is not a list of whole numbers such as 1..10 or 2,4,6."),
-                text=str(text)[:40],
-            ) from None
+                text=str(text),
+            )
+        first = parse_whole(start)
+        last = parse_whole(end) if sep else first
         for number in (first, last):
             if not low <= number <= high:
                 raise UsageError(

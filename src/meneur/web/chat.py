@@ -71,7 +71,7 @@ GM_NAMES = frozenset({"mj", "gm"})
 their seat number or character)."""
 BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Embeddings, overrides and isolates: they would show a line reversed or hide its end."""
-NUMBERED = re.compile(r"^(.*?)\s*#(\d{1,9})$")
+NUMBERED = re.compile(r"^(.*?)\s*#([0-9]{1,9})$")  # \d reads ٣ too
 TYPED = re.compile(r"^(?P<expression>.*[^<>!=\s])\s*=\s*(?P<faces>\d[\d ,]*)$")
 """``EXPR = FACES``: physical dice typed after the expression. The ``=`` of a comparison
 (``6d10cs>=8``) follows ``<``, ``>``, ``!`` or ``=``, and never reads as this one."""

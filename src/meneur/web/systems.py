@@ -27,6 +27,7 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.model_errors import first_problem
 from meneur.systems.base import Check, System
+from meneur.whole import parse_whole
 
 if TYPE_CHECKING:
     from meneur.campaign.store import Store
@@ -570,9 +571,9 @@ def int_field(fields: Mapping[str, str], name: str, default: int, low: int, high
     if not text:
         return default
     try:
-        value = int(text)
-    except ValueError:
-        raise RuleError(N_("'{value}' is not a whole number."), value=text[:20]) from None
+        value = parse_whole(text)  # meneur's one rule for a typed number, as on the command line
+    except UsageError as error:
+        raise RuleError(error.message, **error.params) from None
     if not low <= value <= high:
         raise RuleError(
             N_("{name}: {value} must be from {low} to {high}."),

@@ -111,6 +111,8 @@ def _price(text: str) -> Fraction:
             N_("A price has at most 20 characters, not {length}."), length=len(cleaned)
         )
     try:
+        if not cleaned.isascii() or "_" in cleaned:  # Fraction reads ١٠٠ and 1_000 too
+            raise ValueError(cleaned)
         value = Fraction(cleaned)
     except (ValueError, ZeroDivisionError):
         raise UsageError(N_("'{value}' is not a price."), value=cleaned[:20]) from None

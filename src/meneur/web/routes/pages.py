@@ -12,7 +12,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meneur.campaign.store import NewCharacter
-from meneur.errors import RuleError
+from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.text import is_digits
@@ -31,6 +31,7 @@ from meneur.web.state import SeatDep, State, Token
 from meneur.web.systems import NewCombatant, Waiting, adapter_for, adapters
 from meneur.web.tables import Seat
 from meneur.web.views import log_line
+from meneur.whole import parse_whole
 
 router = APIRouter()
 
@@ -157,14 +158,15 @@ def whole(typed: str, low: int, high: int) -> int | None:
     text = typed.strip()
     if not text:
         return None
-    if not is_digits(text.lstrip("-")) or not low <= int(text) <= high:
+    try:
+        return parse_whole(text, low=low, high=high)  # the command line's one rule
+    except UsageError:
         raise RuleError(
             N_("'{value}' is not a whole number from {low} to {high}."),
             value=typed[:20],
             low=low,
             high=high,
-        )
-    return int(text)
+        ) from None
 
 
 def combatant(state: State, seat: Seat, name: str, typed: str, initiative: str) -> NewCombatant:
