@@ -11,9 +11,40 @@ from typing import Any
 
 from meneur.locale import fill, gettext
 
+OWN_WORDS = frozenset(
+    {"reason", "detail", "known", "allowed", "expected", "formats", "sources", "traits"}
+    | {"message", "problem", "where", "what", "flags"}
+)
+"""Parameters that carry meneur's own words (a translated reason, the list of known
+names), not a value the user typed: never cut to :data:`meneur.text.ECHO_LENGTH`, only
+bounded by :data:`OWN_LENGTH` (a reason may itself quote a library's text)."""
+OWN_LENGTH = 400
+PATH_LENGTH = 120
+"""A path or a URL is shown longer, cut at its start: its end names the file."""
+
+
+def echoed(name: str, value: Any) -> Any:
+    """``value`` as the message quotes it: a typed value cut to its first 40 characters
+    and « … », wherever it is quoted, so that no call site can forget it (a 10,000-
+    character name, a number of 300 digits were echoed whole)."""
+    from meneur.text import ECHO_LENGTH, cut, cut_start
+
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and not -(10**ECHO_LENGTH) < value < 10**ECHO_LENGTH:
+        value = str(value)  # only a number past 40 digits is cut
+    if not isinstance(value, str):
+        return value
+    if name in ("path", "url"):
+        return cut_start(value, PATH_LENGTH)
+    return cut(value, OWN_LENGTH if name in OWN_WORDS else ECHO_LENGTH)
+
 
 class MeneurError(Exception):
-    """Base of every error meant for a user: bad input, a broken rule, a limit passed."""
+    """Base of every error meant for a user: bad input, a broken rule, a limit passed.
+
+    The parameters are kept as given (``params``) and bounded when the message is
+    rendered (:func:`echoed`)."""
 
     def __init__(self, message: str, /, **params: Any) -> None:
         super().__init__(message)
@@ -22,7 +53,9 @@ class MeneurError(Exception):
 
     def __str__(self) -> str:
         text = gettext(self.message)
-        return fill(text, **self.params) if self.params else text
+        if not self.params:
+            return text
+        return fill(text, **{name: echoed(name, value) for name, value in self.params.items()})
 
 
 class UsageError(MeneurError):

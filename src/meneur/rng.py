@@ -208,7 +208,7 @@ def parse_faces(text: str) -> tuple[int, ...]:
     if any(not part.strip() for part in text.split(",")) and "," in text:  # 1,,2: a slip
         raise UsageError(
             N_("'{text}' has nothing between two commas: type faces like 1,1,4,6."),
-            text=text[:40],
+            text=text,
         )
     faces: list[int] = []
     for item in items:

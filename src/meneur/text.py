@@ -29,6 +29,22 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+ECHO_LENGTH = 40
+"""The most of a typed value an error message quotes back (:func:`cut`): enough to
+recognise it, never a page of a pasted name."""
+
+
+def cut(text: str, limit: int = ECHO_LENGTH) -> str:
+    """``text`` as a message quotes it: its first ``limit`` characters and « … » when
+    it is longer."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def cut_start(text: str, limit: int) -> str:
+    """Like :func:`cut`, keeping the end (a path's file name says the most)."""
+    return text if len(text) <= limit else "…" + text[-limit:]
+
+
 NAME_LENGTH = 80
 """The longest name of a character or a campaign: in every system's sheet as in the
 campaign store (:mod:`meneur.campaign.names`), so a sheet that loads can be stored and a

@@ -74,7 +74,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
                 "This database was made by a newer version of meneur (schema {found}, "
                 "this one knows up to {head}): upgrade meneur to open it."
             ),
-            found=current[:40],
+            found=current,
             head=HEAD,
         )
     if current == (HEAD if revision == "head" else revision):

@@ -20,6 +20,7 @@ from meneur.cli.params import ForceOpt, Json, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_, labelled, ngettext
 from meneur.locale import gettext as _
+from meneur.text import cut
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -377,7 +378,7 @@ def parse_since(text: str) -> datetime:
     except ValueError:
         raise typer.BadParameter(
             _("'{value}' is not a date: write it like 2026-12-01 or 2026-12-01T20:30.").format(
-                value=cleaned[:40]
+                value=cut(cleaned)
             )
         ) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

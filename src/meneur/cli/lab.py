@@ -109,9 +109,7 @@ def _title(adapter: Any, check: str) -> str:
 
 def _check_kind(kind: str) -> str:
     if kind not in ("curves", "heatmap", "distribution"):
-        raise UsageError(
-            N_("A plot is curves, heatmap or distribution, not '{kind}'."), kind=kind[:20]
-        )
+        raise UsageError(N_("A plot is curves, heatmap or distribution, not '{kind}'."), kind=kind)
     return kind
 
 

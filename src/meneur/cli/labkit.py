@@ -50,7 +50,7 @@ def choice(value: str, known: tuple[str, ...], what: str) -> str:
         raise UsageError(
             N_("{what}: unknown value '{value}'; choose among {known}."),
             what=what,
-            value=value[:40],
+            value=value,
             known=", ".join(known),
         )
     return value

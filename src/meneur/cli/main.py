@@ -218,8 +218,10 @@ def command_path(args: Sequence[str]) -> list[str]:
 
 def usage_line(error: click.UsageError) -> str:
     """One line, in the user's language, for a usage error click raised."""
+    from meneur.text import cut  # what click quotes back of the command line: bounded
+
     if isinstance(error, click.NoSuchOption):
-        return _("Unknown option {option}.").format(option=error.option_name)
+        return _("Unknown option {option}.").format(option=cut(error.option_name))
     if isinstance(error, click.MissingParameter):
         param = error.param
         name = param.opts[0] if param is not None and param.opts else "?"
@@ -235,11 +237,11 @@ def usage_line(error: click.UsageError) -> str:
     message = error.message
     if message.startswith("No such command"):
         return _("Unknown command: {message}").format(
-            message=message.split("'")[1] if "'" in message else message
+            message=cut(message.split("'")[1] if "'" in message else message)
         )
     if message.startswith("Got unexpected extra argument"):
         return _("Unexpected argument: {message}").format(
-            message=message.split("(")[-1].rstrip(")")
+            message=cut(message.split("(")[-1].rstrip(")"))
         )
     return _("Usage error: {message}").format(message=message)
 

@@ -230,7 +230,7 @@ def check_port(host: str, port: int) -> None:
     except OSError as error:
         raise UsageError(
             N_("Cannot listen on {host}:{port} ({reason}): choose another --port or --host."),
-            host=host[:60],
+            host=host,
             port=port,
             reason=_os_reason(error),
         ) from None

@@ -68,7 +68,7 @@ class Adapter(ABC):
         _not_empty(rows, columns, panels)
         panel_axis, row_axis, column_axis = self.axes(check, variant, rows, columns, panels)
         if not panel_axis.values:
-            raise UsageError(N_("'{text}' names no value."), text=str(panels)[:40])
+            raise UsageError(N_("'{text}' names no value."), text=str(panels))
         return panel_axis, row_axis, column_axis
 
     @abstractmethod
@@ -294,7 +294,7 @@ class Adapter(ABC):
         if check not in self.checks:
             raise UsageError(
                 N_("No table for the check '{check}' of {system}: choose among {known}."),
-                check=check[:40],
+                check=check,
                 system=self.system,
                 known=", ".join(self.checks),
             )

@@ -270,12 +270,12 @@ def parse_int_list(text: str, low: int, high: int, what: str) -> tuple[int, ...]
                     high=high,
                 )
         if last < first:
-            raise UsageError(N_("'{text}' is an empty range."), text=part[:40])
+            raise UsageError(N_("'{text}' is an empty range."), text=part)
         values.extend(range(first, last + 1))
         if len(values) > MAX_AXIS:
             raise LimitError(N_("An axis has at most {limit} values."), limit=MAX_AXIS)
     if not values:
-        raise UsageError(N_("'{text}' names no value."), text=str(text)[:40])
+        raise UsageError(N_("'{text}' names no value."), text=str(text))
     return tuple(dict.fromkeys(values))
 
 
@@ -290,12 +290,12 @@ def parse_names(text: str, known: Mapping[str, Hashable], what: str) -> tuple[Ha
             raise UsageError(
                 N_("{what}: unknown value '{value}'; choose among {known}."),
                 what=what,
-                value=part.strip()[:40],
+                value=part.strip(),
                 known=", ".join(dict.fromkeys(str(v) for v in known.values())),
             )
         found.append(value)
     if not found:
-        raise UsageError(N_("'{text}' names no value."), text=str(text)[:40])
+        raise UsageError(N_("'{text}' names no value."), text=str(text))
     return tuple(dict.fromkeys(found))
 
 
@@ -318,14 +318,14 @@ def parse_variant(text: str, options: Mapping[str, Sequence[str]]) -> dict[str, 
         if not sep or key not in options:
             raise UsageError(
                 N_("Unknown variant '{text}': write OPTION=VALUE with OPTION among {known}."),
-                text=part.strip()[:40],
+                text=part.strip(),
                 known=", ".join(options) or "-",
             )
         if value not in options[key]:
             raise UsageError(
                 N_("Variant {option}: unknown value '{value}'; choose among {known}."),
                 option=key,
-                value=value[:40],
+                value=value,
                 known=", ".join(dict.fromkeys(options[key])),  # the default comes first
             )
         chosen[key] = value

@@ -30,9 +30,7 @@ def check_path(path: str | Path) -> Path:
     """A PNG or SVG file in an existing directory; checked before any work is done."""
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
-        raise UsageError(
-            N_("A plot is written as .png or .svg, not '{name}'."), name=target.name[:60]
-        )
+        raise UsageError(N_("A plot is written as .png or .svg, not '{name}'."), name=target.name)
     try:
         folder = target.parent.is_dir()
     except OSError:  # a folder name too long is no folder either

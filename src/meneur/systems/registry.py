@@ -27,6 +27,6 @@ def find_system(name: str) -> System:
             return system
     raise UnknownSystemError(
         N_("Unknown system '{name}'. Known systems: {known}."),
-        name=name[:40],
+        name=name,
         known=", ".join(s.name for s in SYSTEMS) or "-",
     )

@@ -37,7 +37,7 @@ def roll_mode(fields: Mapping[str, str], allowed: tuple[str, ...] = ROLL_MODES) 
     """The roll mode the form asks (public when none), among those the action allows."""
     mode = (fields.get("mode") or "public").strip()
     if mode not in ROLL_MODES:
-        raise UsageError(N_("Unknown roll mode '{mode}'."), mode=mode[:20])
+        raise UsageError(N_("Unknown roll mode '{mode}'."), mode=mode)
     if mode not in allowed:
         from meneur.web.views import mode_label
 

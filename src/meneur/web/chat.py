@@ -151,7 +151,7 @@ def parse_line(text: str, mode: str = "public") -> Command:
     if name in ROLLS:
         chosen = ROLLS[name] or mode
         if chosen not in ROLL_MODES:
-            raise LineRefused(N_("Unknown roll mode '{mode}'."), mode=mode[:20])
+            raise LineRefused(N_("Unknown roll mode '{mode}'."), mode=mode)
         if not rest:
             raise LineRefused(N_("Write the dice after /{command}: /r 4d6kh3."), command=name)
         typed = TYPED.match(rest)

@@ -199,7 +199,7 @@ class Roller:
     def roll(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
         """Roll for ``seat`` (worker thread); the log entry as stored."""
         if request.mode not in ROLL_MODES:
-            raise UsageError(N_("Unknown roll mode '{mode}'."), mode=request.mode[:20])
+            raise UsageError(N_("Unknown roll mode '{mode}'."), mode=request.mode)
         if not seat.may_act_for(request.character):
             raise CampaignError(
                 N_("You may roll only for your own character, not for {name}."),

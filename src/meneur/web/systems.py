@@ -171,7 +171,7 @@ def read_edit(field: EditField, typed: str) -> Any:
     if field.flag:
         if typed not in ("true", "false"):
             raise RuleError(
-                N_("'{value}' is not a choice for {name}."), value=typed[:20], name=field.label
+                N_("'{value}' is not a choice for {name}."), value=typed, name=field.label
             )
         return typed == "true"
     if field.text:
@@ -179,7 +179,7 @@ def read_edit(field: EditField, typed: str) -> Any:
     if field.choices:
         if typed not in {value for value, _label in field.choices}:
             raise RuleError(
-                N_("'{value}' is not a choice for {name}."), value=typed[:20], name=field.label
+                N_("'{value}' is not a choice for {name}."), value=typed, name=field.label
             )
         return typed
     return int_field({field.label: typed}, field.label, 0, -MAX_EDIT, MAX_EDIT)
@@ -451,8 +451,8 @@ class WebAdapter:
                         "again before you change it."
                     ),
                     field=field.label,
-                    shown=shown.strip()[:40],
-                    now=field.shown[:40],
+                    shown=shown.strip(),
+                    now=field.shown,
                 )
             put(new, field.path, read_edit(field, typed if field.text else typed.strip()))
         return self.valid_sheet(new)
@@ -524,7 +524,7 @@ class WebAdapter:
         raise UsageError(
             N_("{system} offers no '{action}' at the tracker."),
             system=self.title,
-            action=action[:20],
+            action=action,
         )
 
     def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
@@ -535,7 +535,7 @@ class WebAdapter:
         for trait in self.traits(sheet):
             if trait.name == name:
                 return trait
-        raise RuleError(N_("Unknown trait '{name}' on this sheet."), name=name[:60])
+        raise RuleError(N_("Unknown trait '{name}' on this sheet."), name=name)
 
 
 _INSTALLED: dict[str, WebAdapter] = {}
@@ -555,9 +555,7 @@ def adapters() -> Mapping[str, WebAdapter]:
 def adapter_for(system: str) -> WebAdapter:
     adapter = _INSTALLED.get(system)
     if adapter is None:
-        raise RuleError(
-            N_("The web table cannot roll for the system '{name}' yet."), name=system[:40]
-        )
+        raise RuleError(N_("The web table cannot roll for the system '{name}' yet."), name=system)
     return adapter
 
 
@@ -577,7 +575,7 @@ def int_field(fields: Mapping[str, str], name: str, default: int, low: int, high
     if not low <= value <= high:
         raise RuleError(
             N_("{name}: {value} must be from {low} to {high}."),
-            name=name[:40],
+            name=name,
             value=value,
             low=low,
             high=high,

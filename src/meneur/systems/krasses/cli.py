@@ -26,12 +26,12 @@ from meneur.cli.params import (
     sheet_or_character,
 )
 from meneur.errors import UsageError
-from meneur.locale import N_, pgettext
+from meneur.locale import N_, pgettext, quoted
 from meneur.locale import gettext as _
 from meneur.locale.numbers import Chances, floats_of, fractions_of
 from meneur.systems.base import CommandGroups
 from meneur.systems.krasses.rules import Difficulty, Krasse, Member, TestParams
-from meneur.text import is_digits
+from meneur.text import cut, is_digits
 
 LIMIT = TestParams.MAX_VALUE
 """The rules' one bound on a bonus, a modifier and a difficulty."""
@@ -67,7 +67,7 @@ def _member(text: str) -> Member:
         detail = f" ({error.message})" if error.message else ""
         raise UsageError(
             N_("A member is BONUS:LEVEL such as 5:1, not '{text}'{detail}."),
-            text=str(text)[:40],
+            text=str(text),
             detail=detail,
         ) from None
     return Member(bonus_value, level_value)
@@ -81,7 +81,7 @@ def _kind(text: str) -> str:
         return "pc"
     if wanted in {"npc", "pnj", "non-player"}:
         return "npc"
-    raise UsageError(N_("Unknown kind '{kind}': choose pc or npc."), kind=str(text)[:20])
+    raise UsageError(N_("Unknown kind '{kind}': choose pc or npc."), kind=str(text))
 
 
 Value = int_parser(-LIMIT, LIMIT)
@@ -434,20 +434,20 @@ def _pair(text: str) -> Pair:
     name, sep, value = str(text).partition("=")
     name = name.strip()
     if not sep or not name:
-        raise UsageError(N_("Write NAME=VALUE, such as Escalade=3, not '{text}'."), text=text[:40])
+        raise UsageError(N_("Write NAME=VALUE, such as Escalade=3, not '{text}'."), text=text)
     if len(name) > PAIR_NAME:
         raise UsageError(
             N_("A name has at most {most} characters, not {count}: '{name}...'."),
             most=PAIR_NAME,
             count=len(name),
-            name=name[:20],
+            name=name,
         )
     try:
         return Pair(name, int_parser(-1_000_000, 1_000_000)(value))
     except typer.BadParameter as error:
         raise UsageError(
             N_("Write NAME=VALUE, such as Escalade=3, not '{text}'{detail}."),
-            text=text[:40],
+            text=text,
             detail=f" ({error.message})",
         ) from None
 
@@ -519,7 +519,7 @@ def new_character_command(
             "advantages": [],
             "equipment": [],
         },
-        str(out or name),
+        str(out) if out is not None else quoted(cut(name)),  # no file yet: its name
     )
     data = sheet.model_dump(mode="json")
     campaign = store_new("krasses", sheet.name, data)

@@ -135,7 +135,7 @@ def parse_difficulty(text: str) -> Difficulty:
             return Difficulty(level.value, level.name)
     raise UsageError(
         N_("Unknown difficulty '{name}': give a whole number or one of {known}."),
-        name=cleaned[:40],
+        name=cleaned,
         known=", ".join(level_names()),
     )
 
@@ -169,7 +169,7 @@ def parse_krasse(text: str) -> tuple[str, int]:
     if sep:
         raise UsageError(
             N_("A krâsse is NAME, NAME:VALUE or VALUE (such as 'pluie:+5'), not '{text}'."),
-            text=cleaned[:40],
+            text=cleaned,
         )
     wanted = fold(cleaned)
     from meneur.systems.krasses.data import krasse_table
@@ -184,6 +184,6 @@ def parse_krasse(text: str) -> tuple[str, int]:
             "Unknown krâsse '{name}': give its value as NAME:VALUE (such as 'pluie:+5') "
             "or define it in krasses.toml (known: {known})."
         ),
-        name=cleaned[:40],
+        name=cleaned,
         known=known or "-",
     )

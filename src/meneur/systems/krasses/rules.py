@@ -62,7 +62,7 @@ def check_kind(kind: str) -> Kind:
     for known in KINDS:
         if kind == known:
             return known
-    raise RuleError(N_("Unknown kind '{kind}': choose pc or npc."), kind=str(kind)[:20])
+    raise RuleError(N_("Unknown kind '{kind}': choose pc or npc."), kind=str(kind))
 
 
 def passes(natural: int, total: int, difficulty: int) -> bool:

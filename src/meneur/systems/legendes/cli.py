@@ -85,7 +85,7 @@ def _parse_effect(text: str) -> Effect:
             return effect
     raise UsageError(
         N_("Unknown help result '{effect}': choose extra_die, plus_2, plus_1, cosmetic or none."),
-        effect=text[:40],
+        effect=text,
     )
 
 

@@ -115,7 +115,7 @@ def parse_partial(text: str) -> Partial:
     """What a partial victory does (L-13), in French or English: wound or doubt."""
     partial = _PARTIAL_NAMES.get(fold(text))
     if partial is None:
-        raise UsageError(UNKNOWN_PARTIAL, partial=text[:40])
+        raise UsageError(UNKNOWN_PARTIAL, partial=text)
     return partial
 
 
@@ -123,7 +123,7 @@ def parse_scene_kind(text: str) -> SceneKind:
     """A scene's kind (L-13): physical (a partial victory wounds) or social (it makes doubt)."""
     kind = _SCENE_KIND_NAMES.get(fold(text))
     if kind is None:
-        raise UsageError(UNKNOWN_SCENE_KIND, kind=text[:40])
+        raise UsageError(UNKNOWN_SCENE_KIND, kind=text)
     return kind
 
 
@@ -138,7 +138,7 @@ def parse_level(text: str) -> Level:
     if level is None:
         raise UsageError(
             N_("Unknown opposition level '{level}': choose légendaire, héroïque, élite or commun."),
-            level=text[:40],
+            level=text,
         )
     return level
 
@@ -149,7 +149,7 @@ def parse_domain(text: str) -> Domain:
     if domain is None:
         raise UsageError(
             N_("Unknown domain '{domain}': choose legendary, secondary or ordinary."),
-            domain=text[:40],
+            domain=text,
         )
     return domain
 
@@ -158,7 +158,7 @@ def parse_band(text: str) -> Band:
     """An outcome band, for the winner's choice of a lesser outcome."""
     band = _BAND_NAMES.get(fold(text).removeprefix("victoire-"))
     if band is None:
-        raise UsageError(UNKNOWN_BAND, band=text[:40])
+        raise UsageError(UNKNOWN_BAND, band=text)
     return band
 
 
@@ -357,9 +357,7 @@ class OpposedParams:
         _count(self.dice, 0, self.MAX_DICE, N_("The number of dice"))
         _count(self.vs_dice, 0, self.MAX_DICE, N_("The opposition's number of dice"))
         if self.vs_level is not None and self.vs_level not in LEVELS:
-            raise UsageError(
-                N_("Unknown opposition level '{level}'."), level=str(self.vs_level)[:40]
-            )
+            raise UsageError(N_("Unknown opposition level '{level}'."), level=str(self.vs_level))
         check_circumstance(self.modifier)
         if self.regret not in (0, 1, 2) or isinstance(self.regret, bool):
             raise RuleError(
@@ -371,9 +369,9 @@ class OpposedParams:
         _count(self.extra_dice, 0, self.MAX_EXTRA_DICE, N_("The extra dice"))
         _count(self.bonus, 0, 5, N_("The help bonus"))
         if self.take is not None and self.take not in BANDS:
-            raise UsageError(UNKNOWN_BAND, band=str(self.take)[:40])
+            raise UsageError(UNKNOWN_BAND, band=str(self.take))
         if self.partial not in PARTIALS:
-            raise UsageError(UNKNOWN_PARTIAL, partial=str(self.partial)[:40])
+            raise UsageError(UNKNOWN_PARTIAL, partial=str(self.partial))
 
     @property
     def swept(self) -> bool:

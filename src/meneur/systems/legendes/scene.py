@@ -191,7 +191,7 @@ def find_opposition(scene: Scene, name: str) -> Opposition:
             return opposition
     raise RuleError(
         N_("No opposition called '{name}' in the scene (known: {known})."),
-        name=name[:60],
+        name=name,
         known=", ".join(o.name for o in scene.oppositions) or "-",
     )
 

@@ -53,7 +53,7 @@ def _automatic(text: str) -> str:
         return "success"
     if wanted in {"failure", "echec"}:
         return "failure"
-    raise UsageError(N_("'{value}' is not success or failure."), value=str(text)[:20])
+    raise UsageError(N_("'{value}' is not success or failure."), value=str(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def _adjust_on(text: str) -> Adjustments:
             or not 1 <= int(die) <= 99
         ):
             raise UsageError(
-                N_("Give adjustments as DIE:+N, such as 2:+1,4:+1 (not '{item}')."), item=item[:20]
+                N_("Give adjustments as DIE:+N, such as 2:+1,4:+1 (not '{item}')."), item=item
             )
         pairs.append((int(die) - 1, int(inc.lstrip("+"))))
     return Adjustments(tuple(pairs))
@@ -98,7 +98,7 @@ def _pay(text: str) -> Pay:
         if key is None or not sep or not is_digits(value) or len(value) > 6:
             raise UsageError(
                 N_("Give a payment as RESOURCE=POINTS, such as vecu=1,moral=2 (not '{item}')."),
-                item=item[:30],
+                item=item,
             )
         points[key] = points.get(key, 0) + int(value)
     return Pay(points)
@@ -115,7 +115,7 @@ def _price(text: str) -> Fraction:
             raise ValueError(cleaned)
         value = Fraction(cleaned)
     except (ValueError, ZeroDivisionError):
-        raise UsageError(N_("'{value}' is not a price."), value=cleaned[:20]) from None
+        raise UsageError(N_("'{value}' is not a price."), value=cleaned) from None
     from meneur.systems.obscur.acquisition import MAX_PRICE
 
     if not 0 <= value <= MAX_PRICE:  # the params' own bound, said where it was typed

@@ -105,7 +105,7 @@ def special_blow(name: str) -> SpecialBlow:
             return blow
     raise UsageError(
         N_("Unknown special blow '{name}' (known: {known})."),
-        name=str(name)[:40],
+        name=str(name),
         known=", ".join(b.name for b in special_blows().blows),
     )
 
@@ -138,7 +138,7 @@ def check_strategy(name: str) -> str:
         return folded
     raise UsageError(
         N_("Unknown strategy '{name}' (known: {known}, attaque=N)."),
-        name=str(name)[:30],
+        name=str(name),
         known=", ".join(STRATEGIES),
     )
 
@@ -720,7 +720,7 @@ def _ranged_value(table: dict[str, int], name: str, unknown: str) -> int:
     for key, value in table.items():
         if fold(key) == fold(name):
             return value
-    raise UsageError(unknown, name=str(name)[:30], known=", ".join(table))
+    raise UsageError(unknown, name=str(name), known=", ".join(table))
 
 
 def ranged_modifier(speed: str, cover: str, distance: str) -> int:

@@ -154,7 +154,7 @@ class Armoury:
                 return key, data
         raise SheetError(
             N_("Unknown weapon class '{name}' (known: {known})."),
-            name=str(name)[:40],
+            name=str(name),
             known=", ".join(self.weapons_file.classes),
         )
 
@@ -175,7 +175,7 @@ class Armoury:
         for data in self.weapons_file.weapons:
             if fold(data.name) == fold(name):
                 return self.build(data)
-        raise SheetError(N_("Unknown weapon '{name}'."), name=str(name)[:40])
+        raise SheetError(N_("Unknown weapon '{name}'."), name=str(name))
 
     def unarmed(self) -> Weapon:
         u = self.weapons_file.unarmed
@@ -187,13 +187,13 @@ class Armoury:
         for data in self.armour_file.armour:
             if fold(data.name) == fold(name):
                 return data
-        raise SheetError(N_("Unknown armour '{name}'."), name=str(name)[:40])
+        raise SheetError(N_("Unknown armour '{name}'."), name=str(name))
 
     def shield(self, name: str) -> ShieldData:
         for data in self.armour_file.shields:
             if fold(data.name) == fold(name):
                 return data
-        raise SheetError(N_("Unknown shield '{name}'."), name=str(name)[:40])
+        raise SheetError(N_("Unknown shield '{name}'."), name=str(name))
 
     def zone_of(self, face: int) -> str:
         for zone in self.zones_file.zones:

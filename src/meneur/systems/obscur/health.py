@@ -104,7 +104,7 @@ def level_of(table: dict[str, int], name: str, unknown: str) -> tuple[str, int]:
             return key, value
     if is_digits(name) and 1 <= int(name) <= 20:
         return name, int(name)
-    raise RuleError(unknown, name=str(name)[:40], known=", ".join(table))
+    raise RuleError(unknown, name=str(name), known=", ".join(table))
 
 
 # --- rolling ----------------------------------------------------------------------------

@@ -358,7 +358,7 @@ def sweep_command(
     def names(text: str | None) -> tuple[str, ...]:
         chosen = [check_strategy(p) for p in (text or ",".join(STRATEGIES)).split(",") if p.strip()]
         if not chosen:
-            raise UsageError(N_("'{text}' names no value."), text=str(text)[:40])
+            raise UsageError(N_("'{text}' names no value."), text=str(text))
         return tuple(dict.fromkeys(chosen))
 
     mine, theirs = names(strategies_a), names(strategies_b)

@@ -54,7 +54,7 @@ def _side(text: str) -> str:
 
     value = fold(text)
     if value not in {"a", "b", "both"}:
-        raise UsageError(N_("Give a, b or both (not '{value}')."), value=str(text)[:20])
+        raise UsageError(N_("Give a, b or both (not '{value}')."), value=str(text))
     return value
 
 
@@ -71,7 +71,7 @@ def _pair(text: str) -> Poison:
     if len(parts) != 2 or not all(is_digits(p) and len(p) <= 3 for p in parts):
         raise UsageError(
             N_("Give VIRULENCE,DISPERSION as two whole numbers, such as 6,2 (not '{value}')."),
-            value=str(text)[:20],
+            value=str(text),
         )
     return Poison(int(parts[0]), int(parts[1]))
 
@@ -657,7 +657,7 @@ def _at_zero(text: str) -> str:
         return "roll"
     if value in {"dependant", "dependent"}:
         return "dependant"
-    raise UsageError(N_("Give roll or dependant (not '{value}')."), value=str(text)[:20])
+    raise UsageError(N_("Give roll or dependant (not '{value}')."), value=str(text))
 
 
 def survive_command(

@@ -205,7 +205,7 @@ class Character:
         trait = self.catalog.find(name)
         if trait is not None:
             return trait.kind, trait.name
-        raise SheetError(N_("Unknown trait '{name}' on this sheet."), name=name[:60])
+        raise SheetError(N_("Unknown trait '{name}' on this sheet."), name=name)
 
     def level(self, kind: Kind, name: str) -> int:
         return self.sheet.table(kind).get(name, 0)

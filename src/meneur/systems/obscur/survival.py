@@ -81,7 +81,7 @@ def milieu_named(name: str) -> tuple[str, Milieu]:
             return key, value
     raise RuleError(
         N_("Unknown Milieu '{name}' (known: {known})."),
-        name=str(name)[:40],
+        name=str(name),
         known=", ".join(milieux().milieux),
     )
 

@@ -65,23 +65,21 @@ def _policy(text: str) -> str:
 def _sixes(text: str) -> str:
     cleaned = text.strip().lower()
     if cleaned not in ("batch", "all"):
-        raise UsageError(
-            N_("Unknown rule for sixes '{rule}': choose batch or all."), rule=cleaned[:40]
-        )
+        raise UsageError(N_("Unknown rule for sixes '{rule}': choose batch or all."), rule=cleaned)
     return cleaned
 
 
 def _loss(text: str) -> str:
     cleaned = text.strip().lower()
     if cleaned not in ("margin", "one"):
-        raise UsageError(N_("Unknown loss rule '{loss}': choose margin or one."), loss=cleaned[:40])
+        raise UsageError(N_("Unknown loss rule '{loss}': choose margin or one."), loss=cleaned)
     return cleaned
 
 
 def _tie(text: str) -> str:
     cleaned = text.strip().lower()
     if cleaned not in ("none", "reroll"):
-        raise UsageError(N_("Unknown tie rule '{tie}': choose none or reroll."), tie=cleaned[:40])
+        raise UsageError(N_("Unknown tie rule '{tie}': choose none or reroll."), tie=cleaned)
     return cleaned
 
 
@@ -390,7 +388,7 @@ def test_command(
                 N_("The spell {spell} is cast with {own}: leave out --trait {trait}."),
                 spell=chosen_spell.name,
                 own=chosen_spell.trait,
-                trait=trait[:40],
+                trait=trait,
             )  # (it was ignored: the spell's own trait was rolled)
         trait = chosen_spell.trait
         if threshold is None:

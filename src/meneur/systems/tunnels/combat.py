@@ -172,15 +172,15 @@ class FightParams:
         if self.sixes not in SIXES_RULES:
             raise RuleError(
                 N_("Unknown rule for sixes '{rule}': choose batch or all."),
-                rule=str(self.sixes)[:40],
+                rule=str(self.sixes),
             )
         if self.loss not in LOSSES:
             raise RuleError(
-                N_("Unknown loss rule '{loss}': choose margin or one."), loss=str(self.loss)[:40]
+                N_("Unknown loss rule '{loss}': choose margin or one."), loss=str(self.loss)
             )
         if self.tie not in TIES:
             raise RuleError(
-                N_("Unknown tie rule '{tie}': choose none or reroll."), tie=str(self.tie)[:40]
+                N_("Unknown tie rule '{tie}': choose none or reroll."), tie=str(self.tie)
             )
         if isinstance(self.max_rounds, bool) or not 1 <= self.max_rounds <= MAX_ROUNDS:
             raise LimitError(

@@ -32,7 +32,7 @@ def find_trait(name: str) -> str:
             return trait
     raise SheetError(
         N_("Unknown characteristic '{name}': choose one of {known}."),
-        name=name[:40],
+        name=name,
         known=", ".join(TRAITS),
     )
 
@@ -185,7 +185,7 @@ def find_weapon(name: str) -> Weapon:
             return weapon
     raise SheetError(
         N_("Unknown weapon '{name}': known weapons are {known}."),
-        name=name[:40],
+        name=name,
         known=", ".join(w.name for w in gear().weapons),
     )
 
@@ -197,7 +197,7 @@ def find_armour(name: str) -> Armour:
             return armour
     raise SheetError(
         N_("Unknown armour '{name}': known armours are {known}."),
-        name=name[:40],
+        name=name,
         known=", ".join(a.name for a in gear().armours),
     )
 
@@ -210,7 +210,7 @@ def find_spell(name: str) -> Spell:
             return spell
     raise SheetError(
         N_("Unknown spell '{name}': known spells are {known}."),
-        name=name[:40],
+        name=name,
         known=", ".join(spell.name for spell in table),
     )
 
@@ -231,6 +231,6 @@ def threshold_of(text: str) -> tuple[int, bool]:
             return value, table.provisional and fold(name) != "moyenne"
     raise SheetError(
         N_("'{text}' is neither a number nor a level: known levels are {known}."),
-        text=cleaned[:40],
+        text=cleaned,
         known=", ".join(f"{name} ({value})" for name, value in table.levels.items()),
     )

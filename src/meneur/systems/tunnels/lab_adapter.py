@@ -71,7 +71,7 @@ class TunnelsAdapter(Adapter):
                 raise UsageError(
                     N_("{what}: unknown value '{value}'; choose among {known}."),
                     what=_("Panels"),
-                    value=unknown[0][:40],
+                    value=unknown[0],
                     known=", ".join((*MODES, *POLICIES)),
                 )
             chosen = [

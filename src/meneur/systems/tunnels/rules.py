@@ -66,7 +66,7 @@ def check_policy(policy: str) -> Policy:
             return known
     raise RuleError(
         N_("Unknown explosion policy '{policy}': choose never, always or needed."),
-        policy=str(policy)[:40],
+        policy=str(policy),
     )
 
 
@@ -134,7 +134,7 @@ class TestParams:
         if self.sixes not in SIXES_RULES:
             raise RuleError(
                 N_("Unknown rule for sixes '{rule}': choose batch or all."),
-                rule=str(self.sixes)[:40],
+                rule=str(self.sixes),
             )
 
     @property
@@ -409,7 +409,7 @@ class OpposedParams:
         if self.sixes not in SIXES_RULES:
             raise RuleError(
                 N_("Unknown rule for sixes '{rule}': choose batch or all."),
-                rule=str(self.sixes)[:40],
+                rule=str(self.sixes),
             )
 
 

@@ -163,7 +163,7 @@ def whole(typed: str, low: int, high: int) -> int | None:
     except UsageError:
         raise RuleError(
             N_("'{value}' is not a whole number from {low} to {high}."),
-            value=typed[:20],
+            value=typed,
             low=low,
             high=high,
         ) from None

@@ -145,7 +145,7 @@ class LegendesWeb(WebAdapter):
 
         found = self.find_trait(sheet, trait)
         if options.help not in HELP_EFFECTS:
-            raise RuleError(N_("Unknown help effect '{effect}'."), effect=options.help[:20])
+            raise RuleError(N_("Unknown help effect '{effect}'."), effect=options.help)
         help_dice, help_points = effect_bonus(options.help)  # type: ignore[arg-type]
         for waiting in pending_help(sheet):  # L-11: the help rolled at the table, spent now
             help_dice += int(waiting.get("extra_dice", 0))
