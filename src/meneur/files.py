@@ -362,6 +362,9 @@ _OS_REASONS = {
     errno.EEXIST: N_("it already exists"),
     errno.EMFILE: N_("too many files are open"),
     errno.EXDEV: N_("it is on another file system"),
+    errno.EADDRINUSE: N_("the address is already in use"),
+    errno.EADDRNOTAVAIL: N_("this computer has no such address"),
+    errno.ECONNREFUSED: N_("the connection was refused"),
 }
 """The reasons a user meets, in their words: ``strerror`` is the C library's English."""
 
@@ -369,6 +372,14 @@ _OS_REASONS = {
 def os_reason(error: OSError) -> Phrase | str:
     """Why the system refused, translated when shown; an errno not listed keeps the
     system's own words (bounded)."""
+    import socket
+
+    if isinstance(error, socket.gaierror):  # a host name looked up (meneur serve --host)
+        if error.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)):
+            return Phrase(N_("no computer answers to that name"))
+        if error.errno == socket.EAI_AGAIN:
+            return Phrase(N_("the name cannot be looked up now (is the network down?)"))
+        return Phrase(N_("the name cannot be looked up"))
     message = _OS_REASONS.get(error.errno or 0)
     return Phrase(message) if message else (error.strerror or str(error))[:120]
 

@@ -205,7 +205,7 @@ class Appender:
                 from meneur.campaign.store import _reason
 
                 raise StorageError(
-                    N_("The database {url} failed: {reason}"),
+                    N_("The database {url} failed: {reason}."),
                     url=shown(store.engine.url),
                     reason=_reason(error),
                 ) from None

@@ -26,6 +26,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from meneur.campaign.errors import StorageError
 from meneur.campaign.paths import ENV_URL, database_url, default_path
+from meneur.campaign.reasons import storage_reason
 from meneur.files import os_reason
 from meneur.locale import N_
 
@@ -94,7 +95,7 @@ def make_engine(text: str) -> Engine:
         raise StorageError(
             N_("Cannot use the database {url}: {reason}."),
             url=shown(url),
-            reason=str(error).splitlines()[0][:200],
+            reason=storage_reason(error),
         ) from None
     if url.get_backend_name() == "sqlite":
         _tune_sqlite(engine)

@@ -156,10 +156,10 @@ def _aware(value: Any) -> datetime:
     return value.astimezone(UTC)  # type: ignore[no-any-return]
 
 
-def _reason(error: BaseException) -> str:
-    original = getattr(error, "orig", None) or error
-    lines = str(original).strip().splitlines()
-    return (lines[0] if lines else type(original).__name__)[:200]
+def _reason(error: BaseException) -> object:
+    from meneur.campaign.reasons import storage_reason
+
+    return storage_reason(error)
 
 
 class Store:
@@ -177,7 +177,7 @@ class Store:
         except (SQLAlchemyError, OSError) as error:
             self.engine.dispose()
             raise StorageError(
-                N_("Cannot open the database {url}: {reason}"),
+                N_("Cannot open the database {url}: {reason}."),
                 url=shown(self.engine.url),
                 reason=_reason(error),
             ) from None
@@ -202,11 +202,11 @@ class Store:
                 yield session
         except IntegrityError as error:
             raise StorageError(
-                N_("The database refused the change: {reason}"), reason=_reason(error)
+                N_("The database refused the change: {reason}."), reason=_reason(error)
             ) from None
         except DBAPIError as error:
             raise StorageError(
-                N_("The database {url} failed: {reason}"),
+                N_("The database {url} failed: {reason}."),
                 url=shown(self.engine.url),
                 reason=_reason(error),
             ) from None
@@ -657,7 +657,7 @@ class Store:
         except self.engine.dialect.loaded_dbapi.Error as error:
             raw.invalidate()
             raise StorageError(
-                N_("The database {url} failed: {reason}"),
+                N_("The database {url} failed: {reason}."),
                 url=shown(self.engine.url),
                 reason=_reason(error),
             ) from None
@@ -751,7 +751,7 @@ class Store:
             raw.rollback()
         except self.engine.dialect.loaded_dbapi.Error as error:
             raise StorageError(
-                N_("The database {url} failed: {reason}"),
+                N_("The database {url} failed: {reason}."),
                 url=shown(self.engine.url),
                 reason=_reason(error),
             ) from None
