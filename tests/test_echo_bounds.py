@@ -49,3 +49,14 @@ def test_an_error_cuts_a_typed_value_but_not_its_own_words() -> None:
     assert str(error) == message.format(name="x" * 40 + "…", known=known)
     assert error.params["name"] == LONG  # kept whole for a program that reads it
     assert str(RuleError("{number}", number=10**300)) == "1" + "0" * 39 + "…"
+
+
+def test_a_long_path_keeps_its_file_name() -> None:
+    """A sheet's path or source is cut at its start: its end names the file."""
+    from meneur.errors import SheetError
+
+    folder = "/home/" + "dossier/" * 30
+    error = SheetError("{source}: field {field}", source=folder + "isaure.json", field="nom")
+    shown = str(error)
+    assert shown.startswith("…") and shown.endswith("isaure.json: field nom")
+    assert len(shown) < 160

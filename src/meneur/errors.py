@@ -13,14 +13,19 @@ from meneur.locale import fill, gettext
 
 OWN_WORDS = frozenset(
     {"reason", "detail", "known", "allowed", "expected", "formats", "sources", "traits"}
-    | {"message", "problem", "where", "what", "flags"}
+    | {"message", "problem", "what", "flags"}
 )
 """Parameters that carry meneur's own words (a translated reason, the list of known
 names), not a value the user typed: never cut to :data:`meneur.text.ECHO_LENGTH`, only
 bounded by :data:`OWN_LENGTH` (a reason may itself quote a library's text)."""
 OWN_LENGTH = 400
-PATH_LENGTH = 120
-"""A path or a URL is shown longer, cut at its start: its end names the file."""
+PLACES = frozenset({"path", "url", "source"})
+"""A path, a URL, a sheet's source: shown longer, cut at the start (the end names the
+file)."""
+PLACE_LENGTH = 120
+FIELDS = frozenset({"where", "field"})
+"""A field's path in a sheet (``ressources.endurance.current``): shown longer."""
+FIELD_LENGTH = 80
 
 
 def echoed(name: str, value: Any) -> Any:
@@ -35,8 +40,10 @@ def echoed(name: str, value: Any) -> Any:
         value = str(value)  # only a number past 40 digits is cut
     if not isinstance(value, str):
         return value
-    if name in ("path", "url"):
-        return cut_start(value, PATH_LENGTH)
+    if name in PLACES:
+        return cut_start(value, PLACE_LENGTH)
+    if name in FIELDS:
+        return cut(value, FIELD_LENGTH)
     return cut(value, OWN_LENGTH if name in OWN_WORDS else ECHO_LENGTH)
 
 

@@ -175,3 +175,24 @@ def test_O4_a_user_override_of_the_traits_data_is_validated(
     finally:
         monkeypatch.delenv("MENEUR_DATA_DIR")
         catalog.cache_clear()
+
+
+def test_a_malformed_equipment_names_its_field_in_correct_french(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The equipment's table was glued to the source with an English colon: « « IE »:
+    equipement : champ armes : ... ». It is the start of the field's path now, and the
+    colon has its space before it."""
+    from cli_helpers import invoke
+
+    path = tmp_path / "ie.json"
+    path.write_text(json.dumps(sheet(equipement={"armes": "épée"})), encoding="utf-8")
+    result = invoke(capsys, "character", "new", "obscur", "IE", "--from", str(path))
+    assert result.status == 2
+    assert result.err == ("Erreur : « IE » : champ equipement.armes : une liste est attendue.\n"), (
+        result.err
+    )
+    english = invoke(
+        capsys, "--lang", "en", "character", "new", "obscur", "IE", "--from", str(path)
+    )
+    assert english.err == "Error: 'IE': field equipement.armes: a list is expected.\n"

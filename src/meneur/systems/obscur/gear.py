@@ -293,7 +293,7 @@ def equipment_of(raw: dict[str, Any], source: str) -> Equipment:
     try:
         return Equipment.model_validate(raw)
     except ValidationError as error:
-        raise sheet_error(error, f"{source}: equipement") from None
+        raise sheet_error(error, source, within="equipement") from None
 
 
 def kit_of(raw: dict[str, Any], source: str = "-") -> Kit:

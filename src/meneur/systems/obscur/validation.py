@@ -20,12 +20,16 @@ _REASONS = {
 """The sheet models' own error types; pydantic's are worded in :mod:`meneur.model_errors`."""
 
 
-def sheet_error(error: ValidationError, source: str) -> SheetError:
-    """The first problem of ``error`` as one translated line naming ``source`` and the field."""
+def sheet_error(error: ValidationError, source: str, within: str = "") -> SheetError:
+    """The first problem of ``error`` as one translated line naming ``source`` and the field;
+    ``within``: the sheet's table that was validated alone (``equipement``), written as
+    the start of the field's path (« champ equipement.armes »), not glued to the source
+    with an English colon (« « IE »: equipement »)."""
     problem = first_problem(error, _REASONS)
+    where = problem.where if problem.where != "-" else ""
     return SheetError(
         N_("{source}: field {field}: {reason}."),
         source=source,
-        field=problem.where,
+        field=".".join(part for part in (within, where) if part) or "-",
         reason=problem.reason,
     )
