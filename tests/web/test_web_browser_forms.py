@@ -53,7 +53,7 @@ def refused_edit(context: Any, server: dict[str, Any], name: str) -> Any:
     with gm.expect_response(lambda r: r.request.method == "POST") as posted:
         form.locator("button[type=submit]").click()
     assert posted.value.status == 400
-    expect(gm.locator("#refused")).to_contain_text("dépassent le maximum")
+    expect(gm.locator("#refused")).to_contain_text("dépasse le maximum")
     return gm
 
 

@@ -75,11 +75,11 @@ def test_T11_Tunnels_current_Endurance_above_its_maximum_is_refused(table: Table
     assert sheet["endurance"]["max"] == 7
     response = edit(table, table.gm, "Zed", endurance__current="99")
     assert response.status_code == 400
-    assert "endurance" in response.text and "dépassent le maximum" in response.text
+    assert "endurance" in response.text and "dépasse le maximum" in response.text
     assert table.store.character("Zed").sheet == sheet
     assert table.store.rolls() == []
     response = edit(table, table.gm, "Zed", endurance__max="3")
-    assert response.status_code == 400 and "dépassent le maximum" in response.text
+    assert response.status_code == 400 and "dépasse le maximum" in response.text
     assert edit(table, table.gm, "Zed", endurance__current="7").status_code == 303
 
 

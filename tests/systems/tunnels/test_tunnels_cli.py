@@ -345,7 +345,7 @@ def test_T11_a_sheet_with_Endurance_above_its_maximum_is_refused(
     path.write_text(json.dumps(sheet), encoding="utf-8")
     r = run(capsys, "test tunnels --sheet {path} --trait Force --threshold 1", path=str(path))
     assert r.status == 2 and "Traceback" not in r.err
-    assert "endurance" in r.err and "dépassent le maximum" in r.err
+    assert "endurance" in r.err and "dépasse le maximum" in r.err
 
 
 def test_T11_a_dead_character_rolls_no_test(
@@ -641,3 +641,26 @@ def test_T4_T9_the_other_side_of_an_odds_query_may_be_blessed_or_cursed(
     assert "3d6 béni contre 2d6 maudit" in title
     refused = run(capsys, "odds tunnels --dice 3 --threshold 2 --vs-blessed")
     assert refused.status == 2 and "--vs" in refused.err
+
+
+def test_T11_a_pool_above_its_maximum_says_its_values_and_how_to_fix_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """T-11 (a pool's maximum is a cap): a sheet saved with Endurance 30 of 12 was refused
+    with « les points actuels dépassent le maximum », naming neither the values nor the
+    way out."""
+    path = new_aria(capsys, tmp_path, "--seed 1")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["endurance"] = {"current": 30, "max": 12}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    r = run(capsys, "test tunnels --sheet {path} --trait Force", path=str(path))
+    assert r.status == 2
+    assert (
+        "(endurance : la valeur actuelle, 30, dépasse le maximum, 12 ; baissez-la ou relevez "
+        "le maximum)." in r.err
+    ), r.err
+    english = run(capsys, "--lang en test tunnels --sheet {path} --trait Force", path=str(path))
+    assert (
+        "(endurance: the current value, 30, is above the maximum, 12; lower it or raise the "
+        "maximum)." in english.err
+    )

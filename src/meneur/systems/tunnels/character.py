@@ -69,8 +69,15 @@ class Pool(BaseModel):
 
     @model_validator(mode="after")
     def _within_max(self) -> Pool:
-        if self.current > self.max:
-            raise refusal(N_("the current points are above the maximum"))
+        if self.current > self.max:  # say the values and the way out, not only the fault
+            raise refusal(
+                N_(
+                    "the current value, {current}, is above the maximum, {max}; lower it or "
+                    "raise the maximum"
+                ),
+                current=self.current,
+                max=self.max,
+            )
         return self
 
 
