@@ -95,3 +95,11 @@ def test_the_web_forms_follow_the_same_rule(typed: str) -> None:
         whole(typed, -100, 100)
     with pytest.raises(RuleError):
         int_field({"x": typed}, "x", 0, -100, 100)
+
+
+def test_a_number_quoted_inside_another_message_has_one_full_stop(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """« ... comme 12.). » doubled the stop when the number's message was quoted."""
+    result = invoke(capsys, "character", "new", "krasses", "Zoé", "--skill", "Escalade=abc")
+    assert result.err.endswith("chiffres de 0 à 9, comme 12).\n"), result.err

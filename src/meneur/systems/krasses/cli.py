@@ -64,7 +64,7 @@ def _member(text: str) -> Member:
         bonus_value = int_parser(-LIMIT, LIMIT)(bonus)
         level_value = int_parser(0, Member.MAX_LEVEL)(level)
     except typer.BadParameter as error:
-        detail = f" ({error.message})" if error.message else ""
+        detail = f" ({error.message.rstrip('.')})" if error.message else ""
         raise UsageError(
             N_("A member is BONUS:LEVEL such as 5:1, not '{text}'{detail}."),
             text=str(text),
@@ -448,7 +448,7 @@ def _pair(text: str) -> Pair:
         raise UsageError(
             N_("Write NAME=VALUE, such as Escalade=3, not '{text}'{detail}."),
             text=text,
-            detail=f" ({error.message})",
+            detail=f" ({error.message.rstrip('.')})",  # the sentence has its own stop
         ) from None
 
 
