@@ -401,3 +401,70 @@ def test_an_unknown_panel_is_refused_in_every_system(
     system of one panel, any ``--panels``)."""
     done = invoke(capsys, "table", system, "--rows", "2", "--cols", "2", "--panels", "zzz")
     assert done.status == 2 and ("zzz" in done.err or "un panneau" in done.err), done.err
+
+
+@pytest.mark.parametrize(
+    ("args", "named", "known"),
+    [
+        (
+            "table tunnels --variant explode=never --panels normal/always",
+            "normal/always",
+            "normal/never, blessed/never, cursed/never",
+        ),
+        (
+            "table tunnels --check oppose --panels blessed/needed",
+            "blessed/needed",
+            "needed, always, never",
+        ),
+        (
+            "compare tunnels --variant explode=never --variant explode=always "
+            "--panels normal/needed",
+            "normal/needed",
+            "normal/never, blessed/never, cursed/never",
+        ),
+        (
+            "table tunnels --check oppose --panels blessed/needed --kind distribution",
+            "blessed/needed",
+            "needed, always, never",
+        ),
+        (
+            "simulate test tunnels --check oppose --panel blessed/needed --row 2 --col 2 --runs 10",
+            "blessed/needed",
+            "needed, always, never",
+        ),
+    ],
+)
+@pytest.mark.parametrize("plot", [False, True])
+def test_T3_panels_that_select_nothing_are_refused_with_the_panels_there_are(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    args: str,
+    named: str,
+    known: str,
+    plot: bool,
+) -> None:
+    """T-3, T-6: a mode of an opposition (it has none) or a policy the variant rules out
+    gave an empty table with exit 0, and with --plot a ZeroDivisionError; one line now
+    names the panel and those this check and variant have."""
+    target = tmp_path / "x.png"
+    small = "" if args.startswith("simulate") else " --rows 2 --cols 2"
+    done = invoke(capsys, *(args + small).split(), *(("--plot", str(target)) if plot else ()))
+    assert done.status == 2, done.out
+    assert len(done.err.strip().splitlines()) == 1 and "Traceback" not in done.err
+    assert f"« {named} »" in done.err and known in done.err, done.err
+    assert not target.exists()
+
+
+def test_a_plot_of_no_panel_is_refused(tmp_path: Path) -> None:
+    """The plots refuse a grid of no panel rather than divide by zero laying it out."""
+    from meneur.errors import UsageError
+    from meneur.lab.grid import Axis, Grid, Measure
+    from meneur.lab.plot import plot_compare, plot_grid
+
+    axis = Axis("dice", "Dice", (1,))
+    empty = Grid("tunnels", "test", {}, Axis("panel", "", ()), axis, axis, (Measure("s", "S"),))
+    with pytest.raises(UsageError):
+        plot_grid(empty, tmp_path / "g.png", "t")
+    with pytest.raises(UsageError):
+        plot_compare(empty, empty, ("a", "b"), tmp_path / "c.png", "t")
+    assert not list(tmp_path.glob("*.png"))

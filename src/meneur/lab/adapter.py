@@ -14,8 +14,18 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from meneur.errors import UsageError
-from meneur.lab.grid import Axis, Cell, Grid, Measure, check_size, compute, parse_variant
-from meneur.locale import N_
+from meneur.lab.grid import (
+    Axis,
+    Cell,
+    Grid,
+    Measure,
+    check_size,
+    compute,
+    jsonable,
+    parse_variant,
+    variant_label,
+)
+from meneur.locale import N_, gettext
 from meneur.systems.base import Check, System
 
 if TYPE_CHECKING:
@@ -66,10 +76,35 @@ class Adapter(ABC):
         simulated cell, a sweep of cells): there, a panel that names nothing is an error
         (there is no first cell), said the same way by each of them."""
         _not_empty(rows, columns, panels)
-        panel_axis, row_axis, column_axis = self.axes(check, variant, rows, columns, panels)
-        if not panel_axis.values:
-            raise UsageError(N_("'{text}' names no value."), text=str(panels))
-        return panel_axis, row_axis, column_axis
+        axes = self.axes(check, variant, rows, columns, panels)
+        self._refuse_no_panel(check, variant, axes, panels)
+        return axes
+
+    def panel_names(self, check: str, panels: Axis) -> list[str]:
+        """The panels of ``panels`` as the user types them in ``--panels`` (by default
+        their JSON form: ``blessed/needed``, ``-2``)."""
+        return [str(jsonable(value)) for value in panels.values]
+
+    def _refuse_no_panel(
+        self,
+        check: str,
+        variant: Mapping[str, str],
+        axes: tuple[Axis, Axis, Axis],
+        panels: str | None,
+    ) -> None:
+        """Refuse panels that select nothing (``blessed/needed`` of an opposition, which
+        has no modes; ``always`` with ``explode=never``), naming those the check and the
+        variant do have: an empty table, or a plot of nothing, answered no question."""
+        if axes[0].values or panels is None:
+            return
+        every = self.axes(check, variant, None, None, None)[0]
+        raise UsageError(
+            N_("No panel '{text}' in this table ({check}, {variant}): choose among {known}."),
+            text=panels,
+            check=check,
+            variant=variant_label(variant) if variant else gettext("default rules"),
+            known=", ".join(self.panel_names(check, every)) or "-",
+        )
 
     @abstractmethod
     def measures(self, check: str) -> tuple[Measure, ...]:
@@ -251,6 +286,7 @@ class Adapter(ABC):
         variant = dict(variant or {})
         _not_empty(rows, columns, panels)
         axes = self.axes(check, variant, rows, columns, panels)
+        self._refuse_no_panel(check, variant, axes, panels)
         check_size(*axes)  # before any process starts
         if progress is not None and hasattr(progress, "total"):  # a LazyBar: the cells to do
             progress.total = max(1, len(axes[0].values) * len(axes[1].values) * len(axes[2].values))

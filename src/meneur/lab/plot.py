@@ -99,6 +99,11 @@ def _save(figure: Figure, path: Path) -> Path:
 
 
 def _layout(count: int) -> tuple[int, int]:
+    """(rows, columns) of subplots for ``count`` panels, three to a row. No panel is
+    refused: the adapters refuse panels that select nothing, this keeps any other caller
+    from a figure of nothing (or a division by zero)."""
+    if count < 1:
+        raise UsageError(N_("Nothing to plot: the table has no panel."))
     columns = min(3, count)
     return math.ceil(count / columns), columns
 

@@ -106,6 +106,11 @@ class TunnelsAdapter(Adapter):
             Axis("vs_dice", N_("Opposing dice (MR)"), col_values),
         )
 
+    def panel_names(self, check: str, panels: Axis) -> list[str]:
+        """``mode/policy`` (a test), the policy alone (an opposition: no modes)."""
+        chosen = [cast(tuple[str, str], panel) for panel in panels.values]
+        return [f"{m}/{p}" if check == "test" else p for m, p in chosen]
+
     def panel_groups(
         self,
         check: str,
