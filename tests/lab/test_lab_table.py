@@ -468,3 +468,31 @@ def test_a_plot_of_no_panel_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UsageError):
         plot_compare(empty, empty, ("a", "b"), tmp_path / "c.png", "t")
     assert not list(tmp_path.glob("*.png"))
+
+
+KRASSES_OPPOSE = "krasses --check oppose --rows 3 --cols 3"
+LEGENDES_ELITE = "legendes --rows 2 --cols elite"
+
+
+@pytest.mark.parametrize(
+    ("args", "language", "shown", "raw"),
+    [
+        (KRASSES_OPPOSE, "fr", "a l'emporte, par un 20 ou un 1 naturel", "a (natural)"),
+        (KRASSES_OPPOSE, "fr", "a l'emporte, égalité au PJ", "a (tie)"),
+        (KRASSES_OPPOSE, "en", "b wins, by the higher total", "b (total)"),
+        (LEGENDES_ELITE, "fr", "héros : victoire définitive", "win:definitive"),
+        (LEGENDES_ELITE, "en", "opposition: victoire partielle", "loss:partial"),
+    ],
+)
+def test_K4_L8_a_distribution_shows_outcomes_in_the_systems_words(
+    capsys: pytest.CaptureFixture[str], args: str, language: str, shown: str, raw: str
+) -> None:
+    """K-4, L-8: the outcomes of a distribution read as the system's other commands word
+    them (the log's « a l'emporte, par un 20 ou un 1 naturel », odds legendes' bands), where
+    the table showed its keys (« a (natural) », « win:definitive »); JSON keeps the keys."""
+    command = ("--lang", language, "table", *args.split())
+    done = invoke(capsys, *command, "--kind", "distribution")
+    assert done.status == 0, done.err
+    assert shown in done.out and raw not in done.out, done.out
+    data = invoke(capsys, *command, "--kind", "distribution", "--json").json()
+    assert raw in {entry["outcome"] for entry in data["distribution"]}

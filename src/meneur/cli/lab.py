@@ -140,7 +140,12 @@ def _distribution(
     if plot is not None:
         from meneur.lab.plot import plot_distribution
 
-        plot_distribution({label: float(p) for label, p in law}, plot, title, _("Outcome"))
+        plot_distribution(
+            {adapter.outcome_words(name, label): float(p) for label, p in law},
+            plot,
+            title,
+            _("Outcome"),
+        )
     if as_json:
         data: dict[str, Any] = {
             "system": adapter.system,
@@ -170,7 +175,7 @@ def _distribution(
     table.add_column("%", justify="right")
     table.add_column(_("Exact"), justify="right")
     for label, p in law:
-        table.add_row(label, percent(p, 2), ratio_text(p))
+        table.add_row(adapter.outcome_words(name, label), percent(p, 2), ratio_text(p))
     out = console()
     out.print(table)
     print_ending(out, False, plot)  # exact odds: never cut short

@@ -180,6 +180,12 @@ class Adapter(ABC):
         """(sort order, label) of one value of the check's ``key``, for distributions."""
         return str(key), str(key)
 
+    def outcome_words(self, check: str, label: str) -> str:
+        """The words a reader sees for one outcome of a distribution (its table, its
+        plot): by default its label. The JSON and the CSV keep the label, the same in
+        every language for programs."""
+        return label
+
     def distribution(
         self,
         check: str | None,

@@ -277,7 +277,17 @@ def plot_distribution(
     keys = list(probabilities)
     values = [probabilities[k] for k in keys]
     bars = ax.bar(range(len(keys)), values, color="#4c72b0", label=_("Probability"))
-    ax.set_xticks(range(len(keys)), keys, rotation=30 if len(keys) > 8 else 0, fontsize=8)
+    # many bars, or long words (« a l'emporte, par le meilleur total »): slanted labels,
+    # which would overlap side by side
+    crowded = len(keys) > 8 or sum(len(k) for k in keys) > 8 * max(5, len(keys))
+    ax.set_xticks(
+        range(len(keys)),
+        keys,
+        rotation=30 if crowded else 0,
+        ha="right" if crowded else "center",
+        rotation_mode="anchor",
+        fontsize=8,
+    )
     _label_bars(ax, bars, values)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(_("Probability"))

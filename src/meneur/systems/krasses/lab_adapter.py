@@ -86,6 +86,17 @@ class KrassesAdapter(Adapter):
             return margin, f"{margin:+d} {mark}"
         return str(key), f"{key[0]} ({key[1]})"
 
+    def outcome_words(self, check: str, label: str) -> str:
+        """An opposition's outcome as ``meneur log`` words it (K-4): « a l'emporte, par
+        un 20 ou un 1 naturel », where its label is ``a (natural)``."""
+        from meneur.systems.krasses.render import DECIDED_BY, LOG_WHY
+
+        side, _sep, why = label.removesuffix(")").partition(" (")
+        reason = {**DECIDED_BY, **LOG_WHY}.get(why)
+        if check != "oppose" or reason is None:
+            return label
+        return _("{words}, {why}").format(words=_("{side} wins").format(side=side), why=_(reason))
+
     def params_at(
         self,
         check: str,

@@ -119,6 +119,10 @@ class LegendesAdapter(Adapter):
 
         return OUTCOME_KEYS.index(str(key)), str(key)
 
+    def outcome_words(self, check: str, label: str) -> str:
+        """An outcome as ``odds legendes`` words it (« héros : victoire définitive »)."""
+        return self.outcome_label(label)
+
     def params_at(
         self,
         check: str,
