@@ -496,3 +496,24 @@ def test_K4_L8_a_distribution_shows_outcomes_in_the_systems_words(
     assert shown in done.out and raw not in done.out, done.out
     data = invoke(capsys, *command, "--kind", "distribution", "--json").json()
     assert raw in {entry["outcome"] for entry in data["distribution"]}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_compare_fight_suggests_only_a_command_that_exists(
+    capsys: pytest.CaptureFixture[str], system: str
+) -> None:
+    """``compare krasses --check fight`` suggested « meneur simulate fight krasses », an
+    unknown command: a system without fights to compare suggests a command only where
+    its lab registers one, else the checks it has."""
+    done = invoke(capsys, "compare", system, "--check", "fight", "--variant", "", "--variant", "")
+    if done.status == 0:  # this system compares fights
+        return
+    assert done.status == 2 and len(done.err.strip().splitlines()) == 1, done.err
+    words = done.err.split()
+    if "meneur" not in words:
+        assert "test" in done.err, done.err  # the checks it does have
+        return
+    suggested = words[words.index("meneur") + 1 :]
+    assert suggested[:2] == ["simulate", "fight"], done.err
+    helped = invoke(capsys, *suggested[:2], suggested[2].rstrip("."), "--help")
+    assert helped.status == 0, helped.err
