@@ -799,3 +799,25 @@ def test_T9_a_simulated_opposition_rolls_its_ties_again_when_the_variant_says_so
     [point] = swept.json()["points"]
     exact = Fraction(4751722287, 5394393898)  # the cell's exact odds above (88.09 %)
     assert agrees(exact, round(point["win_rate"] * 60000), 60000), point
+
+
+@pytest.mark.parametrize(
+    "fight",
+    [
+        "tunnels --dice 3 --endurance 5 --vs-mr 3",
+        "obscur --a examples/obscur/garance.toml --b examples/obscur/corbeau.toml",
+        "legendes --dice 3 --vs-level elite",
+    ],
+)
+@pytest.mark.parametrize("typed", ["--rounds", "--max-rounds"])
+def test_a_bad_round_limit_names_the_option_as_typed(
+    capsys: pytest.CaptureFixture[str], fight: str, typed: str
+) -> None:
+    """``--rounds 0`` was answered « Valeur invalide pour --max-rounds », an option the
+    user never typed: the message names the spelling used (``--rounds=0`` too)."""
+    root = Path(__file__).resolve().parents[2]
+    words = fight.replace("examples/", f"{root}/examples/").split()
+    for value in ((typed, "0"), (f"{typed}=0",)):
+        done = invoke(capsys, "simulate", "fight", *words, *value, "--runs", "10")
+        assert done.status == 2, done.out
+        assert f"{typed} :" in done.err and len(done.err.strip().splitlines()) == 1, done.err

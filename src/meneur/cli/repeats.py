@@ -5,6 +5,9 @@ see, and log, a roll of the 1 alone, believing the first faces counted; a design
 wrote ``--dice 3 ... --dice 5`` would read odds of 5 dice. The options that take several
 values say so (``multiple``: ``--modifier``, ``--variant``...) and are left alone; a flag
 and its negation (``--blessed`` then ``--no-blessed``) count as one option.
+
+Reading the words typed here also names a bad value's option as the user spelled it
+(:func:`name_as_typed`).
 """
 
 from __future__ import annotations
@@ -32,9 +35,32 @@ def refuse_repeats(command: Any) -> None:
 def _checked(command: Any, parse_args: Any) -> Any:
     def parse(ctx: Any, args: list[str]) -> Any:
         check_repeats(command.params, args)
-        return parse_args(ctx, args)
+        typed = list(args)  # click empties ``args`` as it parses them
+        try:
+            return parse_args(ctx, args)
+        except BadParameter as error:
+            name_as_typed(error, typed)
+            raise
 
     return parse
+
+
+def name_as_typed(error: Any, args: Sequence[str]) -> None:
+    """Make a bad value's message name its option as the user typed it: click names an
+    option of several spellings by its first (« --max-rounds » for ``--rounds 0``), one
+    the user never wrote. Before ``--``, the first word that is one of its spellings
+    (``--rounds`` or ``--rounds=0``); a single spelling is left alone."""
+    param = getattr(error, "param", None)
+    spellings = tuple(getattr(param, "opts", ())) + tuple(getattr(param, "secondary_opts", ()))
+    if error.param_hint is not None or len(spellings) < 2:
+        return
+    for word in args:
+        if word == "--":
+            return
+        name = word.partition("=")[0]
+        if name in spellings:
+            error.param_hint = name
+            return
 
 
 def check_repeats(params: Sequence[Any], args: Sequence[str]) -> None:
