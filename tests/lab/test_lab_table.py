@@ -517,3 +517,14 @@ def test_compare_fight_suggests_only_a_command_that_exists(
     assert suggested[:2] == ["simulate", "fight"], done.err
     helped = invoke(capsys, *suggested[:2], suggested[2].rstrip("."), "--help")
     assert helped.status == 0, helped.err
+
+
+@pytest.mark.parametrize("typed", ["3", "1", "-3", "0,5", "-2..2"])
+def test_L7_a_circumstance_out_of_the_rule_is_told_what_the_rule_takes(
+    capsys: pytest.CaptureFixture[str], typed: str
+) -> None:
+    """L-7: ``--panels 3`` said « donnez des nombres de -2 à 2 », then 1 was refused: each
+    number outside -2, 0, +2 gets the rule's own three values."""
+    done = invoke(capsys, "table", "legendes", f"--panels={typed}")
+    assert done.status == 2, done.out
+    assert "-2, 0 ou +2 (L-7)" in done.err and " à 2" not in done.err, done.err

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from meneur.errors import UsageError
 from meneur.lab.adapter import Adapter
@@ -59,12 +59,15 @@ class LegendesAdapter(Adapter):
     ) -> tuple[Axis, Axis, Axis]:
         modifiers: tuple[int, ...] = (0, 2, -2)
         if panels is not None:
-            modifiers = parse_int_list(panels.replace("+", ""), -2, 2, _("Circumstance"))
+            try:
+                modifiers = parse_int_list(panels.replace("+", ""), -2, 2, _("Circumstance"))
+            except UsageError as error:  # « from -2 to 2 » read as if 1 were allowed
+                if "number" not in error.params:
+                    raise
+                _refuse_circumstance(error.params["number"])
             for modifier in modifiers:
-                if modifier not in (-2, 0, 2):  # L-7: ±2 on the result, or nothing
-                    raise UsageError(
-                        N_("A circumstance is -2, 0 or +2 (L-7), not {value}."), value=modifier
-                    )
+                if modifier not in (-2, 0, 2):
+                    _refuse_circumstance(modifier)
         panel_axis = Axis(
             "modifier",
             N_("Circumstance"),
@@ -165,6 +168,12 @@ class LegendesAdapter(Adapter):
         from meneur.systems.legendes.render import KEY_LABELS
 
         return _(KEY_LABELS.get(key, key))
+
+
+def _refuse_circumstance(value: object) -> NoReturn:
+    """A circumstance is ±2 on the result, or nothing (L-7): what the message says,
+    whichever number was typed (3 as much as 1)."""
+    raise UsageError(N_("A circumstance is -2, 0 or +2 (L-7), not {value}."), value=value)
 
 
 ADAPTER = LegendesAdapter(SYSTEM)
