@@ -821,3 +821,21 @@ def test_a_bad_round_limit_names_the_option_as_typed(
         done = invoke(capsys, "simulate", "fight", *words, *value, "--runs", "10")
         assert done.status == 2, done.out
         assert f"{typed} :" in done.err and len(done.err.strip().splitlines()) == 1, done.err
+
+
+@pytest.mark.parametrize(
+    ("typed", "asked"),
+    [
+        ("--dice 3", "--dice et --threshold"),
+        ("--threshold 2", "--dice et --threshold"),
+        ("--check oppose --dice 3", "--col"),
+    ],
+)
+def test_T3_a_half_given_direct_test_is_asked_its_own_option(
+    capsys: pytest.CaptureFixture[str], typed: str, asked: str
+) -> None:
+    """``simulate test tunnels --dice 3`` (no threshold) was asked for the table's --row
+    and --col, options the user did not choose: the test's own form asks for its own."""
+    done = invoke(capsys, "simulate", "test", "tunnels", *typed.split(), "--runs", "10")
+    assert done.status == 2, done.out
+    assert asked in done.err and "--row" not in done.err, done.err

@@ -420,6 +420,12 @@ def test_command(
         raise UsageError(  # it named the other side's dice in silence
             N_("An opposition has no threshold (T-9): give the other side's dice with --col.")
         )
+    if (dice is not None or threshold is not None) and (
+        (dice is None and row is None) or (threshold is None and col is None)
+    ):  # the test's own form, half given: ask in its words, not the table's --row/--col
+        if LAB.check_name(check) == "oppose":
+            raise UsageError(N_("Missing the other side's dice: --col (as in meneur table)."))
+        raise UsageError(N_("Missing the test: --dice and --threshold."))
     if dice is not None:
         row = str(dice)
     if threshold is not None:
