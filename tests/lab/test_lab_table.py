@@ -528,3 +528,25 @@ def test_L7_a_circumstance_out_of_the_rule_is_told_what_the_rule_takes(
     done = invoke(capsys, "table", "legendes", f"--panels={typed}")
     assert done.status == 2, done.out
     assert "-2, 0 ou +2 (L-7)" in done.err and " à 2" not in done.err, done.err
+
+
+@pytest.mark.parametrize(
+    ("language", "shown", "foreign"),
+    [
+        ("en", ("blessed · needed", "cursed · needed"), "béni"),
+        ("fr", ("béni", "maudit"), "blessed"),
+    ],
+)
+def test_T3_tunnels_panel_titles_are_in_the_users_language(
+    capsys: pytest.CaptureFixture[str], language: str, shown: tuple[str, ...], foreign: str
+) -> None:
+    """T-3: the modes in a panel's title (tables and plots read the same labels) stayed
+    French in English (« béni · needed »); each language now names them its own way."""
+    done = invoke(capsys, "--lang", language, "table", "tunnels", "--rows", "2", "--cols", "2")
+    assert done.status == 0, done.err
+    assert all(words in done.out for words in shown) and foreign not in done.out, done.out
+    from meneur.locale import set_language
+
+    set_language(language)  # a plot titles its panels with the same labels
+    grid = adapter("tunnels").grid("test", {}, "2", "2", "blessed/needed")
+    assert grid.panels.label_of(0) == ("béni · needed" if language == "fr" else "blessed · needed")

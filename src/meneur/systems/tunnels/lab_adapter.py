@@ -36,7 +36,7 @@ take the parallel path cheaply."""
 
 
 def mode_label(mode: str) -> str:
-    return {"normal": _("normal"), "blessed": _("béni"), "cursed": _("maudit")}[mode]
+    return {"normal": _("normal"), "blessed": _("blessed"), "cursed": _("cursed")}[mode]
 
 
 class TunnelsAdapter(Adapter):
