@@ -25,6 +25,8 @@ from meneur.lab.simulate import Tally, run_chunks
 from meneur.locale import N_
 from meneur.systems.base import Check
 
+CONNECT_SECONDS = 5
+"""How long a sweep waits for its Dask scheduler to answer before giving up."""
 PointChunk = tuple[Callable[[Any, int], Tally], str, int | None]
 """(chunk, the count that is a "win", chunk size) of a sweep's point."""
 
@@ -171,13 +173,16 @@ def _on_dask(scheduler: str, tasks: list[Point], result: SweepResult, bar: _Bar)
     _check_address(scheduler)
     try:
         client: Any = getattr(distributed, "Client")(  # noqa: B009 - untyped library
-            scheduler, timeout=5, set_as_default=False
+            scheduler, timeout=CONNECT_SECONDS, set_as_default=False
         )
-    except OSError as error:
+    except OSError:  # refused, timed out, no such host: Dask says it in its own English
         raise UsageError(
-            N_("Cannot reach the Dask scheduler {address}: {reason}"),
+            N_(
+                "Cannot reach the Dask scheduler {address}: no scheduler answered there "
+                "within {seconds} s."
+            ),
             address=scheduler[:80],
-            reason=str(error)[:120],
+            seconds=CONNECT_SECONDS,
         ) from None
     futures: list[Any] = []
     try:
