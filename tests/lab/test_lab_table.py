@@ -550,3 +550,28 @@ def test_T3_tunnels_panel_titles_are_in_the_users_language(
     set_language(language)  # a plot titles its panels with the same labels
     grid = adapter("tunnels").grid("test", {}, "2", "2", "blessed/needed")
     assert grid.panels.label_of(0) == ("béni · needed" if language == "fr" else "blessed · needed")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        "table tunnels --variant explode=always,explode=never",
+        "table obscur --variant margin_counts=yes,margin-counts=no",
+        "compare tunnels --variant explode=always,EXPLODE=never --variant sixes=all",
+        "compare tunnels --variant sixes=all --variant explode=always,explode=never",
+        "simulate test tunnels --row 2 --col 2 --variant explode=always,explode=never",
+        "simulate test tunnels --row 2 --col 2 --variant explode=always --explode never",
+        "simulate test tunnels --row 2 --col 2 --variant sixes=all --sixes batch",
+    ],
+)
+def test_T6_a_rule_option_given_twice_is_refused(
+    capsys: pytest.CaptureFixture[str], args: str
+) -> None:
+    """T-6, T-7: ``--variant explode=always,explode=never`` (or the option beside its own
+    flag, --explode) kept the last in silence, so the odds were another rule's than the
+    one read first: refused, naming the option."""
+    small = " --runs 10" if args.startswith("simulate") else " --rows 2 --cols 2"
+    done = invoke(capsys, *(args + small).split())
+    assert done.status == 2, done.out
+    assert len(done.err.strip().splitlines()) == 1, done.err
+    assert "plus d'une fois" in done.err or "désignent la même chose" in done.err, done.err

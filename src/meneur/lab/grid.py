@@ -328,6 +328,10 @@ def parse_variant(text: str, options: Mapping[str, Sequence[str]]) -> dict[str, 
                 value=value,
                 known=", ".join(dict.fromkeys(options[key])),  # the default comes first
             )
+        if key in chosen:  # explode=always,explode=never kept the last in silence
+            raise UsageError(
+                N_("Variant {option}: given more than once; give it once."), option=key
+            )
         chosen[key] = value
     return chosen
 

@@ -430,10 +430,19 @@ def test_command(
         row = str(dice)
     if threshold is not None:
         col = str(threshold)
-    if explode is not None:
-        chosen["explode"] = choice(explode, POLICIES, "--explode")
-    if sixes is not None:
-        chosen["sixes"] = choice(sixes, ("batch", "all"), "--sixes")
+    for key, flag, typed, values in (
+        ("explode", "--explode", explode, POLICIES),
+        ("sixes", "--sixes", sixes, ("batch", "all")),
+    ):
+        if typed is None:
+            continue
+        if key in chosen:  # one of the two was dropped in silence
+            raise UsageError(
+                N_("{name} and {other} name the same thing: give one."),
+                name=flag,
+                other=f"--variant {key}",
+            )
+        chosen[key] = choice(typed, values, flag)
     if panel is None:
         mode = (
             "blessed"
