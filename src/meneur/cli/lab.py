@@ -297,6 +297,13 @@ def compare_command(
     if check == "fight":  # Monte Carlo: the fight options (loss, tie) matter here
         from meneur.lab.compare import compare_fights
 
+        if not adapter.compares_fights() and "fight" in simulate_commands(adapter.owner):
+            raise UsageError(
+                N_("{system} has no fights to compare; try meneur simulate fight {name}."),
+                system=adapter.owner.title,
+                name=adapter.system,
+            )
+
         result = compare_fights(
             adapter,
             variants[0],
@@ -336,6 +343,29 @@ def compare_command(
         out = console()
         render_compare(out, result.a, result.b, title)
         print_ending(out, result.a.interrupted or result.b.interrupted, plot)
+
+
+def simulate_commands(system: System) -> tuple[str, ...]:
+    """The ``meneur simulate`` groups (``fight``, ``policy``, ``sweep``, ``test``) where
+    ``system`` registers a command, read from its ``register_lab_cli`` hook: a message
+    suggests only a command that exists (a system may simulate no fight)."""
+
+    class Recorded(CommandGroups):
+        def __init__(self) -> None:
+            self.groups: dict[tuple[str, ...], typer.Typer] = {}
+
+        def group(self, *path: str) -> typer.Typer:
+            return self.groups.setdefault(path, typer.Typer())
+
+    recorded = Recorded()
+    system.register_lab_cli(recorded)
+    return tuple(
+        path[1]
+        for path, group in recorded.groups.items()
+        if len(path) == 2
+        and path[0] == "simulate"
+        and any(command.name == system.name for command in group.registered_commands)
+    )
 
 
 def add_odds_plot(command: Any) -> None:

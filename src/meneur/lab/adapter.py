@@ -217,17 +217,16 @@ class Adapter(ABC):
     def fight_axes(self, rows: str | None, columns: str | None) -> tuple[Axis, Axis]:
         """Optional: the (rows, columns) of ``meneur compare --check fight`` from what the
         user typed (``None``: the default). By default the system offers no fights there."""
-        if "fight" in simulate_commands(self.owner):
-            raise UsageError(
-                N_("{system} has no fights to compare; try meneur simulate fight {name}."),
-                system=self.owner.title,
-                name=self.system,
-            )
-        raise UsageError(  # no command to suggest: Krâsses has no fight simulator
+        raise UsageError(
             N_("{system} has no fights to compare: choose --check among {known}."),
             system=self.owner.title,
             known=", ".join(self.checks),
         )
+
+    def compares_fights(self) -> bool:
+        """Whether ``meneur compare --check fight`` has fights here (:meth:`fight_axes`
+        given by the system's adapter)."""
+        return type(self).fight_axes is not Adapter.fight_axes
 
     def fight_point(
         self, variant: Mapping[str, str], row: Hashable, column: Hashable, *, endurance: int
@@ -357,32 +356,6 @@ def adapter_for(system: System) -> Adapter:
             N_("The lab has no adapter for the system {system} yet."), system=system.name
         )
     return adapter
-
-
-def simulate_commands(system: System) -> tuple[str, ...]:
-    """The ``meneur simulate`` groups (``fight``, ``policy``, ``sweep``, ``test``) that
-    ``system`` gives a command of its own, read from what its ``register_lab_cli`` hook
-    registers: a message suggests only a command that exists."""
-    import typer
-
-    from meneur.systems.base import CommandGroups
-
-    class Recorded(CommandGroups):
-        def __init__(self) -> None:
-            self.groups: dict[tuple[str, ...], typer.Typer] = {}
-
-        def group(self, *path: str) -> typer.Typer:
-            return self.groups.setdefault(path, typer.Typer())
-
-    recorded = Recorded()
-    system.register_lab_cli(recorded)
-    return tuple(
-        path[1]
-        for path, group in recorded.groups.items()
-        if path[:1] == ("simulate",)
-        and len(path) == 2
-        and any(command.name == system.name for command in group.registered_commands)
-    )
 
 
 def tails(weights: Mapping[int, int], thresholds: Sequence[Hashable], total: int) -> list[Fraction]:
