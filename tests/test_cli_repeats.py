@@ -14,31 +14,17 @@ from meneur.cli.repeats import check_repeats
 @pytest.mark.parametrize(
     ("args", "option"),
     [
-        (("roll", "1d6", "--seed", "1", "--seed", "2"), "--seed"),
-        (("test", "tunnels", "--dice", "3", "--threshold", "2", "--dice=5"), "--dice"),
-        (
-            (
-                "test",
-                "tunnels",
-                "--dice",
-                "3",
-                "--threshold",
-                "2",
-                "--faces",
-                "6,6,6",
-                "--faces",
-                "1",
-            ),
-            "--faces",
-        ),
-        (("test", "krasses", "--bonus", "3", "--difficulty", "10", "--bonus", "4"), "--bonus"),
-        (("odds", "obscur", "--dice", "3", "--dice", "4"), "--dice"),
+        ("roll 1d6 --seed 1 --seed 2", "--seed"),
+        ("test tunnels --dice 3 --threshold 2 --dice=5", "--dice"),
+        ("test tunnels --dice 3 --threshold 2 --faces 6,6,6 --faces 1", "--faces"),
+        ("test krasses --bonus 3 --difficulty 10 --bonus 4", "--bonus"),
+        ("odds obscur --dice 3 --dice 4", "--dice"),
     ],
 )
 def test_a_single_value_option_given_twice_is_refused(
-    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], option: str
+    capsys: pytest.CaptureFixture[str], args: str, option: str
 ) -> None:
-    result = invoke(capsys, "--lang", "en", *args)
+    result = invoke(capsys, "--lang", "en", *args.split())
     assert result.status == 2
     assert result.out == ""
     assert result.err.strip() == (
@@ -56,24 +42,8 @@ def test_repeatable_options_and_values_like_options_still_pass(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``--modifier`` is repeatable; ``-2`` after it is its value, not an option."""
-    result = invoke(
-        capsys,
-        "--lang",
-        "en",
-        "test",
-        "krasses",
-        "--bonus",
-        "3",
-        "--difficulty",
-        "10",
-        "--modifier",
-        "-2",
-        "--modifier",
-        "1",
-        "--seed",
-        "3",
-        "--json",
-    )
+    words = "test krasses --bonus 3 --difficulty 10 --modifier -2 --modifier 1 --seed 3 --json"
+    result = invoke(capsys, "--lang", "en", *words.split())
     assert result.status == 0, result.err
     assert result.json()["modifier"] == -1
 
