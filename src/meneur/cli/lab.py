@@ -16,7 +16,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.locale.numbers import ratio_text
+from meneur.locale.numbers import grouped, ratio_text
 from meneur.systems.base import CommandGroups, System
 
 COMMANDS = ("table", "compare", "simulate")
@@ -317,7 +317,7 @@ def compare_command(
         labels = result.labels()
         title = _("{system}: {a} against {b}").format(
             system=_("{system}: fights won (Endurance {endurance}, {runs} fights a cell)").format(
-                system=adapter.owner.title, endurance=endurance, runs=runs
+                system=adapter.owner.title, endurance=endurance, runs=grouped(runs)
             ),
             a=labels[0],
             b=labels[1],

@@ -18,7 +18,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import ratio_text
+from meneur.locale.numbers import grouped, ratio_text
 from meneur.systems.base import System
 
 if TYPE_CHECKING:
@@ -61,7 +61,8 @@ def print_fight_ending(out: Any, data: dict[str, Any], tally: Any, plot: Path | 
     from meneur.lab.render import print_ending
 
     if data["unfinished"]:
-        out.print(_("{count} fights stopped at the round limit.").format(count=data["unfinished"]))
+        stopped = grouped(data["unfinished"])
+        out.print(_("{count} fights stopped at the round limit.").format(count=stopped))
     print_ending(out, tally.interrupted, plot)
 
 

@@ -40,6 +40,7 @@ from meneur.cli.params import Json, Seed, parse_int
 from meneur.errors import UsageError
 from meneur.locale import N_, fill, pgettext
 from meneur.locale import gettext as _
+from meneur.locale.numbers import grouped
 from meneur.systems.base import CommandGroups, System
 from meneur.systems.obscur.play_cli import fight_rounds
 from meneur.text import fold
@@ -203,7 +204,7 @@ def _obscur_fight(
             _("{name} standing").format(name=names[1]): "won_at",
         }
         title = _("Obscur: {a} against {b} ({runs} fights)").format(
-            a=names[0], b=names[1], runs=tally.runs
+            a=names[0], b=names[1], runs=grouped(tally.runs)
         )
         plot_fight(tally, curves, title, plot, data)
     if as_json:
@@ -215,7 +216,7 @@ def _obscur_fight(
     low, high = data["win_interval_95"]
     out.print(
         _("[bold]{runs}[/] fights: {a} ({sa}) against {b} ({sb}).").format(
-            runs=tally.runs,
+            runs=grouped(tally.runs),
             a=names[0],
             sa=params.a.strategy,
             b=names[1],
@@ -382,7 +383,7 @@ def sweep_command(
     title = fill(
         _("Obscur: victory of {a} over strategies ({runs} fights a point)"),
         a=fighter_of(chars[0]).name,
-        runs=runs,
+        runs=grouped(runs),
     )
     sweep((SYSTEM.name, "fights"), axes, points, title, run)
 

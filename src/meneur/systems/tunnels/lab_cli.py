@@ -47,6 +47,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
+from meneur.locale.numbers import grouped
 from meneur.systems.base import CommandGroups
 from meneur.systems.tunnels.cli import (  # the same flags and bounds as meneur test tunnels
     Blessed,
@@ -182,7 +183,7 @@ def fight_command(
         }
         title = _(
             "Tunnels: Force {dice}, Endurance {endurance} against MR {mr} ({runs} fights)"
-        ).format(dice=dice, endurance=endurance, mr=vs_mr, runs=tally.runs)
+        ).format(dice=dice, endurance=endurance, mr=vs_mr, runs=grouped(tally.runs))
         plot_fight(tally, curves, title, plot, data)
     if as_json:
         print_json(data)
@@ -192,7 +193,7 @@ def fight_command(
     out = console()
     out.print(
         _("[bold]{runs}[/] fights: Force {dice}, Endurance {endurance} against MR {mr}.").format(
-            runs=tally.runs, dice=dice, endurance=endurance, mr=vs_mr
+            runs=grouped(tally.runs), dice=dice, endurance=endurance, mr=vs_mr
         )
     )
     print_victory(out, data)
@@ -346,7 +347,7 @@ def sweep_command(
     axes = (Axis("dice", N_("Dice"), dice_values), Axis("mr", N_("Monster Rating"), mr_values))
     title = _(
         "Tunnels: victory over Force × MR, Endurance {endurance} ({runs} fights a point)"
-    ).format(endurance=endurance, runs=runs)
+    ).format(endurance=endurance, runs=grouped(runs))
     sweep((SYSTEM.name, "fights"), axes, points, title, run)
 
 
