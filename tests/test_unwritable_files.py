@@ -158,3 +158,26 @@ def test_a_tilde_is_a_folder_name_for_the_check_as_for_the_write(
     one_line(made, "Cannot write", "no such file or folder")
     listed = invoke(capsys, "character", "list", "--json")
     assert listed.status == 0 and listed.json() == []
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_long_path_is_shown_by_its_end(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str
+) -> None:
+    """A message keeps the end of a long path (its file's name): these refusals cut the
+    path to its first 200 characters before the message bounded it by its end, so a
+    deep file's name was lost from the line."""
+    import os
+
+    deep = tmp_path.joinpath(*["dossier-assez-long"] * 14)
+    deep.mkdir(parents=True)
+    target = deep / "fiche-de-zed.json"
+    if kind == "folder":
+        target.mkdir()
+    else:
+        os.mkfifo(target)
+    assert len(str(target)) > 200
+    made = invoke(
+        capsys, "--lang", "en", "character", "new", "tunnels", "Zed", "--out", str(target)
+    )
+    one_line(made, "fiche-de-zed.json")

@@ -254,7 +254,7 @@ def check_writable(path: Path) -> None:
         os.close(descriptor)
         os.unlink(temporary)
     except OSError as error:
-        raise cannot_write(str(path)[:200], error) from None
+        raise cannot_write(str(path), error) from None
 
 
 def write_text_atomically(path: Path, text: str) -> None:
@@ -297,11 +297,11 @@ def _target(path: Path) -> Path:
     except FileNotFoundError:
         return target
     if stat.S_ISDIR(mode):  # ``--out ""`` is the current folder: the rename would fail
-        raise SheetError(N_("{path} is a folder, not a file."), path=str(path)[:200])
+        raise SheetError(N_("{path} is a folder, not a file."), path=str(path))
     if not stat.S_ISREG(mode):
         raise SheetError(
             N_("{path} is not a file (a device or a pipe): give a file's name."),
-            path=str(path)[:200],
+            path=str(path),
         )
     return target
 

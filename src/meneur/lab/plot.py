@@ -37,7 +37,7 @@ def check_path(path: str | Path) -> Path:
         folder = False
     if not folder:
         raise UsageError(
-            N_("No directory {path} to write the plot in."), path=str(target.parent)[:80]
+            N_("No directory {path} to write the plot in."), path=str(target.parent)
         )
     check_writable(target)  # a name too long, a read-only folder: said before the work
     return target
@@ -92,7 +92,7 @@ def _save(figure: Figure, path: Path) -> Path:
     try:
         figure.savefig(path, dpi=110, bbox_inches="tight")
     except OSError as error:  # the folder went away or filled up since check_path
-        raise cannot_write(str(path)[:200], error) from None
+        raise cannot_write(str(path), error) from None
     finally:
         _pyplot().close(figure)
     return path
