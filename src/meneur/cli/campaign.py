@@ -65,6 +65,12 @@ SOURCES = {
 dice, ``--seed``, faces typed from the table, a session's committed seed."""
 
 
+def source_word(source: str) -> str:
+    """A dice source in the reader's words (an unknown one, from an imported log, as it
+    is): the log's column and the refusal of ``verify --strict`` say the same."""
+    return _(SOURCES[source]) if source in SOURCES else source
+
+
 def _text(value: str) -> Any:
     """Player-typed text for a rich table: never read as markup, and its control
     characters shown as escapes (``text.visible``): rich passes an escape sequence
@@ -624,7 +630,7 @@ def render_log(entries: Sequence[dict[str, Any]], console: Console) -> None:
             entry["at"][:19].replace("T", " "),
             _text(entry["who"] or "-"),
             _text(command_of(entry)),
-            _(SOURCES[entry["source"]]) if entry["source"] in SOURCES else _text(entry["source"]),
+            _text(source_word(entry["source"])),
             _text(faces if len(faces) <= 40 else faces[:37] + "..."),
             _text(_summary(entry)),
         )
@@ -797,8 +803,7 @@ def _strict_refusal(report: Any) -> Exception | None:
         commitment=first.commitment[:16],
         count=first.bypassed,
         sources=", ".join(
-            f"{_(SOURCES[source]) if source in SOURCES else source} {count}"
-            for source, count in sorted(first.sources.items())
+            f"{source_word(source)} {count}" for source, count in sorted(first.sources.items())
         ),
     )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 import typer
 
@@ -303,42 +304,52 @@ def run(args: Sequence[str]) -> int:
                 language=asked[:20], known=", ".join(LANGUAGES)
             )
         )
+    try:
+        command = typer.main.get_command(build_app(command_path(rest)))
+        if command_path(rest)[:1] == ["odds"]:  # every system's odds can be plotted
+            from meneur.cli.lab import add_odds_plot
+
+            add_odds_plot(command)
+        localize(command)
+        refuse_repeats(command)
+        return _played(command, rest)
+    except MeneurError as error:
+        _abandon()
+        return fail(str(error))
+    except click.NoArgsIsHelpError as error:
+        print(error.ctx.get_help() if error.ctx else "")
+        return 0
+    except click.UsageError as error:
+        _abandon()
+        return fail(usage_line(error))
+    except click.Abort:
+        _abandon()
+        return fail(_("Interrupted."))
+    except UnicodeEncodeError:  # an argument of bytes that are not UTF-8, stored or printed
+        _abandon()
+        return fail(_("A text typed (a name, a campaign) is not valid UTF-8: type it again."))
+
+
+def _played(command: Any, args: list[str]) -> int:
+    """The exit status of ``command`` run on ``args``, each run on a fresh record; run
+    again (:data:`PLAYS` at most) while a conflict leaves it nothing shown
+    (``recording.may_play_again``)."""
     for attempt in range(1, PLAYS + 1):
         recording = _recording()
         if recording is not None:
             recording.begin()  # a fresh record (in-process runs, such as the tests)
         try:
-            command = typer.main.get_command(build_app(command_path(rest)))
-            if command_path(rest)[:1] == ["odds"]:  # every system's odds can be plotted
-                from meneur.cli.lab import add_odds_plot
-
-                add_odds_plot(command)
-            localize(command)
-            refuse_repeats(command)
-            result = command.main(args=rest, prog_name="meneur", standalone_mode=False)
-            recording = _recording()
-            if recording is not None:
-                recording.finish()
+            result = command.main(args=args, prog_name="meneur", standalone_mode=False)
         except MeneurError as error:
             recording = _recording()
             if attempt < PLAYS and recording is not None and recording.may_play_again(error):
                 continue  # nothing was shown: draw again from the session as it now is
-            _abandon()
-            return fail(str(error))
-        except click.NoArgsIsHelpError as error:
-            print(error.ctx.get_help() if error.ctx else "")
-            return 0
-        except click.UsageError as error:
-            _abandon()
-            return fail(usage_line(error))
-        except click.Abort:
-            _abandon()
-            return fail(_("Interrupted."))
-        except UnicodeEncodeError:  # an argument of bytes that are not UTF-8, stored or printed
-            _abandon()
-            return fail(_("A text typed (a name, a campaign) is not valid UTF-8: type it again."))
+            raise
+        recording = _recording()
+        if recording is not None:
+            recording.finish()
         return result if isinstance(result, int) else 0
-    raise AssertionError("unreachable: the last play returns")  # pragma: no cover
+    raise AssertionError("unreachable: the last play returns or raises")  # pragma: no cover
 
 
 def main() -> None:

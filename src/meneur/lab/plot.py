@@ -36,9 +36,7 @@ def check_path(path: str | Path) -> Path:
     except OSError:  # a folder name too long is no folder either
         folder = False
     if not folder:
-        raise UsageError(
-            N_("No directory {path} to write the plot in."), path=str(target.parent)
-        )
+        raise UsageError(N_("No directory {path} to write the plot in."), path=str(target.parent))
     check_writable(target)  # a name too long, a read-only folder: said before the work
     return target
 

@@ -110,12 +110,12 @@ def _price(text: str) -> Fraction:
         raise UsageError(
             N_("A price has at most 20 characters, not {length}."), length=len(cleaned)
         )
-    try:
-        if not cleaned.isascii() or "_" in cleaned:  # Fraction reads ١٠٠ and 1_000 too
-            raise ValueError(cleaned)
-        value = Fraction(cleaned)
+    try:  # Fraction reads ١٠٠ and 1_000 too: ASCII and no underscore first
+        value = Fraction(cleaned) if cleaned.isascii() and "_" not in cleaned else None
     except (ValueError, ZeroDivisionError):
-        raise UsageError(N_("'{value}' is not a price."), value=cleaned) from None
+        value = None
+    if value is None:
+        raise UsageError(N_("'{value}' is not a price."), value=cleaned)
     from meneur.systems.obscur.acquisition import MAX_PRICE
 
     if not 0 <= value <= MAX_PRICE:  # the params' own bound, said where it was typed
