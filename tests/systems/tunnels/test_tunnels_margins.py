@@ -79,7 +79,7 @@ def test_T9_T10_margins_at_the_whole_walks_bound() -> None:
 
 
 def test_T9_margins_past_the_whole_walk_agree_with_the_trajectories_and_rolls() -> None:
-    """T-9 past the whole walk, up to ``MAX_MARGIN_DICE`` (20): who wins read from the
+    """T-9 past the whole walk, at ``MAX_MARGIN_DICE`` (20): who wins read from the
     margins' law equals who wins read from each side's trajectory (``chase``, an
     independent exact reading) at 20 against 18 and 20 against 8; and at 20 against 8
     (three 1s are likely with 20 dice, rare with 8: margins spread from 1 to 12) every
@@ -111,33 +111,60 @@ def test_T9_margins_past_the_whole_walk_agree_with_the_trajectories_and_rolls() 
     assert checked >= 10
 
 
-def test_T9_the_margins_bound_at_its_edges() -> None:
-    """The margins' bound (``check_margin_size``): both sides up to ``MAX_MARGIN_DICE``,
-    or the smaller up to ``MAX_MARGIN_SMALL_SIDE`` against up to
-    ``MAX_OPPOSED_WIDE_DICE``; one more die on any edge is refused before any work, with
-    both bounds named; sides that do not play ``needed`` have no such bound."""
+def test_T9_the_walks_bound_at_its_edges() -> None:
+    """The joint walk's bound (``check_walk_size``: a lab cell's lead, a roll's luck, the
+    margins of ``needed`` against ``always``): both sides up to ``MAX_MARGIN_DICE``, or
+    the smaller up to ``MAX_MARGIN_SMALL_SIDE`` against up to ``MAX_OPPOSED_WIDE_DICE``;
+    one more die on any edge is refused before any work, with both bounds named; sides
+    that do not play ``needed`` have no such bound."""
     from meneur.errors import LimitError
     from meneur.systems.tunnels.odds import (
         MAX_MARGIN_SMALL_SIDE,
         MAX_OPPOSED_WIDE_DICE,
         check_margin_size,
+        check_walk_size,
     )
 
-    needed = ("needed", "needed")
-    for inside in (
-        (MAX_MARGIN_DICE, MAX_MARGIN_DICE),
-        (MAX_MARGIN_SMALL_SIDE, MAX_OPPOSED_WIDE_DICE),
-        (MAX_OPPOSED_WIDE_DICE, MAX_MARGIN_SMALL_SIDE),
+    for policies, check in (
+        (("needed", "needed"), check_walk_size),
+        (("needed", "always"), check_walk_size),
+        (("always", "needed"), check_margin_size),
     ):
-        check_margin_size(*inside, needed)
-    for outside in (
-        (MAX_MARGIN_DICE + 1, MAX_MARGIN_SMALL_SIDE + 1),
-        (MAX_MARGIN_SMALL_SIDE + 1, MAX_MARGIN_DICE + 1),
-        (1, MAX_OPPOSED_WIDE_DICE + 1),
-    ):
-        with pytest.raises(LimitError, match=f"{MAX_MARGIN_DICE}.*{MAX_OPPOSED_WIDE_DICE}"):
-            check_margin_size(*outside, needed)
+        for inside in (
+            (MAX_MARGIN_DICE, MAX_MARGIN_DICE),
+            (MAX_MARGIN_SMALL_SIDE, MAX_OPPOSED_WIDE_DICE),
+            (MAX_OPPOSED_WIDE_DICE, MAX_MARGIN_SMALL_SIDE),
+        ):
+            check(*inside, policies)
+        for outside in (
+            (MAX_MARGIN_DICE + 1, MAX_MARGIN_SMALL_SIDE + 1),
+            (MAX_MARGIN_SMALL_SIDE + 1, MAX_MARGIN_DICE + 1),
+            (1, MAX_OPPOSED_WIDE_DICE + 1),
+        ):
+            with pytest.raises(LimitError, match=f"{MAX_MARGIN_DICE}.*{MAX_OPPOSED_WIDE_DICE}"):
+                check(*outside, policies)
     check_margin_size(60, 60, ("always", "never"))
+
+
+def test_T9_the_chased_margins_bound_at_its_edges() -> None:
+    """Sides that play ``needed`` or ``never`` (one at least ``needed``) have their
+    margins read from their trajectories (``margins``) up to ``MAX_CHASED_MARGIN_DICE``
+    a side, whatever the other side; one more die on either side is refused before any
+    work, the bound named, and who wins is offered up to the params' bound."""
+    from meneur.errors import LimitError
+    from meneur.systems.tunnels.odds import MAX_CHASED_MARGIN_DICE, check_margin_size
+    from meneur.systems.tunnels.rules import TestParams
+
+    top = MAX_CHASED_MARGIN_DICE
+    assert top > MAX_MARGIN_DICE
+    for policies in (("needed", "needed"), ("never", "needed"), ("needed", "never")):
+        for inside in ((top, top), (1, top), (top, 1)):
+            check_margin_size(*inside, policies)
+        for outside in ((top + 1, 1), (1, top + 1), (top + 1, top + 1)):
+            with pytest.raises(LimitError, match=f"{top}.*{TestParams.MAX_DICE}") as refused:
+                check_margin_size(*outside, policies)
+            assert refused.value.params["a"] == outside[0]
+    check_margin_size(60, 60, ("never", "never"))
 
 
 def test_T9_T8_a_logged_oppositions_luck_reads_the_margins_law() -> None:

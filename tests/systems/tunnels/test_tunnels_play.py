@@ -451,31 +451,36 @@ def test_T10_a_fight_that_cannot_end_is_an_error() -> None:
 
 
 def test_T10_fight_odds_past_the_needed_bound_when_sides_are_independent() -> None:
-    """T-9/T-10: with ``never`` the sides ignore each other, so a fight of 22 dice against
-    MR 1 has exact odds (the round's law is the product of both laws); with ``needed``
-    the joint state of the margins stops at ``MAX_MARGIN_DICE`` a side, or 30 against
+    """T-9/T-10: with ``never`` the sides ignore each other, so a fight of 32 dice
+    against MR 5 has exact odds (the round's law is the product of both laws); with
+    ``needed`` on both sides the margins are read from the trajectories up to
+    ``MAX_CHASED_MARGIN_DICE`` a side; a ``needed`` character against an ``always``
+    monster walks the joint state, up to ``MAX_MARGIN_DICE`` a side or 30 against
     ``MAX_MARGIN_SMALL_SIDE`` (each edge: in, then out)."""
     from meneur.errors import LimitError
     from meneur.systems.tunnels.combat_odds import p_win_against_monster
     from meneur.systems.tunnels.odds import (
+        MAX_CHASED_MARGIN_DICE,
         MAX_MARGIN_DICE,
         MAX_MARGIN_SMALL_SIDE,
         MAX_OPPOSED_WIDE_DICE,
     )
 
-    dice = MAX_MARGIN_DICE + 2
-    p = p_win_against_monster(dice, 1, 5, explode="never")
-    assert 0 < p < 1
+    top = MAX_CHASED_MARGIN_DICE
+    assert 0 < p_win_against_monster(top + 2, 1, 5, explode="never") < 1
+    with pytest.raises(LimitError, match=f"{top}"):
+        p_win_against_monster(top + 1, 1, 1, explode="needed")
+    with pytest.raises(LimitError, match=f"{top}"):
+        p_win_against_monster(2, 1, top + 1, explode="needed")
+    # the rounds' margins at the bound itself: 30 against MR 1, and a small side
+    # against a large one: Force 4 against MR 30 (T-10: the monster's dice)
+    assert 0 < p_win_against_monster(top, 1, 1, explode="needed") < 1
+    assert 0 < p_win_against_monster(4, 1, top, explode="needed") < 1
+    always = {"explode": "needed", "vs_explode": "always"}
     with pytest.raises(LimitError, match=f"{MAX_MARGIN_DICE}.*{MAX_MARGIN_SMALL_SIDE}"):
-        p_win_against_monster(dice, 1, MAX_MARGIN_SMALL_SIDE + 1, explode="needed")
+        p_win_against_monster(MAX_MARGIN_DICE + 2, 1, MAX_MARGIN_SMALL_SIDE + 1, **always)
     with pytest.raises(LimitError):
-        p_win_against_monster(MAX_MARGIN_DICE + 1, 1, MAX_MARGIN_DICE, explode="needed")
-    with pytest.raises(LimitError):
-        p_win_against_monster(2, 1, MAX_OPPOSED_WIDE_DICE + 1, explode="needed")
-    # a small side buys a large one: Force 4 against MR 30 (T-10: the monster's dice)
-    assert 0 < p_win_against_monster(4, 1, MAX_OPPOSED_WIDE_DICE, explode="needed") < 1
-    # the rounds' margins at the bound itself: 20 against 20 (one round at MR 1 left)
-    assert 0 < p_win_against_monster(MAX_MARGIN_DICE, 1, 1, explode="needed") < 1
+        p_win_against_monster(2, 1, MAX_OPPOSED_WIDE_DICE + 1, **always)
 
 
 def test_T10_option_one_point_reads_only_who_wins() -> None:
@@ -524,9 +529,8 @@ def test_T10_option_one_point_reads_only_who_wins() -> None:
 
 def test_T10_option_one_point_fights_past_the_needed_bound_agree_with_simulated_fights() -> None:
     """T-10's option ``one`` with ``needed`` sides (the default): exact fight odds past the
-    joint walk's bound (22 dice against MR 22), where margins are refused; they agree
-    with 2000 seeded fights played by the rules (within 4 standard errors)."""
-    from meneur.errors import LimitError
+    joint walk's bound (22 dice against MR 22): who wins alone; they agree with 2000
+    seeded fights played by the rules (within 4 standard errors)."""
     from meneur.odds.montecarlo import agrees
     from meneur.systems.tunnels.combat_odds import p_win_against_monster
     from meneur.systems.tunnels.odds import MAX_MARGIN_DICE
@@ -534,8 +538,6 @@ def test_T10_option_one_point_fights_past_the_needed_bound_agree_with_simulated_
     dice = MAX_MARGIN_DICE + 2
     exact = p_win_against_monster(dice, 6, dice, loss="one")
     assert 0 < exact < 1
-    with pytest.raises(LimitError):
-        p_win_against_monster(dice, 6, dice)  # the margin's law: the joint walk
     source = SeededDice(21)
     n = 2000
     wins = sum(

@@ -37,8 +37,9 @@ rank) and ``calm`` from ``x`` up::
 
 A side that plays ``never`` has a trajectory of one batch. A side that plays ``always``
 rolls ahead of its level while the other catches up, so a pair with ``always`` and
-``needed`` keeps the joint walk. The margin (a fight's damage, T-10) needs the lead, so
-fights keep it too.
+``needed`` keeps the joint walk. The margin (a fight's damage, T-10) is read from the
+same trajectories (:mod:`meneur.systems.tunnels.margins`), walked by the same
+:func:`forward` pass.
 
 The pass holds polynomials of up to ``most_dice`` successes, as the whole law of an
 ``always`` side does: 30 dice a side in 0.2 s, 60 in ~11 s, where the joint walk takes
@@ -49,7 +50,7 @@ fraction for fraction, on every pair it was compared on (tests).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -175,65 +176,81 @@ def side(
     return found
 
 
-def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None]) -> Side:
-    """The laws of one side's trajectory (see the module): ``needed`` follows every
-    batch, ``never`` its first only.
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The states of ``pending`` dice in a forward pass over a trajectory (:func:`forward`):
+    by the ones so far (0-2), the law of the successes so far, ``whole`` and ``fresh``
+    (arrived by a batch with successes, or the first batch: the next batch is the first at
+    its level); the batches from them (:func:`_moves`); ``ended``, the trajectories that
+    end with these batches, ones below three, by successes."""
 
-    Forward over the pending dice: the state of ``p`` pending dice and ``o`` ones (0-2)
-    holds the law of the successes so far, over ``6**(top - most_dice(p))``, whole and
-    *fresh* (its last batch had successes, or was the first: the next batch is the
-    first at its level). A batch from it weighs over ``6**p`` and the dice after it
-    ``6**(most_dice(p) - p)``. A batch without a success keeps the level, so the rank
-    of a critical batch at its level is counted from the fresh state it follows by
-    numbers alone (:func:`_ranks`), not by a polynomial per rank.
+    pending: int
+    first: bool
+    whole: dict[int, fmpz_poly]
+    fresh: dict[int, fmpz_poly]
+    moves: tuple[Move, ...]
+    ended: fmpz_poly
+
+
+def forward(dice: int, lowest: int, policy: Policy) -> Iterator[Step]:
+    """A side's trajectory state by state, from its pool down (``needed`` follows every
+    batch, ``never`` its first only). The state of ``p`` pending dice and ``o`` ones
+    holds its weights over ``6**(top - most_dice(p))``; a batch from it weighs over
+    ``6**p`` and the dice after it ``6**(most_dice(p) - p)``."""
+    states: dict[tuple[int, int], tuple[fmpz_poly, fmpz_poly]] = {}
+    for pending in range(dice, 0, -1):
+        first = pending == dice
+        whole: dict[int, fmpz_poly] = {0: fmpz_poly([1])} if first else {}
+        fresh: dict[int, fmpz_poly] = {}
+        for ones in () if first else STATES:
+            found = states.pop((pending, ones), None)
+            if found is not None:
+                whole[ones], fresh[ones] = found
+        by_ones = (whole.get(0, ZERO), whole.get(1, ZERO), whole.get(2, ZERO))
+        ended = fmpz_poly()
+        moves = _moves(pending, lowest, policy)
+        for left, batch, moving, stay in moves:
+            arrive: Triple
+            every: Triple
+            if first or left == 0:  # after the first batch, every level is a new one
+                arrive = every = cube_product(by_ones, batch, mul, add, sub)
+            else:  # with successes: a new level; without: the same one
+                arrive = cube_product(by_ones, moving, mul, add, sub)
+                every = tuple(
+                    poly + sum((by_ones[o] * stay[now - o] for o in range(now + 1)), ZERO)
+                    for now, poly in enumerate(arrive)
+                )
+            if left == 0:  # the trajectory ends: its ones stay below three
+                ended += sum(every, ZERO)
+                continue
+            for now in STATES:
+                if every[now]:
+                    old = states.get((left, now), (ZERO, ZERO))
+                    states[(left, now)] = (old[0] + every[now], old[1] + arrive[now])
+        yield Step(pending, first, whole, fresh, moves, ended)
+        if policy == "never":
+            break
+
+
+def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None]) -> Side:
+    """The laws of one side's trajectory (see the module), by one :func:`forward` pass.
+
+    A batch without a success keeps the level, so the rank of a critical batch at its
+    level is counted from the fresh state it follows by numbers alone (:func:`_ranks`),
+    not by a polynomial per rank.
     """
     top = most_dice(dice) if policy == "needed" else dice
     size = top + 2  # levels -1 to top
-    states: dict[tuple[int, int], tuple[fmpz_poly, fmpz_poly]] = {}
     critical: list[fmpz_poly] = [fmpz_poly([_fatal(dice, lowest)[0] * 6 ** (top - dice)])]
     calm = fmpz_poly()
-    for pending, work in zip(range(dice, 0, -1), side_work(dice, policy), strict=False):
+    for step, work in zip(forward(dice, lowest, policy), side_work(dice, policy), strict=False):
         progress(work)
-        opening = pending == dice
-        if opening:  # the first batch, at level -1: what follows is at a new level
-            here = {0: fmpz_poly([1])}
-        else:
-            here = {}
-            for ones in STATES:
-                found = states.pop((pending, ones), None)
-                if found is None:
-                    continue
-                here[ones], arrived = found
-                for rank, weight in enumerate(_ranks(pending, ones, lowest)):
-                    if weight:
-                        critical.extend(fmpz_poly() for _ in range(rank + 1 - len(critical)))
-                        critical[rank] += arrived.left_shift(1) * weight
-        by_ones = (here.get(0, ZERO), here.get(1, ZERO), here.get(2, ZERO))
-        for left, batch, moving, stay in _moves(pending, lowest, policy):
-            fresh: Triple
-            all_of: Triple
-            if opening or left == 0:  # after the first batch, every level is a new one
-                fresh = all_of = cube_product(by_ones, batch, mul, add, sub)
-            else:  # with successes: a new level; without: the same one
-                fresh = cube_product(by_ones, moving, mul, add, sub)
-                all_of = tuple(
-                    poly + sum((by_ones[o] * stay[now - o] for o in range(now + 1)), ZERO)
-                    for now, poly in enumerate(fresh)
-                )
-            if left == 0:  # the trajectory ends: its ones stay below three
-                calm += sum(all_of, ZERO)
-                continue
-            for now in STATES:
-                if not all_of[now]:
-                    continue
-                key = (left, now)
-                if key in states:
-                    old_whole, old_fresh = states[key]
-                    states[key] = (old_whole + all_of[now], old_fresh + fresh[now])
-                else:
-                    states[key] = (all_of[now], fresh[now])
-        if policy == "never":
-            break
+        for ones, arrived in step.fresh.items():
+            for rank, weight in enumerate(_ranks(step.pending, ones, lowest)):
+                if weight:
+                    critical.extend(fmpz_poly() for _ in range(rank + 1 - len(critical)))
+                    critical[rank] += arrived.left_shift(1) * weight
+        calm += step.ended
     return _read([padded(poly, size) for poly in critical], padded(calm, size - 1), 6**top)
 
 

@@ -76,6 +76,14 @@ faster: 14 against 14 in 0.24 s, 20 against 20 in 2.1 s, 10 against 30 in 2.2 s,
 against 30 already 3.1 s (cold, 5 Dec.); a ``needed`` side against an ``always`` one of 20
 takes 7.5 s."""
 
+MAX_CHASED_MARGIN_DICE = 30
+"""Largest side of an opposition whose law of (winner, margin) is read from each side's
+trajectory (:mod:`meneur.systems.tunnels.margins`): both sides play ``needed`` or
+``never``, one at least ``needed`` (T-9), as a fight's rounds do (T-10). Cold, 20
+against 20 takes ~0.8 s where the joint walk took 2.1 s, and 30 against 30 ~6 s
+(benchmarks/bench_tunnels_opposed.py, 6 Dec.): the cost grows about as the fifth power
+of the pool, and a fight reads one law per MR."""
+
 TestKey = tuple[int, bool, bool]
 """(successes, exceptional, critical): what the test's odds distribute over."""
 
@@ -97,11 +105,37 @@ def check_opposed_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> Non
 
 def check_margin_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None:
     """Refuse, before any work, an opposition whose law of (winner, margin) is out of
-    reach: one where a side plays ``needed`` (T-9) and the sides pass both
-    :data:`MAX_MARGIN_DICE` a side and :data:`MAX_OPPOSED_WIDE_DICE` against
-    :data:`MAX_MARGIN_SMALL_SIDE`. The one bound and the one message of ``fight --odds``
-    and of :func:`margin_lead`; who wins alone has no such bound (:func:`who_wins`), and
-    a simulation goes up to the params' own bound."""
+    reach: the bound of :func:`winner_odds` and of ``fight --odds``. Sides that play
+    ``needed`` or ``never`` are read by their trajectories, up to
+    :data:`MAX_CHASED_MARGIN_DICE` a side; a ``needed`` side against an ``always`` one
+    walks the joint state (:func:`check_walk_size`). Who wins alone has no such bound
+    (:func:`who_wins`), and a simulation goes up to the params' own bound."""
+    from meneur.systems.tunnels.chase import CHASING
+
+    chosen = tuple(policies)
+    if "needed" not in chosen or not set(chosen) <= CHASING:
+        check_walk_size(dice_a, dice_b, chosen)
+    elif max(dice_a, dice_b) > MAX_CHASED_MARGIN_DICE:
+        raise LimitError(
+            N_(
+                "The exact margins of an opposition where a side plays needed (a "
+                "fight's damage) are computed for at most {limit} dice a side, not {a} "
+                "against {b}; who wins is exact up to {bound} (meneur odds tunnels --vs), "
+                "and a simulation goes up to {bound} (meneur simulate fight tunnels)."
+            ),
+            limit=MAX_CHASED_MARGIN_DICE,
+            a=dice_a,
+            b=dice_b,
+            bound=TestParams.MAX_DICE,
+        )
+
+
+def check_walk_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None:
+    """Refuse, before any work, an opposition whose law of the lead without the three 6s
+    (:func:`margin_lead`: a lab cell, a roll's luck; the margins of a ``needed`` side
+    against an ``always`` one) is out of reach of the joint walk: a side plays
+    ``needed`` (T-9) and the sides pass both :data:`MAX_MARGIN_DICE` a side and
+    :data:`MAX_OPPOSED_WIDE_DICE` against :data:`MAX_MARGIN_SMALL_SIDE`."""
     message = N_(
         "The exact margins of an opposition where a side plays needed (a fight's "
         "damage) are computed for at most {limit} dice a side, or {wide} against at "
@@ -508,7 +542,20 @@ def who_wins(params: OpposedParams) -> tuple[Fraction, Fraction, Fraction]:
 
 
 def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
-    """The exact law of (winner, margin) of an opposition (T-9), from :func:`margin_lead`."""
+    """The exact law of (winner, margin) of an opposition (T-9, T-10): read from each
+    side's trajectory when both play ``needed`` or ``never``, one at least ``needed``
+    (:mod:`meneur.systems.tunnels.margins`, within :func:`check_margin_size`), else
+    from the law of the lead (:func:`margin_lead`)."""
+    from meneur.systems.tunnels import chase
+
+    policies = (params.a.explode, params.b.explode)
+    if "needed" in policies and set(policies) <= chase.CHASING:
+        from meneur.systems.tunnels.margins import margin_weights
+
+        check_margin_size(params.a.dice, params.b.dice, policies)
+        weights, total = margin_weights(params)
+        assert sum(weights.values()) == total, "every outcome once"
+        return Dist(weights)
     return margin_lead(params).map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4]))
 
 
@@ -522,15 +569,16 @@ def margin_lead(params: OpposedParams) -> Dist[OpposedKey]:
     policy_a, policy_b = params.a.explode, params.b.explode
     if "needed" not in (policy_a, policy_b):
         return opposed_odds(params).map(lambda k: (k[0], False, k[2], False, k[4]))
-    check_margin_size(params.a.dice, params.b.dice, (policy_a, policy_b))
+    check_walk_size(params.a.dice, params.b.dice, (policy_a, policy_b))
     return _joint_walk(params, None)
 
 
 def clear_caches() -> None:
     """Forget every memoised result (for benchmarks that time a cold engine)."""
-    from meneur.systems.tunnels import chase, opposed, passlaw, passmid, polylaw
+    from meneur.systems.tunnels import chase, margins, opposed, passlaw, passmid, polylaw
 
     chase.clear_caches()
+    margins.clear_caches()
     polylaw.clear_tails()
     _PREPARED.clear()
 
