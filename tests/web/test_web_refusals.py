@@ -7,10 +7,13 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterator
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
+from meneur.locale import N_
+from meneur.systems.krasses.system import KrassesSystem
 from meneur.web.tables import Tables
 from web.web_helpers import Table
 
@@ -258,3 +261,53 @@ def test_a_bad_value_names_the_field_as_its_label_does(table: Table) -> None:
     fight = {**data, "action": "adjust", "index": "x", "delta": "1"}
     answer = table.client.post(f"{base}/combat", data=fight, headers=BROWSER)
     assert refusal(answer) == "Valeur invalide pour attaquant : un nombre entier est attendu."
+
+
+def krasses_roll(table: Table, difficulty: str) -> tuple[str, str, str]:
+    """A Krâsses roll whose difficulty is refused: the form's answer (French), the
+    page's script's (English) and the API's (French)."""
+    form = {"character": "Aurore", "trait": "Bagarre", "difficulty": difficulty}
+    data = {**form, "csrf": table.csrf(table.gm)}
+    page = table.client.post(f"{table.gm}/roll", data=data, headers=BROWSER)
+    english = {**BROWSER, "x-requested-with": "fetch", "accept-language": "en"}
+    fetched = table.client.post(f"{table.gm}/roll", data=data, headers=english)
+    api = table.client.post(f"/api{table.gm}/roll", json=form)
+    assert page.status_code == fetched.status_code == 422 and api.status_code == 400
+    return refusal(page), fetched.json()["error"], api.json()["error"]
+
+
+def test_a_refused_value_is_named_by_the_label_of_its_own_system(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Krâsses roll's refused difficulty is named by Krâsses' label (the one its roll
+    form shows), never by Obscur's, the first system that labelled a field of that
+    name; the form, the page's script and the API say the same, and so does the rules'
+    own refusal of a difficulty past its bound."""
+    table.create(table.gm, "krasses", "Aurore", characteristics="Force=2", skills="Bagarre=3")
+    french, english, api = krasses_roll(table, "x")
+    assert french == api == "Valeur invalide pour Difficulté (K-3) : un nombre entier est attendu."
+    assert english == "Invalid value for Difficulty (K-3): a whole number is expected."
+    own = MappingProxyType({"difficulty": N_("Threshold")})  # told apart from Obscur's
+    monkeypatch.setattr(KrassesSystem, "labels", own)
+    french, english, api = krasses_roll(table, "x")
+    assert french == api == "Valeur invalide pour Seuil : un nombre entier est attendu."
+    assert english == "Invalid value for Threshold: a whole number is expected."
+    data = {"character": "Aurore", "trait": "Bagarre", "difficulty": str(2 * 10**6)}
+    past = table.client.post(f"/api{table.gm}/roll", json=data)
+    assert past.json()["error"].startswith("La valeur « Seuil » est comprise entre")
+
+
+def test_a_form_naming_no_system_keeps_the_label_every_system_agrees_on(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused roll whose character is not in the campaign names no system: its
+    field keeps the label all the systems that label it agree on, else its own name
+    (one system's word is never picked by chance)."""
+    base, data = gm_form(table)
+    wrong = {**data, "character": "Personne", "trait": "Force", "modifier": "x"}
+    answer = table.client.post(f"{base}/roll", data=wrong, headers=BROWSER)
+    assert refusal(answer) == "Valeur invalide pour Modificateur : un nombre entier est attendu."
+    own = MappingProxyType({"modifier": N_("Threshold")})
+    monkeypatch.setattr(KrassesSystem, "labels", own)
+    answer = table.client.post(f"{base}/roll", data=wrong, headers=BROWSER)
+    assert refusal(answer) == "Valeur invalide pour modifier : un nombre entier est attendu."

@@ -22,6 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -409,6 +410,12 @@ class System(ABC):
 
     die_sides: ClassVar[int]
 
+    labels: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """The label of each of this system's named fields (English, translated when shown):
+    its roll options, as its params and the table's forms name them (``difficulty``).
+    The table's forms print it beside the field, and a refusal names the field by it
+    (:func:`field_label`), never by the name the reader does not see."""
+
     @abstractmethod
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         """Every check of the system by name; the conformance suite runs them all."""
@@ -449,3 +456,17 @@ class System(ABC):
         ``meneur table``, ``compare`` and the cell simulations tabulate (``None``: no
         table). The lab reaches a system only through it, never by the system's name."""
         return None
+
+
+def field_label(where: str, system: System | None) -> str | None:
+    """The label of the field ``where`` of ``system`` in the reader's language, or
+    ``None`` when that system labels no such field (``system`` ``None``: none is known).
+
+    The one lookup of a field's label, for every interface: a field is labelled by the
+    system whose params or sheet hold it, never by another that happens to use the same
+    name (Krâsses' ``difficulty`` is not Obscur's).
+    """
+    from meneur.locale import gettext
+
+    found = system.labels.get(where) if system is not None else None
+    return gettext(found) if found is not None else None

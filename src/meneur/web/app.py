@@ -43,6 +43,7 @@ from meneur.locale.numbers import percent
 from meneur.model_errors import first_problem
 from meneur.web.labels import invalid_value, label
 from meneur.web.language import choose_language
+from meneur.web.refusals import form_system, posted
 from meneur.web.rolls import Roller
 from meneur.web.rulesdoc import link_rules
 from meneur.web.state import HERE, WebSettings, WebState
@@ -395,12 +396,15 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
-        return await error_response(request, 422, invalid_value(first_problem(error, drop=1)))
+        system = await form_system(request, await posted(request))
+        message = invalid_value(first_problem(error, drop=1), system)
+        return await error_response(request, 422, message)
 
     @app.exception_handler(ValidationError)
     async def invalid_model(request: Request, error: ValidationError) -> Response:
         """A form field that a sheet or form model refuses (a name with [ ]...): a 400."""
-        return await error_response(request, 400, invalid_value(first_problem(error)))
+        system = await form_system(request, await posted(request))
+        return await error_response(request, 400, invalid_value(first_problem(error), system))
 
     @app.exception_handler(MeneurError)
     async def refused(request: Request, error: MeneurError) -> Response:

@@ -1,18 +1,20 @@
 """The label of each form field, in one place: the word beside the field on the page
 and the one a refused value names it by.
 
-The pages print it beside the field (``label("threshold")`` in the templates) and a
-refused value names the field by it, in the reader's language (« Valeur invalide pour
-Seuil »), never by the name the form posts (``threshold``), which the reader never sees.
-The table's own fields are labelled here; each system labels its own (its roll options,
-its creation form's fields) on its adapter (:attr:`WebAdapter.labels`). A field without
-a label (a hidden one, a JSON key of the API) keeps its own name.
+The pages print it beside the field (``label("threshold", system)`` in the templates)
+and a refused value names the field by it, in the reader's language (« Valeur invalide
+pour Seuil »), never by the name the form posts (``threshold``), which the reader never
+sees. The table's own fields are labelled here; each system labels its own (its roll
+options) on its definition (:attr:`meneur.systems.base.System.labels`), read through
+the one lookup :func:`meneur.systems.base.field_label`. A field without a label (a
+hidden one, a JSON key of the API) keeps its own name.
 """
 
 from __future__ import annotations
 
 from meneur.locale import N_, gettext
 from meneur.model_errors import Problem
+from meneur.systems.base import field_label
 from meneur.web.systems import adapters
 
 LABELS: dict[str, str] = {
@@ -35,24 +37,33 @@ MAX_FIELD = 60
 def label(name: str, system: str = "") -> str:
     """The label of the field ``name`` in the reader's language, else its name.
 
-    ``system``: the system whose form shows the field, whose label wins; without it (a
-    refusal does not know which system's form was posted) the first system that labels
-    a field of that name names it.
+    ``system``: the system whose form or roll the field belongs to (a roll's
+    ``difficulty`` is named by its own system's label, not by another's). When it is
+    not known (a refusal of a form that names no character), or labels no such field
+    (the roll form's fields are the same for every system), the field keeps the one
+    label every system that labels it agrees on; when they differ, its own name: never
+    one system's word chosen by chance.
     """
     found = LABELS.get(name)
-    if found is None:
-        installed = adapters()
-        own = installed.get(system)
-        for adapter in (*((own,) if own is not None else ()), *installed.values()):
-            found = adapter.labels.get(name)
-            if found is not None:
-                break
-    return gettext(found) if found is not None else name[:MAX_FIELD]
+    if found is not None:
+        return gettext(found)
+    installed = adapters()
+    own = installed.get(system)
+    named = field_label(name, own.definition) if own is not None else None
+    if named is not None:
+        return named
+    said = {
+        text
+        for adapter in installed.values()
+        if (text := field_label(name, adapter.definition)) is not None
+    }
+    return said.pop() if len(said) == 1 else name[:MAX_FIELD]
 
 
-def invalid_value(problem: Problem) -> str:
+def invalid_value(problem: Problem, system: str = "") -> str:
     """« Invalid value for Threshold: a whole number is expected. » for a model's first
-    problem (:func:`meneur.model_errors.first_problem`)."""
+    problem (:func:`meneur.model_errors.first_problem`), the field named by ``system``'s
+    label (:func:`label`)."""
     return gettext("Invalid value for {field}: {reason}.").format(
-        field=label(problem.where), reason=problem.reason
+        field=label(problem.where, system), reason=problem.reason
     )

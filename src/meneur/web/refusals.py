@@ -12,14 +12,17 @@ script sends ``X-Requested-With: fetch`` and keeps reading ``{"error": ...}``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from fastapi import Request
 from fastapi.responses import Response
 
+from meneur.errors import MeneurError
 from meneur.text import is_digits
 from meneur.web.state import WebState
+from meneur.web.systems import adapters
 from meneur.web.tables import Seat
 
 KEPT = 100
@@ -39,6 +42,28 @@ async def posted(request: Request) -> dict[str, str]:
     fields = {k: v for k, v in list(form.items())[:KEPT] if isinstance(v, str)}
     fields.pop("csrf", None)
     return fields
+
+
+async def form_system(request: Request, fields: Mapping[str, Any]) -> str:
+    """The system a refused form or body was for, whose labels name its fields
+    (:func:`meneur.web.labels.label`): the one it names (the creation form's ``system``),
+    else its character's; ``""`` when it names neither, or a character the seat's
+    campaign does not hold."""
+    named = fields.get("system")
+    if isinstance(named, str) and named in adapters():
+        return named
+    character = fields.get("character")
+    seat: Seat | None = getattr(request.state, "seat", None)  # the route's own seat
+    if seat is None or not isinstance(character, str) or not character.strip():
+        return ""
+    state: WebState = request.app.state.web
+    try:
+        info = await asyncio.to_thread(
+            state.store.character, character[:80], campaign=seat.table.campaign
+        )
+    except MeneurError:
+        return ""
+    return info.system
 
 
 def came_from(request: Request, page: str) -> dict[str, str]:

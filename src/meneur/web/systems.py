@@ -17,7 +17,6 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, get_args, get_origin
 
 from pydantic import BaseModel
@@ -328,10 +327,6 @@ class WebAdapter:
     definition: System
     option_fields: tuple[str, ...] = ()
     """The roll form's fields this system reads (see :class:`RollOptions`)."""
-    labels: Mapping[str, str] = MappingProxyType({})
-    """The label of each of this system's own form fields (its roll options, its
-    creation form's): the word beside the field on the page, and the one a refused
-    value names the field by (:mod:`meneur.web.labels`)."""
     templates: Path | None = None
     """A folder of the system's own template parts, found as ``<system>/<file>``:
     ``create.html`` (the creation form's fields), ``tracker_add.html`` and

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
-from meneur.systems.base import Check, FaceReader, Faces
+from meneur.systems.base import Check, FaceReader, Faces, field_label
 
 if TYPE_CHECKING:
     from meneur.odds.dist import Dist
@@ -45,7 +45,11 @@ MAX_KRASSES = 20
 
 
 def check_int(value: object, what: str) -> int:
-    """A whole number within +/- ``TestParams.MAX_VALUE``, else a RuleError/LimitError."""
+    """A whole number within +/- ``TestParams.MAX_VALUE``, else a RuleError/LimitError
+    naming the field by Krâsses' label where it has one (``difficulty``: « Difficulté »)."""
+    from meneur.systems.krasses.system import SYSTEM
+
+    what = field_label(what, SYSTEM) or what
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(N_("{what} must be a whole number."), what=what)
     if abs(value) > TestParams.MAX_VALUE:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
+from meneur.locale import N_
 from meneur.systems.base import Check, CommandGroups, System
 
 
@@ -28,6 +30,12 @@ class KrassesSystem(System):
     title = "Krâsses"
     rule_prefix = "K"
     die_sides = 20
+    labels = MappingProxyType(
+        {
+            "difficulty": N_("Difficulty (K-3)"),
+            "modifier": N_("Modifier"),
+        }
+    )
 
     def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
         from meneur.systems.krasses.render import log_summary

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
+from meneur.locale import N_
 from meneur.systems.base import Check, CommandGroups, Procedure, System
 
 
@@ -28,6 +30,15 @@ class LegendesSystem(System):
     title = "Légendes"
     rule_prefix = "L"
     die_sides = 6
+    labels = MappingProxyType(
+        {
+            "level": N_("Opposition"),
+            "modifier": N_("Modifier"),
+            "spend": N_("Motivation points spent (L-12)"),
+            "help": N_("Help received (L-11)"),
+            "motivation": N_("Motivation"),
+        }
+    )
 
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any, ClassVar
 
+from meneur.locale import N_
 from meneur.systems.base import Check, CommandGroups, Procedure, System
 
 
@@ -19,6 +21,14 @@ class ObscurSystem(System):
     title: ClassVar[str] = "Obscur"
     rule_prefix: ClassVar[str] = "O"
     die_sides: ClassVar[int] = 6
+    labels: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {
+            "difficulty": N_("Difficulty"),
+            "modifier": N_("Modifier"),
+            "push": N_("Dépassement before the roll (O-10)"),
+            "after": N_("Dépassement after seeing the dice (advisor)"),
+        }
+    )
 
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         return _checks()

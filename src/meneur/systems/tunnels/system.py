@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
+from meneur.locale import N_
 from meneur.systems.base import Check, CommandGroups, Procedure, System
 
 
@@ -37,6 +39,14 @@ class TunnelsSystem(System):
     title = "Tunnels"
     rule_prefix = "T"
     die_sides = 6
+    labels = MappingProxyType(
+        {
+            "threshold": N_("Threshold"),
+            "explode": N_("Explosions"),
+            "blessed": N_("blessed"),
+            "cursed": N_("cursed"),
+        }
+    )
 
     def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
         """A test (T-3, T-7, T-8), an opposition (T-9) or a fight (T-10) in words:

@@ -7,6 +7,7 @@ browser asking this server first (and this server answers no CORS request).
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -17,6 +18,7 @@ from meneur.model_errors import first_problem
 from meneur.web.forms import RollIn
 from meneur.web.labels import invalid_value
 from meneur.web.live import audience, roll_meta, seen_by
+from meneur.web.refusals import form_system
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import (
     entry_id,
@@ -92,10 +94,13 @@ async def action_odds(
 async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise HTTPException(status_code=415)
+    raw = await request.body()
     try:
-        body = RollIn.model_validate_json(await request.body())
+        body = RollIn.model_validate_json(raw)
     except ValidationError as error:
-        raise HTTPException(status_code=400, detail=invalid_value(first_problem(error))) from None
+        system = await form_system(request, loose_json(raw))
+        detail = invalid_value(first_problem(error), system)
+        raise HTTPException(status_code=400, detail=detail) from None
     asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)
     entry = await state.roll(seat, asked)
     if entry is None:
@@ -126,3 +131,13 @@ def log(seat: SeatDep, state: State) -> dict[str, Any]:
             key = entry_id(seat.table, int(entry["seq"]))
             shown.append({"id": key, "who": entry["who"], "mode": mode, "hidden": True})
     return {"entries": shown}
+
+
+def loose_json(raw: bytes) -> dict[str, Any]:
+    """A refused body's fields, read only to find the system it was for (a body that is
+    no JSON object gives none)."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}

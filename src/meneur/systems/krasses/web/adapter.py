@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from meneur.locale import N_
@@ -34,12 +33,6 @@ class KrassesWeb(WebAdapter):
     templates = Path(__file__).parent / "templates"
     health = N_("Health")
     option_fields = ("difficulty", "modifier")
-    labels = MappingProxyType(
-        {
-            "difficulty": N_("Difficulty (K-3)"),
-            "modifier": N_("Modifier"),
-        }
-    )
     preload = ("meneur.systems.krasses.odds",)
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from meneur.errors import RuleError
@@ -49,15 +48,6 @@ class LegendesWeb(WebAdapter):
     health = N_("Health")
     shows_health = False
     option_fields = ("level", "modifier", "motivation", "spend", "help")
-    labels = MappingProxyType(
-        {
-            "level": N_("Opposition"),
-            "modifier": N_("Modifier"),
-            "spend": N_("Motivation points spent (L-12)"),
-            "help": N_("Help received (L-11)"),
-            "motivation": N_("Motivation"),
-        }
-    )
     preload = ("meneur.systems.legendes.odds",)
 
     def exchange(

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from meneur.locale import N_, ngettext
@@ -58,14 +57,6 @@ class ObscurWeb(WebAdapter):
     templates = Path(__file__).parent / "templates"
     health = N_("Vie")
     option_fields = ("difficulty", "modifier", "push", "after")
-    labels = MappingProxyType(
-        {
-            "difficulty": N_("Difficulty"),
-            "modifier": N_("Modifier"),
-            "push": N_("Dépassement before the roll (O-10)"),
-            "after": N_("Dépassement after seeing the dice (advisor)"),
-        }
-    )
     preload = ("meneur.systems.obscur.odds",)
     initiative_rule = N_("Rang d'Action (O-11)")
 

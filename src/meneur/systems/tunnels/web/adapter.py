@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from meneur.locale import N_, ngettext
@@ -39,14 +38,6 @@ class TunnelsWeb(WebAdapter):
     templates = Path(__file__).parent / "templates"
     health = N_("Endurance / MR")
     option_fields = ("threshold", "blessed", "cursed", "explode")
-    labels = MappingProxyType(
-        {
-            "threshold": N_("Threshold"),
-            "explode": N_("Explosions"),
-            "blessed": N_("blessed"),
-            "cursed": N_("cursed"),
-        }
-    )
     preload = (
         "meneur.systems.tunnels.odds",
         "meneur.systems.tunnels.polylaw",
