@@ -285,8 +285,8 @@ def test_a_refused_value_is_named_by_the_label_of_its_own_system(
     own refusal of a difficulty past its bound."""
     table.create(table.gm, "krasses", "Aurore", characteristics="Force=2", skills="Bagarre=3")
     french, english, api = krasses_roll(table, "x")
-    assert french == api == "Valeur invalide pour Difficulté (K-3) : un nombre entier est attendu."
-    assert english == "Invalid value for Difficulty (K-3): a whole number is expected."
+    assert french == api == "Valeur invalide pour Difficulté : un nombre entier est attendu."
+    assert english == "Invalid value for Difficulty: a whole number is expected."
     own = MappingProxyType({"difficulty": N_("Threshold")})  # told apart from Obscur's
     monkeypatch.setattr(KrassesSystem, "labels", own)
     french, english, api = krasses_roll(table, "x")
@@ -311,3 +311,30 @@ def test_a_form_naming_no_system_keeps_the_label_every_system_agrees_on(
     monkeypatch.setattr(KrassesSystem, "labels", own)
     answer = table.client.post(f"{base}/roll", data=wrong, headers=BROWSER)
     assert refusal(answer) == "Valeur invalide pour modifier : un nombre entier est attendu."
+
+
+def test_a_refusal_names_a_field_by_its_label_without_the_rule_it_cites(table: Table) -> None:
+    """The form shows « Difficulté (K-3) » beside Krâsses' field, « Dépassement avant le
+    jet (O-10) » beside Obscur's: a refusal names them « Difficulté », « Dépassement avant
+    le jet », the rule id left out of the sentence (in both languages)."""
+    table.create(table.gm, "krasses", "Aurore", characteristics="Force=2", skills="Bagarre=3")
+    table.create(table.gm, "obscur", "Isaure")
+    page = table.client.get(table.gm, params={"character": "Aurore"}).text
+    assert "<label>Difficulté (K-3)<select" in page
+    french, english, _api = krasses_roll(table, str(10**10))
+    assert french == "Valeur invalide pour Difficulté : doit valoir au plus 1000000000."
+    assert english == "Invalid value for Difficulty: must be at most 1000000000."
+    past = {"character": "Aurore", "trait": "Bagarre", "difficulty": str(2 * 10**6)}
+    said = table.client.post(f"/api{table.gm}/roll", json=past).json()["error"]
+    assert said.startswith("La valeur « Difficulté » est comprise entre"), said
+    base, data = table.gm, {"csrf": table.csrf(table.gm)}
+    pushed = {**data, "character": "Isaure", "trait": "Force", "push": "9"}
+    answer = table.client.post(f"{base}/roll", data=pushed, headers=BROWSER)
+    assert (
+        refusal(answer) == "Valeur invalide pour Dépassement avant le jet : doit valoir au plus 3."
+    )
+    english = {**BROWSER, "x-requested-with": "fetch", "accept-language": "en"}
+    fetched = table.client.post(f"{base}/roll", data=pushed, headers=english)
+    assert fetched.json() == {
+        "error": "Invalid value for Dépassement before the roll: must be at most 3."
+    }

@@ -18,6 +18,7 @@ dice a roll takes.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
@@ -458,15 +459,25 @@ class System(ABC):
         return None
 
 
-def field_label(where: str, system: System | None) -> str | None:
+RULE_ID = re.compile(r"\s*\([A-Z]-\d+(?:, ?[A-Z]-\d+)*\)$")
+"""The rule ids a label ends with (« Difficulté (K-3) »): shown beside a form's field,
+left out when a message names the field."""
+
+
+def field_label(where: str, system: System | None, *, rule_id: bool = False) -> str | None:
     """The label of the field ``where`` of ``system`` in the reader's language, or
     ``None`` when that system labels no such field (``system`` ``None``: none is known).
 
     The one lookup of a field's label, for every interface: a field is labelled by the
     system whose params or sheet hold it, never by another that happens to use the same
-    name (Krâsses' ``difficulty`` is not Obscur's).
+    name (Krâsses' ``difficulty`` is not Obscur's). A message names the field by its
+    label alone (« Valeur invalide pour Difficulté »); ``rule_id`` keeps the rule the
+    label cites, as the form shows it beside the field (« Difficulté (K-3) »).
     """
     from meneur.locale import gettext
 
     found = system.labels.get(where) if system is not None else None
-    return gettext(found) if found is not None else None
+    if found is None:
+        return None
+    text = gettext(found)
+    return text if rule_id else RULE_ID.sub("", text)

@@ -34,8 +34,11 @@ MAX_FIELD = 60
 """The longest field name quoted back (a hostile key stays short)."""
 
 
-def label(name: str, system: str = "") -> str:
+def label(name: str, system: str = "", *, rule_id: bool = True) -> str:
     """The label of the field ``name`` in the reader's language, else its name.
+
+    ``rule_id``: the rule a system's label cites, kept beside the form's field (« Difficulté
+    (K-3) ») and left out of a refusal that names it (:func:`invalid_value`).
 
     ``system``: the system whose form or roll the field belongs to (a roll's
     ``difficulty`` is named by its own system's label, not by another's). When it is
@@ -49,13 +52,13 @@ def label(name: str, system: str = "") -> str:
         return gettext(found)
     installed = adapters()
     own = installed.get(system)
-    named = field_label(name, own.definition) if own is not None else None
+    named = field_label(name, own.definition, rule_id=rule_id) if own is not None else None
     if named is not None:
         return named
     said = {
         text
         for adapter in installed.values()
-        if (text := field_label(name, adapter.definition)) is not None
+        if (text := field_label(name, adapter.definition, rule_id=rule_id)) is not None
     }
     return said.pop() if len(said) == 1 else name[:MAX_FIELD]
 
@@ -63,7 +66,7 @@ def label(name: str, system: str = "") -> str:
 def invalid_value(problem: Problem, system: str = "") -> str:
     """« Invalid value for Threshold: a whole number is expected. » for a model's first
     problem (:func:`meneur.model_errors.first_problem`), the field named by ``system``'s
-    label (:func:`label`)."""
+    label (:func:`label`) without the rule it cites."""
     return gettext("Invalid value for {field}: {reason}.").format(
-        field=label(problem.where, system), reason=problem.reason
+        field=label(problem.where, system, rule_id=False), reason=problem.reason
     )
