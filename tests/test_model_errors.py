@@ -178,7 +178,7 @@ def test_an_obscur_resource_that_is_not_a_whole_number_is_said_so(tmp_path: obje
         set_language("fr")
         with pytest.raises(SheetError) as caught:
             load_character(path)
-        assert "vecu" in str(caught.value) and "nombre entier" in str(caught.value)
+        assert "champ Vécu :" in str(caught.value) and "nombre entier" in str(caught.value)
 
 
 def test_a_pattern_and_a_choice_are_said_without_english() -> None:

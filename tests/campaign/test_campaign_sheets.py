@@ -73,3 +73,64 @@ def test_a_stored_character_is_quoted_as_each_language_quotes(
     assert french.status == 2 and "La fiche « Zed » n'est pas" in french.err, french.err
     english = invoke(capsys, "--lang", "en", "character", "edit", "Zed", "--sheet", str(bad))
     assert "The sheet 'Zed' is not" in english.err, english.err
+
+
+@pytest.mark.parametrize(
+    ("system", "name", "spoil", "french", "english"),
+    [
+        ("obscur", "Garance", ("ressources", "vecu", -3), "champ Vécu :", "field Vécu:"),
+        (
+            "obscur",
+            "Garance",
+            ("ressources", "vie", {"current": 1, "max": -1}),
+            "champ Vie max :",
+            "field Vie max:",
+        ),
+        (
+            "legendes",
+            "Lyssia",
+            ("motivation_points", None, -1),
+            ": Points de motivation :",
+            ": Motivation points:",
+        ),
+        ("tunnels", "Pip", ("endurance", "current", "x"), "(Endurance :", "(Endurance:"),
+        ("krasses", "Zed", ("skills", "Bagarre", -1), "(skills :", "at skills:"),
+    ],
+)
+def test_a_refused_sheet_edit_names_the_value_by_its_label(
+    db_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    system: str,
+    name: str,
+    spoil: tuple[str, str | None, Any],
+    french: str,
+    english: str,
+) -> None:
+    """``character edit`` refusing a value names it as the table's edit form does
+    (« Vécu », « Points de motivation »), in each language, never by its path in the
+    file (``ressources.vecu``); a value with no label (a Krâsses skill) keeps its path."""
+    sheet = {**valid_sheets()[system], "name": name}
+    stored = tmp_path / "good.json"
+    stored.write_text(json.dumps(sheet), encoding="utf-8")
+    if system == "tunnels":
+        assert invoke(capsys, "character", "new", "tunnels", name, "--seed", "3").status == 0
+    elif system == "krasses":
+        made = invoke(capsys, "character", "new", "krasses", name, "--skill", "Bagarre=2")
+        assert made.status == 0, made.err
+    else:
+        made = invoke(capsys, "character", "new", system, name, "--from", str(stored))
+        assert made.status == 0, made.err
+    table, key, value = spoil
+    if key is None:
+        sheet[table] = value
+    else:
+        sheet[table] = {**sheet[table], key: value}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(sheet), encoding="utf-8")
+    said = invoke(capsys, "character", "edit", name, "--sheet", str(bad))
+    assert said.status == 2 and french in said.err, said.err
+    told = invoke(capsys, "--lang", "en", "character", "edit", name, "--sheet", str(bad))
+    assert told.status == 2 and english in told.err, told.err
+    if system != "krasses":
+        assert f"{table}." not in said.err + told.err

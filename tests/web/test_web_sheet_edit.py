@@ -58,7 +58,7 @@ def test_a_refused_Tunnels_value_changes_nothing_and_says_why_in_one_line(table:
     sheet = table.store.character("Pip").sheet
     response = edit(table, table.gm, "Pip", endurance__current="-3")
     assert response.status_code == 400
-    assert "endurance.current" in response.text and "Traceback" not in response.text
+    assert "(Endurance :" in response.text and "Traceback" not in response.text
     assert "doit valoir au moins 0" in response.text and "Input should" not in response.text
     assert table.store.character("Pip").sheet == sheet
     assert table.store.rolls() == []
@@ -383,3 +383,18 @@ def test_T1_the_creation_form_takes_each_systems_own_bounds(table: Table) -> Non
     assert found["Agilité"] == ("0", str(MAX_TRAIT))
     table.create(table.gm, "tunnels", "Colosse", Force="45")
     assert table.store.character("Colosse").sheet["characteristics"]["Force"] == 45
+
+
+def test_a_refused_edit_names_the_value_as_the_edit_form_labels_it(table: Table) -> None:
+    """Vie above its maximum: the refusal names « Vie », the word beside the form's
+    field, never its path in the sheet (``ressources.vie``), in each reader's language."""
+    table.create(table.gm, "obscur", "Ysolde")
+    vie = table.store.character("Ysolde").sheet["ressources"]["vie"]["current"]
+    fetch = {"x-requested-with": "fetch"}
+    data = {"csrf": table.csrf(table.gm), "character": "Ysolde"}
+    above = {**data, "ressources/vie/current": str(vie + 1)}
+    said = table.client.post(f"{table.gm}/sheet", data=above, headers=fetch).json()["error"]
+    assert said == "Ysolde : champ Vie : les points actuels dépassent le maximum."
+    english = {**fetch, "accept-language": "en"}
+    told = table.client.post(f"{table.gm}/sheet", data=above, headers=english).json()["error"]
+    assert told == "Ysolde: field Vie: the current points are above the maximum."

@@ -413,9 +413,11 @@ class System(ABC):
 
     labels: ClassVar[Mapping[str, str]] = MappingProxyType({})
     """The label of each of this system's named fields (English, translated when shown):
-    its roll options, as its params and the table's forms name them (``difficulty``).
-    The table's forms print it beside the field, and a refusal names the field by it
-    (:func:`field_label`), never by the name the reader does not see."""
+    its roll options, as its params and the table's forms name them (``difficulty``),
+    and its sheets' values by their path (``ressources.vecu``: what is inside it, its
+    ``current`` points, is named by it too). The table's forms print it beside the
+    field, and a refusal names the field by it (:func:`field_label`), never by the name
+    or path the reader does not see."""
 
     @abstractmethod
     def checks(self) -> Mapping[str, Check[Any, Any]]:
@@ -476,8 +478,17 @@ def field_label(where: str, system: System | None, *, rule_id: bool = False) -> 
     """
     from meneur.locale import gettext
 
-    found = system.labels.get(where) if system is not None else None
-    if found is None:
+    if system is None:
+        return None
+    parts = where.split(".")
+    for end in range(len(parts), 0, -1):  # a value inside a labelled one: its label
+        found = system.labels.get(".".join(parts[:end]))
+        if found is not None:
+            break
+    else:
         return None
     text = gettext(found)
-    return text if rule_id else RULE_ID.sub("", text)
+    text = text if rule_id else RULE_ID.sub("", text)
+    if end == len(parts) - 1 and parts[-1] == "max":  # a pool's maximum, as its form says
+        return gettext("{name} max").format(name=text)
+    return text

@@ -25,7 +25,7 @@ from meneur.errors import RuleError, SheetError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.model_errors import first_problem
-from meneur.systems.base import Check, System
+from meneur.systems.base import Check, System, field_label
 from meneur.whole import parse_whole
 
 if TYPE_CHECKING:
@@ -220,12 +220,13 @@ def flag_field(path: tuple[str, ...], label: str, value: Any) -> EditField:
     return EditField(path, label, "true" if value else "false", flag=True)
 
 
-def refused(error: Any) -> SheetError:
-    """A sheet model's refusal (a pydantic ``ValidationError``) in one clear line."""
+def refused(error: Any, system: System) -> SheetError:
+    """A sheet model's refusal (a pydantic ``ValidationError``) in one clear line, the
+    value named by ``system``'s label (its path where it has none)."""
     problem = first_problem(error)
     return SheetError(
         N_("The sheet refuses this value: {field}: {reason}."),
-        field=problem.where,
+        field=field_label(problem.where, system) or problem.where,
         reason=problem.reason,
     )
 

@@ -105,15 +105,16 @@ def test_O4_O5_O6_pools_from_a_sheet() -> None:
         ({"caracteristiques__Hargne": None}, "caracteristiques.Hargne"),
         ({"caracteristiques__Bagarre": 2}, "caracteristiques.Bagarre"),
         ({"associations__Crochetage": "Hargne"}, "associations.Crochetage"),
-        ({"ressources__vecu": -2}, "ressources.vecu"),
-        ({"ressources__moral": {"max": 3, "current": 4}}, "ressources.moral"),
+        ({"ressources__vecu": -2}, " Vécu "),
+        ({"ressources__moral": {"max": 3, "current": 4}}, " Moral "),
         ({"capacites__Esquive": "3"}, "capacites.Esquive"),
         ({"ressources": None}, "ressources"),
         ({"pouvoirs": {}}, "pouvoirs"),
     ],
 )
 def test_O4_bad_sheets_name_the_field(changes: dict[str, Any], field: str) -> None:
-    """O-4: a missing association, a negative trait, an unknown trait... name the field."""
+    """O-4: a missing association, a negative trait, an unknown trait... name the field
+    (a resource by its label, « Vécu »; a trait, which has none, by its path)."""
     with pytest.raises(SheetError) as caught:
         character_from(sheet(**changes), "isaure.json")
     assert field in str(caught.value)

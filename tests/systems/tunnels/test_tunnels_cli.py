@@ -345,7 +345,7 @@ def test_T11_a_sheet_with_Endurance_above_its_maximum_is_refused(
     path.write_text(json.dumps(sheet), encoding="utf-8")
     r = run(capsys, "test tunnels --sheet {path} --trait Force --threshold 1", path=str(path))
     assert r.status == 2 and "Traceback" not in r.err
-    assert "endurance" in r.err and "dépasse le maximum" in r.err
+    assert "(Endurance :" in r.err and "dépasse le maximum" in r.err
 
 
 def test_T11_a_dead_character_rolls_no_test(
@@ -656,11 +656,11 @@ def test_T11_a_pool_above_its_maximum_says_its_values_and_how_to_fix_it(
     r = run(capsys, "test tunnels --sheet {path} --trait Force", path=str(path))
     assert r.status == 2
     assert (
-        "(endurance : la valeur actuelle, 30, dépasse le maximum, 12 ; baissez-la ou relevez "
+        "(Endurance : la valeur actuelle, 30, dépasse le maximum, 12 ; baissez-la ou relevez "
         "le maximum)." in r.err
     ), r.err
     english = run(capsys, "--lang en test tunnels --sheet {path} --trait Force", path=str(path))
     assert (
-        "(endurance: the current value, 30, is above the maximum, 12; lower it or raise the "
+        "(Endurance: the current value, 30, is above the maximum, 12; lower it or raise the "
         "maximum)." in english.err
     )

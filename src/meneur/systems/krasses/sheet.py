@@ -18,6 +18,7 @@ from meneur.errors import SheetError
 from meneur.files import read_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
+from meneur.systems.base import field_label
 from meneur.text import NAME_LENGTH, fold, plain_name
 
 MAX_SCORE = 1000
@@ -132,11 +133,13 @@ def validated(data: dict[str, Any], path: str) -> KrassesSheet:
     try:
         return KrassesSheet.model_validate(data, strict=True)
     except ValidationError as error:
+        from meneur.systems.krasses.system import SYSTEM
+
         problem = first_problem(error)
         raise SheetError(
             N_("The sheet {path} is invalid at {where}: {reason}."),
             path=path,
-            where=problem.where,
+            where=field_label(problem.where, SYSTEM) or problem.where,
             reason=problem.reason,
         ) from None
 

@@ -23,6 +23,7 @@ from meneur.errors import SheetError, UsageError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
+from meneur.systems.base import field_label
 from meneur.systems.legendes.rules import Effect, Level, OpposedParams, SceneKind, Wound
 from meneur.text import NAME_LENGTH, one_line, plain_name
 
@@ -119,11 +120,13 @@ def hero_from(raw: dict[str, Any], where: str) -> Hero:
     try:
         return Hero.model_validate(raw, strict=True)
     except ValidationError as error:
+        from meneur.systems.legendes.system import SYSTEM
+
         problem = first_problem(error)
         raise SheetError(
             N_("The sheet {path} is not a Légendes hero: {where}: {reason}."),
             path=where,
-            where=problem.where,
+            where=field_label(problem.where, SYSTEM) or problem.where,
             reason=problem.reason,
         ) from None
 

@@ -37,6 +37,9 @@ class LegendesSystem(System):
             "spend": N_("Motivation points spent (L-12)"),
             "help": N_("Help received (L-11)"),
             "motivation": N_("Motivation"),
+            "wound": N_("Wound"),
+            "motivation_points": N_("Motivation points"),
+            "dead": N_("dead"),
         }
     )
 

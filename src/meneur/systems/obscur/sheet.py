@@ -315,7 +315,7 @@ def character_from(raw: dict[str, Any], source: str, path: Path | None = None) -
     try:
         state = StateData.model_validate(sheet.state)
     except ValidationError as error:
-        raise sheet_error(error, f"{source}: etat") from None
+        raise sheet_error(error, source, "etat") from None
     known = catalog()
     check_against_catalog(sheet, known, source)
     return Character(sheet, raw, known, state, path)

@@ -27,6 +27,13 @@ class ObscurSystem(System):
             "modifier": N_("Modifier"),
             "push": N_("Dépassement before the roll (O-10)"),
             "after": N_("Dépassement after seeing the dice (advisor)"),
+            "ressources.vie": N_("Vie"),
+            "ressources.vecu": N_("Vécu"),
+            "ressources.volonte": N_("Volonté"),
+            "ressources.moral": N_("Moral"),
+            "ressources.encombrement": N_("Encombrement"),
+            "etat.blessures": N_("Wounds"),
+            "notes": N_("Notes"),
         }
     )
 

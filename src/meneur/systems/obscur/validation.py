@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from meneur.errors import SheetError
 from meneur.locale import N_
 from meneur.model_errors import first_problem
+from meneur.systems.base import field_label
 
 _REASONS = {
     "above_max": N_("the current points are above the maximum"),
@@ -25,11 +26,14 @@ def sheet_error(error: ValidationError, source: str, within: str = "") -> SheetE
     ``within``: the sheet's table that was validated alone (``equipement``), written as
     the start of the field's path (« champ equipement.armes »), not glued to the source
     with an English colon (« « IE »: equipement »)."""
+    from meneur.systems.obscur.system import SYSTEM
+
     problem = first_problem(error, _REASONS)
     where = problem.where if problem.where != "-" else ""
+    path = ".".join(part for part in (within, where) if part) or "-"
     return SheetError(
         N_("{source}: field {field}: {reason}."),
         source=source,
-        field=".".join(part for part in (within, where) if part) or "-",
+        field=field_label(path, SYSTEM) or path,  # « Vécu », not ressources.vecu
         reason=problem.reason,
     )

@@ -45,6 +45,11 @@ class TunnelsSystem(System):
             "explode": N_("Explosions"),
             "blessed": N_("blessed"),
             "cursed": N_("cursed"),
+            "endurance": N_("Endurance"),
+            "mana": N_("Mana"),
+            "chance": N_("Chance"),
+            "wounded": N_("wounded"),
+            "dead": N_("dead"),
         }
     )
 

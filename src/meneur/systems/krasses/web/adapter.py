@@ -142,4 +142,4 @@ class KrassesWeb(WebAdapter):
         try:
             return KrassesSheet.model_validate(sheet).model_dump(mode="json")
         except ValidationError as error:
-            raise refused(error) from None
+            raise refused(error, self.definition) from None

@@ -295,4 +295,4 @@ class LegendesWeb(WebAdapter):
         try:
             return Hero.model_validate(sheet).model_dump(mode="json", exclude_none=True)
         except ValidationError as error:
-            raise refused(error) from None
+            raise refused(error, self.definition) from None
