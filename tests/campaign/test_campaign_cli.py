@@ -446,6 +446,49 @@ def test_log_formats_and_filters(
     assert both.status == 2
 
 
+def test_log_of_a_character_not_in_the_campaign_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``log --character NAME`` said « Le journal est vide. » (exit 0) for a name the
+    campaign does not hold, and for one with no roll: it refuses the unknown character
+    as ``character show`` does, and says whose rolls are missing."""
+    monkeypatch.setenv("MENEUR_DB_URL", f"sqlite:///{tmp_path / 'fresh.db'}")
+    for args in (("log", "--character", "nosuch"), ("log", "--character", "nosuch", "--luck")):
+        fresh = invoke(capsys, "--lang", "en", *args)  # no campaign yet: said as show says it
+        shown = invoke(capsys, "--lang", "en", "character", "show", "nosuch")
+        assert (fresh.status, fresh.out, fresh.err) == (2, "", shown.err), args
+    with Store() as store:
+        store.add_character("krasses", "Ana", {"name": "Ana"})
+        store.add_character("krasses", "Zed", {"name": "Zed"})
+        from meneur.campaign.rolllog import log_roll
+
+        log_roll(store, "krasses", "test", {}, [[4]], {"total": 4}, "physical", character="Zed")
+    for extra in ((), ("--json",), ("--csv",), ("--luck",)):
+        unknown = invoke(capsys, "--lang", "en", "log", "--character", "nosuch", *extra)
+        assert unknown.status == 2 and unknown.out == "", extra
+        assert unknown.err == ("Error: No character named 'nosuch' in the campaign 'default'.\n"), (
+            extra
+        )
+    french = invoke(capsys, "--lang", "fr", "log", "--character", "nosuch")
+    assert (
+        french.err == "Erreur : Aucun personnage nommé « nosuch » dans la campagne « default ».\n"
+    )
+    said = {
+        ("en", "ana"): "No roll of Ana in the log yet.",  # named as stored
+        ("fr", "ana"): "Aucun jet d'Ana dans le journal pour l'instant.",
+        ("fr", "zed"): "Aucun jet de Zed dans le journal depuis le 2999-01-01 00:00:00 UTC.",
+    }
+    for (language, name), line in said.items():
+        since = ("--since", "2999-01-01") if name == "zed" else ()
+        for extra in ((), ("--luck",)):
+            done = invoke(capsys, "--lang", language, "log", "--character", name, *since, *extra)
+            assert (done.status, done.out) == (0, line + "\n"), (language, name, extra)
+    later = invoke(capsys, "--lang", "en", "log", "--since", "2999-01-01")
+    assert later.out == "No roll in the log since 2999-01-01 00:00:00 UTC.\n"
+    assert invoke(capsys, "log", "--character", "ana", "--json").json() == []
+    assert "Zed" in invoke(capsys, "log", "--character", "zed").out
+
+
 def test_verify_of_a_missing_or_foreign_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

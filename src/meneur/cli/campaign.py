@@ -18,7 +18,7 @@ import typer
 
 from meneur.cli.params import ForceOpt, Json, int_parser
 from meneur.errors import UsageError
-from meneur.locale import N_, labelled, ngettext
+from meneur.locale import N_, fill, labelled, ngettext
 from meneur.locale import gettext as _
 from meneur.text import cut
 
@@ -525,9 +525,13 @@ def log_command(
                 ).format(count=count, path=export)
             )
             return
-        entries = _listed(lambda: store.rolls(campaign=campaign, character=character, since=since))
+        who = None
+        if character is not None:  # refused as every command refuses it, not « empty »
+            who = store.character(character, campaign=campaign).name
+        entries = _listed(lambda: store.rolls(campaign=campaign, character=who, since=since))
+    empty = _empty_log(who, since)
     if luck:
-        show_luck(entries, as_json=as_json)
+        show_luck(entries, as_json=as_json, empty=empty)
     elif as_json:
         _print(json.dumps(entries, ensure_ascii=False, indent=2))
     elif as_csv:
@@ -535,10 +539,26 @@ def log_command(
     else:
         from meneur.cli.output import console
 
-        render_log(entries[-last:], console())
+        render_log(entries[-last:], console(), empty=empty)
 
 
-def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
+def _empty_log(who: str | None, since: datetime | None) -> str:
+    """What an empty answer means: « the log is empty » only when nothing filtered it
+    (one character's rolls, or the rolls since a date, may be none in a full log)."""
+    if who is not None and since is not None:
+        text = _("No roll of {name} in the log since {date}.")
+    elif who is not None:
+        text = _("No roll of {name} in the log yet.")
+    elif since is not None:
+        text = _("No roll in the log since {date}.")
+    else:
+        return _("The log is empty.")
+    return fill(text, name=who, date=_when(since) if since is not None else "")
+
+
+def show_luck(
+    entries: Sequence[dict[str, Any]], *, as_json: bool, empty: str | None = None
+) -> None:
     from meneur.campaign.luck import check_luck_table, luck_table
 
     table = luck_table(entries)
@@ -576,7 +596,7 @@ def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
     from meneur.locale.numbers import decimal, percent
 
     if not table:
-        console().print(_("The log is empty."))
+        _print(empty or _("The log is empty."))
         return
     grid = Table(
         title=_("Luck: the chance that fair dice do at least as well"),
@@ -612,9 +632,14 @@ def show_luck(entries: Sequence[dict[str, Any]], *, as_json: bool) -> None:
         console().print(judged)
 
 
-def render_log(entries: Sequence[dict[str, Any]], console: Console) -> None:
+def render_log(
+    entries: Sequence[dict[str, Any]], console: Console, *, empty: str | None = None
+) -> None:
+    """The log as a table; ``empty`` says what no entry means (« the log is empty »)."""
     if not entries:
-        console.print(_("The log is empty."))
+        console.print(
+            empty or _("The log is empty."), markup=False, highlight=False, soft_wrap=True
+        )
         return
     from rich.table import Table
 
