@@ -149,3 +149,97 @@ def test_an_export_of_the_wrong_version_says_what_it_holds(
     path.write_text(json.dumps({"format": "meneur-character", "version": "1", "character": {}}))
     result = invoke(capsys, "character", "import", str(path))
     assert result.status == 2 and 'version "1"' in result.err, result.err
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def obscur_export(tmp_path: Path, **changes: object) -> Path:
+    """Isaure's export file, with ``changes`` to its fields (``state``, ``sheet``...)."""
+    isaure = json.loads((ROOT / "examples" / "obscur" / "isaure.json").read_text())
+    character = {
+        "system": "obscur",
+        "name": "Isaure",
+        "sheet": isaure,
+        "state": {},
+        "created_at": "2026-12-06T03:28:05.000000Z",
+        "updated_at": "2026-12-06T03:28:09.000000Z",
+    }
+    path = tmp_path / "isaure-changed.json"
+    document = {"format": "meneur-character", "version": 1, "character": character | changes}
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("changes", "english", "french"),
+    [
+        (  # O-10: Vécu, Volonté, Moral are points spent, never below 0
+            {"state": {"vecu": -3, "notes": "libres"}},
+            "Error: 'Isaure': field state.vecu: the points cannot fall below 0.",
+            "Erreur : « Isaure » : champ state.vecu : les points ne peuvent pas passer sous 0.",
+        ),
+        (
+            {"state": {"moral": {"current": 9, "max": 5}}},
+            "Error: 'Isaure': field state.moral: the current points are above the maximum.",
+            "Erreur : « Isaure » : champ state.moral : les points actuels dépassent le maximum.",
+        ),
+        (
+            {"updated_at": "2026-12-06T03:28:04Z"},
+            "Error: Character Isaure: field 'updated_at' (2026-12-06T03:28:04.000000Z) is "
+            "before 'created_at' (2026-12-06T03:28:05.000000Z).",
+            "Erreur : Personnage Isaure : le champ « updated_at » (2026-12-06T03:28:04.000000Z) "
+            "précède « created_at » (2026-12-06T03:28:05.000000Z).",
+        ),
+    ],
+)
+def test_import_refuses_a_state_out_of_its_range_or_an_update_before_the_creation(
+    db_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    changes: dict[str, object],
+    english: str,
+    french: str,
+) -> None:
+    """A state counter that names a resource is held to the sheet's range (O-10), and a
+    character is not changed before it was made: the import said « 1 personnage importé »
+    for both. Refused with the field named, and nothing written (``--replace`` too)."""
+    assert invoke(capsys, "character", "import", str(obscur_export(tmp_path))).status == 0
+    before = invoke(capsys, "character", "export").out
+    path = obscur_export(tmp_path, **changes)
+    for language, said in (("en", english), ("fr", french)):
+        refused = invoke(capsys, "--lang", language, "character", "import", str(path), "--replace")
+        assert (refused.status, refused.out, refused.err) == (2, "", said + "\n"), language
+    assert invoke(capsys, "character", "export").out == before
+
+
+def test_every_way_a_state_is_stored_is_judged_by_the_rules(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The check lives with the rules (``System.check_state``), not in ``import``:
+    ``character edit --state`` and a roll's new state are refused alike; Vie may fall
+    below 0 (O-31), and what names no resource is the player's own note."""
+    from meneur.campaign.rolllog import log_roll
+    from meneur.errors import SheetError
+
+    assert invoke(capsys, "character", "import", str(obscur_export(tmp_path))).status == 0
+    edited = invoke(capsys, "character", "edit", "Isaure", "--state", '{"volonte": -1}')
+    assert edited.status == 2 and "state.volonte" in edited.err, edited.err
+    with Store(db_url) as store:
+        with pytest.raises(SheetError, match=r"state\.vecu"):
+            log_roll(
+                store, "obscur", "test", {}, [[6]], {}, "physical", character="Isaure",
+                state={"vecu": -3},
+            )  # fmt: skip
+        assert store.rolls() == []
+        assert store.character("Isaure").state == {}
+    kept = '{"vie": -2, "vecu": 4, "dette": -5}'
+    assert invoke(capsys, "character", "edit", "Isaure", "--state", kept).status == 0
+    assert invoke(capsys, "character", "show", "Isaure", "--json").json()["state"] == json.loads(
+        kept
+    )
+    # the sheet's own counters were already held to their ranges (O-10), on import too
+    isaure = json.loads((ROOT / "examples" / "obscur" / "isaure.json").read_text())
+    isaure["ressources"]["vecu"] = -3
+    refused = invoke(capsys, "character", "import", str(obscur_export(tmp_path, sheet=isaure)))
+    assert refused.status == 2 and "ressources.vecu" in refused.err

@@ -1,4 +1,4 @@
-"""A character's sheet, validated by the system it belongs to.
+"""A character's sheet and state, validated by the system it belongs to.
 
 The system is found through the registry (``find_system``); its hook
 :meth:`~meneur.systems.base.System.check_sheet` refuses a sheet that breaks its rules,
@@ -44,3 +44,17 @@ def validate_sheet(system_name: str, sheet: Any, *, character: str) -> str:
         )
     system.check_sheet(sheet, quoted(character))
     return system.name
+
+
+def validate_state(system_name: str, state: Any, *, character: str) -> None:
+    """:class:`CampaignError` unless ``state`` is an object of fields, and the system's
+    :class:`SheetError` when it breaks a rule (``System.check_state``): every way in
+    (an import, ``character edit --state``, a roll's new state) is judged alike."""
+    from meneur.campaign.errors import CampaignError
+    from meneur.systems.registry import find_system
+
+    if not isinstance(state, dict):
+        raise CampaignError(
+            N_("Character {name}: the state must be an object of fields."), name=character
+        )
+    find_system(system_name).check_state(state, quoted(character))

@@ -39,7 +39,7 @@ from meneur.campaign.models import (
     utcnow,
 )
 from meneur.campaign.names import clean_name, name_key
-from meneur.campaign.sheets import validate_sheet
+from meneur.campaign.sheets import validate_sheet, validate_state
 from meneur.locale import N_
 
 CURRENT_KEY = "current_campaign"
@@ -351,9 +351,16 @@ class Store:
         """``new`` with a clean name and its system's canonical name, or an error."""
         name = clean_name(new.name, N_("character"))
         system = validate_sheet(new.system, new.sheet, character=name)
-        if not isinstance(new.state, dict):
-            raise CampaignError(
-                N_("Character {name}: the state must be an object of fields."), name=name
+        validate_state(system, new.state, character=name)
+        if new.created_at and new.updated_at and new.updated_at < new.created_at:
+            raise CampaignError(  # a character cannot change before it was made
+                N_(
+                    "Character {name}: field 'updated_at' ({updated}) is before "
+                    "'created_at' ({created})."
+                ),
+                name=name,
+                updated=format_at(new.updated_at),
+                created=format_at(new.created_at),
             )
         return NewCharacter(system, name, new.sheet, new.state, new.created_at, new.updated_at)
 
@@ -468,6 +475,7 @@ class Store:
                 validate_sheet(row.system, sheet, character=row.name)
                 row.sheet = sheet
             if state is not None:
+                validate_state(row.system, state, character=row.name)
                 row.state = state
             row.updated_at = utcnow()
             return self._character_info(target, row)
@@ -599,8 +607,11 @@ class Store:
         Returns the entry as exported (with its hash). This is the hot path of play, so
         it speaks SQLAlchemy Core (a handful of cached statements), not the ORM.
         """
-        if state is not None and roll.character is None:
-            raise CampaignError(N_("A state change needs a character."))
+        if state is not None:  # not the hot path: a roll of the CLI or the table sets none
+            if roll.character is None:
+                raise CampaignError(N_("A state change needs a character."))
+            info = self.character(roll.character, campaign=campaign)
+            validate_state(info.system, state, character=info.name)
         if campaign is None and not self._has_current:
             with self.transaction() as session:  # zero setup: a default campaign on demand
                 self._campaign(session, None, create=True)

@@ -454,6 +454,14 @@ class System(ABC):
         tomorrow. Default: any object of fields is kept as given."""
         return None
 
+    def check_state(self, state: dict[str, Any], label: str) -> None:
+        """Optional hook: raise :class:`~meneur.errors.SheetError` (naming ``label``)
+        when a stored character's ``state`` (the campaign's free object of notes beside
+        the sheet, ``character edit --state``) says what this system's rules forbid,
+        such as a resource below its floor. The campaign checks it wherever a state is
+        stored. Default: any object of fields is kept as given."""
+        return None
+
     def lab_adapter(self) -> object | None:
         """Optional hook: the system's :class:`meneur.lab.adapter.Adapter`, which
         ``meneur table``, ``compare`` and the cell simulations tabulate (``None``: no

@@ -121,11 +121,54 @@ class Resources(BaseModel):
     @field_validator(*NEVER_BELOW_ZERO)
     @classmethod
     def _not_below_zero(cls, resource: Resource) -> Resource:
-        if resource.current < 0:
-            raise PydanticCustomError(
-                "below_zero", "current {current} < 0", {"current": resource.current}
-            )
-        return resource
+        return _floored(resource)
+
+
+def _floored(resource: Resource) -> Resource:
+    if resource.current < 0:
+        raise PydanticCustomError(
+            "below_zero", "current {current} < 0", {"current": resource.current}
+        )
+    return resource
+
+
+class StateResources(BaseModel):
+    """The fields of a stored character's campaign state (``{"vecu": 3}``) that name a
+    resource, held to the sheet's own ranges: Vécu, Volonté, Moral and Encombrement
+    never below 0 (O-10), Vie may be (O-31). The state's other fields are free notes."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    vie: Resource | None = None
+    vecu: Resource | None = None
+    volonte: Resource | None = None
+    moral: Resource | None = None
+    encombrement: Resource | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_numbers(cls, data: Any) -> Any:
+        """A bare number is the current points alone (the sheet says the maximum)."""
+        if isinstance(data, dict):
+            return {
+                k: _shorthand(v, keep_max=False) if k in RESOURCE_FIELDS else v
+                for k, v in data.items()
+            }
+        return data
+
+    @field_validator(*NEVER_BELOW_ZERO)
+    @classmethod
+    def _not_below_zero(cls, resource: Resource | None) -> Resource | None:
+        return None if resource is None else _floored(resource)
+
+
+def check_state(state: dict[str, Any], source: str) -> None:
+    """:class:`SheetError` naming the field (« state.vecu ») when ``state`` puts a
+    resource out of the range its sheet allows."""
+    try:
+        StateResources.model_validate(state)
+    except ValidationError as error:
+        raise sheet_error(error, source, "state") from None
 
 
 class ObscurSheet(BaseModel):

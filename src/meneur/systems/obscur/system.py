@@ -52,6 +52,12 @@ class ObscurSystem(System):
         character = character_from(sheet, label)
         equipment_of(character.sheet.equipment, label)
 
+    def check_state(self, state: dict[str, Any], label: str) -> None:
+        """A resource the state names is held to the sheet's range (O-10, O-31)."""
+        from meneur.systems.obscur.sheet import check_state
+
+        check_state(state, label)
+
     def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
         from meneur.systems.obscur.log_words import log_summary
 
