@@ -181,6 +181,48 @@ def test_obscur_stored_character_takes_a_fall(db_url: str, capsys: Capsys) -> No
     assert (entry["who"], entry["kind"]) == ("Isaure", "hurt")
 
 
+def test_a_sheet_stored_under_a_name_takes_that_name(
+    db_url: str, tmp_path: Path, capsys: Capsys
+) -> None:
+    """The stored name is the character's identity: a sheet named Bob stored as Zed (by
+    ``character edit --sheet`` or an import) rolled as « Bob : Force 2 » while the log
+    said Zed. The sheet's ``name`` becomes the stored name, and a line says so."""
+    bob = json.loads((ROOT / "examples" / "obscur" / "isaure.json").read_text())
+    bob["name"] = "Bob"
+    bob_file = tmp_path / "bob.json"
+    bob_file.write_text(json.dumps(bob), encoding="utf-8")
+    made = invoke(
+        capsys, "--lang", "fr", "character", "new", "obscur", "Zed", "--from", str(bob_file)
+    )
+    assert made.out.splitlines()[0] == "Le nom de la fiche (Bob) devient Zed.", made.out
+    hurt = invoke(capsys, "hurt", "obscur", "--character", "Zed", "--fall", "4", "--seed", "1")
+    assert hurt.out.startswith("Zed — Chute de 4 m") and log(capsys)[-1]["who"] == "Zed"
+
+    assert invoke(capsys, "character", "new", "tunnels", "Zed2", "--seed", "3").status == 0
+    tom = sheet_of("Zed2")  # a Tunnels hero, given Bob's name below
+    tom["name"] = "Bob"
+    tom_file = tmp_path / "tom.json"
+    tom_file.write_text(json.dumps(tom), encoding="utf-8")
+    edited = invoke(capsys, "--lang", "en", "character", "edit", "zed2", "--sheet", str(tom_file))
+    assert edited.out == "The sheet's name (Bob) becomes Zed2.\nCharacter 'Zed2' updated.\n"
+    rolled = invoke(
+        capsys, "test", "tunnels", "--character", "Zed2", "--trait", "Force", "--threshold", "1"
+    )
+    assert rolled.out.startswith("Zed2 : Force "), rolled.out
+    assert log(capsys)[-1]["who"] == "Zed2" and sheet_of("Zed2")["name"] == "Zed2"
+
+    exported = tmp_path / "zed2.json"
+    assert invoke(capsys, "character", "export", "Zed2", "--out", str(exported)).status == 0
+    again = invoke(capsys, "character", "import", str(exported), "--replace")  # as it was
+    assert again.status == 0 and "fiche" not in again.out
+    document = json.loads(exported.read_text())
+    document["character"]["sheet"]["name"] = "Bob"
+    exported.write_text(json.dumps(document), encoding="utf-8")
+    imported = invoke(capsys, "character", "import", str(exported), "--replace")
+    assert imported.out.startswith("Le nom de la fiche (Bob) devient Zed2.\n"), imported.out
+    assert sheet_of("Zed2")["name"] == "Zed2"
+
+
 def test_legendes_scene_from_a_stored_hero(db_url: str, capsys: Capsys) -> None:
     example = ROOT / "examples" / "legendes" / "lyssia.json"
     assert (

@@ -117,9 +117,14 @@ def test_bad_names_are_refused(store: Store, name: str) -> None:
 
 
 def test_markup_in_names_is_kept_as_text(store: Store) -> None:
-    """Markup is stored as typed (the CLI shows it escaped, see the CLI tests)."""
-    made = store.add_character("krasses", "[bold red]Zed[/] <script>", {"name": "Zed"})
-    assert store.character(made.name).name == "[bold red]Zed[/] <script>"
+    """Markup is stored as typed (the CLI shows it escaped, see the CLI tests). A sheet
+    takes its character's stored name, and no system's sheet holds square brackets (its
+    name is printed with styles on): such a name is refused for a named sheet."""
+    made = store.add_character("krasses", "<b>Zed</b> <script>", {"name": "Zed"})
+    assert store.character(made.name).name == "<b>Zed</b> <script>"
+    assert store.character(made.name).sheet["name"] == "<b>Zed</b> <script>"
+    with pytest.raises(SheetError, match="name"):
+        store.add_character("krasses", "[bold red]Zed[/]", {"name": "Zed"})
 
 
 def test_append_roll_chains_entries(store: Store) -> None:

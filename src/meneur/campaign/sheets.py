@@ -18,6 +18,17 @@ from meneur.locale import N_, quoted
 MAX_SHEET_BYTES = 1_000_000
 
 
+def named(sheet: Any, name: str) -> Any:
+    """``sheet`` as stored under ``name``: the stored name is the character's identity
+    (the log's « who »), so a sheet's own ``name`` field becomes it. A roll printed the
+    sheet's name (« Bob : Force 2 ») while the log said the stored one (Zed). A sheet
+    already so named is kept as it is (export then import gives the same bytes); a
+    sheet without the field is left without it."""
+    if isinstance(sheet, dict) and "name" in sheet and sheet["name"] != name:
+        return {**sheet, "name": name}
+    return sheet
+
+
 def validate_sheet(system_name: str, sheet: Any, *, character: str) -> str:
     """The system's canonical name, once ``sheet`` is valid for it; :class:`SheetError` else."""
     from meneur.systems.registry import find_system

@@ -39,7 +39,7 @@ from meneur.campaign.models import (
     utcnow,
 )
 from meneur.campaign.names import clean_name, name_key
-from meneur.campaign.sheets import validate_sheet, validate_state
+from meneur.campaign.sheets import named, validate_sheet, validate_state
 from meneur.locale import N_
 
 CURRENT_KEY = "current_campaign"
@@ -348,9 +348,11 @@ class Store:
         )
 
     def check_character(self, new: NewCharacter) -> NewCharacter:
-        """``new`` with a clean name and its system's canonical name, or an error."""
+        """``new`` with a clean name (its sheet's too) and its system's canonical name, or
+        an error."""
         name = clean_name(new.name, N_("character"))
-        system = validate_sheet(new.system, new.sheet, character=name)
+        sheet = named(new.sheet, name)
+        system = validate_sheet(new.system, sheet, character=name)
         validate_state(system, new.state, character=name)
         if new.created_at and new.updated_at and new.updated_at < new.created_at:
             raise CampaignError(  # a character cannot change before it was made
@@ -362,7 +364,7 @@ class Store:
                 updated=format_at(new.updated_at),
                 created=format_at(new.created_at),
             )
-        return NewCharacter(system, name, new.sheet, new.state, new.created_at, new.updated_at)
+        return NewCharacter(system, name, sheet, new.state, new.created_at, new.updated_at)
 
     def add_character(
         self,
@@ -472,6 +474,7 @@ class Store:
             target = self._campaign(session, campaign)
             row = self._character(session, target, name)
             if sheet is not None:
+                sheet = named(sheet, row.name)
                 validate_sheet(row.system, sheet, character=row.name)
                 row.sheet = sheet
             if state is not None:
@@ -685,12 +688,13 @@ class Store:
     def _checked_sheets(
         self, sheets: Mapping[str, dict[str, Any]], campaign: str | None
     ) -> dict[str, dict[str, Any]]:
-        """``sheets`` by character name, each validated by its character's system."""
+        """``sheets`` by character name, each under its stored name and validated by its
+        character's system."""
         checked = {}
         for name, sheet in sheets.items():
             info = self.character(name, campaign=campaign)
-            validate_sheet(info.system, sheet, character=info.name)
-            checked[info.name] = sheet
+            checked[info.name] = named(sheet, info.name)
+            validate_sheet(info.system, checked[info.name], character=info.name)
         return checked
 
     def update_sheets(

@@ -315,7 +315,17 @@ def character_edit(
     new_sheet = read_sheet(sheet) if sheet is not None else None
     with open_store() as store:
         info = store.update_character(name, sheet=new_sheet, state=state, campaign=campaign)
+    _say_renamed(new_sheet, info.name)
     _print(_("Character '{name}' updated.").format(name=info.name))
+
+
+def _say_renamed(sheet: Any, name: str) -> None:
+    """One line when the store gave ``sheet`` its character's stored name."""
+    from meneur.cli.newcharacter import renamed_line
+
+    line = renamed_line(sheet, name)
+    if line is not None:
+        _print(line)
 
 
 def character_export(
@@ -363,6 +373,8 @@ def character_import(
     characters = parse_characters(read_document(file))
     with open_store() as store:
         written = store.add_characters(characters, campaign, replace=replace)
+    for new, info in zip(characters, written, strict=True):
+        _say_renamed(new.sheet, info.name)
     target = written[0].campaign if written else (campaign or "-")
     _print(
         _("{count} character(s) imported into the campaign '{name}'.").format(

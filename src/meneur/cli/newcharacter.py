@@ -57,6 +57,22 @@ def stored_line(name: str, campaign: str) -> str:
     return _("{name} is stored in the campaign '{campaign}'.").format(name=name, campaign=campaign)
 
 
+def renamed_line(sheet: Any, name: str) -> str | None:
+    """« The sheet's name (Bob) becomes Zed. » when a sheet stored under ``name`` was
+    named otherwise: the store gives a sheet its character's stored name (the one the log
+    says), and the user is told. None when the sheet was so named, or named nothing."""
+    import unicodedata
+
+    from meneur.text import cut, visible
+
+    old = sheet.get("name") if isinstance(sheet, dict) else None
+    if not isinstance(old, str) or not old.strip():
+        return None
+    if unicodedata.normalize("NFC", old).strip() == name:  # as the store cleans a name
+        return None
+    return _("The sheet's name ({old}) becomes {name}.").format(old=visible(cut(old)), name=name)
+
+
 def from_file(system: str) -> Callable[..., None]:
     """The ``character new SYSTEM NAME --from FILE`` command of ``system``."""
 
@@ -73,11 +89,13 @@ def from_file(system: str) -> Callable[..., None]:
         from meneur.files import read_sheet
 
         sheet = read_sheet(source)
-        sheet["name"] = name.strip()
-        campaign = store_new(system, name, sheet)
+        campaign = store_new(system, name, sheet)  # the sheet's name becomes the stored one
         data = {"system": system, "name": name.strip(), "campaign": campaign}
+        renamed = renamed_line(sheet, data["name"])
 
         def render(console: Console) -> None:
+            if renamed is not None:
+                console.print(renamed, markup=False, highlight=False)
             console.print(stored_line(data["name"], campaign), markup=False)
 
         emit(data, render, as_json=as_json)
