@@ -101,7 +101,7 @@ def plot_odds(
 ) -> Path:
     """Draw the odds an ``odds`` command of ``system`` printed (bars, and the success
     curve if any)."""
-    from meneur.lab.plot import _label_bars, _percent_axis, _pyplot, _save
+    from meneur.lab.plot import _integer_ticks, _label_bars, _percent_axis, _pyplot, _save
     from meneur.locale.numbers import percent
 
     target = check_path(path)
@@ -147,8 +147,6 @@ def plot_odds(
     left.grid(alpha=0.3, axis="y")
     _percent_axis(left.yaxis)
     if right is not None:
-        from matplotlib.ticker import MaxNLocator
-
         xs, ys, xlabel, marked, curve_title = curve
         right.plot(xs, ys, marker="o", markersize=4, color=NEUTRAL, label=_("P(success)"))
         if marked in xs:
@@ -166,7 +164,7 @@ def plot_odds(
         right.set_xlabel(xlabel)
         right.set_ylabel(_("Success"))
         right.set_title(curve_title)
-        right.xaxis.set_major_locator(MaxNLocator(integer=True))
+        _integer_ticks(right.xaxis)
         right.grid(alpha=0.3)
         right.legend(fontsize=8)
         _percent_axis(right.yaxis)

@@ -63,10 +63,14 @@ def _percent_axis(axis: Any) -> None:
 
 
 def _integer_ticks(axis: Any) -> None:
-    """Whole numbers only on an axis of dice, thresholds or rounds."""
+    """Whole numbers only on an axis of dice, thresholds or rounds.
+
+    ``min_n_ticks=1``: with its default (2), MaxNLocator gives up on whole numbers when
+    the view holds fewer than two of them, as it does around a single row (one pool of
+    3 dice: ticks 2.8, 3.0, 3.2, fractional dice)."""
     from matplotlib.ticker import MaxNLocator
 
-    axis.set_major_locator(MaxNLocator(integer=True))
+    axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
 def _label_bars(axis: Any, bars: Any, values: Sequence[float], least: float | None = None) -> None:
@@ -312,6 +316,7 @@ def plot_fight(
         left.step(range(len(curve)), curve, where="post", color=colour, label=label, linewidth=2)
     left.set_ylim(-0.02, 1.02)
     left.set_xlabel(_("Round"))
+    _integer_ticks(left.xaxis)
     left.set_ylabel(_("Still standing"))
     left.set_title(_("Survival by round"))
     left.grid(alpha=0.3)
@@ -320,6 +325,7 @@ def plot_fight(
     xs = sorted(rounds)
     right.bar(xs, [rounds[x] for x in xs], color="#8172b2", label=_("Fights ending at this round"))
     right.set_xlabel(_("Rounds to the end"))
+    _integer_ticks(right.xaxis)
     right.set_ylabel(_("Probability"))
     right.set_title(_("Length of the fight"))
     right.grid(alpha=0.3, axis="y")
