@@ -16,7 +16,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.locale.numbers import grouped, ratio_text
+from meneur.locale.numbers import fraction_text, grouped
 from meneur.systems.base import CommandGroups, System
 
 COMMANDS = ("table", "compare", "simulate")
@@ -153,7 +153,7 @@ def _distribution(
             "variant": variant,
             "params": repr(params),
             "distribution": [
-                {"outcome": label, "p": float(p), "exact": ratio_text(p)} for label, p in law
+                {"outcome": label, "p": float(p), "exact": fraction_text(p)} for label, p in law
             ],
         }
         if plot is not None:
@@ -168,14 +168,14 @@ def _distribution(
     from rich.table import Table
 
     from meneur.lab.render import print_ending
-    from meneur.locale.numbers import percent
+    from meneur.locale.numbers import exact, percent
 
     table = Table(title=title, title_style="bold")
     table.add_column(_("Outcome"), justify="right")
     table.add_column("%", justify="right")
     table.add_column(_("Exact"), justify="right")
     for label, p in law:
-        table.add_row(adapter.outcome_words(name, label), percent(p, 2), ratio_text(p))
+        table.add_row(adapter.outcome_words(name, label), percent(p, 2), exact(p))
     out = console()
     out.print(table)
     print_ending(out, False, plot)  # exact odds: never cut short

@@ -18,7 +18,7 @@ from meneur.cli.params import Json, Seed, int_parser
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
-from meneur.locale.numbers import grouped, ratio_text
+from meneur.locale.numbers import fraction_text, grouped
 from meneur.systems.base import System
 
 if TYPE_CHECKING:
@@ -498,7 +498,7 @@ def simulate_cell(
         "success_rate": rate["rate"],
         "success_interval_95": rate["interval_95"],
         "exact": None if p_exact is None else float(p_exact),
-        "exact_fraction": None if p_exact is None else ratio_text(p_exact),
+        "exact_fraction": None if p_exact is None else fraction_text(p_exact),
         "values": {str(k): v / tally.runs for k, v in sorted(values.items())},
         "chance": chance,
         "chance_spent_mean": tally.counts.get("spent", 0) / tally.runs if chance else 0.0,

@@ -18,7 +18,7 @@ from typing import Any
 
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
-from meneur.locale.numbers import ratio_text
+from meneur.locale.numbers import fraction_text
 from meneur.text import fold, is_digits
 from meneur.whole import is_whole, parse_whole
 
@@ -141,7 +141,7 @@ class Grid:
             for measure in self.measures:
                 value = values[measure.name]
                 entry[measure.name] = float(value)
-                entry[f"{measure.name}_exact"] = ratio_text(value)
+                entry[f"{measure.name}_exact"] = fraction_text(value)
             cells.append(entry)
         return {
             "system": self.system,

@@ -91,14 +91,14 @@ def integer_text(n: int) -> str:
 
 
 def fraction_text(p: Fraction) -> str:
-    """``str(p)`` («3/8», «1»), for a fraction of any length (:func:`integer_text`)."""
+    """``str(p)`` («3/8», «1», «0»), for a fraction of any length (:func:`integer_text`).
+
+    The one way every JSON output writes an exact chance (``odds``, ``table``,
+    ``compare``, ``simulate``, the web API): a zero read « 0 » in one and « 0/1 » in
+    another, so a program reading both needed two cases. ``Fraction(text)`` reads it back.
+    """
     if p.denominator == 1:
         return integer_text(p.numerator)
-    return f"{integer_text(p.numerator)}/{integer_text(p.denominator)}"
-
-
-def ratio_text(p: Fraction) -> str:
-    """``numerator/denominator``, always both («1/1»), for a fraction of any length."""
     return f"{integer_text(p.numerator)}/{integer_text(p.denominator)}"
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import ValidationError
 
-from meneur.locale.numbers import ratio_text
+from meneur.locale.numbers import fraction_text
 from meneur.model_errors import first_problem
 from meneur.web.forms import RollIn
 from meneur.web.labels import invalid_value
@@ -59,7 +59,7 @@ async def odds(
     chances: dict[str, Any] = {}
     for name, chance in (found.chances if found else {}).items():
         chances[name] = (
-            {"chance": float(chance), "exact": ratio_text(chance)}
+            {"chance": float(chance), "exact": fraction_text(chance)}
             if chance is not None
             else {"chance": None, "exact": None}
         )
@@ -86,7 +86,9 @@ async def action_odds(
     fields = dict(request.query_params)
     rows = await asyncio.to_thread(action.odds, state.roller, seat, fields)
     return {
-        "odds": [{"label": label, "chance": float(p), "exact": ratio_text(p)} for label, p in rows]
+        "odds": [
+            {"label": label, "chance": float(p), "exact": fraction_text(p)} for label, p in rows
+        ]
     }
 
 
