@@ -575,3 +575,20 @@ def test_T6_a_rule_option_given_twice_is_refused(
     assert done.status == 2, done.out
     assert len(done.err.strip().splitlines()) == 1, done.err
     assert "plus d'une fois" in done.err or "désignent la même chose" in done.err, done.err
+
+
+def test_compare_json_names_both_sides_panels(capsys: pytest.CaptureFixture[str]) -> None:
+    """Panels are matched by position and change with the variant: each cell named side
+    A's alone (« normal/never »), never B's (« normal/always »)."""
+    result = invoke(
+        capsys,
+        *("compare", "tunnels", "--variant", "explode=never", "--variant", "explode=always"),
+        *("--rows", "2", "--cols", "3", "--json"),
+    )
+    assert result.status == 0, result.err
+    panels = [cell["panel"] for cell in result.json()["cells"]]
+    assert panels == [
+        {"a": "normal/never", "b": "normal/always"},
+        {"a": "blessed/never", "b": "blessed/always"},
+        {"a": "cursed/never", "b": "cursed/always"},
+    ]

@@ -27,10 +27,17 @@ class Comparison:
         return sorted(set(self.a.cells) & set(self.b.cells))
 
     def to_json(self) -> dict[str, Any]:
+        """Each cell names both sides' panel (``{"a": ..., "b": ...}``, as each measure
+        gives ``a``, ``b`` and the difference): panels are matched by position and differ
+        with the variant (``normal/never`` against ``normal/always``); side A's alone
+        said nothing of what B was."""
         cells = []
         for p, r, c in self.rows():
             entry: dict[str, Any] = {
-                "panel": jsonable(self.a.panels.values[p]),
+                "panel": {
+                    "a": jsonable(self.a.panels.values[p]),
+                    "b": jsonable(self.b.panels.values[p]),
+                },
                 self.a.rows.name: jsonable(self.a.rows.values[r]),
                 self.a.columns.name: jsonable(self.a.columns.values[c]),
             }
