@@ -34,18 +34,17 @@ class LegendesAdapter(Adapter):
     }
 
     def level_label(self, level: str) -> str:
-        return {
-            "commun": _("Commun"),
-            "elite": _("Élite"),
-            "heroique": _("Héroïque"),
-            "legendaire": _("Légendaire"),
-        }[level]
+        """An opposition level (L-3) as ``odds legendes`` names it (« Élite », "Elite")."""
+        from meneur.systems.legendes.render import LEVEL_LABELS
+
+        return _(LEVEL_LABELS[level])
 
     def domain_label(self, domain: str, variant: Mapping[str, str]) -> str:
+        """A domain (L-1) and its dice: « légendaire (3d6) », "legendary (3d6)"."""
         name = {
-            "legendary": _("légendaire"),
-            "secondary": _("secondaire"),
-            "ordinary": _("ordinaire"),
+            "legendary": _("legendary"),
+            "secondary": _("secondary"),
+            "ordinary": _("ordinary"),
         }[domain]
         return f"{name} ({self.option(variant, domain)}d6)"
 

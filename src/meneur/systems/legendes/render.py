@@ -45,11 +45,13 @@ EFFECT_LABELS = {
     "none": N_("no effect (the helped one rolled higher)"),
 }
 LEVEL_LABELS = {
-    "legendaire": N_("Légendaire"),
-    "heroique": N_("Héroïque"),
-    "elite": N_("Élite"),
-    "commun": N_("Commun"),
+    "legendaire": N_("Legendary"),
+    "heroique": N_("Heroic"),
+    "elite": N_("Elite"),
+    "commun": N_("Common"),
 }
+"""Opposition levels (L-3) as a heading names them: English ids, French in the catalogue
+(« Élite »), so that an English run does not print the French words."""
 WOUND_LABELS = {
     "none": N_("unhurt"),
     "light": N_("blessure légère (−2)"),
