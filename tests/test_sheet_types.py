@@ -96,4 +96,9 @@ def test_a_whole_number_written_otherwise_is_refused_by_name(
     _set(raw, path, value)
     with pytest.raises(SheetError) as caught:
         load(raw)
-    assert path[-1] in str(caught.value), str(caught.value)
+    # named by its system's label where it has one (« Vécu »), else by its key
+    from meneur.systems.base import field_label
+    from meneur.systems.registry import find_system
+
+    named = field_label(".".join(path), find_system(system)) or path[-1]
+    assert named in str(caught.value), str(caught.value)

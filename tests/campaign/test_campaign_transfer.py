@@ -242,4 +242,4 @@ def test_every_way_a_state_is_stored_is_judged_by_the_rules(
     isaure = json.loads((ROOT / "examples" / "obscur" / "isaure.json").read_text())
     isaure["ressources"]["vecu"] = -3
     refused = invoke(capsys, "character", "import", str(obscur_export(tmp_path, sheet=isaure)))
-    assert refused.status == 2 and "ressources.vecu" in refused.err
+    assert refused.status == 2 and "champ Vécu" in refused.err

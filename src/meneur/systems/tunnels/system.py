@@ -47,7 +47,7 @@ class TunnelsSystem(System):
             "cursed": N_("cursed"),
             "endurance": N_("Endurance"),
             "mana": N_("Mana"),
-            "chance": N_("Chance"),
+            "chance": N_("Chance (T-12)"),
             "wounded": N_("wounded"),
             "dead": N_("dead"),
         }
