@@ -35,8 +35,9 @@ summed once per pair of states (a *gram* matrix, one FLINT product), and the ran
 pair of states, small laws (:func:`_wins_by`), instead of tables by level, rank and
 overshoot. Only margins of 2 and more are summed: ``O`` is at most a batch's dice, so
 ``R`` is cut there, and the margin-1 weight is what is left of the winner's weight
-(:func:`~meneur.systems.tunnels.chase.verdicts`). 20 against 20 takes ~0.8 s where the
-joint walk took ~2 s, 30 against 30 ~6 s (``benchmarks/bench_tunnels_opposed.py``).
+(:func:`~meneur.systems.tunnels.chase.verdicts`). 20 against 20 takes 0.3 s where the
+joint walk takes 2.2 s, 30 against 30 2.5 s against 28 s
+(``benchmarks/bench_tunnels_opposed.py``).
 
 Weights are exact integers over ``6**most_dice(dice)`` per side (``6**dice`` for
 ``never``), as in :mod:`~meneur.systems.tunnels.chase`. Equal, fraction for fraction,
