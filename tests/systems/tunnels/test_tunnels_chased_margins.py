@@ -9,16 +9,13 @@ must equal the other trajectory reading (``chase``) and the margins seeded rolls
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 from itertools import product
 
-import numpy as np
 import pytest
 
 from meneur.odds import brute_force
 from meneur.odds.dist import Dist
-from meneur.odds.montecarlo import agrees
 from meneur.systems.tunnels import margins
 from meneur.systems.tunnels.odds import (
     MAX_CHASED_MARGIN_DICE,
@@ -30,9 +27,8 @@ from meneur.systems.tunnels.odds import (
     winner_odds,
 )
 from meneur.systems.tunnels.rules import OpposedParams, Policy, TunnelsOppose, judge
-from meneur.systems.tunnels.vector import TunnelsOpposeVector
-from meneur.systems.tunnels.vector import judge as judge_many
 
+from .test_tunnels_margins import assert_margins_agree_with_rolls
 from .test_tunnels_opposed import opposition
 
 CHASED: list[tuple[Policy, Policy]] = [
@@ -136,19 +132,4 @@ def test_T9_T10_chased_margins_past_the_joint_walk_agree_with_rolls() -> None:
         law.p_where(lambda k: k[0] is None),
     )
     assert by_winner == who_wins(params)
-    runs = 100_000
-    lead, _six_a, critical_a, _six_b, critical_b = TunnelsOpposeVector(params).sample(
-        np.random.default_rng(30), runs
-    )
-    winner, margin = judge_many(lead, critical_a, np.zeros_like(lead), critical_b)
-    names = {1: "a", -1: "b", 0: None}
-    counts = Counter(
-        (names[int(w)], int(m)) for w, m in zip(winner.tolist(), margin.tolist(), strict=True)
-    )
-    checked = 0
-    for key in law:
-        p = law.p(key)
-        if p > Fraction(1, 200):
-            assert agrees(p, counts[key], runs, sigmas=4.0), (key, float(p), counts[key] / runs)
-            checked += 1
-    assert checked >= 10
+    assert_margins_agree_with_rolls(params, law, 100_000, seed=30)
