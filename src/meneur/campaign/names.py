@@ -15,6 +15,11 @@ from meneur.locale import N_, gettext
 from meneur.text import NAME_LENGTH, fold, has_control
 
 
+def normalised(name: str) -> str:
+    """A name as it is stored and compared: NFC, trimmed."""
+    return unicodedata.normalize("NFC", name).strip()
+
+
 def clean_name(name: object, what: str) -> str:
     """``name`` normalised (NFC, trimmed), or :class:`CampaignError` saying what is wrong.
 
@@ -24,7 +29,7 @@ def clean_name(name: object, what: str) -> str:
     what = gettext(what)
     if not isinstance(name, str):
         raise CampaignError(N_("A {what} name must be text."), what=what)
-    text = unicodedata.normalize("NFC", name).strip()
+    text = normalised(name)
     if not text:
         raise CampaignError(N_("A {what} name cannot be empty."), what=what)
     if len(text) > NAME_LENGTH:

@@ -61,14 +61,13 @@ def renamed_line(sheet: Any, name: str) -> str | None:
     """« The sheet's name (Bob) becomes Zed. » when a sheet stored under ``name`` was
     named otherwise: the store gives a sheet its character's stored name (the one the log
     says), and the user is told. None when the sheet was so named, or named nothing."""
-    import unicodedata
-
+    from meneur.campaign.names import normalised
     from meneur.text import cut, visible
 
     old = sheet.get("name") if isinstance(sheet, dict) else None
     if not isinstance(old, str) or not old.strip():
         return None
-    if unicodedata.normalize("NFC", old).strip() == name:  # as the store cleans a name
+    if normalised(old) == name:
         return None
     return _("The sheet's name ({old}) becomes {name}.").format(old=visible(cut(old)), name=name)
 

@@ -419,6 +419,11 @@ class System(ABC):
     field, and a refusal names the field by it (:func:`field_label`), never by the name
     or path the reader does not see."""
 
+    def field_name(self, where: str) -> str:
+        """How a refusal names the field ``where``: its label (:func:`field_label`), else
+        the path itself (a Krâsses skill has no fixed label)."""
+        return field_label(where, self) or where
+
     @abstractmethod
     def checks(self) -> Mapping[str, Check[Any, Any]]:
         """Every check of the system by name; the conformance suite runs them all."""

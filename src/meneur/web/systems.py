@@ -25,7 +25,7 @@ from meneur.errors import RuleError, SheetError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.model_errors import first_problem
-from meneur.systems.base import Check, System, field_label
+from meneur.systems.base import Check, System
 from meneur.whole import parse_whole
 
 if TYPE_CHECKING:
@@ -226,7 +226,7 @@ def refused(error: Any, system: System) -> SheetError:
     problem = first_problem(error)
     return SheetError(
         N_("The sheet refuses this value: {field}: {reason}."),
-        field=field_label(problem.where, system) or problem.where,
+        field=system.field_name(problem.where),
         reason=problem.reason,
     )
 

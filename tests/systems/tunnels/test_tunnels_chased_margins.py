@@ -28,7 +28,7 @@ from meneur.systems.tunnels.odds import (
 )
 from meneur.systems.tunnels.rules import OpposedParams, Policy, TunnelsOppose, judge
 
-from .test_tunnels_margins import assert_margins_agree_with_rolls
+from .test_tunnels_margins import assert_margins_agree_with_rolls, by_winner
 from .test_tunnels_opposed import opposition
 
 CHASED: list[tuple[Policy, Policy]] = [
@@ -126,10 +126,5 @@ def test_T9_T10_chased_margins_past_the_joint_walk_agree_with_rolls() -> None:
     standard errors)."""
     params = opposition(MAX_CHASED_MARGIN_DICE, "normal", "needed", 12, "normal", "needed", "batch")
     law = winner_odds(params)
-    by_winner = (
-        law.p_where(lambda k: k[0] == "a"),
-        law.p_where(lambda k: k[0] == "b"),
-        law.p_where(lambda k: k[0] is None),
-    )
-    assert by_winner == who_wins(params)
+    assert by_winner(law) == who_wins(params)
     assert_margins_agree_with_rolls(params, law, 100_000, seed=30)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from meneur.errors import LimitError, RuleError
 from meneur.locale import N_
-from meneur.systems.base import Check, FaceReader, Faces, field_label
+from meneur.systems.base import Check, FaceReader, Faces
 
 if TYPE_CHECKING:
     from meneur.odds.dist import Dist
@@ -47,19 +47,24 @@ MAX_KRASSES = 20
 def check_int(value: object, what: str) -> int:
     """A whole number within +/- ``TestParams.MAX_VALUE``, else a RuleError/LimitError
     naming the field by Krâsses' label where it has one (``difficulty``: « Difficulté »)."""
-    from meneur.systems.krasses.system import SYSTEM
-
-    what = field_label(what, SYSTEM) or what
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(N_("{what} must be a whole number."), what=what)
+        raise RuleError(N_("{what} must be a whole number."), what=_named(what))
     if abs(value) > TestParams.MAX_VALUE:
         raise LimitError(
             N_("{what} lies between -{limit} and {limit}, not {value}."),
-            what=what,
+            what=_named(what),
             limit=TestParams.MAX_VALUE,
             value=value,
         )
     return value
+
+
+def _named(what: str) -> str:
+    """A refused field by Krâsses' label, looked up only once a value is refused: every
+    roll's params pass through :func:`check_int`."""
+    from meneur.systems.krasses.system import SYSTEM
+
+    return SYSTEM.field_name(what)
 
 
 def check_kind(kind: str) -> Kind:

@@ -18,7 +18,6 @@ from meneur.errors import SheetError
 from meneur.files import read_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
-from meneur.systems.base import field_label
 from meneur.text import NAME_LENGTH, fold, plain_name
 
 MAX_SCORE = 1000
@@ -139,7 +138,7 @@ def validated(data: dict[str, Any], path: str) -> KrassesSheet:
         raise SheetError(
             N_("The sheet {path} is invalid at {where}: {reason}."),
             path=path,
-            where=field_label(problem.where, SYSTEM) or problem.where,
+            where=SYSTEM.field_name(problem.where),
             reason=problem.reason,
         ) from None
 

@@ -23,7 +23,6 @@ from meneur.errors import SheetError, UsageError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
-from meneur.systems.base import field_label
 from meneur.systems.legendes.rules import Effect, Level, OpposedParams, SceneKind, Wound
 from meneur.text import NAME_LENGTH, one_line, plain_name
 
@@ -126,7 +125,7 @@ def hero_from(raw: dict[str, Any], where: str) -> Hero:
         raise SheetError(
             N_("The sheet {path} is not a Légendes hero: {where}: {reason}."),
             path=where,
-            where=field_label(problem.where, SYSTEM) or problem.where,
+            where=SYSTEM.field_name(problem.where),
             reason=problem.reason,
         ) from None
 

@@ -12,7 +12,6 @@ from pydantic import ValidationError
 from meneur.errors import SheetError
 from meneur.locale import N_
 from meneur.model_errors import first_problem
-from meneur.systems.base import field_label
 
 _REASONS = {
     "above_max": N_("the current points are above the maximum"),
@@ -34,6 +33,6 @@ def sheet_error(error: ValidationError, source: str, within: str = "") -> SheetE
     return SheetError(
         N_("{source}: field {field}: {reason}."),
         source=source,
-        field=field_label(path, SYSTEM) or path,  # « Vécu », not ressources.vecu
+        field=SYSTEM.field_name(path),  # « Vécu », not ressources.vecu
         reason=problem.reason,
     )

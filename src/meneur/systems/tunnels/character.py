@@ -28,7 +28,7 @@ from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
 from meneur.rng import DiceSource
-from meneur.systems.base import FaceReader, Procedure, field_label
+from meneur.systems.base import FaceReader, Procedure
 from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
 from meneur.text import NAME_LENGTH, plain_name
 
@@ -205,7 +205,7 @@ def from_dict(data: dict[str, Any], where: str) -> Sheet:
         raise SheetError(
             N_("The sheet {path} is not a valid Tunnels sheet ({field}: {reason})."),
             path=where,
-            field=field_label(problem.where, SYSTEM) or problem.where,
+            field=SYSTEM.field_name(problem.where),
             reason=problem.reason,
         ) from None
 

@@ -50,7 +50,7 @@ fraction for fraction, on every pair it was compared on (tests).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -64,6 +64,14 @@ from meneur.systems.tunnels.rules import CRITICAL_ONES, LOWEST_SUCCESS, OpposedP
 
 CHASING: frozenset[Policy] = frozenset({"needed", "never"})
 """The policies of a pair whose winner :func:`verdicts` reads (with a ``needed`` side)."""
+
+
+def chases(policies: Iterable[str]) -> bool:
+    """Whether an opposition of these policies is read from its sides' trajectories
+    (:func:`verdicts`, :mod:`~meneur.systems.tunnels.margins`): a side plays ``needed``
+    and neither plays ``always`` (which keeps the joint walk)."""
+    chosen = set(policies)
+    return "needed" in chosen and chosen <= CHASING
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,18 +268,26 @@ def _ranks(pending: int, ones: int, lowest: int) -> tuple[int, ...]:
     weight of ``r`` batches without a success, then the batch of the third 1, over
     ``6**most_dice(pending)`` (the critical batch is the ``r + 1``-th at the level)."""
     out = [_fatal(pending, lowest)[ones] * 6 ** (most_dice(pending) - pending)]
+    for left, now, weight in stays(pending, ones, lowest):
+        after = _ranks(left, now, lowest)
+        out.extend(0 for _ in range(len(after) + 1 - len(out)))
+        for rank, tail in enumerate(after):
+            out[rank + 1] += weight * tail
+    return tuple(out)
+
+
+def stays(pending: int, ones: int, lowest: int) -> list[tuple[int, int, int]]:
+    """The batches from a state (``needed``) without a success nor a third 1 that leave
+    dice, keeping the level: (dice left, ones then, weight over ``6**(most_dice(pending)
+    - most_dice(left))``). What a batch's rank at its level counts."""
+    out = []
     for left, _batch, _moving, stay in _moves(pending, lowest, "needed"):
         if left == 0:
             continue
         for batch_ones, weight in enumerate(stay):
-            now = ones + batch_ones
-            if not weight or now >= CRITICAL_ONES:
-                continue
-            after = _ranks(left, now, lowest)
-            out.extend(0 for _ in range(len(after) + 1 - len(out)))
-            for rank, tail in enumerate(after):
-                out[rank + 1] += weight * tail
-    return tuple(out)
+            if weight and ones + batch_ones < CRITICAL_ONES:
+                out.append((left, ones + batch_ones, weight))
+    return out
 
 
 def _suffix(values: list[int]) -> list[int]:

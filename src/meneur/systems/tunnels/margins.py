@@ -133,19 +133,6 @@ def _then_rest(
     return out
 
 
-def _stays(pending: int, ones: int, lowest: int) -> list[tuple[int, int, int]]:
-    """The batches from a state without a success nor a third 1 that leave dice:
-    (dice left, ones then, weight over ``6**(most_dice(pending) - most_dice(left))``)."""
-    out = []
-    for left, _batch, _moving, stay in chase._moves(pending, lowest, "needed"):
-        if left == 0:
-            continue
-        for batch_ones, weight in enumerate(stay):
-            if weight and ones + batch_ones < CRITICAL_ONES:
-                out.append((left, ones + batch_ones, weight))
-    return out
-
-
 def _add_ranked(into: list[list[int]], ranks: tuple[Weights, ...], weight: int) -> None:
     """``into[r + 1] += weight * ranks[r]``: a batch without a success came first."""
     for rank, law in enumerate(ranks):
@@ -164,7 +151,7 @@ def _critical_ranks(pending: int, ones: int, lowest: int, cap: int) -> tuple[Wei
     top = most_dice(pending)
     first = _then_rest(_critical_batches(pending, lowest, ones), lowest, cap, top - pending)
     out = [list(_cut(first, cap))]
-    for left, now, weight in _stays(pending, ones, lowest):
+    for left, now, weight in chase.stays(pending, ones, lowest):
         _add_ranked(out, _critical_ranks(left, now, lowest, cap), weight)
     return tuple(map(tuple, out))
 
@@ -193,7 +180,7 @@ def _leaves(pending: int, ones: int, lowest: int) -> tuple[Weights, ...]:
             for index, weight in enumerate(moving[batch_ones].coeffs()):
                 first[index] += int(weight) * rest
     out = [first]
-    for left, now, weight in _stays(pending, ones, lowest):
+    for left, now, weight in chase.stays(pending, ones, lowest):
         _add_ranked(out, _leaves(left, now, lowest), weight)
     return tuple(map(tuple, out))
 
@@ -344,7 +331,7 @@ def _wins_by(winner: SideKey, loser: SideKey, gram: list[list[int]], cap: int) -
 def margin_weights(params: OpposedParams) -> tuple[dict[tuple[str | None, int], int], int]:
     """The weights of (winner, margin) of an opposition of two sides that play
     ``needed`` or ``never`` (T-9, T-10), over a total (see the module)."""
-    assert {params.a.explode, params.b.explode} <= chase.CHASING, "always: the joint walk"
+    assert chase.chases((params.a.explode, params.b.explode)), "always: the joint walk"
     a = (params.a.dice, LOWEST_SUCCESS[params.a.mode], params.a.explode)
     b = (params.b.dice, LOWEST_SUCCESS[params.b.mode], params.b.explode)
     win, loss, tie, total = chase.verdicts(params)

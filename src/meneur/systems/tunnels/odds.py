@@ -111,10 +111,10 @@ def check_margin_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None
     :data:`MAX_CHASED_MARGIN_DICE` a side; a ``needed`` side against an ``always`` one
     walks the joint state (:func:`check_walk_size`). Who wins alone has no such bound
     (:func:`who_wins`), and a simulation goes up to the params' own bound."""
-    from meneur.systems.tunnels.chase import CHASING
+    from meneur.systems.tunnels.chase import chases
 
     chosen = tuple(policies)
-    if "needed" not in chosen or not set(chosen) <= CHASING:
+    if not chases(chosen):
         check_walk_size(dice_a, dice_b, chosen)
     elif max(dice_a, dice_b) > MAX_CHASED_MARGIN_DICE:
         raise LimitError(
@@ -525,7 +525,7 @@ def who_wins_weights(params: OpposedParams) -> tuple[int, int, int, int]:
     from meneur.systems.tunnels import chase
 
     policies = {params.a.explode, params.b.explode}
-    if "needed" in policies and not policies <= chase.CHASING:
+    if "needed" in policies and not chase.chases(policies):  # beside always: the walk
         law = winner_odds(params)
         by_winner: dict[str | None, int] = {"a": 0, "b": 0, None: 0}
         for (winner, _margin), weight in law.items():
@@ -550,7 +550,7 @@ def winner_odds(params: OpposedParams) -> Dist[tuple[str | None, int]]:
     from meneur.systems.tunnels import chase
 
     policies = (params.a.explode, params.b.explode)
-    if "needed" in policies and set(policies) <= chase.CHASING:
+    if chase.chases(policies):
         from meneur.systems.tunnels.margins import margin_weights
 
         check_margin_size(params.a.dice, params.b.dice, policies)
