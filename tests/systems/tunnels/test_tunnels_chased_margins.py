@@ -128,3 +128,19 @@ def test_T9_T10_chased_margins_past_the_joint_walk_agree_with_rolls() -> None:
     law = winner_odds(params)
     assert by_winner(law) == who_wins(params)
     assert_margins_agree_with_rolls(params, law, 100_000, seed=30)
+
+
+@pytest.mark.parametrize("policy", ["needed", "never"])
+def test_T9_the_margins_walk_builds_the_same_sides_as_who_wins(policy: Policy) -> None:
+    """The margins' walk of a trajectory builds the side that who wins reads in the same
+    pass (``chase.Laws``): it must equal the side built on its own."""
+    from meneur.systems.tunnels import chase
+    from meneur.systems.tunnels.odds import clear_caches
+
+    keys = [(9, 4, policy), (7, 5, "needed"), (6, 3, "needed")]
+    clear_caches()
+    for key in keys:
+        margins.trajectory(*key)
+    walked = {key: chase.side(*key) for key in keys}
+    clear_caches()
+    assert {key: chase.side(*key) for key in keys} == walked

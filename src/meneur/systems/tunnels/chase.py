@@ -157,7 +157,9 @@ def _moves(pending: int, lowest: int, policy: Policy) -> tuple[Move, ...]:
 MEMO = 64
 """Sides kept (the most recent): a grid of oppositions reads each pool's side once per
 mode. A side of 60 dice holds about 27 MB (a weight per level and rank)."""
-_SIDES: OrderedDict[tuple[int, int, Policy], Side] = OrderedDict()
+SideKey = tuple[int, int, Policy]
+"""(dice, lowest success, policy) of one side."""
+_SIDES: OrderedDict[SideKey, Side] = OrderedDict()
 
 
 def side_work(dice: int, policy: Policy) -> list[int]:
@@ -177,11 +179,23 @@ def side(
     key = (dice, lowest, policy)
     found = _SIDES.get(key)
     if found is None:
-        found = _SIDES[key] = _side(dice, lowest, policy, progress or (lambda _n: None))
-        while len(_SIDES) > MEMO:
-            _SIDES.popitem(last=False)
-    _SIDES.move_to_end(key)
+        found = _side(dice, lowest, policy, progress or (lambda _n: None))
+    remember(key, found)
     return found
+
+
+def remember(key: SideKey, found: Side) -> None:
+    """Keep ``found`` as the side of ``key``, the most recent: the margins' walk
+    builds it in the pass that reads its trajectory."""
+    _SIDES[key] = found
+    _SIDES.move_to_end(key)
+    while len(_SIDES) > MEMO:
+        _SIDES.popitem(last=False)
+
+
+def known(key: SideKey) -> bool:
+    """Whether the side of ``key`` is memoised (a walk need not build it again)."""
+    return key in _SIDES
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,26 +254,46 @@ def forward(dice: int, lowest: int, policy: Policy) -> Iterator[Step]:
             break
 
 
-def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None]) -> Side:
-    """The laws of one side's trajectory (see the module), by one :func:`forward` pass.
+class Laws:
+    """A side's two laws (see the module), summed step by step over one :func:`forward`
+    pass: by :func:`_side`, and by the margins' walk of the same trajectory
+    (:func:`meneur.systems.tunnels.margins.trajectory`), which so walks it once for both.
 
     A batch without a success keeps the level, so the rank of a critical batch at its
     level is counted from the fresh state it follows by numbers alone (:func:`_ranks`),
     not by a polynomial per rank.
     """
-    top = most_dice(dice) if policy == "needed" else dice
-    size = top + 2  # levels -1 to top
-    critical: list[fmpz_poly] = [fmpz_poly([_fatal(dice, lowest)[0] * 6 ** (top - dice)])]
-    calm = fmpz_poly()
+
+    def __init__(self, dice: int, lowest: int, policy: Policy) -> None:
+        self.lowest = lowest
+        self.top = most_dice(dice) if policy == "needed" else dice
+        first = _fatal(dice, lowest)[0] * 6 ** (self.top - dice)  # the first batch critical
+        self.critical: list[fmpz_poly] = [fmpz_poly([first])]
+        self.calm = fmpz_poly()
+
+    def add(self, step: Step) -> None:
+        """Read one state of the pass: its fresh arrivals' critical batches, by rank,
+        and the trajectories that end there."""
+        for ones, arrived in step.fresh.items():
+            for rank, weight in enumerate(_ranks(step.pending, ones, self.lowest)):
+                if weight:
+                    self.critical.extend(fmpz_poly() for _ in range(rank + 1 - len(self.critical)))
+                    self.critical[rank] += arrived.left_shift(1) * weight
+        self.calm += step.ended
+
+    def side(self) -> Side:
+        size = self.top + 2  # levels -1 to top
+        critical = [padded(poly, size) for poly in self.critical]
+        return _read(critical, padded(self.calm, size - 1), 6**self.top)
+
+
+def _side(dice: int, lowest: int, policy: Policy, progress: Callable[[int], None]) -> Side:
+    """The laws of one side's trajectory (see the module), by one :func:`forward` pass."""
+    laws = Laws(dice, lowest, policy)
     for step, work in zip(forward(dice, lowest, policy), side_work(dice, policy), strict=False):
         progress(work)
-        for ones, arrived in step.fresh.items():
-            for rank, weight in enumerate(_ranks(step.pending, ones, lowest)):
-                if weight:
-                    critical.extend(fmpz_poly() for _ in range(rank + 1 - len(critical)))
-                    critical[rank] += arrived.left_shift(1) * weight
-        calm += step.ended
-    return _read([padded(poly, size) for poly in critical], padded(calm, size - 1), 6**top)
+        laws.add(step)
+    return laws.side()
 
 
 @lru_cache(maxsize=4096)

@@ -28,13 +28,14 @@ batch: that a's batch is read first decides nothing here.
 
 Each side is one forward pass over its trajectory (:func:`chase.forward`,
 :class:`Trajectory`): ``jump[O][λ]``, and its *fresh* arrivals at each level by state
-(pending dice, ones). What follows a fresh arrival depends on the state alone: by rank,
-the overshoot of the batch that leaves the level (:func:`_leaves`) or, for the critical
-side, the ``R`` of its critical batch (:func:`_critical_ranks`). So the levels are
-summed once per pair of states (a *gram* matrix, one FLINT product), and the ranks per
-pair of states, small laws (:func:`_wins_by`), instead of tables by level, rank and
-overshoot. Only margins of 2 and more are summed: ``O`` is at most a batch's dice, so
-``R`` is cut there, and the margin-1 weight is what is left of the winner's weight
+(pending dice, ones); the same pass sums the laws who wins reads (:class:`chase.Laws`).
+What follows a fresh arrival depends on the state alone: by rank, the overshoot of the
+batch that leaves the level (:func:`_leaves`) or, for the critical side, the ``R`` of its
+critical batch (:func:`_critical_ranks`). So the levels are summed once per pair of
+states (a *gram* matrix, one FLINT product), and the ranks per pair of states, small
+laws (:func:`_wins_by`), instead of tables by level, rank and overshoot. Only margins of
+2 and more are summed: ``O`` is at most a batch's dice, so ``R`` is cut there, and the
+margin-1 weight is what is left of the winner's weight
 (:func:`~meneur.systems.tunnels.chase.verdicts`). 20 against 20 takes 0.3 s where the
 joint walk takes 2.2 s, 30 against 30 2.5 s against 28 s
 (``benchmarks/bench_tunnels_opposed.py``).
@@ -56,7 +57,7 @@ from operator import add
 from flint import fmpz_mat, fmpz_poly
 
 from meneur.systems.tunnels import chase
-from meneur.systems.tunnels.chase import _dot
+from meneur.systems.tunnels.chase import SideKey, _dot
 from meneur.systems.tunnels.polylaw import ZERO, batch_law, most_dice, padded
 from meneur.systems.tunnels.rules import CRITICAL_ONES, LOWEST_SUCCESS, OpposedParams, Policy
 
@@ -65,9 +66,6 @@ Weights = tuple[int, ...]
 
 State = tuple[int, int]
 """(dice pending, ones so far, 0-2) of a side after its first batch."""
-
-SideKey = tuple[int, int, Policy]
-"""(dice, lowest success, policy) of one side."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,12 +194,17 @@ def _opening_critical(dice: int, lowest: int, policy: Policy, cap: int) -> Weigh
 
 
 def _walk(dice: int, lowest: int, policy: Policy) -> Trajectory:
-    """A side's :class:`Trajectory`, by one :func:`chase.forward` pass."""
+    """A side's :class:`Trajectory`, by one :func:`chase.forward` pass that builds the
+    side's :class:`chase.Laws` too (who wins reads them), unless they are known."""
+    key = (dice, lowest, policy)
+    laws = None if chase.known(key) else chase.Laws(dice, lowest, policy)
     size = _top(dice, policy) + 1  # levels 0 to top
-    jump = [fmpz_poly() for _ in range(dice + 1)]
+    jump = [fmpz_poly() for _ in range(dice + 1)]  # by O, shifted right by O at the end
     fresh: list[tuple[State, Weights]] = []
     opening: Weights = ()
     for step in chase.forward(dice, lowest, policy):
+        if laws is not None:
+            laws.add(step)
         fresh.extend(((step.pending, ones), _cut(poly, size)) for ones, poly in step.fresh.items())
         for ones, whole in step.whole.items():  # every batch without a third 1, by successes
             calm = sum(
@@ -215,14 +218,23 @@ def _walk(dice: int, lowest: int, policy: Policy) -> Trajectory:
             values = [int(c) for c in calm.coeffs()]
             if step.first:
                 opening = tuple(values + [0] * (dice + 1 - len(values)))
-            for overshoot in range(1, len(values)):
-                # s successes from level S get past S < λ < S + s (the first batch, from
-                # level -1: 0 <= λ < s) by O = S + s - λ
+            # s successes from level S get past S < λ < S + s (the first batch, from
+            # level -1: 0 <= λ < s) by O = S + s - λ: jump[O] sums whole × x**s over
+            # s >= O + 1 (s >= O), one more term per O down, shifted right by O
+            past = fmpz_poly()
+            for overshoot in range(len(values) - 1, 0, -1):
                 low = overshoot if step.first else overshoot + 1
-                if any(values[low:]):
-                    part = fmpz_poly([0] * low + values[low:])
-                    jump[overshoot] += (whole * part).right_shift(overshoot)
-    return Trajectory(tuple(_cut(poly, size) for poly in jump), tuple(fresh), opening)
+                if low < len(values) and values[low]:
+                    past += (whole * values[low]).left_shift(low)
+                if past:
+                    jump[overshoot] += past
+    if laws is not None:
+        chase.remember(key, laws.side())
+    return Trajectory(
+        tuple(_cut(poly.right_shift(overshoot), size) for overshoot, poly in enumerate(jump)),
+        tuple(fresh),
+        opening,
+    )
 
 
 MEMO = 64
@@ -334,8 +346,8 @@ def margin_weights(params: OpposedParams) -> tuple[dict[tuple[str | None, int], 
     assert chase.chases((params.a.explode, params.b.explode)), "always: the joint walk"
     a = (params.a.dice, LOWEST_SUCCESS[params.a.mode], params.a.explode)
     b = (params.b.dice, LOWEST_SUCCESS[params.b.mode], params.b.explode)
+    fresh_a, fresh_b = trajectory(*a).fresh, trajectory(*b).fresh  # builds the sides too
     win, loss, tie, total = chase.verdicts(params)
-    fresh_a, fresh_b = trajectory(*a).fresh, trajectory(*b).fresh
     gram = _products([x for _s, x in fresh_a], [y for _s, y in fresh_b])
     transposed = [[row[j] for row in gram] for j in range(len(fresh_b))]
     # R is read below the larger pool: both directions (and every round of a fight
