@@ -592,3 +592,26 @@ def test_compare_json_names_both_sides_panels(capsys: pytest.CaptureFixture[str]
         {"a": "blessed/never", "b": "blessed/always"},
         {"a": "cursed/never", "b": "cursed/always"},
     ]
+
+
+def test_compare_csv_names_both_sides_variant_and_panel(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The CSV named side A's panel alone (« normal/never ») and neither variant: B's
+    panel and what each side was were lost, where the JSON gives both."""
+    result = invoke(
+        capsys,
+        *("compare", "tunnels", "--variant", "explode=never", "--variant", "explode=always"),
+        *("--rows", "2", "--cols", "3", "--csv"),
+    )
+    assert result.status == 0, result.err
+    lines = list(csv.DictReader(io.StringIO(result.out)))
+    assert [(line["variant_a"], line["variant_b"]) for line in lines] == [
+        ("explode=never", "explode=always")
+    ] * 3
+    assert [(line["panel_a"], line["panel_b"]) for line in lines] == [
+        ("normal/never", "normal/always"),
+        ("blessed/never", "blessed/always"),
+        ("cursed/never", "cursed/always"),
+    ]
+    assert float(lines[0]["success_b"]) > float(lines[0]["success_a"])

@@ -56,15 +56,24 @@ class Comparison:
         }
 
     def to_csv(self) -> str:
+        """One line per cell, A, B and their difference side by side as in :meth:`to_json`:
+        each side's variant (``explode=never``, ``default``) and panel (``normal/never``
+        against ``normal/always``) have their own column; side A's panel alone, and no
+        variant, said nothing of what B was."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        header = [self.a.panels.name, self.a.rows.name, self.a.columns.name]
+        panel = self.a.panels.name
+        header = ["variant_a", "variant_b", f"{panel}_a", f"{panel}_b"]
+        header += [self.a.rows.name, self.a.columns.name]
         for m in self.a.measures:
             header += [f"{m.name}_a", f"{m.name}_b", f"{m.name}_difference"]
         writer.writerow(header)
+        variants = [variant_label(self.a.variant), variant_label(self.b.variant)]
         for p, r, c in self.rows():
             line = [
+                *variants,
                 jsonable(self.a.panels.values[p]),
+                jsonable(self.b.panels.values[p]),
                 jsonable(self.a.rows.values[r]),
                 jsonable(self.a.columns.values[c]),
             ]
