@@ -615,3 +615,42 @@ def test_compare_csv_names_both_sides_variant_and_panel(
         ("cursed/never", "cursed/always"),
     ]
     assert float(lines[0]["success_b"]) > float(lines[0]["success_a"])
+
+
+@pytest.mark.parametrize(
+    ("system", "check", "english", "french"),
+    [
+        (
+            "legendes",
+            "test",
+            ["Win", "Definitive victory", "Nobody wins", "Loss"],
+            ["Victoire", "Victoire définitive", "Personne ne gagne", "Défaite"],
+        ),
+        ("obscur", "test", ["Success", "Fumble"], ["Réussite", "Maladresse"]),
+    ],
+)
+def test_measures_are_worded_in_the_message_language(
+    system: str, check: str, english: list[str], french: list[str]
+) -> None:
+    """Légendes' « Victoire définitive » and Obscur's « Maladresse » were French msgids:
+    an English run read them in French beside « Win » and « Success »."""
+    from meneur.locale import gettext as _
+    from meneur.locale import set_language
+
+    measures = adapter(system).measures(check)
+    set_language("en")
+    assert [_(m.label) for m in measures] == english
+    set_language("fr")
+    assert [_(m.label) for m in measures] == french
+
+
+def test_obscur_distribution_names_the_fumble_in_english(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An English distribution of Obscur's test named its fumble « Maladresse »."""
+    args = ("table", "obscur", "--rows", "2", "--cols", "1", "--kind", "distribution")
+    english = invoke(capsys, "--lang", "en", *args)
+    assert english.status == 0, english.err
+    assert "Fumble" in english.out and "Maladresse" not in english.out, english.out
+    french = invoke(capsys, *args)
+    assert "Maladresse" in french.out, french.out

@@ -105,7 +105,7 @@ class LegendesAdapter(Adapter):
     def measures(self, check: str) -> tuple[Measure, ...]:
         return (
             Measure("win", N_("Win")),
-            Measure("definitive", N_("Victoire définitive")),
+            Measure("definitive", N_("Definitive victory")),
             Measure("tie", N_("Nobody wins")),
             Measure("loss", N_("Loss")),
         )
