@@ -176,13 +176,13 @@ def obscur_export(tmp_path: Path, **changes: object) -> Path:
     [
         (  # O-10: Vécu, Volonté, Moral are points spent, never below 0
             {"state": {"vecu": -3, "notes": "libres"}},
-            "Error: 'Isaure': field state.vecu: the points cannot fall below 0.",
-            "Erreur : « Isaure » : champ state.vecu : les points ne peuvent pas passer sous 0.",
+            "Error: 'Isaure': field Vécu: the points cannot fall below 0.",
+            "Erreur : « Isaure » : champ Vécu : les points ne peuvent pas passer sous 0.",
         ),
         (
             {"state": {"moral": {"current": 9, "max": 5}}},
-            "Error: 'Isaure': field state.moral: the current points are above the maximum.",
-            "Erreur : « Isaure » : champ state.moral : les points actuels dépassent le maximum.",
+            "Error: 'Isaure': field Moral: the current points are above the maximum.",
+            "Erreur : « Isaure » : champ Moral : les points actuels dépassent le maximum.",
         ),
         (
             {"updated_at": "2026-12-06T03:28:04Z"},
@@ -203,7 +203,9 @@ def test_import_refuses_a_state_out_of_its_range_or_an_update_before_the_creatio
 ) -> None:
     """A state counter that names a resource is held to the sheet's range (O-10), and a
     character is not changed before it was made: the import said « 1 personnage importé »
-    for both. Refused with the field named, and nothing written (``--replace`` too)."""
+    for both. Refused with the field named by its label (« Vécu », as a sheet's error
+    names it, where the path « state.vecu » was shown), and nothing written
+    (``--replace`` too)."""
     assert invoke(capsys, "character", "import", str(obscur_export(tmp_path))).status == 0
     before = invoke(capsys, "character", "export").out
     path = obscur_export(tmp_path, **changes)
@@ -224,9 +226,9 @@ def test_every_way_a_state_is_stored_is_judged_by_the_rules(
 
     assert invoke(capsys, "character", "import", str(obscur_export(tmp_path))).status == 0
     edited = invoke(capsys, "character", "edit", "Isaure", "--state", '{"volonte": -1}')
-    assert edited.status == 2 and "state.volonte" in edited.err, edited.err
+    assert edited.status == 2 and "champ Volonté :" in edited.err, edited.err
     with Store(db_url) as store:
-        with pytest.raises(SheetError, match=r"state\.vecu"):
+        with pytest.raises(SheetError, match="champ Vécu :"):
             log_roll(
                 store, "obscur", "test", {}, [[6]], {}, "physical", character="Isaure",
                 state={"vecu": -3},

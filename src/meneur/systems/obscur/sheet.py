@@ -163,12 +163,13 @@ class StateResources(BaseModel):
 
 
 def check_state(state: dict[str, Any], source: str) -> None:
-    """:class:`SheetError` naming the field (« state.vecu ») when ``state`` puts a
-    resource out of the range its sheet allows."""
+    """:class:`SheetError` naming the resource by its label (« Vécu ») when ``state``
+    puts it out of the range its sheet allows: the state's resource fields are the
+    sheet's ``ressources``, labelled there, where the path « state.vecu » was shown."""
     try:
         StateResources.model_validate(state)
     except ValidationError as error:
-        raise sheet_error(error, source, "state") from None
+        raise sheet_error(error, source, "ressources") from None
 
 
 class ObscurSheet(BaseModel):
