@@ -623,17 +623,19 @@ def test_compare_csv_names_both_sides_variant_and_panel(
         (
             "legendes",
             "test",
-            ["Win", "Definitive victory", "Nobody wins", "Loss"],
+            ["Win", "Definitive victory (victoire définitive)", "Nobody wins", "Loss"],
             ["Victoire", "Victoire définitive", "Personne ne gagne", "Défaite"],
         ),
-        ("obscur", "test", ["Success", "Fumble"], ["Réussite", "Maladresse"]),
+        ("obscur", "test", ["Success", "Fumble (Maladresse)"], ["Réussite", "Maladresse"]),
     ],
 )
 def test_measures_are_worded_in_the_message_language(
     system: str, check: str, english: list[str], french: list[str]
 ) -> None:
     """Légendes' « Victoire définitive » and Obscur's « Maladresse » were French msgids:
-    an English run read them in French beside « Win » and « Success »."""
+    an English run read them in French alone beside « Win » and « Success ». English
+    now glosses them and keeps the game term (DESIGN: French game terms kept), as the
+    web's « Fumble (Maladresse) » does."""
     from meneur.locale import gettext as _
     from meneur.locale import set_language
 
@@ -647,10 +649,11 @@ def test_measures_are_worded_in_the_message_language(
 def test_obscur_distribution_names_the_fumble_in_english(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """An English distribution of Obscur's test named its fumble « Maladresse »."""
+    """An English distribution of Obscur's test named its fumble « Maladresse » alone;
+    it glosses it now, the game term kept."""
     args = ("table", "obscur", "--rows", "2", "--cols", "1", "--kind", "distribution")
     english = invoke(capsys, "--lang", "en", *args)
     assert english.status == 0, english.err
-    assert "Fumble" in english.out and "Maladresse" not in english.out, english.out
+    assert "Fumble (Maladresse)" in english.out, english.out
     french = invoke(capsys, *args)
     assert "Maladresse" in french.out, french.out

@@ -105,7 +105,7 @@ class LegendesAdapter(Adapter):
     def measures(self, check: str) -> tuple[Measure, ...]:
         return (
             Measure("win", N_("Win")),
-            Measure("definitive", N_("Definitive victory")),
+            Measure("definitive", N_("Definitive victory (victoire définitive)")),
             Measure("tie", N_("Nobody wins")),
             Measure("loss", N_("Loss")),
         )

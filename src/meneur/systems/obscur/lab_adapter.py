@@ -71,7 +71,7 @@ class ObscurAdapter(Adapter):
 
     def measures(self, check: str) -> tuple[Measure, ...]:
         if check == "test":
-            return (Measure("success", N_("Success")), Measure("fumble", N_("Fumble")))
+            return (Measure("success", N_("Success")), Measure("fumble", N_("Fumble (Maladresse)")))
         return (
             Measure("win", N_("Win")),
             Measure("tie", N_("Nobody wins")),
@@ -82,7 +82,7 @@ class ObscurAdapter(Adapter):
         """Successes (test; a Maladresse apart) or the signed margin of side a (oppose)."""
         assert isinstance(key, tuple)
         if check == "test":
-            return (-1, _("Fumble")) if key[1] else (key[0], str(key[0]))
+            return (-1, _("Fumble (Maladresse)")) if key[1] else (key[0], str(key[0]))
         signed = 0 if key[0] is None else key[1] if key[0] == "a" else -key[1]
         return signed, f"{signed:+d}"
 
