@@ -657,3 +657,20 @@ def test_obscur_distribution_names_the_fumble_in_english(
     assert "Fumble (Maladresse)" in english.out, english.out
     french = invoke(capsys, *args)
     assert "Maladresse" in french.out, french.out
+
+
+def test_T9_a_distribution_past_the_walk_names_the_lead_and_where_who_wins_goes_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Tunnels opposition cell's distribution (the lead) past the joint walk's bound was
+    refused in the words of a fight's damage; it names the lead now, and the lab's curves
+    and heatmaps (who wins, exact up to the params' bound) as where to go on."""
+    args = ("table", "tunnels", "--check", "oppose", "--rows", "21", "--cols", "21")
+    french = invoke(capsys, *args, "--kind", "distribution")
+    assert french.status == 2, french.err
+    assert "La loi exacte de l'écart" in french.err and "dégâts" not in french.err
+    assert "les courbes et cartes de chaleur du labo" in french.err, french.err
+    english = invoke(capsys, "--lang", "en", *args, "--kind", "distribution")
+    assert "The exact law of the lead" in english.err, english.err
+    curves = invoke(capsys, *args, "--kind", "heatmap", "--panels", "normal/needed")
+    assert curves.status == 0, curves.err

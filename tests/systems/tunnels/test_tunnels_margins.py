@@ -124,21 +124,23 @@ def assert_margins_agree_with_rolls(
 
 
 def test_T9_the_walks_bound_at_its_edges() -> None:
-    """The joint walk's bound (``check_walk_size``: a lab cell's lead, a roll's luck, the
-    margins of ``needed`` against ``always``): both sides up to ``MAX_MARGIN_DICE``, or
-    the smaller up to ``MAX_MARGIN_SMALL_SIDE`` against up to ``MAX_OPPOSED_WIDE_DICE``;
-    one more die on any edge is refused before any work, with both bounds named; sides
-    that do not play ``needed`` have no such bound."""
+    """The joint walk's bound (``check_lead_size``: a lab cell's lead, a roll's luck;
+    ``check_walk_size``: the margins of ``needed`` against ``always``): both sides up to
+    ``MAX_MARGIN_DICE``, or the smaller up to ``MAX_MARGIN_SMALL_SIDE`` against up to
+    ``MAX_OPPOSED_WIDE_DICE``; one more die on any edge is refused before any work, with
+    both bounds named; sides that do not play ``needed`` have no such bound."""
     from meneur.errors import LimitError
     from meneur.systems.tunnels.odds import (
         MAX_MARGIN_SMALL_SIDE,
         MAX_OPPOSED_WIDE_DICE,
+        check_lead_size,
         check_margin_size,
         check_walk_size,
     )
 
     for policies, check in (
-        (("needed", "needed"), check_walk_size),
+        (("needed", "needed"), check_lead_size),
+        (("needed", "always"), check_lead_size),
         (("needed", "always"), check_walk_size),
         (("always", "needed"), check_margin_size),
     ):

@@ -132,17 +132,32 @@ def check_margin_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None
 
 
 def check_walk_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None:
-    """Refuse, before any work, an opposition whose law of the lead without the three 6s
-    (:func:`margin_lead`: a lab cell, a roll's luck; the margins of a ``needed`` side
-    against an ``always`` one) is out of reach of the joint walk: a side plays
-    ``needed`` (T-9) and the sides pass both :data:`MAX_MARGIN_DICE` a side and
-    :data:`MAX_OPPOSED_WIDE_DICE` against :data:`MAX_MARGIN_SMALL_SIDE`."""
+    """Refuse, before any work, an opposition whose margins walk the joint state (a
+    ``needed`` side against an ``always`` one: ``fight --odds``) out of its reach: a
+    side plays ``needed`` (T-9) and the sides pass both :data:`MAX_MARGIN_DICE` a side
+    and :data:`MAX_OPPOSED_WIDE_DICE` against :data:`MAX_MARGIN_SMALL_SIDE`."""
     message = N_(
         "The exact margins of an opposition where a side plays needed (a fight's "
         "damage) are computed for at most {limit} dice a side, or {wide} against at "
         "most {small}, not {a} against {b} (never and always: up to {bound}); who "
         "wins is exact up to {bound} when both sides play needed (meneur odds tunnels "
         "--vs), and a simulation goes up to {bound} (meneur simulate fight tunnels)."
+    )
+    _check_walk(dice_a, dice_b, policies, MAX_MARGIN_DICE, MAX_MARGIN_SMALL_SIDE, message)
+
+
+def check_lead_size(dice_a: int, dice_b: int, policies: Iterable[str]) -> None:
+    """Refuse, before any work, an opposition whose law of the lead without the three 6s
+    (:func:`margin_lead`: a lab cell's distribution, a roll's luck) is out of reach of
+    the joint walk, as :func:`check_walk_size` does, in the words of what was asked: the
+    lead, and where who wins goes on (the lab's curves and heatmaps)."""
+    message = N_(
+        "The exact law of the lead (who is ahead, by how much) of an opposition where a "
+        "side plays needed is computed for at most {limit} dice a side, or {wide} "
+        "against at most {small}, not {a} against {b} (never and always: up to "
+        "{bound}); who wins is exact up to {bound} when both sides play needed (meneur "
+        "odds tunnels --vs, the lab's curves and heatmaps), and a simulation goes up to "
+        "{bound} (meneur simulate test tunnels --check oppose)."
     )
     _check_walk(dice_a, dice_b, policies, MAX_MARGIN_DICE, MAX_MARGIN_SMALL_SIDE, message)
 
@@ -566,11 +581,11 @@ def margin_lead(params: OpposedParams) -> Dist[OpposedKey]:
     as :func:`opposed_odds` with every flag of three 6s false: who wins, by how much and
     a roll's luck (``TunnelsOppose.score``) read nothing else. With a ``needed`` side the
     joint walk leaves the three 6s out (``rule`` ``None``): ~5 times faster than the whole
-    law, so bounded further (:func:`check_margin_size`)."""
+    law, so bounded further (:func:`check_lead_size`)."""
     policy_a, policy_b = params.a.explode, params.b.explode
     if "needed" not in (policy_a, policy_b):
         return opposed_odds(params).map(lambda k: (k[0], False, k[2], False, k[4]))
-    check_walk_size(params.a.dice, params.b.dice, (policy_a, policy_b))
+    check_lead_size(params.a.dice, params.b.dice, (policy_a, policy_b))
     return _joint_walk(params, None)
 
 
