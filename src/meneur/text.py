@@ -81,6 +81,26 @@ def visible(text: str) -> str:
     )
 
 
+def encodable(value: Any) -> Any:
+    """``value`` with every string in it (mappings and lists walked) encodable as UTF-8:
+    each lone surrogate written as its escape (``\\udcff``), as :func:`visible` shows it.
+    A file name of bytes that are not UTF-8 (Linux allows them) reaches a command as such
+    text; the roll log stores what the user typed as UTF-8 JSON, and would fail on it
+    after the command had rolled and written its sheet."""
+    if isinstance(value, str):
+        if not any("\ud800" <= c <= "\udfff" for c in value):
+            return value
+        return "".join(
+            c.encode("unicode_escape").decode("ascii") if "\ud800" <= c <= "\udfff" else c
+            for c in value
+        )
+    if isinstance(value, Mapping):
+        return {encodable(key): encodable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [encodable(item) for item in value]
+    return value
+
+
 def plain_name(name: str) -> str:
     """``name`` unchanged, or ``ValueError`` if it holds square brackets or control
     characters (pydantic models)."""

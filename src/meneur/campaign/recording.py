@@ -374,17 +374,17 @@ def _logged(
     faces = [stream.unlogged() for stream in recording.streams]
     if not any(faces):
         return None  # a sheet changed without a roll: written by finish()
-    from meneur.campaign.store import NewRoll
-
-    params = dict(options or {})
     from meneur.campaign.replay import STEPS
+    from meneur.campaign.store import NewRoll
+    from meneur.text import encodable
 
+    params = encodable(dict(options or {}))  # a file name typed as bytes that are not UTF-8
     params[STEPS] = recording.steps
     system = str(data.get("system") or (words[-1] if len(words) > 1 else "generic"))
     kind = " ".join(word for word in words if word != system) or "roll"
     kinds = {stream.kind for stream, drawn in zip(recording.streams, faces, strict=True) if drawn}
     source = "physical" if "physical" in kinds else min(kinds)
-    outcome = dict(data)
+    outcome = encodable(dict(data))
     if recording.judged:
         outcome["luck"] = recording.judged
     roller = next(iter(recording.sheets), None)

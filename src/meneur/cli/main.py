@@ -291,8 +291,19 @@ changed a sheet it read, before anything was shown (``recording.may_play_again``
 players rolling at the same moment in a session both get their roll."""
 
 
+def _print_anything() -> None:
+    """Make standard output and error write what UTF-8 cannot encode as escapes
+    (``\\udcff``) instead of failing. A file name of bytes that are not UTF-8 (Linux
+    allows them) reaches a command as such text; a strict UTF-8 terminal refused to print
+    « Saved to ... » once the command had already written it and logged its roll."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def run(args: Sequence[str]) -> int:
     """Run the CLI on ``args`` and return the exit status; bad input never gives a traceback."""
+    _print_anything()
     language, rest = split_language(args)
     asked = language if language is not None else detect_language()
     try:
