@@ -256,3 +256,32 @@ def test_a_scene_title_too_long_is_refused_not_cut(capsys: Capsys, tmp_path: Pat
     assert done.status == 2 and "200" in done.err and lyssia.read_bytes() == kept, done.err
     done = invoke(capsys, "scene", "legendes", "start", str(lyssia), "--title", "t" * 200)
     assert done.status == 0, done.err
+
+
+def test_a_scene_domain_is_held_to_a_names_rules(capsys: Capsys, tmp_path: Path) -> None:
+    """``scene legendes roll/aid --domain``: any text names a domain (what the sheet does
+    not list is ordinary, L-1), and it is kept in the roll log. An empty one, an escape
+    sequence or a line break was rolled as ordinary and logged; the help cut a long one to
+    80 characters unsaid while the roll refused it."""
+    import shutil
+
+    lyssia = tmp_path / "lyssia.json"
+    shutil.copy(ROOT / "examples" / "legendes" / "lyssia.json", lyssia)
+    assert invoke(capsys, "scene", "legendes", "start", str(lyssia), "--title", "t").status == 0
+    assert (
+        invoke(capsys, "scene", "legendes", "add", str(lyssia), "Orsk", "--level", "elite").status
+        == 0
+    )
+    kept = lyssia.read_bytes()
+    steps = (
+        ("roll", str(lyssia), "--vs", "Orsk", "--seed", "3"),
+        ("aid", str(lyssia), "--helper", "Tam", "--helper-dice", "2", "--seed", "3"),
+    )
+    for step in steps:
+        for domain in ("", " ", "a\x1b[2Jb", "A\nB", "x" * 81):
+            done = invoke(capsys, "scene", "legendes", *step, "--domain", domain)
+            assert done.status == 2 and "domaine" in done.err, (step[0], domain, done.err)
+            assert "\x1b" not in done.err and lyssia.read_bytes() == kept
+        done = invoke(capsys, "scene", "legendes", *step, "--domain", "Escalade")
+        assert done.status == 0, done.err  # not on the sheet: ordinary (L-1)
+        kept = lyssia.read_bytes()

@@ -621,10 +621,8 @@ def scene_roll(
     """The hero (and allies) roll against oppositions, compared two by two; saved (L-10)."""
     from meneur.systems.legendes import scene
 
-    if len(domain) > 80:
-        raise UsageError(N_("A domain name has at most 80 characters."))
     request = scene.RollRequest(
-        domain=domain, dice=dice, against=tuple(vs), allies=tuple(allies or ()),
+        domain=_domain_named(domain), dice=dice, against=tuple(vs), allies=tuple(allies or ()),
         each_other=each_other, modifier=modifier, weakness=weakness, regret=regret,
         removed_dice=remove_dice, motivation=motivation, spend=spend, take=take, partial=partial,
     )  # fmt: skip
@@ -635,6 +633,20 @@ def scene_roll(
         as_json,
         lambda hero, first, second: scene.roll(hero, request, first, second),
     )
+
+
+def _domain_named(domain: str) -> str:
+    """``domain`` as typed for a scene's roll or help, held to a name's rules: any text
+    names a domain (what the sheet does not list is ordinary, L-1) and is kept in the
+    roll log: an empty one or an escape sequence was rolled as ordinary and logged, and
+    the help cut a long one to 80 characters unsaid."""
+    if len(domain) > 80 or not domain.strip():
+        raise UsageError(N_("A domain name has 1 to 80 characters."))
+    if has_control(domain):
+        raise UsageError(
+            N_("A domain name cannot hold a tab, a line break or another control character.")
+        )
+    return domain
 
 
 def scene_aid(
@@ -660,6 +672,8 @@ def scene_aid(
     """A helper helps the hero; the result waits for the hero's next roll (L-11)."""
     from meneur.systems.legendes import scene
 
+    domain = _domain_named(domain)
+
     if len(helper) > 80 or not helper.strip():
         raise UsageError(N_("A helper's name has 1 to 80 characters."))
     if has_control(helper):  # kept on the sheet: the sheet would load no more
@@ -670,7 +684,7 @@ def scene_aid(
         raise UsageError(N_("A name cannot hold square brackets [ ]: {name}"), name=helper)
 
     def run(hero: Any, first: DiceSource, second: DiceSource) -> Any:
-        kind, _name = scene.domain_of(hero, domain[:80])
+        kind, _name = scene.domain_of(hero, domain)
         return scene.aid(
             hero, helper.strip(), helper_dice, domain_dice(kind), modifier, first, second
         )
