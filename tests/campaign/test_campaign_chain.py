@@ -245,3 +245,16 @@ def test_a_rewritten_log_misses_the_published_head() -> None:
     with pytest.raises(VerifyError) as caught:
         verify_log(document)
     assert caught.value.params["commitment"] == commitment_of(SEED)[:16]
+
+
+@pytest.mark.parametrize("version", [2, "1", None, 1.5, [1]])
+def test_a_log_of_another_version_is_refused_as_such(version: object) -> None:
+    """``version`` was never read: a log of a later layout (or of none) verified as if it
+    were this one, where a character export of another version is refused."""
+    document = log_of()
+    document["version"] = version
+    with pytest.raises(VerifyError, match="version"):
+        verify_log(document)
+    del document["version"]
+    with pytest.raises(VerifyError, match="version"):
+        verify_log(document)

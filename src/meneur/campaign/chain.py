@@ -35,6 +35,8 @@ from meneur.rng import MAX_SIDES
 
 SEED_BYTES = 32
 GENESIS = "0" * 64
+LOG_VERSION = 1
+"""The version of the exported log's layout (``"version"``), which ``verify`` reads."""
 """The "previous hash" of a campaign's first entry."""
 
 COMMITTED = "committed"
@@ -228,6 +230,12 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
     """Check an exported log; raise :class:`VerifyError` naming the first bad entry."""
     if document.get("format") != "meneur-log":
         raise VerifyError(N_("This file is not a meneur roll log (no 'format': 'meneur-log')."))
+    if document.get("version") != LOG_VERSION:  # a later layout read as this one, or none
+        raise VerifyError(
+            N_("This log has version {found}; this meneur reads version {version}."),
+            found=json.dumps(document.get("version"), ensure_ascii=False)[:20],  # "1", not 1
+            version=LOG_VERSION,
+        )
     _check_shape(document)
     sessions: dict[str, bytes | None] = {}
     for session in document.get("sessions", []):

@@ -24,6 +24,7 @@ from meneur.campaign import migrate
 from meneur.campaign.appending import Append, Appender
 from meneur.campaign.chain import (
     GENESIS,
+    LOG_VERSION,
     CommittedDice,
     commitment_of,
     new_seed,
@@ -825,7 +826,7 @@ class Store:
             ).all()
             return {
                 "format": "meneur-log",
-                "version": 1,
+                "version": LOG_VERSION,
                 "campaign": target.name,
                 "exported_at": format_at(utcnow()),
                 "sessions": [
