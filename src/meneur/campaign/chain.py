@@ -35,9 +35,9 @@ from meneur.rng import MAX_SIDES
 
 SEED_BYTES = 32
 GENESIS = "0" * 64
+"""The "previous hash" of a campaign's first entry."""
 LOG_VERSION = 1
 """The version of the exported log's layout (``"version"``), which ``verify`` reads."""
-"""The "previous hash" of a campaign's first entry."""
 
 COMMITTED = "committed"
 
