@@ -187,3 +187,22 @@ def test_a_krasses_characteristic_at_the_table_has_the_sheets_own_bound(table: T
         f"{table.gm}/character", data={**data, "name": "Zoé", "characteristics": "Force=1001"}
     )
     assert refused.status_code == 400 and "1000" in refused.text
+
+
+def test_L1_a_domain_too_long_to_be_typed_is_refused_at_creation_not_cut(table: Table) -> None:
+    """L-1: a domain is rolled by typing its name (at most ``DOMAIN_LENGTH`` characters);
+    the form cut a longer one to 80 unsaid. It is refused now, its field named, and
+    nothing is stored; one of exactly the bound is kept whole."""
+    from meneur.systems.legendes.rules import DOMAIN_LENGTH
+
+    csrf = table.csrf(table.gm)
+    data = {"csrf": csrf, "action": "create", "system": "legendes", "name": "Lyssia"}
+    answer = table.client.post(
+        f"{table.gm}/character", data={**data, "legendary": "Épée, " + "m" * (DOMAIN_LENGTH + 1)}
+    )
+    assert answer.status_code == 400
+    alert = answer.text.split('role="alert"')[1][:300]
+    assert "Domaines légendaires" in alert and f"1 à {DOMAIN_LENGTH} caractères" in alert, alert
+    assert table.store.characters() == []
+    table.create(table.gm, "legendes", "Lyssia", legendary="Épée, " + "m" * DOMAIN_LENGTH)
+    assert table.store.character("Lyssia").sheet["legendary"] == ["Épée", "m" * DOMAIN_LENGTH]

@@ -593,5 +593,6 @@ def pairs(text: str, low: int, high: int) -> dict[str, int]:
 
 
 def names_of(text: str) -> list[str]:
-    """``a, b`` (commas or lines) as a list of names."""
-    return [item.strip()[:80] for item in text.replace("\n", ",").split(",") if item.strip()]
+    """``a, b`` (commas or lines) as a list of names, each whole: a name too long is
+    refused by the sheet's model with its field named, never cut unsaid."""
+    return [item.strip() for item in text.replace("\n", ",").split(",") if item.strip()]

@@ -338,3 +338,37 @@ def test_L1_a_hero_s_domains_and_words_are_one_line(field: dict[str, object]) ->
 
     with pytest.raises(ValidationError, match=r"contrôle|control"):
         Hero.model_validate({"name": "Lyssia", **field})
+
+
+@pytest.mark.parametrize(
+    ("field", "refused"),
+    [
+        ({"legendary": [""]}, "Domaines légendaires : un nom de domaine a de 1 à 80"),
+        ({"secondary": ["   "]}, "Domaines secondaires : un nom de domaine a de 1 à 80"),
+        ({"legendary": ["m" * 81]}, "Domaines légendaires : un nom de domaine a de 1 à 80"),
+        ({"weaknesses": [" "]}, "Faiblesses : une faiblesse a de 1 à 300"),
+        ({"weaknesses": ["f" * 301]}, "Faiblesses : une faiblesse a de 1 à 300"),
+    ],
+)
+def test_L1_a_sheet_s_domains_are_held_to_the_typed_rule(
+    field: dict[str, object], refused: str
+) -> None:
+    """L-1: a domain on a sheet is rolled by typing its name (``scene roll --domain``, 1
+    to ``DOMAIN_LENGTH`` characters, not blank): a sheet listing an empty or endless one
+    loaded, a domain no one could roll; a weakness is a short phrase, not blank. Refused
+    with the field named by its label; the bounds themselves load."""
+    from meneur.errors import SheetError
+    from meneur.systems.legendes.rules import DOMAIN_LENGTH
+    from meneur.systems.legendes.sheet import WEAKNESS_LENGTH, hero_from
+
+    with pytest.raises(SheetError, match=refused):
+        hero_from({"name": "Lyssia", **field}, "lyssia.json")
+    hero = hero_from(
+        {
+            "name": "Lyssia",
+            "legendary": ["m" * DOMAIN_LENGTH],
+            "weaknesses": ["f" * WEAKNESS_LENGTH],
+        },
+        "lyssia.json",
+    )
+    assert (len(hero.legendary[0]), len(hero.weaknesses[0])) == (DOMAIN_LENGTH, WEAKNESS_LENGTH)

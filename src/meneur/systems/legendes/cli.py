@@ -32,6 +32,7 @@ from meneur.locale import gettext as _
 from meneur.locale.numbers import floats_of, fractions_of
 from meneur.systems.base import CommandGroups
 from meneur.systems.legendes.rules import (
+    DOMAIN_LENGTH,
     Band,
     Domain,
     Effect,
@@ -640,8 +641,8 @@ def _domain_named(domain: str) -> str:
     names a domain (what the sheet does not list is ordinary, L-1) and is kept in the
     roll log: an empty one or an escape sequence was rolled as ordinary and logged, and
     the help cut a long one to 80 characters unsaid."""
-    if len(domain) > 80 or not domain.strip():
-        raise UsageError(N_("A domain name has 1 to 80 characters."))
+    if len(domain) > DOMAIN_LENGTH or not domain.strip():
+        raise UsageError(N_("A domain name has 1 to {limit} characters."), limit=DOMAIN_LENGTH)
     if has_control(domain):
         raise UsageError(
             N_("A domain name cannot hold a tab, a line break or another control character.")

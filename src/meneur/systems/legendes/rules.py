@@ -58,6 +58,9 @@ OUTCOME_KEYS: tuple[str, ...] = (
 """The keys of the odds, from the hero's point of view (a public JSON contract)."""
 
 MAX_CROWD = 100_000
+DOMAIN_LENGTH = 80
+"""The longest name of a domain (L-1), typed (``scene roll --domain``) or on a sheet: one
+rule for both, since a domain on a sheet is rolled by typing its name."""
 
 _LEVEL_NAMES: dict[str, Level] = {
     "legendaire": "legendaire",

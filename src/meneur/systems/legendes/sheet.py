@@ -23,7 +23,14 @@ from meneur.errors import SheetError, UsageError
 from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
-from meneur.systems.legendes.rules import Effect, Level, OpposedParams, SceneKind, Wound
+from meneur.systems.legendes.rules import (
+    DOMAIN_LENGTH,
+    Effect,
+    Level,
+    OpposedParams,
+    SceneKind,
+    Wound,
+)
 from meneur.text import NAME_LENGTH, one_line, plain_name
 
 Name = Field(min_length=1, max_length=NAME_LENGTH)
@@ -32,6 +39,35 @@ PlainName = Annotated[str, AfterValidator(plain_name)]
 OneLine = Annotated[str, AfterValidator(one_line)]
 """A sentence shown on one line (a regret, a motivation): no tab, line break or other
 control character."""
+
+
+def _domain_name(name: str) -> str:
+    """``name`` unchanged, or ``ValueError`` if it breaks the rule of a typed domain
+    (1 to :data:`DOMAIN_LENGTH` characters, not blank): a domain on a sheet is rolled by
+    typing its name, so an empty or endless one could never be rolled."""
+    plain_name(name)
+    if len(name) > DOMAIN_LENGTH or not name.strip():
+        raise refusal(N_("a domain name has 1 to {limit} characters"), limit=DOMAIN_LENGTH)
+    return name
+
+
+WEAKNESS_LENGTH = 300
+"""The longest weakness (L-1): as long as a regret or a motivation."""
+
+
+def _weakness(text: str) -> str:
+    """``text`` unchanged, or ``ValueError`` if it is blank or longer than a regret: a
+    weakness (L-1) is a short phrase on one line, listed on the sheet."""
+    plain_name(text)
+    if len(text) > WEAKNESS_LENGTH or not text.strip():
+        raise refusal(N_("a weakness has 1 to {limit} characters"), limit=WEAKNESS_LENGTH)
+    return text
+
+
+DomainName = Annotated[str, AfterValidator(_domain_name)]
+"""A domain on a sheet (L-1): a name as :data:`PlainName`, held to the typed rule."""
+Weakness = Annotated[str, AfterValidator(_weakness)]
+"""A weakness on a sheet (L-1): a short phrase, not blank."""
 MAX_OPPOSITIONS = 200
 MAX_LOG = 500
 
@@ -95,11 +131,11 @@ class Hero(_Model):
 
     system: Literal["legendes"] = "legendes"
     name: PlainName = Name
-    legendary: list[PlainName] = Field(default_factory=list, max_length=20)
+    legendary: list[DomainName] = Field(default_factory=list, max_length=20)
     """Legendary domains (3 dice by default, L-1)."""
-    secondary: list[PlainName] = Field(default_factory=list, max_length=20)
+    secondary: list[DomainName] = Field(default_factory=list, max_length=20)
     """Secondary domains (2 dice by default, L-1)."""
-    weaknesses: list[PlainName] = Field(default_factory=list, max_length=20)
+    weaknesses: list[Weakness] = Field(default_factory=list, max_length=20)
     regret: OneLine | None = Field(default=None, max_length=300)
     blocage: OneLine | None = Field(default=None, max_length=300)
     motivation: OneLine = Field(default="", max_length=300)

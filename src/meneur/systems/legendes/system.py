@@ -32,6 +32,9 @@ class LegendesSystem(System):
     die_sides = 6
     labels = MappingProxyType(
         {
+            "legendary": N_("Legendary domains (L-1)"),
+            "secondary": N_("Secondary domains (L-1)"),
+            "weaknesses": N_("Weaknesses (L-1)"),
             "level": N_("Opposition"),
             "modifier": N_("Modifier"),
             "spend": N_("Motivation points spent (L-12)"),
