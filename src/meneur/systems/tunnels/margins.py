@@ -36,8 +36,8 @@ states (a *gram* matrix, one FLINT product), and the ranks per pair of states, s
 laws (:func:`_wins_by`), instead of tables by level, rank and overshoot. Only margins of
 2 and more are summed: ``O`` is at most a batch's dice, so ``R`` is cut there, and the
 margin-1 weight is what is left of the winner's weight
-(:func:`~meneur.systems.tunnels.chase.verdicts`). 20 against 20 takes 0.3 s where the
-joint walk takes 2.2 s, 30 against 30 2.5 s against 28 s
+(:func:`~meneur.systems.tunnels.chase.verdicts`). 20 against 20 takes 0.2 s where the
+joint walk takes 1.8 s, 30 against 30 1.6 s against 24 s
 (``benchmarks/bench_tunnels_opposed.py``).
 
 Weights are exact integers over ``6**most_dice(dice)`` per side (``6**dice`` for

@@ -80,10 +80,12 @@ MAX_CHASED_MARGIN_DICE = 30
 """Largest side of an opposition whose law of (winner, margin) is read from each side's
 trajectory (:mod:`meneur.systems.tunnels.margins`): both sides play ``needed`` or
 ``never``, one at least ``needed`` (T-9), as a fight's rounds do (T-10). Cold, 20
-against 20 takes 0.31 s where the joint walk takes 2.2 s, 30 against 30 2.5 s (the walk:
-28 s), 40 against 40 13 s (benchmarks/bench_tunnels_opposed.py, 6 Dec.): the cost grows
-about as the fifth power of the pool, and a fight reads one law per MR (Force 30
-against MR 30, Endurance 20: ~47 s in all, most of it the fight's own chain)."""
+against 20 takes 0.21 s where the joint walk takes 1.8 s, 30 against 30 1.6 s (the walk:
+24 s), 40 against 40 8 s (benchmarks/bench_tunnels_opposed.py, 6 Dec.): the cost grows
+about as the fifth power of the pool, and a fight reads one law per MR (Force 4 against
+MR 40: 14 s, most of it the 40 trajectories; Force 30 against MR 30, Endurance 20: ~47 s
+in all, most of it the fight's own chain). So 30 a side keeps a fight's odds within
+seconds."""
 
 TestKey = tuple[int, bool, bool]
 """(successes, exceptional, critical): what the test's odds distribute over."""
