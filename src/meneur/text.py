@@ -87,13 +87,8 @@ def encodable(value: Any) -> Any:
     A file name of bytes that are not UTF-8 (Linux allows them) reaches a command as such
     text; the roll log stores what the user typed as UTF-8 JSON, and would fail on it
     after the command had rolled and written its sheet."""
-    if isinstance(value, str):
-        if not any("\ud800" <= c <= "\udfff" for c in value):
-            return value
-        return "".join(
-            c.encode("unicode_escape").decode("ascii") if "\ud800" <= c <= "\udfff" else c
-            for c in value
-        )
+    if isinstance(value, str):  # the codec's own escapes: « \udcff » for a lone surrogate
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
     if isinstance(value, Mapping):
         return {encodable(key): encodable(item) for key, item in value.items()}
     if isinstance(value, list | tuple):

@@ -12,7 +12,7 @@ the sheet exactly as it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -41,33 +41,31 @@ OneLine = Annotated[str, AfterValidator(one_line)]
 control character."""
 
 
-def _domain_name(name: str) -> str:
-    """``name`` unchanged, or ``ValueError`` if it breaks the rule of a typed domain
-    (1 to :data:`DOMAIN_LENGTH` characters, not blank): a domain on a sheet is rolled by
-    typing its name, so an empty or endless one could never be rolled."""
-    plain_name(name)
-    if len(name) > DOMAIN_LENGTH or not name.strip():
-        raise refusal(N_("a domain name has 1 to {limit} characters"), limit=DOMAIN_LENGTH)
-    return name
+def _phrase(limit: int, message: str) -> Callable[[str], str]:
+    """A validator of a sheet's short text: a name as :func:`plain_name` allows, 1 to
+    ``limit`` characters and not blank, else ``message`` (its ``{limit}`` filled)."""
+
+    def check(text: str) -> str:
+        plain_name(text)
+        if len(text) > limit or not text.strip():
+            raise refusal(message, limit=limit)
+        return text
+
+    return check
 
 
 WEAKNESS_LENGTH = 300
 """The longest weakness (L-1): as long as a regret or a motivation."""
-
-
-def _weakness(text: str) -> str:
-    """``text`` unchanged, or ``ValueError`` if it is blank or longer than a regret: a
-    weakness (L-1) is a short phrase on one line, listed on the sheet."""
-    plain_name(text)
-    if len(text) > WEAKNESS_LENGTH or not text.strip():
-        raise refusal(N_("a weakness has 1 to {limit} characters"), limit=WEAKNESS_LENGTH)
-    return text
-
-
-DomainName = Annotated[str, AfterValidator(_domain_name)]
-"""A domain on a sheet (L-1): a name as :data:`PlainName`, held to the typed rule."""
-Weakness = Annotated[str, AfterValidator(_weakness)]
-"""A weakness on a sheet (L-1): a short phrase, not blank."""
+DomainName = Annotated[
+    str, AfterValidator(_phrase(DOMAIN_LENGTH, N_("a domain name has 1 to {limit} characters")))
+]
+"""A domain on a sheet (L-1), held to the rule of a typed one (``scene roll --domain``):
+a domain on a sheet is rolled by typing its name, so an empty or endless one could
+never be rolled."""
+Weakness = Annotated[
+    str, AfterValidator(_phrase(WEAKNESS_LENGTH, N_("a weakness has 1 to {limit} characters")))
+]
+"""A weakness on a sheet (L-1): a short phrase on one line, not blank."""
 MAX_OPPOSITIONS = 200
 MAX_LOG = 500
 
