@@ -133,7 +133,7 @@ its polynomial, its part with successes, its weight without)."""
 
 
 @lru_cache(maxsize=512)
-def _moves(pending: int, lowest: int, policy: Policy) -> tuple[Move, ...]:
+def moves(pending: int, lowest: int, policy: Policy) -> tuple[Move, ...]:
     """The batches from ``pending`` dice, by the dice they leave, scaled by the dice the
     batches after them could still roll (``never``: none, one batch)."""
     out = []
@@ -203,7 +203,7 @@ class Step:
     """The states of ``pending`` dice in a forward pass over a trajectory (:func:`forward`):
     by the ones so far (0-2), the law of the successes so far, ``whole`` and ``fresh``
     (arrived by a batch with successes, or the first batch: the next batch is the first at
-    its level); the batches from them (:func:`_moves`); ``ended``, the trajectories that
+    its level); the batches from them (:func:`moves`); ``ended``, the trajectories that
     end with these batches, ones below three, by successes."""
 
     pending: int
@@ -230,8 +230,8 @@ def forward(dice: int, lowest: int, policy: Policy) -> Iterator[Step]:
                 whole[ones], fresh[ones] = found
         by_ones = (whole.get(0, ZERO), whole.get(1, ZERO), whole.get(2, ZERO))
         ended = fmpz_poly()
-        moves = _moves(pending, lowest, policy)
-        for left, batch, moving, stay in moves:
+        batches = moves(pending, lowest, policy)
+        for left, batch, moving, stay in batches:
             arrive: Triple
             every: Triple
             if first or left == 0:  # after the first batch, every level is a new one
@@ -249,7 +249,7 @@ def forward(dice: int, lowest: int, policy: Policy) -> Iterator[Step]:
                 if every[now]:
                     old = states.get((left, now), (ZERO, ZERO))
                     states[(left, now)] = (old[0] + every[now], old[1] + arrive[now])
-        yield Step(pending, first, whole, fresh, moves, ended)
+        yield Step(pending, first, whole, fresh, batches, ended)
         if policy == "never":
             break
 
@@ -315,7 +315,7 @@ def stays(pending: int, ones: int, lowest: int) -> list[tuple[int, int, int]]:
     dice, keeping the level: (dice left, ones then, weight over ``6**(most_dice(pending)
     - most_dice(left))``). What a batch's rank at its level counts."""
     out = []
-    for left, _batch, _moving, stay in _moves(pending, lowest, "needed"):
+    for left, _batch, _moving, stay in moves(pending, lowest, "needed"):
         if left == 0:
             continue
         for batch_ones, weight in enumerate(stay):
@@ -329,7 +329,7 @@ def _suffix(values: list[int]) -> list[int]:
     return [*reversed(list(accumulate(reversed(values)))), 0, 0]
 
 
-def _dot(left: tuple[int, ...] | list[int], right: tuple[int, ...] | list[int]) -> int:
+def dot(left: tuple[int, ...] | list[int], right: tuple[int, ...] | list[int]) -> int:
     """The sum of the products of the terms of equal index (the shorter one's)."""
     return sum(map(mul, left, right))
 
@@ -342,13 +342,13 @@ def verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
     b = side(params.b.dice, LOWEST_SUCCESS[params.b.mode], params.b.explode)
     # b never critical: a wins by getting past b's total before its own critical batch;
     # b's critical batch first: at a lower level than a's, or at a's level and rank lower
-    win = _dot(b.calm, a.passing) + _dot(b.critical_by_level, a.standing)
-    tie = _dot(a.calm, b.calm)  # no critical, equal totals
+    win = dot(b.calm, a.passing) + dot(b.critical_by_level, a.standing)
+    tie = dot(a.calm, b.calm)  # no critical, equal totals
     earlier = [0] * len(b.critical[0])  # b's critical batches of the ranks below
     for rank, column_a in enumerate(a.critical):
-        win += _dot(column_a, earlier)
+        win += dot(column_a, earlier)
         if rank < len(b.critical):
-            tie += _dot(column_a, b.critical[rank])  # b's batch of a's rank, with no choice
+            tie += dot(column_a, b.critical[rank])  # b's batch of a's rank, with no choice
             earlier = list(map(add, earlier, b.critical[rank]))
     total = a.total * b.total
     return win, total - win - tie, tie, total
@@ -357,5 +357,5 @@ def verdicts(params: OpposedParams) -> tuple[int, int, int, int]:
 def clear_caches() -> None:
     """Forget the memoised sides (benchmarks time a cold engine)."""
     _SIDES.clear()
-    for function in (_fatal, _moves, _ranks):
+    for function in (_fatal, moves, _ranks):
         function.cache_clear()

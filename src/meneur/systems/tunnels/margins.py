@@ -57,7 +57,7 @@ from operator import add
 from flint import fmpz_mat, fmpz_poly
 
 from meneur.systems.tunnels import chase
-from meneur.systems.tunnels.chase import SideKey, _dot
+from meneur.systems.tunnels.chase import SideKey, dot
 from meneur.systems.tunnels.polylaw import ZERO, batch_law, most_dice, padded
 from meneur.systems.tunnels.rules import CRITICAL_ONES, LOWEST_SUCCESS, OpposedParams, Policy
 
@@ -172,7 +172,7 @@ def _leaves(pending: int, ones: int, lowest: int) -> tuple[Weights, ...]:
     batches without a success, then one with ``O >= 1`` successes, with no third 1 up to
     it; over ``6**most_dice(pending)``."""
     first = [0] * (pending + 1)
-    for left, _batch, moving, _stay in chase._moves(pending, lowest, "needed"):
+    for left, _batch, moving, _stay in chase.moves(pending, lowest, "needed"):
         rest = 6 ** most_dice(left)
         for batch_ones in range(CRITICAL_ONES - ones):
             for index, weight in enumerate(moving[batch_ones].coeffs()):
@@ -287,9 +287,9 @@ def _wins_by(winner: SideKey, loser: SideKey, gram: list[list[int]], cap: int) -
     leaves = [_leaves(p, o, lowest) for (p, o), _f in mine.fresh]
     from_rank = [_from_rank(p, o, loser[1], cap) for (p, o), _f in theirs.fresh]
     # b calm: past its total whatever the rank
-    past_calm = [_dot(calm, row) for row in mine.jump]
+    past_calm = [dot(calm, row) for row in mine.jump]
     for ((_p, _o), arrived), ranks in zip(mine.fresh, leaves, strict=True):
-        at = _dot(calm, arrived)
+        at = dot(calm, arrived)
         for law in ranks:
             for overshoot, weight in enumerate(law):
                 past_calm[overshoot] += at * weight
