@@ -248,6 +248,30 @@ def test_legendes_scene_from_a_stored_hero(db_url: str, capsys: Capsys) -> None:
     assert invoke(capsys, "log").status == 0
 
 
+def test_L1_a_domain_typo_is_refused_unlogged_unsaved(db_url: str, capsys: Capsys) -> None:
+    """L-1: « magie des ronses » is not on Lyssia's sheet but nearly is: refused before the
+    roll or the help, so nothing is logged and the stored sheet keeps its scene as it was."""
+    example = ROOT / "examples" / "legendes" / "lyssia.json"
+    made = invoke(capsys, "character", "new", "legendes", "Lyssia", "--from", str(example))
+    assert made.status == 0, made.err
+    for step in (
+        ["scene", "legendes", "start", "--character", "Lyssia"],
+        ["scene", "legendes", "add", "Orsk", "--level", "heroique", "--character", "Lyssia"],
+    ):
+        assert invoke(capsys, *step).status == 0
+    entries, before = len(log(capsys)), sheet_of("Lyssia")
+    for command, *args in (
+        ("roll", "--vs", "Orsk"),
+        ("aid", "--helper", "Tomas", "--helper-dice", "2"),
+    ):
+        refused = invoke(
+            capsys, "scene", "legendes", command, "--character", "Lyssia", *args,
+            "--domain", "magie des ronses", "--seed", "3",
+        )  # fmt: skip
+        assert refused.status == 2 and "« Magie des ronces »" in refused.err, refused.err
+    assert len(log(capsys)) == entries and sheet_of("Lyssia") == before
+
+
 def test_committed_system_rolls_verify(db_url: str, capsys: Capsys, tmp_path: Path) -> None:
     """System rolls under an open game session use its committed dice; verify recomputes."""
     new_zed(capsys)

@@ -247,3 +247,36 @@ def test_a_legendes_roll_on_committed_dice_verifies(table: Table) -> None:
     assert entry["source"] == "committed" and entry["outcome"]["names"] == ["Aube", "Garde"]
     table.client.post(f"{table.gm}/session/reveal", data={"csrf": csrf})
     assert verify_log(table.store.export_log()).recomputed == 1
+
+
+def test_L1_a_domain_typed_nearly_as_the_sheet_has_it_is_refused(table: Table) -> None:
+    """L-1 rolls what the sheet does not list as ordinary (0 dice): « Épé » for « Épée »
+    lost Aube the exchange, logged. The tracker refuses it with the command line's words,
+    in French and in English; nothing is logged, no sheet changes."""
+    csrf = hero_against(table, "Garde", "heroique")
+    sheet = table.store.character("Aube").sheet
+    refused = post(table, csrf, action="exchange", index="0", other="1", trait="Épé")
+    assert refused.status_code == 400
+    assert "« Épé » n&#39;est pas sur la fiche d&#39;Aube" in refused.text, refused.text[-400:]
+    assert "vouliez-vous dire « Épée » ?" in refused.text
+    english = table.client.post(
+        f"{table.gm}/combat",
+        data={"csrf": csrf, "action": "exchange", "index": "0", "other": "1", "trait": "Épé"},
+        headers={"accept-language": "en"},
+    )
+    assert english.status_code == 400
+    assert "is not on Aube&#39;s sheet: did you mean &#39;Épée&#39;?" in english.text
+    assert table.store.rolls() == [] and table.store.character("Aube").sheet == sheet
+
+
+def test_L1_a_domain_unlike_the_sheets_rolls_ordinary_and_the_log_says_so(table: Table) -> None:
+    """L-1: « Escalade » is like nothing on Aube's sheet: rolled as ordinary (0 dice) and
+    the log's line says so, as the command line does; a listed domain says nothing."""
+    csrf = hero_against(table, "Garde", "heroique")
+    listed = roll_with(table, csrf, trait="épée", faces="1 1 1", vs_faces="1 1")
+    assert listed["outcome"]["dice"] == 3 and listed["outcome"]["domain_unlisted"] is False
+    assert "pas sur la fiche" not in table.client.get(table.gm).text
+    entry = roll_with(table, csrf, trait="Escalade")
+    assert entry["outcome"]["dice"] == 0 and entry["outcome"]["domain_unlisted"] is True
+    note = "; « Escalade » n&#39;est pas sur la fiche : domaine ordinaire, 0 dé ("
+    assert note in table.client.get(table.gm).text  # (L-1) is a link to the rule

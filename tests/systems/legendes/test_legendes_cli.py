@@ -500,3 +500,91 @@ def test_the_odds_title_counts_its_dice_in_the_singular_below_two(
     assert french.status == 0 and "1 dé +0 contre 0 dé" in french.out
     english = invoke(capsys, "--lang", "en", "odds", "legendes", "--dice", "3", "--vs", "elite")
     assert "3 dice +0 against 1 die" in english.out
+
+
+def orsk_scene(capsys: pytest.CaptureFixture[str], sheet: Path) -> bytes:
+    """Lyssia (Magie des ronces, Arc, Herboristerie) against Orsk; the sheet as it stands."""
+    assert invoke(capsys, "scene", "legendes", "start", str(sheet)).status == 0
+    added = invoke(capsys, "scene", "legendes", "add", str(sheet), "Orsk", "--level", "heroique")
+    assert added.status == 0, added.err
+    return sheet.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (("roll", "{sheet}", "--vs", "Orsk", "--domain", "magie des ronses"), "Magie des ronces"),
+        (("roll", "{sheet}", "--vs", "Orsk", "--domain", "ARCS"), "Arc"),
+        (("aid", "{sheet}", "--helper", "Tomas", "--helper-dice", "2", "--domain",
+          "herboristeri"), "Herboristerie"),
+    ],
+)  # fmt: skip
+def test_L1_a_domain_nearly_on_the_sheet_is_refused_before_the_roll(
+    capsys: pytest.CaptureFixture[str], sheet: Path, args: tuple[str, ...], meant: str
+) -> None:
+    """L-1 rolls what the sheet does not list as ordinary (0 dice): a typo of one of its
+    domains cost the hero the exchange, saved. Refused instead: exit 2, one line naming
+    the typed name and the listed one, saying how to roll an ordinary domain; nothing saved."""
+    before = orsk_scene(capsys, sheet)
+    typed = args[args.index("--domain") + 1]
+    command = ("scene", "legendes", *(str(sheet) if a == "{sheet}" else a for a in args))
+    french = invoke(capsys, *command, "--seed", "3")
+    assert french.status == 2, french.out
+    assert len(french.err.strip().splitlines()) == 1 and "Traceback" not in french.err
+    assert f"« {typed} » n'est pas sur la fiche de Lyssia" in french.err
+    assert f"vouliez-vous dire « {meant} » ?" in french.err
+    assert "0 dé (L-1)" in french.err and "nommez le domaine « ordinaire »" in french.err
+    english = invoke(capsys, "--lang", "en", *command, "--seed", "3")
+    assert english.status == 2, english.out
+    assert f"'{typed}' is not on Lyssia's sheet: did you mean '{meant}'?" in english.err
+    assert "name the domain 'ordinary'" in english.err
+    assert sheet.read_bytes() == before
+
+
+def test_L1_an_ordinary_domain_on_purpose_is_rolled_with_0_dice(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """L-1: what the refusal offers works: the kind « ordinaire » rolls 0 dice, unflagged;
+    so does a listed domain typed in another case and without accents."""
+    orsk_scene(capsys, sheet)
+    args = ("scene", "legendes", "roll", str(sheet), "--vs", "Orsk", "--json")
+    ordinary = invoke(capsys, *args, "--domain", "ordinaire", "--vs-faces", "1,1")
+    assert ordinary.status == 0, ordinary.err
+    data = ordinary.json()
+    assert (data["dice"], data["domain_kind"], data["domain_unlisted"]) == (0, "ordinary", False)
+    invoke(capsys, "scene", "legendes", "end", str(sheet))
+    orsk_scene(capsys, sheet)
+    listed = invoke(
+        capsys, *args, "--domain", "MAGIE DES RONCES", "--faces", "1,1,1", "--vs-faces", "1,1"
+    )
+    assert listed.status == 0, listed.err
+    assert (listed.json()["domain_kind"], listed.json()["domain_unlisted"]) == ("legendary", False)
+
+
+def test_L1_a_domain_far_from_the_sheet_rolls_ordinary_and_says_so(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """L-1: « Escalade » is like nothing on Lyssia's sheet: rolled as ordinary (0 dice),
+    and the output says so, in words and in the JSON (``domain_unlisted``); so does a help."""
+    orsk_scene(capsys, sheet)
+    roll = ("scene", "legendes", "roll", str(sheet), "--vs", "Orsk", "--domain", "Escalade")
+    french = invoke(capsys, *roll, "--vs-faces", "1,1")
+    assert french.status == 0, french.err
+    assert "« Escalade » n'est pas sur la fiche : domaine ordinaire, 0 dé (L-1)." in french.out
+    invoke(capsys, "scene", "legendes", "end", str(sheet))
+    orsk_scene(capsys, sheet)
+    english = invoke(capsys, "--lang", "en", *roll, "--vs-faces", "1,1")
+    assert english.status == 0, english.err
+    assert "'Escalade' is not on the sheet: an ordinary domain, 0 dice (L-1)." in english.out
+    invoke(capsys, "scene", "legendes", "end", str(sheet))
+    orsk_scene(capsys, sheet)
+    data = invoke(capsys, *roll, "--vs-faces", "1,1", "--json").json()
+    assert (data["domain"], data["dice"], data["domain_kind"]) == ("Escalade", 0, "ordinary")
+    assert data["domain_unlisted"] is True
+    aid = invoke(
+        capsys, "scene", "legendes", "aid", str(sheet), "--helper", "Tomas", "--helper-dice",
+        "2", "--domain", "Escalade", "--faces", "3,3", "--json",
+    )  # fmt: skip
+    assert aid.status == 0, aid.err
+    assert (aid.json()["domain"], aid.json()["domain_unlisted"]) == ("Escalade", True)
+    assert aid.json()["helped_faces"] == []

@@ -627,13 +627,13 @@ def scene_roll(
         each_other=each_other, modifier=modifier, weakness=weakness, regret=regret,
         removed_dice=remove_dice, motivation=motivation, spend=spend, take=take, partial=partial,
     )  # fmt: skip
-    _rolled_step(
-        sheet,
-        stored,
-        (seed, faces, vs_faces),
-        as_json,
-        lambda hero, first, second: scene.roll(hero, request, first, second),
-    )
+
+    def run(hero: Any, first: DiceSource, second: DiceSource) -> Any:
+        if dice is None:  # with --dice the domain is only the roll's name
+            scene.check_domain(hero, request.domain)
+        return scene.roll(hero, request, first, second)
+
+    _rolled_step(sheet, stored, (seed, faces, vs_faces), as_json, run)
 
 
 def _domain_named(domain: str) -> str:
@@ -685,10 +685,12 @@ def scene_aid(
         raise UsageError(N_("A name cannot hold square brackets [ ]: {name}"), name=helper)
 
     def run(hero: Any, first: DiceSource, second: DiceSource) -> Any:
-        kind, _name = scene.domain_of(hero, domain)
-        return scene.aid(
+        scene.check_domain(hero, domain)
+        kind, name = scene.domain_of(hero, domain)
+        new, data = scene.aid(
             hero, helper.strip(), helper_dice, domain_dice(kind), modifier, first, second
         )
+        return new, {**data, "domain": name, "domain_unlisted": scene.unlisted(hero, domain)}
 
     _rolled_step(sheet, stored, (seed, faces, vs_faces), as_json, run)
 

@@ -220,10 +220,25 @@ def render_hero(console: Console, hero: Mapping[str, Any]) -> None:
         )
 
 
+def unlisted_words(domain: str) -> str:
+    """That the domain named is not on the sheet (L-1: an ordinary domain): rolled with
+    0 dice unsaid, a name typed loosely looked like a bad roll."""
+    from meneur.systems.legendes.rules import domain_dice
+
+    dice = domain_dice("ordinary")
+    return ngettext(
+        "'{domain}' is not on the sheet: an ordinary domain, {dice} die (L-1).",
+        "'{domain}' is not on the sheet: an ordinary domain, {dice} dice (L-1).",
+        dice,
+    ).format(domain=domain, dice=dice)
+
+
 def render_step(console: Console, data: Mapping[str, Any]) -> None:
     """A scene step's report."""
     data = literal(data)
     step = data["step"]
+    if data.get("domain_unlisted"):
+        console.print(unlisted_words(data["domain"]))
     if step == "roll":
         if not all(pair["swept"] for pair in data["pairs"]):
             console.print(

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any, Literal
 
 from meneur.errors import RuleError, UsageError
-from meneur.locale import N_
+from meneur.locale import N_, quoted
 from meneur.rng import DiceSource, HeldDice
 from meneur.systems.base import FaceReader
 from meneur.systems.legendes.data import rules_data
@@ -98,6 +99,54 @@ def domain_of(hero: Hero, text: str) -> tuple[Domain, str]:
     if kind is not None:
         return kind, text
     return "ordinary", text
+
+
+CLOSE_ENOUGH = 0.8
+"""How alike (:func:`difflib.get_close_matches`' ratio, on folded names) a typed domain
+and one of the sheet must be for the typed one to be taken for a typo: « magie des
+ronses » for « Magie des ronces » is 0.94, « art » for « Arc » 0.67."""
+
+
+def unlisted(hero: Hero, text: str) -> bool:
+    """Whether ``text`` names neither a domain of the sheet nor a kind (legendary,
+    secondary, ordinary): L-1 rolls it as ordinary, and the output says so."""
+    kind, _name = domain_of(hero, text)
+    return kind == "ordinary" and fold(text) not in DOMAIN_NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class _Quoted:
+    """Names quoted as the message's reader quotes them, when it is shown: the web table
+    rolls in a worker thread, which does not know the language of the page."""
+
+    names: tuple[str, ...]
+
+    def __format__(self, spec: str) -> str:
+        return format(", ".join(quoted(name) for name in self.names), spec)
+
+
+def check_domain(hero: Hero, text: str) -> None:
+    """Refuse a domain the sheet does not list but nearly does, before anything is rolled.
+
+    L-1 rolls anything unlisted as ordinary (0 dice): a typo of « Magie des ronces » cost
+    the hero the exchange, logged and saved on the sheet. The commands call this before
+    they roll, not :func:`roll_with`: a roll already logged replays as it was.
+    """
+    if not unlisted(hero, text):
+        return
+    names = {fold(name): name for name in (*hero.legendary, *hero.secondary)}
+    near = get_close_matches(fold(text), list(names), n=3, cutoff=CLOSE_ENOUGH)
+    if near:
+        raise UsageError(
+            N_(
+                "'{domain}' is not on {name}'s sheet: did you mean {known}? Unlisted, it "
+                "would roll as an ordinary domain, 0 dice (L-1); to roll an ordinary domain "
+                "on purpose, name the domain 'ordinary'."
+            ),
+            domain=text,
+            name=hero.name,
+            known=_Quoted(tuple(names[found] for found in near)),
+        )
 
 
 def start(hero: Hero, title: str, kind: SceneKind = "physical") -> tuple[Hero, dict[str, Any]]:
@@ -433,6 +482,7 @@ def roll_with(hero: Hero, request: RollRequest, reader: FaceReader) -> tuple[Her
         "step": "roll",
         "domain": domain_name,
         "domain_kind": kind,
+        "domain_unlisted": request.dice is None and unlisted(new, request.domain),
         "dice": params_list[0].pc_dice,
         "faces": list(hero_faces),
         "partial": partial,

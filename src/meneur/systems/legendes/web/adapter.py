@@ -160,6 +160,17 @@ class LegendesWeb(WebAdapter):
         return chance_where(self.check.odds(params), lambda key: str(key).startswith("win:"))
 
     def verdict(self, result: Mapping[str, Any]) -> Verdict:
+        """The roll's verdict, and a domain not on the sheet said (L-1, the command line's
+        words): typed loosely at the tracker, it was rolled as ordinary unsaid."""
+        told = self._pairs_verdict(result)
+        if not result.get("domain_unlisted"):
+            return told
+        from meneur.systems.legendes.render import unlisted_words
+
+        note = unlisted_words(str(result.get("domain", "?"))).removesuffix(".")
+        return Verdict(told.passed, told.words, " ; ".join(filter(None, (told.detail, note))))
+
+    def _pairs_verdict(self, result: Mapping[str, Any]) -> Verdict:
         """The roll's verdict; a roll of several pairs (L-10) says each pair's, named."""
         pairs = result.get("pairs") or []
         if len(pairs) < 2:

@@ -210,6 +210,8 @@ def exchange(
     else:  # the lead hero attacks the second, beside the third if any
         against, allies = [second], [i for i in attackers if i != lead]
     hero = Hero.model_validate(dict(info.sheet))
+    named = domain.strip() or default_domain(hero)
+    scene.check_domain(hero, named)  # a typo is refused before any die, not rolled with 0
     playing = hero.model_copy(deep=True)
     waiting = list(hero.scene.pending_help) if hero.scene is not None else []
     playing.scene = Scene(oppositions=list(others.values()), pending_help=waiting)  # L-11
@@ -218,7 +220,7 @@ def exchange(
     lead_first = chosen.index(lead) == 0
     hero_source, vs_source = (sources[0], sources[1]) if lead_first else sources[::-1]
     request = scene.RollRequest(
-        domain=domain.strip() or default_domain(hero),
+        domain=named,
         against=[others[i].name for i in against],
         allies=[others[i].name for i in allies],
         each_other=each_other,
@@ -250,6 +252,8 @@ def exchange(
         opposition_wound=fought[against[0]].wound,
         opposition_out=fought[against[0]].out,
         pairs=report["pairs"],
+        domain=report["domain"],
+        domain_unlisted=report["domain_unlisted"],
     )
     side_faces = [*report["faces"], *(f for ally in report["allies"] for f in ally["faces"])]
     vs_faces_all = [f for p in report["pairs"] if p["side"] is None for f in p["vs_faces"]]
