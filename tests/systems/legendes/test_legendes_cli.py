@@ -533,7 +533,10 @@ def test_L1_a_domain_nearly_on_the_sheet_is_refused_before_the_roll(
     assert len(french.err.strip().splitlines()) == 1 and "Traceback" not in french.err
     assert f"« {typed} » n'est pas sur la fiche de Lyssia" in french.err
     assert f"vouliez-vous dire « {meant} » ?" in french.err
-    assert "0 dé (L-1)" in french.err and "nommez le domaine « ordinaire »" in french.err
+    assert (
+        "comme domaine ordinaire (L-1) ;" in french.err
+        and "nommez le domaine « ordinaire »" in french.err
+    )
     english = invoke(capsys, "--lang", "en", *command, "--seed", "3")
     assert english.status == 2, english.out
     assert f"'{typed}' is not on Lyssia's sheet: did you mean '{meant}'?" in english.err

@@ -128,9 +128,9 @@ class _Quoted:
 def check_domain(hero: Hero, text: str) -> None:
     """Refuse a domain the sheet does not list but nearly does, before anything is rolled.
 
-    L-1 rolls anything unlisted as ordinary (0 dice): a typo of « Magie des ronces » cost
-    the hero the exchange, logged and saved on the sheet. The commands call this before
-    they roll, not :func:`roll_with`: a roll already logged replays as it was.
+    L-1 rolls anything unlisted as ordinary (no dice by default): a typo of « Magie des
+    ronces » cost the hero the exchange, logged and saved on the sheet. The commands call
+    this before they roll, not :func:`roll_with`: a roll already logged replays as it was.
     """
     if not unlisted(hero, text):
         return
@@ -140,8 +140,8 @@ def check_domain(hero: Hero, text: str) -> None:
         raise UsageError(
             N_(
                 "'{domain}' is not on {name}'s sheet: did you mean {known}? Unlisted, it "
-                "would roll as an ordinary domain, 0 dice (L-1); to roll an ordinary domain "
-                "on purpose, name the domain 'ordinary'."
+                "would roll as an ordinary domain (L-1); to roll an ordinary domain on "
+                "purpose, name the domain 'ordinary'."
             ),
             domain=text,
             name=hero.name,
