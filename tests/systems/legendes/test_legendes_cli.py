@@ -544,6 +544,17 @@ def test_L1_a_domain_nearly_on_the_sheet_is_refused_before_the_roll(
     assert sheet.read_bytes() == before
 
 
+def test_L1_a_kind_mistyped_is_refused_too(capsys: pytest.CaptureFixture[str], sheet: Path) -> None:
+    """L-1: « legendair » is not a domain of the sheet, nor the kind it nearly names: it
+    would roll as ordinary. Refused, the kinds suggested (both languages' words work)."""
+    before = orsk_scene(capsys, sheet)
+    command = ("scene", "legendes", "roll", str(sheet), "--vs", "Orsk", "--domain", "legendair")
+    french = invoke(capsys, *command, "--seed", "3")
+    assert french.status == 2, french.out
+    assert "vouliez-vous dire « legendaire », « legendary » ?" in french.err
+    assert sheet.read_bytes() == before
+
+
 def test_L1_an_ordinary_domain_on_purpose_is_rolled_with_0_dice(
     capsys: pytest.CaptureFixture[str], sheet: Path
 ) -> None:

@@ -126,7 +126,8 @@ class _Quoted:
 
 
 def check_domain(hero: Hero, text: str) -> None:
-    """Refuse a domain the sheet does not list but nearly does, before anything is rolled.
+    """Refuse a domain the sheet does not list but nearly does (or nearly names a kind,
+    « legendair »), before anything is rolled.
 
     L-1 rolls anything unlisted as ordinary (no dice by default): a typo of « Magie des
     ronces » cost the hero the exchange, logged and saved on the sheet. The commands call
@@ -134,7 +135,8 @@ def check_domain(hero: Hero, text: str) -> None:
     """
     if not unlisted(hero, text):
         return
-    names = {fold(name): name for name in (*hero.legendary, *hero.secondary)}
+    names = {key: key for key in DOMAIN_NAMES}  # « legendair »: a kind mistyped
+    names.update({fold(name): name for name in (*hero.legendary, *hero.secondary)})
     near = get_close_matches(fold(text), list(names), n=3, cutoff=CLOSE_ENOUGH)
     if near:
         raise UsageError(
