@@ -206,3 +206,18 @@ def test_L1_a_domain_too_long_to_be_typed_is_refused_at_creation_not_cut(table: 
     assert table.store.characters() == []
     table.create(table.gm, "legendes", "Lyssia", legendary="Épée, " + "m" * DOMAIN_LENGTH)
     assert table.store.character("Lyssia").sheet["legendary"] == ["Épée", "m" * DOMAIN_LENGTH]
+
+
+def test_L12_a_motivation_too_long_is_refused_at_creation_not_cut(table: Table) -> None:
+    """L-12: the form's motivation has at most 300 characters (``maxlength``), but a POST
+    can send more; it was cut to 300 unsaid. It is refused now, its field named, like a
+    domain too long, and nothing is stored; one of exactly 300 is kept whole."""
+    csrf = table.csrf(table.gm)
+    data = {"csrf": csrf, "action": "create", "system": "legendes", "name": "Lyssia"}
+    answer = table.client.post(f"{table.gm}/character", data={**data, "motivation": "m" * 5000})
+    assert answer.status_code == 400
+    alert = answer.text.split('role="alert"')[1][:300]
+    assert "Motivation" in alert and "300 caractères" in alert, alert
+    assert table.store.characters() == []
+    table.create(table.gm, "legendes", "Lyssia", motivation="m" * 300)
+    assert table.store.character("Lyssia").sheet["motivation"] == "m" * 300

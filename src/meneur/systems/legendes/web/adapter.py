@@ -273,7 +273,7 @@ class LegendesWeb(WebAdapter):
             "legendary": names_of(fields.get("legendary", "")),
             "secondary": names_of(fields.get("secondary", "")),
             "weaknesses": names_of(fields.get("weaknesses", "")),
-            "motivation": (fields.get("motivation") or "")[:300],
+            "motivation": fields.get("motivation") or "",
             "motivation_points": int_field(fields, "motivation_points", 1, 0, 99),
         }
         return Hero.model_validate(sheet).model_dump(mode="json", exclude_none=True)
