@@ -56,6 +56,31 @@ MARKUP = frozenset("[]")
 name like ``[/]`` would break the output and ``[red]`` would restyle it."""
 
 
+def comma_items(text: str) -> list[str]:
+    """``2, 4,6`` as its items ``["2", "4", "6"]``, or ``UsageError`` for an empty one
+    (``1,,2``, ``1,2,``, ``,1``): the lab's lists skipped it unsaid and read ``1,,2`` as
+    ``1,2``, where a value may have been forgotten. A text of spaces holds no item."""
+    if not text.strip():
+        return []
+    items = [item.strip() for item in text.split(",")]
+    for number, item in enumerate(items):
+        if item:
+            continue
+        from meneur.errors import UsageError
+        from meneur.locale import N_
+
+        if number == 0:
+            raise UsageError(N_("'{text}' starts with a comma: nothing before it."), text=text)
+        if number == len(items) - 1:
+            raise UsageError(N_("'{text}' ends with a comma: nothing after it."), text=text)
+        raise UsageError(
+            N_("'{text}' has nothing between two commas, after '{item}'."),
+            text=text,
+            item=items[number - 1],
+        )
+    return items
+
+
 def has_markup(name: str) -> bool:
     return any(c in MARKUP for c in name)
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meneur.cli.params import Json, Seed, int_parser
+from meneur.cli.params import Json, Seed, int_parser, listed
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -47,6 +47,7 @@ RowsOpt = Annotated[
     typer.Option(
         "--rows",
         metavar="1..10",
+        parser=listed,
         help=_("The rows: the system's own (dice, bonus...), as 1..10 or 2,4,6."),
     ),
 ]
@@ -55,6 +56,7 @@ ColsOpt = Annotated[
     typer.Option(
         "--cols",
         metavar="1..10",
+        parser=listed,
         help=_(
             "The columns: the system's own (threshold, difficulty, opposing dice or bonus, "
             "opposition level...), as 1..10 or 2,4,6."
@@ -66,6 +68,7 @@ PanelsOpt = Annotated[
     typer.Option(
         "--panels",
         metavar="P,P",
+        parser=listed,
         help=_(
             "Which panels: the system's own (modes and policies such as blessed/needed, "
             "circumstances such as 0,2...)."
@@ -192,6 +195,7 @@ def table_command(
         typer.Option(
             "--variant",
             metavar="OPTION=VALUE",
+            parser=listed,
             help=_("Rule options, such as explode=always,sixes=all."),
         ),
     ] = None,
@@ -246,6 +250,7 @@ def compare_command(
         typer.Option(
             "--variant",
             metavar="OPTION=VALUE",
+            parser=listed,
             help=_(
                 "A variant (give it twice): rule options such as explode=always. "
                 "An empty one is the default rules."

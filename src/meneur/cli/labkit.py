@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from meneur.cli.params import Json, Seed, int_parser
+from meneur.cli.params import Json, Seed, int_parser, listed
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
@@ -179,19 +179,30 @@ CellCheck = Annotated[
 ]
 Rows = Annotated[
     str | None,
-    typer.Option("--rows", metavar="1..10", help=_("Table cells: the rows (as meneur table).")),
+    typer.Option(
+        "--rows", metavar="1..10", parser=listed, help=_("Table cells: the rows (as meneur table).")
+    ),
 ]
 Cols = Annotated[
     str | None,
-    typer.Option("--cols", metavar="1..10", help=_("Table cells: the columns (as meneur table).")),
+    typer.Option(
+        "--cols",
+        metavar="1..10",
+        parser=listed,
+        help=_("Table cells: the columns (as meneur table)."),
+    ),
 ]
 Panel = Annotated[
     str | None,
-    typer.Option("--panel", metavar="P", help=_("Table cells: the panel (as meneur table).")),
+    typer.Option(
+        "--panel", metavar="P", parser=listed, help=_("Table cells: the panel (as meneur table).")
+    ),
 ]
 Variant = Annotated[
     str | None,
-    typer.Option("--variant", metavar="OPTION=VALUE", help=_("Table cells: rule options.")),
+    typer.Option(
+        "--variant", metavar="OPTION=VALUE", parser=listed, help=_("Table cells: rule options.")
+    ),
 ]
 Scheduler = Annotated[
     str | None,
@@ -376,22 +387,30 @@ def sweep(
 CellRow = Annotated[
     str | None,
     typer.Option(
-        "--row", metavar="R", help=_("The row of the table to simulate (as in meneur table).")
+        "--row",
+        metavar="R",
+        parser=listed,
+        help=_("The row of the table to simulate (as in meneur table)."),
     ),
 ]
 CellCol = Annotated[
     str | None,
-    typer.Option("--col", metavar="C", help=_("The column of the table to simulate.")),
+    typer.Option(
+        "--col", metavar="C", parser=listed, help=_("The column of the table to simulate.")
+    ),
 ]
 CellPanel = Annotated[
     str | None,
-    typer.Option("--panel", metavar="P", help=_("The panel of the table to simulate.")),
+    typer.Option(
+        "--panel", metavar="P", parser=listed, help=_("The panel of the table to simulate.")
+    ),
 ]
 CellRuleOptions = Annotated[
     str | None,
     typer.Option(
         "--variant",
         metavar="OPTION=VALUE",
+        parser=listed,
         help=_("Rule options, such as explode=always,sixes=all."),
     ),
 ]

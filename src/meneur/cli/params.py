@@ -17,6 +17,7 @@ from meneur.errors import MeneurError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.rng import DiceSource, make_source, parse_faces, parse_seed
+from meneur.text import comma_items
 from meneur.whole import parse_whole
 
 T = TypeVar("T")
@@ -50,6 +51,17 @@ def meneur_parser(parse: Callable[[str], T]) -> Callable[[str], T]:
             raise typer.BadParameter(str(error)) from None
 
     return parser
+
+
+def comma_list(text: str) -> str:
+    """A list option's text as typed (``--rows 2,4,6``), once it holds no empty item
+    (:func:`meneur.text.comma_items`): ``--rows 1,,2`` was read ``1,2`` unsaid."""
+    comma_items(text)
+    return text
+
+
+listed = meneur_parser(comma_list)
+"""The Typer ``parser=`` of every comma-separated list option: the refusal names it."""
 
 
 @dataclass(frozen=True, slots=True)

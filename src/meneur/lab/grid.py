@@ -19,7 +19,7 @@ from typing import Any
 from meneur.errors import LimitError, UsageError
 from meneur.locale import N_
 from meneur.locale.numbers import fraction_text
-from meneur.text import fold, is_digits
+from meneur.text import comma_items, fold, is_digits
 from meneur.whole import is_whole, parse_whole
 
 MAX_CELLS = 40_000
@@ -248,10 +248,7 @@ def compute(
 def parse_int_list(text: str, low: int, high: int, what: str) -> tuple[int, ...]:
     """``1..10``, ``2,4,6`` or ``1..3,8``: whole numbers from ``low`` to ``high``."""
     values: list[int] = []
-    for part in str(text).split(","):
-        part = part.strip()
-        if not part:
-            continue
+    for part in comma_items(str(text)):
         start, sep, end = part.partition("..")
         if not is_whole(start) or (sep and not is_whole(end)):
             raise UsageError(
@@ -282,9 +279,7 @@ def parse_int_list(text: str, low: int, high: int, what: str) -> tuple[int, ...]
 def parse_names(text: str, known: Mapping[str, Hashable], what: str) -> tuple[Hashable, ...]:
     """Comma-separated names, matched without case or accents against ``known``."""
     found: list[Hashable] = []
-    for part in str(text).split(","):
-        if not part.strip():
-            continue
+    for part in comma_items(str(text)):
         value = known.get(fold(part))
         if value is None:
             raise UsageError(
@@ -303,9 +298,7 @@ def parse_variant(text: str, options: Mapping[str, Sequence[str]]) -> dict[str, 
     """``explode=always,sixes=all``: each key one of ``options``, each value one of its choices."""
     chosen: dict[str, str] = {}
     named = {fold(option): option for option in options}  # margin_counts as margin-counts
-    for part in str(text).split(","):
-        if not part.strip():
-            continue
+    for part in comma_items(str(text)):
         key, sep, value = part.partition("=")
         key, value = named.get(fold(key.strip()), fold(key.strip())), value.strip()
         # a name folds (accents, case); a number keeps its sign (fold dropped the minus

@@ -34,7 +34,7 @@ from meneur.cli.labkit import (
     sweep,
     sweep_cells,
 )
-from meneur.cli.params import Json, Seed, int_parser, parse_int
+from meneur.cli.params import Json, Seed, int_parser, listed, parse_int
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -71,6 +71,7 @@ def fight_command(
         typer.Option(
             "--vs-level",
             metavar="LEVEL",
+            parser=listed,
             help=_(
                 "The opposition's level (commun, elite, heroique, legendaire); "
                 "several at once: elite,elite (L-10)."
@@ -91,6 +92,7 @@ def fight_command(
         typer.Option(
             "--with-dice",
             metavar="N,N",
+            parser=listed,
             help=_("The dice of each character fighting beside the hero (L-10)."),
         ),
     ] = None,
@@ -282,13 +284,14 @@ def policy_command(
 def sweep_command(
     dice: Annotated[
         str | None,
-        typer.Option("--dice", metavar="1..6", help=_("The hero's dice: a range.")),
+        typer.Option("--dice", metavar="1..6", parser=listed, help=_("The hero's dice: a range.")),
     ] = None,
     vs_level: Annotated[
         str | None,
         typer.Option(
             "--vs-level",
             metavar="L,L",
+            parser=listed,
             help=_("Opposition levels (default: elite, heroique, legendaire)."),
         ),
     ] = None,

@@ -36,7 +36,7 @@ from meneur.cli.labkit import (
     sweep,
     sweep_cells,
 )
-from meneur.cli.params import Json, Seed, parse_int
+from meneur.cli.params import Json, Seed, listed, parse_int
 from meneur.errors import UsageError
 from meneur.locale import N_, fill, pgettext
 from meneur.locale import gettext as _
@@ -318,11 +318,15 @@ def sweep_command(
     ] = None,
     strategies_a: Annotated[
         str | None,
-        typer.Option("--strategies-a", metavar="S,S", help=_("A's strategies (default: all).")),
+        typer.Option(
+            "--strategies-a", metavar="S,S", parser=listed, help=_("A's strategies (default: all).")
+        ),
     ] = None,
     strategies_b: Annotated[
         str | None,
-        typer.Option("--strategies-b", metavar="S,S", help=_("B's strategies (default: all).")),
+        typer.Option(
+            "--strategies-b", metavar="S,S", parser=listed, help=_("B's strategies (default: all).")
+        ),
     ] = None,
     check: CellCheck = None,
     rows: Rows = None,

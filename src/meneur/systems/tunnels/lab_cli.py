@@ -43,7 +43,7 @@ from meneur.cli.labkit import (
     sweep,
     sweep_cells,
 )
-from meneur.cli.params import Json, Seed, int_parser
+from meneur.cli.params import Json, Seed, int_parser, listed
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -270,7 +270,9 @@ def policy_command(
 def sweep_command(
     dice: Annotated[
         str | None,
-        typer.Option("--dice", metavar="1..6", help=_("The character's Force: a range.")),
+        typer.Option(
+            "--dice", metavar="1..6", parser=listed, help=_("The character's Force: a range.")
+        ),
     ] = None,
     endurance: Annotated[
         int,
@@ -283,7 +285,12 @@ def sweep_command(
     ] = 8,
     vs_mr: Annotated[
         str,
-        typer.Option("--vs-mr", metavar="1..8", help=_("The monster's Monster Rating: a range.")),
+        typer.Option(
+            "--vs-mr",
+            metavar="1..8",
+            parser=listed,
+            help=_("The monster's Monster Rating: a range."),
+        ),
     ] = "1..8",
     check: CellCheck = None,
     rows: Rows = None,
