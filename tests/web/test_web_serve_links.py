@@ -158,3 +158,19 @@ def test_a_data_dir_name_too_long_is_one_clear_line(
     assert result.status == 2 and served == []
     [line] = result.err.strip().splitlines()
     assert "the name is too long" in line
+
+
+def test_an_empty_data_dir_is_refused_not_read_as_the_current_folder(
+    capsys: pytest.CaptureFixture[str],
+    served: list[dict[str, Any]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--data-dir ''`` served from the current folder unsaid (a database made where the
+    command ran); it names no folder: refused in one line, nothing made, nothing served."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(capsys, "serve", "--data-dir", "", "--lang", "en")
+    assert result.status == 2 and served == []
+    [line] = result.err.strip().splitlines()
+    assert "--data-dir" in line and "empty path" in line, line
+    assert list(tmp_path.iterdir()) == []

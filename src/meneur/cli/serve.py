@@ -12,7 +12,7 @@ from typing import IO, Annotated, Any
 
 import typer
 
-from meneur.cli.params import int_parser
+from meneur.cli.params import int_parser, meneur_parser
 from meneur.locale import gettext as _
 from meneur.text import is_digits
 
@@ -60,11 +60,23 @@ PublicOpt = Annotated[
 ]
 
 
+def _folder(text: str) -> Path:
+    """``--data-dir`` as a path, never empty: ``Path("")`` is the current folder, so
+    ``--data-dir ''`` made a database wherever the command ran, unsaid."""
+    from meneur.errors import UsageError
+    from meneur.locale import N_
+
+    if not text:
+        raise UsageError(N_("an empty path names no folder: give one, or leave the option out."))
+    return Path(text)
+
+
 DataDirOpt = Annotated[
     Path | None,
     typer.Option(
         "--data-dir",
         metavar="DIR",
+        parser=meneur_parser(_folder),
         help=_(
             "The folder of the table's data: its SQLite database (meneur.db) lives there, "
             "made on first use (default: MENEUR_DB_URL, else the user's data folder)."
