@@ -70,7 +70,7 @@ def write_ten(tmp_path: Path, bad: dict[str, object]) -> Path:
 @pytest.mark.parametrize(
     ("bad", "field"),
     [
-        ({"sheet": sheet("Héros 6", level=-4)}, "skills"),
+        ({"sheet": sheet("Héros 6", level=-4)}, "Skills"),  # by its label
         ({"sheet": {"name": "Héros 6", "charisme": 3}}, "charisme"),
         ({"sheet": ["not", "a", "sheet"]}, "sheet"),
         ({"system": "monopoly"}, "monopoly"),

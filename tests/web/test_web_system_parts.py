@@ -221,3 +221,18 @@ def test_L12_a_motivation_too_long_is_refused_at_creation_not_cut(table: Table) 
     assert table.store.characters() == []
     table.create(table.gm, "legendes", "Lyssia", motivation="m" * 300)
     assert table.store.character("Lyssia").sheet["motivation"] == "m" * 300
+
+
+@pytest.mark.parametrize("skills", ["=3", "   =3", "E" * 70 + "=3"])
+def test_a_krasses_skill_name_at_creation_is_held_to_the_typed_rule(
+    table: Table, skills: str
+) -> None:
+    """A skill is rolled by typing its name (1 to 60 characters); the form stored an
+    empty or a 70-character one. Refused now, nothing stored."""
+    csrf = table.csrf(table.gm)
+    data = {"csrf": csrf, "action": "create", "system": "krasses", "name": "Zoé"}
+    answer = table.client.post(f"{table.gm}/character", data={**data, "skills": skills})
+    assert answer.status_code == 400
+    alert = answer.text.split('role="alert"')[1][:400]
+    assert "1 à 60 caractères" in alert, alert
+    assert table.store.characters() == []

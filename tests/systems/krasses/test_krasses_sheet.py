@@ -64,7 +64,7 @@ def test_sheet_round_trip_and_errors(tmp_path: Path) -> None:
     assert load_sheet(path).name == "Aurore"
     bad = dict(SHEET, skills={"Escalade": -1})
     path.write_text(json.dumps(bad), encoding="utf-8")
-    with pytest.raises(SheetError, match="skills"):
+    with pytest.raises(SheetError, match="Compétences"):
         load_sheet(path)
     twice = dict(SHEET, skills={"Escalade": 1, "escalade": 2})
     path.write_text(json.dumps(twice), encoding="utf-8")
@@ -91,3 +91,44 @@ def test_a_name_on_the_sheet_is_one_line(tmp_path: Path, where: dict[str, object
     with pytest.raises(SheetError, match=r"contrôle|control") as refused:
         load_sheet(path)
     assert not any(c in str(refused.value) for c in "\t\n\x1b")
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        {"advantages": [{"name": "Pied sûr", "bonus": 2, "applies_to": [""]}]},
+        {"equipment": [{"name": "Corde", "bonus": 1, "applies_to": ["   "]}]},
+        {"equipment": [{"name": "Corde", "bonus": 1, "applies_to": ["e" * 5000]}]},
+        {"skills": {"": 2}},
+        {"skills": {"  ": 2}},
+        {"characteristics": {"F" * 61: 2}},
+        {"advantages": [{"name": " ", "score": 6}]},
+        {"equipment": [{"name": "", "bonus": 1}]},
+    ],
+)
+def test_K5_a_name_on_the_sheet_is_held_to_the_typed_rule(
+    tmp_path: Path, where: dict[str, object]
+) -> None:
+    """K-5: an advantage or a piece of equipment adds its bonus to the rolls it names,
+    and a roll is asked for by typing a name (``--skill NAME=LEVEL``: 1 to 60
+    characters). An empty, blank or 5,000-character ``applies_to`` (or skill,
+    characteristic, advantage name) loaded, a name no one could type: refused now."""
+    path = tmp_path / "aurore.json"
+    path.write_text(json.dumps(dict(SHEET, **where)), encoding="utf-8")
+    with pytest.raises(SheetError, match="un nom a de 1 à 60 caractères, pas seulement des"):
+        load_sheet(path)
+
+
+def test_K5_a_name_of_the_typed_bound_loads() -> None:
+    """The bound itself loads, and it is the one the command line types."""
+    from meneur.systems.krasses.cli import PAIR_NAME
+    from meneur.systems.krasses.sheet import TRAIT_NAME
+
+    longest = "e" * TRAIT_NAME
+    data = dict(
+        SHEET,
+        skills={longest: 2},
+        equipment=[{"name": longest, "bonus": 1, "applies_to": [longest]}],
+    )
+    assert trait_roll(KrassesSheet.model_validate(data), longest).modifier == 1
+    assert PAIR_NAME == TRAIT_NAME

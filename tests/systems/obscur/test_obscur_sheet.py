@@ -197,3 +197,18 @@ def test_a_malformed_equipment_names_its_field_in_correct_french(
         capsys, "--lang", "en", "character", "new", "obscur", "IE", "--from", str(path)
     )
     assert english.err == "Error: 'IE': field equipement.armes: a list is expected.\n"
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [({"name": ""}, "name"), ({"name": "   "}, "name"), ({"contacts": {" ": 2}}, "contacts")],
+)
+def test_a_name_written_on_the_sheet_is_not_empty(changes: dict[str, Any], field: str) -> None:
+    """A character's name written empty or blank (or a contact's) was taken, and a fight
+    or a shot printed nothing where the name stood (a blank one beat the fallback to the
+    file's path). Refused now, the field named; a sheet may still leave its name out."""
+    with pytest.raises(SheetError) as caught:
+        character_from(sheet(**changes), "isaure.json")
+    said = str(caught.value)
+    assert f"champ {field}" in said and "un nom ne peut être ni vide ni fait que d'espaces" in said
+    assert character_from(sheet(name=None), "isaure.json").sheet.name == ""

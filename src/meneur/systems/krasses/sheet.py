@@ -39,6 +39,22 @@ def _unique_names(names: list[str], twice: str) -> None:
 
 PlainName = Annotated[str, AfterValidator(plain_name)]
 """A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
+TRAIT_NAME = 60
+"""The longest name of a trait, as ``--skill NAME=LEVEL`` takes it (``cli.PAIR_NAME``)."""
+
+
+def _trait_name(name: str) -> str:
+    """A name as :func:`plain_name` allows, 1 to :data:`TRAIT_NAME` characters and not
+    blank: a roll is asked for by typing it, so an empty or endless one (a skill, what an
+    advantage applies to) could never be typed, and printed nothing or a page."""
+    plain_name(name)
+    if len(name) > TRAIT_NAME or not name.strip():
+        raise refusal(N_("a name has 1 to {limit} characters, not only spaces"), limit=TRAIT_NAME)
+    return name
+
+
+TraitName = Annotated[str, AfterValidator(_trait_name)]
+"""A trait's name on the sheet, held to the rule of a typed one (:func:`_trait_name`)."""
 
 
 class Advantage(BaseModel):
@@ -46,10 +62,10 @@ class Advantage(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: PlainName = Field(min_length=1, max_length=60)
+    name: TraitName
     score: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
     bonus: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
-    applies_to: list[PlainName] = Field(default_factory=list, max_length=50)
+    applies_to: list[TraitName] = Field(default_factory=list, max_length=50)
 
 
 class Equipment(BaseModel):
@@ -57,9 +73,9 @@ class Equipment(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: PlainName = Field(min_length=1, max_length=60)
+    name: TraitName
     bonus: int = Field(default=0, ge=-MAX_SCORE, le=MAX_SCORE)
-    applies_to: list[PlainName] = Field(default_factory=list, max_length=50)
+    applies_to: list[TraitName] = Field(default_factory=list, max_length=50)
 
 
 class KrassesSheet(BaseModel):
@@ -69,8 +85,8 @@ class KrassesSheet(BaseModel):
 
     system: Literal["krasses"] = "krasses"
     name: PlainName = Field(min_length=1, max_length=NAME_LENGTH)
-    characteristics: dict[PlainName, int] = Field(default_factory=dict, max_length=50)
-    skills: dict[PlainName, int] = Field(default_factory=dict, max_length=200)
+    characteristics: dict[TraitName, int] = Field(default_factory=dict, max_length=50)
+    skills: dict[TraitName, int] = Field(default_factory=dict, max_length=200)
     advantages: list[Advantage] = Field(default_factory=list, max_length=100)
     equipment: list[Equipment] = Field(default_factory=list, max_length=200)
 

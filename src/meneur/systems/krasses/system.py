@@ -34,6 +34,10 @@ class KrassesSystem(System):
         {
             "difficulty": N_("Difficulty (K-3)"),
             "modifier": N_("Modifier"),
+            "characteristics": N_("Characteristics"),
+            "skills": N_("Skills"),
+            "advantages": N_("Advantages"),
+            "equipment": N_("Equipment"),
         }
     )
 

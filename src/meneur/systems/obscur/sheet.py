@@ -42,6 +42,7 @@ from pydantic_core import PydanticCustomError
 from meneur.errors import RuleError, SheetError
 from meneur.files import read_sheet, write_text_atomically
 from meneur.locale import N_
+from meneur.model_errors import refusal
 from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import NAME_LENGTH, fold, plain_name, text_block
@@ -62,9 +63,19 @@ RESOURCE_LABELS = {
 }
 
 
-PlainName = Annotated[str, AfterValidator(plain_name)]
-"""A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
-ContactName = Annotated[str, Field(max_length=NAME_LENGTH), AfterValidator(plain_name)]
+def _named(name: str) -> str:
+    """A name as :func:`plain_name` allows, and not empty nor blank: the name shown for
+    the character or the contact (an empty one printed nothing where a name stood)."""
+    plain_name(name)
+    if not name.strip():
+        raise refusal(N_("a name cannot be empty or only spaces"))
+    return name
+
+
+GivenName = Annotated[str, AfterValidator(_named)]
+"""The character's name, when the sheet gives one: a sheet may leave it out (its file
+then names the character), but a name written is a name (``"name": ""`` was taken)."""
+ContactName = Annotated[str, Field(max_length=NAME_LENGTH), AfterValidator(_named)]
 """A contact (O-4's Contacts, a trait named by the player): shown like the character's
 name, so held to the same rules (a control character in it reached the terminal raw)."""
 
@@ -178,7 +189,7 @@ class ObscurSheet(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
     system: Literal["obscur"] = "obscur"
-    name: PlainName = Field(default="", max_length=NAME_LENGTH)
+    name: GivenName = Field(default="", max_length=NAME_LENGTH)
     attributes: dict[str, Level] = Field(alias="caracteristiques")
     abilities: dict[str, Level] = Field(default_factory=dict, alias="capacites")
     knowledge: dict[str, Level] = Field(alias="connaissances")
