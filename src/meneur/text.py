@@ -4,7 +4,7 @@ kept free of the terminal's markup."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -131,6 +131,23 @@ def plain_name(name: str) -> str:
     if has_markup(name):
         raise refusal(N_("a name cannot hold square brackets [ ]"))
     return name
+
+
+def bounded_name(limit: int, message: str) -> Callable[[str], str]:
+    """A validator of a sheet's short text (pydantic ``AfterValidator``): a name as
+    :func:`plain_name` allows, 1 to ``limit`` characters and not blank, else ``message``
+    (its ``{limit}`` filled). A name on a sheet is typed to roll it and printed where it
+    stands: an empty or endless one could not be typed and printed nothing or a page."""
+
+    def check(text: str) -> str:
+        from meneur.model_errors import refusal
+
+        plain_name(text)
+        if len(text) > limit or not text.strip():
+            raise refusal(message, limit=limit)
+        return text
+
+    return check
 
 
 def one_line(text: str) -> str:

@@ -18,7 +18,7 @@ from meneur.errors import SheetError
 from meneur.files import read_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
-from meneur.text import NAME_LENGTH, fold, plain_name
+from meneur.text import NAME_LENGTH, bounded_name, fold, plain_name
 
 MAX_SCORE = 1000
 CHARACTERISTIC = (-MAX_SCORE, MAX_SCORE)
@@ -43,18 +43,14 @@ TRAIT_NAME = 60
 """The longest name of a trait, as ``--skill NAME=LEVEL`` takes it (``cli.PAIR_NAME``)."""
 
 
-def _trait_name(name: str) -> str:
-    """A name as :func:`plain_name` allows, 1 to :data:`TRAIT_NAME` characters and not
-    blank: a roll is asked for by typing it, so an empty or endless one (a skill, what an
-    advantage applies to) could never be typed, and printed nothing or a page."""
-    plain_name(name)
-    if len(name) > TRAIT_NAME or not name.strip():
-        raise refusal(N_("a name has 1 to {limit} characters, not only spaces"), limit=TRAIT_NAME)
-    return name
-
-
-TraitName = Annotated[str, AfterValidator(_trait_name)]
-"""A trait's name on the sheet, held to the rule of a typed one (:func:`_trait_name`)."""
+TraitName = Annotated[
+    str,
+    AfterValidator(
+        bounded_name(TRAIT_NAME, N_("a name has 1 to {limit} characters, not only spaces"))
+    ),
+]
+"""A trait's name on the sheet (a skill, what an advantage applies to), held to the rule
+of a typed one: a roll is asked for by typing it (:func:`meneur.text.bounded_name`)."""
 
 
 class Advantage(BaseModel):

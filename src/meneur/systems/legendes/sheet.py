@@ -12,7 +12,7 @@ the sheet exactly as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -31,7 +31,7 @@ from meneur.systems.legendes.rules import (
     SceneKind,
     Wound,
 )
-from meneur.text import NAME_LENGTH, one_line, plain_name
+from meneur.text import NAME_LENGTH, bounded_name, one_line, plain_name
 
 Name = Field(min_length=1, max_length=NAME_LENGTH)
 PlainName = Annotated[str, AfterValidator(plain_name)]
@@ -41,29 +41,17 @@ OneLine = Annotated[str, AfterValidator(one_line)]
 control character."""
 
 
-def _phrase(limit: int, message: str) -> Callable[[str], str]:
-    """A validator of a sheet's short text: a name as :func:`plain_name` allows, 1 to
-    ``limit`` characters and not blank, else ``message`` (its ``{limit}`` filled)."""
-
-    def check(text: str) -> str:
-        plain_name(text)
-        if len(text) > limit or not text.strip():
-            raise refusal(message, limit=limit)
-        return text
-
-    return check
-
-
 WEAKNESS_LENGTH = 300
 """The longest weakness (L-1): as long as a regret or a motivation."""
 DomainName = Annotated[
-    str, AfterValidator(_phrase(DOMAIN_LENGTH, N_("a domain name has 1 to {limit} characters")))
+    str,
+    AfterValidator(bounded_name(DOMAIN_LENGTH, N_("a domain name has 1 to {limit} characters"))),
 ]
 """A domain on a sheet (L-1), held to the rule of a typed one (``scene roll --domain``):
 a domain on a sheet is rolled by typing its name, so an empty or endless one could
 never be rolled."""
 Weakness = Annotated[
-    str, AfterValidator(_phrase(WEAKNESS_LENGTH, N_("a weakness has 1 to {limit} characters")))
+    str, AfterValidator(bounded_name(WEAKNESS_LENGTH, N_("a weakness has 1 to {limit} characters")))
 ]
 """A weakness on a sheet (L-1): a short phrase on one line, not blank."""
 MAX_OPPOSITIONS = 200
