@@ -123,6 +123,38 @@ def test_one_name_length_everywhere(capsys: Capsys, tmp_path: Path) -> None:
     assert invoke(capsys, "character", "show", exact, "--json").json()["name"] == exact
 
 
+@pytest.mark.parametrize("blank", ["   ", "\u00a0"])
+def test_a_name_of_spaces_is_refused_on_every_sheet(blank: str) -> None:
+    """A name of spaces passed every sheet's ``min_length=1`` and printed nothing where
+    the character's name stood (a Krâsses skill, an advantage's target too): refused on
+    the four systems' sheets, in the words of :func:`meneur.text.plain_name`."""
+    from meneur.errors import SheetError
+    from meneur.systems.krasses.sheet import validated
+    from meneur.systems.legendes.sheet import hero_from
+    from meneur.systems.obscur.sheet import character_from
+    from meneur.systems.tunnels.character import from_dict
+
+    aurore = json.loads((ROOT / "examples/krasses/aurore-equipee.json").read_text())
+    lyssia = json.loads((ROOT / "examples/legendes/lyssia.json").read_text())
+    isaure = json.loads((ROOT / "examples/obscur/isaure.json").read_text())
+    tunnels = {
+        "system": "tunnels", "name": blank,
+        "characteristics": {t: 2 for t in (
+            "Force", "Dextérité", "Constitution", "Volonté", "Intelligence", "Charisme")},
+        "endurance": {"current": 4, "max": 4}, "mana": {"current": 1, "max": 1},
+        "chance": {"current": 1, "max": 1},
+    }  # fmt: skip
+    for load, raw in (
+        (lambda r: from_dict(r, "t"), tunnels),
+        (lambda r: validated(r, "k"), {**aurore, "name": blank}),
+        (lambda r: hero_from(r, "l"), {**lyssia, "name": blank}),
+        (lambda r: character_from(r, "o"), {**isaure, "name": blank}),
+    ):
+        with pytest.raises(SheetError, match="ni vide ni fait que d'espaces"):
+            load(raw)
+    assert plain_name(" Zed ") == " Zed "  # spaces around a name are the sheet's own
+
+
 @pytest.mark.parametrize("bad", ["a\tb", "Or\nsk", "x\u200by", "x\u2028y"])
 def test_a_tab_or_a_line_break_is_refused_in_names_and_titles(
     capsys: Capsys, tmp_path: Path, bad: str

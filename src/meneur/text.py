@@ -122,12 +122,15 @@ def encodable(value: Any) -> Any:
 
 
 def plain_name(name: str) -> str:
-    """``name`` unchanged, or ``ValueError`` if it holds square brackets or control
-    characters (pydantic models)."""
+    """``name`` unchanged, or ``ValueError`` if it is blank or holds square brackets or
+    control characters (pydantic models): a name is printed where it stands, and one of
+    spaces printed nothing there (a character, a skill, a contact)."""
     from meneur.locale import N_
     from meneur.model_errors import refusal
 
     one_line(name)  # first: an escape sequence (ESC [) is refused as a control character
+    if not name.strip():
+        raise refusal(N_("a name cannot be empty or only spaces"))
     if has_markup(name):
         raise refusal(N_("a name cannot hold square brackets [ ]"))
     return name
@@ -142,10 +145,9 @@ def bounded_name(limit: int, message: str) -> Callable[[str], str]:
     def check(text: str) -> str:
         from meneur.model_errors import refusal
 
-        plain_name(text)
         if len(text) > limit or not text.strip():
             raise refusal(message, limit=limit)
-        return text
+        return plain_name(text)
 
     return check
 

@@ -42,7 +42,6 @@ from pydantic_core import PydanticCustomError
 from meneur.errors import RuleError, SheetError
 from meneur.files import read_sheet, write_text_atomically
 from meneur.locale import N_
-from meneur.model_errors import refusal
 from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import NAME_LENGTH, fold, plain_name, text_block
@@ -63,19 +62,10 @@ RESOURCE_LABELS = {
 }
 
 
-def _named(name: str) -> str:
-    """A name as :func:`plain_name` allows, and not empty nor blank: the name shown for
-    the character or the contact (an empty one printed nothing where a name stood)."""
-    plain_name(name)
-    if not name.strip():
-        raise refusal(N_("a name cannot be empty or only spaces"))
-    return name
-
-
-GivenName = Annotated[str, AfterValidator(_named)]
+GivenName = Annotated[str, AfterValidator(plain_name)]
 """The character's name, when the sheet gives one: a sheet may leave it out (its file
 then names the character), but a name written is a name (``"name": ""`` was taken)."""
-ContactName = Annotated[str, Field(max_length=NAME_LENGTH), AfterValidator(_named)]
+ContactName = Annotated[str, Field(max_length=NAME_LENGTH), AfterValidator(plain_name)]
 """A contact (O-4's Contacts, a trait named by the player): shown like the character's
 name, so held to the same rules (a control character in it reached the terminal raw)."""
 
