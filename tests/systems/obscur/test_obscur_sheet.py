@@ -201,12 +201,13 @@ def test_a_malformed_equipment_names_its_field_in_correct_french(
 
 @pytest.mark.parametrize(
     ("changes", "field"),
-    [({"name": ""}, "name"), ({"name": "   "}, "name"), ({"contacts": {" ": 2}}, "contacts")],
+    [({"name": ""}, "name"), ({"name": "   "}, "name"), ({"contacts": {" ": 2}}, "Contacts :")],
 )
 def test_a_name_written_on_the_sheet_is_not_empty(changes: dict[str, Any], field: str) -> None:
     """A character's name written empty or blank (or a contact's) was taken, and a fight
     or a shot printed nothing where the name stood (a blank one beat the fallback to the
-    file's path). Refused now, the field named; a sheet may still leave its name out."""
+    file's path). Refused now, the field named (a contact by its label, not by the path
+    « contacts.  .[key] »); a sheet may still leave its name out."""
     with pytest.raises(SheetError) as caught:
         character_from(sheet(**changes), "isaure.json")
     said = str(caught.value)

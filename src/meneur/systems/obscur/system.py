@@ -34,6 +34,7 @@ class ObscurSystem(System):
             "ressources.encombrement": N_("Encombrement"),
             "etat.blessures": N_("Wounds"),
             "notes": N_("Notes"),
+            "contacts": N_("Contacts (O-4)"),
         }
     )
 
