@@ -587,7 +587,7 @@ def pairs(text: str, low: int, high: int) -> dict[str, int]:
         if not item.strip():
             continue
         name, _sep, value = item.partition("=")
-        name = name.strip()[:80]
+        name = name.strip()  # whole: a name too long is the sheet's to refuse, named
         found[name] = int_field({name: value}, name, 0, low, high)
     return found
 
