@@ -275,10 +275,11 @@ class Laws:
         """Read one state of the pass: its fresh arrivals' critical batches, by rank,
         and the trajectories that end there."""
         for ones, arrived in step.fresh.items():
+            at_level = arrived.left_shift(1)  # index 0 is level -1: shifted once, not per rank
             for rank, weight in enumerate(_ranks(step.pending, ones, self.lowest)):
                 if weight:
                     self.critical.extend(fmpz_poly() for _ in range(rank + 1 - len(self.critical)))
-                    self.critical[rank] += arrived.left_shift(1) * weight
+                    self.critical[rank] += at_level * weight
         self.calm += step.ended
 
     def side(self) -> Side:
