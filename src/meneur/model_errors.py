@@ -27,6 +27,7 @@ _REASONS = {
     "extra_forbidden": N_("unknown field name"),
     "int_type": N_("a whole number is expected"),
     "int_parsing": N_("a whole number is expected"),
+    "int_parsing_size": N_("a whole number is expected"),  # thousands of digits
     "int_from_float": N_("a whole number is expected"),
     "float_type": N_("a number is expected"),
     "float_parsing": N_("a number is expected"),

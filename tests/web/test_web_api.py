@@ -67,6 +67,23 @@ def test_a_table_number_too_large_finds_nothing(table: Table) -> None:
     assert closed.value.code == 1008
 
 
+def test_a_table_number_of_thousands_of_digits_is_refused_not_a_crash(table: Table) -> None:
+    """A form posted to ``/t/<5,000 digits>/...``: the refusal's page read the table's
+    number with int(), which Python refuses past 4,300 digits: HTTP 500 and a traceback
+    where the number is refused like any other value (no page of a table to come back to)."""
+    huge = "9" * 5000
+    browser = {"accept": "text/html"}
+    for path in (
+        f"/t/{huge}/{table.info.gm_token}/roll",
+        f"/t/{huge}/join/{table.info.invite_token}",
+    ):
+        answer = table.client.post(path, data={"name": "Zed"}, headers=browser)
+        assert answer.status_code == 422, (path[-30:], answer.text[-300:])
+        assert 'id="log"' not in answer.text  # the short error page: no table is there
+        assert "un nombre entier est attendu" in answer.text  # not pydantic's English
+    assert Tables(table.store).players(table.info.id) == []
+
+
 def test_a_player_joins_creates_a_tunnels_character_and_rolls(table: Table) -> None:
     player = table.join("Alice")
     table.create(player, "tunnels", "Brindille", **TUNNELS)

@@ -23,7 +23,7 @@ from meneur.errors import MeneurError
 from meneur.text import is_digits
 from meneur.web.state import WebState
 from meneur.web.systems import adapters
-from meneur.web.tables import Seat
+from meneur.web.tables import MAX_KEY, Seat
 
 KEPT = 100
 """At most this many posted fields are kept to fill the page again (a form has fewer)."""
@@ -82,7 +82,8 @@ async def refusal_page(request: Request, status: int, message: str) -> Response 
         return None
     params = request.path_params
     table_id = str(params.get("table_id", ""))
-    if not is_digits(table_id):
+    # no table's id has more digits than the largest key (int() of 4,300 is a crash)
+    if not is_digits(table_id) or len(table_id) > len(str(MAX_KEY)):
         return None
     state: WebState = request.app.state.web
     if "invite" in params:
