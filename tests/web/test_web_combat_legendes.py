@@ -239,6 +239,17 @@ def test_L10_L13_bad_choices_are_refused_as_the_command_line_does(table: Table) 
     assert table.store.rolls() == []
 
 
+def test_L10_a_third_of_thousands_of_digits_is_refused_not_a_crash(table: Table) -> None:
+    """The tracker read the third combatant's index with int() to find the exchange's
+    system: 5,000 digits (past Python's 4,300) were HTTP 500 and a traceback. It is the
+    form's to refuse, as any index past 100; nothing is logged."""
+    csrf = hero_against(table, "Garde", "heroique")
+    refused = post(table, csrf, action="exchange", index="0", other="1", third="9" * 5000)
+    assert refused.status_code == 400, refused.text[-300:]
+    assert "100" in refused.text
+    assert table.store.rolls() == []
+
+
 def test_a_legendes_roll_on_committed_dice_verifies(table: Table) -> None:
     csrf = hero_against(table, "Garde", "heroique")
     assert table.client.post(f"{table.gm}/session/start", data={"csrf": csrf}).status_code == 200

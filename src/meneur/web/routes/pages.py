@@ -413,7 +413,9 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
         if not await state.allow_roll(seat):  # an exchange is a roll: the same rate limit
             raise HTTPException(status_code=429)
         third = fields.get("third", "")
-        joined = (form.index, form.other, int(third) if is_digits(third) else -1)
+        # an index as the form's own (0 to 100): int() of 4,300 digits or more is a crash
+        picked = int(third) if is_digits(third) and len(third) <= 3 else -1
+        joined = (form.index, form.other, picked)
         systems = {
             str(c.get("system") or "")
             for i, c in enumerate(fights.normal(current)["combatants"])
