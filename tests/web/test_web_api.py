@@ -81,6 +81,7 @@ def test_a_table_number_of_thousands_of_digits_is_refused_not_a_crash(table: Tab
         assert answer.status_code == 422, (path[-30:], answer.text[-300:])
         assert 'id="log"' not in answer.text  # the short error page: no table is there
         assert "un nombre entier est attendu" in answer.text  # not pydantic's English
+        assert "pour le numéro de la table" in answer.text  # not its code name, table_id
     assert Tables(table.store).players(table.info.id) == []
 
 

@@ -26,6 +26,7 @@ LABELS: dict[str, str] = {
     "initiative": N_("Initiative"),
     "index": N_("attacker"),
     "other": N_("defender"),
+    "table_id": N_("the table's number"),  # of the address, /t/<number>/...
 }
 """The table's own fields (the roll form's, the dice line's, the creation form's name,
 the tracker's), each with its label (English, translated when shown)."""
