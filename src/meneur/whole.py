@@ -46,3 +46,14 @@ def parse_whole(text: str, *, low: int | None = None, high: int | None = None) -
             message = N_("{number} is too large: the most allowed is {high}.")
         raise UsageError(message, number=number, low=low, high=high)
     return number
+
+
+def whole_within(text: str, low: int, high: int) -> int | None:
+    """``text`` as a whole number from ``low`` to ``high`` (the digits 0 to 9 only), or
+    ``None``: a value read quietly (an index, an id in an address) that is refused
+    elsewhere, never passed to ``int()`` longer than ``high`` is written, where ``int()``
+    of 4,300 digits or more raises an error of its own (a traceback, an HTTP 500)."""
+    if not is_digits(text) or len(text) > len(str(high)):
+        return None
+    number = int(text)
+    return number if low <= number <= high else None

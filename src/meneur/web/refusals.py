@@ -20,10 +20,10 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from meneur.errors import MeneurError
-from meneur.text import is_digits
 from meneur.web.state import WebState
 from meneur.web.systems import adapters
 from meneur.web.tables import MAX_KEY, Seat
+from meneur.whole import whole_within
 
 KEPT = 100
 """At most this many posted fields are kept to fill the page again (a form has fewer)."""
@@ -81,15 +81,14 @@ async def refusal_page(request: Request, status: int, message: str) -> Response 
     if request.method != "POST" or status >= 500:
         return None
     params = request.path_params
-    table_id = str(params.get("table_id", ""))
-    # no table's id has more digits than the largest key (int() of 4,300 is a crash)
-    if not is_digits(table_id) or len(table_id) > len(str(MAX_KEY)):
+    table_id = whole_within(str(params.get("table_id", "")), 0, MAX_KEY)
+    if table_id is None:
         return None
     state: WebState = request.app.state.web
     if "invite" in params:
-        page = _join_page(request, state, int(table_id), str(params["invite"]))
+        page = _join_page(request, state, table_id, str(params["invite"]))
     elif "token" in params:
-        page = _table_page(request, state, int(table_id), str(params["token"]))
+        page = _table_page(request, state, table_id, str(params["token"]))
     else:
         return None
     return await page(status, message)

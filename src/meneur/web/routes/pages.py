@@ -15,7 +15,6 @@ from meneur.campaign.store import NewCharacter
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
-from meneur.text import is_digits
 from meneur.web import combat as fights
 from meneur.web.forms import (
     CharacterForm,
@@ -31,7 +30,7 @@ from meneur.web.state import SeatDep, State, Token
 from meneur.web.systems import NewCombatant, Waiting, adapter_for, adapters
 from meneur.web.tables import Seat
 from meneur.web.views import log_line
-from meneur.whole import parse_whole
+from meneur.whole import parse_whole, whole_within
 
 router = APIRouter()
 
@@ -412,10 +411,8 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
     if form.action not in TRACKER_ONLY:  # a roll between combatants, by their system
         if not await state.allow_roll(seat):  # an exchange is a roll: the same rate limit
             raise HTTPException(status_code=429)
-        third = fields.get("third", "")
-        # an index as the form's own (0 to 100): int() of 4,300 digits or more is a crash
-        picked = int(third) if is_digits(third) and len(third) <= 3 else -1
-        joined = (form.index, form.other, picked)
+        third = whole_within(fields.get("third", ""), 0, fights.MAX_COMBATANTS)
+        joined = (form.index, form.other, third)
         systems = {
             str(c.get("system") or "")
             for i, c in enumerate(fights.normal(current)["combatants"])
