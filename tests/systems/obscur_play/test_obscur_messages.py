@@ -45,6 +45,19 @@ def test_O24_O25_an_unknown_level_is_named_in_french(
     assert result.status == 2 and result.err.startswith("Erreur : " + start), result.err
 
 
+@pytest.mark.parametrize("option", ["--asphyxia", "--drown"])
+def test_O24_O25_a_level_of_thousands_of_digits_is_refused_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str
+) -> None:
+    """O-24/O-25: a level is a table's name or a Difficulté 1-20; 5,000 digits reached
+    ``int()``, which refuses past 4,300 digits with a traceback of its own."""
+    sheet = tmp_path / "isaure.json"
+    shutil.copy(Path(__file__).resolve().parents[3] / "examples/obscur/isaure.json", sheet)
+    result = invoke(capsys, "hurt", "obscur", "--sheet", str(sheet), option, "9" * 5000)
+    assert result.status == 2 and "Traceback" not in result.err, result.err[-300:]
+    assert "ou une Difficulté de 1 à 20" in result.err and len(result.err) < 400
+
+
 def test_O10_an_overdrawn_resource_is_named_as_on_the_sheet() -> None:
     """O-10: paying 6 of 4 Moral names « Moral », not the key « moral »."""
     with pytest.raises(MeneurError) as caught:

@@ -31,7 +31,8 @@ from meneur.systems.obscur.rules import (
 )
 from meneur.systems.obscur.state import Body, Intemperie, Wound
 from meneur.systems.obscur.validation import sheet_error
-from meneur.text import fold, is_digits
+from meneur.text import fold
+from meneur.whole import whole_within
 
 Small = Annotated[int, Field(ge=0, le=100)]
 
@@ -102,8 +103,9 @@ def level_of(table: dict[str, int], name: str, unknown: str) -> tuple[str, int]:
     for key, value in table.items():
         if fold(key) == fold(name):
             return key, value
-    if is_digits(name) and 1 <= int(name) <= 20:
-        return name, int(name)
+    number = whole_within(name, 1, 20)  # not int() of any digits: 5,000 was a traceback
+    if number is not None:
+        return name, number
     raise RuleError(unknown, name=str(name), known=", ".join(table))
 
 
