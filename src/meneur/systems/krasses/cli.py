@@ -30,7 +30,7 @@ from meneur.locale import N_, pgettext, quoted
 from meneur.locale import gettext as _
 from meneur.locale.numbers import Chances, floats_of, fractions_of
 from meneur.systems.base import CommandGroups
-from meneur.systems.krasses.rules import Difficulty, Krasse, Member, TestParams
+from meneur.systems.krasses.rules import TRAIT_NAME, Difficulty, Krasse, Member, TestParams
 from meneur.text import cut, is_digits
 
 LIMIT = TestParams.MAX_VALUE
@@ -423,8 +423,8 @@ class Pair:
     value: int
 
 
-PAIR_NAME = 60
-"""The longest name of a characteristic or a skill typed as ``NAME=VALUE``."""
+PAIR_NAME = TRAIT_NAME
+"""The longest name of a characteristic or a skill typed as ``NAME=VALUE``: the sheet's."""
 
 
 def _pair(text: str) -> Pair:

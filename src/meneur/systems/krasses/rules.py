@@ -38,6 +38,9 @@ HELP_THRESHOLD = 15
 """K-7: a helper's total must reach 15 to give the leader a bonus."""
 HELP_BONUS = 2
 """K-7: what each helper gives the leader."""
+TRAIT_NAME = 60
+"""The longest name of a characteristic, a skill or what an advantage applies to: on the
+sheet as typed (``--skill NAME=LEVEL``), so that any name on a sheet can be typed."""
 HELP_MIN_LEVEL = 1
 """K-7: a helper needs at least one level in the skill."""
 MAX_MEMBERS = 12

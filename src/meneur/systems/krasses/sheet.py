@@ -18,6 +18,7 @@ from meneur.errors import SheetError
 from meneur.files import read_sheet
 from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
+from meneur.systems.krasses.rules import TRAIT_NAME
 from meneur.text import NAME_LENGTH, bounded_name, fold, plain_name
 
 MAX_SCORE = 1000
@@ -39,8 +40,6 @@ def _unique_names(names: list[str], twice: str) -> None:
 
 PlainName = Annotated[str, AfterValidator(plain_name)]
 """A name shown in the terminal: no square brackets (see :mod:`meneur.text`)."""
-TRAIT_NAME = 60
-"""The longest name of a trait, as ``--skill NAME=LEVEL`` takes it (``cli.PAIR_NAME``)."""
 
 
 TraitName = Annotated[
