@@ -1,0 +1,96 @@
+"""Rolls waiting for their player's choice (Tunnels batch by batch, T-6; Obscur's
+Dépassement after the roll, O-10) when the table changes between the roll and the choice."""
+
+from __future__ import annotations
+
+from web.web_helpers import Table
+
+FETCH = {"x-requested-with": "fetch"}
+TUNNELS = {
+    "Force": "3",
+    "Dextérité": "4",
+    "Constitution": "2",
+    "Volonté": "3",
+    "Intelligence": "2",
+    "Charisme": "3",
+}
+
+
+def waiting_push(table: Table, faces: str = "") -> tuple[str, str]:
+    """A player's Obscur roll waiting for its Dépassement (O-10): (their link, csrf)."""
+    player = table.join("Alice")
+    table.create(player, "obscur", "Isaure")
+    csrf = table.csrf(player)
+    form = {
+        "csrf": csrf,
+        "character": "Isaure",
+        "trait": "Agilité",
+        "after": "true",
+        "difficulty": "2",
+    }
+    started = table.client.post(f"{player}/roll", data={**form, "faces": faces}, headers=FETCH)
+    assert started.json() == {"pending": True}, started.text
+    assert 'id="pushing"' in table.client.get(player).text
+    return player, csrf
+
+
+def test_O10_a_push_the_log_can_no_longer_take_is_dropped_not_left_waiting(
+    table: Table,
+) -> None:
+    """O-10 after the roll: the GM opened a game session between the roll (secure dice)
+    and the player's choice. The log refuses dice drawn outside the session, so no plan
+    could ever be logged; yet the roll was put back waiting, its card offering plans
+    that each failed again, until it expired ten minutes later."""
+    player, csrf = waiting_push(table)
+    sheet = table.store.character("Isaure").sheet
+    opened = table.client.post(f"{table.gm}/session/start", data={"csrf": table.csrf(table.gm)})
+    assert opened.status_code in (200, 303)
+    refused = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
+    )
+    assert refused.status_code == 400 and "session" in refused.json()["error"], refused.text
+    assert 'id="pushing"' not in table.client.get(player).text  # no card left to click
+    again = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
+    )
+    assert again.status_code == 400 and "attend" in again.json()["error"], again.text
+    assert table.store.rolls() == [] and table.store.character("Isaure").sheet == sheet
+
+
+def test_O10_a_push_whose_character_was_deleted_is_dropped(table: Table) -> None:
+    """The character was deleted (``meneur char rm``) while its roll waited: the choice
+    is refused in one line, and the roll goes with it instead of waiting on."""
+    player, csrf = waiting_push(table, "1 5")
+    table.store.delete_character("Isaure", campaign=table.info.campaign)
+    refused = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
+    )
+    assert refused.status_code == 400 and "Isaure" in refused.json()["error"], refused.text
+    again = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
+    )
+    assert again.status_code == 400 and "attend" in again.json()["error"], again.text
+    assert table.store.rolls() == []
+
+
+def test_O10_a_plan_the_sheet_can_no_longer_pay_leaves_the_roll_waiting(table: Table) -> None:
+    """The points were spent elsewhere between the roll and the choice: the plan is
+    refused on the sheet as it now is (O-10), and the roll waits for a cheaper one."""
+    player, csrf = waiting_push(table, "1 5")
+    emptied = {
+        "csrf": csrf,
+        "character": "Isaure",
+        "ressources/vecu/current": "0",
+        "ressources/volonte/current": "0",
+        "ressources/moral/current": "0",
+    }
+    assert table.client.post(f"{player}/sheet", data=emptied, headers=FETCH).status_code == 200
+    dear = table.client.post(f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH)
+    assert dear.status_code == 400 and "points" in dear.json()["error"], dear.text
+    page = table.client.get(player).text
+    free = page.count('name="plan"') - 1  # the last plan shown: no Dépassement, 0 points
+    chosen = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": str(free)}, headers=FETCH
+    )
+    assert chosen.status_code == 200, chosen.text
+    assert [entry["kind"] for entry in table.store.rolls()] == ["edit", "test"]
