@@ -94,3 +94,25 @@ def test_O10_a_plan_the_sheet_can_no_longer_pay_leaves_the_roll_waiting(table: T
     )
     assert chosen.status_code == 200, chosen.text
     assert [entry["kind"] for entry in table.store.rolls()] == ["edit", "test"]
+
+
+def test_a_refused_choice_reads_in_its_readers_language(table: Table) -> None:
+    """A refusal worded on the writer thread (a plural: « 1 die not used ») came in the
+    server's language, French here, to a reader of English: the thread did not carry
+    the request's language. T-6: a batch's choice, then a plain roll."""
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    assert started.json() == {"pending": True}
+    english = {**FETCH, "accept-language": "en"}
+    choice = {"csrf": csrf, "choice": "explode", "faces": "5 6"}
+    refused = table.client.post(f"{player}/roll/next", data=choice, headers=english)
+    assert refused.json() == {"error": "Too many dice typed: 1 die not used (6)."}
+    french = table.client.post(f"{player}/roll/next", data=choice, headers=FETCH)
+    assert french.json() == {"error": "Trop de dés saisis : 1 dé non utilisé (6)."}
+    plain = {**form, "explode": "never", "faces": "1 2 3 4"}
+    rolled = table.client.post(f"{player}/roll", data=plain, headers=english)
+    assert rolled.json() == {"error": "Too many dice typed: 1 die not used (4)."}
+    assert table.store.rolls() == []
