@@ -116,3 +116,24 @@ def test_a_refused_choice_reads_in_its_readers_language(table: Table) -> None:
     rolled = table.client.post(f"{player}/roll", data=plain, headers=english)
     assert rolled.json() == {"error": "Too many dice typed: 1 die not used (4)."}
     assert table.store.rolls() == []
+
+
+def test_T6_faces_typed_with_stop_are_refused_not_lost(table: Table) -> None:
+    """T-6: the physical dice typed, then « Stop here » clicked: the faces were dropped
+    without a word and the roll logged without them. As a Dépassement that rerolls no
+    die (O-10), they are refused, and the roll waits for the player's choice."""
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    assert started.json() == {"pending": True}
+    typed = {"csrf": csrf, "choice": "stop", "faces": "5"}
+    refused = table.client.post(f"{player}/roll/next", data=typed, headers=FETCH)
+    assert refused.json() == {"error": "Trop de dés saisis : 1 dé non utilisé (5)."}
+    assert table.store.rolls() == []
+    explode = {"csrf": csrf, "choice": "explode", "faces": "5"}
+    chosen = table.client.post(f"{player}/roll/next", data=explode, headers=FETCH)
+    assert set(chosen.json()) == {"id"}, chosen.text
+    [entry] = table.store.rolls()
+    assert entry["faces"] == [[4, 4, 2, 5]] and entry["decisions"][1:] == ["explode"]
