@@ -137,3 +137,35 @@ def test_T6_faces_typed_with_stop_are_refused_not_lost(table: Table) -> None:
     assert set(chosen.json()) == {"id"}, chosen.text
     [entry] = table.store.rolls()
     assert entry["faces"] == [[4, 4, 2, 5]] and entry["decisions"][1:] == ["explode"]
+
+
+def test_a_roll_that_waited_shows_its_verdict_in_the_combat_tracker(table: Table) -> None:
+    """A combatant's public roll shows its verdict in the tracker; one that waited for
+    its player's choice (T-6 batch by batch, O-10 after the roll) never did, whether it
+    ended at the choice or at once (no batch to choose)."""
+    from meneur.web.tables import Tables
+
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    table.create(table.gm, "obscur", "Isaure")
+    csrf = table.csrf(table.gm)
+    for name in ("Brindille", "Isaure"):
+        added = table.client.post(
+            f"{table.gm}/combat", data={"csrf": csrf, "action": "add", "name": name}
+        )
+        assert added.status_code in (200, 303)
+
+    def last() -> dict[str, str]:
+        combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
+        return {str(c["name"]): str(c.get("last", "")) for c in combat["combatants"]}
+
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    at_once = table.client.post(f"{table.gm}/roll", data={**form, "faces": "1 2 3"}, headers=FETCH)
+    assert set(at_once.json()) == {"id"} and last()["Brindille"] and not last()["Isaure"]
+    table.client.post(f"{table.gm}/roll", data={**form, "faces": "4 4 5"}, headers=FETCH)
+    before = last()["Brindille"]
+    table.client.post(f"{table.gm}/roll/next", data={"csrf": csrf, "choice": "stop"})
+    assert last()["Brindille"] != before  # failure (1 2 3), then success (4 4 5)
+    push = {"csrf": csrf, "character": "Isaure", "trait": "Agilité", "after": "true"}
+    table.client.post(f"{table.gm}/roll", data={**push, "faces": "1 5"}, headers=FETCH)
+    table.client.post(f"{table.gm}/roll/push", data={"csrf": csrf, "plan": "0"})
+    assert last()["Isaure"] and len(table.store.rolls()) == 3
