@@ -22,6 +22,7 @@ is then drawn again from the session as it now is (:data:`RETRIES`).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import threading
 import time
@@ -104,7 +105,12 @@ class Roller:
         self._reads = threading.local()
 
     async def run(self, function: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.worker, function, *args)
+        """``function(*args)`` on a writer thread, in the request's context (as
+        :func:`asyncio.to_thread` does): a message worded there (a plural, « 2 dés non
+        utilisés ») is in its reader's language, not the server's."""
+        context = contextvars.copy_context()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.worker, context.run, function, *args)
 
     def close(self) -> None:
         self.worker.shutdown(wait=True)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import delete, select
 
+from meneur.campaign.errors import CampaignError
 from meneur.campaign.models import WebWait
 from meneur.campaign.store import Store
 from meneur.errors import MeneurError, UsageError
@@ -118,8 +119,11 @@ class SeatWaits(Generic[P]):
     def choosing(self, seat: Seat) -> Iterator[P]:
         """The seat's waiting roll, taken out of the database for its player's choice.
 
-        A choice refused on its input (bad faces, a plan not shown) leaves the roll
-        waiting as it was; with no roll waiting, one clear line.
+        A choice refused on its input (bad faces, a plan not shown, more points than
+        the sheet now has) leaves the roll waiting as it was; one the log refuses (its
+        character is gone, a game session opened meanwhile: no choice can log it any
+        more) drops it, so that it does not wait on, offering choices that all fail.
+        With no roll waiting, one clear line.
         """
         row = self._take(seat)
         pending = self._load(row)
@@ -132,6 +136,8 @@ class SeatWaits(Generic[P]):
             )
         try:
             yield pending
+        except CampaignError:  # the log's refusal: the roll stays dropped
+            raise
         except MeneurError:
             with self.store.transaction() as session:  # as it was, untouched by the choice
                 session.add(

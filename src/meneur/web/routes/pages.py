@@ -128,7 +128,7 @@ async def roll(
             form.mode,
             form.faces,
         )
-        return after_roll(request, seat, entry, form)
+        return await after_roll(request, seat, entry, form)
     request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
     entry = await state.roller.run(state.roller.roll, seat, request_)
     publish(state, seat.table, entry)
@@ -207,11 +207,15 @@ def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[str, t
     return found
 
 
-def after_roll(request: Request, seat: Seat, entry: dict[str, Any] | None, form: Any) -> Response:
-    """The answer to a roll that may wait for a choice (``entry`` is ``None`` then)."""
+async def after_roll(
+    request: Request, seat: Seat, entry: dict[str, Any] | None, form: Any
+) -> Response:
+    """The answer to a roll that may wait for a choice (``entry`` is ``None`` then): a
+    finished one is sent live and noted in the tracker, as any roll."""
     state: Any = request.app.state.web
     if entry is not None:
         publish(state, seat.table, entry)
+        await note_in_fight(state, seat, entry)
     if request.headers.get("x-requested-with") == "fetch":
         return JSONResponse(
             {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
@@ -232,6 +236,7 @@ async def roll_choice(request: Request, wait: str, seat: SeatDep, state: State) 
     entry = await state.roller.run(waiting.choose, state.roller, seat, fields)
     if entry is not None:
         publish(state, seat.table, entry)
+        await note_in_fight(state, seat, entry)
     if request.headers.get("x-requested-with") == "fetch":
         return JSONResponse(
             {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}

@@ -149,7 +149,8 @@ class Batches(SeatWaits[Pending]):
                 if pending.extra > 0:
                     self.hold(seat, pending)
                     return None
-            else:
+            else:  # faces typed for no die are refused, not lost (the roll waits on)
+                form_dice(faces).finish()
                 pending.choices.append("stop")
         return self.finish(roller, seat, pending)
 

@@ -1,0 +1,171 @@
+"""Rolls waiting for their player's choice (Tunnels batch by batch, T-6; Obscur's
+Dépassement after the roll, O-10) when the table changes between the roll and the choice."""
+
+from __future__ import annotations
+
+from web.web_helpers import Table
+
+FETCH = {"x-requested-with": "fetch"}
+TUNNELS = {
+    "Force": "3",
+    "Dextérité": "4",
+    "Constitution": "2",
+    "Volonté": "3",
+    "Intelligence": "2",
+    "Charisme": "3",
+}
+
+
+def waiting_push(table: Table, faces: str = "") -> tuple[str, str]:
+    """A player's Obscur roll waiting for its Dépassement (O-10): (their link, csrf)."""
+    player = table.join("Alice")
+    table.create(player, "obscur", "Isaure")
+    csrf = table.csrf(player)
+    form = {
+        "csrf": csrf,
+        "character": "Isaure",
+        "trait": "Agilité",
+        "after": "true",
+        "difficulty": "2",
+    }
+    started = table.client.post(f"{player}/roll", data={**form, "faces": faces}, headers=FETCH)
+    assert started.json() == {"pending": True}, started.text
+    assert 'id="pushing"' in table.client.get(player).text
+    return player, csrf
+
+
+def test_O10_a_push_the_log_can_no_longer_take_is_dropped_not_left_waiting(
+    table: Table,
+) -> None:
+    """O-10 after the roll: the GM opened a game session between the roll (secure dice)
+    and the player's choice. The log refuses dice drawn outside the session, so no plan
+    could ever be logged; yet the roll was put back waiting, its card offering plans
+    that each failed again, until it expired ten minutes later."""
+    player, csrf = waiting_push(table)
+    sheet = table.store.character("Isaure").sheet
+    opened = table.client.post(f"{table.gm}/session/start", data={"csrf": table.csrf(table.gm)})
+    assert opened.status_code in (200, 303)
+    refused = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
+    )
+    assert refused.status_code == 400 and "session" in refused.json()["error"], refused.text
+    assert 'id="pushing"' not in table.client.get(player).text  # no card left to click
+    again = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
+    )
+    assert again.status_code == 400 and "attend" in again.json()["error"], again.text
+    assert table.store.rolls() == [] and table.store.character("Isaure").sheet == sheet
+
+
+def test_O10_a_push_whose_character_was_deleted_is_dropped(table: Table) -> None:
+    """The character was deleted (``meneur char rm``) while its roll waited: the choice
+    is refused in one line, and the roll goes with it instead of waiting on."""
+    player, csrf = waiting_push(table, "1 5")
+    table.store.delete_character("Isaure", campaign=table.info.campaign)
+    refused = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
+    )
+    assert refused.status_code == 400 and "Isaure" in refused.json()["error"], refused.text
+    again = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
+    )
+    assert again.status_code == 400 and "attend" in again.json()["error"], again.text
+    assert table.store.rolls() == []
+
+
+def test_O10_a_plan_the_sheet_can_no_longer_pay_leaves_the_roll_waiting(table: Table) -> None:
+    """The points were spent elsewhere between the roll and the choice: the plan is
+    refused on the sheet as it now is (O-10), and the roll waits for a cheaper one."""
+    player, csrf = waiting_push(table, "1 5")
+    emptied = {
+        "csrf": csrf,
+        "character": "Isaure",
+        "ressources/vecu/current": "0",
+        "ressources/volonte/current": "0",
+        "ressources/moral/current": "0",
+    }
+    assert table.client.post(f"{player}/sheet", data=emptied, headers=FETCH).status_code == 200
+    dear = table.client.post(f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH)
+    assert dear.status_code == 400 and "points" in dear.json()["error"], dear.text
+    page = table.client.get(player).text
+    free = page.count('name="plan"') - 1  # the last plan shown: no Dépassement, 0 points
+    chosen = table.client.post(
+        f"{player}/roll/push", data={"csrf": csrf, "plan": str(free)}, headers=FETCH
+    )
+    assert chosen.status_code == 200, chosen.text
+    assert [entry["kind"] for entry in table.store.rolls()] == ["edit", "test"]
+
+
+def test_a_refused_choice_reads_in_its_readers_language(table: Table) -> None:
+    """A refusal worded on the writer thread (a plural: « 1 die not used ») came in the
+    server's language, French here, to a reader of English: the thread did not carry
+    the request's language. T-6: a batch's choice, then a plain roll."""
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    assert started.json() == {"pending": True}
+    english = {**FETCH, "accept-language": "en"}
+    choice = {"csrf": csrf, "choice": "explode", "faces": "5 6"}
+    refused = table.client.post(f"{player}/roll/next", data=choice, headers=english)
+    assert refused.json() == {"error": "Too many dice typed: 1 die not used (6)."}
+    french = table.client.post(f"{player}/roll/next", data=choice, headers=FETCH)
+    assert french.json() == {"error": "Trop de dés saisis : 1 dé non utilisé (6)."}
+    plain = {**form, "explode": "never", "faces": "1 2 3 4"}
+    rolled = table.client.post(f"{player}/roll", data=plain, headers=english)
+    assert rolled.json() == {"error": "Too many dice typed: 1 die not used (4)."}
+    assert table.store.rolls() == []
+
+
+def test_T6_faces_typed_with_stop_are_refused_not_lost(table: Table) -> None:
+    """T-6: the physical dice typed, then « Stop here » clicked: the faces were dropped
+    without a word and the roll logged without them. As a Dépassement that rerolls no
+    die (O-10), they are refused, and the roll waits for the player's choice."""
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    assert started.json() == {"pending": True}
+    typed = {"csrf": csrf, "choice": "stop", "faces": "5"}
+    refused = table.client.post(f"{player}/roll/next", data=typed, headers=FETCH)
+    assert refused.json() == {"error": "Trop de dés saisis : 1 dé non utilisé (5)."}
+    assert table.store.rolls() == []
+    explode = {"csrf": csrf, "choice": "explode", "faces": "5"}
+    chosen = table.client.post(f"{player}/roll/next", data=explode, headers=FETCH)
+    assert set(chosen.json()) == {"id"}, chosen.text
+    [entry] = table.store.rolls()
+    assert entry["faces"] == [[4, 4, 2, 5]] and entry["decisions"][1:] == ["explode"]
+
+
+def test_a_roll_that_waited_shows_its_verdict_in_the_combat_tracker(table: Table) -> None:
+    """A combatant's public roll shows its verdict in the tracker; one that waited for
+    its player's choice (T-6 batch by batch, O-10 after the roll) never did, whether it
+    ended at the choice or at once (no batch to choose)."""
+    from meneur.web.tables import Tables
+
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    table.create(table.gm, "obscur", "Isaure")
+    csrf = table.csrf(table.gm)
+    for name in ("Brindille", "Isaure"):
+        added = table.client.post(
+            f"{table.gm}/combat", data={"csrf": csrf, "action": "add", "name": name}
+        )
+        assert added.status_code in (200, 303)
+
+    def last() -> dict[str, str]:
+        combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
+        return {str(c["name"]): str(c.get("last", "")) for c in combat["combatants"]}
+
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    at_once = table.client.post(f"{table.gm}/roll", data={**form, "faces": "1 2 3"}, headers=FETCH)
+    assert set(at_once.json()) == {"id"} and last()["Brindille"] and not last()["Isaure"]
+    table.client.post(f"{table.gm}/roll", data={**form, "faces": "4 4 5"}, headers=FETCH)
+    before = last()["Brindille"]
+    table.client.post(f"{table.gm}/roll/next", data={"csrf": csrf, "choice": "stop"})
+    assert last()["Brindille"] != before  # failure (1 2 3), then success (4 4 5)
+    push = {"csrf": csrf, "character": "Isaure", "trait": "Agilité", "after": "true"}
+    table.client.post(f"{table.gm}/roll", data={**push, "faces": "1 5"}, headers=FETCH)
+    table.client.post(f"{table.gm}/roll/push", data={"csrf": csrf, "plan": "0"})
+    assert last()["Isaure"] and len(table.store.rolls()) == 3
