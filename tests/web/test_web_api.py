@@ -521,6 +521,34 @@ def test_a_change_to_a_combatant_the_tracker_has_not_is_refused(table: Table) ->
     assert [c["health"] for c in combat["combatants"]] == [4]
 
 
+def test_a_change_from_a_page_drawn_before_a_removal_hurts_no_one_else(table: Table) -> None:
+    """Two changes of the tracker at once (two tabs, two devices of the GM): the Ogre,
+    first, is removed while a -1 is sent for the Gobelin, second, from the same page. The
+    -1 said only « combatant 2 »: it hurt whoever was second once the Ogre had gone, the
+    Orque. Each row's forms now say whom they show, and another found there is refused."""
+    csrf = table.csrf(table.gm)
+    post = lambda **data: table.client.post(f"{table.gm}/combat", data={"csrf": csrf, **data})  # noqa: E731
+    for name, initiative, health in (
+        ("Ogre", "9", "10"),
+        ("Gobelin", "5", "6"),
+        ("Orque", "1", "8"),
+    ):
+        assert post(action="add", name=name, initiative=initiative, health=health).is_success
+    page = table.client.get(table.gm).text
+    row = '<input type="hidden" name="index" value="1"><input type="hidden" name="combatant"'
+    row += ' value="Gobelin">'
+    assert row in page  # what the -1 and the × of the Gobelin's row send
+    assert post(action="remove", index="0", combatant="Ogre").is_success
+    answer = post(action="adjust", index="1", combatant="Gobelin", delta="-1")
+    assert answer.status_code == 400 and "Gobelin" in answer.text, answer.text
+    assert post(action="remove", index="1", combatant="Gobelin").status_code == 400
+    combat = Tables(table.store).get(table.info.id).combat  # type: ignore[union-attr]
+    assert [(c["name"], c["health"]) for c in combat["combatants"]] == [
+        ("Gobelin", 6),
+        ("Orque", 8),
+    ]
+
+
 def test_web_rolls_are_judged_for_luck_like_the_clis(table: Table) -> None:
     """`meneur log --luck` judges each roll against its check's exact odds: web rolls too."""
     from meneur.campaign.luck import check_luck_table

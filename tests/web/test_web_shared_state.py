@@ -90,6 +90,77 @@ def test_a_waiting_roll_is_taken_by_one_choice_only(two: tuple[Table, Table]) ->
     assert first.waits["next"].of(seat) is None and one.store.rolls() == []
 
 
+def _waiting(table: Table, alice: str, faces: str) -> Any:
+    """A T-5 roll of Alice's started with ``faces``, left waiting: its seat and the roll."""
+    form = {"csrf": table.csrf(alice), "character": "Brindille", "trait": "Force"}
+    answer = table.client.post(
+        f"{alice}/roll", data={**form, "explode": "ask", "faces": faces}, headers=FETCH
+    )
+    assert answer.json() == {"pending": True}, answer.text
+    table_id, token = alice.split("/")[2:4]
+    seat = Tables(table.store).seat(int(table_id), token)
+    waits = table.client.app.state.web.waits["next"]  # type: ignore[attr-defined]
+    return seat, waits, waits.of(seat)
+
+
+def test_two_waiting_rolls_started_at_once_by_one_seat_keep_the_last(
+    two: tuple[Table, Table],
+) -> None:
+    """A double click (or two tabs on two servers) starts two waiting rolls of one seat
+    at once: the second replaces the first, as on SQLite. Each was a delete then an
+    insert: the second insert waited for the first's commit and was refused, « the
+    database refused the change: this entry already exists » (14 double starts in 30 on
+    two ``meneur serve``). Here the second starts while the first is not yet committed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    one, other = two
+    alice = one.join("Alice")
+    one.create(alice, "tunnels", "Brindille", **TUNNELS)
+    seat, waits, first = _waiting(one, alice, "4 4 2")
+    _seat, other_waits, second = _waiting(other, alice, "5 5 5")
+    with one.store.engine.connect() as holding, ThreadPoolExecutor(1) as pool:
+        holding.execute(text("DELETE FROM web_waits"))  # the first start, not committed
+        holding.execute(
+            text(
+                "INSERT INTO web_waits (table_id, seat, kind, data, stamp)"
+                " VALUES (:table, :seat, 'batches', :data, :stamp)"
+            ),
+            {"table": seat.table.id, "seat": seat.key, "data": b"first", "stamp": time.time()},
+        )
+        started = pool.submit(other_waits.hold, seat, second)  # the second start
+        deadline = time.monotonic() + 10
+        with one.store.engine.connect() as watching:
+            while time.monotonic() < deadline:  # until it waits for the first's row
+                waiting = watching.scalar(
+                    text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                        " AND datname = current_database()"
+                    )
+                )
+                watching.rollback()
+                if waiting:
+                    break
+                time.sleep(0.01)
+        assert waiting, "the second start never waited for the first"
+        holding.commit()
+        started.result()
+    assert waits.of(seat).view() == second.view() != first.view()
+
+
+def test_a_choice_refused_keeps_a_roll_started_meanwhile(table: Table) -> None:
+    """A choice refused on its input puts its roll back, unless the seat started another
+    one meanwhile (another tab): that one stays, and the player reads why the choice was
+    refused, not « the database refused the change »."""
+    one = table
+    alice = one.join("Alice")
+    one.create(alice, "tunnels", "Brindille", **TUNNELS)
+    seat, waits, _first = _waiting(one, alice, "4 4 2")
+    with pytest.raises(UsageError, match="bad faces"), waits.choosing(seat):
+        _seat, _waits, newer = _waiting(one, alice, "5 5 5")
+        raise UsageError("bad faces")
+    assert waits.of(seat).view() == newer.view()
+
+
 def test_rate_limits_count_once_over_two_processes(two: tuple[Table, Table]) -> None:
     """A bucket of 3 (no refill) gives 3 takes in all, whichever process takes them."""
     one, other = two

@@ -12,14 +12,17 @@ for all systems, present and future:
   its parameters and its outcome: kept as a replayable step (:mod:`.replay`: the
   check's name, its canonical params and faces) and judged for luck against its odds.
 - :func:`record` (from ``emit``): one log entry with the faces drawn since the last one
-  and, in the same transaction, the new sheets of the stored characters that took part.
+  and, in the same transaction, the new sheets of the stored characters that took part
+  (without a roll, the sheets alone). Each sheet the command read must still be the
+  stored one (``SheetConflict`` otherwise, and the command is played again): two
+  processes hurting one character at once both count.
 - :func:`stored_sheet` (``--character NAME``): a :class:`StoredSheet`, which the
   systems' sheet loaders read and write like a file (:mod:`meneur.files` knows it); the
   write waits for the log entry, so a roll and its consequences land together or not
   at all.
 - :func:`begin` / :func:`finish` / :func:`abandon` (from :func:`meneur.cli.main.run`):
-  a fresh recording per command; after success, a sheet changed without any roll is
-  written; after an error nothing is.
+  a fresh recording per command; after success, a sheet changed since the last result
+  is written; after an error nothing is.
 
 This module imports only the standard library and the core at load time (every command
 imports it).
@@ -244,14 +247,30 @@ def abandon() -> None:
 def finish() -> None:
     """After a command succeeded: write stored sheets changed without a roll, then close."""
     global _current
-    recording, _current = _current, None
+    recording = _current
     if recording is None:
         return
-    try:
-        if recording.pending:
-            recording.open_store().update_sheets(recording.pending)
-    finally:
-        recording.close()
+    _write_pending(recording)  # refused: still current, for may_play_again; abandon closes it
+    _current = None
+    recording.close()
+
+
+def _write_pending(recording: Recording) -> None:
+    """Write the sheets changed without a roll, if the sheets read are still the stored
+    ones (:class:`~meneur.campaign.errors.SheetConflict` otherwise: another process wrote
+    meanwhile, and this command computed from the sheet it had read)."""
+    if recording.pending:
+        recording.open_store().update_sheets(recording.pending, previous=recording.loaded)
+        _written(recording)
+
+
+def _written(recording: Recording) -> None:
+    """The pending sheets are stored: later writes of the command are checked against them."""
+    from meneur.campaign.sheets import named
+
+    for name, sheet in recording.pending.items():
+        recording.loaded[name] = named(sheet, name)
+    recording.pending = {}
 
 
 def creating_database() -> None:
@@ -301,7 +320,7 @@ def stored_sheet(name: str, system: str) -> StoredSheet:
         )
     path = StoredSheet.of(info.name, info.system)
     recording.sheets.setdefault(info.name, path)
-    recording.loaded[info.name] = info.sheet
+    recording.loaded.setdefault(info.name, info.sheet)  # as first read: what is checked
     return path
 
 
@@ -373,7 +392,8 @@ def _logged(
         return None
     faces = [stream.unlogged() for stream in recording.streams]
     if not any(faces):
-        return None  # a sheet changed without a roll: written by finish()
+        _write_pending(recording)  # a sheet changed without a roll, written before shown
+        return None
     from meneur.campaign.replay import STEPS
     from meneur.campaign.store import NewRoll
     from meneur.text import encodable
@@ -400,10 +420,11 @@ def _logged(
             dice=recording.dice if source == "committed" else None,
         ),
         sheets=recording.pending,
+        previous=recording.loaded,
     )
     for stream in recording.streams:
         stream.logged = len(stream.faces)
-    recording.pending = {}
+    _written(recording)
     recording.judged = []
     recording.luck_spent = 0.0
     recording.steps = []

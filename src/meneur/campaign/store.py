@@ -30,7 +30,7 @@ from meneur.campaign.chain import (
     new_seed,
 )
 from meneur.campaign.engine import database_url, make_engine, shown
-from meneur.campaign.errors import CampaignError, NoCampaignYet, StorageError
+from meneur.campaign.errors import CampaignError, NoCampaignYet, SheetConflict, StorageError
 from meneur.campaign.models import (
     Campaign,
     Character,
@@ -321,12 +321,13 @@ class Store:
 
     # -- characters ------------------------------------------------------------------
 
-    def _character(self, session: Session, campaign: Campaign, name: str) -> Character:
-        character = session.scalar(
-            select(Character).where(
-                Character.campaign_id == campaign.id, Character.name_key == name_key(name)
-            )
+    def _character(
+        self, session: Session, campaign: Campaign, name: str, *, lock: bool = False
+    ) -> Character:
+        query = select(Character).where(
+            Character.campaign_id == campaign.id, Character.name_key == name_key(name)
         )
+        character = session.scalar(query.with_for_update() if lock else query)
         if character is None:
             raise CampaignError(
                 N_("No character named '{name}' in the campaign '{campaign}'."),
@@ -699,12 +700,27 @@ class Store:
         return checked
 
     def update_sheets(
-        self, sheets: Mapping[str, dict[str, Any]], *, campaign: str | None = None
+        self,
+        sheets: Mapping[str, dict[str, Any]],
+        *,
+        campaign: str | None = None,
+        previous: Mapping[str, dict[str, Any]] | None = None,
     ) -> None:
-        """Replace several characters' sheets (validated first) in one transaction."""
+        """Replace several characters' sheets (validated first) in one transaction.
+
+        ``previous`` holds the sheets as the change read them, checked under a row lock
+        as :meth:`append_roll` does (:class:`SheetConflict`): two processes hurting one
+        character at once must not write the second's sheet over the first's wound.
+        """
         checked = self._checked_sheets(sheets, campaign)
         with self.transaction() as session:
             target = self._campaign(session, campaign)
+            for name, read in (previous or {}).items():
+                row = self._character(session, target, name, lock=True)
+                if row.sheet != read:  # as JSON values: key order aside
+                    raise SheetConflict(
+                        N_("The sheet of {name} changed meanwhile: roll again."), name=name
+                    )
             for name, sheet in checked.items():
                 row = self._character(session, target, name)
                 row.sheet = sheet

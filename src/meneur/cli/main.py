@@ -351,14 +351,14 @@ def _played(command: Any, args: list[str]) -> int:
             recording.begin()  # a fresh record (in-process runs, such as the tests)
         try:
             result = command.main(args=args, prog_name="meneur", standalone_mode=False)
+            recording = _recording()
+            if recording is not None:
+                recording.finish()  # a sheet changed meanwhile: a conflict, as above
         except MeneurError as error:
             recording = _recording()
             if attempt < PLAYS and recording is not None and recording.may_play_again(error):
                 continue  # nothing was shown: draw again from the session as it now is
             raise
-        recording = _recording()
-        if recording is not None:
-            recording.finish()
         return result if isinstance(result, int) else 0
     raise AssertionError("unreachable: the last play returns or raises")  # pragma: no cover
 

@@ -102,19 +102,30 @@ def reorder(combat: dict[str, Any], found: Mapping[str, tuple[int, int]]) -> dic
     return state
 
 
-def _present(people: list[Any], index: int) -> None:
+def _present(people: list[Any], index: int, name: str | None = None) -> None:
     """Refuse a combatant the tracker does not have: a change asked for one removed in
-    the meantime (or never there) did nothing and said nothing."""
+    the meantime (or never there) did nothing and said nothing. ``name``: the combatant
+    the page showed at ``index``; another there now (one before it was removed, or the
+    order changed, at the same moment) is refused, not hurt or removed in its place."""
     if not 0 <= index < len(people):
         raise UsageError(
             N_("No combatant {number} in the tracker (perhaps just removed)."), number=index + 1
         )
+    if name and str(people[index]["name"]) != name:
+        raise UsageError(
+            N_(
+                "Combatant {number} is no longer {name} (the tracker changed meanwhile): "
+                "nothing was changed."
+            ),
+            number=index + 1,
+            name=name,
+        )
 
 
-def remove(combat: dict[str, Any], index: int) -> dict[str, Any]:
+def remove(combat: dict[str, Any], index: int, name: str | None = None) -> dict[str, Any]:
     state = normal(combat)
     people = list(state["combatants"])
-    _present(people, index)
+    _present(people, index, name)
     people.pop(index)
     state["combatants"] = people
     state["turn"] = min(state["turn"], max(0, len(people) - 1))
@@ -135,10 +146,12 @@ def advance(combat: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def adjust(combat: dict[str, Any], index: int, delta: int, wounds: str | None) -> dict[str, Any]:
+def adjust(
+    combat: dict[str, Any], index: int, delta: int, wounds: str | None, name: str | None = None
+) -> dict[str, Any]:
     state = normal(combat)
     people = [dict(c) for c in state["combatants"]]
-    _present(people, index)
+    _present(people, index, name)
     people[index]["health"] = int(people[index]["health"]) + delta
     if wounds is not None:
         people[index]["wounds"] = wounds.strip()[:120]

@@ -119,3 +119,5 @@ class CombatForm(BaseModel):
     wounds: Annotated[str, AfterValidator(one_line)] = Field(default="", max_length=120)
     level: str = Field(default="", pattern=r"^[a-z]{0,20}$")
     """A level shown instead of health, for an opposition without a sheet."""
+    combatant: str = Field(default="", max_length=80)
+    """The name of the combatant a row's -1/+1 or × showed (``combat._present``)."""

@@ -98,13 +98,27 @@ class SeatWaits(Generic[P]):
 
     def hold(self, seat: Seat, pending: P) -> None:
         """Keep ``pending`` until the seat's choice (it replaces any earlier one)."""
-        data = pickle.dumps(pending, protocol=pickle.HIGHEST_PROTOCOL)
-        with self.store.transaction() as session:
-            session.execute(delete(WebWait).where(self._where(seat)))
-            now = time.time()
-            session.add(
-                WebWait(table_id=seat.table.id, seat=seat.key, kind=self.kind, data=data, stamp=now)
+        self._put(seat, pickle.dumps(pending, protocol=pickle.HIGHEST_PROTOCOL), time.time())
+
+    def _put(self, seat: Seat, data: bytes, stamp: float, *, replace: bool = True) -> None:
+        """Write the seat's row in one statement: over the row there (``replace``), else
+        only if there is none. A delete then an insert let two rolls started at once on
+        PostgreSQL (a double click, two tabs) both insert: the second was refused,
+        « this entry already exists », where it replaces the first on SQLite."""
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        dialect = postgresql if self.store.engine.dialect.name == "postgresql" else sqlite
+        row = {"table_id": seat.table.id, "seat": seat.key, "kind": self.kind}
+        statement = dialect.insert(WebWait).values(**row, data=data, stamp=stamp)
+        keys = list(row)
+        if replace:
+            statement = statement.on_conflict_do_update(
+                index_elements=keys, set_={"data": data, "stamp": stamp}
             )
+        else:
+            statement = statement.on_conflict_do_nothing(index_elements=keys)
+        with self.store.transaction() as session:
+            session.execute(statement)
 
     def _take(self, seat: Seat) -> Any:
         """The seat's row (``data``, ``stamp``), removed in one statement: of two requests
@@ -138,17 +152,8 @@ class SeatWaits(Generic[P]):
             yield pending
         except CampaignError:  # the log's refusal: the roll stays dropped
             raise
-        except MeneurError:
-            with self.store.transaction() as session:  # as it was, untouched by the choice
-                session.add(
-                    WebWait(
-                        table_id=seat.table.id,
-                        seat=seat.key,
-                        kind=self.kind,
-                        data=row.data,
-                        stamp=row.stamp,
-                    )
-                )
+        except MeneurError:  # as it was, untouched by the choice, unless a new roll
+            self._put(seat, row.data, row.stamp, replace=False)  # was started meanwhile
             raise
 
     def drop(self, seat: Seat) -> None:

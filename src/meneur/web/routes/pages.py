@@ -462,11 +462,15 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
             wounded=new.wounded,
             level=form.level,
         )
-    elif form.action == "remove":
-        change = partial(fights.remove, index=form.index)
+    elif form.action == "remove":  # the combatant shown at that place, if the page says
+        change = partial(fights.remove, index=form.index, name=form.combatant or None)
     elif form.action == "adjust":
         change = partial(
-            fights.adjust, index=form.index, delta=form.delta, wounds=form.wounds or None
+            fights.adjust,
+            index=form.index,
+            delta=form.delta,
+            wounds=form.wounds or None,
+            name=form.combatant or None,
         )
     elif form.action == "reset":
         change = lambda _combat: fights.empty()  # noqa: E731
