@@ -104,17 +104,17 @@ def test_a_refused_choice_reads_in_its_readers_language(table: Table) -> None:
     table.create(player, "tunnels", "Brindille", **TUNNELS)
     csrf = table.csrf(player)
     form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    english = {**FETCH, "accept-language": "en"}
+    plain = {**form, "explode": "never", "faces": "1 2 3 4"}
+    rolled = table.client.post(f"{player}/roll", data=plain, headers=english)
+    assert rolled.json() == {"error": "Too many dice typed: 1 die not used (4)."}
     started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
     assert started.json() == {"pending": True}
-    english = {**FETCH, "accept-language": "en"}
     choice = {"csrf": csrf, "choice": "explode", "faces": "5 6"}
     refused = table.client.post(f"{player}/roll/next", data=choice, headers=english)
     assert refused.json() == {"error": "Too many dice typed: 1 die not used (6)."}
     french = table.client.post(f"{player}/roll/next", data=choice, headers=FETCH)
     assert french.json() == {"error": "Trop de dés saisis : 1 dé non utilisé (6)."}
-    plain = {**form, "explode": "never", "faces": "1 2 3 4"}
-    rolled = table.client.post(f"{player}/roll", data=plain, headers=english)
-    assert rolled.json() == {"error": "Too many dice typed: 1 die not used (4)."}
     assert table.store.rolls() == []
 
 
@@ -169,3 +169,73 @@ def test_a_roll_that_waited_shows_its_verdict_in_the_combat_tracker(table: Table
     table.client.post(f"{table.gm}/roll", data={**push, "faces": "1 5"}, headers=FETCH)
     table.client.post(f"{table.gm}/roll/push", data={"csrf": csrf, "plan": "0"})
     assert last()["Isaure"] and len(table.store.rolls()) == 3
+
+
+def test_T6_a_waiting_roll_is_logged_when_its_seat_rolls_again(table: Table) -> None:
+    """T-6 batch by batch: a player who disliked the batch shown (4 4 2) rolled the test
+    again; the waiting roll was replaced, its dice never logged: a roll could be tried
+    until it pleased. Now the seat's next roll closes it as it stands (no explosion),
+    logged first, said in the log; the new roll follows."""
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    assert started.json() == {"pending": True}
+    again = table.client.post(f"{player}/roll", data={**form, "faces": "5 6 1"}, headers=FETCH)
+    assert set(again.json()) == {"id"}, again.text
+    closed, rolled = table.store.rolls()
+    assert closed["faces"] == [[4, 4, 2]] and closed["decisions"][1:] == [
+        "stop",
+        {"closed": "new roll"},
+    ]
+    assert closed["outcome"]["successes"] == 2 and rolled["faces"] == [[5, 6, 1]]
+    assert 'id="pending"' not in table.client.get(player).text
+    assert "clos sans choix : son joueur a fait un autre jet" in table.client.get(table.gm).text
+    late = table.client.post(f"{player}/roll/next", data={"csrf": csrf, "choice": "explode"})
+    assert late.status_code == 400 and len(table.store.rolls()) == 2
+
+
+def test_O10_a_waiting_push_is_logged_without_depassement_when_its_seat_rolls_again(
+    table: Table,
+) -> None:
+    """O-10 after the roll: the faces 1 5 shown, the player rolled again (a plain roll)
+    instead of choosing: the first roll is logged with no Dépassement, nothing paid for
+    it, marked closed; then the new one."""
+    player, csrf = waiting_push(table, "1 5")
+    sheet = table.store.character("Isaure").sheet
+    form = {"csrf": csrf, "character": "Isaure", "trait": "Agilité", "difficulty": "2"}
+    again = table.client.post(f"{player}/roll", data={**form, "faces": "6 6"}, headers=FETCH)
+    assert set(again.json()) == {"id"}, again.text
+    closed, rolled = [entry for entry in table.store.rolls() if entry["kind"] == "test"]
+    assert closed["faces"] == [[1, 5]] and rolled["faces"] == [[6, 6]]
+    assert closed["decisions"][1]["push"] == {
+        "extra_dice": 0,
+        "reroll_up_to": 0,
+        "adjust_tier": 0,
+        "margin_bonus": 0,
+        "cost": 0,
+    }
+    assert closed["decisions"][2:] == [{"closed": "new roll"}]
+    assert table.store.character("Isaure").sheet["ressources"] == sheet["ressources"]
+    assert 'id="pushing"' not in table.client.get(player).text
+
+
+def test_a_roll_waits_for_its_choice_however_long(table: Table) -> None:
+    """A waiting roll was dropped, nothing logged, after ten minutes: a player could let
+    a batch they disliked expire and roll again. It now waits until chosen (or closed by
+    the seat's next roll)."""
+    from sqlalchemy import text
+
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    with table.store.engine.begin() as connection:
+        connection.execute(text("UPDATE web_waits SET stamp = stamp - 86400"))
+    assert 'id="pending"' in table.client.get(player).text
+    chosen = table.client.post(f"{player}/roll/next", data={"csrf": csrf, "choice": "stop"})
+    assert chosen.status_code in (200, 303), chosen.text
+    [entry] = table.store.rolls()
+    assert entry["faces"] == [[4, 4, 2]] and entry["decisions"][1:] == ["stop"]

@@ -279,6 +279,10 @@ class Waiting(Protocol):
     def view(self, seat: Seat) -> dict[str, Any] | None:
         """What the seat's waiting roll shows, or ``None`` when none waits."""
 
+    def close(self, roller: Any, seat: Seat) -> dict[str, Any] | None:
+        """Log the seat's waiting roll as it stands (the seat rolls again): its entry,
+        or ``None`` when none waits."""
+
 
 class TableAction(Protocol):
     """A roll of a system between several of the table's characters (a cooperation, a

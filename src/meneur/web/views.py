@@ -149,6 +149,19 @@ def said(entry: Mapping[str, Any], viewer: str) -> Said:
 
 
 def _verdict(entry: Mapping[str, Any]) -> Verdict:
+    """The entry's verdict, and a waiting roll closed unchosen said (its seat rolled
+    again before choosing: :data:`meneur.web.waiting.CLOSED`)."""
+    told = _told(entry)
+    if not any(
+        isinstance(decision, dict) and "closed" in decision
+        for decision in entry.get("decisions") or []
+    ):
+        return told
+    note = _("closed unchosen: its player made another roll")
+    return Verdict(told.passed, told.words, " ; ".join(filter(None, (told.detail, note))))
+
+
+def _told(entry: Mapping[str, Any]) -> Verdict:
     if entry.get("kind") == EDIT:
         return _edit_words(entry)
     adapter = adapters().get(str(entry.get("system")))

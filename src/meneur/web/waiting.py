@@ -1,11 +1,16 @@
-"""Rolls waiting for their player's choice: one per seat, dropped after :data:`EXPIRY`.
+"""Rolls waiting for their player's choice: one per seat and kind, never lost.
 
 A system's waiting roll (:class:`meneur.web.systems.Waiting`: explosions chosen batch
 by batch, a purchase chosen after the roll) holds a half-done roll between two requests
-of the same seat, and forgets one whose player walked away, so that it cannot block
-that seat for ever. That bookkeeping, the dice drawn from the form's typed faces (else
-secure dice) and the check that a seat may roll for a character are the same job for
-every kind: they live here once so that the kinds of waiting roll cannot drift apart.
+of the same seat. Its dice have been seen, so it is never dropped unsaid: it waits until
+its player chooses, or until the same seat rolls again from a sheet, which *closes* it:
+it is logged as it stands, with the choice that changes nothing (stop exploding, buy no
+Dépassement) and a ``{"closed": "new roll"}`` decision (:meth:`SeatWaits.close`). Where
+a waiting roll was replaced or forgotten after ten minutes unlogged, a player could roll
+again until the dice pleased. That bookkeeping, the dice drawn from the form's typed
+faces (else secure dice) and the check that a seat may roll for a character are the same
+job for every kind: they live here once so that the kinds of waiting roll cannot drift
+apart.
 
 A waiting roll lives in the database (``web_waits``), not in a process: a player whose
 roll started through one ``meneur serve`` process may choose through another. It is the
@@ -22,6 +27,7 @@ import contextlib
 import logging
 import pickle
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -39,8 +45,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("meneur.web")
 
-EXPIRY = 600.0
-"""Seconds a roll waits for its player's next choice before it is dropped (nothing logged)."""
+CLOSED = {"closed": "new roll"}
+"""The decision that marks a waiting roll closed, unchosen, by its seat's next roll."""
 
 
 class Shown(Protocol):
@@ -54,7 +60,7 @@ class Shown(Protocol):
 P = TypeVar("P", bound=Shown)
 
 
-class SeatWaits(Generic[P]):
+class SeatWaits(ABC, Generic[P]):
     """The rolls waiting for a choice, one per seat at most, in the database.
 
     ``kind`` tells two sorts of wait apart (a seat may have one of each).
@@ -72,8 +78,8 @@ class SeatWaits(Generic[P]):
         )
 
     def _load(self, found: Any) -> P | None:
-        """The roll of a row (``data``, ``stamp``), or ``None`` when too old or unreadable."""
-        if found is None or time.time() - found.stamp > EXPIRY:
+        """The roll of a row (``data``, ``stamp``), or ``None`` when none or unreadable."""
+        if found is None:
             return None
         try:
             pending: P = pickle.loads(found.data)  # written by meneur only (see above)
@@ -83,13 +89,35 @@ class SeatWaits(Generic[P]):
         return pending
 
     def of(self, seat: Seat) -> P | None:
-        """The seat's waiting roll, or ``None`` (also once it has waited too long)."""
+        """The seat's waiting roll, or ``None`` (one this version cannot read is dropped)."""
         with self.store.transaction() as session:
-            found = session.execute(select(WebWait.data, WebWait.stamp).where(self._where(seat)))
-            pending = self._load(found.first())
-        if pending is None:
+            found = session.execute(
+                select(WebWait.data, WebWait.stamp).where(self._where(seat))
+            ).first()
+            pending = self._load(found)
+        if found is not None and pending is None:
             self.drop(seat)
         return pending
+
+    def close(self, roller: Any, seat: Seat) -> dict[str, Any] | None:
+        """Log the seat's waiting roll as it stands (:meth:`unchosen`), before the seat
+        rolls again; its log entry, or ``None`` when none waits. Taken out in one
+        statement, as a choice takes it: of a choice and a new roll at once, one ends it.
+        A roll the log can no longer take (its character deleted, a game session opened
+        since) is dropped with the reason in the server's log: no choice could end it."""
+        pending = self._load(self._take(seat))
+        if pending is None:
+            return None
+        try:
+            return self.unchosen(roller, seat, pending)
+        except MeneurError as error:
+            log.warning("a waiting roll the log refused was dropped: %s", error)
+            return None
+
+    @abstractmethod
+    def unchosen(self, roller: Any, seat: Seat, pending: P) -> dict[str, Any]:
+        """Log ``pending`` with the choice that changes nothing, marked :data:`CLOSED`:
+        each kind of waiting roll says what that choice is."""
 
     def view(self, seat: Seat) -> dict[str, Any] | None:
         """What the seat's waiting roll shows, or ``None`` when none waits."""

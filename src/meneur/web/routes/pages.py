@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -117,6 +117,9 @@ async def roll(
     wait = state.waiting_for(form)
     form = blind_choices(form, wait)
     wait = state.waiting_for(form)
+    for closed in await state.roller.run(close_waiting, state.roller, seat, state.waits):
+        publish(state, seat.table, closed)
+        await note_in_fight(state, seat, closed)
     if wait is not None:
         entry = await state.roller.run(
             wait.start,
@@ -205,6 +208,13 @@ def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[str, t
             if value is not None:
                 found[str(fighter["name"])] = value
     return found
+
+
+def close_waiting(roller: Any, seat: Seat, waits: Mapping[str, Waiting]) -> list[dict[str, Any]]:
+    """(writer) Log the seat's waiting rolls as they stand before it rolls again from a
+    sheet (:meth:`~meneur.web.waiting.SeatWaits.close`): dice seen are never dropped, so
+    a roll cannot be tried again until it pleases."""
+    return [entry for wait in waits.values() if (entry := wait.close(roller, seat)) is not None]
 
 
 async def after_roll(

@@ -26,7 +26,7 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.rng import SecureDice
 from meneur.web.tables import Seat
-from meneur.web.waiting import SeatWaits, form_dice, sheet_for
+from meneur.web.waiting import CLOSED, SeatWaits, form_dice, sheet_for
 
 
 @dataclass
@@ -163,64 +163,88 @@ class Pushes(SeatWaits[PendingPush]):
 
     def apply(self, roller: Any, seat: Seat, index: int, faces: str) -> dict[str, Any]:
         """Apply the chosen plan: reroll, resolve, pay and log (one transaction)."""
+        with self.choosing(seat) as pending:
+            if not 0 <= index < len(pending.plans):
+                raise UsageError(N_("Choose one of the plans shown."))
+            entry = self._resolve(roller, seat, pending, index, faces, [])
+        roller.forget_sheets()
+        return entry
+
+    def unchosen(self, roller: Any, seat: Seat, pending: PendingPush) -> dict[str, Any]:
+        """Closed by its seat's next roll: the faces seen, no Dépassement bought after
+        them (O-10; the dice bought before the roll are paid, they were rolled)."""
+        empty = next(index for index, (plan, *_) in enumerate(pending.plans) if plan.is_empty)
+        entry = self._resolve(roller, seat, pending, empty, "", [dict(CLOSED)])
+        roller.forget_sheets()
+        return entry
+
+    def _resolve(
+        self,
+        roller: Any,
+        seat: Seat,
+        pending: PendingPush,
+        index: int,
+        faces: str,
+        marks: list[dict[str, str]],
+    ) -> dict[str, Any]:
+        """The plan of ``index`` applied: reroll, resolve, pay and log (one transaction);
+        ``marks``: decisions after the plan's."""
         from meneur.systems.base import Rolled
         from meneur.systems.obscur.depassement import PushPlan, reroll_up_to
         from meneur.systems.obscur.web.adapter import ObscurWeb
         from meneur.web.rolls import params_json
 
-        with self.choosing(seat) as pending:
-            if not 0 <= index < len(pending.plans):
-                raise UsageError(N_("Choose one of the plans shown."))
-            plan, _cost, _chance = pending.plans[index]
-            params = replace(
-                pending.params,
-                push=PushPlan(
-                    dice=pending.params.push.dice,
-                    reroll=plan.reroll,
-                    adjust=plan.adjust,
-                    margin=plan.margin,
-                    adjust_on=plan.adjust_on,
-                ),
-            )
-            up_to = reroll_up_to(plan.reroll)
-            count = sum(1 for face in pending.faces if face <= up_to) if plan.reroll else 0
-            source = form_dice(faces) if count or faces.strip() else SecureDice()
-            rerolled = source.roll(6, count) if count else ()
-            source.finish()  # faces typed for a plan that rerolls none are refused, not lost
-            kind = "physical" if "physical" in (pending.source, source.kind) else pending.source
-            check = ObscurWeb().check
-            all_faces = (tuple(pending.faces) + tuple(rerolled),)
-            outcome = check.resolve(params, all_faces)
-            adapter = ObscurWeb()
-            roll = NewRoll(
-                system=adapter.system,
-                kind="test",
-                params=params_json(
-                    pending.trait, params, (check, Rolled(params, all_faces, outcome))
-                ),
-                faces=[list(all_faces[0])],
-                outcome=check.to_json(params, outcome),
-                source=kind,
-                character=pending.character,
-                decisions=[{"mode": pending.mode, "seat": seat.key}, {"push": plan.to_json()}],
-            )
+        plan, _cost, _chance = pending.plans[index]
+        params = replace(
+            pending.params,
+            push=PushPlan(
+                dice=pending.params.push.dice,
+                reroll=plan.reroll,
+                adjust=plan.adjust,
+                margin=plan.margin,
+                adjust_on=plan.adjust_on,
+            ),
+        )
+        up_to = reroll_up_to(plan.reroll)
+        count = sum(1 for face in pending.faces if face <= up_to) if plan.reroll else 0
+        source = form_dice(faces) if count or faces.strip() else SecureDice()
+        rerolled = source.roll(6, count) if count else ()
+        source.finish()  # faces typed for a plan that rerolls none are refused, not lost
+        kind = "physical" if "physical" in (pending.source, source.kind) else pending.source
+        check = ObscurWeb().check
+        all_faces = (tuple(pending.faces) + tuple(rerolled),)
+        outcome = check.resolve(params, all_faces)
+        adapter = ObscurWeb()
+        roll = NewRoll(
+            system=adapter.system,
+            kind="test",
+            params=params_json(pending.trait, params, (check, Rolled(params, all_faces, outcome))),
+            faces=[list(all_faces[0])],
+            outcome=check.to_json(params, outcome),
+            source=kind,
+            character=pending.character,
+            decisions=[
+                {"mode": pending.mode, "seat": seat.key},
+                {"push": plan.to_json()},
+                *marks,
+            ],
+        )
 
-            def pay_and_log() -> dict[str, Any]:
-                # paid from the sheet as it is when written: another process may have spent
-                # from it meanwhile (then the points are counted again, and may not suffice)
-                info = roller.sheet(seat.table.campaign, pending.character)
-                paid = adapter.paid(info.sheet, params)  # O-10: the points of the whole plan
-                written = adapter.after_roll(info.sheet, paid, params, outcome)  # O-3's Vécu
-                logged: dict[str, Any] = roller.store.append_roll(
-                    roll,
-                    sheets={info.name: written} if written is not None else None,
-                    campaign=seat.table.campaign,
-                    previous=roller.read_sheets(),
-                )
-                if written is not None:
-                    roller.wrote_sheets(logged)
-                return logged
+        def pay_and_log() -> dict[str, Any]:
+            # paid from the sheet as it is when written: another process may have spent
+            # from it meanwhile (then the points are counted again, and may not suffice)
+            info = roller.sheet(seat.table.campaign, pending.character)
+            paid = adapter.paid(info.sheet, params)  # O-10: the points of the whole plan
+            written = adapter.after_roll(info.sheet, paid, params, outcome)  # O-3's Vécu
+            logged: dict[str, Any] = roller.store.append_roll(
+                roll,
+                sheets={info.name: written} if written is not None else None,
+                campaign=seat.table.campaign,
+                previous=roller.read_sheets(),
+            )
+            if written is not None:
+                roller.wrote_sheets(logged)
+            return logged
 
-            entry: dict[str, Any] = roller.checked(pay_and_log)
-        roller.forget_sheets()
+        entry: dict[str, Any] = roller.checked(pay_and_log)
         return entry

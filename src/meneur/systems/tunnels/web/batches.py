@@ -24,7 +24,7 @@ from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.web.tables import Seat
-from meneur.web.waiting import SeatWaits, form_dice, sheet_for
+from meneur.web.waiting import CLOSED, SeatWaits, form_dice, sheet_for
 
 
 @dataclass
@@ -37,7 +37,8 @@ class Pending:
     params: Any
     pool: Any
     source: str
-    choices: list[str] = field(default_factory=list)
+    choices: list[Any] = field(default_factory=list)
+    """« explode » or « stop » per batch shown; :data:`CLOSED` when closed unchosen."""
 
     @property
     def batches(self) -> list[list[int]]:
@@ -152,6 +153,11 @@ class Batches(SeatWaits[Pending]):
             else:  # faces typed for no die are refused, not lost (the roll waits on)
                 form_dice(faces).finish()
                 pending.choices.append("stop")
+        return self.finish(roller, seat, pending)
+
+    def unchosen(self, roller: Any, seat: Seat, pending: Pending) -> dict[str, Any]:
+        """Closed by its seat's next roll: the batches seen, no more explosion (T-6)."""
+        pending.choices.extend(["stop", dict(CLOSED)])
         return self.finish(roller, seat, pending)
 
     @staticmethod
