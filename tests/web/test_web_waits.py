@@ -48,7 +48,7 @@ def test_O10_a_push_the_log_can_no_longer_take_is_dropped_not_left_waiting(
     refused = table.client.post(
         f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
     )
-    assert refused.status_code == 400 and "session" in refused.json()["error"], refused.text
+    assert refused.status_code == 400 and "séance" in refused.json()["error"], refused.text
     assert 'id="pushing"' not in table.client.get(player).text  # no card left to click
     again = table.client.post(
         f"{player}/roll/push", data={"csrf": csrf, "plan": "0"}, headers=FETCH
