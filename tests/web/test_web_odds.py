@@ -83,3 +83,26 @@ def test_a_worker_starts_with_every_system_s_odds_modules_loaded(tmp_path: Path)
     loaded = set(run.stdout.split())
     wanted = {name for adapter in web_adapters() for name in adapter.preload}
     assert len(wanted) >= 4 and wanted <= loaded, wanted - loaded
+
+
+def test_a_sheets_error_from_the_worker_reads_in_the_askers_language() -> None:
+    """A sheet's error is worded in the worker process, whose language is the server's;
+    and the cache kept one answer for every reader. The asker's language now travels
+    with the question (and so keys the cache): a reader of English got French."""
+    from meneur.locale import current_language, set_language
+    from meneur.systems.obscur.web.adapter import ObscurWeb
+
+    odds = Odds()
+    before = current_language()
+    try:
+        broken = {"name": "Isaure", "competences": "?"}
+        set_language("fr")
+        french = odds.sheet(ObscurWeb(), broken, RollOptions())
+        set_language("en")
+        english = odds.sheet(ObscurWeb(), broken, RollOptions())
+    finally:
+        set_language(before)
+        odds.close()
+    assert french is not None and english is not None
+    assert french.error == "sheet : champ caracteristiques : champ manquant."
+    assert english.error == "sheet: field caracteristiques: missing field."

@@ -52,11 +52,16 @@ class SheetOdds:
 
 
 def sheet_odds(
-    adapter: WebAdapter, sheet: Mapping[str, Any], options: Any, pushes_of: str
+    adapter: WebAdapter, sheet: Mapping[str, Any], options: Any, pushes_of: str, language: str
 ) -> SheetOdds:
     """(worker) Each trait's exact chance, and the choices bought before the roll of one
-    trait (the adapter travels to the worker: it holds no state)."""
+    trait (the adapter travels to the worker: it holds no state). ``language``: the
+    asker's, for a sheet's error worded here (an argument, so the cache keeps one answer
+    per language: the worker's own is the server's)."""
     from meneur.errors import MeneurError
+    from meneur.locale import set_language
+
+    set_language(language)
 
     try:
         chances: dict[str, Fraction | None] = {}
@@ -167,7 +172,9 @@ class Odds:
         self, adapter: WebAdapter, sheet: Mapping[str, Any], options: Any, pushes_of: str = ""
     ) -> SheetOdds | None:
         """A sheet's exact chances, or ``None`` past the budget."""
-        found = self.run(sheet_odds, adapter, sheet, options, pushes_of)
+        from meneur.locale import current_language
+
+        found = self.run(sheet_odds, adapter, sheet, options, pushes_of, current_language())
         return found if isinstance(found, SheetOdds) else None
 
     async def asheet(
