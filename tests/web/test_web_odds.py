@@ -104,5 +104,5 @@ def test_a_sheets_error_from_the_worker_reads_in_the_askers_language() -> None:
         set_language(before)
         odds.close()
     assert french is not None and english is not None
-    assert french.error == "sheet : champ caracteristiques : champ manquant."
-    assert english.error == "sheet: field caracteristiques: missing field."
+    assert french.error == "Isaure : champ caracteristiques : champ manquant."
+    assert english.error == "Isaure: field caracteristiques: missing field."

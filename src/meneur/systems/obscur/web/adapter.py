@@ -143,7 +143,7 @@ class ObscurWeb(WebAdapter):
     def _character(self, sheet: Mapping[str, Any]) -> Any:
         from meneur.systems.obscur.sheet import character_from
 
-        return character_from(dict(sheet), "sheet")
+        return character_from(dict(sheet), str(sheet.get("name") or "?"))  # its errors name it
 
     def traits(self, sheet: Mapping[str, Any]) -> list[Trait]:
         """Each trait with its pool's breakdown (O-29: « 5 dés − 2 douleur = 3 dés »)."""

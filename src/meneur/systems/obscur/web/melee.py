@@ -50,7 +50,7 @@ def obscur_character(roller: Roller, campaign: str, person: dict[str, Any]) -> A
             N_("An Obscur exchange needs two Obscur characters of the campaign, not {name}."),
             name=name[:80],
         )
-    return info.name, character_from(dict(info.sheet), "sheet")
+    return info.name, character_from(dict(info.sheet), info.name)
 
 
 def wound_words(body: Any) -> str:
