@@ -549,6 +549,34 @@ def test_a_change_from_a_page_drawn_before_a_removal_hurts_no_one_else(table: Ta
     ]
 
 
+def test_T10_an_exchange_from_a_page_drawn_before_a_removal_plays_no_one_else(
+    table: Table,
+) -> None:
+    """T-10 at the tracker: the exchange Brindille v Orque is sent from a page drawn
+    before the GM, in another tab, removed the Gobelin who stood between them. It said
+    only « places 0 and 2 »: it rolled Brindille against whoever was third by then,
+    nobody, or against another monster. Its form now says whom each place showed, and
+    another found there is refused, nothing rolled."""
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+    post = lambda **data: table.client.post(f"{table.gm}/combat", data={"csrf": csrf, **data})  # noqa: E731
+    assert post(action="add", name="Brindille", initiative="9").is_success
+    assert post(action="add", name="Gobelin", initiative="5", health="2").is_success
+    assert post(action="add", name="Orque", initiative="3", health="3").is_success
+    assert post(action="add", name="Ogre", initiative="1", health="6").is_success
+    page = table.client.get(table.gm).text
+    shown = {f"shown_{i}": name for i, name in enumerate(("Brindille", "Gobelin", "Orque", "Ogre"))}
+    assert all(f'name="{key}" value="{name}"' in page for key, name in shown.items())
+    assert post(action="remove", index="1", combatant="Gobelin").is_success
+    answer = post(action="exchange", index="0", other="2", **shown)
+    assert answer.status_code == 400 and "Orque" in answer.text, answer.text
+    assert table.store.rolls() == []
+    now = {f"shown_{i}": name for i, name in enumerate(("Brindille", "Orque", "Ogre"))}
+    assert post(action="exchange", index="0", other="1", **now).is_success
+    [entry] = table.store.rolls()
+    assert entry["outcome"]["names"] == ["Brindille", "Orque"]
+
+
 def test_web_rolls_are_judged_for_luck_like_the_clis(table: Table) -> None:
     """`meneur log --luck` judges each roll against its check's exact odds: web rolls too."""
     from meneur.campaign.luck import check_luck_table

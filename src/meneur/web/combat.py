@@ -14,7 +14,7 @@ writes its verdict in ``last``, so the table sees who acted and how.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from meneur.errors import RuleError, UsageError
@@ -120,6 +120,17 @@ def _present(people: list[Any], index: int, name: str | None = None) -> None:
             number=index + 1,
             name=name,
         )
+
+
+def shown_there(combat: dict[str, Any], places: Iterable[int], fields: Mapping[str, str]) -> None:
+    """Refuse an exchange whose page showed another combatant at one of its ``places``:
+    its form says whom each place showed (``shown_<place>``), and a removal or an
+    addition sent at the same moment must not make it play the wrong fighters."""
+    people = list(normal(combat)["combatants"])
+    for place in places:
+        shown = fields.get(f"shown_{place}")
+        if shown:
+            _present(people, place, shown)
 
 
 def remove(combat: dict[str, Any], index: int, name: str | None = None) -> dict[str, Any]:

@@ -445,7 +445,9 @@ async def combat(request: Request, seat: SeatDep, state: State) -> Response:
 
         def play(tracker: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
             # on the tracker as it is once held, not as this request read it: an exchange
-            # or a change made meanwhile (another tab, another process) is played on
+            # or a change made meanwhile (another tab, another process) is played on,
+            # with the fighters the page showed at their places (else refused)
+            fights.shown_there(tracker, (i for i in joined if i is not None), fields)
             result: tuple[dict[str, Any], dict[str, Any]] = state.roller.checked(
                 played, state.roller, seat, tracker, form.index, form.other, fields
             )
