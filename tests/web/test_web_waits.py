@@ -239,3 +239,19 @@ def test_a_roll_waits_for_its_choice_however_long(table: Table) -> None:
     assert chosen.status_code in (200, 303), chosen.text
     [entry] = table.store.rolls()
     assert entry["faces"] == [[4, 4, 2]] and entry["decisions"][1:] == ["stop"]
+
+
+def test_T6_a_roll_through_the_json_api_closes_the_waiting_roll_too(table: Table) -> None:
+    """The same test rolled again through the JSON API (a program, a second tab's
+    script) while a batch waited: the waiting roll is logged first, as from the page."""
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    body = {"character": "Brindille", "trait": "Force", "faces": "6 5 3"}
+    answer = table.client.post(f"/api{player}/roll", json=body)
+    assert answer.status_code == 200, answer.text
+    closed, rolled = table.store.rolls()
+    assert closed["faces"] == [[4, 4, 2]] and closed["decisions"][-1] == {"closed": "new roll"}
+    assert rolled["faces"][0][:3] == [6, 5, 3]

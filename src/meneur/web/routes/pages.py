@@ -26,7 +26,7 @@ from meneur.web.forms import (
 )
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import check_csrf, entry_id, publish, table_context
-from meneur.web.state import SeatDep, State, Token
+from meneur.web.state import SeatDep, State, Token, WebState
 from meneur.web.systems import NewCombatant, Waiting, adapter_for, adapters
 from meneur.web.tables import Seat
 from meneur.web.views import log_line
@@ -117,9 +117,7 @@ async def roll(
     wait = state.waiting_for(form)
     form = blind_choices(form, wait)
     wait = state.waiting_for(form)
-    for closed in await state.roller.run(close_waiting, state.roller, seat, state.waits):
-        publish(state, seat.table, closed)
-        await note_in_fight(state, seat, closed)
+    await close_waiting_rolls(state, seat)
     if wait is not None:
         entry = await state.roller.run(
             wait.start,
@@ -215,6 +213,14 @@ def close_waiting(roller: Any, seat: Seat, waits: Mapping[str, Waiting]) -> list
     sheet (:meth:`~meneur.web.waiting.SeatWaits.close`): dice seen are never dropped, so
     a roll cannot be tried again until it pleases."""
     return [entry for wait in waits.values() if (entry := wait.close(roller, seat)) is not None]
+
+
+async def close_waiting_rolls(state: WebState, seat: Seat) -> None:
+    """:func:`close_waiting`, each closed roll sent live and noted in the tracker: a roll
+    from a sheet, by the page's form or the JSON API, does it first."""
+    for closed in await state.roller.run(close_waiting, state.roller, seat, state.waits):
+        publish(state, seat.table, closed)
+        await note_in_fight(state, seat, closed)
 
 
 async def after_roll(
