@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -124,16 +125,21 @@ class WebState:
         key = f"roll:{seat.table.id}:{seat.key}"
         return await self._allow(key, settings.roll_rate, settings.roll_burst)
 
-    async def roll(self, seat: Seat, asked: RollRequest) -> dict[str, Any] | None:
+    async def roll(
+        self, seat: Seat, asked: RollRequest, first: Callable[[], None] | None = None
+    ) -> dict[str, Any] | None:
         """``asked`` rolled for ``seat`` within its rate (``None``: over it), the rate
         taken and the roll made in one hop to a writer thread (a hop costs more than
-        either on a busy table)."""
+        either on a busy table); ``first``, in the same hop, once the rate allows it
+        (the seat's waiting rolls closed)."""
         limits, settings = self.shared_limits, self.settings
         key = f"roll:{seat.table.id}:{seat.key}"
 
         def limited() -> dict[str, Any] | None:
             if not limits.take(key, settings.roll_rate, settings.roll_burst):
                 return None
+            if first is not None:
+                first()
             entry: dict[str, Any] = self.roller.roll(seat, asked)
             return entry
 

@@ -249,6 +249,8 @@ class Waiting(Protocol):
 
     name: str
     """Its address: the roller's choice is posted to ``…/roll/<name>``."""
+    kind: str
+    """Its rows' kind in ``web_waits`` (a seat has one waiting roll of each kind at most)."""
     template: str
     """The template part that shows it (``<system>/<file>``)."""
     keep: Mapping[str, str]

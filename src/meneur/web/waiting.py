@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, text
 
 from meneur.campaign.errors import CampaignError
 from meneur.campaign.models import WebWait
@@ -187,6 +187,19 @@ class SeatWaits(ABC, Generic[P]):
     def drop(self, seat: Seat) -> None:
         with self.store.transaction() as session:
             session.execute(delete(WebWait).where(self._where(seat)))
+
+
+def waiting_kinds(store: Store, seat: Seat) -> set[str]:
+    """The kinds of the seat's waiting rolls (none, mostly), read before each roll from a
+    sheet in one written statement on a connection: through a session, with a ``select()``
+    built each time, the JSON API lost a third of its rolls per second (a sixth now,
+    ``benchmarks/bench_web.py``)."""
+    with store.engine.connect() as connection:
+        found = connection.execute(_KINDS, {"table": seat.table.id, "seat": seat.key})
+        return {str(kind) for (kind,) in found}
+
+
+_KINDS = text("SELECT kind FROM web_waits WHERE table_id = :table AND seat = :seat")
 
 
 def form_dice(faces: str) -> DiceSource:

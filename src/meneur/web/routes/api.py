@@ -27,7 +27,7 @@ from meneur.web.routes.common import (
     publish,
     recent_entries,
 )
-from meneur.web.routes.pages import close_waiting_rolls, note_in_fight
+from meneur.web.routes.pages import Closing, note_in_fight
 from meneur.web.state import SeatDep, State
 from meneur.web.systems import adapter_for
 
@@ -104,8 +104,11 @@ async def roll(request: Request, seat: SeatDep, state: State) -> dict[str, Any]:
         detail = invalid_value(first_problem(error), system)
         raise HTTPException(status_code=400, detail=detail) from None
     asked = RollRequest(body.character, body.trait, body.options(), body.mode, body.faces)
-    await close_waiting_rolls(state, seat)
-    entry = await state.roll(seat, asked)
+    closing = Closing(state, seat)
+    try:
+        entry = await state.roll(seat, asked, first=closing)
+    finally:
+        await closing.publish()
     if entry is None:
         raise HTTPException(status_code=429)
     publish(state, seat.table, entry)

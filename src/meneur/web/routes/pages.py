@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -30,6 +30,7 @@ from meneur.web.state import SeatDep, State, Token, WebState
 from meneur.web.systems import NewCombatant, Waiting, adapter_for, adapters
 from meneur.web.tables import Seat
 from meneur.web.views import log_line
+from meneur.web.waiting import waiting_kinds
 from meneur.whole import parse_whole, whole_within
 
 router = APIRouter()
@@ -117,21 +118,24 @@ async def roll(
     wait = state.waiting_for(form)
     form = blind_choices(form, wait)
     wait = state.waiting_for(form)
-    await close_waiting_rolls(state, seat)
-    if wait is not None:
-        entry = await state.roller.run(
-            wait.start,
-            state.roller,
-            seat,
-            form.character,
-            form.trait,
-            form.options(),
-            form.mode,
-            form.faces,
-        )
-        return await after_roll(request, seat, entry, form)
-    request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
-    entry = await state.roller.run(state.roller.roll, seat, request_)
+    closing = Closing(state, seat)
+    try:
+        if wait is not None:
+            waited = await state.roller.run(
+                closing.then(wait.start),
+                state.roller,
+                seat,
+                form.character,
+                form.trait,
+                form.options(),
+                form.mode,
+                form.faces,
+            )
+            return await after_roll(request, seat, waited, form)
+        request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
+        entry = await state.roller.run(closing.then(state.roller.roll), seat, request_)
+    finally:
+        await closing.publish()
     publish(state, seat.table, entry)
     await note_in_fight(state, seat, entry)
     if request.headers.get("x-requested-with") == "fetch":
@@ -208,19 +212,43 @@ def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[str, t
     return found
 
 
-def close_waiting(roller: Any, seat: Seat, waits: Mapping[str, Waiting]) -> list[dict[str, Any]]:
-    """(writer) Log the seat's waiting rolls as they stand before it rolls again from a
-    sheet (:meth:`~meneur.web.waiting.SeatWaits.close`): dice seen are never dropped, so
-    a roll cannot be tried again until it pleases."""
-    return [entry for wait in waits.values() if (entry := wait.close(roller, seat)) is not None]
+class Closing:
+    """The seat's waiting rolls, logged as they stand before it rolls again from a sheet
+    (:meth:`~meneur.web.waiting.SeatWaits.close`): dice seen are never dropped, so a
+    roll cannot be tried again until it pleases.
 
+    Done on the writer in the same hop as the new roll (:meth:`then`), after one read
+    that finds none waits, the usual case: a hop and a statement per kind before every
+    roll cost the JSON API half its rolls per second. The closed rolls are sent live and
+    noted in the tracker (:meth:`publish`), even when the new roll is refused.
+    """
 
-async def close_waiting_rolls(state: WebState, seat: Seat) -> None:
-    """:func:`close_waiting`, each closed roll sent live and noted in the tracker: a roll
-    from a sheet, by the page's form or the JSON API, does it first."""
-    for closed in await state.roller.run(close_waiting, state.roller, seat, state.waits):
-        publish(state, seat.table, closed)
-        await note_in_fight(state, seat, closed)
+    def __init__(self, state: WebState, seat: Seat) -> None:
+        self.state = state
+        self.seat = seat
+        self.closed: list[dict[str, Any]] = []
+
+    def __call__(self) -> None:
+        """(writer) Close the seat's waiting rolls, if any waits."""
+        roller, seat = self.state.roller, self.seat
+        present = waiting_kinds(roller.store, seat)
+        for wait in self.state.waits.values():
+            if wait.kind in present and (entry := wait.close(roller, seat)) is not None:
+                self.closed.append(entry)
+
+    def then(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """``function``, called on the writer once the waiting rolls are closed."""
+
+        def both(*args: Any) -> Any:
+            self()
+            return function(*args)
+
+        return both
+
+    async def publish(self) -> None:
+        for entry in self.closed:
+            publish(self.state, self.seat.table, entry)
+            await note_in_fight(self.state, self.seat, entry)
 
 
 async def after_roll(
