@@ -30,7 +30,6 @@ from meneur.web.state import SeatDep, State, Token, WebState
 from meneur.web.systems import NewCombatant, Waiting, adapter_for, adapters
 from meneur.web.tables import Seat
 from meneur.web.views import log_line
-from meneur.web.waiting import waiting_kinds
 from meneur.whole import parse_whole, whole_within
 
 router = APIRouter()
@@ -131,6 +130,8 @@ async def roll(
                 form.mode,
                 form.faces,
             )
+            if waited is None:
+                state.roller.now_waiting(seat)
             return await after_roll(request, seat, waited, form)
         request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
         entry = await state.roller.run(closing.then(state.roller.roll), seat, request_)
@@ -231,7 +232,7 @@ class Closing:
     def __call__(self) -> None:
         """(writer) Close the seat's waiting rolls, if any waits."""
         roller, seat = self.state.roller, self.seat
-        present = waiting_kinds(roller.store, seat)
+        present = roller.waiting_kinds(seat)
         for wait in self.state.waits.values():
             if wait.kind in present and (entry := wait.close(roller, seat)) is not None:
                 self.closed.append(entry)
@@ -281,6 +282,8 @@ async def roll_choice(request: Request, wait: str, seat: SeatDep, state: State) 
     if entry is not None:
         publish(state, seat.table, entry)
         await note_in_fight(state, seat, entry)
+    else:  # waits again (the next batch)
+        state.roller.now_waiting(seat)
     if request.headers.get("x-requested-with") == "fetch":
         return JSONResponse(
             {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
