@@ -190,10 +190,9 @@ class SeatWaits(ABC, Generic[P]):
 
 
 def waiting_kinds(store: Store, seat: Seat) -> set[str]:
-    """The kinds of the seat's waiting rolls (none, mostly), read before each roll from a
-    sheet in one written statement on a connection: through a session, with a ``select()``
-    built each time, the JSON API lost a third of its rolls per second (a sixth now,
-    ``benchmarks/bench_web.py``)."""
+    """The kinds of the seat's waiting rolls (none, mostly), in one written statement on a
+    connection: a session and a ``select()`` built each time cost twice the CPU, on the
+    hot path of the table (:meth:`meneur.web.rolls.Roller.waiting_kinds` reads it)."""
     with store.engine.connect() as connection:
         found = connection.execute(_KINDS, {"table": seat.table.id, "seat": seat.key})
         return {str(kind) for (kind,) in found}
