@@ -400,3 +400,11 @@ def test_O8_a_maladresse_is_never_a_success_even_when_the_margin_counts() -> Non
     faces = np.array([[[a, b]] for a in range(1, 7) for b in range(1, 7)])
     vector = ObscurTestVector(params)
     assert int(vector.success(vector(faces)).sum()) == 35
+
+
+def test_O10_a_score_adjustment_names_only_a_die_rolled() -> None:
+    """O-10: « un dé +1 » is one of the dice rolled: on 2 dice, the 3rd (index 2) is
+    refused before any face is read; the 2nd (index 1) is taken."""
+    with pytest.raises(RuleError):
+        Params(2, push=PushPlan(adjust=1, adjust_on=((2, 1),)))
+    assert roll(Params(2, push=PushPlan(adjust=1, adjust_on=((1, 1),))), 1, 3).faces == (1, 4)

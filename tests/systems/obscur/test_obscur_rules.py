@@ -12,7 +12,7 @@ from meneur.systems.obscur.checks import OpposeCheck
 from meneur.systems.obscur.checks import TestCheck as Check
 from meneur.systems.obscur.odds import summary
 from meneur.systems.obscur.odds import test_dist as dist_of
-from meneur.systems.obscur.rules import OpposeParams, resolve_oppose
+from meneur.systems.obscur.rules import MALUS_NAMES, Maluses, OpposeParams, resolve_oppose
 from meneur.systems.obscur.rules import TestParams as Params
 
 CHECK = Check()
@@ -137,3 +137,41 @@ def test_limits_are_clear_errors() -> None:
         Params(3, difficulty=201)
     with pytest.raises(LimitError):
         Params(3, difficulty=-1, tally=True)  # a tally has no difficulty: 0 and no less
+
+
+def test_O8_the_default_difficulty_is_one_success() -> None:
+    """O-8: « par défaut 1 »: with no difficulty given, one success (a single 4) passes
+    with MR 0, and 0 successes fail with ME 1."""
+    assert Params(3).difficulty == 1
+    one = roll(Params(2), 4, 1)
+    assert one.passed and one.margin == 0
+    none = roll(Params(2), 3, 2)
+    assert not none.passed and none.margin == -1
+
+
+def test_the_bounds_of_a_pool_a_modifier_and_a_difficulty_are_inclusive() -> None:
+    """The limits (not rules): 0 to 60 dice, a modifier of -60 to +60, a difficulty up to
+    200 are taken; one past either end is refused, never read as a pool (O-7)."""
+    limit = Params.MAX_DICE
+    assert Params(0).pool == 0 and Params(limit).pool == limit
+    with pytest.raises(LimitError):
+        Params(-1)
+    with pytest.raises(LimitError):
+        Params(limit + 1)
+    assert Params(limit, modifier=-limit).pool == 0
+    assert Params(limit, modifier=limit).pool == 2 * limit
+    for modifier in (-limit - 1, limit + 1):
+        with pytest.raises(LimitError):
+            Params(3, modifier=modifier)
+    assert Params(3, difficulty=200).difficulty == 200
+
+
+def test_O29_a_malus_of_the_sheet_is_0_to_60_dice() -> None:
+    """O-29: a sheet's condition takes dice, never gives them: a negative malus is refused,
+    as is one past the bound; 60 is taken."""
+    limit = Params.MAX_DICE
+    for name in MALUS_NAMES:
+        assert getattr(Maluses(**{name: limit}), name) == limit
+        for value in (-1, limit + 1):
+            with pytest.raises(LimitError):
+                Maluses(**{name: value})
