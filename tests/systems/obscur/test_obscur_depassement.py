@@ -447,3 +447,10 @@ def test_O10_the_margin_option_is_read_from_the_data(
     finally:
         monkeypatch.delenv("MENEUR_DATA_DIR")
         rule_tables.cache_clear()
+
+
+def test_O10_a_margin_adjustment_past_the_me_stops_at_zero() -> None:
+    """O-10: « ME − n » shrinks a failure's margin, never past 0 into an MR: ME 1 with a
+    margin adjustment of 3 is a failure of margin 0, not an MR of 2 (nor of 1)."""
+    outcome = roll(Params(2, difficulty=2, push=PushPlan(margin=3)), 4, 1)
+    assert not outcome.passed and outcome.margin == 0

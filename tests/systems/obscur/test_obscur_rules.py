@@ -175,3 +175,12 @@ def test_O29_a_malus_of_the_sheet_is_0_to_60_dice() -> None:
         for value in (-1, limit + 1):
             with pytest.raises(LimitError):
                 Maluses(**{name: value})
+
+
+def test_O1_an_automatic_test_has_no_success_margin_nor_maladresse() -> None:
+    """O-1: with no roll there is nothing to count: 0 successes, margin 0, and no
+    Maladresse (O-3: no Vécu point is earned by a test nobody rolled)."""
+    for automatic in ("success", "failure"):
+        outcome = roll(Params(3, difficulty=2, automatic=automatic))
+        assert outcome.successes == 0 and outcome.margin == 0 and not outcome.fumble
+        assert outcome.rolled == () and outcome.rerolled == () and outcome.adjusted == ()
