@@ -184,3 +184,14 @@ def test_O1_an_automatic_test_has_no_success_margin_nor_maladresse() -> None:
         outcome = roll(Params(3, difficulty=2, automatic=automatic))
         assert outcome.successes == 0 and outcome.margin == 0 and not outcome.fumble
         assert outcome.rolled == () and outcome.rerolled == () and outcome.adjusted == ()
+
+
+def test_O9_the_margin_is_the_difference_when_both_sides_score() -> None:
+    """O-9: « par la différence »: 1 success against 3 is won by b by 2 (not 4), and
+    3 against 1 by a by 2."""
+    params = OpposeParams(Params(2, difficulty=0, tally=True), Params(2, difficulty=0, tally=True))
+    lost = resolve_oppose(params, ((4, 1), (6, 5)))
+    assert (lost.a.successes, lost.b.successes) == (1, 3)
+    assert lost.winner == "b" and lost.margin == 2
+    won = resolve_oppose(params, ((6, 5), (4, 1)))
+    assert won.winner == "a" and won.margin == 2
