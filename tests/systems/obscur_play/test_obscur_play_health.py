@@ -232,3 +232,17 @@ def test_O31_broken_user_table_is_one_clear_error(
     finally:
         monkeypatch.delenv("MENEUR_DATA_DIR")
         health.health_tables.cache_clear()
+
+
+def test_O24_O25_a_level_by_number_is_a_difficulty_from_1_to_20() -> None:
+    """O-24/O-25 with O-8: a level not in the table may be given as its Difficulté, 1 to
+    20: « 1 » and « 20 » are read as such; « 0 » (O-8: never below 1 success) and « 21 »
+    are refused with the known levels."""
+    assert health.asphyxia(fresh(), reader(6), "1", Dice(1))["threshold"] == 1
+    assert health.asphyxia(fresh(), reader(6), "20", Dice(1))["threshold"] == 20
+    assert health.drowning(fresh(), reader(6, 6), "20", Dice(1), Dice(1))["difficulty"] == 20
+    for level in ("0", "21"):
+        with pytest.raises(RuleError):
+            health.asphyxia(fresh(), reader(6), level, Dice(1))
+        with pytest.raises(RuleError):
+            health.drowning(fresh(), reader(6, 6), level, Dice(1), Dice(1))
