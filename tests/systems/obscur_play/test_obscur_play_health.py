@@ -246,3 +246,67 @@ def test_O24_O25_a_level_by_number_is_a_difficulty_from_1_to_20() -> None:
             health.asphyxia(fresh(), reader(6), level, Dice(1))
         with pytest.raises(RuleError):
             health.drowning(fresh(), reader(6, 6), level, Dice(1), Dice(1))
+
+
+def test_O25_a_failed_minute_is_an_asphyxia_minute_without_air() -> None:
+    """O-25: « Failure: asphyxia (O-24) from lack of oxygen »: the minute is read at the
+    asphyxia table's worst level (« sans air », Difficulté 4 in the provisional table),
+    not its mildest; a conscious minute loses no HP (O-24)."""
+    body = fresh()
+    out = health.drowning(body, reader(1, 6, 6, 4, 1), "eau calme", Dice(1), Dice(4))
+    minute = out["minutes"][0]["asphyxia"]
+    assert health_tables().asphyxia["sans air"] == max(health_tables().asphyxia.values())
+    assert minute["test"]["difficulty"] == 4 and minute["test"]["successes"] == 5
+    assert minute["test"]["passed"] and minute["lost"] == 0 and not minute["coma"]
+
+
+def test_O25_O42_swimming_is_a_movement_roll() -> None:
+    """O-25 with O-42: Surencombrement is a malus on every movement roll, and swimming is
+    one: 3 dice of Natation with an overload of 1 roll 2."""
+    body = fresh()
+    body.overload = 1
+    out = health.drowning(body, reader(6, 6), "eau calme", Dice(3), Dice(2))
+    test = out["minutes"][0]["test"]
+    assert test["dice"] == 2 and test["pool"]["maluses"] == {"movement": 1}
+    assert out["metres"] == 3
+
+
+def test_O24_O29_pain_counts_towards_the_dice_that_run_out() -> None:
+    """O-24: « Lorsque le nombre de dés lancés tombe à zéro », coma. The dice rolled
+    are Résistance + Endurance less the asphyxia malus AND the sheet's pain (O-29): at 3 HP
+    lost (pain 1), 2 dice and one passed minute leave 2 − 1 − 1 = 0 dice: coma."""
+    body = fresh(9)
+    out = health.asphyxia(body, reader(6), "air raréfié", Dice(2))
+    minute = out["minutes"][0]
+    assert minute["test"]["dice"] == 1 and minute["test"]["passed"]
+    assert minute["malus_after"] == 1 and minute["coma"] and body.asphyxia_coma
+
+
+@pytest.mark.parametrize(
+    "tally",
+    ["fall", "fire", "poison", "shock", "hang_on", "recover", "cheer"],
+)
+def test_O8_every_tally_of_health_has_no_difficulty(tally: str) -> None:
+    """O-8: a difficulty is at least 1 success; the rolls that only count successes (O-23
+    fall, O-26 fire, O-27 poison, O-28 shock, O-31 hanging on, O-33 recovery without
+    rest, O-34 cheering) are tallies: no difficulty, verdict nor margin in their record."""
+    body = fresh()
+    if tally == "fall":
+        test = health.fall(body, reader(4, 1), 3, Dice(2))["test"]
+    elif tally == "fire":
+        test = health.fire(body, reader(4, 1), 3, Dice(2), 0)["rounds"][0]["test"]
+    elif tally == "poison":
+        test = health.poison(body, reader(4, 1), 3, 3, Dice(2))["periods"][0]["test"]
+    elif tally == "shock":
+        test = health.shock(reader(4, 1), 5, Dice(2))["test"]
+    elif tally == "hang_on":
+        body.vie = -12
+        test = health.hang_on(body, reader(4, *[1] * 7), Dice(8))["test"]
+    elif tally == "recover":
+        body.vie = 6
+        out = health.recover(body, reader(4, *[1] * 7), Dice(8), days=6, rest=False)
+        test = out["periods"][0]["test"]
+    else:
+        test = health.cheer([body], reader(4, 1), Dice(2))["test"]
+    assert test["successes"] == 1 and not test["fumble"]
+    assert (test["difficulty"], test["passed"], test["margin"]) == (None, None, None)
