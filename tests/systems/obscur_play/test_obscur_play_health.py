@@ -310,3 +310,17 @@ def test_O8_every_tally_of_health_has_no_difficulty(tally: str) -> None:
         test = health.cheer([body], reader(4, 1), Dice(2))["test"]
     assert test["successes"] == 1 and not test["fumble"]
     assert (test["difficulty"], test["passed"], test["margin"]) == (None, None, None)
+
+
+def test_O27_O32_poison_is_an_intemperie_and_a_dispersion_of_1_ends() -> None:
+    """O-27: Virulence − Résistance successes each Période, then the Virulence drops by
+    the Dispersion: 2 then 1, so a Dispersion of 1 ends by itself (only 0 needs
+    --steps). O-32: poison is an Intempérie, not a wound: every HP lost is recorded as
+    one."""
+    body = fresh()
+    out = health.poison(body, reader(1, 1, 1, 1), 2, 1, Dice(2))
+    assert [p["virulence"] for p in out["periods"]] == [2, 1]
+    assert [p["lost"] for p in out["periods"]] == [2, 1]
+    assert body.vie == 9 and body.wounds == []
+    assert sum(i.points for i in body.intemperies) == 3
+    assert {i.source for i in body.intemperies} == {"poison"}
