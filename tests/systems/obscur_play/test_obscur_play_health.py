@@ -324,3 +324,45 @@ def test_O27_O32_poison_is_an_intemperie_and_a_dispersion_of_1_ends() -> None:
     assert body.vie == 9 and body.wounds == []
     assert sum(i.points for i in body.intemperies) == 3
     assert {i.source for i in body.intemperies} == {"poison"}
+
+
+def test_O30_the_report_names_the_wound_that_worsened() -> None:
+    """O-30: only the untreated wound of 3+ points worsens (table provisoire: +1 from 3),
+    and the report names it by its number on the sheet, from 1: the 2nd here."""
+    body = fresh(5)
+    body.wounds = [Wound(4, "coup", treated=True), Wound(3, "coup")]
+    out = health.aggravate(body, 1)
+    assert out["changes"] == [{"wound": 2, "worsened_by": 1}] and out["lost"] == 1
+
+
+def test_O31_exactly_six_vecu_is_enough_to_hang_on() -> None:
+    """O-31: *s'accrocher à la vie* costs 6 Vécu: a dead character with exactly 6 may,
+    and is left with 0."""
+    dead = Body("x", -10, 10, vecu=6)
+    out = health.hang_on(dead, reader(6, 1, 1), Dice(7))
+    assert out["vecu_spent"] == 6 and dead.vecu == 0 and out["minutes"] == 2
+
+
+def test_O32_first_aid_takes_the_worst_untreated_wound_or_the_one_named() -> None:
+    """O-32, ``heal --wound N`` (default: the worst): the worst untreated wound is
+    treated, a treated one never again (it no longer worsens); a wound named by its
+    number (from 1) is the one treated; a wound of 1 or 2 points has Difficulté 1
+    (table provisoire: from 1), and of 0 points is no wound."""
+    body = fresh(10)
+    body.wounds = [Wound(2, "coup"), Wound(6, "coup", treated=True), Wound(5, "coup")]
+    out = health.treat(body, reader(6, 4, 1), Dice(3))
+    assert out["wound"] == 3 and out["wound_points"] == 5 and out["test"]["difficulty"] == 2
+    assert out["healed"] == 1 and body.wounds[2].points == 4 and body.wounds[2].treated
+    out = health.treat(body, reader(4, 1, 1), Dice(3), wound=1)
+    assert out["wound"] == 1 and out["test"]["difficulty"] == 1
+    assert out["healed"] == 0 and out["treated"] and body.wounds[0].treated
+    with pytest.raises(RuleError):
+        health.treat(body, reader(6, 6, 6), Dice(3), wound=2)  # treated already
+    single = fresh(11)
+    single.wounds = [Wound(1, "coup")]
+    out = health.treat(single, reader(6, 1), Dice(2))
+    assert out["test"]["difficulty"] == 1 and out["healed"] == 1 and single.vie == 12
+    healed = fresh()
+    healed.wounds = [Wound(0, "coup")]
+    with pytest.raises(RuleError):
+        health.treat(healed, reader(6, 6), Dice(2))
