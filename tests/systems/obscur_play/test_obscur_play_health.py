@@ -366,3 +366,28 @@ def test_O32_first_aid_takes_the_worst_untreated_wound_or_the_one_named() -> Non
     healed.wounds = [Wound(0, "coup")]
     with pytest.raises(RuleError):
         health.treat(healed, reader(6, 6), Dice(2))
+
+
+def test_O34_catching_breath_only_after_exhaustion_and_within_the_maximum() -> None:
+    """O-34: « Volonté at 0 ... then 1 Volonté comes back »: only an exhausted character
+    (Volonté 0) gets it back, a maximum of 1 is enough, a maximum of 0 has none to give;
+    at Volonté 1 or 3 nothing happens."""
+    for volonte, most, back in ((0, 1, 1), (0, 0, 0), (1, 5, 0), (3, 5, 0)):
+        body = Body("x", 5, 5, volonte=volonte, volonte_max=most)
+        assert health.catch_breath(body) == back
+        assert body.volonte == volonte + back
+
+
+def test_O33_a_healed_wound_leaves_the_sheet_a_scratch_stays() -> None:
+    """O-33: recovery heals wounds; a wound healed to 0 points is gone from the sheet,
+    one of 1 point left is still a wound. The record says whether it was at rest."""
+    body = fresh(7)
+    body.wounds = [Wound(3, "coup"), Wound(2, "coup")]
+    out = health.recover(body, reader(), Dice(4), days=6, rest=True)
+    assert out["rest"] is True and out["gained"] == 4
+    assert [(w.points, w.source) for w in body.wounds] == [(1, "coup")]
+    body = fresh(7)
+    body.wounds = [Wound(5, "coup")]
+    out = health.recover(body, reader(6, 6, 1), Dice(3), days=6, rest=False)
+    assert out["rest"] is False and out["gained"] == 3
+    assert [w.points for w in body.wounds] == [2]
