@@ -280,6 +280,9 @@ def test_O24_O29_pain_counts_towards_the_dice_that_run_out() -> None:
     minute = out["minutes"][0]
     assert minute["test"]["dice"] == 1 and minute["test"]["passed"]
     assert minute["malus_after"] == 1 and minute["coma"] and body.asphyxia_coma
+    unhurt = fresh()  # no pain: 2 − 1 = 1 die left, still conscious
+    minute = health.asphyxia(unhurt, reader(6, 1), "air raréfié", Dice(2))["minutes"][0]
+    assert minute["malus_after"] == 1 and not minute["coma"] and not unhurt.asphyxia_coma
 
 
 @pytest.mark.parametrize(
