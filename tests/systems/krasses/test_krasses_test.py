@@ -201,6 +201,28 @@ def test_params_are_bounded() -> None:
         TestParams(bonus="3", difficulty=15)  # type: ignore[arg-type]
 
 
+def test_the_bounds_of_a_test_are_inclusive() -> None:
+    """The limits (K-3: « any integer », a bounded one): a bonus, a modifier, a difficulty
+    and a krâsse of exactly ±MAX_VALUE are taken, one more is refused; 20 krâsses on one
+    roll are taken, 21 refused."""
+    bound = TestParams.MAX_VALUE
+    for value in (bound, -bound):
+        params = TestParams(
+            bonus=value, difficulty=value, modifier=value, krasses=(Krasse("k", value),)
+        )
+        assert params.target == 2 * value
+    for value in (bound + 1, -bound - 1):
+        for field in ("bonus", "difficulty", "modifier"):
+            with pytest.raises(LimitError):
+                TestParams(**{"bonus": 0, "difficulty": 10, field: value})
+        with pytest.raises(LimitError):
+            Krasse("k", value)
+    twenty = tuple(Krasse(f"k{i}", 1) for i in range(20))
+    assert TestParams(bonus=0, difficulty=10, krasses=twenty).target == 30
+    with pytest.raises(LimitError):
+        TestParams(bonus=0, difficulty=10, krasses=(*twenty, Krasse("k20", 1)))
+
+
 @pytest.mark.parametrize(
     ("raw", "said"),
     [
