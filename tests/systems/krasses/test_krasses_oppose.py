@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pytest
 
+from meneur.errors import RuleError
 from meneur.odds import brute_force
 from meneur.rng import PhysicalDice, SeededDice
 from meneur.systems.base import NeedMoreDice
@@ -190,3 +191,10 @@ def test_K4_odds_equal_icepool(a_bonus: int, b_bonus: int, a_kind: str, b_kind: 
         expected = Fraction(wins + ties, 400)
     params = OpposeParams(Side(a_bonus, a_kind), Side(b_bonus, b_kind))  # type: ignore[arg-type]
     assert p_a_wins(params) == expected
+
+
+def test_K4_an_opposition_needs_two_sides() -> None:
+    """K-4 opposes two sides: a missing or malformed side, on either side, is refused."""
+    for a, b in ((Side(0), 3), (3, Side(0)), (None, None)):
+        with pytest.raises(RuleError):
+            OpposeParams(a, b)  # type: ignore[arg-type]
