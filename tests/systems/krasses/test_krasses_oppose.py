@@ -78,6 +78,10 @@ def test_K4_same_kinds_reroll_a_tie_and_show_it(kind: str) -> None:
     outcome = run(params, (13, 7, 4), (10, 4, 9))
     assert outcome.rerolls == 2
     assert [r.result for r in outcome.rounds] == ["reroll", "reroll", "b"]
+    assert outcome.last == outcome.rounds[2] and (outcome.last.a_total, outcome.last.b_total) == (
+        6,
+        14,
+    )
     data = CHECK.to_json(params, outcome)
     assert data["rerolls"] == 2 and data["winner"] == "b"
     assert data["a"]["naturals"] == [13, 7, 4] and data["b"]["totals"] == [15, 9, 14]
