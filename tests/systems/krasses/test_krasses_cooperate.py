@@ -148,3 +148,10 @@ def test_K7_a_member_level_past_the_bound_is_refused() -> None:
     Member(3, Member.MAX_LEVEL)
     with pytest.raises(LimitError):
         Member(3, Member.MAX_LEVEL + 1)
+
+
+def test_K6_K7_a_level_below_zero_is_refused() -> None:
+    """K-6: with no level, no bonus: a level is 0 or more; -1 is refused, 0 is taken."""
+    assert Member(3, 0).level == 0
+    with pytest.raises(RuleError):
+        Member(3, -1)

@@ -33,6 +33,15 @@ def test_K4_higher_total_wins() -> None:
     assert (outcome.winner, outcome.decided_by, outcome.rerolls) == ("a", "total", 0)
 
 
+def test_K4_K5_each_side_adds_its_own_modifier() -> None:
+    """K-5: temporary bonuses add to the total, on both sides of K-4: 12 + 3 − 2 = 13
+    loses to 9 + 2 + 3 = 14 (without b's +3 a would win)."""
+    params = OpposeParams(Side(3, "npc", modifier=-2), Side(2, "npc", modifier=3))
+    outcome = run(params, (12,), (9,))
+    assert (outcome.last.a_total, outcome.last.b_total) == (13, 14)
+    assert (outcome.winner, outcome.decided_by) == ("b", "total")
+
+
 def test_K4_natural_20_beats_a_higher_total() -> None:
     """K-4 (issue check): a natural 20 with bonus 0 beats a 19 with bonus 10."""
     params = OpposeParams(Side(0, "pc"), Side(10, "npc"))
@@ -85,6 +94,7 @@ def test_K4_same_kinds_reroll_a_tie_and_show_it(kind: str) -> None:
     data = CHECK.to_json(params, outcome)
     assert data["rerolls"] == 2 and data["winner"] == "b"
     assert data["a"]["naturals"] == [13, 7, 4] and data["b"]["totals"] == [15, 9, 14]
+    assert (data["a"]["natural"], data["b"]["total"]) == (4, 14)  # the deciding round
 
 
 def test_K4_rerolls_drawn_from_a_seeded_source_replay() -> None:
