@@ -39,6 +39,11 @@ def test_K7_the_best_total_leads() -> None:
     assert outcome.leader == 1
     assert outcome.helpers == (0, 2)
     assert outcome.total == 24 and not outcome.passed
+    assert outcome.margin == -1  # 20 + 2 × 2 = 24 against 25
+    data = CHECK.to_json(params, outcome)
+    assert [m["leader"] for m in data["members"]] == [False, True, False]
+    assert [m["helps"] for m in data["members"]] == [True, False, True]
+    assert (data["help_bonus"], data["margin"]) == (4, -1)
 
 
 def test_K7_below_15_does_not_help() -> None:
