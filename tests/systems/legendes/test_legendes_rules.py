@@ -115,6 +115,9 @@ def test_L4_crowd_remainder_and_limits() -> None:
         crowd("commun", 0)
     with pytest.raises(LimitError):
         crowd("commun", 10**9)
+    assert crowd("elite", 1) == ("elite",)  # one member is a crowd of one, not refused
+    assert crowd("commun", 9) == ("commun",) * 9  # nine are not « about ten »
+    assert crowd("commun", 100_000) == ("elite",) * 10_000  # the bound itself is taken
 
 
 def test_L5_commoners_swept_without_roll() -> None:
