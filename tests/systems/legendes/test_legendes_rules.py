@@ -14,6 +14,7 @@ from meneur.systems.legendes.rules import (
     check_circumstance,
     crowd,
     domain_dice,
+    effect_bonus,
     group_level,
     help_effect,
     hero_dies,
@@ -212,6 +213,21 @@ def test_L11_help_effects() -> None:
         "cosmetic",
         "none",
     ]
+
+
+def test_L11_what_each_help_effect_adds_to_the_next_roll() -> None:
+    """L-11: « +1 dé », « +2 », « +1 »: an extra die adds one die and no point; +2 and +1
+    add points, no die; cosmetic help and none add nothing. The aid's JSON says the same."""
+    assert [effect_bonus(e) for e in ("extra_die", "plus_2", "plus_1", "cosmetic", "none")] == [
+        (1, 0),
+        (0, 2),
+        (0, 1),
+        (0, 0),
+        (0, 0),
+    ]
+    params = HelpParams(helper_dice=2, helped_dice=1)
+    data = AID.to_json(params, AID.resolve(params, ((5, 3), (4,))))
+    assert (data["effect"], data["extra_dice"], data["bonus"]) == ("plus_2", 0, 2)
 
 
 def test_L11_helper_10_vs_helped_4_gives_a_die() -> None:
