@@ -146,6 +146,24 @@ def test_L6_dice_maluses_never_below_zero() -> None:
     assert OpposedParams(dice=2, vs_dice=2, weakness=True, regret=2).pc_dice == 0
     with pytest.raises(RuleError):
         OpposedParams(dice=3, vs_dice=2, regret=3)
+    # the opposition's grave wound (L-13) on no dice leaves 0, never −1
+    assert OpposedParams(dice=2, vs_dice=0, vs_grave_wound=True).opposition_dice == 0
+    # a count is a whole number, not a yes/no
+    with pytest.raises(RuleError):
+        OpposedParams(dice=True, vs_dice=2)  # type: ignore[arg-type]
+
+
+def test_L7_L11_L12_L13_the_points_added_to_the_hero_s_sum() -> None:
+    """What is added to the hero's sum: the circumstance ±2 (L-7), +2 for acting toward
+    the motivation (L-12), the +1 or +2 of a help (L-11), −2 for a light wound (L-13):
+    +2 + 2 + 1 − 2 = 3."""
+    assert OpposedParams(dice=2, vs_dice=2, bonus=2).pc_bonus == 2
+    params = OpposedParams(
+        dice=2, vs_dice=2, modifier=2, motivation=True, bonus=1, light_wound=True
+    )
+    assert params.pc_bonus == 3
+    outcome = TEST.resolve(params, ((1, 1), (2, 3)))
+    assert (outcome.total, outcome.opposition_total) == (5, 5) and outcome.band == "tie"
 
 
 def test_L7_circumstance_is_only_plus_or_minus_two() -> None:
