@@ -127,6 +127,12 @@ def test_L5_commoners_swept_without_roll() -> None:
     assert params.swept and is_swept("commun", False)
     outcome = TEST.resolve(params, ((), ()))  # no faces needed: no NeedMoreDice
     assert outcome.swept and outcome.winner == "pc" and outcome.band == "definitive"
+    assert (outcome.faces, outcome.vs_faces, outcome.total, outcome.opposition_total) == (
+        (),
+        (),
+        0,
+        0,
+    )  # no roll: nothing summed on either side
     assert TEST.odds(params).p("win:definitive") == 1
 
 
