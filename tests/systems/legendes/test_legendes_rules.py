@@ -259,6 +259,14 @@ def test_L11_helper_10_vs_helped_4_gives_a_die() -> None:
     params = HelpParams(helper_dice=2, helped_dice=1)
     assert AID.resolve(params, ((5, 5), (4,))).effect == "extra_die"
     assert AID.resolve(params, ((1, 2), (4,))).effect == "none"
+    assert AID.resolve(params, ((5, 5), (4,))).difference == 6
+    assert AID.to_json(params, AID.resolve(params, ((1, 2), (4,))))["difference"] == -1
+    # L-1: an ordinary helper rolls 0 dice; against 0 dice the difference 0 is cosmetic
+    ordinary = HelpParams(helper_dice=0, helped_dice=0)
+    assert AID.resolve(ordinary, ((), ())).effect == "cosmetic"
+    for helper, helped in ((-1, 2), (2, -1)):
+        with pytest.raises(RuleError):
+            HelpParams(helper_dice=helper, helped_dice=helped)
 
 
 def test_L12_motivation_bonus_and_points() -> None:
