@@ -454,3 +454,13 @@ def test_O10_a_margin_adjustment_past_the_me_stops_at_zero() -> None:
     margin adjustment of 3 is a failure of margin 0, not an MR of 2 (nor of 1)."""
     outcome = roll(Params(2, difficulty=2, push=PushPlan(margin=3)), 4, 1)
     assert not outcome.passed and outcome.margin == 0
+
+
+def test_O10_the_json_numbers_the_dice_adjusted_and_rerolled_from_1() -> None:
+    """O-10: the JSON names the dice as the player counts them, from 1: +1 on the 2nd
+    die is [2, 1]; the rerolled 1st die is 1."""
+    params = Params(2, push=PushPlan(reroll=1, adjust=1, adjust_on=((1, 1),)))
+    outcome = roll(params, 1, 3, 5)
+    data = CHECK.to_json(params, outcome)
+    assert data["rolled"] == [1, 3] and data["faces"] == [5, 4]
+    assert data["rerolled"] == [1] and data["adjusted"] == [[2, 1]]
