@@ -195,3 +195,11 @@ def test_O9_the_margin_is_the_difference_when_both_sides_score() -> None:
     assert lost.winner == "b" and lost.margin == 2
     won = resolve_oppose(params, ((6, 5), (4, 1)))
     assert won.winner == "a" and won.margin == 2
+
+
+def test_O2_O3_O5_the_marked_faces_are_those_that_score_or_fumble() -> None:
+    """O-2: 4, 5 and 6 score (marked « hit »), 1-3 do not; O-5: with a Capacité at 0
+    only the 6 scores; O-3: the 1s are marked only when they make a Maladresse."""
+    assert CHECK.marks(Params(4), ((6, 4, 3, 1),)) == (("hit", "hit", "", ""),)
+    assert CHECK.marks(Params(3, zero_skill=True), ((6, 5, 4),)) == (("hit", "", ""),)
+    assert CHECK.marks(Params(2), ((1, 1),)) == (("fumble", "fumble"),)
