@@ -39,6 +39,11 @@ def test_K7_the_best_total_leads() -> None:
     assert outcome.leader == 1
     assert outcome.helpers == (0, 2)
     assert outcome.total == 24 and not outcome.passed
+    assert outcome.margin == -1  # 20 + 2 × 2 = 24 against 25
+    data = CHECK.to_json(params, outcome)
+    assert [m["leader"] for m in data["members"]] == [False, True, False]
+    assert [m["helps"] for m in data["members"]] == [True, False, True]
+    assert (data["help_bonus"], data["margin"]) == (4, -1)
 
 
 def test_K7_below_15_does_not_help() -> None:
@@ -148,3 +153,10 @@ def test_K7_a_member_level_past_the_bound_is_refused() -> None:
     Member(3, Member.MAX_LEVEL)
     with pytest.raises(LimitError):
         Member(3, Member.MAX_LEVEL + 1)
+
+
+def test_K6_K7_a_level_below_zero_is_refused() -> None:
+    """K-6: with no level, no bonus: a level is 0 or more; -1 is refused, 0 is taken."""
+    assert Member(3, 0).level == 0
+    with pytest.raises(RuleError):
+        Member(3, -1)

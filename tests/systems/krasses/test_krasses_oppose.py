@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pytest
 
+from meneur.errors import RuleError
 from meneur.odds import brute_force
 from meneur.rng import PhysicalDice, SeededDice
 from meneur.systems.base import NeedMoreDice
@@ -30,6 +31,15 @@ def test_K4_higher_total_wins() -> None:
     """K-4: 12 + 3 = 15 beats 9 + 5 = 14."""
     outcome = run(OpposeParams(Side(3, "npc"), Side(5, "npc")), (12,), (9,))
     assert (outcome.winner, outcome.decided_by, outcome.rerolls) == ("a", "total", 0)
+
+
+def test_K4_K5_each_side_adds_its_own_modifier() -> None:
+    """K-5: temporary bonuses add to the total, on both sides of K-4: 12 + 3 − 2 = 13
+    loses to 9 + 2 + 3 = 14 (without b's +3 a would win)."""
+    params = OpposeParams(Side(3, "npc", modifier=-2), Side(2, "npc", modifier=3))
+    outcome = run(params, (12,), (9,))
+    assert (outcome.last.a_total, outcome.last.b_total) == (13, 14)
+    assert (outcome.winner, outcome.decided_by) == ("b", "total")
 
 
 def test_K4_natural_20_beats_a_higher_total() -> None:
@@ -77,9 +87,14 @@ def test_K4_same_kinds_reroll_a_tie_and_show_it(kind: str) -> None:
     outcome = run(params, (13, 7, 4), (10, 4, 9))
     assert outcome.rerolls == 2
     assert [r.result for r in outcome.rounds] == ["reroll", "reroll", "b"]
+    assert outcome.last == outcome.rounds[2] and (outcome.last.a_total, outcome.last.b_total) == (
+        6,
+        14,
+    )
     data = CHECK.to_json(params, outcome)
     assert data["rerolls"] == 2 and data["winner"] == "b"
     assert data["a"]["naturals"] == [13, 7, 4] and data["b"]["totals"] == [15, 9, 14]
+    assert (data["a"]["natural"], data["b"]["total"]) == (4, 14)  # the deciding round
 
 
 def test_K4_rerolls_drawn_from_a_seeded_source_replay() -> None:
@@ -190,3 +205,10 @@ def test_K4_odds_equal_icepool(a_bonus: int, b_bonus: int, a_kind: str, b_kind: 
         expected = Fraction(wins + ties, 400)
     params = OpposeParams(Side(a_bonus, a_kind), Side(b_bonus, b_kind))  # type: ignore[arg-type]
     assert p_a_wins(params) == expected
+
+
+def test_K4_an_opposition_needs_two_sides() -> None:
+    """K-4 opposes two sides: a missing or malformed side, on either side, is refused."""
+    for a, b in ((Side(0), 3), (3, Side(0)), (None, None)):
+        with pytest.raises(RuleError):
+            OpposeParams(a, b)  # type: ignore[arg-type]

@@ -56,6 +56,30 @@ def test_K2_natural_20_succeeds_even_when_the_total_falls_short() -> None:
     assert outcome.by_natural
 
 
+def test_K2_by_natural_says_when_the_natural_overruled_the_total() -> None:
+    """K-2: a natural 1 on a total exactly at the difficulty (margin 0) fails by the
+    natural; a natural 20 one short (margin −1) passes by it; a 20 or a 1 that agrees with
+    the total, a plain roll and an automatic action are not decided by a natural."""
+    at = CHECK.resolve(TestParams(bonus=14, difficulty=15), ((1,),))
+    assert at.margin == 0 and not at.passed and at.by_natural
+    short = CHECK.resolve(TestParams(bonus=0, difficulty=21), ((20,),))
+    assert short.margin == -1 and short.passed and short.by_natural
+    assert not CHECK.resolve(TestParams(bonus=0, difficulty=20), ((20,),)).by_natural
+    assert not CHECK.resolve(TestParams(bonus=0, difficulty=5), ((1,),)).by_natural
+    plain = CHECK.resolve(TestParams(bonus=3, difficulty=15), ((12,),))
+    assert plain.margin == 0 and plain.passed and not plain.by_natural
+    automatic = CHECK.resolve(TestParams(bonus=3, difficulty=None), ((),))
+    assert automatic.margin is None and automatic.passed and not automatic.by_natural
+
+
+def test_K2_the_naturals_are_the_marked_faces() -> None:
+    """K-2: a natural 20 (always succeeds) and a natural 1 (always fails) are the faces
+    shown apart; 2 and 19 are plain faces."""
+    params = TestParams(bonus=0, difficulty=10)
+    marks = [CHECK.marks(params, ((face,),)) for face in (20, 1, 19, 2)]
+    assert marks == [(("hit",),), (("fumble",),), (("",),), (("",),)]
+
+
 def test_K2_naturals_bound_every_chance() -> None:
     """K-2: whatever the bonus and difficulty, the chance lies in [1/20, 19/20]."""
     for bonus in range(-30, 60, 7):
@@ -199,6 +223,28 @@ def test_params_are_bounded() -> None:
         TestParams(bonus=10**9, difficulty=15)
     with pytest.raises(RuleError):
         TestParams(bonus="3", difficulty=15)  # type: ignore[arg-type]
+
+
+def test_the_bounds_of_a_test_are_inclusive() -> None:
+    """The limits (K-3: « any integer », a bounded one): a bonus, a modifier, a difficulty
+    and a krâsse of exactly ±MAX_VALUE are taken, one more is refused; 20 krâsses on one
+    roll are taken, 21 refused."""
+    bound = TestParams.MAX_VALUE
+    for value in (bound, -bound):
+        params = TestParams(
+            bonus=value, difficulty=value, modifier=value, krasses=(Krasse("k", value),)
+        )
+        assert params.target == 2 * value
+    for value in (bound + 1, -bound - 1):
+        for field in ("bonus", "difficulty", "modifier"):
+            with pytest.raises(LimitError):
+                TestParams(**{"bonus": 0, "difficulty": 10, field: value})
+        with pytest.raises(LimitError):
+            Krasse("k", value)
+    twenty = tuple(Krasse(f"k{i}", 1) for i in range(20))
+    assert TestParams(bonus=0, difficulty=10, krasses=twenty).target == 30
+    with pytest.raises(LimitError):
+        TestParams(bonus=0, difficulty=10, krasses=(*twenty, Krasse("k20", 1)))
 
 
 @pytest.mark.parametrize(

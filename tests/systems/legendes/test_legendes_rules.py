@@ -14,6 +14,7 @@ from meneur.systems.legendes.rules import (
     check_circumstance,
     crowd,
     domain_dice,
+    effect_bonus,
     group_level,
     help_effect,
     hero_dies,
@@ -115,6 +116,9 @@ def test_L4_crowd_remainder_and_limits() -> None:
         crowd("commun", 0)
     with pytest.raises(LimitError):
         crowd("commun", 10**9)
+    assert crowd("elite", 1) == ("elite",)  # one member is a crowd of one, not refused
+    assert crowd("commun", 9) == ("commun",) * 9  # nine are not « about ten »
+    assert crowd("commun", 100_000) == ("elite",) * 10_000  # the bound itself is taken
 
 
 def test_L5_commoners_swept_without_roll() -> None:
@@ -123,6 +127,12 @@ def test_L5_commoners_swept_without_roll() -> None:
     assert params.swept and is_swept("commun", False)
     outcome = TEST.resolve(params, ((), ()))  # no faces needed: no NeedMoreDice
     assert outcome.swept and outcome.winner == "pc" and outcome.band == "definitive"
+    assert (outcome.faces, outcome.vs_faces, outcome.total, outcome.opposition_total) == (
+        (),
+        (),
+        0,
+        0,
+    )  # no roll: nothing summed on either side
     assert TEST.odds(params).p("win:definitive") == 1
 
 
@@ -142,6 +152,24 @@ def test_L6_dice_maluses_never_below_zero() -> None:
     assert OpposedParams(dice=2, vs_dice=2, weakness=True, regret=2).pc_dice == 0
     with pytest.raises(RuleError):
         OpposedParams(dice=3, vs_dice=2, regret=3)
+    # the opposition's grave wound (L-13) on no dice leaves 0, never −1
+    assert OpposedParams(dice=2, vs_dice=0, vs_grave_wound=True).opposition_dice == 0
+    # a count is a whole number, not a yes/no
+    with pytest.raises(RuleError):
+        OpposedParams(dice=True, vs_dice=2)  # type: ignore[arg-type]
+
+
+def test_L7_L11_L12_L13_the_points_added_to_the_hero_s_sum() -> None:
+    """What is added to the hero's sum: the circumstance ±2 (L-7), +2 for acting toward
+    the motivation (L-12), the +1 or +2 of a help (L-11), −2 for a light wound (L-13):
+    +2 + 2 + 1 − 2 = 3."""
+    assert OpposedParams(dice=2, vs_dice=2, bonus=2).pc_bonus == 2
+    params = OpposedParams(
+        dice=2, vs_dice=2, modifier=2, motivation=True, bonus=1, light_wound=True
+    )
+    assert params.pc_bonus == 3
+    outcome = TEST.resolve(params, ((1, 1), (2, 3)))
+    assert (outcome.total, outcome.opposition_total) == (5, 5) and outcome.band == "tie"
 
 
 def test_L7_circumstance_is_only_plus_or_minus_two() -> None:
@@ -211,11 +239,34 @@ def test_L11_help_effects() -> None:
     ]
 
 
+def test_L11_what_each_help_effect_adds_to_the_next_roll() -> None:
+    """L-11: « +1 dé », « +2 », « +1 »: an extra die adds one die and no point; +2 and +1
+    add points, no die; cosmetic help and none add nothing. The aid's JSON says the same."""
+    assert [effect_bonus(e) for e in ("extra_die", "plus_2", "plus_1", "cosmetic", "none")] == [
+        (1, 0),
+        (0, 2),
+        (0, 1),
+        (0, 0),
+        (0, 0),
+    ]
+    params = HelpParams(helper_dice=2, helped_dice=1)
+    data = AID.to_json(params, AID.resolve(params, ((5, 3), (4,))))
+    assert (data["effect"], data["extra_dice"], data["bonus"]) == ("plus_2", 0, 2)
+
+
 def test_L11_helper_10_vs_helped_4_gives_a_die() -> None:
     """L-11: helper 10 against helped 4 → +1 die; helped higher → no effect."""
     params = HelpParams(helper_dice=2, helped_dice=1)
     assert AID.resolve(params, ((5, 5), (4,))).effect == "extra_die"
     assert AID.resolve(params, ((1, 2), (4,))).effect == "none"
+    assert AID.resolve(params, ((5, 5), (4,))).difference == 6
+    assert AID.to_json(params, AID.resolve(params, ((1, 2), (4,))))["difference"] == -1
+    # L-1: an ordinary helper rolls 0 dice; against 0 dice the difference 0 is cosmetic
+    ordinary = HelpParams(helper_dice=0, helped_dice=0)
+    assert AID.resolve(ordinary, ((), ())).effect == "cosmetic"
+    for helper, helped in ((-1, 2), (2, -1)):
+        with pytest.raises(RuleError):
+            HelpParams(helper_dice=helper, helped_dice=helped)
 
 
 def test_L12_motivation_bonus_and_points() -> None:

@@ -249,6 +249,11 @@ def test_O41_acquire_command(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "acquire", "obscur", "--rarity", "2", "--price", "50", "--faces", "6,4,1", "--json"
     ).json()
     assert data["available"] and data["price_percent"] == 140 and data["price"] == 70
+    assert type(data["price"]) is int  # a whole price is written whole: 70, not 70.0
+    cheap = invoke(
+        capsys, "acquire", "obscur", "--rarity", "1", "--price", "5", "--faces", "6,4,1", "--json"
+    ).json()
+    assert cheap["price_percent"] == 130 and cheap["price"] == 6.5  # not rounded to 6
     assert data["p_available_exact"] == "1/3"
     text = invoke(capsys, "acquire", "obscur", "--rarity", "1", "--distance", "2", "--seed", "3")
     assert text.status == 0 and "provisoire" in text.out

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from importlib import resources
 from itertools import permutations, product
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,6 +31,7 @@ from meneur.systems.obscur.odds import test_dist as dist_of
 from meneur.systems.obscur.rules import TestParams as Params
 from meneur.systems.obscur.rules import resolve_test, verdict
 from meneur.systems.obscur.scoring import Scoring
+from meneur.systems.obscur.tables import rule_tables
 
 CHECK = Check()
 
@@ -400,3 +403,64 @@ def test_O8_a_maladresse_is_never_a_success_even_when_the_margin_counts() -> Non
     faces = np.array([[[a, b]] for a in range(1, 7) for b in range(1, 7)])
     vector = ObscurTestVector(params)
     assert int(vector.success(vector(faces)).sum()) == 35
+
+
+def test_O10_a_score_adjustment_names_only_a_die_rolled() -> None:
+    """O-10: « un dé +1 » is one of the dice rolled: on 2 dice, the 3rd (index 2) is
+    refused before any face is read; the 2nd (index 1) is taken."""
+    with pytest.raises(RuleError):
+        Params(2, push=PushPlan(adjust=1, adjust_on=((2, 1),)))
+    assert roll(Params(2, push=PushPlan(adjust=1, adjust_on=((1, 1),))), 1, 3).faces == (1, 4)
+
+
+def test_O7_O10_a_margin_adjustment_on_no_dice_lowers_the_me_and_still_fails() -> None:
+    """O-7: 0 dice cannot succeed and make no Maladresse; O-10: ME − 1 still applies.
+    At difficulty 2 with no dice the ME is 2; a margin adjustment of 1 makes it 1."""
+    params = Params(2, modifier=-2, difficulty=2, push=PushPlan(margin=1))
+    outcome = roll(params)
+    assert outcome.faces == () and not outcome.fumble
+    assert not outcome.passed and outcome.margin == -1
+
+
+def test_O10_the_margin_option_is_read_from_the_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """O-10 option « it counts as successes »: with no choice on the test, the table's
+    rules.toml decides; set there, a margin adjustment of 2 lifts 1 success to the
+    difficulty 3 (MR 0)."""
+    shipped = resources.files("meneur.systems.obscur").joinpath("data/rules.toml")
+    text = shipped.read_text(encoding="utf-8")
+    assert "margin_counts_as_successes = false" in text
+    folder = tmp_path / "obscur"
+    folder.mkdir()
+    (folder / "rules.toml").write_text(
+        text.replace("margin_counts_as_successes = false", "margin_counts_as_successes = true"),
+        encoding="utf-8",
+    )
+    params = Params(2, difficulty=3, push=PushPlan(margin=2))
+    assert not roll(params, 4, 1).passed  # the shipped default: no
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    rule_tables.cache_clear()
+    try:
+        outcome = roll(params, 4, 1)
+        assert outcome.passed and outcome.margin == 0
+    finally:
+        monkeypatch.delenv("MENEUR_DATA_DIR")
+        rule_tables.cache_clear()
+
+
+def test_O10_a_margin_adjustment_past_the_me_stops_at_zero() -> None:
+    """O-10: « ME − n » shrinks a failure's margin, never past 0 into an MR: ME 1 with a
+    margin adjustment of 3 is a failure of margin 0, not an MR of 2 (nor of 1)."""
+    outcome = roll(Params(2, difficulty=2, push=PushPlan(margin=3)), 4, 1)
+    assert not outcome.passed and outcome.margin == 0
+
+
+def test_O10_the_json_numbers_the_dice_adjusted_and_rerolled_from_1() -> None:
+    """O-10: the JSON names the dice as the player counts them, from 1: +1 on the 2nd
+    die is [2, 1]; the rerolled 1st die is 1."""
+    params = Params(2, push=PushPlan(reroll=1, adjust=1, adjust_on=((1, 1),)))
+    outcome = roll(params, 1, 3, 5)
+    data = CHECK.to_json(params, outcome)
+    assert data["rolled"] == [1, 3] and data["faces"] == [5, 4]
+    assert data["rerolled"] == [1] and data["adjusted"] == [[2, 1]]

@@ -12,7 +12,7 @@ from meneur.systems.obscur.checks import OpposeCheck
 from meneur.systems.obscur.checks import TestCheck as Check
 from meneur.systems.obscur.odds import summary
 from meneur.systems.obscur.odds import test_dist as dist_of
-from meneur.systems.obscur.rules import OpposeParams, resolve_oppose
+from meneur.systems.obscur.rules import MALUS_NAMES, Maluses, OpposeParams, resolve_oppose
 from meneur.systems.obscur.rules import TestParams as Params
 
 CHECK = Check()
@@ -137,3 +137,69 @@ def test_limits_are_clear_errors() -> None:
         Params(3, difficulty=201)
     with pytest.raises(LimitError):
         Params(3, difficulty=-1, tally=True)  # a tally has no difficulty: 0 and no less
+
+
+def test_O8_the_default_difficulty_is_one_success() -> None:
+    """O-8: « par défaut 1 »: with no difficulty given, one success (a single 4) passes
+    with MR 0, and 0 successes fail with ME 1."""
+    assert Params(3).difficulty == 1
+    one = roll(Params(2), 4, 1)
+    assert one.passed and one.margin == 0
+    none = roll(Params(2), 3, 2)
+    assert not none.passed and none.margin == -1
+
+
+def test_the_bounds_of_a_pool_a_modifier_and_a_difficulty_are_inclusive() -> None:
+    """The limits (not rules): 0 to 60 dice, a modifier of -60 to +60, a difficulty up to
+    200 are taken; one past either end is refused, never read as a pool (O-7)."""
+    limit = Params.MAX_DICE
+    assert Params(0).pool == 0 and Params(limit).pool == limit
+    with pytest.raises(LimitError):
+        Params(-1)
+    with pytest.raises(LimitError):
+        Params(limit + 1)
+    assert Params(limit, modifier=-limit).pool == 0
+    assert Params(limit, modifier=limit).pool == 2 * limit
+    for modifier in (-limit - 1, limit + 1):
+        with pytest.raises(LimitError):
+            Params(3, modifier=modifier)
+    assert Params(3, difficulty=200).difficulty == 200
+
+
+def test_O29_a_malus_of_the_sheet_is_0_to_60_dice() -> None:
+    """O-29: a sheet's condition takes dice, never gives them: a negative malus is refused,
+    as is one past the bound; 60 is taken."""
+    limit = Params.MAX_DICE
+    for name in MALUS_NAMES:
+        assert getattr(Maluses(**{name: limit}), name) == limit
+        for value in (-1, limit + 1):
+            with pytest.raises(LimitError):
+                Maluses(**{name: value})
+
+
+def test_O1_an_automatic_test_has_no_success_margin_nor_maladresse() -> None:
+    """O-1: with no roll there is nothing to count: 0 successes, margin 0, and no
+    Maladresse (O-3: no Vécu point is earned by a test nobody rolled)."""
+    for automatic in ("success", "failure"):
+        outcome = roll(Params(3, difficulty=2, automatic=automatic))
+        assert outcome.successes == 0 and outcome.margin == 0 and not outcome.fumble
+        assert outcome.rolled == () and outcome.rerolled == () and outcome.adjusted == ()
+
+
+def test_O9_the_margin_is_the_difference_when_both_sides_score() -> None:
+    """O-9: « par la différence »: 1 success against 3 is won by b by 2 (not 4), and
+    3 against 1 by a by 2."""
+    params = OpposeParams(Params(2, difficulty=0, tally=True), Params(2, difficulty=0, tally=True))
+    lost = resolve_oppose(params, ((4, 1), (6, 5)))
+    assert (lost.a.successes, lost.b.successes) == (1, 3)
+    assert lost.winner == "b" and lost.margin == 2
+    won = resolve_oppose(params, ((6, 5), (4, 1)))
+    assert won.winner == "a" and won.margin == 2
+
+
+def test_O2_O3_O5_the_marked_faces_are_those_that_score_or_fumble() -> None:
+    """O-2: 4, 5 and 6 score (marked « hit »), 1-3 do not; O-5: with a Capacité at 0
+    only the 6 scores; O-3: the 1s are marked only when they make a Maladresse."""
+    assert CHECK.marks(Params(4), ((6, 4, 3, 1),)) == (("hit", "hit", "", ""),)
+    assert CHECK.marks(Params(3, zero_skill=True), ((6, 5, 4),)) == (("hit", "", ""),)
+    assert CHECK.marks(Params(2), ((1, 1),)) == (("fumble", "fumble"),)

@@ -232,3 +232,165 @@ def test_O31_broken_user_table_is_one_clear_error(
     finally:
         monkeypatch.delenv("MENEUR_DATA_DIR")
         health.health_tables.cache_clear()
+
+
+def test_O24_O25_a_level_by_number_is_a_difficulty_from_1_to_20() -> None:
+    """O-24/O-25 with O-8: a level not in the table may be given as its Difficulté, 1 to
+    20: « 1 » and « 20 » are read as such; « 0 » (O-8: never below 1 success) and « 21 »
+    are refused with the known levels."""
+    assert health.asphyxia(fresh(), reader(6), "1", Dice(1))["threshold"] == 1
+    assert health.asphyxia(fresh(), reader(6), "20", Dice(1))["threshold"] == 20
+    assert health.drowning(fresh(), reader(6, 6), "20", Dice(1), Dice(1))["difficulty"] == 20
+    for level in ("0", "21"):
+        with pytest.raises(RuleError):
+            health.asphyxia(fresh(), reader(6), level, Dice(1))
+        with pytest.raises(RuleError):
+            health.drowning(fresh(), reader(6, 6), level, Dice(1), Dice(1))
+
+
+def test_O25_a_failed_minute_is_an_asphyxia_minute_without_air() -> None:
+    """O-25: « Failure: asphyxia (O-24) from lack of oxygen »: the minute is read at the
+    asphyxia table's worst level (« sans air », Difficulté 4 in the provisional table),
+    not its mildest; a conscious minute loses no HP (O-24)."""
+    body = fresh()
+    out = health.drowning(body, reader(1, 6, 6, 4, 1), "eau calme", Dice(1), Dice(4))
+    minute = out["minutes"][0]["asphyxia"]
+    assert health_tables().asphyxia["sans air"] == max(health_tables().asphyxia.values())
+    assert minute["test"]["difficulty"] == 4 and minute["test"]["successes"] == 5
+    assert minute["test"]["passed"] and minute["lost"] == 0 and not minute["coma"]
+
+
+def test_O25_O42_swimming_is_a_movement_roll() -> None:
+    """O-25 with O-42: Surencombrement is a malus on every movement roll, and swimming is
+    one: 3 dice of Natation with an overload of 1 roll 2."""
+    body = fresh()
+    body.overload = 1
+    out = health.drowning(body, reader(6, 6), "eau calme", Dice(3), Dice(2))
+    test = out["minutes"][0]["test"]
+    assert test["dice"] == 2 and test["pool"]["maluses"] == {"movement": 1}
+    assert out["metres"] == 3
+
+
+def test_O24_O29_pain_counts_towards_the_dice_that_run_out() -> None:
+    """O-24: « Lorsque le nombre de dés lancés tombe à zéro », coma. The dice rolled
+    are Résistance + Endurance less the asphyxia malus AND the sheet's pain (O-29): at 3 HP
+    lost (pain 1), 2 dice and one passed minute leave 2 − 1 − 1 = 0 dice: coma."""
+    body = fresh(9)
+    out = health.asphyxia(body, reader(6), "air raréfié", Dice(2))
+    minute = out["minutes"][0]
+    assert minute["test"]["dice"] == 1 and minute["test"]["passed"]
+    assert minute["malus_after"] == 1 and minute["coma"] and body.asphyxia_coma
+    unhurt = fresh()  # no pain: 2 − 1 = 1 die left, still conscious
+    minute = health.asphyxia(unhurt, reader(6, 1), "air raréfié", Dice(2))["minutes"][0]
+    assert minute["malus_after"] == 1 and not minute["coma"] and not unhurt.asphyxia_coma
+
+
+@pytest.mark.parametrize(
+    "tally",
+    ["fall", "fire", "poison", "shock", "hang_on", "recover", "cheer"],
+)
+def test_O8_every_tally_of_health_has_no_difficulty(tally: str) -> None:
+    """O-8: a difficulty is at least 1 success; the rolls that only count successes (O-23
+    fall, O-26 fire, O-27 poison, O-28 shock, O-31 hanging on, O-33 recovery without
+    rest, O-34 cheering) are tallies: no difficulty, verdict nor margin in their record."""
+    body = fresh()
+    if tally == "fall":
+        test = health.fall(body, reader(4, 1), 3, Dice(2))["test"]
+    elif tally == "fire":
+        test = health.fire(body, reader(4, 1), 3, Dice(2), 0)["rounds"][0]["test"]
+    elif tally == "poison":
+        test = health.poison(body, reader(4, 1), 3, 3, Dice(2))["periods"][0]["test"]
+    elif tally == "shock":
+        test = health.shock(reader(4, 1), 5, Dice(2))["test"]
+    elif tally == "hang_on":
+        body.vie = -12
+        test = health.hang_on(body, reader(4, *[1] * 7), Dice(8))["test"]
+    elif tally == "recover":
+        body.vie = 6
+        out = health.recover(body, reader(4, *[1] * 7), Dice(8), days=6, rest=False)
+        test = out["periods"][0]["test"]
+    else:
+        test = health.cheer([body], reader(4, 1), Dice(2))["test"]
+    assert test["successes"] == 1 and not test["fumble"]
+    assert (test["difficulty"], test["passed"], test["margin"]) == (None, None, None)
+
+
+def test_O27_O32_poison_is_an_intemperie_and_a_dispersion_of_1_ends() -> None:
+    """O-27: Virulence − Résistance successes each Période, then the Virulence drops by
+    the Dispersion: 2 then 1, so a Dispersion of 1 ends by itself (only 0 needs
+    --steps). O-32: poison is an Intempérie, not a wound: every HP lost is recorded as
+    one."""
+    body = fresh()
+    out = health.poison(body, reader(1, 1, 1, 1), 2, 1, Dice(2))
+    assert [p["virulence"] for p in out["periods"]] == [2, 1]
+    assert [p["lost"] for p in out["periods"]] == [2, 1]
+    assert body.vie == 9 and body.wounds == []
+    assert sum(i.points for i in body.intemperies) == 3
+    assert {i.source for i in body.intemperies} == {"poison"}
+
+
+def test_O30_the_report_names_the_wound_that_worsened() -> None:
+    """O-30: only the untreated wound of 3+ points worsens (table provisoire: +1 from 3),
+    and the report names it by its number on the sheet, from 1: the 2nd here."""
+    body = fresh(5)
+    body.wounds = [Wound(4, "coup", treated=True), Wound(3, "coup")]
+    out = health.aggravate(body, 1)
+    assert out["changes"] == [{"wound": 2, "worsened_by": 1}] and out["lost"] == 1
+
+
+def test_O31_exactly_six_vecu_is_enough_to_hang_on() -> None:
+    """O-31: *s'accrocher à la vie* costs 6 Vécu: a dead character with exactly 6 may,
+    and is left with 0."""
+    dead = Body("x", -10, 10, vecu=6)
+    out = health.hang_on(dead, reader(6, 1, 1), Dice(7))
+    assert out["vecu_spent"] == 6 and dead.vecu == 0 and out["minutes"] == 2
+
+
+def test_O32_first_aid_takes_the_worst_untreated_wound_or_the_one_named() -> None:
+    """O-32, ``heal --wound N`` (default: the worst): the worst untreated wound is
+    treated, a treated one never again (it no longer worsens); a wound named by its
+    number (from 1) is the one treated; a wound of 1 or 2 points has Difficulté 1
+    (table provisoire: from 1), and of 0 points is no wound."""
+    body = fresh(10)
+    body.wounds = [Wound(2, "coup"), Wound(6, "coup", treated=True), Wound(5, "coup")]
+    out = health.treat(body, reader(6, 4, 1), Dice(3))
+    assert out["wound"] == 3 and out["wound_points"] == 5 and out["test"]["difficulty"] == 2
+    assert out["healed"] == 1 and body.wounds[2].points == 4 and body.wounds[2].treated
+    out = health.treat(body, reader(4, 1, 1), Dice(3), wound=1)
+    assert out["wound"] == 1 and out["test"]["difficulty"] == 1
+    assert out["healed"] == 0 and out["treated"] and body.wounds[0].treated
+    with pytest.raises(RuleError):
+        health.treat(body, reader(6, 6, 6), Dice(3), wound=2)  # treated already
+    single = fresh(11)
+    single.wounds = [Wound(1, "coup")]
+    out = health.treat(single, reader(6, 1), Dice(2))
+    assert out["test"]["difficulty"] == 1 and out["healed"] == 1 and single.vie == 12
+    healed = fresh()
+    healed.wounds = [Wound(0, "coup")]
+    with pytest.raises(RuleError):
+        health.treat(healed, reader(6, 6), Dice(2))
+
+
+def test_O34_catching_breath_only_after_exhaustion_and_within_the_maximum() -> None:
+    """O-34: « Volonté at 0 ... then 1 Volonté comes back »: only an exhausted character
+    (Volonté 0) gets it back, a maximum of 1 is enough, a maximum of 0 has none to give;
+    at Volonté 1 or 3 nothing happens."""
+    for volonte, most, back in ((0, 1, 1), (0, 0, 0), (1, 5, 0), (3, 5, 0)):
+        body = Body("x", 5, 5, volonte=volonte, volonte_max=most)
+        assert health.catch_breath(body) == back
+        assert body.volonte == volonte + back
+
+
+def test_O33_a_healed_wound_leaves_the_sheet_a_scratch_stays() -> None:
+    """O-33: recovery heals wounds; a wound healed to 0 points is gone from the sheet,
+    one of 1 point left is still a wound. The record says whether it was at rest."""
+    body = fresh(7)
+    body.wounds = [Wound(3, "coup"), Wound(2, "coup")]
+    out = health.recover(body, reader(), Dice(4), days=6, rest=True)
+    assert out["rest"] is True and out["gained"] == 4
+    assert [(w.points, w.source) for w in body.wounds] == [(1, "coup")]
+    body = fresh(7)
+    body.wounds = [Wound(5, "coup")]
+    out = health.recover(body, reader(6, 6, 1), Dice(3), days=6, rest=False)
+    assert out["rest"] is False and out["gained"] == 3
+    assert [w.points for w in body.wounds] == [2]
