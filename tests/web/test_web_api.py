@@ -13,16 +13,7 @@ from meneur.systems.registry import find_system
 from meneur.systems.tunnels.rules import TestParams
 from meneur.web.state import WebSettings
 from meneur.web.tables import Tables
-from web.web_helpers import Table, make_table
-
-TUNNELS = {
-    "Force": "3",
-    "Dextérité": "4",
-    "Constitution": "2",
-    "Volonté": "3",
-    "Intelligence": "2",
-    "Charisme": "3",
-}
+from web.web_helpers import TUNNELS, Table, make_table
 
 
 def test_first_serve_makes_a_campaign_and_a_table_with_long_tokens(tmp_path: Path) -> None:

@@ -16,17 +16,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from meneur.web.live import CLOSED, FRAME_GAP, Connection, Hub, audience
-from web.web_helpers import Table
-
-TUNNELS = {
-    "Force": "3",
-    "Dextérité": "4",
-    "Constitution": "2",
-    "Volonté": "3",
-    "Intelligence": "2",
-    "Charisme": "3",
-}
-
+from web.web_helpers import TUNNELS, Table
 
 PENDING: dict[int, list[dict[str, Any]]] = {}
 

@@ -9,18 +9,11 @@ from __future__ import annotations
 
 from meneur.campaign.chain import verify_log
 from meneur.campaign.replay import STEPS, replay_entries
-from web.web_helpers import Table
+from web.web_helpers import TUNNELS, Table
 
 FORMS = {
     "tunnels": (
-        {
-            "Force": "3",
-            "Dextérité": "4",
-            "Constitution": "2",
-            "Volonté": "3",
-            "Intelligence": "2",
-            "Charisme": "3",
-        },
+        TUNNELS,
         "Force",
         {},
     ),

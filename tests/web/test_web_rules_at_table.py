@@ -10,16 +10,7 @@ from __future__ import annotations
 from meneur.campaign.replay import replay_entries
 from meneur.web.tables import Tables
 from meneur.web.views import log_line
-from web.web_helpers import Table
-
-TUNNELS = {
-    "Force": "3",
-    "Dextérité": "4",
-    "Constitution": "2",
-    "Volonté": "3",
-    "Intelligence": "2",
-    "Charisme": "3",
-}
+from web.web_helpers import TUNNELS, Table
 
 
 def test_T8_a_batch_by_batch_roll_with_three_ones_fails_whatever_its_successes(

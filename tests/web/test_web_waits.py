@@ -3,17 +3,9 @@ Dépassement after the roll, O-10) when the table changes between the roll and t
 
 from __future__ import annotations
 
-from web.web_helpers import Table
+from web.web_helpers import TUNNELS, Table
 
 FETCH = {"x-requested-with": "fetch"}
-TUNNELS = {
-    "Force": "3",
-    "Dextérité": "4",
-    "Constitution": "2",
-    "Volonté": "3",
-    "Intelligence": "2",
-    "Charisme": "3",
-}
 
 
 def waiting_push(table: Table, faces: str = "") -> tuple[str, str]:
@@ -32,6 +24,18 @@ def waiting_push(table: Table, faces: str = "") -> tuple[str, str]:
     assert started.json() == {"pending": True}, started.text
     assert 'id="pushing"' in table.client.get(player).text
     return player, csrf
+
+
+def waiting_batch(table: Table) -> tuple[str, str, dict[str, str]]:
+    """A player's Tunnels test waiting for the choice of its batch 4 4 2 (T-6): (their
+    link, csrf, the roll form)."""
+    player = table.join("Alice")
+    table.create(player, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(player)
+    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
+    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    assert started.json() == {"pending": True}
+    return player, csrf, form
 
 
 def test_O10_a_push_the_log_can_no_longer_take_is_dropped_not_left_waiting(
@@ -122,12 +126,7 @@ def test_T6_faces_typed_with_stop_are_refused_not_lost(table: Table) -> None:
     """T-6: the physical dice typed, then « Stop here » clicked: the faces were dropped
     without a word and the roll logged without them. As a Dépassement that rerolls no
     die (O-10), they are refused, and the roll waits for the player's choice."""
-    player = table.join("Alice")
-    table.create(player, "tunnels", "Brindille", **TUNNELS)
-    csrf = table.csrf(player)
-    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
-    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
-    assert started.json() == {"pending": True}
+    player, csrf, _form = waiting_batch(table)
     typed = {"csrf": csrf, "choice": "stop", "faces": "5"}
     refused = table.client.post(f"{player}/roll/next", data=typed, headers=FETCH)
     assert refused.json() == {"error": "Trop de dés saisis : 1 dé non utilisé (5)."}
@@ -176,12 +175,7 @@ def test_T6_a_waiting_roll_is_logged_when_its_seat_rolls_again(table: Table) -> 
     again; the waiting roll was replaced, its dice never logged: a roll could be tried
     until it pleased. Now the seat's next roll closes it as it stands (no explosion),
     logged first, said in the log; the new roll follows."""
-    player = table.join("Alice")
-    table.create(player, "tunnels", "Brindille", **TUNNELS)
-    csrf = table.csrf(player)
-    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
-    started = table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
-    assert started.json() == {"pending": True}
+    player, csrf, form = waiting_batch(table)
     again = table.client.post(f"{player}/roll", data={**form, "faces": "5 6 1"}, headers=FETCH)
     assert set(again.json()) == {"id"}, again.text
     closed, rolled = table.store.rolls()
@@ -227,11 +221,7 @@ def test_a_roll_waits_for_its_choice_however_long(table: Table) -> None:
     the seat's next roll)."""
     from sqlalchemy import text
 
-    player = table.join("Alice")
-    table.create(player, "tunnels", "Brindille", **TUNNELS)
-    csrf = table.csrf(player)
-    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
-    table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    player, csrf, _form = waiting_batch(table)
     with table.store.engine.begin() as connection:
         connection.execute(text("UPDATE web_waits SET stamp = stamp - 86400"))
     assert 'id="pending"' in table.client.get(player).text
@@ -244,11 +234,7 @@ def test_a_roll_waits_for_its_choice_however_long(table: Table) -> None:
 def test_T6_a_roll_through_the_json_api_closes_the_waiting_roll_too(table: Table) -> None:
     """The same test rolled again through the JSON API (a program, a second tab's
     script) while a batch waited: the waiting roll is logged first, as from the page."""
-    player = table.join("Alice")
-    table.create(player, "tunnels", "Brindille", **TUNNELS)
-    csrf = table.csrf(player)
-    form = {"csrf": csrf, "character": "Brindille", "trait": "Force", "explode": "ask"}
-    table.client.post(f"{player}/roll", data={**form, "faces": "4 4 2"}, headers=FETCH)
+    player, _csrf, _form = waiting_batch(table)
     body = {"character": "Brindille", "trait": "Force", "faces": "6 5 3"}
     answer = table.client.post(f"/api{player}/roll", json=body)
     assert answer.status_code == 200, answer.text

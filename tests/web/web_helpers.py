@@ -19,6 +19,16 @@ from meneur.web.state import WebSettings
 from meneur.web.tables import TableInfo, Tables
 from pg_helpers import reset_postgres, worker_database
 
+TUNNELS = {
+    "Force": "3",
+    "Dextérité": "4",
+    "Constitution": "2",
+    "Volonté": "3",
+    "Intelligence": "2",
+    "Charisme": "3",
+}
+"""A Tunnels sheet's six characteristics (T-1) as the table's form takes them."""
+
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 
 
