@@ -3,7 +3,10 @@ Dépassement after the roll, O-10) when the table changes between the roll and t
 
 from __future__ import annotations
 
-from web.web_helpers import TUNNELS, Table
+from pathlib import Path
+
+from meneur.web.state import WebSettings
+from web.web_helpers import TUNNELS, Table, make_table
 
 FETCH = {"x-requested-with": "fetch"}
 
@@ -241,3 +244,17 @@ def test_T6_a_roll_through_the_json_api_closes_the_waiting_roll_too(table: Table
     closed, rolled = table.store.rolls()
     assert closed["faces"] == [[4, 4, 2]] and closed["decisions"][-1] == {"closed": "new roll"}
     assert rolled["faces"][0][:3] == [6, 5, 3]
+
+
+def test_choices_are_rolls_under_the_same_rate_limit(tmp_path: Path) -> None:
+    """A choice draws dice (an explosion) and writes the log: past the seat's burst of
+    rolls it is refused (429) like a roll, where a seat could send choices unbounded."""
+    for table in make_table(tmp_path, WebSettings(roll_rate=0.01, roll_burst=2)):
+        player, csrf, _form = waiting_batch(table)  # the start takes one of the two
+        stop = {"csrf": csrf, "choice": "stop"}
+        codes = [
+            table.client.post(f"{player}/roll/next", data=stop, headers=FETCH).status_code
+            for _ in range(2)
+        ]
+        assert codes == [200, 429]
+        assert len(table.store.rolls()) == 1

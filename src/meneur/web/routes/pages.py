@@ -278,6 +278,8 @@ async def roll_choice(request: Request, wait: str, seat: SeatDep, state: State) 
     waiting = state.waits.get(wait)
     if waiting is None:
         raise HTTPException(status_code=404)
+    if not await state.allow_roll(seat):  # a choice draws dice and writes: as a roll
+        raise HTTPException(status_code=429)
     entry = await state.roller.run(waiting.choose, state.roller, seat, fields)
     if entry is not None:
         publish(state, seat.table, entry)
