@@ -16,6 +16,7 @@ from meneur.errors import MeneurError
 from meneur.locale import gettext as _
 from meneur.systems.base import NeedMoreDice
 from meneur.web.systems import Mark, Verdict, adapters
+from meneur.web.waiting import CLOSED
 
 EDIT = "edit"
 """The ``kind`` of a sheet edit's log entry (see :mod:`meneur.web.sheets`)."""
@@ -152,10 +153,7 @@ def _verdict(entry: Mapping[str, Any]) -> Verdict:
     """The entry's verdict, and a waiting roll closed unchosen said (its seat rolled
     again before choosing: :data:`meneur.web.waiting.CLOSED`)."""
     told = _told(entry)
-    if not any(
-        isinstance(decision, dict) and "closed" in decision
-        for decision in entry.get("decisions") or []
-    ):
+    if CLOSED not in (entry.get("decisions") or []):
         return told
     note = _("closed unchosen: its player made another roll")
     return Verdict(told.passed, told.words, " ; ".join(filter(None, (told.detail, note))))

@@ -120,7 +120,7 @@ async def roll(
     closing = Closing(state, seat)
     try:
         if wait is not None:
-            waited = await state.roller.run(
+            entry = await state.roller.run(
                 closing.then(wait.start),
                 state.roller,
                 seat,
@@ -130,19 +130,13 @@ async def roll(
                 form.mode,
                 form.faces,
             )
-            if waited is None:
-                state.roller.now_waiting(seat)
-            return await after_roll(request, seat, waited, form)
-        request_ = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
-        entry = await state.roller.run(closing.then(state.roller.roll), seat, request_)
+        else:
+            asked = RollRequest(form.character, form.trait, form.options(), form.mode, form.faces)
+            entry = await state.roller.run(closing.then(state.roller.roll), seat, asked)
     finally:
         await closing.publish()
-    publish(state, seat.table, entry)
-    await note_in_fight(state, seat, entry)
-    if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse({"id": entry_id(seat.table, entry["seq"])})
     keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
-    return back(seat, keep)
+    return await after_roll(request, seat, entry, keep)
 
 
 def blind_choices(form: RollForm, wait: Waiting | None) -> RollForm:
@@ -253,19 +247,22 @@ class Closing:
 
 
 async def after_roll(
-    request: Request, seat: Seat, entry: dict[str, Any] | None, form: Any
+    request: Request, seat: Seat, entry: dict[str, Any] | None, keep: dict[str, Any]
 ) -> Response:
-    """The answer to a roll that may wait for a choice (``entry`` is ``None`` then): a
-    finished one is sent live and noted in the tracker, as any roll."""
+    """The answer to a roll or to a choice, which may wait for a (next) choice: ``entry``
+    is ``None`` then, and the roller knows a roll waits (:meth:`Roller.now_waiting`); a
+    finished one is sent live and noted in the tracker, as any roll. ``keep``: the roll
+    form's options to keep selected."""
     state: Any = request.app.state.web
-    if entry is not None:
+    if entry is None:
+        state.roller.now_waiting(seat)
+    else:
         publish(state, seat.table, entry)
         await note_in_fight(state, seat, entry)
     if request.headers.get("x-requested-with") == "fetch":
         return JSONResponse(
             {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
         )
-    keep = form.model_dump(include={"threshold", "difficulty", "modifier", "explode", "level"})
     return back(seat, keep)
 
 
@@ -281,16 +278,7 @@ async def roll_choice(request: Request, wait: str, seat: SeatDep, state: State) 
     if not await state.allow_roll(seat):  # a choice draws dice and writes: as a roll
         raise HTTPException(status_code=429)
     entry = await state.roller.run(waiting.choose, state.roller, seat, fields)
-    if entry is not None:
-        publish(state, seat.table, entry)
-        await note_in_fight(state, seat, entry)
-    else:  # waits again (the next batch)
-        state.roller.now_waiting(seat)
-    if request.headers.get("x-requested-with") == "fetch":
-        return JSONResponse(
-            {"id": entry_id(seat.table, entry["seq"])} if entry else {"pending": True}
-        )
-    return back(seat, dict(waiting.keep))
+    return await after_roll(request, seat, entry, dict(waiting.keep))
 
 
 @router.post("/t/{table_id}/{token}/action/{system}/{name}")
