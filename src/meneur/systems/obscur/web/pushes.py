@@ -166,17 +166,13 @@ class Pushes(SeatWaits[PendingPush]):
         with self.choosing(seat) as pending:
             if not 0 <= index < len(pending.plans):
                 raise UsageError(N_("Choose one of the plans shown."))
-            entry = self._resolve(roller, seat, pending, index, faces, [])
-        roller.forget_sheets()
-        return entry
+            return self._resolve(roller, seat, pending, index, faces, [])
 
     def unchosen(self, roller: Any, seat: Seat, pending: PendingPush) -> dict[str, Any]:
         """Closed by its seat's next roll: the faces seen, no Dépassement bought after
         them (O-10; the dice bought before the roll are paid, they were rolled)."""
         empty = next(index for index, (plan, *_) in enumerate(pending.plans) if plan.is_empty)
-        entry = self._resolve(roller, seat, pending, empty, "", [dict(CLOSED)])
-        roller.forget_sheets()
-        return entry
+        return self._resolve(roller, seat, pending, empty, "", [dict(CLOSED)])
 
     def _resolve(
         self,
@@ -211,10 +207,10 @@ class Pushes(SeatWaits[PendingPush]):
         rerolled = source.roll(6, count) if count else ()
         source.finish()  # faces typed for a plan that rerolls none are refused, not lost
         kind = "physical" if "physical" in (pending.source, source.kind) else pending.source
-        check = ObscurWeb().check
+        adapter = ObscurWeb()
+        check = adapter.check
         all_faces = (tuple(pending.faces) + tuple(rerolled),)
         outcome = check.resolve(params, all_faces)
-        adapter = ObscurWeb()
         roll = NewRoll(
             system=adapter.system,
             kind="test",
@@ -247,4 +243,5 @@ class Pushes(SeatWaits[PendingPush]):
             return logged
 
         entry: dict[str, Any] = roller.checked(pay_and_log)
+        roller.forget_sheets()  # the sheet paid from is written: reads kept are stale
         return entry
