@@ -181,7 +181,7 @@ def _pass_after_adjust(
         for margin in range(4) if counts else (0,):
             if tier_cost(adjust) + tier_cost(margin) > budget:
                 continue
-            bonus = margin_bonus(margin) if counts else 0
+            bonus = margin_bonus(margin) if counts and faces else 0  # O-7: no dice, no count
             gain = _explicit_best(faces, adjust, values) if faces else 0
             # O-8: all 1s is a Maladresse, never a success (the counted margin cannot
             # save it), unless an adjustment lifts one of them (O-10: the final faces)
@@ -247,6 +247,7 @@ def _brute_before(
         (2, 3, 3, Scoring.ZERO_SKILL, False),
         (1, 4, 2, Scoring.NORMAL, True),
         (2, 6, 3, Scoring.NORMAL, True),
+        (0, 6, 1, Scoring.NORMAL, True),
     ],
 )
 def test_O10_advisor_before_roll_equals_brute_force(
@@ -420,6 +421,26 @@ def test_O7_O10_a_margin_adjustment_on_no_dice_lowers_the_me_and_still_fails() -
     outcome = roll(params)
     assert outcome.faces == () and not outcome.fumble
     assert not outcome.passed and outcome.margin == -1
+
+
+def test_O7_no_dice_cannot_succeed_even_when_the_margin_counts() -> None:
+    """O-7 « a pool of 0 or fewer dice cannot succeed », under O-10's option where a
+    margin adjustment counts as successes: no die is rolled to count it on. The roll, the
+    exact odds, the vectorised check and the advisor (before and after the roll) agree:
+    +3 bought on no dice against difficulty 1 fails, ME 0."""
+    from meneur.systems.obscur.vector import ObscurTestVector
+
+    params = Params(2, modifier=-2, push=PushPlan(margin=3), margin_counts=True)
+    outcome = roll(params)
+    assert outcome.faces == () and not outcome.passed and outcome.margin == 0
+    assert dist_of(params).p_where(lambda key: verdict(params, key[0], key[1])[0]) == 0
+    vector = ObscurTestVector(params)
+    assert not vector.success(vector(np.ones((4, 1, 1), dtype=np.int64))).any()
+    before = {o.plan.dice: o.p_success for o in advise_before(0, 1, 6, counts_margin=True)}
+    assert before[0] == 0 and before[1] == 1  # one die bought: adjust its 1 and add +3
+    assert [(o.plan.margin, o.p_success) for o in advise_after((), 1, 6, counts_margin=True)] == [
+        (0, 0)
+    ]
 
 
 def test_O10_the_margin_option_is_read_from_the_data(

@@ -167,9 +167,8 @@ def before_roll_value(
     incrementally; every weight is an integer over ``6**dice * 6**dice``.
     """
     table = machine(scoring)
-    if dice == 0:
-        gain = best_gain(scoring, table.start, budget, counts_margin)
-        return Fraction(int(gain >= difficulty))
+    if dice == 0:  # O-7: no dice cannot succeed, whatever is bought after
+        return Fraction(0)
     if dice > MOST_ROLLED:
         raise LimitError(N_("The advisor handles up to {limit} dice."), limit=MOST_ROLLED)
     values = scoring.values
@@ -359,6 +358,7 @@ def advise_after(
             dice=len(faces),
         )
     counts = tuple(faces.count(f) for f in range(1, 7))
+    counts_margin = counts_margin and bool(faces)  # O-7: no dice rolled, nothing to count on
     options = []
     for reroll in TIERS:
         for adjust in TIERS:

@@ -189,11 +189,12 @@ class TestOutcome:
 
 def verdict(params: TestParams, dice_successes: int, fumble: bool = False) -> tuple[bool, int]:
     """Passed and effective margin (O-8, O-10 margin adjustment and its option). A
-    Maladresse is never a success (O-8), even when a margin counts as successes."""
+    Maladresse is never a success (O-8), even when a margin counts as successes; nor is
+    a pool of no dice (O-7), which rolls nothing a margin could be added to."""
     if fumble:
         return False, min(0, dice_successes - params.difficulty)
     bonus = margin_bonus(params.push.margin)
-    if params.counts_margin:
+    if params.counts_margin and params.pool > 0:
         total = dice_successes + bonus
         return total >= params.difficulty, total - params.difficulty
     raw = dice_successes - params.difficulty
