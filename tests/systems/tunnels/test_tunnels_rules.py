@@ -179,3 +179,57 @@ def test_T5_brute_force_of_a_test_terminates() -> None:
     """T-5: a batch of n dice grants at most n-1: enumeration of all faces is finite."""
     law = brute_force(TEST, TestParams(3, 3, explode="always"))
     assert sum(law.probabilities().values()) == 1
+
+
+def test_T3_T4_every_face_by_mode() -> None:
+    """T-3/T-4: normal 4-6, blessed 3-6 (a 2 still fails), cursed 5-6 (a 4 fails)."""
+    faces = (1, 2, 3, 4, 5, 6)
+    assert resolve(TestParams(6, 1, explode="never"), *faces).successes == 3
+    assert resolve(TestParams(6, 1, blessed=True, explode="never"), *faces).successes == 4
+    assert resolve(TestParams(6, 1, cursed=True, explode="never"), *faces).successes == 2
+
+
+def test_T6_T9_always_explodes_a_side_that_is_already_ahead() -> None:
+    """T-6/T-9: ``always`` explodes every double, even when the side is ahead."""
+    params = OpposedParams(Side(3, explode="always"), Side(3, explode="never"))
+    with pytest.raises(NeedMoreDice) as need:
+        OPPOSE.resolve(params, ((5, 5, 4), (1, 2, 3)))
+    assert need.value.stream == 0 and need.value.count == 1
+    out = OPPOSE.resolve(params, ((5, 5, 4, 6), (1, 2, 3)))
+    assert out.a.batches == ((5, 5, 4), (6,)) and out.margin == 4
+    # and side b's extra dice come from its own stream
+    params = OpposedParams(Side(3, explode="never"), Side(3, explode="always"))
+    with pytest.raises(NeedMoreDice) as need:
+        OPPOSE.resolve(params, ((1, 2, 3), (5, 5, 4)))
+    assert need.value.stream == 1 and need.value.count == 1
+    out = OPPOSE.resolve(params, ((1, 2, 3), (5, 5, 4, 6)))
+    assert out.b.batches == ((5, 5, 4), (6,)) and out.winner == "b"
+
+
+def test_T9_the_winner_passed_and_the_loser_did_not() -> None:
+    """T-9: the winner wins by the difference; each side's outcome says whether it won,
+    and its threshold is the other side's successes."""
+    params = OpposedParams(Side(3, explode="never"), Side(3, explode="never"))
+    out = OPPOSE.resolve(params, ((2, 3, 5), (4, 5, 6)))
+    assert (out.winner, out.margin, out.a.passed, out.b.passed) == ("b", 2, False, True)
+    assert (out.a.threshold, out.b.threshold, out.b.margin) == (3, 1, 2)
+    tie = OPPOSE.resolve(params, ((4, 3, 2), (5, 1, 2)))
+    assert tie.winner is None and not tie.a.passed and not tie.b.passed
+
+
+def test_T8_T9_three_ones_lose_an_opposition_whatever_the_successes() -> None:
+    """T-8/T-9: exactly three 1s (not 2s) make a side's critical failure: it loses, by 1."""
+    params = OpposedParams(Side(5, explode="never"), Side(3, explode="never"))
+    out = OPPOSE.resolve(params, ((1, 1, 1, 5, 5), (2, 2, 2)))
+    assert out.a.critical and not out.b.critical
+    assert (out.winner, out.margin, out.a.successes, out.b.successes) == ("b", 1, 2, 0)
+
+
+def test_T7_T9_three_sixes_make_the_winner_of_an_opposition_exceptional() -> None:
+    """T-7/T-9: the winner's three 6s in one batch are an exceptional success; 5s are not."""
+    params = OpposedParams(Side(3, explode="never"), Side(3, explode="never"))
+    out = OPPOSE.resolve(params, ((6, 6, 6), (5, 5, 5)))
+    assert out.winner is None and out.a.six_streak and not out.b.six_streak
+    assert (out.a.sixes, out.b.sixes) == (3, 0)
+    won = OPPOSE.resolve(params, ((6, 6, 6), (1, 2, 3)))
+    assert won.a.exceptional and won.winner == "a"
