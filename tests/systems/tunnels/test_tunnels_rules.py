@@ -233,3 +233,45 @@ def test_T7_T9_three_sixes_make_the_winner_of_an_opposition_exceptional() -> Non
     assert (out.a.sixes, out.b.sixes) == (3, 0)
     won = OPPOSE.resolve(params, ((6, 6, 6), (1, 2, 3)))
     assert won.a.exceptional and won.winner == "a"
+
+
+def test_T3_dice_and_threshold_are_whole_numbers_not_booleans() -> None:
+    """T-3: a pool and a threshold are counts; ``True`` is refused, not read as 1."""
+    for bad in ({"dice": True, "threshold": 1}, {"dice": 2, "threshold": True}):
+        with pytest.raises(RuleError):
+            TestParams(**bad)  # type: ignore[arg-type]
+    with pytest.raises(RuleError):
+        Side(True)  # type: ignore[arg-type]
+
+
+def test_the_bounds_are_sixty_dice_and_a_thousand_successes() -> None:
+    """The documented bounds (docs/lab.md): 60 dice and a threshold of 1000 are accepted,
+    one more is refused (a LimitError, not a rule error)."""
+    assert TestParams(60, 1000).dice == 60
+    with pytest.raises(LimitError):
+        TestParams(61, 1)
+    with pytest.raises(LimitError):
+        TestParams(1, 1001)
+    assert Side(60).dice == 60
+    with pytest.raises(LimitError):
+        Side(61)
+
+
+def test_T5_T6_a_test_chosen_batch_by_batch_may_use_as_many_batches_as_dice() -> None:
+    """T-5/T-6: n dice make at most n batches (each grants at most one die fewer), so a
+    player may have chosen to roll all of them."""
+    params = TestParams(3, 3, explode="always", chosen_batches=3)
+    out = resolve(params, 2, 2, 2, 4, 4, 5)
+    assert out.batches == ((2, 2, 2), (4, 4), (5,)) and out.passed
+
+
+def test_T6_a_test_chosen_batch_by_batch_has_nothing_to_simulate() -> None:
+    """T-6: the player's choices are not a policy: no numpy resolve to check it against."""
+    assert TEST.vectorised(TestParams(3, 2, explode="always", chosen_batches=1)) is None
+    assert TEST.vectorised(TestParams(3, 2, explode="always")) is not None
+
+
+def test_T9_an_opposition_needs_two_sides() -> None:
+    for a, b in ((Side(2), 2), (2, Side(2))):
+        with pytest.raises(RuleError):
+            OpposedParams(a, b)  # type: ignore[arg-type]
