@@ -275,3 +275,19 @@ def test_T9_an_opposition_needs_two_sides() -> None:
     for a, b in ((Side(2), 2), (2, Side(2))):
         with pytest.raises(RuleError):
             OpposedParams(a, b)  # type: ignore[arg-type]
+
+
+def test_T7_T8_luck_scores_an_exceptional_success_above_and_a_critical_below() -> None:
+    """T-7/T-8, the luck report's order: three 6s make the same successes luckier, three
+    1s are the worst; in an opposition a's critical failure weighs against a, b's for it."""
+    assert (
+        TEST.score((2, False, False)) < TEST.score((2, True, False)) < TEST.score((3, False, False))
+    )
+    assert TEST.score((5, False, True)) < TEST.score((0, False, False))
+    assert OPPOSE.score((2, False, True, False, False)) < OPPOSE.score(
+        (-5, False, False, False, False)
+    )
+    assert OPPOSE.score((-2, False, False, False, True)) > OPPOSE.score(
+        (5, False, False, False, False)
+    )
+    assert OPPOSE.score((-1, False, True, False, True)) == -1.0
