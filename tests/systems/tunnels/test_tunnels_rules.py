@@ -291,3 +291,12 @@ def test_T7_T8_luck_scores_an_exceptional_success_above_and_a_critical_below() -
         (5, False, False, False, False)
     )
     assert OPPOSE.score((-1, False, True, False, True)) == -1.0
+
+
+def test_T9_a_test_reads_one_stream_and_an_opposition_one_per_side() -> None:
+    """T-9: each side rolls its own dice; a logged opposition holds exactly two streams."""
+    assert TEST.streams(TestParams(3, 2)) == 1
+    params = OpposedParams(Side(2, explode="never"), Side(2, explode="never"))
+    assert OPPOSE.streams(params) == 2
+    rolled = OPPOSE.roll(params, [PhysicalDice((4, 5)), PhysicalDice((1, 2))])
+    assert rolled.faces == ((4, 5), (1, 2))
