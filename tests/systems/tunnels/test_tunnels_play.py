@@ -546,3 +546,44 @@ def test_T10_option_one_point_fights_past_the_needed_bound_agree_with_simulated_
         for _ in range(n)
     )
     assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)
+
+
+def test_T10_T11_fighters_and_fights_within_their_documented_bounds() -> None:
+    """T-10/T-11 (docs/tunnels.md, docs/lab.md): a Force or a Monster Rating up to 60 dice,
+    an Endurance up to 10,000, a fight up to 1,000 rounds; one more is refused, and so
+    are an Endurance or a Monster Rating of 0 to start with, and a boolean for rounds."""
+    hero, orc = character("G", 60, 10_000), monster("M", 60)
+    assert FightParams(hero, orc, max_rounds=1000).max_rounds == 1000
+    refused = (
+        lambda: character("G", 61, 3),
+        lambda: character("G", 0, 3),
+        lambda: character("G", 2, 10_001),
+        lambda: character("G", 2, 0),
+        lambda: monster("M", 61),
+        lambda: monster("M", 0),
+        lambda: Fighter("M", -1, monster=True),
+        lambda: Fighter("G", 2, endurance=4, max_endurance=3),
+        lambda: Fighter("G", 2, endurance=-1, max_endurance=3),
+        lambda: FightParams(hero, 2),  # type: ignore[arg-type]
+    )
+    for build in refused:
+        with pytest.raises(RuleError):
+            build()
+    for rounds in (0, 1001, True):
+        with pytest.raises(LimitError):
+            FightParams(hero, orc, max_rounds=rounds)
+
+
+def test_T10_a_fighter_without_gear_deals_and_takes_the_bare_margin() -> None:
+    """T-10: gear is optional data; a fighter built without it (as the CLI builds one from a
+    sheet, the web table from its tracker) deals and takes the margin alone, and a monster
+    is neither wounded nor dead until its MR falls (the fight's key says so)."""
+    hero, orc = Fighter("G", 4, 8, 8), Fighter("Orc", 3, monster=True)
+    first = one_round(hero, orc, (1, 1, 4, 6), (2, 3, 5), explode="never", vs_explode="never")
+    assert first.lost == 1 and first.b.dice == 2
+    lost = one_round(hero, orc, (1, 2, 3, 2), (4, 5, 6), explode="never", vs_explode="never")
+    assert lost.lost == 3 and lost.a.endurance == 5
+    params = FightParams(hero, Fighter("Orc", 1, monster=True), explode="never", vs_explode="never")
+    won = TunnelsFight().run(params, FaceReader(((4, 5, 6, 1), (2,))))
+    assert TunnelsFight().key(won) == ("a", 1, False, False, False, False)
+    assert won.finished and won.winner == "a"
