@@ -587,3 +587,23 @@ def test_T10_a_fighter_without_gear_deals_and_takes_the_bare_margin() -> None:
     won = TunnelsFight().run(params, FaceReader(((4, 5, 6, 1), (2,))))
     assert TunnelsFight().key(won) == ("a", 1, False, False, False, False)
     assert won.finished and won.winner == "a"
+
+
+def test_T10_a_monster_never_falls_below_mr_zero() -> None:
+    """T-10: a loss larger than the Monster Rating leaves it at MR 0, defeated; MR 1 stands."""
+    orc = monster("Orc", 2)
+    assert orc.hurt(5).dice == 0 and orc.hurt(5).down
+    assert orc.hurt(5).state_json() == {"name": "Orc", "mr": 0}
+    assert orc.hurt(1).dice == 1 and not orc.hurt(1).down
+    assert orc.hurt(0) == orc
+
+
+def test_T11_endurance_reaching_exactly_zero_wounds_and_the_dead_keep_none() -> None:
+    """T-11: Endurance reaching 0 exactly wounds (all of it back); at 0 again: dead, 0 left."""
+    hero = character("G", 2, 3)
+    assert hero.hurt(0) == hero
+    wounded = hero.hurt(3)
+    assert (wounded.endurance, wounded.wounded, wounded.dead) == (3, True, False)
+    dead = wounded.hurt(3)
+    assert (dead.endurance, dead.wounded, dead.dead) == (0, True, True)
+    assert dead.state_json() == {"name": "G", "endurance": 0, "wounded": True, "dead": True}
