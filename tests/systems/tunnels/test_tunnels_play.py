@@ -22,6 +22,7 @@ from meneur.systems.tunnels.combat import (
     TunnelsFight,
     character,
     fight,
+    fight_json,
     monster,
 )
 from meneur.systems.tunnels.data import find_spell, find_trait, parse_formula, threshold_of
@@ -607,3 +608,26 @@ def test_T11_endurance_reaching_exactly_zero_wounds_and_the_dead_keep_none() -> 
     dead = wounded.hurt(3)
     assert (dead.endurance, dead.wounded, dead.dead) == (0, True, True)
     assert dead.state_json() == {"name": "G", "endurance": 0, "wounded": True, "dead": True}
+
+
+def test_T9_T10_a_tied_exchange_costs_nobody_anything() -> None:
+    """T-9/T-10: equal successes: nobody wins the exchange, so nobody loses a point."""
+    hero, orc = character("G", 2, 3), monster("Orc", 2)
+    tie = one_round(hero, orc, (4, 2), (5, 1), explode="never", vs_explode="never")
+    assert tie.outcome.winner is None and tie.lost == 0
+    assert (tie.a, tie.b, tie.rerolled) == (hero, orc, False)
+
+
+def test_T9_T10_a_tie_rolled_again_shows_under_the_round_it_replays() -> None:
+    """T-9 option (``tie="reroll"``): a tie is rolled again and does not count; it shows
+    under the number of the round it replays, marked ``rerolled`` in the JSON only."""
+    params = FightParams(
+        character("G", 2, 3), monster("Orc", 2), explode="never", vs_explode="never", tie="reroll"
+    )
+    rolled = TunnelsFight().roll(params, [PhysicalDice((4, 2, 5, 6)), PhysicalDice((5, 1, 1, 2))])
+    result = rolled.outcome
+    assert [(r.number, r.rerolled) for r in result.rounds] == [(1, True), (1, False)]
+    assert result.counted == 1 and result.winner == "a"
+    assert rolled.faces == ((4, 2, 5, 6), (5, 1, 1, 2))
+    data = fight_json(result)
+    assert data["rounds"][0]["rerolled"] is True and "rerolled" not in data["rounds"][1]
