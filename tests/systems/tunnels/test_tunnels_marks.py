@@ -48,3 +48,12 @@ def test_T6_a_test_chosen_batch_by_batch_stops_where_the_player_stopped() -> Non
     for bad in (0, 4, True):
         with pytest.raises(MeneurError):
             TestParams(3, 2, chosen_batches=bad)  # type: ignore[arg-type]
+
+
+def test_T8_T10_a_fight_marks_the_ones_of_an_exchange_lost_on_three_of_them() -> None:
+    """T-8/T-10: three 1s in an exchange are a critical failure, marked; a single 1 is not."""
+    params = FightParams(
+        character("a", 3, 1), monster("b", 3), explode="never", vs_explode="never", max_rounds=1
+    )
+    faces = ((1, 1, 1), (1, 2, 4))
+    assert TunnelsFight().marks(params, faces) == (("fumble", "fumble", "fumble"), ("", "", "hit"))

@@ -22,6 +22,7 @@ from meneur.systems.tunnels.combat import (
     TunnelsFight,
     character,
     fight,
+    fight_json,
     monster,
 )
 from meneur.systems.tunnels.data import find_spell, find_trait, parse_formula, threshold_of
@@ -546,3 +547,87 @@ def test_T10_option_one_point_fights_past_the_needed_bound_agree_with_simulated_
         for _ in range(n)
     )
     assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)
+
+
+def test_T10_T11_fighters_and_fights_within_their_documented_bounds() -> None:
+    """T-10/T-11 (docs/tunnels.md, docs/lab.md): a Force or a Monster Rating up to 60 dice,
+    an Endurance up to 10,000, a fight up to 1,000 rounds; one more is refused, and so
+    are an Endurance or a Monster Rating of 0 to start with, and a boolean for rounds."""
+    hero, orc = character("G", 60, 10_000), monster("M", 60)
+    assert FightParams(hero, orc, max_rounds=1000).max_rounds == 1000
+    refused = (
+        lambda: character("G", 61, 3),
+        lambda: character("G", 0, 3),
+        lambda: character("G", 2, 10_001),
+        lambda: character("G", 2, 0),
+        lambda: monster("M", 61),
+        lambda: monster("M", 0),
+        lambda: Fighter("M", -1, monster=True),
+        lambda: Fighter("G", 2, endurance=4, max_endurance=3),
+        lambda: Fighter("G", 2, endurance=-1, max_endurance=3),
+        lambda: FightParams(hero, 2),  # type: ignore[arg-type]
+    )
+    for build in refused:
+        with pytest.raises(RuleError):
+            build()
+    for rounds in (0, 1001, True):
+        with pytest.raises(LimitError):
+            FightParams(hero, orc, max_rounds=rounds)
+
+
+def test_T10_a_fighter_without_gear_deals_and_takes_the_bare_margin() -> None:
+    """T-10: gear is optional data; a fighter built without it (as the CLI builds one from a
+    sheet, the web table from its tracker) deals and takes the margin alone, and a monster
+    is neither wounded nor dead until its MR falls (the fight's key says so)."""
+    hero, orc = Fighter("G", 4, 8, 8), Fighter("Orc", 3, monster=True)
+    first = one_round(hero, orc, (1, 1, 4, 6), (2, 3, 5), explode="never", vs_explode="never")
+    assert first.lost == 1 and first.b.dice == 2
+    lost = one_round(hero, orc, (1, 2, 3, 2), (4, 5, 6), explode="never", vs_explode="never")
+    assert lost.lost == 3 and lost.a.endurance == 5
+    params = FightParams(hero, Fighter("Orc", 1, monster=True), explode="never", vs_explode="never")
+    won = TunnelsFight().run(params, FaceReader(((4, 5, 6, 1), (2,))))
+    assert TunnelsFight().key(won) == ("a", 1, False, False, False, False)
+    assert won.finished and won.winner == "a"
+
+
+def test_T10_a_monster_never_falls_below_mr_zero() -> None:
+    """T-10: a loss larger than the Monster Rating leaves it at MR 0, defeated; MR 1 stands."""
+    orc = monster("Orc", 2)
+    assert orc.hurt(5).dice == 0 and orc.hurt(5).down
+    assert orc.hurt(5).state_json() == {"name": "Orc", "mr": 0}
+    assert orc.hurt(1).dice == 1 and not orc.hurt(1).down
+    assert orc.hurt(0) == orc
+
+
+def test_T11_endurance_reaching_exactly_zero_wounds_and_the_dead_keep_none() -> None:
+    """T-11: Endurance reaching 0 exactly wounds (all of it back); at 0 again: dead, 0 left."""
+    hero = character("G", 2, 3)
+    assert hero.hurt(0) == hero
+    wounded = hero.hurt(3)
+    assert (wounded.endurance, wounded.wounded, wounded.dead) == (3, True, False)
+    dead = wounded.hurt(3)
+    assert (dead.endurance, dead.wounded, dead.dead) == (0, True, True)
+    assert dead.state_json() == {"name": "G", "endurance": 0, "wounded": True, "dead": True}
+
+
+def test_T9_T10_a_tied_exchange_costs_nobody_anything() -> None:
+    """T-9/T-10: equal successes: nobody wins the exchange, so nobody loses a point."""
+    hero, orc = character("G", 2, 3), monster("Orc", 2)
+    tie = one_round(hero, orc, (4, 2), (5, 1), explode="never", vs_explode="never")
+    assert tie.outcome.winner is None and tie.lost == 0
+    assert (tie.a, tie.b, tie.rerolled) == (hero, orc, False)
+
+
+def test_T9_T10_a_tie_rolled_again_shows_under_the_round_it_replays() -> None:
+    """T-9 option (``tie="reroll"``): a tie is rolled again and does not count; it shows
+    under the number of the round it replays, marked ``rerolled`` in the JSON only."""
+    params = FightParams(
+        character("G", 2, 3), monster("Orc", 2), explode="never", vs_explode="never", tie="reroll"
+    )
+    rolled = TunnelsFight().roll(params, [PhysicalDice((4, 2, 5, 6)), PhysicalDice((5, 1, 1, 2))])
+    result = rolled.outcome
+    assert [(r.number, r.rerolled) for r in result.rounds] == [(1, True), (1, False)]
+    assert result.counted == 1 and result.winner == "a"
+    assert rolled.faces == ((4, 2, 5, 6), (5, 1, 1, 2))
+    data = fight_json(result)
+    assert data["rounds"][0]["rerolled"] is True and "rerolled" not in data["rounds"][1]
