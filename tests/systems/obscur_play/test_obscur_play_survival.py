@@ -275,3 +275,44 @@ def test_O39_an_mr_that_equals_the_cost_still_helps() -> None:
     guide = day["members"][0]
     assert guide["margin"] == 1 and guide["helps"] == ["lost"] and guide["margin_left"] == 0
     assert not group[1].dependent
+
+
+def test_O42_a_load_of_1_reaching_the_resource_is_overloaded() -> None:
+    """O-42: the load must stay strictly below the resource, however small: 1 against 1
+    is over by 1, 1 against 0 by 2; only nothing carried is never overloaded."""
+    assert over_encumbrance(1, 1) == 1 and over_encumbrance(1, 0) == 2
+    assert over_encumbrance(0, 0) == 0
+
+
+def test_O42_a_march_lasts_1_to_24_hours() -> None:
+    """O-42: a march is counted in hours of one day: 1 to 24."""
+    for hours in (1, 24):
+        assert MarchParams(5, 12, 3, Dice(2), hours).hours == hours
+    for hours in (0, 25):
+        with pytest.raises(RuleError):
+            MarchParams(5, 12, 3, Dice(2), hours)
+
+
+def test_O42_a_resistance_of_1_or_0_tests_every_hour() -> None:
+    """O-42: « every (Résistance) hours »: Résistance 1 tests each hour; Résistance 0
+    cannot mean never, so it tests each hour too."""
+    for resistance in (1, 0):
+        body = Body("x", 10, 10)
+        out = march(MarchParams(14, 12, resistance, Dice(1), 3), body, FaceReader(((6, 6, 6),)))
+        assert out["every_hours"] == 1 and out["carried_hours"] == 0
+        assert [t["hour"] for t in out["tests"]] == [1, 2, 3]
+        assert body.load_hours == 0
+
+
+def test_O42_hours_carried_past_a_lower_resistance_test_once_at_the_first_hour() -> None:
+    """O-42: hours carried from a march at Résistance 4 count at most one period of the
+    new Résistance 2: the next march tests at its 1st hour (not at an hour 0 or before),
+    then every 2 hours; an unburdened march carries nothing."""
+    body = Body("x", 10, 10)
+    first = march(MarchParams(14, 12, 4, Dice(1), 3), body, FaceReader(((),)))
+    assert first["tests"] == [] and body.load_hours == 3
+    second = march(MarchParams(14, 12, 2, Dice(1), 3), body, FaceReader(((6, 6),)))
+    assert second["carried_hours"] == 1
+    assert [t["hour"] for t in second["tests"]] == [1, 3]
+    light = march(MarchParams(5, 12, 2, Dice(1), 3), body, FaceReader(((),)))
+    assert light["carried_hours"] == 0 and light["tests"] == []
