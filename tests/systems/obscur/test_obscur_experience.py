@@ -97,3 +97,10 @@ def test_O40_vecu_equal_to_the_cost_pays_and_a_contact_is_found_whatever_its_cas
     character = load_character(EXAMPLES / "isaure.json")
     plan = plan_raise(character, "  mère ardoise ", 3, contact=True)
     assert (plan.trait, plan.kind, plan.level, plan.cost) == ("Mère Ardoise", Kind.CONTACT, 2, 3)
+
+
+def test_O41_an_acquisition_scores_by_its_availability() -> None:
+    """O-41: the higher the Disponibilité, the luckier the roll (not whether the item is
+    found): 4 scores 4, 2 scores 2."""
+    check = AcquireCheck()
+    assert check.score((4, True)) == 4.0 and check.score((2, False)) == 2.0
