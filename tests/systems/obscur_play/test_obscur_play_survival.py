@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from meneur.errors import RuleError, SheetError
@@ -316,3 +318,20 @@ def test_O42_hours_carried_past_a_lower_resistance_test_once_at_the_first_hour()
     assert [t["hour"] for t in second["tests"]] == [1, 3]
     light = march(MarchParams(5, 12, 2, Dice(1), 3), body, FaceReader(((),)))
     assert light["carried_hours"] == 0 and light["tests"] == []
+
+
+def test_O36_bad_survival_gear_is_an_error_naming_the_sheet(tmp_path: Path) -> None:
+    """O-36: the gear indices are read from the sheet when the party sets out; a bad
+    index is a clear error that names the sheet's file, not a traceback."""
+    import json
+
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.survival import traveller_of
+
+    examples = Path(__file__).resolve().parents[3] / "examples" / "obscur"
+    raw = json.loads((examples / "isaure.json").read_text(encoding="utf-8"))
+    raw["equipement"] = {"survie": {"rations": "beaucoup"}}
+    path = tmp_path / "isaure.json"
+    path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(SheetError, match=r"isaure\.json"):
+        traveller_of(load_character(path))
