@@ -18,6 +18,7 @@ from meneur.systems.obscur.advisor import advise_after, advise_before
 from meneur.systems.obscur.checks import TestCheck as Check
 from meneur.systems.obscur.depassement import (
     ADJUST_VARIANTS,
+    NO_PUSH,
     PushPlan,
     best_assignment,
     extra_dice,
@@ -485,3 +486,52 @@ def test_O10_the_json_numbers_the_dice_adjusted_and_rerolled_from_1() -> None:
     data = CHECK.to_json(params, outcome)
     assert data["rolled"] == [1, 3] and data["faces"] == [5, 4]
     assert data["rerolled"] == [1] and data["adjusted"] == [[2, 1]]
+
+
+def test_O10_a_score_adjustment_refuses_a_die_before_the_first() -> None:
+    """O-10: « un dé +1 » is a die rolled: an index below the first die is refused, alone
+    or beside a good one; a plan that names no die (no adjustment) is accepted."""
+    with pytest.raises(RuleError):
+        PushPlan(adjust=1, adjust_on=((-1, 1),))
+    with pytest.raises(RuleError):
+        PushPlan(adjust=2, adjust_on=((0, 1), (-1, 1)))
+    assert PushPlan(adjust_on=()).cost == 0
+
+
+def test_O10_a_plan_is_empty_when_it_buys_nothing() -> None:
+    """O-10: a plan costing nothing buys nothing (no spend is shown); the cheapest tier
+    (1 point) is a spend."""
+    assert NO_PUSH.is_empty and PushPlan(adjust_on=()).is_empty
+    assert not PushPlan(margin=1).is_empty
+    assert not PushPlan(dice=1, reroll=1).is_empty
+
+
+def test_O10_the_automatic_adjustment_takes_the_first_best_split_and_the_lowest_dice() -> None:
+    """O-10, « the engine chooses »: among splits of equal gain the text's order wins (one
+    die +2 before two dice +1): 3-1 becomes 5-1, not 4-2; an increment that helps no die
+    goes on the lowest die (6-1 with +1 becomes 6-2)."""
+    assert roll(Params(2, push=PushPlan(adjust=2)), 3, 1).faces == (5, 1)
+    assert roll(Params(2, push=PushPlan(adjust=1)), 6, 1).faces == (6, 2)
+    assert roll(Params(2, push=PushPlan(adjust=1)), 1, 6).faces == (2, 6)
+
+
+def test_O10_payment_skips_resources_at_zero_missing_or_negative() -> None:
+    """O-10: « spending never drives a resource below 0 »: the data's order (Vécu,
+    Volonté, Moral) passes over a resource at 0, below 0 or not given, and a mix asked
+    from a resource not given is refused."""
+    assert dict(plan_payment(2, {"vecu": 0, "volonte": 5, "moral": 0}).points) == {"volonte": 2}
+    assert dict(plan_payment(3, {"vecu": -1, "volonte": 1, "moral": 5}).points) == {
+        "volonte": 1,
+        "moral": 2,
+    }
+    assert dict(plan_payment(2, {"moral": 5}).points) == {"moral": 2}
+    with pytest.raises(RuleError):
+        plan_payment(3, {"volonte": 2, "moral": 5}, asked={"vecu": 1, "moral": 2})
+
+
+def test_O10_single_resource_payment_takes_the_first_that_holds_the_whole_cost() -> None:
+    """O-10 option « one resource per test »: the first resource in the data's order that
+    can pay the whole cost pays it, exactly enough included; one not given cannot."""
+    available = {"vecu": 1, "volonte": 3, "moral": 5}
+    assert dict(plan_payment(3, available, single_resource=True).points) == {"volonte": 3}
+    assert dict(plan_payment(1, {"moral": 2}, single_resource=True).points) == {"moral": 1}

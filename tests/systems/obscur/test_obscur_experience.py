@@ -71,3 +71,36 @@ def test_O41_exact_availability_odds_and_distance_table() -> None:
         AcquireParams(7)
     with pytest.raises(RuleError):
         AcquireParams(2, distance=len(table.distance))
+
+
+def test_O40_a_trait_level_is_0_to_30() -> None:
+    """O-40: a raise aims at a level from 0 to 30 (the sheet's bounds), both included:
+    to 30 costs 30 x the multiplier, staying at 0 costs nothing, 31 or -1 is refused."""
+    from meneur.errors import LimitError
+    from meneur.systems.obscur.sheet import MAX_TRAIT
+
+    assert MAX_TRAIT == 30
+    assert raise_cost(Kind.SKILL, 29, 30) == 30 * 3
+    assert raise_cost(Kind.SKILL, 0, 0) == 0
+    for target in (-1, 31):
+        with pytest.raises(LimitError):
+            raise_cost(Kind.SKILL, 0, target)
+
+
+def test_O40_vecu_equal_to_the_cost_pays_and_a_contact_is_found_whatever_its_case() -> None:
+    """O-40: a raise costing exactly the Vécu left is affordable (one point more is not);
+    a Contact already on the sheet is raised from its level whatever the case typed."""
+    from meneur.systems.obscur.experience import Raise
+
+    assert Raise("Esquive", Kind.ABILITY, 3, 4, 20, 20).affordable
+    assert not Raise("Esquive", Kind.ABILITY, 3, 4, 21, 20).affordable
+    character = load_character(EXAMPLES / "isaure.json")
+    plan = plan_raise(character, "  mère ardoise ", 3, contact=True)
+    assert (plan.trait, plan.kind, plan.level, plan.cost) == ("Mère Ardoise", Kind.CONTACT, 2, 3)
+
+
+def test_O41_an_acquisition_scores_by_its_availability() -> None:
+    """O-41: the higher the Disponibilité, the luckier the roll (not whether the item is
+    found): 4 scores 4, 2 scores 2."""
+    check = AcquireCheck()
+    assert check.score((4, True)) == 4.0 and check.score((2, False)) == 2.0

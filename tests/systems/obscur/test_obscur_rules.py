@@ -203,3 +203,15 @@ def test_O2_O3_O5_the_marked_faces_are_those_that_score_or_fumble() -> None:
     assert CHECK.marks(Params(4), ((6, 4, 3, 1),)) == (("hit", "hit", "", ""),)
     assert CHECK.marks(Params(3, zero_skill=True), ((6, 5, 4),)) == (("hit", "", ""),)
     assert CHECK.marks(Params(2), ((1, 1),)) == (("fumble", "fumble"),)
+
+
+def test_O9_an_opposition_scores_from_side_a_and_simulates_only_rolled_sides() -> None:
+    """O-9: an opposition's score (the luck a roll reads) is side a's margin: +2 when a
+    wins by 2, -2 when b does, 0 on a tie. O-1: a side that succeeds without a roll has no
+    dice, so the opposition offers no numpy resolve (it would roll that side)."""
+    check = OpposeCheck()
+    assert [check.score(key) for key in (("a", 2), ("b", 2), (None, 0))] == [2.0, -2.0, 0.0]
+    auto = Params(2, automatic="success")
+    assert check.vectorised(OpposeParams(auto, Params(2))) is None
+    assert check.vectorised(OpposeParams(Params(2), auto)) is None
+    assert check.vectorised(OpposeParams(Params(2), Params(2))) is not None

@@ -413,3 +413,16 @@ def test_O29_a_breakdown_counts_one_die_in_the_singular() -> None:
     set_language("en")
     assert pool_text(pool) == "3 dice − 2 pain = 1 die"
     set_language("fr")
+
+
+def test_O5_O6_a_sheet_pool_scores_a_trait_at_0_by_itself() -> None:
+    """O-5/O-6 from the sheet alone (no zero rule asked): Garance's Natation, a Capacité
+    at 0, counts only 6s, 2 each; Bruno's Fouineur, a Connaissance at 0, only 6s, 1 each;
+    Agilité 3 is scored normally."""
+    from meneur.systems.obscur.scoring import Scoring
+
+    garance = load_character(EXAMPLES / "garance.toml")
+    bruno = load_character(EXAMPLES / "bruno.toml")
+    assert sheet_pool(garance, "Natation").params().scoring is Scoring.ZERO_SKILL
+    assert sheet_pool(bruno, "Fouineur").params().scoring is Scoring.ZERO_ATTRIBUTE
+    assert sheet_pool(garance, "Agilité").params().scoring is Scoring.NORMAL

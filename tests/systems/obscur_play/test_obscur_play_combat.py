@@ -407,3 +407,37 @@ def test_O12_maladresses_in_a_fight_earn_vecu() -> None:
     out = resolve_fight(FightParams(a, b, body("A"), body("B"), max_rounds=1), (ONES, ONES))
     assert out.a["fumbles"] == 2 and out.b["fumbles"] == 2
     assert out.a["vecu"] == 6 + 2 and out.b["vecu"] == 6 + 2
+
+
+def test_O13_O22_one_strike_reads_attack_parade_then_the_zone_die() -> None:
+    """O-12/O-13/O-22, one blow from its faces: the Attack on stream 0, the Parade on
+    stream 1, then one more die of the attacker (stream 0) for the zone. With no weapon
+    damage, Hargne or Résistance given, the damage is the MR alone; a blow that does not
+    win has margin 0, no zone and reads no zone die."""
+    from meneur.systems.obscur.rules import TestParams
+    from meneur.systems.obscur.strike import StrikeParams, resolve_strike
+
+    params = StrikeParams(
+        TestParams(2, difficulty=0, tally=True),
+        TestParams(2, difficulty=0, tally=True),
+        armour=(("Jambes", 5),),
+    )
+    hit = resolve_strike(params, ((6, 4, 1), (4, 1)))
+    assert (hit.attack.faces, hit.parade.faces) == ((6, 4), (4, 1))
+    assert (hit.hit, hit.margin, hit.zone, hit.damage) == (True, 2, "Tête", 2)
+    miss = resolve_strike(params, ((4, 1), (6, 1)))
+    assert (miss.hit, miss.margin, miss.zone, miss.damage) == (False, 0, None, 0)
+
+
+def test_O13_a_strike_takes_hargne_and_resistance_from_0_to_30() -> None:
+    """O-13: Hargne and Résistance of a blow are 0 to 30 each, both ends included."""
+    from meneur.errors import RuleError
+    from meneur.systems.obscur.rules import TestParams
+    from meneur.systems.obscur.strike import StrikeParams
+
+    dice = TestParams(1, difficulty=0, tally=True)
+    for hargne, resistance in ((0, 0), (30, 30)):
+        StrikeParams(dice, dice, hargne=hargne, resistance=resistance)
+    for hargne, resistance in ((-1, 0), (31, 0), (0, -1), (0, 31)):
+        with pytest.raises(RuleError):
+            StrikeParams(dice, dice, hargne=hargne, resistance=resistance)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from meneur.errors import RuleError, SheetError
@@ -197,3 +199,139 @@ def test_O37_a_maladresse_on_the_survival_test_earns_vecu() -> None:
     group = bodies(1)
     resolve_day(DayParams("m", MILD, (traveller("x", 4),)), group, FaceReader(((1, 1),)))
     assert group[0].vecu == 1 and group[0].dependent
+
+
+def test_O35_a_milieu_rates_each_threat_0_to_3_and_an_unrated_one_is_0() -> None:
+    """O-35: each Facteur d'Agression is 0 to 3 (below 0 is refused too); a threat the
+    Milieu does not rate is 0, so only Obscurité 2 counts (O-36: Hostilité 2)."""
+    with pytest.raises(SheetError, match="faim"):
+        milieu_from({"faim": -1}, "x.toml")
+    dark = Milieu(obscurite=2)
+    assert dark.faim == dark.froid == 0
+    assert reduced_factors(dark, Survival()) == {
+        "faim": 0,
+        "froid": 0,
+        "obscurite": 2,
+        "soif": 0,
+        "special": 0,
+        "vents": 0,
+    }
+    assert hostility(dark, Survival()) == 2
+
+
+def test_O37_a_party_is_1_to_12_and_a_journey_1_to_60_days() -> None:
+    """O-37: a day is for a party of 1 to 12 travellers; a journey lasts 1 to 60 days."""
+    DayParams("m", MILD, (traveller("a", 3),))
+    DayParams("m", MILD, tuple(traveller(f"t{i}", 3) for i in range(12)))
+    with pytest.raises(RuleError):
+        DayParams("m", MILD, tuple(traveller(f"t{i}", 3) for i in range(13)))
+    params = DayParams("m", MILD, (traveller("a", 0),))  # PS -2: no dice read
+    assert len(resolve_journey(params, bodies(1), ((),), 60)) == 60
+    for days in (0, 61):
+        with pytest.raises(RuleError):
+            resolve_journey(params, bodies(1), ((),), days)
+
+
+def test_O37_O38_an_intemperie_comes_from_the_worst_threat_left() -> None:
+    """O-37/O-38: an Intempérie is named after the highest factor left after gear (the
+    first in the text's order on a tie): Froid 2 beats Faim 1; Vêtements 1 bring Froid to
+    1, level with Faim, which comes first."""
+    milieu = Milieu(faim=1, froid=2)
+    group = bodies(2)
+    party = (traveller("cold", 0), Traveller("dressed", Dice(0), Survival(vetements=1)))
+    resolve_day(DayParams("m", milieu, party), group, FaceReader(((), ())))
+    assert [b.intemperies[-1].source for b in group] == ["Froid", "Faim"]
+
+
+def test_O37_at_ps_0_one_die_gives_an_intemperie_of_its_successes() -> None:
+    """O-37: at PS 0 the Intempérie is one die's successes: faces 1-3 give 0, 4-5 give 1,
+    6 gives 2; the points lost are an Intempérie (O-32: they heal only with rest), not a
+    wound."""
+    points = []
+    for face in range(1, 7):
+        group = bodies(1)
+        day = resolve_day(
+            DayParams("m", MILD, (traveller("zero", 2),)), group, FaceReader(((face,),))
+        )
+        points.append(day["members"][0]["intemperie"])
+        assert group[0].wounds == []
+        assert sum(i.points for i in group[0].intemperies) == points[-1]
+    assert points == [0, 0, 0, 1, 1, 2]
+
+
+def test_O38_a_dependant_with_no_intemperie_contracts_one_of_1() -> None:
+    """O-38: a Dépendant not helped who has no Intempérie yet contracts one of 1 (an
+    Intempérie, from the worst threat, not a wound), and the day says so."""
+    group = bodies(1)
+    day = resolve_day(DayParams("m", MILD, (traveller("alone", 3),)), group, FaceReader(((1,),)))
+    assert day["members"][0]["contracted"] == 1
+    assert group[0].wounds == []
+    assert [(i.points, i.source) for i in group[0].intemperies] == [(1, "Faim")]
+
+
+def test_O39_an_mr_that_equals_the_cost_still_helps() -> None:
+    """O-39: the 1st Dépendant costs 1 MR: an MR of exactly 1 helps one, leaving 0."""
+    party = (traveller("guide", 4), traveller("lost", 3))  # PS 2 and 1
+    group = bodies(2)
+    day = resolve_day(DayParams("m", MILD, party), group, FaceReader(((4, 4), (1,))))
+    guide = day["members"][0]
+    assert guide["margin"] == 1 and guide["helps"] == ["lost"] and guide["margin_left"] == 0
+    assert not group[1].dependent
+
+
+def test_O42_a_load_of_1_reaching_the_resource_is_overloaded() -> None:
+    """O-42: the load must stay strictly below the resource, however small: 1 against 1
+    is over by 1, 1 against 0 by 2; only nothing carried is never overloaded."""
+    assert over_encumbrance(1, 1) == 1 and over_encumbrance(1, 0) == 2
+    assert over_encumbrance(0, 0) == 0
+
+
+def test_O42_a_march_lasts_1_to_24_hours() -> None:
+    """O-42: a march is counted in hours of one day: 1 to 24."""
+    for hours in (1, 24):
+        assert MarchParams(5, 12, 3, Dice(2), hours).hours == hours
+    for hours in (0, 25):
+        with pytest.raises(RuleError):
+            MarchParams(5, 12, 3, Dice(2), hours)
+
+
+def test_O42_a_resistance_of_1_or_0_tests_every_hour() -> None:
+    """O-42: « every (Résistance) hours »: Résistance 1 tests each hour; Résistance 0
+    cannot mean never, so it tests each hour too."""
+    for resistance in (1, 0):
+        body = Body("x", 10, 10)
+        out = march(MarchParams(14, 12, resistance, Dice(1), 3), body, FaceReader(((6, 6, 6),)))
+        assert out["every_hours"] == 1 and out["carried_hours"] == 0
+        assert [t["hour"] for t in out["tests"]] == [1, 2, 3]
+        assert body.load_hours == 0
+
+
+def test_O42_hours_carried_past_a_lower_resistance_test_once_at_the_first_hour() -> None:
+    """O-42: hours carried from a march at Résistance 4 count at most one period of the
+    new Résistance 2: the next march tests at its 1st hour (not at an hour 0 or before),
+    then every 2 hours; an unburdened march carries nothing."""
+    body = Body("x", 10, 10)
+    first = march(MarchParams(14, 12, 4, Dice(1), 3), body, FaceReader(((),)))
+    assert first["tests"] == [] and body.load_hours == 3
+    second = march(MarchParams(14, 12, 2, Dice(1), 3), body, FaceReader(((6, 6),)))
+    assert second["carried_hours"] == 1
+    assert [t["hour"] for t in second["tests"]] == [1, 3]
+    light = march(MarchParams(5, 12, 2, Dice(1), 3), body, FaceReader(((),)))
+    assert light["carried_hours"] == 0 and light["tests"] == []
+
+
+def test_O36_bad_survival_gear_is_an_error_naming_the_sheet(tmp_path: Path) -> None:
+    """O-36: the gear indices are read from the sheet when the party sets out; a bad
+    index is a clear error that names the sheet's file, not a traceback."""
+    import json
+
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.survival import traveller_of
+
+    examples = Path(__file__).resolve().parents[3] / "examples" / "obscur"
+    raw = json.loads((examples / "isaure.json").read_text(encoding="utf-8"))
+    raw["equipement"] = {"survie": {"rations": "beaucoup"}}
+    path = tmp_path / "isaure.json"
+    path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(SheetError, match=r"isaure\.json"):
+        traveller_of(load_character(path))
