@@ -87,7 +87,8 @@ def milieu_named(name: str) -> tuple[str, Milieu]:
 
 
 def milieu_from(data: dict[str, Any], source: str) -> Milieu:
-    """A Milieu given inline (a factor of 4 or a missing threat is a clear error)."""
+    """A Milieu given inline: a factor of 4 or a threat misnamed is a clear error; a threat
+    left out is 0, negligible (O-35)."""
     try:
         return Milieu.model_validate(data)
     except ValidationError as error:
