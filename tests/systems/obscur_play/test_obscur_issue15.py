@@ -19,7 +19,7 @@ from meneur.systems.obscur import health
 from meneur.systems.obscur.combat import FightParams, action_rank, fighter_of
 from meneur.systems.obscur.encumbrance import over_encumbrance
 from meneur.systems.obscur.health import Dice
-from meneur.systems.obscur.rules import TestParams
+from meneur.systems.obscur.rules import TestParams as Params
 from meneur.systems.obscur.sheet import load_character
 from meneur.systems.obscur.state import Body, Intemperie, Wound, body_of
 
@@ -175,7 +175,7 @@ def test_O8_a_difficulty_of_0_is_refused_in_the_cli_and_the_web(
     assert web.value.message.format(**web.value.params) in en  # one message for both
     assert "A difficulty is at least 1 success (O-8" in en
     with pytest.raises(RuleError):
-        TestParams(2, difficulty=0)
+        Params(2, difficulty=0)
     fumble = invoke(capsys, "test", "obscur", "--dice", "2", "--faces", "1,1", "--json").json()
     assert fumble["fumble"] and not fumble["passed"]
 
