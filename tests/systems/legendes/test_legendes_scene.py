@@ -372,3 +372,56 @@ def test_L1_a_sheet_s_domains_are_held_to_the_typed_rule(
         "lyssia.json",
     )
     assert (len(hero.legendary[0]), len(hero.weaknesses[0])) == (DOMAIN_LENGTH, WEAKNESS_LENGTH)
+
+
+def test_L9_the_fourth_time_scale_lasts_for_every_later_roll() -> None:
+    """L-9: past the text's three steps, rolls 7 and later are all « a long fight » (the
+    last scale: no fifth one, no going back)."""
+    h = in_scene(("Orsk", "legendaire"))
+    durations = []
+    for _ in range(10):
+        h, report = roll(h, ["Orsk"], [3, 3, 3], [3, 3, 3])  # ties: nothing changes
+        durations.append(report["pairs"][0]["duration"])
+    assert durations[4:] == ["a few minutes of combat"] * 2 + ["a long fight"] * 4
+
+
+def test_L1_a_typo_suggests_the_three_nearest_domains() -> None:
+    """L-1: a domain nearly on the sheet is refused with the three nearest names, no more,
+    no fewer (four are as near here)."""
+    from meneur.errors import UsageError
+
+    h = hero(legendary=["Arc 1", "Arc 2"], secondary=["Arc 3", "Arc 4"])
+    with pytest.raises(UsageError) as refused:
+        scene.check_domain(h, "Arc 0")
+    assert len(refused.value.params["known"].names) == 3
+    scene.check_domain(h, "Arc 4")  # listed: nothing to refuse
+
+
+def test_a_step_leaves_the_hero_it_was_given_untouched() -> None:
+    """A step works on a copy (the module's contract): the CLI saves the returned hero only
+    when the step succeeded, so the hero given (its scene's oppositions, log, helpers...)
+    must not change — L-4 adding, L-10 a character joining and a roll, L-11 help."""
+    h = in_scene(("Orsk", "heroique"))
+    before = h.model_dump()
+    scene.add(h, "Garde", "elite")
+    scene.add_character(h, "Tomas", 2)
+    scene.roll(
+        h,
+        scene.RollRequest(domain="legendary", against=["Orsk"]),
+        PhysicalDice([6, 6, 6]),
+        PhysicalDice([1, 1]),
+    )
+    scene.aid(h, "Mira", 2, 3, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1, 1]))
+    scene.give_help(h, "Ysolde")
+    assert h.model_dump() == before
+
+
+def test_L4_a_crowd_of_two_is_two_numbered_oppositions() -> None:
+    """L-4: a crowd of two commoners (too few for a group) is two oppositions, « Brigand 1 »
+    and « Brigand 2 », not one."""
+    h, report = scene.add(in_scene(), "Brigand", "commun", count=2)
+    assert [(o["name"], o["level"], o["group"]) for o in report["added"]] == [
+        ("Brigand 1", "commun", False),
+        ("Brigand 2", "commun", False),
+    ]
+    assert h.scene is not None and len(h.scene.oppositions) == 2
