@@ -425,3 +425,22 @@ def test_L4_a_crowd_of_two_is_two_numbered_oppositions() -> None:
         ("Brigand 2", "commun", False),
     ]
     assert h.scene is not None and len(h.scene.oppositions) == 2
+
+
+def test_L4_L10_a_scene_holds_exactly_its_limit_of_oppositions() -> None:
+    """L-4: légendaires never merge, so 200 of them are 200 oppositions: the limit itself
+    is allowed, at once; one more — an opposition, a crowd of two beside 199, or a
+    character joining (L-10) — is refused."""
+    from meneur.systems.legendes.sheet import MAX_OPPOSITIONS
+
+    full, _ = scene.add(in_scene(), "Ancien", "legendaire", count=MAX_OPPOSITIONS)
+    assert full.scene is not None and len(full.scene.oppositions) == MAX_OPPOSITIONS
+    with pytest.raises(RuleError):
+        scene.add(full, "Garde", "elite")
+    with pytest.raises(RuleError):
+        scene.add_character(full, "Tomas", 2)
+    almost, _ = scene.add(in_scene(), "Ancien", "legendaire", count=MAX_OPPOSITIONS - 1)
+    with pytest.raises(RuleError):
+        scene.add(almost, "Garde", "elite", count=2)
+    almost, _ = scene.add_character(almost, "Tomas", 2)  # the 200th: allowed
+    assert almost.scene is not None and len(almost.scene.oppositions) == MAX_OPPOSITIONS
