@@ -444,3 +444,15 @@ def test_L4_L10_a_scene_holds_exactly_its_limit_of_oppositions() -> None:
         scene.add(almost, "Garde", "elite", count=2)
     almost, _ = scene.add_character(almost, "Tomas", 2)  # the 200th: allowed
     assert almost.scene is not None and len(almost.scene.oppositions) == MAX_OPPOSITIONS
+
+
+def test_L10_a_character_rolls_0_to_30_dice_bounds_included() -> None:
+    """L-10/L-1: a character joins with the dice of its domain, 0 to 30 (both allowed);
+    -1 is refused with the rule's message, not a model's error."""
+    h = in_scene()
+    h, _ = scene.add_character(h, "Brune", 0)
+    h, _ = scene.add_character(h, "Géant", 30)
+    assert h.scene is not None and [o.dice for o in h.scene.oppositions] == [0, 30]
+    with pytest.raises(RuleError) as refused:
+        scene.add_character(h, "Ombre", -1)
+    assert refused.value.params == {"most": 30}
