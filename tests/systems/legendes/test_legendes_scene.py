@@ -456,3 +456,68 @@ def test_L10_a_character_rolls_0_to_30_dice_bounds_included() -> None:
     with pytest.raises(RuleError) as refused:
         scene.add_character(h, "Ombre", -1)
     assert refused.value.params == {"most": 30}
+
+
+def test_L11_help_waiting_adds_at_most_5_dice_and_5_points() -> None:
+    """L-11: each help won waits for the hero's next roll; six extra dice won count as 5
+    (3 + 5 = 8 dice), three +2 as +5 (the caps of the help bonus)."""
+    h = in_scene(("Orsk", "heroique"))
+    for helper in ("A", "B", "C", "D", "E", "F"):
+        h, report = scene.aid(h, helper, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
+        assert report["effect"] == "extra_die"
+    h, report = roll(h, ["Orsk"], [1] * 8, [1, 1])
+    assert report["dice"] == 8 and report["pairs"][0]["total"] == 8
+    h = in_scene(("Orsk", "heroique"))
+    for helper in ("A", "B", "C"):
+        h, report = scene.aid(h, helper, 2, 2, 0, PhysicalDice([3, 3]), PhysicalDice([1, 1]))
+        assert report["effect"] == "plus_2"
+    h, report = roll(h, ["Orsk"], [1, 1, 1], [1, 1])
+    assert report["dice"] == 3 and report["pairs"][0]["total"] == 3 + 5
+
+
+def test_L10_each_against_each_two_npcs_the_first_named_is_the_side() -> None:
+    """L-10: in a fight of each against each, a pair of two NPCs is reported from the side
+    of the one named first (a character would be the side, to sweep commoners)."""
+    h = in_scene(("Orsk", "heroique"), ("Garde", "elite"))
+    h, report = roll(h, ["Orsk", "Garde"], [1, 1, 1], [6, 6, 2], each_other=True)
+    assert [(p["side"], p["opposition"]) for p in report["pairs"]] == [
+        (None, "Orsk"),
+        (None, "Garde"),
+        ("Orsk", "Garde"),
+    ]
+    assert (report["pairs"][2]["total"], report["pairs"][2]["opposition_total"]) == (12, 2)
+
+
+def test_L5_L10_a_commoner_swept_by_everyone_rolls_no_dice() -> None:
+    """L-5/L-10: a commoner that the hero and a character both sweep rolls nothing, and the
+    character rolls nothing against it: the dice drawn are only those of the pairs that
+    roll (an ally beside the hero; each against each with two characters)."""
+    h = in_scene(("Orsk", "heroique"), ("Brigand", "commun"), ("Gueux", "commun"))
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Brigand"], [], [], allies=["Tomas"])
+    assert report["allies"] == [{"name": "Tomas", "faces": []}]
+    assert [p["swept"] for p in report["pairs"]] == [True, True]
+    h, report = roll(h, ["Orsk", "Gueux"], [1, 1, 1, 2, 2], [3, 4], allies=["Tomas"])
+    assert [(p["side"], p["opposition"], p["swept"]) for p in report["pairs"]] == [
+        (None, "Orsk", False),
+        (None, "Gueux", True),
+        ("Tomas", "Orsk", False),
+        ("Tomas", "Gueux", True),
+    ]
+    assert report["pairs"][2]["opposition_total"] == 7
+    h, _ = scene.end(h)
+    h, _ = scene.start(h, "La foire")
+    h, _ = scene.add_character(h, "Ysolde", 3)
+    h, _ = scene.add(h, "Badaud", "commun")
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Ysolde", "Badaud", "Tomas"], [1, 1, 1], [2, 2, 2, 3, 3], each_other=True)
+    swept = {(p["side"], p["opposition"]): p["swept"] for p in report["pairs"]}
+    assert swept == {
+        (None, "Ysolde"): False,
+        (None, "Badaud"): True,
+        (None, "Tomas"): False,
+        ("Ysolde", "Badaud"): True,
+        ("Ysolde", "Tomas"): False,
+        ("Tomas", "Badaud"): True,
+    }
+    assert report["pairs"][4]["total"] == 6 and report["pairs"][4]["opposition_total"] == 6
