@@ -521,3 +521,52 @@ def test_L5_L10_a_commoner_swept_by_everyone_rolls_no_dice() -> None:
         ("Tomas", "Badaud"): True,
     }
     assert report["pairs"][4]["total"] == 6 and report["pairs"][4]["opposition_total"] == 6
+
+
+def test_L10_L13_an_ally_who_loses_bears_the_result() -> None:
+    """L-10/L-13: an ally beaten by the opposition bears the band, as the hero would: a
+    partial defeat wounds them (a character: not out, L-14), a definitive one puts them out."""
+    h = in_scene(("Orsk", "heroique"))
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Orsk"], [3, 3, 3, 1, 1], [3, 3], allies=["Tomas"])  # 2 vs 6
+    assert report["pairs"][1]["effects"] == ["side_wound:light"]
+    assert h.scene is not None and h.scene.oppositions[1].wound == "light"
+    assert not h.scene.oppositions[1].out
+    h, report = roll(h, ["Orsk"], [3, 3, 3, 1, 1], [6, 6], allies=["Tomas"])  # 2 - 2 vs 12
+    assert report["pairs"][1]["effects"] == ["side_out"]
+    assert h.scene is not None and h.scene.oppositions[1].out
+
+
+def test_L9_an_ally_s_pair_counts_the_rolls_of_the_longer_opposition() -> None:
+    """L-9: the time scale of an ally's pair follows the opposition's rolls when it has
+    rolled longer: Orsk's third roll is « a series of exchanges », Tomas's first or not."""
+    h = in_scene(("Orsk", "heroique"))
+    for _ in range(2):
+        h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])  # ties
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Orsk"], [3, 3, 3, 4, 5], [4, 5], allies=["Tomas"])
+    tomas = report["pairs"][1]
+    assert (tomas["side"], tomas["roll_number"]) == ("Tomas", 3)
+    assert tomas["duration"] == "a series of exchanges"
+
+
+def test_L14_a_regret_of_one_die_invoked_is_enough_to_die() -> None:
+    """L-14: with no motivation point left, a definitive defeat kills when the regret is
+    invoked, whether it removes 1 die or 2 (L-6)."""
+    h = in_scene(("Orsk", "legendaire")).model_copy(update={"motivation_points": 0})
+    h, report = roll(h, ["Orsk"], [1, 1], [6, 6, 6], regret=1)
+    assert report["hero_defeated"] and report["hero_dead"] and h.dead
+
+
+def test_the_scene_log_keeps_its_last_400_entries() -> None:
+    """The scene's log (``scene end`` counts its rolls) keeps every
+    entry of a short scene, and only the last 400 of a long one."""
+    h = in_scene(("Orsk", "heroique"))
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    assert h.scene is not None and [e["step"] for e in h.scene.log] == ["roll", "roll"]
+    old = [{"step": "old", "n": n} for n in range(400)]
+    h = h.model_copy(update={"scene": h.scene.model_copy(update={"log": old})})
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    assert h.scene is not None and len(h.scene.log) == 400
+    assert h.scene.log[0] == {"step": "old", "n": 1} and h.scene.log[-1]["step"] == "roll"
