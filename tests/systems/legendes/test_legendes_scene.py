@@ -570,3 +570,40 @@ def test_the_scene_log_keeps_its_last_400_entries() -> None:
     h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
     assert h.scene is not None and len(h.scene.log) == 400
     assert h.scene.log[0] == {"step": "old", "n": 1} and h.scene.log[-1]["step"] == "roll"
+
+
+def test_L11_a_helper_s_name_of_80_characters_is_kept_whole() -> None:
+    """L-11: once per helper per scene is checked on the helper's name as kept: a name of
+    80 characters (the longest the commands take) is kept whole — on the help waiting,
+    in the log, in the report — and the same helper is refused a second time."""
+    name = "H" * 79 + "x"
+    h = in_scene(("Orsk", "heroique"))
+    h, report = scene.aid(h, name, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
+    assert report["helper"] == name
+    assert h.scene is not None and h.scene.helpers_used == [name]
+    assert h.scene.pending_help[0].helper == name and h.scene.log[-1]["helper"] == name
+    with pytest.raises(RuleError, match="L-11"):
+        scene.aid(h, name, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
+    helper = Hero(name="Bran")
+    gave = scene.give_help(helper, name)
+    assert gave.scene is not None and gave.scene.gave_help == [name]
+
+
+def test_L11_a_longer_helper_name_is_kept_to_80_characters() -> None:
+    """L-11: a helper's name is kept on the sheet, which loads names of at most 80
+    characters: a longer one given to the scene (the commands refuse it first) is cut to
+    its first 80 everywhere it is kept, so the sheet still loads."""
+    name = "H" * 80 + "x"
+    h = in_scene(("Orsk", "heroique"))
+    h, report = scene.aid(h, name, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
+    assert h.scene is not None
+    kept = {
+        report["helper"],
+        h.scene.helpers_used[0],
+        h.scene.pending_help[0].helper,
+        h.scene.log[-1]["helper"],
+    }
+    assert kept == {name[:80]}
+    assert Hero.model_validate(h.model_dump()) == h
+    gave = scene.give_help(Hero(name="Bran"), name)
+    assert gave.scene is not None and gave.scene.gave_help == [name[:80]]
