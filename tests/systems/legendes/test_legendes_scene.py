@@ -607,3 +607,51 @@ def test_L11_a_longer_helper_name_is_kept_to_80_characters() -> None:
     assert Hero.model_validate(h.model_dump()) == h
     gave = scene.give_help(Hero(name="Bran"), name)
     assert gave.scene is not None and gave.scene.gave_help == [name[:80]]
+
+
+def test_L13_a_wound_from_outside_is_light_unless_said_grave() -> None:
+    """L-13: a wound from outside an opposition (a fall, poison...) is light by default, a
+    second one makes it grave; asked grave, it is grave at once."""
+    h, report = scene.wound(hero())
+    assert (h.wound, report["wound"]) == ("light", "light")
+    h, _ = scene.wound(h)
+    assert h.wound == "grave"
+    h, _ = scene.wound(hero(), grave=True)
+    assert h.wound == "grave"
+
+
+def test_L12_progress_stops_at_99_points_with_the_rule_s_refusal() -> None:
+    """L-12: significant progress adds a point up to 99, the most a sheet holds; at 99 it
+    is refused as a rule (not a broken sheet), the hero unchanged."""
+    h, report = scene.progress(hero(motivation_points=98))
+    assert h.motivation_points == 99 and report["motivation_points"] == 99
+    with pytest.raises(RuleError) as refused:
+        scene.progress(h)
+    assert refused.value.params == {"limit": 99}
+
+
+def test_L12_raising_the_motivation_needs_words_kept_to_300_characters() -> None:
+    """L-12: raising the motivation names the new one: blank is refused; it is kept
+    stripped, whole up to 300 characters (the sheet's limit), cut beyond."""
+    with pytest.raises(RuleError):
+        scene.reached(hero(), "raise", "   ")
+    with pytest.raises(RuleError):
+        scene.reached(hero(), "raise", None)
+    h, _ = scene.reached(hero(), "raise", "  Voir Tel  ")
+    assert h.motivation == "Voir Tel"
+    whole = "m" * 300
+    h, report = scene.reached(hero(), "raise", whole)
+    assert h.motivation == whole and report["motivation"] == whole
+    h, _ = scene.reached(hero(), "raise", whole + "n")
+    assert h.motivation == whole
+
+
+def test_L9_the_end_of_a_scene_counts_its_rolls_not_its_helps() -> None:
+    """L-9/L-11: ``scene end`` reports the rolls made in the scene; a help is logged too
+    but is not a roll against an opposition."""
+    h = in_scene(("Orsk", "heroique"))
+    h, _ = scene.aid(h, "Tomas", 2, 2, 0, PhysicalDice([1, 1]), PhysicalDice([1, 1]))
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    _h, report = scene.end(h)
+    assert report["rolls"] == 2
