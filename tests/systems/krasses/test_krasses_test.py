@@ -269,3 +269,113 @@ def test_K3_a_ladder_file_s_problem_is_said_in_the_reader_s_language(
     with pytest.raises(SheetError) as caught:
         validate_ladder(raw)
     assert said in str(caught.value), str(caught.value)
+
+
+def _ladder(**changes: object) -> dict[str, object]:
+    """A ladder file's document: one level, changed by ``changes``."""
+    return {"level": [{"name": "Moyen", "value": 15}], **changes}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        _ladder(level=[{"name": "n" * 60, "value": 1, "aliases": ["a" * 60, "b"]}]),
+        _ladder(level=[{"name": "x", "value": 1_000_000}]),
+        _ladder(level=[{"name": "x", "value": -1_000_000}]),
+        _ladder(automatic=["z" * 60, "y"]),
+    ],
+)
+def test_K3_a_ladder_file_at_its_bounds_loads(raw: dict[str, object]) -> None:
+    """K-3: a conteur's ladder may name a level or an alias in 1 to 60 characters and give
+    it any value of ±1,000,000 (the bound of every Krâsses value): the bounds load."""
+    from meneur.systems.krasses.ladder import validate_ladder
+
+    table = validate_ladder(raw)
+    assert table.levels and table.provisional is False
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        _ladder(level=[{"name": "n" * 61, "value": 1}]),
+        _ladder(level=[{"name": "  ", "value": 1}]),
+        _ladder(level=[{"name": 5, "value": 1}]),
+        _ladder(level=[{"name": "x", "value": 1, "aliases": ["a" * 61]}]),
+        _ladder(level=[{"name": "x", "value": 1, "aliases": [" "]}]),
+        _ladder(level=[{"name": "x", "value": 1, "aliases": [3]}]),
+        _ladder(automatic=["z" * 61]),
+        _ladder(level=[{"name": "x", "value": 1_000_001}]),
+        _ladder(level=[{"name": "x", "value": "15"}]),
+        _ladder(level=[{"name": "x", "value": True}]),
+        _ladder(level=[]),
+        _ladder(provisional="yes"),
+    ],
+)
+def test_K3_a_ladder_file_past_its_bounds_is_refused(raw: dict[str, object]) -> None:
+    """K-3: a name or alias of 61 characters, blank or not text, a value past ±1,000,000
+    or not a whole number, no level at all, a provisional flag that is not true/false:
+    one SheetError, never a crash or a ladder without rungs."""
+    from meneur.errors import SheetError
+    from meneur.systems.krasses.ladder import validate_ladder
+
+    with pytest.raises(SheetError):
+        validate_ladder(raw)
+
+
+def test_K3_automatique_is_named_as_the_ladder_s_first_word() -> None:
+    """K-3: « auto » and « automatic » are Automatique, shown by the ladder's first name;
+    an unknown name lists that first name, then the levels."""
+    from meneur.systems.krasses.ladder import name_of
+
+    for typed in ("auto", "AUTOMATIC", "automatique"):
+        assert parse_difficulty(typed).name == "Automatique"
+    with pytest.raises(UsageError) as refused:
+        parse_difficulty("impossible-ish")
+    assert refused.value.params["known"].startswith("automatique, tres-facile, facile, ")
+    assert (name_of(15), name_of(16), name_of(40)) == ("Moyen", None, "Héroïque")
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [("5", 5), ("+5", 5), ("-5", -5), ("1000000", 1_000_000), ("-1000000", -1_000_000)],
+)
+def test_K3_a_difficulty_number_signed_or_not_up_to_its_bound(typed: str, value: int) -> None:
+    """K-3: any whole number is a difficulty, one digit or seven, with or without a sign."""
+    assert parse_difficulty(typed).value == value
+
+
+@pytest.mark.parametrize("typed", ["1000001", "-1000001", "00000015", "+00000015"])
+def test_K3_a_difficulty_past_its_bound_is_refused(typed: str) -> None:
+    """K-3: past ±1,000,000, or more than seven digits (even zeros: the number is never
+    read), a difficulty is refused."""
+    with pytest.raises(UsageError) as refused:
+        parse_difficulty(typed)
+    assert refused.value.params == {"limit": 1_000_000}
+
+
+@pytest.mark.parametrize(
+    ("typed", "krasse"),
+    [
+        ("5", ("krâsse", 5)),
+        ("+5", ("krâsse", 5)),
+        ("pluie:-5", ("pluie", -5)),
+        ("pluie:1000000", ("pluie", 1_000_000)),
+        ("-1000000", ("krâsse", -1_000_000)),
+        (f"{'p' * 60}:+2", ("p" * 60, 2)),
+        (f"{'p' * 60}q:+2", ("p" * 60, 2)),
+    ],
+)
+def test_K5_an_inline_krasse_signed_or_not_up_to_its_bound(
+    typed: str, krasse: tuple[str, int]
+) -> None:
+    """K-5: a krâsse given inline is VALUE or NAME:VALUE, one digit or seven, signed or not;
+    its name is kept to 60 characters."""
+    assert parse_krasse(typed) == krasse
+
+
+@pytest.mark.parametrize("typed", ["1000001", "pluie:-1000001", "00000005", "pluie:+00000005"])
+def test_K5_an_inline_krasse_past_its_bound_is_refused(typed: str) -> None:
+    """K-5: past ±1,000,000, or more than seven digits, a krâsse is refused."""
+    with pytest.raises(UsageError) as refused:
+        parse_krasse(typed)
+    assert refused.value.params == {"limit": 1_000_000}

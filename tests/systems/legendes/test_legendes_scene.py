@@ -372,3 +372,286 @@ def test_L1_a_sheet_s_domains_are_held_to_the_typed_rule(
         "lyssia.json",
     )
     assert (len(hero.legendary[0]), len(hero.weaknesses[0])) == (DOMAIN_LENGTH, WEAKNESS_LENGTH)
+
+
+def test_L9_the_fourth_time_scale_lasts_for_every_later_roll() -> None:
+    """L-9: past the text's three steps, rolls 7 and later are all « a long fight » (the
+    last scale: no fifth one, no going back)."""
+    h = in_scene(("Orsk", "legendaire"))
+    durations = []
+    for _ in range(10):
+        h, report = roll(h, ["Orsk"], [3, 3, 3], [3, 3, 3])  # ties: nothing changes
+        durations.append(report["pairs"][0]["duration"])
+    assert durations[4:] == ["a few minutes of combat"] * 2 + ["a long fight"] * 4
+
+
+def test_L1_a_typo_suggests_the_three_nearest_domains() -> None:
+    """L-1: a domain nearly on the sheet is refused with the three nearest names, no more,
+    no fewer (four are as near here)."""
+    from meneur.errors import UsageError
+
+    h = hero(legendary=["Arc 1", "Arc 2"], secondary=["Arc 3", "Arc 4"])
+    with pytest.raises(UsageError) as refused:
+        scene.check_domain(h, "Arc 0")
+    assert len(refused.value.params["known"].names) == 3
+    scene.check_domain(h, "Arc 4")  # listed: nothing to refuse
+
+
+def test_a_step_leaves_the_hero_it_was_given_untouched() -> None:
+    """A step works on a copy (the module's contract): the CLI saves the returned hero only
+    when the step succeeded, so the hero given (its scene's oppositions, log, helpers...)
+    must not change — L-4 adding, L-10 a character joining and a roll, L-11 help."""
+    h = in_scene(("Orsk", "heroique"))
+    before = h.model_dump()
+    scene.add(h, "Garde", "elite")
+    scene.add_character(h, "Tomas", 2)
+    scene.roll(
+        h,
+        scene.RollRequest(domain="legendary", against=["Orsk"]),
+        PhysicalDice([6, 6, 6]),
+        PhysicalDice([1, 1]),
+    )
+    scene.aid(h, "Mira", 2, 3, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1, 1]))
+    scene.give_help(h, "Ysolde")
+    assert h.model_dump() == before
+
+
+def test_L4_a_crowd_of_two_is_two_numbered_oppositions() -> None:
+    """L-4: a crowd of two commoners (too few for a group) is two oppositions, « Brigand 1 »
+    and « Brigand 2 », not one."""
+    h, report = scene.add(in_scene(), "Brigand", "commun", count=2)
+    assert [(o["name"], o["level"], o["group"]) for o in report["added"]] == [
+        ("Brigand 1", "commun", False),
+        ("Brigand 2", "commun", False),
+    ]
+    assert h.scene is not None and len(h.scene.oppositions) == 2
+
+
+def test_L4_L10_a_scene_holds_exactly_its_limit_of_oppositions() -> None:
+    """L-4: légendaires never merge, so 200 of them are 200 oppositions: the limit itself
+    is allowed, at once; one more — an opposition, a crowd of two beside 199, or a
+    character joining (L-10) — is refused."""
+    from meneur.systems.legendes.sheet import MAX_OPPOSITIONS
+
+    full, _ = scene.add(in_scene(), "Ancien", "legendaire", count=MAX_OPPOSITIONS)
+    assert full.scene is not None and len(full.scene.oppositions) == MAX_OPPOSITIONS
+    with pytest.raises(RuleError):
+        scene.add(full, "Garde", "elite")
+    with pytest.raises(RuleError):
+        scene.add_character(full, "Tomas", 2)
+    almost, _ = scene.add(in_scene(), "Ancien", "legendaire", count=MAX_OPPOSITIONS - 1)
+    with pytest.raises(RuleError):
+        scene.add(almost, "Garde", "elite", count=2)
+    almost, _ = scene.add_character(almost, "Tomas", 2)  # the 200th: allowed
+    assert almost.scene is not None and len(almost.scene.oppositions) == MAX_OPPOSITIONS
+
+
+def test_L10_a_character_rolls_0_to_30_dice_bounds_included() -> None:
+    """L-10/L-1: a character joins with the dice of its domain, 0 to 30 (both allowed);
+    -1 is refused with the rule's message, not a model's error."""
+    h = in_scene()
+    h, _ = scene.add_character(h, "Brune", 0)
+    h, _ = scene.add_character(h, "Géant", 30)
+    assert h.scene is not None and [o.dice for o in h.scene.oppositions] == [0, 30]
+    with pytest.raises(RuleError) as refused:
+        scene.add_character(h, "Ombre", -1)
+    assert refused.value.params == {"most": 30}
+
+
+def test_L11_help_waiting_adds_at_most_5_dice_and_5_points() -> None:
+    """L-11: each help won waits for the hero's next roll; six extra dice won count as 5
+    (3 + 5 = 8 dice), three +2 as +5 (the caps of the help bonus)."""
+    h = in_scene(("Orsk", "heroique"))
+    for helper in ("A", "B", "C", "D", "E", "F"):
+        h, report = scene.aid(h, helper, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
+        assert report["effect"] == "extra_die"
+    h, report = roll(h, ["Orsk"], [1] * 8, [1, 1])
+    assert report["dice"] == 8 and report["pairs"][0]["total"] == 8
+    h = in_scene(("Orsk", "heroique"))
+    for helper in ("A", "B", "C"):
+        h, report = scene.aid(h, helper, 2, 2, 0, PhysicalDice([3, 3]), PhysicalDice([1, 1]))
+        assert report["effect"] == "plus_2"
+    h, report = roll(h, ["Orsk"], [1, 1, 1], [1, 1])
+    assert report["dice"] == 3 and report["pairs"][0]["total"] == 3 + 5
+
+
+def test_L10_each_against_each_two_npcs_the_first_named_is_the_side() -> None:
+    """L-10: in a fight of each against each, a pair of two NPCs is reported from the side
+    of the one named first (a character would be the side, to sweep commoners)."""
+    h = in_scene(("Orsk", "heroique"), ("Garde", "elite"))
+    h, report = roll(h, ["Orsk", "Garde"], [1, 1, 1], [6, 6, 2], each_other=True)
+    assert [(p["side"], p["opposition"]) for p in report["pairs"]] == [
+        (None, "Orsk"),
+        (None, "Garde"),
+        ("Orsk", "Garde"),
+    ]
+    assert (report["pairs"][2]["total"], report["pairs"][2]["opposition_total"]) == (12, 2)
+
+
+def test_L5_L10_a_commoner_swept_by_everyone_rolls_no_dice() -> None:
+    """L-5/L-10: a commoner that the hero and a character both sweep rolls nothing, and the
+    character rolls nothing against it: the dice drawn are only those of the pairs that
+    roll (an ally beside the hero; each against each with two characters)."""
+    h = in_scene(("Orsk", "heroique"), ("Brigand", "commun"), ("Gueux", "commun"))
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Brigand"], [], [], allies=["Tomas"])
+    assert report["allies"] == [{"name": "Tomas", "faces": []}]
+    assert [p["swept"] for p in report["pairs"]] == [True, True]
+    h, report = roll(h, ["Orsk", "Gueux"], [1, 1, 1, 2, 2], [3, 4], allies=["Tomas"])
+    assert [(p["side"], p["opposition"], p["swept"]) for p in report["pairs"]] == [
+        (None, "Orsk", False),
+        (None, "Gueux", True),
+        ("Tomas", "Orsk", False),
+        ("Tomas", "Gueux", True),
+    ]
+    assert report["pairs"][2]["opposition_total"] == 7
+    h, _ = scene.end(h)
+    h, _ = scene.start(h, "La foire")
+    h, _ = scene.add_character(h, "Ysolde", 3)
+    h, _ = scene.add(h, "Badaud", "commun")
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Ysolde", "Badaud", "Tomas"], [1, 1, 1], [2, 2, 2, 3, 3], each_other=True)
+    swept = {(p["side"], p["opposition"]): p["swept"] for p in report["pairs"]}
+    assert swept == {
+        (None, "Ysolde"): False,
+        (None, "Badaud"): True,
+        (None, "Tomas"): False,
+        ("Ysolde", "Badaud"): True,
+        ("Ysolde", "Tomas"): False,
+        ("Tomas", "Badaud"): True,
+    }
+    assert report["pairs"][4]["total"] == 6 and report["pairs"][4]["opposition_total"] == 6
+
+
+def test_L10_L13_an_ally_who_loses_bears_the_result() -> None:
+    """L-10/L-13: an ally beaten by the opposition bears the band, as the hero would: a
+    partial defeat wounds them (a character: not out, L-14), a definitive one puts them out."""
+    h = in_scene(("Orsk", "heroique"))
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Orsk"], [3, 3, 3, 1, 1], [3, 3], allies=["Tomas"])  # 2 vs 6
+    assert report["pairs"][1]["effects"] == ["side_wound:light"]
+    assert h.scene is not None and h.scene.oppositions[1].wound == "light"
+    assert not h.scene.oppositions[1].out
+    h, report = roll(h, ["Orsk"], [3, 3, 3, 1, 1], [6, 6], allies=["Tomas"])  # 2 - 2 vs 12
+    assert report["pairs"][1]["effects"] == ["side_out"]
+    assert h.scene is not None and h.scene.oppositions[1].out
+
+
+def test_L9_an_ally_s_pair_counts_the_rolls_of_the_longer_opposition() -> None:
+    """L-9: the time scale of an ally's pair follows the opposition's rolls when it has
+    rolled longer: Orsk's third roll is « a series of exchanges », Tomas's first or not."""
+    h = in_scene(("Orsk", "heroique"))
+    for _ in range(2):
+        h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])  # ties
+    h, _ = scene.add_character(h, "Tomas", 2)
+    h, report = roll(h, ["Orsk"], [3, 3, 3, 4, 5], [4, 5], allies=["Tomas"])
+    tomas = report["pairs"][1]
+    assert (tomas["side"], tomas["roll_number"]) == ("Tomas", 3)
+    assert tomas["duration"] == "a series of exchanges"
+
+
+def test_L14_a_regret_of_one_die_invoked_is_enough_to_die() -> None:
+    """L-14: with no motivation point left, a definitive defeat kills when the regret is
+    invoked, whether it removes 1 die or 2 (L-6)."""
+    h = in_scene(("Orsk", "legendaire")).model_copy(update={"motivation_points": 0})
+    h, report = roll(h, ["Orsk"], [1, 1], [6, 6, 6], regret=1)
+    assert report["hero_defeated"] and report["hero_dead"] and h.dead
+
+
+def test_the_scene_log_keeps_its_last_400_entries() -> None:
+    """The scene's log (``scene end`` counts its rolls) keeps every
+    entry of a short scene, and only the last 400 of a long one."""
+    h = in_scene(("Orsk", "heroique"))
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    assert h.scene is not None and [e["step"] for e in h.scene.log] == ["roll", "roll"]
+    old = [{"step": "old", "n": n} for n in range(400)]
+    h = h.model_copy(update={"scene": h.scene.model_copy(update={"log": old})})
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    assert h.scene is not None and len(h.scene.log) == 400
+    assert h.scene.log[0] == {"step": "old", "n": 1} and h.scene.log[-1]["step"] == "roll"
+
+
+def test_L11_a_helper_s_name_of_80_characters_is_kept_whole() -> None:
+    """L-11: once per helper per scene is checked on the helper's name as kept: a name of
+    80 characters (the longest the commands take) is kept whole — on the help waiting,
+    in the log, in the report — and the same helper is refused a second time."""
+    name = "H" * 79 + "x"
+    h = in_scene(("Orsk", "heroique"))
+    h, report = scene.aid(h, name, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
+    assert report["helper"] == name
+    assert h.scene is not None and h.scene.helpers_used == [name]
+    assert h.scene.pending_help[0].helper == name and h.scene.log[-1]["helper"] == name
+    with pytest.raises(RuleError, match="L-11"):
+        scene.aid(h, name, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
+    helper = Hero(name="Bran")
+    gave = scene.give_help(helper, name)
+    assert gave.scene is not None and gave.scene.gave_help == [name]
+
+
+def test_L11_a_longer_helper_name_is_kept_to_80_characters() -> None:
+    """L-11: a helper's name is kept on the sheet, which loads names of at most 80
+    characters: a longer one given to the scene (the commands refuse it first) is cut to
+    its first 80 everywhere it is kept, so the sheet still loads."""
+    name = "H" * 80 + "x"
+    h = in_scene(("Orsk", "heroique"))
+    h, report = scene.aid(h, name, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
+    assert h.scene is not None
+    kept = {
+        report["helper"],
+        h.scene.helpers_used[0],
+        h.scene.pending_help[0].helper,
+        h.scene.log[-1]["helper"],
+    }
+    assert kept == {name[:80]}
+    assert Hero.model_validate(h.model_dump()) == h
+    gave = scene.give_help(Hero(name="Bran"), name)
+    assert gave.scene is not None and gave.scene.gave_help == [name[:80]]
+
+
+def test_L13_a_wound_from_outside_is_light_unless_said_grave() -> None:
+    """L-13: a wound from outside an opposition (a fall, poison...) is light by default, a
+    second one makes it grave; asked grave, it is grave at once."""
+    h, report = scene.wound(hero())
+    assert (h.wound, report["wound"]) == ("light", "light")
+    h, _ = scene.wound(h)
+    assert h.wound == "grave"
+    h, _ = scene.wound(hero(), grave=True)
+    assert h.wound == "grave"
+
+
+def test_L12_progress_stops_at_99_points_with_the_rule_s_refusal() -> None:
+    """L-12: significant progress adds a point up to 99, the most a sheet holds; at 99 it
+    is refused as a rule (not a broken sheet), the hero unchanged."""
+    h, report = scene.progress(hero(motivation_points=98))
+    assert h.motivation_points == 99 and report["motivation_points"] == 99
+    with pytest.raises(RuleError) as refused:
+        scene.progress(h)
+    assert refused.value.params == {"limit": 99}
+
+
+def test_L12_raising_the_motivation_needs_words_kept_to_300_characters() -> None:
+    """L-12: raising the motivation names the new one: blank is refused; it is kept
+    stripped, whole up to 300 characters (the sheet's limit), cut beyond."""
+    with pytest.raises(RuleError):
+        scene.reached(hero(), "raise", "   ")
+    with pytest.raises(RuleError):
+        scene.reached(hero(), "raise", None)
+    h, _ = scene.reached(hero(), "raise", "  Voir Tel  ")
+    assert h.motivation == "Voir Tel"
+    whole = "m" * 300
+    h, report = scene.reached(hero(), "raise", whole)
+    assert h.motivation == whole and report["motivation"] == whole
+    h, _ = scene.reached(hero(), "raise", whole + "n")
+    assert h.motivation == whole
+
+
+def test_L9_the_end_of_a_scene_counts_its_rolls_not_its_helps() -> None:
+    """L-9/L-11: ``scene end`` reports the rolls made in the scene; a help is logged too
+    but is not a roll against an opposition."""
+    h = in_scene(("Orsk", "heroique"))
+    h, _ = scene.aid(h, "Tomas", 2, 2, 0, PhysicalDice([1, 1]), PhysicalDice([1, 1]))
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
+    _h, report = scene.end(h)
+    assert report["rolls"] == 2

@@ -631,3 +631,123 @@ def test_T9_T10_a_tie_rolled_again_shows_under_the_round_it_replays() -> None:
     assert rolled.faces == ((4, 2, 5, 6), (5, 1, 1, 2))
     data = fight_json(result)
     assert data["rounds"][0]["rerolled"] is True and "rerolled" not in data["rounds"][1]
+
+
+def _sheet(**changes: object) -> dict[str, Any]:
+    """A valid Tunnels sheet as stored, changed by ``changes``."""
+    base: dict[str, Any] = {
+        "system": "tunnels",
+        "name": "Aria",
+        "characteristics": {
+            "Force": 2,
+            "Dextérité": 3,
+            "Constitution": 4,
+            "Volonté": 2,
+            "Intelligence": 3,
+            "Charisme": 4,
+        },
+        "endurance": {"current": 6, "max": 6},
+        "mana": {"current": 5, "max": 5},
+        "chance": {"current": 4, "max": 4},
+    }
+    return {**base, **changes}
+
+
+def test_T1_a_face_off_the_d6_makes_no_characteristic() -> None:
+    """T-1: a characteristic is read from a d6 face: 0 and 7 are refused, not read as 1
+    or 5 (outside {2, 3, 4})."""
+    for face in (0, 7):
+        with pytest.raises(RuleError):
+            characters.trait_from_face(face)
+
+
+def test_T2_derived_statistics_never_go_below_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-2: a statistic is at least 0: characteristics of 0 give 0 (not 1), and a user
+    formula that subtracts more than it adds gives 0 (not a negative maximum)."""
+    from meneur.systems.tunnels import data
+
+    assert characters.derive(dict.fromkeys(data.TRAITS, 0)) == dict.fromkeys(data.STATS, 0)
+    folder = tmp_path / "tunnels"
+    folder.mkdir()
+    (folder / "derived.toml").write_text(
+        '[formulas]\nEndurance = "Force - 5"\nMana = "Intelligence"\nChance = "Charisme"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    data.derived.cache_clear()
+    try:
+        sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
+        assert (sheet.endurance.current, sheet.endurance.max) == (0, 0)
+    finally:
+        data.derived.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "pool",
+    [{"current": 0, "max": 0}, {"current": 10_000, "max": 10_000}, {"current": 0, "max": 10_000}],
+)
+def test_T2_a_statistic_from_0_to_10000_loads(pool: dict[str, int]) -> None:
+    """T-2: Endurance, Mana and Chance lie from 0 to 10,000 (the bounds of a fight's
+    Endurance, T-10): both bounds load, for the current value and the maximum."""
+    sheet = characters.from_dict(_sheet(endurance=pool, mana=pool, chance=pool), "a.json")
+    assert sheet.endurance.model_dump() == pool
+
+
+@pytest.mark.parametrize(
+    "pool",
+    [
+        {"current": -1, "max": 4},
+        {"current": 0, "max": -1},
+        {"current": 10_001, "max": 10_001},
+        {"current": 0, "max": 10_001},
+        {"current": 5, "max": 4},
+    ],
+)
+def test_T2_a_statistic_past_its_bounds_is_refused(pool: dict[str, int]) -> None:
+    """T-2/T-11: below 0, above 10,000, or a current value above the maximum: the sheet is
+    refused, naming it."""
+    with pytest.raises(SheetError):
+        characters.from_dict(_sheet(mana=pool), "a.json")
+
+
+def test_T1_a_sheet_without_a_name_is_refused() -> None:
+    """T-1: a character has a name of 1 to 80 characters: an empty one is refused on
+    loading, as ``character new`` refuses it."""
+    with pytest.raises(SheetError):
+        characters.from_dict(_sheet(name=""), "a.json")
+    assert characters.from_dict(_sheet(name="A"), "a.json").name == "A"
+
+
+@pytest.mark.parametrize(("score", "loads"), [(0, True), (100, True), (-1, False), (101, False)])
+def test_T1_a_characteristic_on_a_sheet_lies_from_0_to_100(score: int, loads: bool) -> None:
+    """T-1: a sheet's characteristic (2 to 4 at creation, raised in play) lies from 0 to
+    100: both bounds load, one past either is refused."""
+    raw = _sheet()
+    raw["characteristics"] = {**raw["characteristics"], "Force": score}
+    if loads:
+        assert characters.from_dict(raw, "a.json").characteristics["Force"] == score
+    else:
+        with pytest.raises(SheetError):
+            characters.from_dict(raw, "a.json")
+
+
+def test_T1_creation_reads_one_stream_of_six_d6() -> None:
+    """T-1: creation is one roll of six d6 on one stream (the roll log keeps it so, and
+    replays it so): no second, empty stream."""
+    rolled = characters.TunnelsCreation().roll(
+        characters.CreationParams(), [PhysicalDice((1, 3, 5, 2, 4, 6))]
+    )
+    assert rolled.faces == ((1, 3, 5, 2, 4, 6),) and rolled.outcome == (2, 3, 4, 2, 3, 4)
+
+
+def test_T1_a_new_character_s_name_has_1_to_80_characters() -> None:
+    """T-1: ``character new`` takes a name of 1 to 80 characters, stripped: blank or 81
+    characters is refused with the bound said (not a model's error)."""
+    assert characters.check_name("  Aria ") == "Aria"
+    assert characters.check_name("a" * 80) == "a" * 80
+    for name in ("   ", "a" * 81):
+        with pytest.raises(SheetError) as refused:
+            characters.check_name(name)
+        assert refused.value.params == {"limit": 80, "length": len(name.strip())}
