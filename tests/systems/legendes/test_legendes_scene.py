@@ -592,7 +592,8 @@ def test_L11_a_helper_s_name_of_80_characters_is_kept_whole() -> None:
 def test_L11_a_longer_helper_name_is_kept_to_80_characters() -> None:
     """L-11: a helper's name is kept on the sheet, which loads names of at most 80
     characters: a longer one given to the scene (the commands refuse it first) is cut to
-    its first 80 everywhere it is kept, so the sheet still loads."""
+    its first 80 everywhere it is kept, so the sheet still loads; given again, it is the
+    same helper, refused (L-11: once per helper per scene)."""
     name = "H" * 80 + "x"
     h = in_scene(("Orsk", "heroique"))
     h, report = scene.aid(h, name, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
@@ -605,6 +606,8 @@ def test_L11_a_longer_helper_name_is_kept_to_80_characters() -> None:
     }
     assert kept == {name[:80]}
     assert Hero.model_validate(h.model_dump()) == h
+    with pytest.raises(RuleError, match="L-11"):
+        scene.aid(h, name, 2, 2, 0, PhysicalDice([6, 6]), PhysicalDice([1, 1]))
     gave = scene.give_help(Hero(name="Bran"), name)
     assert gave.scene is not None and gave.scene.gave_help == [name[:80]]
 

@@ -563,7 +563,11 @@ def aid_with(
     modifier: int,
     reader: FaceReader,
 ) -> tuple[Hero, dict[str, Any]]:
-    """A helper helps the hero before their next roll (L-11), once per helper per scene."""
+    """A helper helps the hero before their next roll (L-11), once per helper per scene.
+
+    The name is kept to its first 80 characters (a sheet loads no longer one), and the
+    once-per-helper check reads it as kept: a longer name given twice is the same helper."""
+    helper = helper[:80]
     _alive(hero)
     new = hero.model_copy(deep=True)
     scene = _scene(new)
@@ -573,18 +577,18 @@ def aid_with(
     if fold(helper) in {fold(h) for h in scene.helpers_used}:
         raise RuleError(
             N_("{helper} already helped in this scene (L-11: once per helper per scene)."),
-            helper=helper[:80],
+            helper=helper,
         )
     params = HelpParams(helper_dice=helper_dice, helped_dice=helped_dice, modifier=modifier)
     check = LegendesAid()
     helper_faces = reader.take(params.helper_dice, 0)
     helped_faces = reader.take(params.helped_dice, 1)
     outcome = check.resolve(params, (helper_faces, helped_faces))
-    scene.helpers_used.append(helper[:80])
+    scene.helpers_used.append(helper)
     dice, bonus = effect_bonus(outcome.effect)
     if dice or bonus:
         scene.pending_help.append(
-            PendingHelp(helper=helper[:80], effect=outcome.effect, extra_dice=dice, bonus=bonus)
+            PendingHelp(helper=helper, effect=outcome.effect, extra_dice=dice, bonus=bonus)
         )
     scene.log.append(
         {
@@ -596,7 +600,7 @@ def aid_with(
         }
     )
     data = check.to_json(params, outcome)
-    data.update({"step": "aid", "helper": helper[:80]})
+    data.update({"step": "aid", "helper": helper})
     return new, data
 
 
