@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -86,23 +87,27 @@ def test_T2_formulas_are_data_a_user_file_overrides(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """T-2: the formulas come from data/derived.toml, which a user file overrides."""
+    formulas = 'Endurance = "2*Constitution"\nMana = "Intelligence"\nChance = "1"'
+    with user_formulas(tmp_path, monkeypatch, formulas):
+        sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
+        assert (sheet.endurance.max, sheet.mana.max, sheet.chance.max) == (8, 3, 1)
+    with user_formulas(tmp_path, monkeypatch, 'Endurance = "Bogus"'), pytest.raises(SheetError):
+        characters.create("C", PhysicalDice((1, 3, 5, 2, 4, 6)))
+
+
+@contextmanager
+def user_formulas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, formulas: str) -> Iterator[None]:
+    """The derived statistics' ``formulas`` (TOML lines) from a user data folder (T-2),
+    read afresh within the block and forgotten after it."""
     from meneur.systems.tunnels import data
 
     folder = tmp_path / "tunnels"
-    folder.mkdir()
-    (folder / "derived.toml").write_text(
-        '[formulas]\nEndurance = "2*Constitution"\nMana = "Intelligence"\nChance = "1"\n',
-        encoding="utf-8",
-    )
+    folder.mkdir(exist_ok=True)
+    (folder / "derived.toml").write_text(f"[formulas]\n{formulas}\n", encoding="utf-8")
     monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
     data.derived.cache_clear()
     try:
-        sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
-        assert (sheet.endurance.max, sheet.mana.max, sheet.chance.max) == (8, 3, 1)
-        (folder / "derived.toml").write_text('[formulas]\nEndurance = "Bogus"\n', encoding="utf-8")
-        data.derived.cache_clear()
-        with pytest.raises(SheetError):
-            characters.create("C", PhysicalDice((1, 3, 5, 2, 4, 6)))
+        yield
     finally:
         data.derived.cache_clear()
 
@@ -669,19 +674,10 @@ def test_T2_derived_statistics_never_go_below_zero(
     from meneur.systems.tunnels import data
 
     assert characters.derive(dict.fromkeys(data.TRAITS, 0)) == dict.fromkeys(data.STATS, 0)
-    folder = tmp_path / "tunnels"
-    folder.mkdir()
-    (folder / "derived.toml").write_text(
-        '[formulas]\nEndurance = "Force - 5"\nMana = "Intelligence"\nChance = "Charisme"\n',
-        encoding="utf-8",
-    )
-    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
-    data.derived.cache_clear()
-    try:
+    formulas = 'Endurance = "Force - 5"\nMana = "Intelligence"\nChance = "Charisme"'
+    with user_formulas(tmp_path, monkeypatch, formulas):
         sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
         assert (sheet.endurance.current, sheet.endurance.max) == (0, 0)
-    finally:
-        data.derived.cache_clear()
 
 
 @pytest.mark.parametrize(
