@@ -113,8 +113,11 @@ def test_O12_a_fight_lasts_1_to_200_rounds() -> None:
 
 
 def test_O12_attaque_n_takes_up_to_three_digits() -> None:
-    """``attaque=N`` names N dice in up to three digits; anything else is refused."""
+    """``attaque=N`` names N dice in up to three digits; anything else is refused. A name
+    is read as typed by a person: case, accents and spaces around ``=`` do not matter."""
     assert check_strategy("attaque=999") == "attaque=999"
+    assert check_strategy(" Attaque = 2 ") == "attaque=2"
+    assert check_strategy("Défensive") == "defensive"
     for name in ("attaque=1000", "attaque=", "attaque", "attaque=x", "defense=2", "=2"):
         with pytest.raises(UsageError):
             check_strategy(name)

@@ -130,7 +130,7 @@ STRATEGIES = ("equilibree", "offensive", "defensive", "totale", "prudente")
 
 def check_strategy(name: str) -> str:
     """A known strategy name (``attaque=N`` included), folded; else a UsageError."""
-    folded = fold(name).replace(" ", "")
+    folded = fold(name.replace(" ", ""))  # « attaque = 2 » is « attaque=2 »
     if folded in STRATEGIES:
         return folded
     head, sep, value = folded.partition("=")
