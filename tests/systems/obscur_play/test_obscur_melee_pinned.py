@@ -366,3 +366,25 @@ def test_O14_a_sheet_s_shot_rolls_its_ranged_weapon_s_competence() -> None:
     mireille = load_character(EXAMPLES / "mireille.toml")
     shot = shot_of(mireille, load_character(EXAMPLES / "garance.toml"))
     assert shot.pa == dice_of(mireille, "Armes de trait") != dice_of(mireille, "Bagarre")
+
+
+def test_O22_a_sheet_s_tactics_choose_its_special_blow(tmp_path: Path) -> None:
+    """O-22: the coup spécial named in the sheet's tactics is tried without an option."""
+    text = (EXAMPLES / "garance.toml").read_text(encoding="utf-8")
+    text = text.replace(
+        'tactique = { strategie = "equilibree" }',
+        'tactique = { strategie = "equilibree", coup = "Coup puissant" }',
+    )
+    sheet = tmp_path / "garance.toml"
+    sheet.write_text(text, encoding="utf-8")
+    special = fighter_of(load_character(sheet)).special
+    assert special is not None and special.name == "Coup puissant"
+
+
+def test_O14_a_sheet_s_shot_defaults_to_a_passive_unaimed_target() -> None:
+    """O-14: by default a shot from a sheet is not aimed (O-21), rolls its whole PA and
+    aims at a passive target (no dodge, O-15)."""
+    shot = shot_of(
+        load_character(EXAMPLES / "mireille.toml"), load_character(EXAMPLES / "garance.toml")
+    )
+    assert shot.aim_rounds == 0 and not shot.gardien_only and shot.dodge is None
