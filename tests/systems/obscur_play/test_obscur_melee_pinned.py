@@ -388,3 +388,22 @@ def test_O14_a_sheet_s_shot_defaults_to_a_passive_unaimed_target() -> None:
         load_character(EXAMPLES / "mireille.toml"), load_character(EXAMPLES / "garance.toml")
     )
     assert shot.aim_rounds == 0 and not shot.gardien_only and shot.dodge is None
+
+
+def test_O11_O14_a_bad_equipement_names_its_sheet(tmp_path: Path) -> None:
+    """O-11, O-14: a malformed ``equipement`` of the fighter, the shooter or the target
+    is refused with the sheet's path, so the user knows which file to fix."""
+    from meneur.errors import SheetError
+
+    text = (EXAMPLES / "mireille.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        text.replace('tactique = { strategie = "defensive" }', "tactique = { strategie = 3 }"),
+        encoding="utf-8",
+    )
+    broken, good = load_character(bad), load_character(EXAMPLES / "mireille.toml")
+    for build in (lambda: fighter_of(broken), lambda: shot_of(broken, good)):
+        with pytest.raises(SheetError, match=r"bad\.toml"):
+            build()
+    with pytest.raises(SheetError, match=r"bad\.toml"):
+        shot_of(good, broken)
