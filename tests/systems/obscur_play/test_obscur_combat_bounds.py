@@ -3,12 +3,13 @@ each pinned at its edge (mutation survivors of ``obscur/combat.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
+from data_helpers import WriteData, user_data_folder
 from meneur.errors import RuleError, UsageError
 from meneur.systems.obscur import combat
 from meneur.systems.obscur.combat import (
@@ -26,8 +27,6 @@ from meneur.systems.obscur.gear import Weapon, armoury
 from meneur.systems.obscur.health import Dice
 from meneur.systems.obscur.state import Body
 
-WriteData = Callable[[str, str], None]
-
 RANGED = (
     '[ranged]\nspeed = { "immobile" = 0 }\ncover = { "aucune" = 0 }\ndistance = { "courte" = 0 }\n'
 )
@@ -36,19 +35,9 @@ RANGED = (
 @pytest.fixture
 def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[WriteData]:
     """Write ``obscur/NAME.toml`` in a user data folder; the tables are read afresh."""
-    folder = tmp_path / "obscur"
-    folder.mkdir()
-    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
     tables = (combat.combat_data, combat.special_blows)
-
-    def write(name: str, text: str) -> None:
-        (folder / f"{name}.toml").write_text(text, encoding="utf-8")
-        for table in tables:
-            table.cache_clear()
-
-    yield write
-    for table in tables:
-        table.cache_clear()
+    with user_data_folder(tmp_path, monkeypatch, "obscur", tables) as write:
+        yield write
 
 
 def weapon(cls: str = "Moyennes", *, initiative: int = 0, defense: int = 0) -> Weapon:

@@ -10,7 +10,6 @@ from meneur.errors import LimitError, UsageError
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur.combat import (
     Arm,
-    Fighter,
     FightParams,
     RangedParams,
     dice_of,
@@ -21,41 +20,13 @@ from meneur.systems.obscur.combat import (
     shoot,
     shot_of,
 )
-from meneur.systems.obscur.gear import Weapon, armoury
 from meneur.systems.obscur.health import Dice
 from meneur.systems.obscur.sheet import load_character
 from meneur.systems.obscur.state import Body
+from obscur_melee_helpers import body, fighter, weapon
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
 TWOS = (2,) * 80  # no success, no Maladresse
-
-
-def weapon(cls: str, *, damage: int = 0, initiative: int = 0, defense: int = 0) -> Weapon:
-    key, data = armoury().weapon_class(cls)
-    from meneur.systems.obscur.gear import _fraction
-
-    return Weapon("w", key, data.skill, _fraction(data.hargne), initiative, defense, damage)
-
-
-def fighter(name: str, **kw: object) -> Fighter:
-    base: dict[str, object] = {
-        "name": name,
-        "agility": 2,
-        "hargne": 2,
-        "resistance": 1,
-        "gardien": 2,
-        "arms": (Arm(weapon("Moyennes", damage=1, initiative=1, defense=1), Dice(4)),),
-        "unarmed": Arm(armoury().unarmed(), Dice(3)),
-        "choc": Dice(2),
-        "dodge": Dice(2),
-        "impress": Dice(3),
-    }
-    base.update(kw)
-    return Fighter(**base)  # type: ignore[arg-type]
-
-
-def body(name: str, vie: int = 10) -> Body:
-    return Body(name, vie, vie, vecu=6, volonte=3, volonte_max=3)
 
 
 def test_O11_a_fighter_without_weapons_fights_bare_handed() -> None:

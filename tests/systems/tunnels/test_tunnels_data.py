@@ -6,33 +6,22 @@ The shipped files are the text's gaps filled provisionally; a user file in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from data_helpers import WriteData, user_data_folder
 from meneur.errors import SheetError
 from meneur.systems.tunnels import data
-
-WriteData = Callable[[str, str], None]
 
 
 @pytest.fixture
 def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[WriteData]:
     """Write ``tunnels/NAME.toml`` in a user data folder; the tables are read afresh."""
-    folder = tmp_path / "tunnels"
-    folder.mkdir()
-    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
     tables = (data.derived, data.levels, data.spells, data.gear)
-
-    def write(name: str, text: str) -> None:
-        (folder / f"{name}.toml").write_text(text, encoding="utf-8")
-        for table in tables:
-            table.cache_clear()
-
-    yield write
-    for table in tables:
-        table.cache_clear()
+    with user_data_folder(tmp_path, monkeypatch, "tunnels", tables) as write:
+        yield write
 
 
 def spell(cost: object = 1, threshold: object = 1, name: str = "Flamme") -> str:
