@@ -189,6 +189,9 @@ class SeatWaits(ABC, Generic[P]):
             session.execute(delete(WebWait).where(self._where(seat)))
 
 
+_KINDS = text("SELECT kind FROM web_waits WHERE table_id = :table AND seat = :seat")
+
+
 def waiting_kinds(store: Store, seat: Seat) -> set[str]:
     """The kinds of the seat's waiting rolls (none, mostly), in one written statement on a
     connection: a session and a ``select()`` built each time cost twice the CPU, on the
@@ -196,9 +199,6 @@ def waiting_kinds(store: Store, seat: Seat) -> set[str]:
     with store.engine.connect() as connection:
         found = connection.execute(_KINDS, {"table": seat.table.id, "seat": seat.key})
         return {str(kind) for (kind,) in found}
-
-
-_KINDS = text("SELECT kind FROM web_waits WHERE table_id = :table AND seat = :seat")
 
 
 def form_dice(faces: str) -> DiceSource:

@@ -168,6 +168,13 @@ class TestParams:
             return rule_tables().options.margin_counts_as_successes
         return self.margin_counts
 
+    @property
+    def margin_is_counted(self) -> bool:
+        """Whether this test's margin adjustment counts as successes: O-10's option, on a
+        pool that rolls dice (O-7: no dice cannot succeed; nothing is rolled to count the
+        margin on). The roll, its odds and its simulation all judge by it."""
+        return self.counts_margin and self.pool > 0
+
 
 @dataclass(frozen=True, slots=True)
 class TestOutcome:
@@ -189,12 +196,11 @@ class TestOutcome:
 
 def verdict(params: TestParams, dice_successes: int, fumble: bool = False) -> tuple[bool, int]:
     """Passed and effective margin (O-8, O-10 margin adjustment and its option). A
-    Maladresse is never a success (O-8), even when a margin counts as successes; nor is
-    a pool of no dice (O-7), which rolls nothing a margin could be added to."""
+    Maladresse is never a success (O-8), even when a margin counts as successes."""
     if fumble:
         return False, min(0, dice_successes - params.difficulty)
     bonus = margin_bonus(params.push.margin)
-    if params.counts_margin and params.pool > 0:
+    if params.margin_is_counted:
         total = dice_successes + bonus
         return total >= params.difficulty, total - params.difficulty
     raw = dice_successes - params.difficulty

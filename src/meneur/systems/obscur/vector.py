@@ -68,12 +68,11 @@ class ObscurTestVector:
         return self.run(RandomReader(rng), runs)
 
     def success(self, result: tuple[Any, ...]) -> Bool:
-        """O-8, and the O-10 option where a margin adjustment counts as successes (not
-        on a pool of no dice, O-7)."""
+        """O-8, and the O-10 option where a margin adjustment counts as successes."""
         from meneur.systems.obscur.depassement import margin_bonus
 
         p = self.params
-        bonus = margin_bonus(p.push.margin) if p.counts_margin and p.pool > 0 else 0
+        bonus = margin_bonus(p.push.margin) if p.margin_is_counted else 0
         passed: Bool = (result[0] + bonus >= p.difficulty) & ~result[1]  # O-8: no Maladresse
         return passed
 
