@@ -23,9 +23,10 @@ from meneur.systems.obscur.combat import (
     resolve_fight,
     split,
 )
-from meneur.systems.obscur.gear import Weapon, armoury
+from meneur.systems.obscur.gear import armoury
 from meneur.systems.obscur.health import Dice
 from meneur.systems.obscur.state import Body
+from obscur_melee_helpers import weapon
 
 RANGED = (
     '[ranged]\nspeed = { "immobile" = 0 }\ncover = { "aucune" = 0 }\ndistance = { "courte" = 0 }\n'
@@ -40,13 +41,6 @@ def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Write
         yield write
 
 
-def weapon(cls: str = "Moyennes", *, initiative: int = 0, defense: int = 0) -> Weapon:
-    key, data = armoury().weapon_class(cls)
-    from meneur.systems.obscur.gear import _fraction
-
-    return Weapon("w", key, data.skill, _fraction(data.hargne), initiative, defense, 0)
-
-
 def fighter(**kw: object) -> Fighter:
     base: dict[str, object] = {
         "name": "A",
@@ -54,7 +48,7 @@ def fighter(**kw: object) -> Fighter:
         "hargne": 2,
         "resistance": 1,
         "gardien": 2,
-        "arms": (Arm(weapon(), Dice(4)),),
+        "arms": (Arm(weapon("Moyennes"), Dice(4)),),
         "unarmed": Arm(armoury().unarmed(), Dice(3)),
     }
     base.update(kw)
@@ -133,7 +127,7 @@ def test_O11_O16_O17_the_fighter_bounds() -> None:
     for opponents in (0, 11):
         with pytest.raises(RuleError):
             fighter(opponents=opponents)
-    arm = Arm(weapon(), Dice(4))
+    arm = Arm(weapon("Moyennes"), Dice(4))
     assert len(fighter(arms=(arm,) * 4).arms) == 4
     with pytest.raises(RuleError):
         fighter(arms=(arm,) * 5)
@@ -151,7 +145,10 @@ def test_O16_O17_extra_weapons_and_opponents_add_up() -> None:
 def test_O11_the_rank_reads_the_slowest_weapon_in_hand() -> None:
     """O-11/O-16: with several weapons, the RA is Agilité − the slowest one's Initiative,
     plus points moved from Gardien du feu, less the Surencombrement (O-42)."""
-    arms = (Arm(weapon(initiative=1), Dice(4)), Arm(weapon(initiative=3), Dice(4)))
+    arms = (
+        Arm(weapon("Moyennes", initiative=1), Dice(4)),
+        Arm(weapon("Moyennes", initiative=3), Dice(4)),
+    )
     two = fighter(arms=arms)
     assert action_rank(two, arms) == 5 - 3
     assert action_rank(fighter(arms=arms, ra_points=2, overload=1), arms) == 5 - 3 + 2 - 1
@@ -178,7 +175,7 @@ def test_O12_O22_no_shield_adds_no_parade_die() -> None:
     """O-12/O-22: a fighter without a shield parries with its Parade dice + its weapon's
     Défense only (4 PA split evenly: 2 + Défense 1 = 3 dice)."""
     a = fighter(agility=5)
-    b = fighter(name="B", agility=1, arms=(Arm(weapon(defense=1), Dice(4)),))
+    b = fighter(name="B", agility=1, arms=(Arm(weapon("Moyennes", defense=1), Dice(4)),))
     out = resolve_fight(FightParams(a, b, body(), body(), max_rounds=1), ((1,) * 40, (1,) * 40))
     parade = out.rounds[0]["strikes"][0]["parade"]
     assert (parade["parade_dice"], parade["defense"], parade["shield"]) == (2, 1, 0)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from data_helpers import user_data_folder
 from meneur.errors import DiceSourceError, LimitError, RuleError, SheetError
 from meneur.rng import PhysicalDice, SeededDice
 from meneur.systems.base import FaceReader
@@ -64,16 +64,20 @@ def test_T1_characteristics_are_uniform_on_two_three_four() -> None:
     assert all(500 < counts[v] < 700 for v in (2, 3, 4))
 
 
+ARIA = {
+    "Force": 2,
+    "Dextérité": 3,
+    "Constitution": 4,
+    "Volonté": 2,
+    "Intelligence": 3,
+    "Charisme": 4,
+}
+"""Aria's characteristics, made from the typed dice 1, 3, 5, 2, 4, 6 (T-1)."""
+
+
 def test_T1_creation_from_typed_dice() -> None:
     sheet = characters.create("Aria", PhysicalDice((1, 3, 5, 2, 4, 6)))
-    assert sheet.characteristics == {
-        "Force": 2,
-        "Dextérité": 3,
-        "Constitution": 4,
-        "Volonté": 2,
-        "Intelligence": 3,
-        "Charisme": 4,
-    }
+    assert sheet.characteristics == ARIA
 
 
 def test_T2_derived_statistics_follow_the_formulas() -> None:
@@ -87,29 +91,19 @@ def test_T2_formulas_are_data_a_user_file_overrides(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """T-2: the formulas come from data/derived.toml, which a user file overrides."""
-    formulas = 'Endurance = "2*Constitution"\nMana = "Intelligence"\nChance = "1"'
-    with user_formulas(tmp_path, monkeypatch, formulas):
-        sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
-        assert (sheet.endurance.max, sheet.mana.max, sheet.chance.max) == (8, 3, 1)
-    with user_formulas(tmp_path, monkeypatch, 'Endurance = "Bogus"'), pytest.raises(SheetError):
-        characters.create("C", PhysicalDice((1, 3, 5, 2, 4, 6)))
-
-
-@contextmanager
-def user_formulas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, formulas: str) -> Iterator[None]:
-    """The derived statistics' ``formulas`` (TOML lines) from a user data folder (T-2),
-    read afresh within the block and forgotten after it."""
     from meneur.systems.tunnels import data
 
-    folder = tmp_path / "tunnels"
-    folder.mkdir(exist_ok=True)
-    (folder / "derived.toml").write_text(f"[formulas]\n{formulas}\n", encoding="utf-8")
-    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
-    data.derived.cache_clear()
-    try:
-        yield
-    finally:
-        data.derived.cache_clear()
+    with user_data_folder(tmp_path, monkeypatch, "tunnels", (data.derived,)) as write:
+        write("derived", FORMULAS.format('"2*Constitution"', '"Intelligence"', '"1"'))
+        sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
+        assert (sheet.endurance.max, sheet.mana.max, sheet.chance.max) == (8, 3, 1)
+        write("derived", '[formulas]\nEndurance = "Bogus"\n')
+        with pytest.raises(SheetError):
+            characters.create("C", PhysicalDice((1, 3, 5, 2, 4, 6)))
+
+
+FORMULAS = "[formulas]\nEndurance = {}\nMana = {}\nChance = {}\n"
+"""A user's derived.toml (T-2), its three formulas to fill."""
 
 
 def test_T3_trait_names_and_levels_match_without_accents() -> None:
@@ -643,14 +637,7 @@ def _sheet(**changes: object) -> dict[str, Any]:
     base: dict[str, Any] = {
         "system": "tunnels",
         "name": "Aria",
-        "characteristics": {
-            "Force": 2,
-            "Dextérité": 3,
-            "Constitution": 4,
-            "Volonté": 2,
-            "Intelligence": 3,
-            "Charisme": 4,
-        },
+        "characteristics": dict(ARIA),
         "endurance": {"current": 6, "max": 6},
         "mana": {"current": 5, "max": 5},
         "chance": {"current": 4, "max": 4},
@@ -674,8 +661,8 @@ def test_T2_derived_statistics_never_go_below_zero(
     from meneur.systems.tunnels import data
 
     assert characters.derive(dict.fromkeys(data.TRAITS, 0)) == dict.fromkeys(data.STATS, 0)
-    formulas = 'Endurance = "Force - 5"\nMana = "Intelligence"\nChance = "Charisme"'
-    with user_formulas(tmp_path, monkeypatch, formulas):
+    with user_data_folder(tmp_path, monkeypatch, "tunnels", (data.derived,)) as write:
+        write("derived", FORMULAS.format('"Force - 5"', '"Intelligence"', '"Charisme"'))
         sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
         assert (sheet.endurance.current, sheet.endurance.max) == (0, 0)
 
