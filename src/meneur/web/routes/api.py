@@ -21,13 +21,14 @@ from meneur.web.live import audience, roll_meta, seen_by
 from meneur.web.refusals import form_system
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import (
+    Closing,
     entry_id,
+    note_in_fight,
     options_from,
     public_entry,
     publish,
     recent_entries,
 )
-from meneur.web.routes.pages import Closing, note_in_fight
 from meneur.web.state import SeatDep, State
 from meneur.web.systems import adapter_for
 

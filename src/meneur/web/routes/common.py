@@ -1,4 +1,5 @@
-"""Helpers the routes share: the table page's data, rendering a log line, publishing a roll."""
+"""Helpers the routes share: the table page's data, rendering a log line, publishing a roll,
+noting it in the combat tracker, closing the rolls that wait before a new one."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import contextlib
 import hashlib
 import hmac
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from fastapi import HTTPException
@@ -323,3 +325,52 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         "mode_label": mode_label,
         "base": f"/t/{seat.table.id}/{seat.token}",
     }
+
+
+async def note_in_fight(state: WebState, seat: Seat, entry: dict[str, Any]) -> None:
+    """A public roll by a combatant shows its verdict in the combat tracker."""
+    if roll_meta(entry)[0] != "public" or not seat.table.combat.get("combatants"):
+        return
+    line = log_line(entry, "public")
+    noted = partial(fights.record_roll, name=str(entry["who"]), verdict=line.verdict.words)
+    if await state.roller.run(state.tables.update_combat, seat.table.id, noted) is not None:
+        state.broadcast(seat.table.id, '{"type": "combat"}')
+
+
+class Closing:
+    """The seat's waiting rolls, logged as they stand before it rolls again from a sheet
+    (:meth:`~meneur.web.waiting.SeatWaits.close`): dice seen are never dropped, so a
+    roll cannot be tried again until it pleases.
+
+    Done on the writer in the same hop as the new roll (:meth:`then`), after one read
+    that finds none waits, the usual case: a hop and a statement per kind before every
+    roll cost the JSON API half its rolls per second. The closed rolls are sent live and
+    noted in the tracker (:meth:`publish`), even when the new roll is refused.
+    """
+
+    def __init__(self, state: WebState, seat: Seat) -> None:
+        self.state = state
+        self.seat = seat
+        self.closed: list[dict[str, Any]] = []
+
+    def __call__(self) -> None:
+        """(writer) Close the seat's waiting rolls, if any waits."""
+        roller, seat = self.state.roller, self.seat
+        present = roller.waiting_kinds(seat)
+        for wait in self.state.waits.values():
+            if wait.kind in present and (entry := wait.close(roller, seat)) is not None:
+                self.closed.append(entry)
+
+    def then(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """``function``, called on the writer once the waiting rolls are closed."""
+
+        def both(*args: Any) -> Any:
+            self()
+            return function(*args)
+
+        return both
+
+    async def publish(self) -> None:
+        for entry in self.closed:
+            publish(self.state, self.seat.table, entry)
+            await note_in_fight(self.state, self.seat, entry)

@@ -25,11 +25,17 @@ from meneur.web.forms import (
     SeatsForm,
 )
 from meneur.web.rolls import RollRequest
-from meneur.web.routes.common import check_csrf, entry_id, publish, table_context
-from meneur.web.state import SeatDep, State, Token, WebState
+from meneur.web.routes.common import (
+    Closing,
+    check_csrf,
+    entry_id,
+    note_in_fight,
+    publish,
+    table_context,
+)
+from meneur.web.state import SeatDep, State, Token
 from meneur.web.systems import NewCombatant, Waiting, adapter_for, adapters
 from meneur.web.tables import Seat
-from meneur.web.views import log_line
 from meneur.whole import parse_whole, whole_within
 
 router = APIRouter()
@@ -207,45 +213,6 @@ def initiatives(state: State, seat: Seat, combat: dict[str, Any]) -> dict[str, t
     return found
 
 
-class Closing:
-    """The seat's waiting rolls, logged as they stand before it rolls again from a sheet
-    (:meth:`~meneur.web.waiting.SeatWaits.close`): dice seen are never dropped, so a
-    roll cannot be tried again until it pleases.
-
-    Done on the writer in the same hop as the new roll (:meth:`then`), after one read
-    that finds none waits, the usual case: a hop and a statement per kind before every
-    roll cost the JSON API half its rolls per second. The closed rolls are sent live and
-    noted in the tracker (:meth:`publish`), even when the new roll is refused.
-    """
-
-    def __init__(self, state: WebState, seat: Seat) -> None:
-        self.state = state
-        self.seat = seat
-        self.closed: list[dict[str, Any]] = []
-
-    def __call__(self) -> None:
-        """(writer) Close the seat's waiting rolls, if any waits."""
-        roller, seat = self.state.roller, self.seat
-        present = roller.waiting_kinds(seat)
-        for wait in self.state.waits.values():
-            if wait.kind in present and (entry := wait.close(roller, seat)) is not None:
-                self.closed.append(entry)
-
-    def then(self, function: Callable[..., Any]) -> Callable[..., Any]:
-        """``function``, called on the writer once the waiting rolls are closed."""
-
-        def both(*args: Any) -> Any:
-            self()
-            return function(*args)
-
-        return both
-
-    async def publish(self) -> None:
-        for entry in self.closed:
-            publish(self.state, self.seat.table, entry)
-            await note_in_fight(self.state, self.seat, entry)
-
-
 async def after_roll(
     request: Request, seat: Seat, entry: dict[str, Any] | None, keep: dict[str, Any]
 ) -> Response:
@@ -305,18 +272,6 @@ async def table_action(
     if request.headers.get("x-requested-with") == "fetch":
         return JSONResponse({"id": entry_id(seat.table, entry["seq"])})
     return back(seat)
-
-
-async def note_in_fight(state: State, seat: Seat, entry: dict[str, Any]) -> None:
-    """A public roll by a combatant shows its verdict in the combat tracker."""
-    from meneur.web.live import roll_meta
-
-    if roll_meta(entry)[0] != "public" or not seat.table.combat.get("combatants"):
-        return
-    line = log_line(entry, "public")
-    noted = partial(fights.record_roll, name=str(entry["who"]), verdict=line.verdict.words)
-    if await state.roller.run(state.tables.update_combat, seat.table.id, noted) is not None:
-        state.broadcast(seat.table.id, '{"type": "combat"}')
 
 
 @router.post("/t/{table_id}/{token}/character")
