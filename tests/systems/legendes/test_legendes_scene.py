@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meneur.errors import MeneurError, RuleError
+from meneur.errors import DiceSourceError, MeneurError, RuleError
 from meneur.rng import PhysicalDice
 from meneur.systems.legendes import scene
 from meneur.systems.legendes.sheet import Hero
@@ -658,3 +658,34 @@ def test_L9_the_end_of_a_scene_counts_its_rolls_not_its_helps() -> None:
     h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
     _h, report = scene.end(h)
     assert report["rolls"] == 2
+
+
+def test_L10_L11_a_roll_and_an_aid_are_logged_as_two_streams_of_d6() -> None:
+    """L-10: a scene roll reads the hero's side (stream 0) and the oppositions (stream 1);
+    L-11: an aid reads the helper (stream 0) and the helped hero (stream 1): the roll log
+    stores exactly these two streams. Légendes dice are d6: a typed 7 is refused."""
+    from meneur.systems.legendes.procedures import (
+        SceneAid,
+        SceneAidParams,
+        SceneRoll,
+        SceneRollParams,
+    )
+
+    h = in_scene(("Orsk", "heroique"))
+    request = scene.RollRequest(domain="legendary", against=["Orsk"])
+    rolled = SceneRoll().roll(
+        SceneRollParams(h, request), [PhysicalDice([4, 4, 4]), PhysicalDice([6, 6])]
+    )
+    assert rolled.faces == ((4, 4, 4), (6, 6))  # legendary 3d6 (L-1), héroïque 2d6 (L-3)
+    aided = SceneAid().roll(
+        SceneAidParams(h, "Mira", 2, 3), [PhysicalDice([6, 6]), PhysicalDice([1, 1, 1])]
+    )
+    assert aided.faces == ((6, 6), (1, 1, 1))
+    with pytest.raises(DiceSourceError):
+        SceneRoll().roll(
+            SceneRollParams(h, request), [PhysicalDice([4, 4, 7]), PhysicalDice([6, 6])]
+        )
+    with pytest.raises(DiceSourceError):
+        SceneAid().roll(
+            SceneAidParams(h, "Mira", 2, 3), [PhysicalDice([6, 7]), PhysicalDice([1, 1, 1])]
+        )
