@@ -132,3 +132,94 @@ def test_K5_a_name_of_the_typed_bound_loads() -> None:
     )
     assert trait_roll(KrassesSheet.model_validate(data), longest).modifier == 1
     assert PAIR_NAME == TRAIT_NAME
+
+
+def test_K5_K6_an_advantage_or_equipment_without_numbers_rolls_0_and_adds_nothing() -> None:
+    """K-1, K-5: an advantage without a score rolls 0 (an advantage rolled is no skill:
+    level 0, so it never makes a K-7 helper); one without a bonus, like equipment without
+    one, adds nothing to the rolls it names."""
+    from meneur.systems.krasses.sheet import validated
+
+    bare = validated(
+        {
+            "name": "Aurore",
+            "skills": {"Escalade": 5},
+            "advantages": [{"name": "Charme", "applies_to": ["Escalade"]}],
+            "equipment": [{"name": "Corde", "applies_to": ["Escalade"]}],
+        },
+        "aurore.json",
+    )
+    climb = trait_roll(bare, "escalade")
+    assert (climb.bonus, climb.modifiers, climb.modifier) == (5, (), 0)
+    charm = trait_roll(bare, "charme")
+    assert (charm.source, charm.bonus, charm.level) == ("advantage", 0, 0)
+
+
+def test_K7_an_advantage_or_a_characteristic_rolled_has_no_skill_level() -> None:
+    """K-1, K-7: an advantage (score 6) or a characteristic (Agilité 4) is rolled with its
+    score, but it is no skill: level 0, so its roller never gives a K-7 +2."""
+    cat = trait_roll(sheet(), "chat de gouttiere")
+    agility = trait_roll(sheet(), "agilite")
+    assert (cat.bonus, cat.level, agility.bonus, agility.level) == (6, 0, 4, 0)
+
+
+def test_K6_a_name_the_sheet_lacks_is_kept_to_the_typed_60_characters() -> None:
+    """K-6: a name the sheet lacks is rolled with no bonus, under its name as typed
+    (spaces around it dropped) and kept to 60 characters, the typed bound."""
+    missing = trait_roll(sheet(), "  " + "n" * 70 + " ")
+    assert (missing.name, missing.source, missing.bonus) == ("n" * 60, "none", 0)
+
+
+def _advantage(index: int, **changes: object) -> dict[str, object]:
+    return {"name": f"Atout {index}", **changes}
+
+
+def _equipment(index: int, **changes: object) -> dict[str, object]:
+    return {"name": f"Objet {index}", **changes}
+
+
+@pytest.mark.parametrize(
+    ("at_bound", "past_bound"),
+    [
+        # K-1: a characteristic from -1000 to 1000, a skill's level from 0 to 1000
+        ({"characteristics": {"Force": 1000}}, {"characteristics": {"Force": 1001}}),
+        ({"characteristics": {"Force": -1000}}, {"characteristics": {"Force": -1001}}),
+        ({"skills": {"Escalade": 1000}}, {"skills": {"Escalade": 1001}}),
+        # K-1, K-5: at most 50 characteristics, 200 skills, 100 advantages, 200 pieces
+        (
+            {"characteristics": {f"C{i}": 1 for i in range(50)}},
+            {"characteristics": {f"C{i}": 1 for i in range(51)}},
+        ),
+        (
+            {"skills": {f"S{i}": 1 for i in range(200)}},
+            {"skills": {f"S{i}": 1 for i in range(201)}},
+        ),
+        (
+            {"advantages": [_advantage(i) for i in range(100)]},
+            {"advantages": [_advantage(i) for i in range(101)]},
+        ),
+        (
+            {"equipment": [_equipment(i) for i in range(200)]},
+            {"equipment": [_equipment(i) for i in range(201)]},
+        ),
+        # K-5: an advantage or a piece of equipment applies to at most 50 names
+        (
+            {"advantages": [_advantage(0, applies_to=[f"S{i}" for i in range(50)])]},
+            {"advantages": [_advantage(0, applies_to=[f"S{i}" for i in range(51)])]},
+        ),
+        (
+            {"equipment": [_equipment(0, applies_to=[f"S{i}" for i in range(50)])]},
+            {"equipment": [_equipment(0, applies_to=[f"S{i}" for i in range(51)])]},
+        ),
+    ],
+)
+def test_K1_K5_a_sheet_loads_its_bounds_and_refuses_one_past(
+    at_bound: dict[str, object], past_bound: dict[str, object]
+) -> None:
+    """K-1, K-5: what a sheet holds is bounded; the bound itself loads, one past it is one
+    SheetError naming the sheet."""
+    from meneur.systems.krasses.sheet import validated
+
+    validated({"name": "Aurore", **at_bound}, "aurore.json")
+    with pytest.raises(SheetError, match=r"aurore\.json"):
+        validated({"name": "Aurore", **past_bound}, "aurore.json")

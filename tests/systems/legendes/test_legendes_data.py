@@ -99,3 +99,74 @@ def test_L11_option_help_once_per_scene(
     hero, _ = scene.aid(hero, "Tomas", 1, 0, 0, PhysicalDice([3]), PhysicalDice([]))
     with pytest.raises(RuleError):
         scene.aid(hero, "Mira", 1, 0, 0, PhysicalDice([3]), PhysicalDice([]))
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "at_bound", "past_bound"),
+    [
+        ("domains", "legendary", 20, 21),  # L-1
+        ("levels", "legendaire", 20, 21),  # L-3
+        ("groups", "size", 2, 1),  # L-4
+        ("groups", "size", 1000, 1001),
+        ("resolution", "definitive", 100, 101),  # L-8
+        ("resolution", "cosmetic", 1, 0),
+        ("resolution", "advantage", 3, 4),  # strictly below partial = 4
+        ("help", "extra_die", 100, 101),  # L-11
+        ("help", "plus_1", 3, 4),  # strictly below plus_2 = 4
+        ("motivation", "bonus", 0, -1),  # L-12
+        ("motivation", "bonus", 20, 21),
+        ("motivation", "dice_per_point", 0, -1),
+        ("motivation", "dice_per_point", 5, 6),
+        ("wounds", "light_penalty", 0, -1),  # L-13
+        ("wounds", "light_penalty", 20, 21),
+        ("wounds", "grave_dice", 0, -1),
+        ("wounds", "grave_dice", 5, 6),
+        ("resolution", "circumstances", [0], []),  # L-7: 1 to 21 modifiers, each -20..20
+        ("resolution", "circumstances", list(range(-10, 11)), list(range(-10, 12))),
+        ("resolution", "circumstances", [-20, 20], [21]),
+        ("resolution", "circumstances", [-20, 20], [-21]),
+        ("resolution", "circumstances", [0, 2], [0, True]),
+        ("resolution", "circumstances", [0, 2], [0, 2.5]),
+    ],
+)
+def test_L1_to_L13_rule_data_loads_its_bounds_and_refuses_one_past(
+    table: str, key: str, at_bound: object, past_bound: object
+) -> None:
+    """L-1, L-3, L-4, L-7, L-8, L-11 to L-13: each number of rules.toml has a range (band
+    and help thresholds decrease strictly); the bound itself loads, one past it is one
+    SheetError naming the table."""
+    raw = shipped()
+    raw[table][key] = at_bound
+    parse_rules(raw)
+    raw[table][key] = past_bound
+    with pytest.raises(SheetError) as error:
+        parse_rules(raw)
+    assert table in str(error.value)
+
+
+def test_rule_data_refuses_an_unknown_table_by_its_name() -> None:
+    """A rules.toml with a table the rules do not read (a typo) is one SheetError naming it."""
+    raw = {**shipped(), "combat": {"rounds": 3}}
+    with pytest.raises(SheetError) as error:
+        parse_rules(raw)
+    assert "combat" in str(error.value)
+
+
+def test_L1_to_L13_the_rule_numbers_read_once_are_frozen() -> None:
+    """L-1 to L-13: the numbers are read once per process (``rules_data`` is cached), so
+    no step may change them for the next: each of their tables refuses an assignment."""
+    from dataclasses import FrozenInstanceError
+
+    data = parse_rules(shipped())
+    for part, field in (
+        (data, "domains"),
+        (data.domains, "legendary"),
+        (data.levels, "elite"),
+        (data.groups, "size"),
+        (data.resolution, "definitive"),
+        (data.help, "once_per"),
+        (data.motivation, "bonus"),
+        (data.wounds, "grave_dice"),
+    ):
+        with pytest.raises(FrozenInstanceError):
+            setattr(part, field, 0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meneur.errors import MeneurError, RuleError
+from meneur.errors import DiceSourceError, MeneurError, RuleError
 from meneur.rng import PhysicalDice
 from meneur.systems.legendes import scene
 from meneur.systems.legendes.sheet import Hero
@@ -658,3 +658,121 @@ def test_L9_the_end_of_a_scene_counts_its_rolls_not_its_helps() -> None:
     h, _ = roll(h, ["Orsk"], [3, 3, 3], [4, 5])
     _h, report = scene.end(h)
     assert report["rolls"] == 2
+
+
+def test_L10_L11_a_roll_and_an_aid_are_logged_as_two_streams_of_d6() -> None:
+    """L-10: a scene roll reads the hero's side (stream 0) and the oppositions (stream 1);
+    L-11: an aid reads the helper (stream 0) and the helped hero (stream 1): the roll log
+    stores exactly these two streams. Légendes dice are d6: a typed 7 is refused."""
+    from meneur.systems.legendes.procedures import (
+        SceneAid,
+        SceneAidParams,
+        SceneRoll,
+        SceneRollParams,
+    )
+
+    h = in_scene(("Orsk", "heroique"))
+    request = scene.RollRequest(domain="legendary", against=["Orsk"])
+    rolled = SceneRoll().roll(
+        SceneRollParams(h, request), [PhysicalDice([4, 4, 4]), PhysicalDice([6, 6])]
+    )
+    assert rolled.faces == ((4, 4, 4), (6, 6))  # legendary 3d6 (L-1), héroïque 2d6 (L-3)
+    aided = SceneAid().roll(
+        SceneAidParams(h, "Mira", 2, 3), [PhysicalDice([6, 6]), PhysicalDice([1, 1, 1])]
+    )
+    assert aided.faces == ((6, 6), (1, 1, 1))
+    with pytest.raises(DiceSourceError):
+        SceneRoll().roll(
+            SceneRollParams(h, request), [PhysicalDice([4, 4, 7]), PhysicalDice([6, 6])]
+        )
+    with pytest.raises(DiceSourceError):
+        SceneAid().roll(
+            SceneAidParams(h, "Mira", 2, 3), [PhysicalDice([6, 7]), PhysicalDice([1, 1, 1])]
+        )
+
+
+def _opposition(index: int, **changes: object) -> dict[str, object]:
+    return {"name": f"Garde {index}", "level": "commun", "dice": 0, **changes}
+
+
+def _help(**changes: object) -> dict[str, object]:
+    return {"helper": "Tomas", "effect": "extra_die", "extra_dice": 1, "bonus": 0, **changes}
+
+
+@pytest.mark.parametrize(
+    ("at_bound", "past_bound"),
+    [
+        # L-1: up to 20 legendary domains, 20 secondary ones, 20 weaknesses
+        ({"legendary": [f"d{i}" for i in range(20)]}, {"legendary": [f"d{i}" for i in range(21)]}),
+        ({"secondary": [f"d{i}" for i in range(20)]}, {"secondary": [f"d{i}" for i in range(21)]}),
+        (
+            {"weaknesses": [f"w{i}" for i in range(20)]},
+            {"weaknesses": [f"w{i}" for i in range(21)]},
+        ),
+        # L-12, L-14: a regret, a blocage, a motivation of up to 300 characters; 0-99 points
+        ({"regret": "r" * 300}, {"regret": "r" * 301}),
+        ({"blocage": "b" * 300}, {"blocage": "b" * 301}),
+        ({"motivation": "m" * 300}, {"motivation": "m" * 301}),
+        ({"motivation_points": 99}, {"motivation_points": 100}),
+        # L-4, L-10: a scene of up to 200 oppositions; L-9: up to 10,000 rolls on one
+        (
+            {"scene": {"oppositions": [_opposition(i) for i in range(200)]}},
+            {"scene": {"oppositions": [_opposition(i) for i in range(201)]}},
+        ),
+        (
+            {"scene": {"oppositions": [_opposition(0, rolls=10_000)]}},
+            {"scene": {"oppositions": [_opposition(0, rolls=10_001)]}},
+        ),
+        # L-11: 1000 helpers used, 50 helps waiting of at most 5 dice and 5 points, 50 helped
+        (
+            {"scene": {"helpers_used": [f"h{i}" for i in range(1000)]}},
+            {"scene": {"helpers_used": [f"h{i}" for i in range(1001)]}},
+        ),
+        (
+            {"scene": {"pending_help": [_help() for _ in range(50)]}},
+            {"scene": {"pending_help": [_help() for _ in range(51)]}},
+        ),
+        (
+            {"scene": {"pending_help": [_help(extra_dice=5)]}},
+            {"scene": {"pending_help": [_help(extra_dice=6)]}},
+        ),
+        (
+            {"scene": {"pending_help": [_help(bonus=5)]}},
+            {"scene": {"pending_help": [_help(bonus=6)]}},
+        ),
+        (
+            {"scene": {"gave_help": [f"h{i}" for i in range(50)]}},
+            {"scene": {"gave_help": [f"h{i}" for i in range(51)]}},
+        ),
+        # the scene's log: up to 500 entries
+        ({"scene": {"log": [{}] * 500}}, {"scene": {"log": [{}] * 501}}),
+    ],
+)
+def test_L1_L9_L11_L12_a_hero_sheet_loads_its_bounds_and_refuses_one_past(
+    at_bound: dict[str, object], past_bound: dict[str, object]
+) -> None:
+    """L-1, L-4, L-9 to L-12, L-14: what a hero's sheet holds is bounded; the bound
+    itself loads, one past it is refused with a SheetError (never a sheet that loads
+    and breaks a later step)."""
+    from meneur.errors import SheetError
+    from meneur.systems.legendes.sheet import hero_from
+
+    hero_from({"name": "Lyssia", **at_bound}, "lyssia.json")
+    with pytest.raises(SheetError):
+        hero_from({"name": "Lyssia", **past_bound}, "lyssia.json")
+
+
+def test_L12_a_hero_starts_with_no_motivation_point_and_a_value_set_is_checked() -> None:
+    """L-12: a sheet that names no motivation point has none (L-14: such a hero can
+    die); a value set on the sheet in play is checked as one read (0-99 points, a wound
+    of the three L-13 names)."""
+    from pydantic import ValidationError
+
+    from meneur.systems.legendes.sheet import hero_from
+
+    h = hero_from({"name": "Lyssia"}, "lyssia.json")
+    assert (h.motivation_points, h.wound) == (0, "none")
+    with pytest.raises(ValidationError):
+        h.motivation_points = 100
+    with pytest.raises(ValidationError):
+        h.wound = "mortal"  # type: ignore[assignment]

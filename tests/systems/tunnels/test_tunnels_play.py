@@ -225,6 +225,73 @@ def test_T12_a_test_with_chance_spent_is_one_procedure_read_from_one_stream() ->
         ChanceParams(TestParams(3, 3), -1)
 
 
+def test_T12_no_chance_spent_leaves_the_test_as_rolled() -> None:
+    """T-12: spending 0 Chance is allowed and changes nothing: 1-3-5 still fails at 2
+    (one success), no die rerolled; a negative amount is refused."""
+    params = TestParams(3, 2, explode="never")
+    outcome = TunnelsTest().roll(params, [PhysicalDice((1, 3, 5))]).outcome
+    result = spend_chance(params, outcome, 0, _faces())
+    assert (result.spent, result.changes, result.outcome) == (0, (), outcome)
+    with pytest.raises(RuleError):
+        spend_chance(params, outcome, -1, _faces())
+
+
+def test_T12_chance_params_take_whole_numbers_from_zero_to_the_limit() -> None:
+    """T-12: a roll spends 0 to 100 Chance (MAX_CHANCE_SPENT), a whole number; the
+    params, once checked, cannot be changed; by default one Chance rerolls one die."""
+    from dataclasses import FrozenInstanceError
+
+    from meneur.systems.tunnels.chance import ChanceParams
+
+    test = TestParams(3, 3)
+    assert ChanceParams(test, 0).points == 0
+    assert ChanceParams(test, 100).points == 100
+    for points in (True, 1.5, "2"):
+        with pytest.raises(RuleError):
+            ChanceParams(test, points)  # type: ignore[arg-type]
+    spending = ChanceParams(test, 1)
+    assert spending.all_failed is False
+    with pytest.raises(FrozenInstanceError):
+        spending.points = 101  # type: ignore[misc]
+
+
+def test_T12_by_default_one_chance_rerolls_one_failed_die_in_one_procedure() -> None:
+    """T-12 (default, not the option): 1-2-5 at 3 has two failed dice; one Chance
+    rerolls the 1 only (to a 4): 4-2-5, two successes, still failing."""
+    from meneur.systems.tunnels.chance import ChanceParams, TunnelsChance
+
+    spent = TunnelsChance().resolve(
+        ChanceParams(TestParams(3, 3, explode="never"), 1), ((1, 2, 5, 4),)
+    )
+    assert spent.changes == ((0, 0, 1, 4),)
+    assert (spent.outcome.batches, spent.outcome.successes, spent.outcome.passed) == (
+        ((4, 2, 5),),
+        2,
+        False,
+    )
+
+
+def test_T12_a_reroll_refuses_a_place_outside_the_test() -> None:
+    """T-12: the die to reroll must be one of the last test's: 1-3-5 is one batch of
+    three dice, so batch 1 and die 3 of batch 0 do not exist."""
+    from meneur.systems.tunnels.chance import reroll
+
+    params = TestParams(3, 2, explode="never")
+    outcome = TunnelsTest().roll(params, [PhysicalDice((1, 3, 5))]).outcome
+    for place in ((1, 0), (0, 3)):
+        with pytest.raises(RuleError):
+            reroll(params, outcome, [place], _faces(6))
+
+
+def test_T12_a_chance_roll_reads_d6_faces() -> None:
+    """T-3, T-12: the test and its rerolls are d6: a typed 7 is refused."""
+    from meneur.systems.tunnels.chance import ChanceParams, TunnelsChance
+
+    spending = ChanceParams(TestParams(3, 3, explode="never"), 1)
+    with pytest.raises(DiceSourceError):
+        TunnelsChance().roll(spending, [PhysicalDice((1, 5, 7, 6))])
+
+
 def test_T13_spells_are_data_and_mana_never_below_zero() -> None:
     """T-13: a spell costs Mana; the pool is tracked and never goes below 0."""
     sheet = characters.create("Aria", PhysicalDice((1, 3, 5, 2, 4, 6)))  # Mana 5
