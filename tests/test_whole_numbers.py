@@ -103,3 +103,49 @@ def test_a_number_quoted_inside_another_message_has_one_full_stop(
     """« ... comme 12.). » doubled the stop when the number's message was quoted."""
     result = invoke(capsys, "character", "new", "krasses", "Zoé", "--skill", "Escalade=abc")
     assert result.err.endswith("chiffres de 0 à 9, comme 12).\n"), result.err
+
+
+def test_twenty_digits_are_read_the_sign_not_counted_and_twenty_one_refused() -> None:
+    """MAX_DIGITS = 20 holds a 64-bit seed; a sign is not a digit."""
+    twenty = "9" * 20
+    assert parse_whole(twenty) == int(twenty)
+    assert parse_whole("+" + twenty) == int(twenty)
+    assert parse_whole("-" + twenty) == -int(twenty)
+    with pytest.raises(UsageError, match="21"):
+        parse_whole("1" + twenty)
+
+
+def test_a_range_includes_its_ends_and_each_side_says_what_it_refuses() -> None:
+    from meneur.locale import set_language
+
+    assert parse_whole("0", low=0, high=5) == 0
+    assert parse_whole("5", low=0, high=5) == 5
+    set_language("en")
+    try:
+        with pytest.raises(UsageError, match="out of range: give a number from 0 to 5"):
+            parse_whole("6", low=0, high=5)
+        with pytest.raises(UsageError, match="out of range"):
+            parse_whole("-1", low=0, high=5)
+        with pytest.raises(UsageError, match="too small: the least allowed is 1"):
+            parse_whole("0", low=1)
+        with pytest.raises(UsageError, match="too large: the most allowed is 9"):
+            parse_whole("10", high=9)
+    finally:
+        set_language("fr")
+    assert parse_whole("-7", high=9) == -7
+    assert parse_whole("1000", low=1) == 1000
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("0", 0), ("10", 10), ("07", 7), ("11", None), ("010", None), ("+3", None), ("٣", None)],
+)
+def test_whole_within_reads_plain_digits_no_longer_than_its_high(
+    text: str, number: int | None
+) -> None:
+    """An index or an id read quietly (``whole_within(text, 0, 10)``): both ends
+    included, nothing past the length of ``high`` passed to ``int()``."""
+    from meneur.whole import whole_within
+
+    assert whole_within(text, 0, 10) == number
+    assert whole_within("3", 4, 10) is None

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from meneur.dice import bounds, parse, roll_expression, to_json
-from meneur.dice.ast import BinaryOperation, DiceRoll, Modifier, Number
+from meneur.dice.ast import BinaryOperation, DiceRoll, Group, Modifier, Negation, Number
+from meneur.dice.roll import (
+    RolledDice,
+    RolledGroup,
+    RolledNegation,
+    RolledNumber,
+    RolledOperation,
+)
 from meneur.errors import DiceSyntaxError, LimitError, MeneurError
 from meneur.rng import PhysicalDice, SeededDice
 
@@ -153,3 +160,190 @@ def test_the_deepest_chain_accepted_rolls_and_prints() -> None:
     assert str(parse(text)).count("+") == MAX_DEPTH - 2
     with pytest.raises(LimitError):
         parse(text + "+1+1")
+
+
+@pytest.mark.parametrize(
+    ("accepted", "refused"),
+    [
+        ("1d6" + " " * 997, "1d6" + " " * 998),  # 1,000 characters (MAX_EXPRESSION_LENGTH)
+        ("123456789", "1234567890"),  # 9 digits (MAX_NUMBER_DIGITS)...
+        ("0000123456789", "00001234567890"),  # ...leading zeros not counted
+        ("1000d6", "1001d6"),  # 1,000 dice (MAX_DICE)
+        ("500d6+500d6", "500d6+501d6"),  # across the expression
+        ("1d1000000", "1d1000001"),  # 10**6 sides (MAX_SIDES)
+        ("(" * 50 + "1" + ")" * 50, "(" * 51 + "1" + ")" * 51),  # 50 nested (MAX_NESTING)
+        ("+".join(["1"] * 200), "+".join(["1"] * 201)),  # 200 terms chained (MAX_DEPTH)
+        ("-" * 199 + "1", "-" * 200 + "1"),  # signs stacked count as deep as terms
+        ("1+" + "-" * 198 + "1", "1+" + "-" * 199 + "1"),  # on either side of an operator
+        # parentheses count too: 50 groups around 150 terms is 200 deep
+        ("(" * 50 + "+".join(["1"] * 150) + ")" * 50, "(" * 50 + "+".join(["1"] * 151) + ")" * 50),
+    ],
+)
+def test_each_documented_limit_is_accepted_at_the_limit_and_refused_past_it(
+    accepted: str, refused: str
+) -> None:
+    """README: 1,000 dice, 1,000 characters, 10^6 sides, 50 nested parentheses (and the
+    9 digits and 200 terms the parser also bounds): the limit itself is allowed."""
+    parse(accepted)
+    with pytest.raises(LimitError):
+        parse(refused)
+
+
+def test_the_thousandth_die_may_come_from_an_explosion_not_the_thousand_and_first() -> None:
+    """The dice limit counts explosions: 999 dice and one explosion roll exactly 1,000."""
+    one_six = [6] + [2] * 998 + [3]  # the 6 explodes into a 3
+    assert roll_faces("999d6x", one_six)["total"] == 6 + 2 * 998 + 3
+    with pytest.raises(LimitError):
+        roll_faces("999d6x", [6, 6] + [2] * 997 + [3, 3])
+
+
+@pytest.mark.parametrize(
+    ("text", "faces", "total"),
+    [
+        ("4d6cs<=2", [1, 2, 3, 6], 2),  # <= counts the value itself
+        ("4d6cs<2", [1, 2, 3, 6], 1),  # < does not
+        ("3d6cs>=5", [4, 5, 6], 2),
+        ("3d6cs>5", [4, 5, 6], 1),
+        ("2d6kh5", [3, 4], 7),  # keeping more dice than rolled keeps them all
+        ("2d6kl5", [3, 4], 7),
+        ("2d6dh5", [3, 4], 0),  # dropping more drops them all
+        ("2d6dl5", [3, 4], 0),
+        ("d6kh", [5], 5),  # d6 is one die, a keep without a number keeps one
+        ("3d6kh", [2, 5, 4], 5),
+        ("3d6kl", [2, 5, 4], 2),
+    ],
+)
+def test_comparisons_and_keeps_at_their_edges(text: str, faces: list[int], total: int) -> None:
+    assert roll_faces(text, faces)["total"] == total
+
+
+@pytest.mark.parametrize(
+    ("finite", "endless"),
+    [("1d6x>1", "1d6x>0"), ("1d6x>=2", "1d6x>=1"), ("1d6x<=5", "1d6x<=6"), ("1d6x<6", "1d6x<7")],
+)
+def test_an_explosion_is_refused_only_when_every_face_explodes(finite: str, endless: str) -> None:
+    parse(finite)
+    with pytest.raises(LimitError):
+        parse(endless)
+    with pytest.raises(LimitError):
+        parse(endless.replace("x", "rr"))
+    parse(finite.replace("x", "rr"))
+    with pytest.raises(LimitError):
+        parse("1d1rr")  # rr rerolls 1s by default: on a d1, forever
+    assert roll_faces("2d2rr", [1, 2, 2])["total"] == 4
+
+
+def test_the_trees_are_immutable_values() -> None:
+    """A parsed or rolled tree is shared (the roll log, the renderers): no one changes it."""
+    from dataclasses import FrozenInstanceError
+
+    from meneur.dice.check import DiceParams
+
+    tree = parse("(2d6kh1x>=5 + 1) * -3")
+    assert isinstance(tree, BinaryOperation) and isinstance(tree.left, Group)
+    inner = tree.left.inner
+    assert isinstance(inner, BinaryOperation) and isinstance(inner.left, DiceRoll)
+    assert isinstance(tree.right, Negation)
+    modifier = inner.left.modifiers[1]
+    rolled = roll_expression(tree, PhysicalDice([3, 4]))
+    assert isinstance(rolled.tree, RolledOperation) and isinstance(rolled.tree.left, RolledGroup)
+    dice = rolled.tree.left.inner
+    assert isinstance(dice, RolledOperation) and isinstance(dice.left, RolledDice)
+    assert isinstance(rolled.tree.right, RolledNegation)
+    assert isinstance(dice.right, RolledNumber)
+    for value, field in [
+        (tree, "operator"),
+        (tree.left, "inner"),
+        (tree.right, "operand"),
+        (inner.left, "count"),
+        (inner.right, "value"),
+        (modifier, "kind"),
+        (modifier.comparison, "value"),
+        (rolled, "expression"),
+        (rolled.tree, "total"),
+        (rolled.tree.left, "total"),
+        (rolled.tree.right, "total"),
+        (dice.left, "total"),
+        (dice.left.dice[0], "face"),
+        (dice.right, "total"),
+        (DiceParams("1d6"), "expression"),
+    ]:
+        with pytest.raises(FrozenInstanceError):
+            setattr(value, field, 0)
+
+
+def test_the_canonical_spelling_keeps_every_modifier() -> None:
+    """The roll log stores ``str(parse(text))`` and replays it: it must read back the same."""
+    for text, canonical in [
+        ("d6kh", "1d6kh1"),
+        ("4D6kl2", "4d6kl2"),
+        ("2d6r", "2d6r"),
+        ("2d6r<3", "2d6r<3"),
+        ("3d6cs=6", "3d6cs6"),
+        ("3d6!>=5", "3d6x>=5"),
+        ("6d10cs>8dh1", "6d10cs>8dh1"),
+    ]:
+        assert str(parse(text)) == canonical
+        assert parse(canonical) == parse(text)
+
+
+def test_a_rerolled_die_is_marked_and_no_longer_counts() -> None:
+    dice = roll_faces("2d6r", [1, 4, 1])["tree"]["dice"]  # type: ignore[index]
+    assert dice[0] == {"face": 1, "kept": False, "rerolled": True}
+    assert dice[1] == {"face": 1, "kept": True}
+
+
+def test_bounds_of_keeps_drops_and_products() -> None:
+    assert bounds(parse("2d6+1d4")) == (3, 16)
+    assert bounds(parse("4d6dh1")) == (3, 18)
+    assert bounds(parse("4d6dl5")) == (0, 0)
+    assert bounds(parse("2d6kh5")) == (2, 12)
+    assert bounds(parse("0*3d6x")) == (0, 0)  # zero times an endless explosion is zero
+    assert bounds(parse("(-3d6x)*0")) == (0, 0)  # even from below (-inf times 0 is no NaN)
+    assert bounds(parse("1*2d6")) == (2, 12)
+    assert bounds(parse("3d6x>=5cs>=5")) == (0, float("inf"))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("3d6 +", "ends too early"),
+        ("(3d6", "ends too early"),
+        ("3d6 $", "Unexpected '$'"),
+        ("3d6 + * 2", "Unexpected '*'"),
+    ],
+)
+def test_a_syntax_error_says_where(text: str, words: str) -> None:
+    from meneur.locale import set_language
+
+    set_language("en")
+    try:
+        with pytest.raises(DiceSyntaxError) as caught:
+            parse(text)
+        assert words in str(caught.value)
+    finally:
+        set_language("fr")
+
+
+def test_a_typed_face_off_the_die_is_refused_and_a_roll_draws_one_stream() -> None:
+    from meneur.dice.check import DiceCheck, DiceParams
+    from meneur.errors import RuleError
+
+    check = DiceCheck()
+    assert check.streams(DiceParams("2d6")) == 1
+    with pytest.raises(RuleError):
+        check.resolve(DiceParams("1d6"), ((0,),))
+    with pytest.raises(RuleError):
+        check.resolve(DiceParams("1d6"), ((7,),))
+    assert check.resolve(DiceParams("1d6"), ((6,),)).total == 6
+
+    seen: list[object] = []
+
+    class Watched(SeededDice):
+        def observe(self, _check: object, rolled: object) -> None:
+            seen.append(rolled)
+
+    rolled = check.roll(DiceParams("2d6+1"), [Watched(3)])
+    assert len(rolled.faces) == 1 and len(rolled.faces[0]) == 2
+    assert rolled.outcome.total == sum(rolled.faces[0]) + 1
+    assert seen == [rolled]  # the roll log is told what the dice made
