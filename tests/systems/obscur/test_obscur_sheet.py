@@ -213,3 +213,16 @@ def test_a_name_written_on_the_sheet_is_not_empty(changes: dict[str, Any], field
     said = str(caught.value)
     assert f"champ {field}" in said and "un nom ne peut être ni vide ni fait que d'espaces" in said
     assert character_from(sheet(name=None), "isaure.json").sheet.name == ""
+
+
+def test_O31_etat_counts_up_to_100000_and_sources_up_to_200_characters() -> None:
+    """O-31: the state a sheet records is judged when it loads: a wound of 100,000 points
+    (Vie's own bound) and a source of 200 characters are taken, one more of either is
+    refused, the field named."""
+    wound = {"points": 100_000, "source": "x" * 200}
+    assert character_from(sheet(etat={"blessures": [wound]}), "isaure.json").state.blessures
+    for too_much in ({"points": 100_001}, {"source": "x" * 201}):
+        broken = sheet(etat={"blessures": [wound | too_much]})
+        with pytest.raises(SheetError) as caught:
+            character_from(broken, "isaure.json")
+        assert "champ Blessures" in str(caught.value), caught.value
