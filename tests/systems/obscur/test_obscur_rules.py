@@ -94,6 +94,19 @@ def test_O6_zero_attribute_counts_only_sixes_one_each() -> None:
     assert figures["p_success"] == Fraction(1, 36)
 
 
+def test_O6_both_zero_faces_one_to_five_give_nothing_and_six_gives_one() -> None:
+    """O-6: Capacité and Caractéristique both at 0: both rules, only a 6 counts, for 1.
+
+    Faces 1..6 give 0,0,0,0,0,1; with 2 dice at difficulty 1 only a 6 passes:
+    1 - (5/6)^2 = 11/36.
+    """
+    params = Params(1, zero_attribute=True, zero_skill=True)
+    for face, expected in zip(range(1, 7), (0, 0, 0, 0, 0, 1), strict=True):
+        assert roll(params, face).successes == expected
+    _, figures = summary(Params(2, zero_attribute=True, zero_skill=True))
+    assert figures["p_success"] == Fraction(11, 36)
+
+
 def test_O7_modifiers_change_the_pool_and_zero_dice_cannot_succeed() -> None:
     """O-7: modifiers add or remove dice; 0 or fewer dice: 0 successes, no Maladresse."""
     assert Params(3, modifier=2).pool == 5

@@ -13,6 +13,7 @@ from meneur.systems.obscur.catalog import Kind, build_catalog, catalog
 from meneur.systems.obscur.sheet import (
     add_to_resource,
     character_from,
+    check_state,
     load_character,
     save_character,
     updated,
@@ -213,3 +214,122 @@ def test_a_name_written_on_the_sheet_is_not_empty(changes: dict[str, Any], field
     said = str(caught.value)
     assert f"champ {field}" in said and "un nom ne peut être ni vide ni fait que d'espaces" in said
     assert character_from(sheet(name=None), "isaure.json").sheet.name == ""
+
+
+def test_O31_etat_counts_up_to_100000_and_sources_up_to_200_characters() -> None:
+    """O-31: the state a sheet records is judged when it loads: a wound of 100,000 points
+    (Vie's own bound) and a source of 200 characters are taken, one more of either is
+    refused, the field named."""
+    wound = {"points": 100_000, "source": "x" * 200}
+    assert character_from(sheet(etat={"blessures": [wound]}), "isaure.json").state.blessures
+    for too_much in ({"points": 100_001}, {"source": "x" * 201}):
+        broken = sheet(etat={"blessures": [wound | too_much]})
+        with pytest.raises(SheetError) as caught:
+            character_from(broken, "isaure.json")
+        assert "champ Blessures" in str(caught.value), caught.value
+
+
+def test_O10_O31_resources_from_0_or_from_minus_100000_up_to_100000() -> None:
+    """O-10: points spent never drive Vécu, Volonté, Moral or Encombrement below 0, so 0
+    is a sheet's floor and −1 is refused; O-31: Vie may go below 0, down to −100,000.
+    100,000 is every resource's bound, 100,001 is refused."""
+    floor = {"vecu": 0, "volonte": {"max": 6, "current": 0}, "moral": 0, "encombrement": 0}
+    for name, value in floor.items():
+        assert (
+            character_from(sheet(**{f"ressources__{name}": value}), "x").resource(name).current == 0
+        )
+    assert character_from(sheet(ressources__vie={"max": 12, "current": -100_000}), "x")
+    assert character_from(sheet(ressources__vecu=100_000), "x").resource("vecu").current == 100_000
+    for changes in (
+        {"ressources__vecu": -1},
+        {"ressources__vecu": 100_001},
+        {"ressources__vie": {"max": 12, "current": -100_001}},
+    ):
+        with pytest.raises(SheetError):
+            character_from(sheet(**changes), "x")
+
+
+def test_O10_O31_a_stored_state_holds_its_resources_to_the_sheets_ranges() -> None:
+    """O-10/O-31: a campaign's stored state (``{"vecu": 3}``) is a bare number for the
+    current points, Vie may be below 0, the other fields are free notes; Vécu below 0
+    (O-10) or not a whole number is refused, naming the resource by its label."""
+    check_state({"vecu": 3, "vie": -5, "volonte": 0, "note": "libre"}, "Isaure")
+    for refused, reason in (
+        ({"vecu": -1}, "sous 0"),
+        ({"vecu": "3"}, "nombre entier"),
+        ({"vecu": 2.0}, "nombre entier"),
+        ({"vecu": True}, "nombre entier"),
+        ({"moral": {"current": -2}}, "sous 0"),
+    ):
+        with pytest.raises(SheetError) as caught:
+            check_state(refused, "Isaure")
+        said = str(caught.value)
+        assert "Isaure" in said and reason in said, (refused, said)
+        assert ("Vécu" if "vecu" in refused else "Moral") in said
+
+
+def test_O4_a_sheet_may_use_the_models_own_field_names() -> None:
+    """O-4: a sheet whose sections carry the model's names (``attributes``, ``abilities``,
+    ``knowledge``, ``skills``, ``resources``) is read as the French one, and an update
+    adds to its ``resources``."""
+    french = sheet()
+    names = {
+        "caracteristiques": "attributes",
+        "capacites": "abilities",
+        "connaissances": "knowledge",
+        "competences": "skills",
+        "ressources": "resources",
+    }
+    english = {names.get(key, key): value for key, value in french.items()}
+    character = character_from(english, "en.json")
+    bagarre = character.pool("Bagarre")
+    assert (bagarre.base_name, bagarre.dice) == ("Hargne", 4)
+    more = updated(character, lambda raw: add_to_resource(raw, "vecu", 2))
+    assert more.resource("vecu").current == 10 and more.raw["resources"]["vecu"] == 10
+
+
+def test_O31_a_bare_vie_keeps_its_maximum_when_it_changes() -> None:
+    """O-31: a Vie written as a bare number (``"vie": 12``, both current and maximum)
+    that loses 4 points is written ``{"current": 8, "max": 12}``; Vécu stays bare."""
+    character = character_from(sheet(ressources__vie=12), "x")
+    hurt = updated(character, lambda raw: add_to_resource(raw, "vie", -4))
+    assert hurt.raw["ressources"]["vie"] == {"current": 8, "max": 12}
+    assert (hurt.resource("vie").current, hurt.resource("vie").max) == (8, 12)
+    paid = updated(character, lambda raw: add_to_resource(raw, "vecu", -3))
+    assert paid.raw["ressources"]["vecu"] == 5
+
+
+def test_O10_an_update_that_breaks_the_sheet_names_its_file(tmp_path: Path) -> None:
+    """O-10: an update that would leave Vécu below 0 is refused, the file named, and the
+    file is left as it was."""
+    target = tmp_path / "isaure.json"
+    target.write_bytes((EXAMPLES / "isaure.json").read_bytes())
+    character = load_character(target)
+    with pytest.raises(SheetError) as caught:
+        updated(character, lambda raw: add_to_resource(raw, "vecu", -9))
+    assert str(target) in str(caught.value) and "Vécu" in str(caught.value)
+    assert target.read_bytes() == (EXAMPLES / "isaure.json").read_bytes()
+
+
+def test_O31_saved_sheets_read_back_as_they_were_and_keep_their_accents(
+    tmp_path: Path,
+) -> None:
+    """O-31: a TOML sheet saved with a wound (a list of tables) and its gear (lists and
+    inline tables) reads back as it was, in TOML; a JSON one too. Both keep their accents
+    as written (« Agilité », « Épée »), not as escapes."""
+    wound = {"points": 4, "source": "chute à pic", "soignee": False}
+
+    def hurt(raw: dict[str, Any]) -> None:
+        raw["etat"] = {"blessures": [wound], "intemperies": []}
+
+    for name in ("garance.toml", "isaure.json"):
+        target = tmp_path / name
+        target.write_bytes((EXAMPLES / name).read_bytes())
+        character = updated(load_character(target), hurt)
+        save_character(character)
+        again = load_character(target)
+        assert again.raw == character.raw
+        assert again.state.blessures[0].source == "chute à pic"
+        text = target.read_text(encoding="utf-8")
+        assert "Agilité" in text and "chute à pic" in text and "\\u" not in text
+    assert '"Épée"' in (tmp_path / "garance.toml").read_text(encoding="utf-8")

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from meneur.errors import RuleError
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur import health
 from meneur.systems.obscur.health import Dice, health_tables
-from meneur.systems.obscur.state import Body, Intemperie, Wound
+from meneur.systems.obscur.sheet import load_character
+from meneur.systems.obscur.state import (
+    Body,
+    Intemperie,
+    Wound,
+    body_of,
+    refuse_coma,
+    save_body,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
 
 
 def reader(*faces: int) -> FaceReader:
@@ -394,3 +408,70 @@ def test_O33_a_healed_wound_leaves_the_sheet_a_scratch_stays() -> None:
     out = health.recover(body, reader(6, 6, 1), Dice(3), days=6, rest=False)
     assert out["rest"] is False and out["gained"] == 3
     assert [w.points for w in body.wounds] == [2]
+
+
+def test_O29_an_unhurt_body_has_lost_nothing() -> None:
+    """O-29: the pain malus is read from the HP lost: at full Vie that is 0 (not 1, which a
+    user's pain table may already count), 3 below it; never negative."""
+    assert Body("x", 12, 12).lost == 0
+    assert Body("x", 9, 12).lost == 3
+    assert Body("x", -2, 12).lost == 14
+
+
+def test_O24_O31_the_coma_of_no_air_is_told_apart_from_vie_at_0() -> None:
+    """O-24: out of dice against asphyxia with Vie 1, still above 0, is the coma for lack
+    of air (until the air returns); O-31: at Vie 0 the coma is the wounds' one (heal them
+    first), out of air or not."""
+    with pytest.raises(RuleError) as airless:
+        refuse_coma(Body("x", 1, 10, asphyxia_coma=True))
+    assert "O-24" in str(airless.value) and "O-31" not in str(airless.value)
+    with pytest.raises(RuleError) as wounded:
+        refuse_coma(Body("x", 0, 10, asphyxia_coma=True))
+    assert "O-31" in str(wounded.value) and "O-24" not in str(wounded.value)
+    refuse_coma(Body("x", 1, 10))  # standing: nothing refused
+
+
+def isaure_with(folder: Path, **changes: Any) -> Path:
+    """A copy of the example sheet isaure.json in ``folder``, its top-level fields changed
+    (``None`` leaves one out)."""
+    raw = json.loads((EXAMPLES / "isaure.json").read_text(encoding="utf-8"))
+    for key, value in changes.items():
+        if value is None:
+            del raw[key]
+        else:
+            raw[key] = value
+    path = folder / "isaure.json"
+    path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_O32_O38_records_at_0_points_leave_the_sheet_those_of_1_stay(tmp_path: Path) -> None:
+    """O-32/O-38: a wound or an Intempérie healed to 0 points is gone from the sheet when
+    the body is saved; one of 1 point is still there, Intempérie as much as wound."""
+    etat = {
+        "blessures": [{"points": 0, "source": "chute"}, {"points": 1, "source": "coup"}],
+        "intemperies": [{"points": 0, "source": "Soif"}, {"points": 1, "source": "Froid"}],
+    }
+    path = isaure_with(tmp_path, etat=etat)
+    character = load_character(path)
+    save_body(character, body_of(character))
+    saved = load_character(path).sheet.state
+    assert saved["blessures"] == [{"points": 1, "source": "coup", "soignee": False}]
+    assert saved["intemperies"] == [{"points": 1, "source": "Froid"}]
+
+
+def test_O38_a_sheet_without_etat_is_not_dependant_and_unnamed_takes_its_file(
+    tmp_path: Path,
+) -> None:
+    """O-38: a sheet that records no state is nobody Dépendant, with no wound, no
+    Intempérie, no malus; saved, it says so; nor is a body built without one (the
+    procedures' examples). A sheet that leaves its name out is named by its file."""
+    assert not Body("x", 10, 10).dependent
+    path = isaure_with(tmp_path, name=None)
+    character = load_character(path)
+    body = body_of(character)
+    assert not body.dependent and not body.asphyxia_coma and body.status == "ok"
+    assert (body.wounds, body.intemperies, body.asphyxia, body.fatigue) == ([], [], 0, 0)
+    assert body.name == str(path)
+    save_body(character, body)
+    assert load_character(path).sheet.state["dependant"] is False
