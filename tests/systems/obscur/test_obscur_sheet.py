@@ -216,10 +216,10 @@ def test_a_name_written_on_the_sheet_is_not_empty(changes: dict[str, Any], field
     assert character_from(sheet(name=None), "isaure.json").sheet.name == ""
 
 
-def test_O31_etat_counts_up_to_100000_and_sources_up_to_200_characters() -> None:
-    """O-31: the state a sheet records is judged when it loads: a wound of 100,000 points
-    (Vie's own bound) and a source of 200 characters are taken, one more of either is
-    refused, the field named."""
+def test_a_sheets_etat_counts_up_to_100000_and_sources_up_to_200_characters() -> None:
+    """The state a sheet records (O-31's wounds) is judged when it loads: a wound of
+    100,000 points (Vie's own bound) and a source of 200 characters are taken, one more of
+    either is refused, the field named. These are the sheet's bounds, not a rule's."""
     wound = {"points": 100_000, "source": "x" * 200}
     assert character_from(sheet(etat={"blessures": [wound]}), "isaure.json").state.blessures
     for too_much in ({"points": 100_001}, {"source": "x" * 201}):
