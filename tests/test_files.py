@@ -192,3 +192,87 @@ def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
         path = tmp_path / name
         path.write_bytes(b"\xef\xbb\xbf" + body)
         assert read_sheet(path) == {"a": 1}
+
+
+def test_the_users_data_folder_is_the_config_folder_unless_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Overrides of the shipped rule data live in ``MENEUR_DATA_DIR``, else in the
+    platform's config folder for meneur, under ``data``."""
+    from platformdirs import user_config_dir
+
+    from meneur.files import user_data_dir
+
+    monkeypatch.setenv("MENEUR_DATA_DIR", str(tmp_path))
+    assert user_data_dir() == tmp_path
+    monkeypatch.delenv("MENEUR_DATA_DIR")
+    assert user_data_dir() == Path(user_config_dir("meneur")) / "data"
+
+
+def test_a_sheet_of_exactly_the_limit_is_read(tmp_path: Path) -> None:
+    from meneur.files import MAX_SHEET_BYTES
+
+    sheet = tmp_path / "full.json"
+    body = '{"name": "Lyssia"}'
+    sheet.write_text(body + " " * (MAX_SHEET_BYTES - len(body)), encoding="utf-8")
+    assert sheet.stat().st_size == MAX_SHEET_BYTES
+    assert read_sheet(sheet) == {"name": "Lyssia"}
+
+
+def test_an_infinite_number_is_refused_and_echoed_short() -> None:
+    """1e400 reads as Infinity in Python, which no other program reads back: refused,
+    the number quoted back to 40 characters at most."""
+    from meneur.files import NotANumber, strict_json
+
+    assert strict_json("[1e300, -2.5]") == [1e300, -2.5]
+    for text in ("1e400", "-1e400", "1" * 100 + "e400"):
+        with pytest.raises(NotANumber) as caught:
+            strict_json(f"[{text}]")
+        assert str(caught.value) == text[:40]
+
+
+def test_a_sheet_is_written_as_readable_utf8_json(tmp_path: Path) -> None:
+    """Accents as they are (never ``\\u00c9``), two spaces of indent, a final newline: a
+    sheet is a file people read and edit."""
+    path = tmp_path / "elodie.json"
+    write_sheet(path, {"nom": "Élodie", "a": {"b": 1}})
+    assert path.read_text(encoding="utf-8") == (
+        '{\n  "nom": "Élodie",\n  "a": {\n    "b": 1\n  }\n}\n'
+    )
+
+
+def test_a_new_sheet_takes_the_users_umask(tmp_path: Path) -> None:
+    """A new file is 0666 under the umask (mkstemp's 0600 left a shared sheet unreadable
+    to the group); the umask is read from the process, not set."""
+    import stat
+
+    mask = os.umask(0o022)
+    os.umask(mask)
+    path = tmp_path / "new.json"
+    write_sheet(path, {"name": "Lyssia"})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
+
+
+def test_a_system_error_is_said_in_the_users_words() -> None:
+    """os_reason: a host name that does not resolve, a lookup that cannot be made now,
+    another lookup failure; an errno not listed keeps the system's words, cut to 120."""
+    import errno
+    import socket
+
+    from meneur.files import os_reason
+    from meneur.locale import set_language
+
+    set_language("en")
+    try:
+        assert str(os_reason(socket.gaierror(socket.EAI_NONAME, "x"))) == (
+            "no computer answers to that name"
+        )
+        assert "network down" in str(os_reason(socket.gaierror(socket.EAI_AGAIN, "x")))
+        assert str(os_reason(socket.gaierror(socket.EAI_FAIL, "x"))) == (
+            "the name cannot be looked up"
+        )
+        assert str(os_reason(OSError(errno.EACCES, "Permission denied"))) == "permission denied"
+        assert os_reason(OSError(errno.ELOOP, "w" * 300)) == "w" * 120
+        assert os_reason(OSError("no errno at all")) == "no errno at all"
+    finally:
+        set_language("fr")

@@ -198,3 +198,55 @@ def test_a_pattern_and_a_choice_are_said_without_english() -> None:
         Form.model_validate({"choice": "zzz"})
     said = str(first_problem(caught.value).reason)
     assert " or " not in said and "'explode', 'stop'" in said, said
+
+
+def test_where_a_problem_stands_is_named_to_80_characters_however_it_was_refused() -> None:
+    """A field's path is quoted back short, whatever refused it: a known pydantic type, a
+    validator's own words, or a type known nowhere (pydantic's words)."""
+    from typing import Annotated
+    from uuid import UUID
+
+    from pydantic import AfterValidator
+
+    from meneur.model_errors import refusal as own_refusal
+
+    def never(text: str) -> str:
+        raise own_refusal(N_("a name cannot be empty or only spaces"))
+
+    class Deep(BaseModel):
+        items: dict[str, int] = {}
+        ids: dict[str, UUID] = {}
+        named: dict[str, Annotated[str, AfterValidator(never)]] = {}
+
+    long_key = "c" * 200
+    assert first_problem(refusal(**{long_key: 1})).where == "c" * 80
+    for field in ("items", "ids", "named"):
+        with pytest.raises(ValidationError) as caught:
+            Deep.model_validate({field: {long_key: "x"}})
+        where = first_problem(caught.value).where
+        assert where == (field + "." + long_key)[:80], field
+
+
+def test_a_type_known_nowhere_keeps_pydantics_words_without_a_final_stop() -> None:
+    """A reason is quoted inside a sentence that has its own full stop."""
+    from uuid import UUID
+
+    class Identified(BaseModel):
+        id: UUID
+
+    with pytest.raises(ValidationError) as caught:
+        Identified.model_validate({"id": "x"})
+    reason = first_problem(caught.value).reason
+    assert isinstance(reason, str) and reason.startswith("Input should be a valid UUID")
+    assert not reason.endswith(".")
+    assert reason == str(caught.value.errors()[0]["msg"]).rstrip(".")
+
+    class Checked(BaseModel):
+        value: int
+
+        def model_post_init(self, context: object) -> None:
+            raise ValueError("Nope, not this one.")
+
+    with pytest.raises(ValidationError) as caught:
+        Checked.model_validate({"value": 7})
+    assert first_problem(caught.value).reason == "Nope, not this one"
