@@ -334,3 +334,24 @@ def test_character_help_says_what_each_command_does_with_it() -> None:
         shown = helped("odds", system)
         assert "nothing is rolled or saved" in shown and "is saved with its log" not in shown
     assert "The other side: a character stored" in helped("fight", "tunnels")
+
+
+def test_json_output_is_indented_utf8(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json`` prints accents as they are (a program reads UTF-8), two spaces deep."""
+    from meneur.cli.output import print_json
+
+    print_json({"nom": "Élodie", "dés": [1]})
+    assert capsys.readouterr().out == '{\n  "nom": "Élodie",\n  "dés": [\n    1\n  ]\n}\n'
+
+
+def test_a_result_whose_text_breaks_the_markup_is_shown_as_typed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name such as « [/] » breaks rich's markup: the result is shown once, as typed,
+    not half styled (:func:`meneur.cli.output.emit`)."""
+    from meneur.cli import journal
+    from meneur.cli.output import emit
+
+    monkeypatch.setattr(journal, "_loader", None)  # nothing to log here
+    emit({}, lambda out: out.print("Zoé [/] [bold]x"), as_json=False)
+    assert capsys.readouterr().out == "Zoé [/] [bold]x\n"

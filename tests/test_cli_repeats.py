@@ -19,6 +19,8 @@ from meneur.cli.repeats import check_repeats
         ("test tunnels --dice 3 --threshold 2 --faces 6,6,6 --faces 1", "--faces"),
         ("test krasses --bonus 3 --difficulty 10 --bonus 4", "--bonus"),
         ("odds obscur --dice 3 --dice 4", "--dice"),
+        ("roll 1d6 --seed=1 --seed 2", "--seed"),  # after --name=value, the next word is read
+        ("roll 1d6 --json --seed 1 --seed 2", "--seed"),  # a flag takes no value to skip
     ],
 )
 def test_a_single_value_option_given_twice_is_refused(

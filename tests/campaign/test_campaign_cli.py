@@ -598,3 +598,37 @@ def test_a_command_that_only_reads_creates_no_database(
         assert done.status == 2 and "campagne" in done.err, (args, done.err)
     assert not db.parent.exists()
     assert invoke(capsys, "campaign", "new", "Table").status == 0 and db.exists()
+
+
+def test_the_log_keeps_the_options_typed_under_their_names_and_leaves_out_the_rest(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log entry's params are the command's options as given: each under its option's
+    name (``--vs-faces`` as ``vs-faces``), typed faces as a list, a flag set as true; an
+    option left out, a flag not set and ``--json`` itself are not there; the command's
+    words give the system and the kind."""
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    done = invoke(
+        capsys,
+        *("oppose", "tunnels", "--dice", "2", "--vs", "2", "--explode", "never"),
+        *("--faces", "5,6", "--vs-faces", "1,4", "--blessed", "--json"),
+    )
+    assert done.status == 0, done.err
+    entry = invoke(capsys, "log", "--json").json()[-1]
+    assert (entry["system"], entry["kind"]) == ("tunnels", "oppose")
+    from meneur.campaign.replay import STEPS  # the rolls it is made of, for the replay
+
+    params = {key: value for key, value in entry["params"].items() if key != STEPS}
+    assert params == {
+        "dice": 2,
+        "vs": 2,
+        "explode": "never",
+        "faces": [5, 6],
+        "vs-faces": [1, 4],
+        "blessed": True,
+    }
+    sheet = ROOT / "examples" / "krasses" / "aurore-equipee.json"
+    words = ("test", "krasses", "--sheet", str(sheet), "--skill", "Escalade", "--seed", "1")
+    assert invoke(capsys, *words, "--difficulty", "10").status == 0
+    logged = invoke(capsys, "log", "--json").json()[-1]["params"]
+    assert logged["sheet"] == str(sheet) and logged["skill"] == "Escalade"  # a path as text
