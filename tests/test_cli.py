@@ -355,3 +355,32 @@ def test_a_result_whose_text_breaks_the_markup_is_shown_as_typed(
     monkeypatch.setattr(journal, "_loader", None)  # nothing to log here
     emit({}, lambda out: out.print("Zoé [/] [bold]x"), as_json=False)
     assert capsys.readouterr().out == "Zoé [/] [bold]x\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        (
+            "test krasses",
+            "--character NAME A character stored in the current campaign, "
+            "instead of a sheet file: what the roll changes is saved with its log entry.",
+        ),
+        (
+            "odds krasses",
+            "--character NAME A character stored in the current campaign, "
+            "instead of a sheet file: its traits are read, nothing is rolled or saved.",
+        ),
+        (
+            "oppose krasses",
+            "--vs-character NAME The other side: a character stored in the "
+            "current campaign, instead of --vs-sheet",
+        ),
+    ],
+)
+def test_the_help_says_what_a_stored_character_option_does_to_the_character(
+    capsys: pytest.CaptureFixture[str], command: str, says: str
+) -> None:
+    """``odds`` rolls nothing and must not promise a saved change; ``--vs-character`` is the
+    other side's (:func:`meneur.cli.params.character_option`)."""
+    shown = invoke(capsys, "--lang", "en", *command.split(), "--help")
+    assert says in " ".join(shown.out.split())

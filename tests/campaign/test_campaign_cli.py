@@ -632,3 +632,16 @@ def test_the_log_keeps_the_options_typed_under_their_names_and_leaves_out_the_re
     assert invoke(capsys, *words, "--difficulty", "10").status == 0
     logged = invoke(capsys, "log", "--json").json()[-1]["params"]
     assert logged["sheet"] == str(sheet) and logged["skill"] == "Escalade"  # a path as text
+
+
+def test_dice_the_user_chose_are_kept_in_a_game_session(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In an open session, dice come from its committed seed, unless the user chose
+    them: ``--seed`` or ``--faces`` are kept, and logged as what they are."""
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    invoke(capsys, "session", "start")
+    assert invoke(capsys, "roll", "1d6", "--json").json()["dice_source"] == "committed"
+    assert invoke(capsys, "roll", "1d6", "--seed", "3", "--json").json()["dice_source"] == "seeded"
+    typed = invoke(capsys, "roll", "1d6", "--faces", "4", "--json").json()
+    assert (typed["dice_source"], typed["total"]) == ("physical", 4)
