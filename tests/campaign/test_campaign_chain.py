@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import hmac
+import json
 from collections import Counter
 from typing import Any
 
@@ -12,14 +14,19 @@ import pytest
 
 from meneur.campaign.chain import (
     GENESIS,
+    HASHED_FIELDS,
     CommittedDice,
+    SessionSources,
+    command_of,
     commitment_of,
     committed_face,
     entry_hash,
+    new_seed,
+    session_sources,
     verify_log,
 )
 from meneur.campaign.errors import VerifyError
-from meneur.rng import DiceSource
+from meneur.rng import MAX_SIDES, DiceSource
 
 SEED = bytes(range(32))
 
@@ -258,3 +265,364 @@ def test_a_log_of_another_version_is_refused_as_such(version: object) -> None:
     del document["version"]
     with pytest.raises(VerifyError, match="version"):
         verify_log(document)
+
+
+# -- what the chain promises, pinned value by value (hand mutation testing of chain.py) ----
+
+
+def test_a_session_seed_is_32_secret_bytes_committed_by_their_sha256() -> None:
+    """Step 1 of the module doc: a secret 32-byte seed, published as ``sha256(seed)``."""
+    seed = new_seed()
+    assert len(seed) == 32 and seed != new_seed()
+    assert commitment_of(seed) == hashlib.sha256(seed).hexdigest()
+
+
+def test_an_entry_hash_is_sha256_of_the_previous_hash_and_its_canonical_json() -> None:
+    """Step 3: ``sha256(previous hash + canonical JSON)``, the JSON written here by hand
+    from docs/campaign.md (the hashed fields only, keys sorted at every depth, no spaces,
+    UTF-8 and not ``\\u`` escapes); the first entry links to 64 zeros."""
+    entry: dict[str, Any] = {
+        "seq": 1,
+        "at": "2026-12-02T20:00:01.000000Z",
+        "who": "Zoé",
+        "system": "generic",
+        "kind": "roll",
+        "params": {"expression": "2d6", "b": 1, "a": "é"},
+        "faces": [[6, 2]],
+        "decisions": [],
+        "outcome": {"total": 8},
+        "source": "physical",
+        "commitment": None,
+        "counter": None,
+        "draws": [],
+        "id": 41,  # a local database id: not hashed
+        "prev_hash": "0" * 64,
+    }
+    body = (
+        '{"at":"2026-12-02T20:00:01.000000Z","commitment":null,"counter":null,'
+        '"decisions":[],"draws":[],"faces":[[6,2]],"kind":"roll","outcome":{"total":8},'
+        '"params":{"a":"é","b":1,"expression":"2d6"},"seq":1,"source":"physical",'
+        '"system":"generic","who":"Zoé"}'
+    )
+    expected = hashlib.sha256(("0" * 64 + body).encode("utf-8")).hexdigest()
+    assert entry_hash("0" * 64, entry) == expected
+    entry["hash"] = expected
+    document = {
+        "format": "meneur-log",
+        "version": 1,
+        "sessions": [],
+        "head": {"seq": 1, "hash": expected},
+        "entries": [entry],
+    }
+    report = verify_log(document)
+    assert (report.entries, report.physical, report.head) == (1, 1, expected)
+    assert report.rooted and report.complete and report.missing == 0
+
+
+def test_a_value_json_cannot_write_is_never_hashed() -> None:
+    """Canonical JSON (RFC 8785) has no NaN: an entry carrying one, its hash computed by a
+    lenient encoder, is refused as changed instead of verifying."""
+    document = log_of()
+    entry = document["entries"][4]
+    entry["outcome"] = {"total": float("nan")}
+    body = json.dumps(
+        {name: entry.get(name) for name in HASHED_FIELDS},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )  # NaN written as ``NaN``: no JSON
+    entry["hash"] = hashlib.sha256((entry["prev_hash"] + body).encode()).hexdigest()
+    document["head"]["hash"] = entry["hash"]
+    with pytest.raises(ValueError):
+        entry_hash(entry["prev_hash"], entry)
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.message.endswith("its content was changed after it was logged.")
+    assert caught.value.params["seq"] == 5
+
+
+@pytest.mark.parametrize(
+    ("sides", "bits"), [(2, 1), (3, 2), (4, 2), (7, 3), (8, 3), (9, 4), (16, 4), (100, 7)]
+)
+def test_committed_faces_take_the_width_of_sides_minus_one_for_every_die(
+    sides: int, bits: int
+) -> None:
+    """Step 2: ``bits`` is the width of ``sides - 1`` (a d8 reads 3 bits, a d9 four),
+    recomputed by hand for dice whose width differs from that of ``sides`` or ``sides + 1``."""
+    faces = CommittedDice(SEED).roll(sides, 40)
+    expected: list[int] = []
+    counter = 0
+    while len(expected) < 40:
+        digest = hmac.new(SEED, counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        counter += 1
+        value = int.from_bytes(digest, "big") >> (256 - bits)
+        if value < sides:
+            expected.append(value + 1)
+    assert faces == tuple(expected)
+
+
+def test_committed_dice_roll_one_die_unless_told_otherwise() -> None:
+    """Like every :class:`DiceSource`: ``roll(sides)`` is one die."""
+    assert CommittedDice(SEED).roll(20) == CommittedDice(SEED).roll(20, 5)[:1]
+
+
+def test_each_session_counts_its_entries_by_the_source_of_their_dice() -> None:
+    """docs/campaign.md: ``verify`` counts each session's entries by source; the physical
+    roll typed during the session is the one that bypassed its committed dice."""
+    (session,) = verify_log(log_of()).sessions
+    assert session == SessionSources(commitment_of(SEED), {"committed": 4, "physical": 1})
+    assert session.bypassed == 1
+
+
+def test_an_entry_that_drew_no_die_counts_in_no_session() -> None:
+    sessions = [{"commitment": "c"}]
+    entries = [
+        {"faces": [], "source": "physical", "at": "2026"},
+        {"faces": [[]], "source": "secure", "at": "2026"},
+        {"faces": None, "source": "secure", "at": "2026"},
+        {"faces": [[4]], "source": None, "at": "2026"},
+    ]
+    assert session_sources(sessions, entries) == (SessionSources("c", {"?": 1}),)
+
+
+SESSIONS = [
+    {"commitment": "a", "started_at": "2026-12-02T20:00", "revealed_at": "2026-12-02T22:00"},
+    {"commitment": "b", "started_at": "2026-12-03T20:00", "revealed_at": None},
+]
+
+
+def test_a_committed_entry_belongs_to_the_session_it_names_whatever_its_time() -> None:
+    """An entry belongs to the session whose commitment it names (its time, here inside
+    the second session, does not move it)."""
+    entries = [{"faces": [[3]], "source": "committed", "commitment": "a", "at": "2026-12-03T21"}]
+    assert session_sources(SESSIONS, entries) == (
+        SessionSources("a", {"committed": 1}),
+        SessionSources("b", {}),
+    )
+
+
+def test_an_entry_of_other_dice_belongs_to_the_session_open_at_its_time() -> None:
+    """Between ``started_at`` and ``revealed_at``, both ends in; before, between or
+    after no session, nowhere."""
+    at = [
+        "2026-12-02T19:59",  # before the first session: none
+        "2026-12-02T20:00",  # at its start
+        "2026-12-02T22:00",  # at its reveal
+        "2026-12-02T22:01",  # between the sessions: none
+        "2026-12-04T01:00",  # in the open second session
+    ]
+    entries = [{"faces": [[3]], "source": "physical", "at": moment} for moment in at]
+    assert session_sources(SESSIONS, entries) == (
+        SessionSources("a", {"physical": 2}),
+        SessionSources("b", {"physical": 1}),
+    )
+
+
+def test_an_entry_is_named_by_the_command_that_made_it() -> None:
+    assert command_of({"system": "generic", "kind": "roll"}) == "roll"
+    assert command_of({"system": "tunnels", "kind": "test"}) == "test tunnels"
+    document = log_of()
+    document["entries"][3]["faces"][0][0] += 1
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.params == {"seq": 4, "who": "Zed", "kind": "roll"}
+
+
+def test_a_refused_entry_names_its_roller_and_roll_in_80_characters() -> None:
+    document = log_of()
+    entry = document["entries"][1]
+    entry["who"], entry["kind"] = "Z" * 100, "k" * 100  # (no re-hash: refused as changed)
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.params == {"seq": 2, "who": "Z" * 80, "kind": "k" * 80}
+
+
+def test_another_version_is_quoted_as_written_in_20_characters() -> None:
+    document = {**log_of(), "version": "é" * 30}
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.params["found"] == '"' + "é" * 19
+
+
+def test_a_wrong_revealed_seed_names_its_session_by_16_hex_digits() -> None:
+    document = log_of()
+    document["sessions"][0]["seed"] = bytes(32).hex()
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.params == {"commitment": commitment_of(SEED)[:16]}
+
+
+def test_an_untouched_log_misses_nothing_and_a_file_without_head_is_not_short() -> None:
+    report = verify_log(log_of())
+    assert (report.missing, report.rooted, report.end_known) == (0, True, True)
+    document = log_of()
+    del document["head"]
+    report = verify_log(document)
+    assert (report.missing, report.rooted, report.end_known, report.complete) == (
+        0,
+        True,
+        False,
+        False,
+    )
+
+
+def test_a_file_starting_past_entry_1_counts_the_entries_before_it() -> None:
+    """A player's copy without its first rolls: their links cannot be checked (not
+    rooted, not complete) and the gap is counted."""
+    document = log_of()
+    del document["entries"][:2]
+    report = verify_log(document)
+    assert (report.entries, report.missing, report.rooted, report.complete) == (
+        3,
+        2,
+        False,
+        False,
+    )
+
+
+def test_a_first_entry_1_not_linked_to_the_start_of_the_log_is_not_rooted() -> None:
+    """Entry 1 must link to 64 zeros: one that links elsewhere, hashes chained again from
+    there, is the start of some other log (or of none) and the file is not complete."""
+    document = log_of()
+    previous = "f" * 64
+    for entry in document["entries"]:
+        entry["prev_hash"] = previous
+        entry["hash"] = previous = entry_hash(previous, entry)
+    document["head"] = {"seq": 5, "hash": previous}
+    report = verify_log(document)
+    assert (report.rooted, report.complete, report.missing) == (False, False, 0)
+
+
+@pytest.mark.parametrize("twice", [1, 2])
+def test_a_duplicated_entry_is_refused_as_out_of_order(twice: int) -> None:
+    """The same entry twice (or two entries of one number) is no export: refused."""
+    document = log_of()
+    entries = document["entries"]
+    entries.insert(twice, copy.deepcopy(entries[twice - 1]))
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.params["seq"] == caught.value.params["before"] == twice
+    assert "out of order" in caught.value.message
+
+
+@pytest.mark.parametrize(("cut", "missing"), [([2], 1), ([1, 2], 2), ([1, 3], 2)])
+def test_entries_cut_from_the_middle_are_counted_and_the_rest_still_verifies(
+    cut: list[int], missing: int
+) -> None:
+    """A filtered copy verifies its links present and counts its gaps; it is not complete
+    (so a committed counter after a gap, rightly off, is not held against it)."""
+    document = log_of()
+    for index in sorted(cut, reverse=True):
+        del document["entries"][index]
+    report = verify_log(document)
+    assert (report.entries, report.missing) == (5 - len(cut), missing)
+    assert report.rooted and report.end_known and not report.complete
+
+
+@pytest.mark.parametrize("cut", [1, 2])
+def test_entries_cut_from_the_end_are_counted_from_the_head(cut: int) -> None:
+    """The embarrassing last roll removed, the head kept: the file is not complete."""
+    document = log_of()
+    del document["entries"][-cut:]
+    report = verify_log(document)
+    assert (report.entries, report.missing, report.complete, report.end_known) == (
+        5 - cut,
+        cut,
+        False,
+        True,
+    )
+    assert report.head == document["entries"][-1]["hash"]
+
+
+def test_a_file_with_a_head_and_no_entry_misses_them_all() -> None:
+    document = {**log_of(), "entries": [], "head": {"seq": 3, "hash": "ab" * 32}}
+    report = verify_log(document)
+    assert (report.entries, report.missing, report.complete) == (0, 3, False)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        {"seq": 5, "hash": "ab" * 32},  # the last entry's number, another hash
+        {"seq": 5},  # no hash
+        {"seq": 4, "hash": "entry 4"},  # an entry, but not the last one
+        {"seq": "5", "hash": "x"},
+        {"hash": "x"},
+    ],
+)
+def test_a_head_that_is_not_the_last_entry_is_refused(head: dict[str, Any]) -> None:
+    document = log_of()
+    if head.get("hash") == "entry 4":
+        head = {"seq": 4, "hash": document["entries"][3]["hash"]}
+    document["head"] = head
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.message == "The log's head is not an entry of this log."
+
+
+def test_a_committed_entry_without_its_counter_is_refused() -> None:
+    """A ``null`` counter passes the shape check (older exports): the committed dice
+    cannot be recomputed without it, so the entry is refused, not crashed on."""
+    document = log_of()
+    document["entries"][0]["counter"] = None
+    rehash(document)
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.message.endswith("no dice counter.")
+    assert caught.value.params["seq"] == 1
+
+
+def committed_log(rolls: list[tuple[int, int]]) -> dict[str, Any]:
+    """A revealed session whose one entry rolled ``(sides, count)`` for each of ``rolls``."""
+    dice = CommittedDice(SEED)
+    faces = [face for sides, count in rolls for face in dice.roll(sides, count)]
+    entry: dict[str, Any] = {
+        "seq": 1,
+        "at": "2026-12-02T20:00:01.000000Z",
+        "who": "Zed",
+        "system": "generic",
+        "kind": "roll",
+        "params": {},
+        "faces": [faces],
+        "decisions": [],
+        "outcome": {"total": sum(faces)},
+        "source": "committed",
+        "commitment": dice.commitment,
+        "counter": 0,
+        "draws": dice.draws,
+        "prev_hash": GENESIS,
+    }
+    entry["hash"] = entry_hash(GENESIS, entry)
+    return {
+        "format": "meneur-log",
+        "version": 1,
+        "sessions": [{"commitment": dice.commitment, "seed": SEED.hex()}],
+        "head": {"seq": 1, "hash": entry["hash"]},
+        "entries": [entry],
+    }
+
+
+def test_committed_draws_of_a_one_sided_and_of_the_largest_die_verify() -> None:
+    report = verify_log(committed_log([(1, 2), (MAX_SIDES, 1), (6, 2)]))
+    assert (report.recomputed, report.complete) == (1, True)
+
+
+@pytest.mark.parametrize("draw", [[0, 1], [MAX_SIDES + 1, 1], [6], [6, 1, 1], [6, "1"], "6"])
+def test_a_draw_of_no_die_is_refused_as_malformed(draw: Any) -> None:
+    """A draw is ``[sides, face]``, sides from 1 to the largest die (a d0 would never
+    give a face: the recomputation would not end)."""
+    document = committed_log([(6, 1), (6, 1)])
+    document["entries"][0]["draws"][1] = draw
+    rehash(document)
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.message.endswith("die {number} is malformed.")
+    assert caught.value.params["number"] == 2
+
+
+def test_a_verify_report_cannot_be_altered_once_made() -> None:
+    report = verify_log(log_of())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.complete = False  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.sessions[0].commitment = "x"  # type: ignore[misc]

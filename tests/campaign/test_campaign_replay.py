@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cli_helpers import invoke
-from meneur.campaign.replay import STEPS, replay_entries
+from meneur.campaign.replay import STEPS, replay_entries, rolled_of
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -187,3 +187,108 @@ def test_each_check_and_procedure_is_recorded_where_the_registry_names_it() -> N
         for name, check in {**system.checks(), **system.procedures()}.items():
             assert _place(type(check)) == (system.name, name)
     assert _place(dict) is None
+
+
+# -- what the replay promises, case by case (hand mutation testing of replay.py) -----------
+
+# T-3: two d6 at threshold 1, no explosion (T-6 ``never``); key (successes, T-7, T-8).
+TWO_DICE = {"system": "tunnels", "check": "test", "params": {"dice": 2, "threshold": 1,
+            "explode": "never"}}  # fmt: skip
+
+
+def tunnels_step(faces: list[int], key: list[Any]) -> dict[str, Any]:
+    return {**TWO_DICE, "faces": [faces], "key": key}
+
+
+def logged(seq: Any, steps: list[Any], faces: Any = None) -> dict[str, Any]:
+    """An entry whose faces are those its steps read, unless told otherwise."""
+    if faces is None:
+        faces = [f for one in steps for stream in one["faces"] for f in stream]
+        faces = [faces]
+    return {"seq": seq, "params": {STEPS: steps}, "faces": faces}
+
+
+def test_every_entry_and_every_roll_replayed_is_counted() -> None:
+    """T-3: a 4 succeeds, a 2 or a 3 does not; two 6s are two successes, not T-7's three."""
+    report = replay_entries(
+        [
+            logged(1, [tunnels_step([4, 2], [1, False, False])]),
+            logged(2, [tunnels_step([6, 6], [2, False, False]),
+                       tunnels_step([3, 2], [0, False, False])]),
+        ]
+    )  # fmt: skip
+    assert (report.entries, report.rolls, report.problems) == (2, 3, ())
+
+
+@pytest.mark.parametrize("seq", [None, "3", True, 0.5])
+def test_an_entry_without_a_whole_sequence_number_is_named_by_its_place(seq: Any) -> None:
+    good = logged(1, [tunnels_step([4, 2], [1, False, False])])
+    bad = logged(seq, [tunnels_step([4, 2], [2, False, False])])
+    report = replay_entries([good, good, bad])
+    assert [problem.seq for problem in report.problems] == [3]
+
+
+@pytest.mark.parametrize("faces", ["x", [4, 2], [["4", 2]], [[True, 2]], [[4.0, 2]], [[4, None]]])
+def test_a_roll_whose_faces_are_not_streams_of_whole_numbers_is_malformed(faces: Any) -> None:
+    good = tunnels_step([4, 2], [1, False, False])
+    entry = logged(7, [good, {**good, "faces": faces}], faces=[[4, 2, 4, 2]])
+    (problem,) = replay_entries([entry]).problems
+    assert (problem.seq, problem.message, dict(problem.values)) == (
+        7,
+        "roll {step} is malformed",
+        {"step": 2},
+    )
+
+
+def test_a_roll_that_is_not_an_object_is_malformed() -> None:
+    good = tunnels_step([4, 2], [1, False, False])
+    (problem,) = replay_entries([logged(1, [good, None], faces=[[4, 2]])]).problems
+    assert (problem.message, dict(problem.values)) == ("roll {step} is malformed", {"step": 2})
+
+
+@pytest.mark.parametrize("faces", ["x", [4, 2], [["4", 2]], [[True, 2]]])
+def test_an_entry_whose_faces_are_not_streams_of_whole_numbers_is_refused(faces: Any) -> None:
+    entry = logged(1, [tunnels_step([4, 2], [1, False, False])], faces=faces)
+    (problem,) = replay_entries([entry]).problems
+    assert problem.message == "its faces are malformed"
+
+
+def test_faces_logged_that_no_roll_read_are_counted() -> None:
+    entry = logged(1, [tunnels_step([4, 2], [1, False, False])], faces=[[4, 2], [6]])
+    (problem,) = replay_entries([entry]).problems
+    assert dict(problem.values) == {"shown": 3, "used": 2}
+
+
+def test_the_roll_that_does_not_replay_is_named_by_its_place_in_the_entry() -> None:
+    """The second roll's stored outcome is wrong: a 3 is no success (T-3)."""
+    steps = [tunnels_step([4, 2], [1, False, False]), tunnels_step([3, 2], [1, False, False])]
+    (problem,) = replay_entries([logged(5, steps)]).problems
+    assert problem.message == "roll {step}: stored outcome {stored}, the rules now give {now}"
+    assert dict(problem.values) == {"step": 2, "stored": "[1, false, false]",
+                                    "now": "[0, false, false]"}  # fmt: skip
+
+
+def test_rolls_outside_the_registry_are_named_in_80_characters() -> None:
+    outside = {"check": None, "what": "W" * 100, "faces": [[4, 2]]}
+    unknown = {**tunnels_step([4, 2], [1, False, False]), "system": "s" * 100,
+               "check": "c" * 100}  # fmt: skip
+    first, second = replay_entries([logged(1, [outside]), logged(2, [unknown])]).problems
+    assert dict(first.values) == {"step": 1, "what": "W" * 80}
+    assert dict(second.values) == {"step": 1, "check": "c" * 80, "system": "s" * 80}
+
+
+@pytest.mark.parametrize("face", [0, 7])
+def test_a_face_off_the_die_is_named_and_both_ends_of_a_d6_replay(face: int) -> None:
+    assert replay_entries([logged(1, [tunnels_step([1, 6], [1, False, False])])]).problems == ()
+    (problem,) = replay_entries([logged(1, [tunnels_step([face, 4], [1, False, False])])]).problems
+    assert problem.message == "roll {step}: a d{sides} has no face {face}"
+    assert dict(problem.values) == {"step": 1, "sides": 6, "face": face}
+
+
+def test_a_logged_roll_reads_back_as_its_check_and_params_or_not_at_all() -> None:
+    found = rolled_of(tunnels_step([4, 2], [1, False, False]))
+    assert found is not None
+    check, params = found
+    assert (check.name, check.die_sides, params.dice, params.threshold) == ("test", 6, 2, 1)
+    assert rolled_of({**TWO_DICE, "check": "nothing"}) is None
+    assert rolled_of({**TWO_DICE, "params": {"dice": -2, "threshold": 1}}) is None
