@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from meneur.web.live import CLOSED, FRAME_GAP, Connection, Hub, audience
+from meneur.web.live import FRAME_GAP, Connection, Hub, audience
 from web.web_helpers import TUNNELS, Table
 
 PENDING: dict[int, list[dict[str, Any]]] = {}
@@ -188,7 +188,7 @@ def test_a_quiet_table_sends_each_roll_at_once_a_busy_one_gathers_them() -> None
     assert json.loads(one) == {"n": 1}
     assert json.loads(gathered) == [{"n": 2}, {"n": 3}, {"n": 4}]
     assert second - first >= FRAME_GAP * 0.9  # they waited for the gap, then went together
-    assert closed == f"closed {CLOSED}"
+    assert closed == "closed 4001"  # docs/web.md: a removed seat's page closes with 4001
 
 
 def test_a_roll_that_changes_a_sheet_has_every_page_draw_its_cards_again(table: Table) -> None:
@@ -208,3 +208,42 @@ def test_a_roll_that_changes_a_sheet_has_every_page_draw_its_cards_again(table: 
         assert [receive(gm)["type"] for _ in range(3)] == ["roll", "roll", "sheet"]
         assert receive(gm)["type"] == "roll"
     assert f"<b>Vécu</b> {before + 1}" in table.client.get(table.gm).text
+
+
+def test_a_log_entry_s_mode_and_whisper_target_are_found_among_any_decisions() -> None:
+    """Decisions hold any JSON (a batch's choices, a plan): the seat's mode, its roller
+    and a whisper's target are read from the decision that holds them, wherever it is."""
+    from meneur.web.live import roll_meta, seen_by, whisper_to
+
+    whisper = {"decisions": [3, "stop", {"mode": "whisper", "seat": "p1", "to": "p2"}]}
+    assert whisper_to(whisper) == "p2" and roll_meta(whisper) == ("whisper", "p1")
+    assert [seen_by(whisper, v, viewer_is_gm=v == "gm") for v in ("gm", "p1", "p2", "p3")] == [
+        "full",
+        "full",
+        "full",
+        None,
+    ]
+    secret = {"decisions": [7, {"mode": "gmroll", "seat": "p1"}]}
+    assert whisper_to(secret) is None
+    assert [seen_by(secret, v, viewer_is_gm=v == "gm") for v in ("gm", "p1", "p2")] == [
+        "full",
+        "full",
+        None,
+    ]
+
+
+def test_a_token_bucket_allows_its_burst_then_its_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """5 messages a second on average, bursts of 20 (docs/web.md, « débit »): the 21st
+    at once is refused; 0.25 s later one more passes; a long pause refills 20, not more."""
+    import meneur.web.live as live
+
+    now = [100.0]
+    monkeypatch.setattr(live.time, "monotonic", lambda: now[0])
+    bucket = live.TokenBucket(5, 20)
+    assert [bucket.take() for _ in range(21)] == [True] * 20 + [False]
+    now[0] += 0.1  # half a token
+    assert bucket.take() is False
+    now[0] += 0.15  # a token and a quarter
+    assert [bucket.take(), bucket.take()] == [True, False]
+    now[0] += 3600
+    assert [bucket.take() for _ in range(21)] == [True] * 20 + [False]

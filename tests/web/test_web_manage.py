@@ -107,3 +107,62 @@ def test_joins_are_rate_limited_per_address_and_table(tmp_path: Path, database: 
         assert [c.status_code for c in codes] == [303, 303, 303, 429, 429]
         assert "Trop" in codes[-1].text
         assert len(Tables(table.store).players(table.info.id)) == 3
+
+
+def test_each_campaign_has_its_own_tables(table: Table) -> None:
+    """``serve --campaign`` serves that campaign's table; ``--new-table`` replaces that
+    campaign's tables only."""
+    tables = Tables(table.store)
+    table.store.create_campaign("Bravo")
+    bravo = tables.default_for("bravo")
+    assert bravo.campaign == "Bravo" and bravo.id != table.info.id
+    assert tables.default_for("Bravo") == bravo
+    found = tables.get(bravo.id)
+    assert found is not None and found.campaign == "Bravo"
+    second = tables.create("Bravo")  # without replace: both stay
+    assert tables.get(bravo.id) is not None and tables.get(second.id) is not None
+    assert tables.seat(bravo.id, bravo.gm_token) is not None
+    third = tables.create("Bravo", replace=True)
+    # the old links stop (SQLite may give a new table an old id: never its tokens)
+    for old in (bravo, second):
+        assert tables.seat(old.id, old.gm_token) is None
+    assert [t.id for t in (tables.get(n) for n in range(1, third.id + 9)) if t] == [
+        table.info.id,
+        third.id,
+    ]
+    assert tables.get(table.info.id) == table.info  # another campaign's table stays
+
+
+def test_an_invite_renewed_meanwhile_seats_nobody(table: Table) -> None:
+    """The invite is checked again as the seat is written: one renewed between the
+    check of the link and the join (at the same moment) seats nobody."""
+    from meneur.campaign.errors import CampaignError
+
+    tables = Tables(table.store)
+    tables.rotate_invite(table.info)
+    with pytest.raises(CampaignError):
+        tables.join(table.info, "Eve")
+    assert tables.players(table.info.id) == []
+
+
+def test_a_seat_removed_meanwhile_is_refused_in_one_clear_line(table: Table) -> None:
+    """A seat that no longer exists (removed at the same moment) claims, gets, loses or
+    renews nothing: each says so, never a server error."""
+    from meneur.campaign.errors import CampaignError
+
+    table.create(table.gm, "tunnels", "Ombre", free="true", **TUNNELS)
+    tables = Tables(table.store)
+    seat = tables.seat(table.info.id, table.join("Alice").split("/")[-1])
+    assert seat is not None and seat.player is not None
+    gone = seat.player.id
+    assert tables.kick(table.info, gone) == f"p{gone}"
+    attempts = (
+        lambda: tables.claim(seat, "Ombre"),
+        lambda: tables.assign(table.info, "Ombre", gone),
+        lambda: tables.kick(table.info, gone),
+        lambda: tables.renew(table.info, gone),
+    )
+    for attempt in attempts:
+        with pytest.raises(CampaignError, match="n'existe plus"):
+            attempt()
+    assert tables.holds(table.info.id) == {}

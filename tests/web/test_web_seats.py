@@ -7,6 +7,8 @@ unclaimed character at any time, the GM's non-player characters included.
 
 from __future__ import annotations
 
+import pytest
+
 from web.web_helpers import Table
 
 TUNNELS = {"Force": "3", "Dextérité": "4", "Constitution": "2"}
@@ -79,3 +81,120 @@ def test_two_claims_of_one_character_keep_one(table: Table) -> None:
     else:
         raise AssertionError("the second claim was accepted")
     assert tables.holds(table.info.id) == {"ombre": a.player.id if a.player else None}
+
+
+def test_every_link_holds_a_256_bit_token(table: Table) -> None:
+    """Tokens are ``secrets.token_urlsafe(32)``: 32 random bytes, 43 URL-safe characters."""
+    import base64
+
+    from meneur.web.tables import Tables
+
+    player = Tables(table.store).join(table.info, "Alice")
+    for token in (table.info.gm_token, table.info.invite_token, player.token):
+        assert len(token) == 43
+        assert len(base64.urlsafe_b64decode(token + "=")) == 32
+
+
+def test_a_table_seats_fifty_players_and_refuses_the_fifty_first(table: Table) -> None:
+    from meneur.campaign.errors import CampaignError
+    from meneur.web.tables import Tables
+
+    tables = Tables(table.store)
+    for number in range(50):
+        tables.join(table.info, f"P{number}")
+    with pytest.raises(CampaignError) as full:
+        tables.join(table.info, "P50")
+    assert "50" in str(full.value)
+    assert len(tables.players(table.info.id)) == 50
+
+
+def test_a_seat_once_found_cannot_be_changed(table: Table) -> None:
+    """A seat is kept in memory and shared by requests: its role, its characters and
+    its table's tokens are frozen values, never rewritten in place."""
+    from dataclasses import FrozenInstanceError
+
+    from meneur.web.tables import Tables
+
+    alice = table.join("Alice")
+    seat = Tables(table.store).seat(table.info.id, alice.split("/")[-1])
+    assert seat is not None and seat.player is not None
+    with pytest.raises(FrozenInstanceError):
+        seat.role = "gm"  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        seat.player.characters = ("Pip",)  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        seat.table.gm_token = seat.player.token  # type: ignore[misc]
+
+
+def test_a_table_id_is_a_positive_postgresql_integer() -> None:
+    """``/t/<id>/...`` beyond an ``INTEGER`` (2**31 - 1) or below 1 names no table."""
+    from meneur.web.tables import is_key
+
+    assert [is_key(n) for n in (-1, 0, 1, 2**31 - 1, 2**31)] == [
+        False,
+        False,
+        True,
+        True,
+        False,
+    ]
+
+
+def test_a_seat_read_once_is_answered_from_memory_on_sqlite_only(table: Table) -> None:
+    """SQLite (one process): the seat is kept after its first read, until a change
+    here. PostgreSQL, while this process hears no change: nothing is kept."""
+    from meneur.web.tables import Tables
+
+    token = table.join("Alice").split("/")[-1]
+    tables = Tables(table.store)
+    assert tables.known_seat(table.info.id, token) is False
+    seat = tables.seat(table.info.id, token)
+    assert seat is not None and seat.name == "Alice"
+    sqlite = table.store.engine.dialect.name == "sqlite"
+    assert tables.known_seat(table.info.id, token) == (seat if sqlite else False)
+    assert tables.known_seat(table.info.id, "A" * 43) is (None if sqlite else False)
+
+
+@pytest.mark.parametrize("change", ["forget", "keep"])
+def test_a_seat_read_overtaken_by_a_change_is_read_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """A seat removed (or the process's listening restored) while its read was under
+    way: that read is not kept, the next request reads the seat again."""
+    from meneur.web.tables import Tables
+
+    token = table.join("Alice").split("/")[-1]
+    tables = Tables(table.store, cached=True)
+    players = tables._players
+
+    def overtaken(session: object, table_id: int) -> object:
+        found = players(session, table_id)
+        tables.forget(table_id) if change == "forget" else tables.keep(True)
+        return found
+
+    monkeypatch.setattr(tables, "_players", overtaken)
+    assert tables.seat(table.info.id, token) is not None
+    assert tables.known_seat(table.info.id, token) is False
+
+
+def test_a_free_character_is_picked_while_another_seat_holds_another(table: Table) -> None:
+    table.create(table.gm, "tunnels", "Ombre", free="true", **TUNNELS)
+    table.create(table.gm, "tunnels", "Lune", free="true", **TUNNELS)
+    alice, bob = table.join("Alice"), table.join("Bob")
+    assert pick(table, alice, "Ombre") == 303
+    assert pick(table, bob, "Lune") == 303
+    assert table.roll(bob, "Lune", "Force")["entry"]
+
+
+def test_a_second_pick_names_the_character_the_seat_already_plays(table: Table) -> None:
+    from meneur.campaign.errors import CampaignError
+    from meneur.web.tables import Tables
+
+    table.create(table.gm, "tunnels", "Ombre", free="true", **TUNNELS)
+    table.create(table.gm, "tunnels", "Lune", free="true", **TUNNELS)
+    tables = Tables(table.store)
+    seat = tables.seat(table.info.id, table.join("Alice").split("/")[-1])
+    assert seat is not None
+    tables.claim(seat, "Ombre")
+    with pytest.raises(CampaignError) as refused:
+        tables.claim(seat, "Lune")
+    assert "Ombre" in str(refused.value) and "Lune" not in str(refused.value)
