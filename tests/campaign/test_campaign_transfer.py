@@ -245,3 +245,65 @@ def test_every_way_a_state_is_stored_is_judged_by_the_rules(
     isaure["ressources"]["vecu"] = -3
     refused = invoke(capsys, "character", "import", str(obscur_export(tmp_path, sheet=isaure)))
     assert refused.status == 2 and "champ Vécu" in refused.err
+
+
+def _item(number: int, **changes: object) -> dict[str, object]:
+    return {"system": "krasses", "name": f"H{number}", "sheet": sheet(f"H{number}"), **changes}
+
+
+def _campaign(items: list[object], version: object = 1) -> dict[str, object]:
+    return {"format": "meneur-campaign", "version": version, "characters": items}
+
+
+def test_an_export_is_written_the_same_way_every_time() -> None:
+    """Exporting again gives the same bytes: keys sorted, two spaces, accents as is."""
+    from meneur.campaign.transfer import dumps
+
+    assert dumps({"b": "é", "a": [1]}) == '{\n  "a": [\n    1\n  ],\n  "b": "é"\n}\n'
+
+
+def test_an_export_is_read_as_json_whatever_its_name(tmp_path: Path) -> None:
+    from meneur.campaign.transfer import read_document
+
+    path = tmp_path / "export.toml"
+    path.write_text(json.dumps(_campaign([_item(1)])), encoding="utf-8")
+    assert read_document(path)["characters"][0]["name"] == "H1"
+
+
+def test_an_import_holds_up_to_10000_characters() -> None:
+    from meneur.campaign.transfer import MAX_CHARACTERS, parse_characters
+    from meneur.errors import SheetError
+
+    assert MAX_CHARACTERS == 10_000
+    items = [_item(n) for n in range(MAX_CHARACTERS)]
+    assert len(parse_characters(_campaign(items))) == MAX_CHARACTERS
+    with pytest.raises(SheetError):
+        parse_characters(_campaign([*items, _item(0)]))
+
+
+def test_a_bad_character_is_named_by_its_name_and_place_or_its_place() -> None:
+    """The error names the character as the file does (its name and its place from 1),
+    or by its place alone when it has no usable name."""
+    from meneur.campaign.transfer import parse_characters
+    from meneur.errors import SheetError
+    from meneur.locale import set_language
+
+    set_language("en")
+    try:
+        cases = [
+            ([{"system": "krasses", "name": "x", "sheet": []}], "Character x (#1): field 'sheet'"),
+            ([_item(1), _item(2, sheet=3)], "Character H2 (#2)"),
+            ([{"name": 5, "system": "krasses"}], "Character #1: field 'sheet': missing"),
+            ([{"name": " ", "system": "krasses"}], "Character #1:"),
+            ([_item(1, created_at=5)], "field 'created_at': not a date"),
+            ([_item(1, updated_at="2026-12-07T00:00:00" + "0" * 30)], "not a date"),
+        ]
+        for items, words in cases:
+            with pytest.raises(SheetError) as caught:
+                parse_characters(_campaign(items))
+            assert words in str(caught.value), (items, str(caught.value))
+        with pytest.raises(SheetError) as caught:
+            parse_characters(_campaign([_item(1)], version="é" * 30))
+        assert 'version "' + "é" * 19 + ";" in str(caught.value)
+    finally:
+        set_language("fr")

@@ -87,3 +87,26 @@ def test_a_host_no_computer_answers_to_is_said_in_french(
     with pytest.raises(UsageError) as refused:
         check_port("nonexistent.invalid", 8123)
     assert "(aucun ordinateur ne répond à ce nom)" in str(refused.value)
+
+
+def test_known_words_are_found_only_in_their_order() -> None:
+    """A reason is known when the library's message holds its words in order, each after
+    the end of the one before (« *» standing for any text)."""
+    from meneur.campaign.reasons import _holds
+
+    assert _holds("could not connect to server", ["could not", "server"])
+    assert not _holds("ba", ["a", "b"])  # b stands before a
+    assert not _holds("ab", ["ab", "b"])  # b is inside ab, not after it
+
+
+def test_an_unknown_failure_keeps_its_first_line_cut_to_200_without_its_full_stop() -> None:
+    set_language("en")
+    try:
+        long = "x" * 300
+        assert storage_reason(_wrapped(long + "\nsecond line")) == "x" * 200
+        assert storage_reason(_wrapped("something odd happened.")) == "something odd happened"
+        kind = "k" * 60
+        plugin = f"Can't load plugin: sqlalchemy.dialects:{kind}.driver"
+        assert f"'{'k' * 40}'" in str(storage_reason(_wrapped(plugin)))
+    finally:
+        set_language("fr")
