@@ -378,9 +378,16 @@ def test_a_result_whose_text_breaks_the_markup_is_shown_as_typed(
     ],
 )
 def test_the_help_says_what_a_stored_character_option_does_to_the_character(
-    capsys: pytest.CaptureFixture[str], command: str, says: str
+    command: str, says: str
 ) -> None:
     """``odds`` rolls nothing and must not promise a saved change; ``--vs-character`` is the
-    other side's (:func:`meneur.cli.params.character_option`)."""
-    shown = invoke(capsys, "--lang", "en", *command.split(), "--help")
-    assert says in " ".join(shown.out.split())
+    other side's (:func:`meneur.cli.params.character_option`). In a process of its own: an
+    option's help is written in the language of the process that first imports it."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "meneur", "--lang", "en", *command.split(), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    assert says in " ".join(shown.stdout.split())
