@@ -28,3 +28,9 @@ def _french() -> Iterator[None]:
     set_language("fr")
     yield
     set_language("fr")
+
+
+@pytest.fixture
+def english() -> None:
+    """The messages in English for this test (``_french`` sets French back after it)."""
+    set_language("en")

@@ -253,26 +253,19 @@ def test_a_new_sheet_takes_the_users_umask(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
 
 
-def test_a_system_error_is_said_in_the_users_words() -> None:
+def test_a_system_error_is_said_in_the_users_words(english: None) -> None:
     """os_reason: a host name that does not resolve, a lookup that cannot be made now,
     another lookup failure; an errno not listed keeps the system's words, cut to 120."""
     import errno
     import socket
 
     from meneur.files import os_reason
-    from meneur.locale import set_language
 
-    set_language("en")
-    try:
-        assert str(os_reason(socket.gaierror(socket.EAI_NONAME, "x"))) == (
-            "no computer answers to that name"
-        )
-        assert "network down" in str(os_reason(socket.gaierror(socket.EAI_AGAIN, "x")))
-        assert str(os_reason(socket.gaierror(socket.EAI_FAIL, "x"))) == (
-            "the name cannot be looked up"
-        )
-        assert str(os_reason(OSError(errno.EACCES, "Permission denied"))) == "permission denied"
-        assert os_reason(OSError(errno.ELOOP, "w" * 300)) == "w" * 120
-        assert os_reason(OSError("no errno at all")) == "no errno at all"
-    finally:
-        set_language("fr")
+    assert str(os_reason(socket.gaierror(socket.EAI_NONAME, "x"))) == (
+        "no computer answers to that name"
+    )
+    assert "network down" in str(os_reason(socket.gaierror(socket.EAI_AGAIN, "x")))
+    assert str(os_reason(socket.gaierror(socket.EAI_FAIL, "x"))) == ("the name cannot be looked up")
+    assert str(os_reason(OSError(errno.EACCES, "Permission denied"))) == "permission denied"
+    assert os_reason(OSError(errno.ELOOP, "w" * 300)) == "w" * 120
+    assert os_reason(OSError("no errno at all")) == "no errno at all"

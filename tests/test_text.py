@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from meneur.errors import UsageError
-from meneur.locale import set_language
 from meneur.text import ECHO_LENGTH, bounded_name, comma_items, cut, cut_start
 
 
@@ -31,14 +30,10 @@ def test_a_path_is_cut_from_its_start_keeping_the_file_name() -> None:
         ("1,2, ,3", "nothing between two commas, after '2'"),
     ],
 )
-def test_a_list_with_an_empty_item_says_where(text: str, words: str) -> None:
-    set_language("en")
-    try:
-        with pytest.raises(UsageError) as caught:
-            comma_items(text)
-        assert words in str(caught.value)
-    finally:
-        set_language("fr")
+def test_a_list_with_an_empty_item_says_where(english: None, text: str, words: str) -> None:
+    with pytest.raises(UsageError) as caught:
+        comma_items(text)
+    assert words in str(caught.value)
 
 
 def test_a_list_is_split_on_commas_and_spaces_hold_no_item() -> None:

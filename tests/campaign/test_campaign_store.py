@@ -227,12 +227,11 @@ def test_a_stored_sheet_takes_the_stored_name_only_where_it_has_one() -> None:
     assert named([1], "Zed") == [1]
 
 
-def test_a_stored_sheet_is_one_million_bytes_of_utf8_at_most() -> None:
+def test_a_stored_sheet_is_one_million_bytes_of_utf8_at_most(english: None) -> None:
     """Measured as UTF-8 (an « é » is 2 bytes, not the 6 of ``\\u00e9``): a sheet of
     exactly 1,000,000 bytes passes the size check (and is then judged by its system);
     one byte more is refused for its size."""
     from meneur.campaign.sheets import MAX_SHEET_BYTES, validate_sheet
-    from meneur.locale import set_language
 
     def sized(total: int, letter: str = "a") -> dict[str, object]:
         empty = len(b'{"name": "Zed", "notes": ""}')
@@ -240,15 +239,11 @@ def test_a_stored_sheet_is_one_million_bytes_of_utf8_at_most() -> None:
         return {"name": "Zed", "notes": letter * ((total - empty) // width)}
 
     assert MAX_SHEET_BYTES == 1_000_000  # as for a sheet file (files.MAX_SHEET_BYTES)
-    set_language("en")
-    try:
-        for sheet, too_large in (
-            (sized(MAX_SHEET_BYTES), False),
-            (sized(MAX_SHEET_BYTES + 1), True),
-            (sized(900_000, "é"), False),  # 450,000 « é »: 2,700,000 bytes if escaped
-        ):
-            with pytest.raises(SheetError) as caught:
-                validate_sheet("krasses", sheet, character="Zed")
-            assert ("larger than" in str(caught.value)) is too_large, str(caught.value)
-    finally:
-        set_language("fr")
+    for sheet, too_large in (
+        (sized(MAX_SHEET_BYTES), False),
+        (sized(MAX_SHEET_BYTES + 1), True),
+        (sized(900_000, "é"), False),  # 450,000 « é »: 2,700,000 bytes if escaped
+    ):
+        with pytest.raises(SheetError) as caught:
+            validate_sheet("krasses", sheet, character="Zed")
+        assert ("larger than" in str(caught.value)) is too_large, str(caught.value)

@@ -281,29 +281,24 @@ def test_an_import_holds_up_to_10000_characters() -> None:
         parse_characters(_campaign([*items, _item(0)]))
 
 
-def test_a_bad_character_is_named_by_its_name_and_place_or_its_place() -> None:
+def test_a_bad_character_is_named_by_its_name_and_place_or_its_place(english: None) -> None:
     """The error names the character as the file does (its name and its place from 1),
     or by its place alone when it has no usable name."""
     from meneur.campaign.transfer import parse_characters
     from meneur.errors import SheetError
-    from meneur.locale import set_language
 
-    set_language("en")
-    try:
-        cases = [
-            ([{"system": "krasses", "name": "x", "sheet": []}], "Character x (#1): field 'sheet'"),
-            ([_item(1), _item(2, sheet=3)], "Character H2 (#2)"),
-            ([{"name": 5, "system": "krasses"}], "Character #1: field 'sheet': missing"),
-            ([{"name": " ", "system": "krasses"}], "Character #1:"),
-            ([_item(1, created_at=5)], "field 'created_at': not a date"),
-            ([_item(1, updated_at="2026-12-07T00:00:00" + "0" * 30)], "not a date"),
-        ]
-        for items, words in cases:
-            with pytest.raises(SheetError) as caught:
-                parse_characters(_campaign(items))
-            assert words in str(caught.value), (items, str(caught.value))
+    cases = [
+        ([{"system": "krasses", "name": "x", "sheet": []}], "Character x (#1): field 'sheet'"),
+        ([_item(1), _item(2, sheet=3)], "Character H2 (#2)"),
+        ([{"name": 5, "system": "krasses"}], "Character #1: field 'sheet': missing"),
+        ([{"name": " ", "system": "krasses"}], "Character #1:"),
+        ([_item(1, created_at=5)], "field 'created_at': not a date"),
+        ([_item(1, updated_at="2026-12-07T00:00:00" + "0" * 30)], "not a date"),
+    ]
+    for items, words in cases:
         with pytest.raises(SheetError) as caught:
-            parse_characters(_campaign([_item(1)], version="é" * 30))
-        assert 'version "' + "é" * 19 + ";" in str(caught.value)
-    finally:
-        set_language("fr")
+            parse_characters(_campaign(items))
+        assert words in str(caught.value), (items, str(caught.value))
+    with pytest.raises(SheetError) as caught:
+        parse_characters(_campaign([_item(1)], version="é" * 30))
+    assert 'version "' + "é" * 19 + ";" in str(caught.value)

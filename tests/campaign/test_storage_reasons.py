@@ -99,14 +99,12 @@ def test_known_words_are_found_only_in_their_order() -> None:
     assert not _holds("ab", ["ab", "b"])  # b is inside ab, not after it
 
 
-def test_an_unknown_failure_keeps_its_first_line_cut_to_200_without_its_full_stop() -> None:
-    set_language("en")
-    try:
-        long = "x" * 300
-        assert storage_reason(_wrapped(long + "\nsecond line")) == "x" * 200
-        assert storage_reason(_wrapped("something odd happened.")) == "something odd happened"
-        kind = "k" * 60
-        plugin = f"Can't load plugin: sqlalchemy.dialects:{kind}.driver"
-        assert f"'{'k' * 40}'" in str(storage_reason(_wrapped(plugin)))
-    finally:
-        set_language("fr")
+def test_an_unknown_failure_keeps_its_first_line_cut_to_200_without_its_full_stop(
+    english: None,
+) -> None:
+    long = "x" * 300
+    assert storage_reason(_wrapped(long + "\nsecond line")) == "x" * 200
+    assert storage_reason(_wrapped("something odd happened.")) == "something odd happened"
+    kind = "k" * 60
+    plugin = f"Can't load plugin: sqlalchemy.dialects:{kind}.driver"
+    assert f"'{'k' * 40}'" in str(storage_reason(_wrapped(plugin)))

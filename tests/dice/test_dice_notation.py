@@ -313,16 +313,10 @@ def test_bounds_of_keeps_drops_and_products() -> None:
         ("3d6 + * 2", "Unexpected '*'"),
     ],
 )
-def test_a_syntax_error_says_where(text: str, words: str) -> None:
-    from meneur.locale import set_language
-
-    set_language("en")
-    try:
-        with pytest.raises(DiceSyntaxError) as caught:
-            parse(text)
-        assert words in str(caught.value)
-    finally:
-        set_language("fr")
+def test_a_syntax_error_says_where(english: None, text: str, words: str) -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse(text)
+    assert words in str(caught.value)
 
 
 def test_a_typed_face_off_the_die_is_refused_and_a_roll_draws_one_stream() -> None:
