@@ -248,6 +248,20 @@ def test_physical_dice_typed_by_the_player(table: Table) -> None:
     assert short.status_code == 400 and "manque" in short.json()["error"]
 
 
+def test_typed_faces_are_the_rollers_dice_only_in_a_two_stream_legendes_test(
+    table: Table,
+) -> None:
+    """``web/rolls.py``: typed faces are the roller's own dice (the first stream); the
+    other streams of a check (the opposition of a Légendes test) are still drawn, one
+    stream each, by the machine: the entry logs exactly the check's two streams."""
+    table.create(table.gm, "legendes", "Héros", legendary="Épée", secondary="Ruse")
+    entry = table.roll(table.gm, "Héros", "Épée", level="elite", faces="6 5 4")["entry"]
+    assert isinstance(entry, dict) and entry["source"] == "physical"
+    assert entry["params"]["dice"] == 3 and entry["params"]["vs_dice"] == 1
+    assert len(entry["faces"]) == 2 and entry["faces"][0] == [6, 5, 4]
+    assert len(entry["faces"][1]) == 1 and 1 <= entry["faces"][1][0] <= 6
+
+
 def test_committed_dice_shown_then_revealed_and_verifiable(table: Table) -> None:
     table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
     csrf = table.csrf(table.gm)

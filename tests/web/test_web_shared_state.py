@@ -171,6 +171,32 @@ def test_rate_limits_count_once_over_two_processes(two: tuple[Table, Table]) -> 
     assert limits[1].take("roll:another", 0.0, 3.0)  # another key, another bucket
 
 
+def test_a_shared_bucket_below_one_token_never_allows_and_one_token_allows_once(
+    two: tuple[Table, Table],
+) -> None:
+    """``web/limits.py``: a bucket that never holds a whole token refuses every take (none
+    allowed then, not a first one on a new row); a bucket of exactly one allows one."""
+    one, _other = two
+    limits = Limits(one.store)
+    assert [limits.take("roll:half", 0.0, 0.5) for _ in range(2)] == [False, False]
+    assert [limits.take("roll:zero", 0.0, 0.0) for _ in range(2)] == [False, False]
+    assert [limits.take("roll:one", 0.0, 1.0) for _ in range(2)] == [True, False]
+
+
+def test_a_shared_bucket_key_is_cut_to_the_column_s_120_characters(
+    two: tuple[Table, Table],
+) -> None:
+    """``web/limits.py`` keeps a key to the 120 characters ``web_limits.key`` holds: a
+    longer key is counted (no database error), and keys that differ only past the 120th
+    character share one bucket."""
+    one, other = two
+    first, second = Limits(one.store), Limits(other.store)
+    long = "join:" + "x" * 115
+    assert len(long) == 120
+    assert first.take(long + "a", 0.0, 1.0) is True
+    assert second.take(long + "b", 0.0, 1.0) is False  # the same bucket, now empty
+
+
 def test_a_seat_deleted_by_hand_stops_on_every_server(two: tuple[Table, Table]) -> None:
     """The seats each process keeps are forgotten when the database says they changed,
     whoever changed them (here ``psql``-like SQL, outside meneur)."""

@@ -3,9 +3,13 @@ Dépassement after the roll, O-10) when the table changes between the roll and t
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
+from typing import Any
 
 from meneur.web.state import WebSettings
+from meneur.web.tables import Tables
+from meneur.web.waiting import waiting_kinds
 from web.web_helpers import TUNNELS, Table, make_table
 
 FETCH = {"x-requested-with": "fetch"}
@@ -258,3 +262,34 @@ def test_choices_are_rolls_under_the_same_rate_limit(tmp_path: Path) -> None:
         ]
         assert codes == [200, 429]
         assert len(table.store.rolls()) == 1
+
+
+def _seat_and_waits(table: Table, player: str) -> tuple[Any, Any]:
+    """The player's seat and the waits of Tunnels batch by batch (``web/waiting.py``)."""
+    table_id, token = player.split("/")[2:4]
+    seat = Tables(table.store).seat(int(table_id), token)
+    return seat, table.client.app.state.web.waits["next"]  # type: ignore[attr-defined]
+
+
+def test_a_waiting_roll_this_version_cannot_read_is_dropped(table: Table) -> None:
+    """``web/waiting.py``: a row another meneur version wrote, that this one cannot read
+    back, is « dropped as expired »: no roll waits, and the row is gone from the database
+    (no kind of wait left for the seat)."""
+    player, _csrf, _form = waiting_batch(table)
+    seat, waits = _seat_and_waits(table, player)
+    assert waiting_kinds(table.store, seat) == {"batches"}
+    waits._put(seat, b"not a pickle", 0.0)
+    assert waits.of(seat) is None
+    assert waiting_kinds(table.store, seat) == set()
+
+
+def test_a_held_roll_replaces_the_one_waiting_for_its_seat(table: Table) -> None:
+    """``SeatWaits.hold``: « it replaces any earlier one » (two rolls started at once by
+    one seat keep the last): the roll held second is the one that waits."""
+    player, _csrf, _form = waiting_batch(table)
+    seat, waits = _seat_and_waits(table, player)
+    first = waits.of(seat)
+    second = copy.deepcopy(first)
+    second.character = "Gros Jean"
+    waits.hold(seat, second)
+    assert waits.of(seat).character == "Gros Jean"
