@@ -53,7 +53,7 @@ from meneur.systems.legendes.sheet import (
     PendingHelp,
     Scene,
 )
-from meneur.text import fold
+from meneur.text import NAME_LENGTH, fold
 
 DURATIONS: tuple[str, ...] = (
     N_("an exchange"),
@@ -565,9 +565,10 @@ def aid_with(
 ) -> tuple[Hero, dict[str, Any]]:
     """A helper helps the hero before their next roll (L-11), once per helper per scene.
 
-    The name is kept to its first 80 characters (a sheet loads no longer one), and the
-    once-per-helper check reads it as kept: a longer name given twice is the same helper."""
-    helper = helper[:80]
+    The name is kept to its first NAME_LENGTH characters (a sheet loads no longer one), and
+    the once-per-helper check reads it as kept: a longer name given twice is the same
+    helper."""
+    helper = helper[:NAME_LENGTH]
     _alive(hero)
     new = hero.model_copy(deep=True)
     scene = _scene(new)
@@ -593,7 +594,7 @@ def aid_with(
     scene.log.append(
         {
             "step": "aid",
-            "helper": helper[:80],
+            "helper": helper,
             "faces": list(helper_faces),
             "vs_faces": list(helped_faces),
             "effect": outcome.effect,
@@ -621,9 +622,9 @@ def give_help(helper: Hero, helped: str) -> Hero:
     if scene.gave_help:
         raise RuleError(
             N_("{helper} already helped in this scene (L-11: once per helper per scene)."),
-            helper=helper.name[:80],
+            helper=helper.name,
         )
-    scene.gave_help.append(helped[:80])
+    scene.gave_help.append(helped[:NAME_LENGTH])
     return new
 
 
