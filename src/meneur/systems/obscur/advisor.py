@@ -35,7 +35,7 @@ from meneur.systems.obscur.depassement import (
     tier_cost,
 )
 from meneur.systems.obscur.odds import class_dist
-from meneur.systems.obscur.rules import MAX_POOL
+from meneur.systems.obscur.rules import MAX_POOL, margin_counted
 from meneur.systems.obscur.scoring import Scoring
 
 MOST_ROLLED = MAX_POOL + max(extra_dice(tier) for tier in TIERS)
@@ -358,7 +358,7 @@ def advise_after(
             dice=len(faces),
         )
     counts = tuple(faces.count(f) for f in range(1, 7))
-    counts_margin = counts_margin and bool(faces)  # O-7: no dice rolled, nothing to count on
+    counts_margin = margin_counted(counts_margin, len(faces))
     options = []
     for reroll in TIERS:
         for adjust in TIERS:

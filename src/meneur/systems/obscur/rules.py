@@ -170,10 +170,16 @@ class TestParams:
 
     @property
     def margin_is_counted(self) -> bool:
-        """Whether this test's margin adjustment counts as successes: O-10's option, on a
-        pool that rolls dice (O-7: no dice cannot succeed; nothing is rolled to count the
-        margin on). The roll, its odds and its simulation all judge by it."""
-        return self.counts_margin and self.pool > 0
+        """Whether this test's margin adjustment counts as successes (:func:`margin_counted`):
+        the roll, its odds and its simulation all judge by it."""
+        return margin_counted(self.counts_margin, self.pool)
+
+
+def margin_counted(option: bool, dice: int) -> bool:
+    """O-10's option « a margin adjustment counts as successes », on a pool that rolls
+    dice: O-7, no dice cannot succeed, and nothing is rolled to count the margin on. The
+    test's params and the advisor (given dice, not params) both ask here."""
+    return option and dice > 0
 
 
 @dataclass(frozen=True, slots=True)
