@@ -21,8 +21,7 @@ from meneur.systems.obscur.state import (
     refuse_coma,
     save_body,
 )
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
+from systems.obscur.test_obscur_sheet import sheet
 
 
 def reader(*faces: int) -> FaceReader:
@@ -432,16 +431,9 @@ def test_O24_O31_the_coma_of_no_air_is_told_apart_from_vie_at_0() -> None:
 
 
 def isaure_with(folder: Path, **changes: Any) -> Path:
-    """A copy of the example sheet isaure.json in ``folder``, its top-level fields changed
-    (``None`` leaves one out)."""
-    raw = json.loads((EXAMPLES / "isaure.json").read_text(encoding="utf-8"))
-    for key, value in changes.items():
-        if value is None:
-            del raw[key]
-        else:
-            raw[key] = value
+    """The example sheet isaure.json as ``sheet(**changes)`` gives it, written in ``folder``."""
     path = folder / "isaure.json"
-    path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    path.write_text(json.dumps(sheet(**changes), ensure_ascii=False), encoding="utf-8")
     return path
 
 
