@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
+from collections.abc import Callable, Iterator
+
 import pytest
 
-from cli_helpers import invoke
+from cli_helpers import Result, invoke
 
 
 def test_sweep_on_a_local_dask_cluster_equals_the_local_run(
@@ -66,6 +71,72 @@ def test_sweep_bad_scheduler_is_one_line(
     assert result.status == 2
     assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
     assert said in result.err and "Timed out" not in result.err, result.err
+
+
+@pytest.fixture
+def stranger() -> Iterator[Callable[[bytes], str]]:
+    """Start a TCP server that is not a Dask scheduler: it accepts and writes ``greeting``
+    (nothing: it waits for a request, as a web server does). Gives its address."""
+    servers: list[socket.socket] = []
+    held: list[socket.socket] = []
+
+    def start(greeting: bytes) -> str:
+        server = socket.create_server(("127.0.0.1", 0))
+        servers.append(server)
+
+        def serve() -> None:
+            with contextlib.suppress(OSError):  # closed at the end of the test
+                while True:
+                    connection, _ = server.accept()
+                    held.append(connection)
+                    connection.sendall(greeting)
+
+        threading.Thread(target=serve, daemon=True).start()
+        return f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+    yield start
+    for open_socket in servers + held:
+        open_socket.close()
+
+
+@pytest.mark.parametrize(
+    ("greeting", "said"),
+    [
+        # a web server (the scheduler's dashboard) waits for a request: Dask's client
+        # waited for its handshake for ever
+        (b"", "no scheduler answered there within 0.5 s"),
+        # an SSH server speaks first: Dask read its banner as a frame length (MemoryError)
+        (b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n", "but not a Dask scheduler"),
+    ],
+    ids=["silent", "speaks-first"],
+)
+def test_sweep_refuses_a_server_that_is_not_a_scheduler_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    stranger: Callable[[bytes], str],
+    greeting: bytes,
+    said: str,
+) -> None:
+    pytest.importorskip("distributed")
+    from meneur.lab import sweep
+
+    monkeypatch.setattr(sweep, "CONNECT_SECONDS", 0.5)
+    address = stranger(greeting)
+    args = ("--lang", "en", "simulate", "sweep", "tunnels", "--dice", "2", "--vs-mr", "2")
+    results: list[Result] = []
+    sweeping = threading.Thread(
+        target=lambda: results.append(
+            invoke(capsys, *args, "--runs", "10", "--scheduler", address)
+        ),
+        daemon=True,  # left behind only if the sweep waits for ever: the test fails then
+    )
+    sweeping.start()
+    sweeping.join(timeout=30)
+    assert results, "the sweep still waits for a handshake after 30 s"
+    result = results[0]
+    assert result.status == 2, result.err
+    assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
+    assert address in result.err and said in result.err, result.err
 
 
 SWEEPS = {

@@ -165,25 +165,62 @@ def _check_address(scheduler: str) -> None:
         ) from None
 
 
+def _unreachable(scheduler: str) -> UsageError:
+    return UsageError(
+        N_(
+            "Cannot reach the Dask scheduler {address}: no scheduler answered there "
+            "within {seconds} s."
+        ),
+        address=scheduler[:80],
+        seconds=CONNECT_SECONDS,
+    )
+
+
+def _check_scheduler(scheduler: str) -> None:
+    """Shake hands with the scheduler, in Dask's own protocol, within
+    :data:`CONNECT_SECONDS`, before a client is made.
+
+    Dask's client bounds the connection but not the handshake after it: a server that
+    accepts and stays silent (a web server, such as the scheduler's own dashboard) kept
+    the sweep waiting for ever, and one that speaks first (an SSH server) had its banner
+    read as a frame length, a MemoryError and a traceback.
+    """
+    import asyncio
+
+    from distributed.comm import core  # its ``connect``: untyped, as the Client above
+
+    async def shake_hands() -> None:
+        connect: Any = core.connect
+        comm = await asyncio.wait_for(connect(scheduler, timeout=CONNECT_SECONDS), CONNECT_SECONDS)
+        await comm.close()
+
+    try:
+        asyncio.run(shake_hands())
+    except OSError:  # refused, timed out (TimeoutError is one), no such host, silent
+        raise _unreachable(scheduler) from None
+    except Exception:  # whatever a stranger's bytes raise in Dask's reader (MemoryError...)
+        raise UsageError(
+            N_(
+                "Something answered at {address}, but not a Dask scheduler: give the "
+                "scheduler's address (tcp://host:8786 by default; 8787 is its dashboard)."
+            ),
+            address=scheduler[:80],
+        ) from None
+
+
 def _on_dask(scheduler: str, tasks: list[Point], result: SweepResult, bar: _Bar) -> None:
     try:
         import distributed
     except ImportError:
         raise UsageError(N_("--scheduler needs Dask: pip install 'dask[distributed]'.")) from None
     _check_address(scheduler)
+    _check_scheduler(scheduler)
     try:
         client: Any = getattr(distributed, "Client")(  # noqa: B009 - untyped library
             scheduler, timeout=CONNECT_SECONDS, set_as_default=False
         )
-    except OSError:  # refused, timed out, no such host: Dask says it in its own English
-        raise UsageError(
-            N_(
-                "Cannot reach the Dask scheduler {address}: no scheduler answered there "
-                "within {seconds} s."
-            ),
-            address=scheduler[:80],
-            seconds=CONNECT_SECONDS,
-        ) from None
+    except OSError:  # gone since the check: Dask says it in its own English
+        raise _unreachable(scheduler) from None
     futures: list[Any] = []
     try:
         futures = client.map(one_point, tasks, pure=False)
