@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from meneur.web.live import FRAME_GAP, Connection, Hub, audience
+from meneur.web.live import BATCH_LIMIT, FRAME_GAP, Connection, Hub, audience
 from web.web_helpers import TUNNELS, Table
 
 PENDING: dict[int, list[dict[str, Any]]] = {}
@@ -247,3 +247,61 @@ def test_a_token_bucket_allows_its_burst_then_its_rate(monkeypatch: pytest.Monke
     assert [bucket.take(), bucket.take()] == [True, False]
     now[0] += 3600
     assert [bucket.take() for _ in range(21)] == [True] * 20 + [False]
+
+
+def test_publish_and_whisper_queue_each_reader_once_and_say_how_many() -> None:
+    """``publish`` and ``whisper`` queue the message only to the connections that may
+    read it, render it once per (reading, language), and return how many they queued
+    (their docstrings): a gmroll by p1 reaches the GM and p1 (2 of 4); a whisper from p1
+    to p2 reaches p1, p2 and the GM (3 of 4), each reading its own part."""
+    hub = Hub()
+    gm = Connection(None, 1, "gm", True, "fr")  # type: ignore[arg-type]
+    p1, p2, p3 = (Connection(None, 1, f"p{n}", False, "fr") for n in (1, 2, 3))  # type: ignore[arg-type]
+    for connection in (gm, p1, p2, p3):
+        hub.add(connection)
+    rendered: list[tuple[Any, str]] = []
+
+    def render(reading: Any, language: str) -> str:
+        rendered.append((reading, language))
+        return f"{reading}/{language}"
+
+    assert hub.publish(1, "gmroll", "p1", render) == 2
+    assert sorted(rendered) == [("full", "fr")]  # the GM and p1 read the same: rendered once
+    assert [c.queue.get_nowait() for c in (gm, p1)] == ["full/fr", "full/fr"]
+    assert p2.queue.empty() and p3.queue.empty()
+    rendered.clear()
+    assert hub.whisper(1, "p1", "p2", render) == 3
+    assert sorted(rendered) == [("", "fr"), ("from", "fr"), ("to", "fr")]
+    assert [c.queue.get_nowait() for c in (gm, p1, p2)] == ["/fr", "from/fr", "to/fr"]
+    assert p3.queue.empty()
+    assert hub.publish(1, "selfroll", None, render) == 0  # nobody's own roll: nobody
+
+
+def test_a_flood_goes_out_in_frames_of_at_most_batch_limit_messages() -> None:
+    """What queued up while the pump was busy goes out gathered, in order, but never more
+    than ``BATCH_LIMIT`` messages to a frame: 250 waiting make a frame of BATCH_LIMIT,
+    then one of the rest."""
+    total = BATCH_LIMIT + 50
+
+    async def scenario() -> RecordingSocket:
+        socket = RecordingSocket()
+        hub = Hub()
+        connection = Connection(socket, 1, "p1", False, "fr")  # type: ignore[arg-type]
+        hub.add(connection)
+        for number in range(total):
+            hub.send(connection, f'{{"n": {number}}}')
+        pump = asyncio.create_task(hub.pump(connection))
+        for _ in range(100):  # until the queue is sent (two frames), at most a second
+            await asyncio.sleep(FRAME_GAP / 3)
+            if connection.queue.empty() and len(socket.frames) >= 2:
+                break
+        hub.close_seat(1, "p1")
+        await asyncio.wait_for(pump, 1)
+        return socket
+
+    socket = asyncio.run(scenario())
+    *frames, closed = [text for _, text in socket.frames]
+    gathered = [json.loads(frame) for frame in frames]
+    assert [len(frame) for frame in gathered] == [BATCH_LIMIT, 50]
+    assert [m["n"] for frame in gathered for m in frame] == list(range(total))
+    assert closed == "closed 4001"
