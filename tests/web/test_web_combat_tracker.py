@@ -91,18 +91,43 @@ def test_a_combatant_no_longer_at_its_place_is_named_with_the_page_s_number() ->
     assert first.value.params == {"number": 1, "name": "Gobelin"}
 
 
-def test_a_removal_keeps_the_turn_on_a_combatant_still_there() -> None:
-    """``remove``: the turn never points past the last combatant. The last one's turn,
-    when it is removed, passes to the new last; a turn before the removed place stays
-    where it is; the last combatant removed leaves turn 0."""
+def turn_of(combat: dict[str, Any]) -> tuple[int, str]:
+    """The round and the name of the combatant who has the turn."""
+    return combat["round"], str(combat["combatants"][combat["turn"]]["name"])
+
+
+def test_a_removal_leaves_the_turn_with_the_combatant_who_has_it() -> None:
+    """``remove``: removing one who acted before (a goblin killed) does not pass the
+    acting combatant's turn to the next; removing the acting combatant passes it to the
+    next in order, and after the last to the first of a new round (as « Tour suivant »);
+    one after it changes nothing. The turn never points past the last combatant."""
+    before = fights.remove(fight("Ogre", "Gobelin", "Orque", turn=1), 0)
+    assert (names(before), turn_of(before)) == (["Gobelin", "Orque"], (1, "Gobelin"))
+    acting = fights.remove(fight("Ogre", "Gobelin", "Orque", turn=1), 1)
+    assert (names(acting), turn_of(acting)) == (["Ogre", "Orque"], (1, "Orque"))
+    after = fights.remove(fight("Ogre", "Gobelin", "Orque", turn=1), 2)
+    assert (names(after), turn_of(after)) == (["Ogre", "Gobelin"], (1, "Gobelin"))
     last = fights.remove(fight("Ogre", "Gobelin", "Orque", turn=2), 2)
-    assert (names(last), last["turn"]) == (["Ogre", "Gobelin"], 1)
-    first = fights.remove(fight("Ogre", "Gobelin", "Orque", turn=0), 1)
-    assert (names(first), first["turn"]) == (["Ogre", "Orque"], 0)
+    assert (names(last), turn_of(last)) == (["Ogre", "Gobelin"], (2, "Ogre"))
     one = fights.remove(fight("Ogre", "Gobelin", turn=1), 1)
-    assert (names(one), one["turn"]) == (["Ogre"], 0)
+    assert (names(one), turn_of(one)) == (["Ogre"], (2, "Ogre"))
     none = fights.remove(fight("Ogre"), 0)
-    assert (names(none), none["turn"]) == ([], 0)
+    assert (names(none), none["round"], none["turn"]) == ([], 1, 0)
+
+
+def test_one_added_mid_fight_ahead_of_the_acting_combatant_does_not_take_its_turn() -> None:
+    """``add``: once « Tour suivant » was pressed, reinforcements sorted ahead of the
+    combatant who has the turn leave it the turn (it pointed at the newcomer, and the
+    acting combatant's turn was lost); while the fight is being set up (round 1, first
+    turn) the first in order acts first, whoever was added first."""
+    fight_on = fights.advance(fight("Ogre", "Gobelin"))  # the Gobelin's turn
+    joined = fights.add(fight_on, "Orque", 2, 10)  # the Ogre's 2: after it, before the Gobelin
+    assert names(joined) == ["Ogre", "Orque", "Gobelin"]
+    assert turn_of(joined) == (1, "Gobelin")
+    behind = fights.add(fight_on, "Rat", 0, 2)
+    assert (names(behind), turn_of(behind)) == (["Ogre", "Gobelin", "Rat"], (1, "Gobelin"))
+    set_up = fights.add(fights.add(fights.empty(), "Gobelin", 1, 6), "Ogre", 5, 20)
+    assert (names(set_up), turn_of(set_up)) == (["Ogre", "Gobelin"], (1, "Ogre"))
 
 
 def test_next_turn_after_the_last_begins_a_round_even_alone_and_not_without_anyone() -> None:

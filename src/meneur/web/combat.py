@@ -77,9 +77,19 @@ def add(
             "level": level,
         }
     )
+    acting = people[state["turn"]] if started(state) and state["turn"] < len(people) - 1 else None
     people.sort(key=in_order)
     state["combatants"] = people
+    if acting is not None:  # one added ahead of the acting combatant does not take its turn
+        state["turn"] = next(i for i, person in enumerate(people) if person is acting)
     return state
+
+
+def started(combat: dict[str, Any]) -> bool:
+    """Whether « Tour suivant » was pressed since the fight (or its order) began: until
+    then combatants are being added and the first in order acts first, whoever came
+    first; from then on the turn stays with the combatant who has it."""
+    return int(combat["round"]) > 1 or int(combat["turn"]) > 0
 
 
 def in_order(combatant: dict[str, Any]) -> tuple[int, int]:
@@ -134,12 +144,21 @@ def shown_there(combat: dict[str, Any], places: Iterable[int], fields: Mapping[s
 
 
 def remove(combat: dict[str, Any], index: int, name: str | None = None) -> dict[str, Any]:
+    """The fight without the combatant at ``index``; the turn stays with the one who has
+    it, and passes to the next in order when that one is removed (after the last, a new
+    round begins, as « Tour suivant » would)."""
     state = normal(combat)
     people = list(state["combatants"])
     _present(people, index, name)
     people.pop(index)
     state["combatants"] = people
-    state["turn"] = min(state["turn"], max(0, len(people) - 1))
+    turn = state["turn"]
+    if index < turn:  # one who acted before: the combatant who has the turn keeps it
+        turn -= 1
+    elif index == turn and turn >= len(people) > 0:  # the last to act: as « Tour suivant »
+        turn = 0
+        state["round"] += 1
+    state["turn"] = min(turn, max(0, len(people) - 1))
     return state
 
 
