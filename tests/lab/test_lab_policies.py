@@ -135,3 +135,44 @@ def test_simulate_policy_bad_input_is_one_line(
     result = invoke(capsys, "simulate", "policy", *args, "--runs", "10")
     assert result.status == 2
     assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
+
+
+def test_policy_report_means_per_run() -> None:
+    """``simulate policy``'s JSON: each policy's success rate, points spent and tests
+    passed per run (a policy that never spends has no "spent" count: 0 spent), its
+    seconds summed over the policies to the millisecond."""
+    from meneur.lab.policies import policy_report
+    from meneur.lab.simulate import Tally
+
+    never = Tally(runs=4, counts={"success": 1}, seconds=0.12344)
+    dice = Tally(runs=4, counts={"success": 3, "spent": 6, "tests_passed": 10}, seconds=0.0001)
+    report = policy_report("obscur", {"points": 6}, {"never": never, "dice": dice})
+    first, second = report["policies"]
+    assert (first["policy"], first["runs"], first["success_rate"]) == ("never", 4, 0.25)
+    assert first["spent_mean"] == 0 and "tests_passed_mean" not in first
+    assert (second["success_rate"], second["spent_mean"]) == (0.75, 1.5)
+    assert second["tests_passed_mean"] == 2.5
+    assert report["seconds"] == 0.124 and report["interrupted"] is False
+    assert (report["system"], report["setting"]) == ("obscur", {"points": 6})
+
+
+def test_policies_run_under_a_progress_bar_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each policy runs from the same seed, with the bar of a long run unless told not
+    to, and the policies after a Ctrl-C are not run."""
+    from meneur.lab import simulate
+    from meneur.lab.policies import compare_policies
+    from meneur.lab.simulate import Tally
+
+    calls: list[tuple[int, int | None, bool]] = []
+
+    def run_chunks(runs: int, chunk: object, *, seed: int | None, progress: bool, **_: object):  # type: ignore[no-untyped-def]
+        calls.append((runs, seed, progress))
+        return Tally(runs=runs, interrupted=len(calls) == 2)
+
+    monkeypatch.setattr(simulate, "run_chunks", run_chunks)
+    chunks = {"never": None, "dice": None, "reroll": None}
+    results = compare_policies(chunks, 100, seed=7)  # type: ignore[arg-type]
+    assert list(results) == ["never", "dice"]
+    assert calls == [(100, 7, True), (100, 7, True)]
+    compare_policies({"never": None}, 10, progress=False)  # type: ignore[dict-item]
+    assert calls[-1] == (10, None, False)

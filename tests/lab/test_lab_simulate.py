@@ -839,3 +839,140 @@ def test_T3_a_half_given_direct_test_is_asked_its_own_option(
     done = invoke(capsys, "simulate", "test", "tunnels", *typed.split(), "--runs", "10")
     assert done.status == 2, done.out
     assert asked in done.err and "--row" not in done.err, done.err
+
+
+class _Clock:
+    """A perf_counter that returns the given instants in turn (then keeps the last)."""
+
+    def __init__(self, *instants: float) -> None:
+        self.instants = list(instants)
+
+    def perf_counter(self) -> float:
+        return self.instants.pop(0) if len(self.instants) > 1 else self.instants[0]
+
+
+def _started_bars(monkeypatch: pytest.MonkeyPatch, *instants: float) -> list[list[Any]]:
+    """Every bar run_chunks starts (description, total, done, then each update and a
+    stop), the clock reading ``instants``."""
+    from meneur.lab import progress, simulate
+
+    bars: list[list[Any]] = []
+
+    class Bar:
+        def __init__(self, record: list[Any]) -> None:
+            self.record = record
+
+        def update(self, task: object, completed: int) -> None:
+            self.record.append(completed)
+
+        def stop(self) -> None:
+            self.record.append("stop")
+
+    def start_bar(description: str, total: int, completed: int) -> tuple[Any, Any]:
+        bars.append([description, total, completed])
+        return Bar(bars[-1]), None
+
+    monkeypatch.setattr(progress, "start_bar", start_bar)
+    monkeypatch.setattr(simulate, "time", _Clock(*instants))
+    return bars
+
+
+def _count(rng: np.random.Generator, n: int) -> Any:
+    from meneur.lab.simulate import Tally
+
+    return Tally(runs=n, counts={"won": n})
+
+
+def test_a_bar_shows_when_the_run_is_forecast_past_one_second(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """docs/lab.md: a bar shows when the run is forecast to last over a second. 64 of 256
+    runs in 0.375 s forecast 1.5 s: a bar from then on, told each chunk, then stopped
+    (the clock does not start at 0: what counts is the time since the start)."""
+    bars = _started_bars(monkeypatch, 100.0, 100.375, 100.75, 101.125)
+    tally = run_chunks(256, _count, description="Runs")
+    assert bars == [["Runs", 256, 64, 192, 256, "stop"]]
+    assert tally.runs == 256 and tally.seconds == 1.125 and tally.interrupted is False
+
+
+@pytest.mark.parametrize(
+    ("instants", "runs", "progress"),
+    [
+        ((100.0, 100.5, 101.0), 128, True),  # 64 of 128 in 0.5 s: exactly one second, not over
+        ((100.0, 100.125, 100.25), 128, True),  # forecast 0.25 s
+        ((100.0, 100.0, 100.0), 128, True),  # instant
+        ((100.0, 105.0), 64, True),  # one chunk: done before any bar could move
+        ((100.0, 100.375, 100.75, 101.125), 256, False),  # asked for none
+    ],
+)
+def test_no_bar_when_not_forecast_past_one_second_or_not_asked(
+    monkeypatch: pytest.MonkeyPatch, instants: tuple[float, ...], runs: int, progress: bool
+) -> None:
+    """docs/lab.md: the bar shows only past one second forecast, and only when asked."""
+    bars = _started_bars(monkeypatch, *instants)
+    tally = run_chunks(runs, _count, progress=progress)
+    assert bars == [] and tally.runs == runs
+    assert tally.seconds == instants[-1] - instants[0]
+
+
+def test_a_run_says_how_long_it_took() -> None:
+    """Tally.seconds is the run's own duration, not a clock reading."""
+    import time
+
+    before = time.perf_counter()
+    tally = run_chunks(1000, _count, progress=False)
+    assert 0 <= tally.seconds <= time.perf_counter() - before
+
+
+def test_chunks_stop_doubling_at_a_million() -> None:
+    """docs/lab.md: chunks of 64, then twice as many each time, up to a million
+    (2**20); 4,000,000 runs are 64..2**19, then 2**20 twice, then the 854,336 left."""
+    from meneur.lab.simulate import DEFAULT_CHUNK, Tally
+
+    sizes: list[int] = []
+
+    def one(rng: np.random.Generator, n: int) -> Tally:
+        sizes.append(n)
+        return Tally(runs=n)
+
+    tally = run_chunks(4_000_000, one, progress=False)
+    assert DEFAULT_CHUNK == 2**20
+    assert sizes == [64 * 2**k for k in range(14)] + [2**20, 2**20, 854_336]
+    assert tally.runs == 4_000_000 and not tally.interrupted
+
+
+def test_tally_rates_and_histograms_of_nothing() -> None:
+    """A count never made is 0 hits (rate 0); no runs is a rate of 0; one value is a
+    histogram of one."""
+    from meneur.lab.simulate import Tally, histogram
+
+    assert Tally(runs=10).rate("won")["hits"] == 0 and Tally(runs=10).rate("won")["rate"] == 0
+    assert Tally().rate("won")["rate"] == 0.0
+    assert histogram(np.array([3])) == {3: 1}
+    assert histogram(np.array([0, 2, 2])) == {0: 1, 2: 2}
+    assert histogram(np.array([], dtype=np.int64)) == {}
+
+
+def test_survival_curve_of_events_by_round() -> None:
+    """P(not yet) after rounds 0..last: 4 runs, 2 ended in round 1 and 1 in round 3."""
+    from meneur.lab.simulate import survival
+
+    assert survival({1: 2, 3: 1}, 4, 4) == [1.0, 0.5, 0.5, 0.25, 0.25]
+    assert survival({0: 1}, 2, 1) == [0.5, 0.5]
+    assert survival({}, 0, 2) == [1.0, 1.0, 1.0]
+
+
+def test_a_cells_values_keep_their_sign() -> None:
+    """A cell's values (a margin can be negative) are counted at their own value."""
+    from meneur.lab.simulate import cell_chunk
+
+    class Vector:
+        def sample(self, rng: np.random.Generator, size: int) -> tuple[Any, ...]:
+            return (np.array([-2, 0, 3, 3, -2, -2])[:size],)
+
+        def success(self, result: tuple[Any, ...]) -> Any:
+            return result[0] > 0
+
+    tally = cell_chunk(Vector())(np.random.default_rng(1), 6)
+    assert tally.runs == 6 and tally.counts == {"success": 2}
+    assert tally.histograms == {"values": {-2: 3, 0: 1, 3: 2}}

@@ -247,3 +247,166 @@ def test_sweep_off_a_terminal_writes_nothing_on_standard_error(
     result = invoke(capsys, *args, "--seed", "1", "--workers", "1")
     assert result.status == 0, result.err
     assert result.err == ""
+
+
+def _counted(spec: tuple[int, dict[int, int]]) -> tuple[object, str, None]:
+    """A point's build whose every chunk wins ``spec[0]`` runs of 4 with these rounds."""
+    from meneur.lab.simulate import Tally
+
+    wins, rounds = spec
+
+    def chunk(rng: object, n: int) -> Tally:
+        counts = {"won": wins} if wins else {}
+        return Tally(runs=n, counts=counts, histograms={"rounds": rounds} if rounds else {})
+
+    return chunk, "won", None
+
+
+def test_a_points_report_counts_its_wins_and_mean_rounds() -> None:
+    """One point's report: runs, wins (none counted: 0), win rate and the mean number of
+    rounds over the runs (None when the simulation counts no rounds)."""
+    from meneur.lab.sweep import Point, one_point
+
+    report = one_point(Point(_counted, (3, {1: 2, 3: 2}), runs=4, seed=1))
+    assert (report["runs"], report["wins"], report["win_rate"]) == (4, 3, 0.75)
+    assert report["rounds_mean"] == 2.0  # (1 * 2 + 3 * 2) / 4
+    report = one_point(Point(_counted, (0, {}), runs=4, seed=1))
+    assert (report["wins"], report["win_rate"], report["rounds_mean"]) == (0, 0.0, None)
+
+
+def test_a_point_on_a_worker_shows_no_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A point runs on a worker: no bar of its own, however long it is forecast to take."""
+    from meneur.lab import progress, simulate
+    from meneur.lab.sweep import Point, one_point
+
+    started: list[object] = []
+    monkeypatch.setattr(progress, "start_bar", lambda *args: started.append(args))
+
+    class Clock:
+        now = 0.0
+
+        def perf_counter(self) -> float:
+            self.now += 10.0
+            return self.now
+
+    monkeypatch.setattr(simulate, "time", Clock())
+    assert one_point(Point(_counted, (1, {}), runs=1000, seed=1))["runs"] == 1000
+    assert started == []
+
+
+def test_a_sweep_point_is_a_frozen_value() -> None:
+    from dataclasses import FrozenInstanceError
+
+    from meneur.lab.sweep import Point
+
+    point = Point(_counted, (1, {}))
+    with pytest.raises(FrozenInstanceError):
+        point.runs = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("count", "progress", "bars"),
+    [(2, True, [("Points", 2, 0)]), (1, True, []), (2, False, []), (2, None, [])],
+)
+def test_a_sweep_shows_a_bar_over_its_points_when_asked(
+    monkeypatch: pytest.MonkeyPatch, count: int, progress: bool | None, bars: list[object]
+) -> None:
+    """A bar over the points, from 0, when asked (not by default) and there are several;
+    a sweep that runs to its end is not interrupted."""
+    from meneur.lab import progress as bar_module
+    from meneur.lab.sweep import Point, run_sweep
+
+    started: list[tuple[str, int, int]] = []
+    advanced: list[object] = []
+
+    class Bar:
+        def advance(self, task: object) -> None:
+            advanced.append(task)
+
+        def stop(self) -> None:
+            pass
+
+    def start_bar(description: str, total: int, completed: int) -> tuple[Bar, str]:
+        started.append((description, total, completed))
+        return Bar(), "task"
+
+    monkeypatch.setattr(bar_module, "start_bar", start_bar)
+    points = [Point(_counted, (1, {}))] * count
+    shown = {} if progress is None else {"progress": progress}
+    result = run_sweep(points, 8, seed=1, workers=1, description="Points", **shown)
+    assert started == bars and advanced == (["task"] * count if bars else [])
+    assert result.interrupted is False and [r["runs"] for r in result.reports] == [8] * count
+
+
+def test_a_sweep_spreads_its_points_over_the_local_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/lab.md: without a scheduler the points go to local processes, one per core
+    at most (3 points on 2 cores: 2 processes), each point in its place; the pool is
+    waited for, and its pending points cancelled, on the way out."""
+    from concurrent.futures import Future
+
+    from meneur.lab import sweep
+
+    pools: list[dict[str, object]] = []
+
+    class Pool:
+        def __init__(self, max_workers: int) -> None:
+            pools.append({"workers": max_workers})
+
+        def submit(self, function, task):  # type: ignore[no-untyped-def]
+            future: Future[object] = Future()
+            future.set_result(function(task))
+            return future
+
+        def shutdown(self, **kwargs: object) -> None:
+            pools[-1].update(kwargs)
+
+    monkeypatch.setattr(sweep, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(sweep.os, "cpu_count", lambda: 2)
+    points = [sweep.Point(_counted, (wins, {})) for wins in (1, 2, 3)]
+    result = sweep.run_sweep(points, 4, seed=1)
+    assert pools == [{"workers": 2, "wait": True, "cancel_futures": True}]
+    assert [r["wins"] for r in result.reports] == [1, 2, 3]
+
+
+def test_a_scheduler_address_without_its_scheme_is_tried(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An address without its scheme (``127.0.0.1:1``) is Dask's tcp default: it is
+    tried (and said unreachable), not refused as malformed; the client waits
+    CONNECT_SECONDS and is not made the process's default Dask client."""
+    distributed = pytest.importorskip("distributed")
+    from meneur.errors import UsageError
+    from meneur.lab.sweep import CONNECT_SECONDS, SweepResult, _Bar, _on_dask
+
+    asked: list[tuple[str, dict[str, object]]] = []
+
+    def client(address: str, **kwargs: object) -> object:
+        asked.append((address, kwargs))
+        raise OSError("refused")
+
+    monkeypatch.setattr(distributed, "Client", client)
+    with pytest.raises(UsageError) as refused:
+        _on_dask("127.0.0.1:1", [], SweepResult([]), _Bar(0, False, ""))
+    assert "127.0.0.1:1" in str(refused.value)
+    assert refused.value.message.startswith("Cannot reach the Dask scheduler")
+    assert asked == [("127.0.0.1:1", {"timeout": CONNECT_SECONDS, "set_as_default": False})]
+
+
+def test_a_sweep_grid_holds_each_points_win_rate() -> None:
+    """The sweep as a grid, rows x columns in the points' order: wins / runs exactly, a
+    point interrupted before it ran left out, one that ran no run at 0."""
+    from fractions import Fraction
+
+    from meneur.lab.grid import Axis
+    from meneur.lab.sweep import sweep_grid
+
+    rows = Axis("dice", "Dice", (2, 3), ("2", "3"))
+    columns = Axis("mr", "MR", (4, 5), ("4", "5"))
+    reports = [{"wins": 3, "runs": 4}, None, {"wins": 0, "runs": 0}, {"wins": 1, "runs": 3}]
+    grid = sweep_grid("tunnels", rows, columns, reports)
+    assert grid.measures[0].name == "win"
+    assert grid.cells == {
+        (0, 0, 0): {"win": Fraction(3, 4)},
+        (0, 1, 0): {"win": Fraction(0)},
+        (0, 1, 1): {"win": Fraction(1, 3)},
+    }

@@ -674,3 +674,92 @@ def test_T9_a_distribution_past_the_walk_names_the_lead_and_where_who_wins_goes_
     assert "The exact law of the lead" in english.err, english.err
     curves = invoke(capsys, *args, "--kind", "heatmap", "--panels", "normal/needed")
     assert curves.status == 0, curves.err
+
+
+class _StoppedAt:
+    """An adapter whose ``stop``-th grid is cut by Ctrl-C (marked interrupted)."""
+
+    def __init__(self, real, stop: int) -> None:  # type: ignore[no-untyped-def]
+        self.real, self.stop, self.calls = real, stop, 0
+        self.options, self.parse_variant = real.options, real.parse_variant
+
+    def grid(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        grid = self.real.grid(*args, **kwargs)
+        if self.calls == self.stop:
+            object.__setattr__(grid, "interrupted", True)
+        return grid
+
+
+@pytest.mark.parametrize("stop", [1, 2])
+def test_a_comparison_cut_by_ctrl_c_says_so(stop: int) -> None:
+    """Ctrl-C during either grid: the comparison is interrupted; during the first, the
+    second grid is not computed and is marked interrupted itself."""
+    cut = _StoppedAt(adapter("krasses"), stop)
+    result = compare_grids(cut, "naturals=on", "naturals=off", "oppose", "10", "0")
+    assert cut.calls == stop and result.b.interrupted
+    assert result.a.interrupted is (stop == 1)
+    assert result.to_json()["interrupted"] is True
+    if stop == 1:
+        assert result.b.cells == {} and result.b.variant == {"naturals": "off"}
+
+
+def test_an_option_given_on_one_side_takes_its_default_on_the_other() -> None:
+    """docs/lab.md: an option given by one variant alone takes its default value (the
+    first listed: T-6 ``explode=needed``) on the other side, whichever side it is."""
+    result = compare_grids(adapter("tunnels"), "explode=always", "", "test", "1", "1")
+    assert dict(result.a.variant) == {"explode": "always"}
+    assert dict(result.b.variant) == {"explode": "needed"}
+
+
+def test_a_comparison_is_a_frozen_value() -> None:
+    from dataclasses import FrozenInstanceError
+
+    result = compare_grids(adapter("krasses"), "naturals=on", "naturals=off", "oppose", "0", "0")
+    with pytest.raises(FrozenInstanceError):
+        result.b = result.a  # type: ignore[misc]
+
+
+def test_compare_csv_line_of_the_guide(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/lab.md's CSV line: T-3's 3 dice at threshold 2 pass 1/2 of the time without
+    explosion; each difference is B - A (0.5647... - 0.5 = 0.0647...; B's exceptional
+    success is rarer: a negative difference)."""
+    result = invoke(
+        capsys,
+        *("compare", "tunnels", "--variant", "explode=never", "--variant", "explode=always"),
+        *("--rows", "3", "--cols", "2", "--panels", "normal", "--csv"),
+    )
+    assert result.status == 0, result.err
+    assert result.out.splitlines()[1] == (
+        "explode=never,explode=always,normal/never,normal/always,3,2,0.5,0.564750514403,"
+        "0.0647505144033,0.00462962962963,0.00460819615912,-2.14334705075e-05,"
+        "0.00462962962963,0.0163108710562,0.0116812414266"
+    )
+
+
+def test_compared_fights_show_a_bar_over_their_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compare --check fight`` simulates each variant's points under a bar (off a
+    terminal it shows nothing): one bar per variant, over its 2 points."""
+    from meneur.lab import progress
+    from meneur.lab.compare import compare_fights
+
+    started: list[tuple[str, int, int]] = []
+
+    class Bar:
+        def advance(self, task: object) -> None:
+            pass
+
+        def stop(self) -> None:
+            pass
+
+    def start_bar(description: str, total: int, completed: int) -> tuple[Bar, None]:
+        started.append((description, total, completed))
+        return Bar(), None
+
+    monkeypatch.setattr(progress, "start_bar", start_bar)
+    tunnels = adapter("tunnels")
+    result = compare_fights(
+        tunnels, "loss=margin", "loss=one", "2", "4,5", endurance=3, runs=200, seed=1
+    )
+    assert [total for _, total, _ in started] == [2, 2]
+    assert len(result.rows()) == 2
