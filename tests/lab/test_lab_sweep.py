@@ -372,23 +372,30 @@ def test_a_scheduler_address_without_its_scheme_is_tried(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """An address without its scheme (``127.0.0.1:1``) is Dask's tcp default: it is
-    tried (and said unreachable), not refused as malformed; the client waits
-    CONNECT_SECONDS and is not made the process's default Dask client."""
+    tried (and said unreachable), not refused as malformed. Once a scheduler shook hands
+    (here: as if), the client waits CONNECT_SECONDS and is not made the process's
+    default Dask client."""
     distributed = pytest.importorskip("distributed")
     from meneur.errors import UsageError
+    from meneur.lab import sweep
     from meneur.lab.sweep import CONNECT_SECONDS, SweepResult, _Bar, _on_dask
+
+    with pytest.raises(UsageError) as refused:
+        _on_dask("127.0.0.1:1", [], SweepResult([]), _Bar(0, False, ""))
+    assert "127.0.0.1:1" in str(refused.value)
+    assert refused.value.message.startswith("Cannot reach the Dask scheduler")
 
     asked: list[tuple[str, dict[str, object]]] = []
 
     def client(address: str, **kwargs: object) -> object:
         asked.append((address, kwargs))
-        raise OSError("refused")
+        raise OSError("gone since the handshake")
 
+    monkeypatch.setattr(sweep, "_check_scheduler", lambda _address: None)
     monkeypatch.setattr(distributed, "Client", client)
-    with pytest.raises(UsageError) as refused:
+    with pytest.raises(UsageError) as gone:
         _on_dask("127.0.0.1:1", [], SweepResult([]), _Bar(0, False, ""))
-    assert "127.0.0.1:1" in str(refused.value)
-    assert refused.value.message.startswith("Cannot reach the Dask scheduler")
+    assert gone.value.message.startswith("Cannot reach the Dask scheduler")
     assert asked == [("127.0.0.1:1", {"timeout": CONNECT_SECONDS, "set_as_default": False})]
 
 
