@@ -209,3 +209,100 @@ def test_dice_the_machine_drew_are_refused_while_a_game_session_is_open(store: S
     store.reveal_session(campaign="A")
     assert store.append_roll(drawn, campaign="A")["seq"] == 4
     assert verify_log(store.export_log(campaign="A")).entries == 4
+
+
+def test_a_group_holds_at_most_GROUP_LIMIT_appends(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GROUP_LIMIT``: of the appends waiting while the first group is written, the next
+    group takes GROUP_LIMIT; the ones left over lead the group after it. The chain stays
+    one unbroken sequence."""
+    from meneur.campaign.appending import GROUP_LIMIT
+
+    count = GROUP_LIMIT + 3
+    sizes = held_groups(monkeypatch, waiting=count - 1)
+    # each caller's own answer is not checked here: the thread that leads the group of
+    # GROUP_LIMIT may be one left out of it (see the xfail test below)
+    in_threads(count, lambda n: store.append_roll(roll(total=n % 5 + 2), campaign="A"))
+    assert sizes == [1, GROUP_LIMIT, 2]
+    log = store.export_log(campaign="A")
+    assert [e["seq"] for e in log["entries"]] == list(range(1, count + 1))
+    report = verify_log(log)
+    assert report.complete and report.entries == count
+
+
+def test_a_group_holds_the_appends_of_one_campaign_only(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group takes the appends waiting *for the same campaign*: appends to A and to B
+    that wait together are written each in its own campaign's chain (A's three, B's two),
+    in groups of one campaign."""
+    store.create_campaign("B")
+    store.add_character("krasses", "Zed", {"name": "Zed", "skills": {}}, campaign="B")
+    groups: list[set[str | None]] = []
+    write = Appender._write
+
+    def recorded(self: Appender, group: list[Any]) -> None:
+        if not groups:  # the first group is held until the four others queue
+            deadline = time.monotonic() + 10
+            while len(self._waiting) < 4 and time.monotonic() < deadline:
+                time.sleep(0.005)
+        groups.append({request.campaign for request in group})
+        write(self, group)
+
+    monkeypatch.setattr(Appender, "_write", recorded)
+    campaigns = ["A", "A", "B", "A", "B"]
+
+    def work(n: int) -> dict[str, Any]:
+        if n:
+            time.sleep(0.05)  # behind the first, held
+        return store.append_roll(roll(total=n + 2), campaign=campaigns[n])
+
+    results = in_threads(5, work)
+    assert not [r for r in results if isinstance(r, Exception)]
+    assert all(len(campaigns_of_group) == 1 for campaigns_of_group in groups), groups
+    assert len(groups) == 3  # A alone (held), then A's two and B's two: two groups
+    for name, count in (("A", 3), ("B", 2)):
+        log = store.export_log(campaign=name)
+        report = verify_log(log)
+        assert report.complete and report.entries == count, name
+        totals = sorted(e["outcome"]["total"] for e in log["entries"])
+        assert totals == sorted(n + 2 for n, c in enumerate(campaigns) if c == name)
+
+
+def test_an_append_to_a_campaign_that_does_not_exist_names_it_and_logs_nothing(
+    store: Store,
+) -> None:
+    """The group's campaign is read under its lock: a campaign that does not exist is
+    refused in a line that names it (« Aucune campagne nommée « Nowhere ». »), and no chain
+    gets the entry."""
+    with pytest.raises(CampaignError) as refused:
+        store.append_roll(roll(who=None), campaign="Nowhere")
+    assert str(refused.value) == "Aucune campagne nommée « Nowhere »."
+    assert verify_log(store.export_log(campaign="A")).entries == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="suspected bug: with more than GROUP_LIMIT appends waiting, the thread that leads "
+    "the next group takes the first GROUP_LIMIT in arrival order, which may leave out its "
+    "own append: its caller gets a bare AssertionError while its append stays queued and "
+    "is logged later by another group",
+)
+def test_the_thread_that_leads_a_group_writes_its_own_append_in_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The module's promise: the thread that finds no group being written takes every
+    append waiting for the same campaign, *its own included*, GROUP_LIMIT at most; each
+    caller is answered with its own entry. Here GROUP_LIMIT is 2 and two appends already
+    wait when a third caller finds no group being written: its call must return its own
+    entry (the code writes the two that waited and fails it with AssertionError)."""
+    from meneur.campaign import appending
+    from meneur.campaign.appending import Append
+
+    monkeypatch.setattr(appending, "GROUP_LIMIT", 2)
+    appender = store._appender
+    waited = [Append(roll(total=n), None, {}, "A", {}) for n in (2, 3)]
+    appender._waiting.extend(waited)
+    entry = appender.append(Append(roll(total=4), None, {}, "A", {}))
+    assert entry["outcome"] == {"total": 4}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -801,3 +802,39 @@ def test_T10_a_tunnels_exchange_with_physical_dice(table: Table) -> None:
     orque = Tables(table.store).get(table.info.id).combat["combatants"][1]  # type: ignore[union-attr]
     assert orque["health"] == 0 and orque["wounds"] == "vaincu"
     assert post(action="exchange", index="0", other="1") == 400  # defeated: out of the fight
+
+
+def _tunnels_fight(table: Table) -> str:
+    """Brindille (a Tunnels sheet) and an Orque of MR 3 at the tracker; the GM's csrf."""
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    csrf = table.csrf(table.gm)
+    for name, health in (("Brindille", ""), ("Orque", "3")):
+        data = {"csrf": csrf, "action": "add", "name": name, "health": health}
+        assert table.client.post(f"{table.gm}/combat", data=data).status_code == 200
+    return csrf
+
+
+def test_an_exchange_with_a_place_past_the_last_combatant_is_refused(table: Table) -> None:
+    """``web.exchange.combatants``: an exchange picks two of the tracker's combatants. With
+    two at places 0 and 1, place 2 names no one, as either fighter: refused in one line
+    (not a crash), nothing logged."""
+    csrf = _tunnels_fight(table)
+    for index, other in (("0", "2"), ("2", "0")):
+        data = {"csrf": csrf, "action": "exchange", "index": index, "other": other}
+        answer = table.client.post(f"{table.gm}/combat", data=data)
+        assert answer.status_code == 400, (index, other, answer.status_code)
+        assert "Choisissez deux combattants différents." in html.unescape(answer.text)
+    assert table.store.rolls() == []
+
+
+def test_T10_an_exchange_with_the_dice_of_one_fighter_only_is_refused(table: Table) -> None:
+    """``web.exchange.exchange_sources``: dice typed for one side of an exchange and not
+    the other are refused (the dice of both fighters, or none), nothing logged; neither
+    side is rolled with the machine's dice instead."""
+    csrf = _tunnels_fight(table)
+    for typed in ({"faces": "4 5 6"}, {"vs_faces": "1 2 3"}, {"faces": "4 5 6", "vs_faces": " "}):
+        data = {"csrf": csrf, "action": "exchange", "index": "0", "other": "1", **typed}
+        answer = table.client.post(f"{table.gm}/combat", data=data)
+        assert answer.status_code == 400, (typed, answer.status_code)
+        assert "Tapez les dés des deux combattants, ou d'aucun." in html.unescape(answer.text)
+    assert table.store.rolls() == []

@@ -398,3 +398,83 @@ def test_a_refused_edit_names_the_value_as_the_edit_form_labels_it(table: Table)
     english = {**fetch, "accept-language": "en"}
     told = table.client.post(f"{table.gm}/sheet", data=above, headers=english).json()["error"]
     assert told == "Ysolde: field Vie: the current points are above the maximum."
+
+
+def test_a_long_note_is_logged_as_its_first_200_characters_before_and_after(
+    table: Table,
+) -> None:
+    """``web.sheets.changes``: the sheet keeps the whole note, the log entry only says each
+    value as the table showed it, cut to its first 200 characters (an entry stays small
+    whatever a note's length), before as after."""
+    table.create(table.gm, "obscur", "Ysolde")
+    first, second = "a" * 150 + "b" * 150, "c" * 150 + "d" * 150
+    assert edit(table, table.gm, "Ysolde", notes=first).status_code == 303
+    assert table.store.character("Ysolde").sheet["notes"] == first
+    (change,) = last_edit(table)["params"]["changes"]
+    assert change == {"field": "Notes", "before": "", "after": "a" * 150 + "b" * 50}
+    assert edit(table, table.gm, "Ysolde", notes=second).status_code == 303
+    assert table.store.character("Ysolde").sheet["notes"] == second
+    (change,) = last_edit(table)["params"]["changes"]
+    assert change == {
+        "field": "Notes",
+        "before": "a" * 150 + "b" * 50,
+        "after": "c" * 150 + "d" * 50,
+    }
+
+
+def _another_process_turns_wounded(
+    table: Table, monkeypatch: pytest.MonkeyPatch, times: int
+) -> list[bool]:
+    """Before each of the first ``times`` writes of the log, another writer turns Pip's
+    « blessé » over (straight in the store, as another process would): the write finds
+    the sheet it read changed. The value each change set, in order."""
+    append = table.store.append_roll
+    written: list[bool] = []
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        if len(written) < times:
+            sheet = table.store.character("Pip").sheet
+            sheet["wounded"] = not sheet["wounded"]
+            table.store.update_character("Pip", sheet=sheet)
+            written.append(sheet["wounded"])
+        return append(*args, **kwargs)
+
+    monkeypatch.setattr(table.store, "append_roll", meanwhile)
+    return written
+
+
+def test_an_edit_of_a_sheet_another_process_changed_is_made_again_on_it(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/web.md: a sheet changed meanwhile by another process is read again and the
+    edit made again on it: Endurance 7 → 5 is written, and the « blessé » the other
+    process set is kept (not written back), in one edit entry."""
+    table.create(table.gm, "tunnels", "Pip", Force="3", Constitution="4")
+    assert table.store.character("Pip").sheet["wounded"] is False
+    written = _another_process_turns_wounded(table, monkeypatch, times=1)
+    response = edit(table, table.gm, "Pip", endurance__current="5")
+    assert response.status_code == 303, response.text
+    assert written == [True]
+    sheet = table.store.character("Pip").sheet
+    assert sheet["endurance"]["current"] == 5 and sheet["wounded"] is True
+    (entry,) = table.store.rolls()
+    assert entry["params"]["changes"] == [{"field": "Endurance", "before": "7", "after": "5"}]
+
+
+def test_an_edit_whose_sheet_changes_at_every_attempt_is_refused_after_RETRIES(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``web.sheets.RETRIES``: an edit whose sheet another process changes before each of
+    its writes is tried RETRIES times, then refused with the conflict's own line (the
+    sheet as the other process left it, nothing logged)."""
+    from meneur.web.sheets import RETRIES
+
+    table.create(table.gm, "tunnels", "Pip", Force="3", Constitution="4")
+    written = _another_process_turns_wounded(table, monkeypatch, times=RETRIES + 5)
+    response = edit(table, table.gm, "Pip", endurance__current="5")
+    assert len(written) == RETRIES
+    assert response.status_code == 400, response.status_code
+    assert "La fiche de Pip a changé entre-temps" in html.unescape(response.text)
+    sheet = table.store.character("Pip").sheet
+    assert sheet["endurance"]["current"] == 7 and sheet["wounded"] is written[-1]
+    assert table.store.rolls() == []
