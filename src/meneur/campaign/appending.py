@@ -143,10 +143,9 @@ class Appender:
             group: list[Append] = []
             if not request.done:  # nobody writes: this thread writes a group
                 self._writing = True
-                for waiting in list(self._waiting):
-                    if waiting.campaign == request.campaign and len(group) < GROUP_LIMIT:
-                        group.append(waiting)
-                        self._waiting.remove(waiting)
+                group = self._group_of(request)
+                for written in group:
+                    self._waiting.remove(written)
         if group:
             try:
                 self._write_group(group)
@@ -160,6 +159,18 @@ class Appender:
             raise request.error
         assert request.entry is not None
         return request.entry
+
+    def _group_of(self, request: Append) -> list[Append]:
+        """The group ``request``'s thread writes, in arrival order: ``request`` itself
+        and the first appends waiting for its campaign, :data:`GROUP_LIMIT` in all. Its
+        own first: the first GROUP_LIMIT in arrival order could leave it out, and its
+        caller was then answered by nobody while another group logged its roll."""
+        others = [
+            waiting
+            for waiting in self._waiting
+            if waiting is not request and waiting.campaign == request.campaign
+        ][: GROUP_LIMIT - 1]
+        return [waiting for waiting in self._waiting if waiting is request or waiting in others]
 
     def _write_group(self, group: list[Append]) -> None:
         try:
