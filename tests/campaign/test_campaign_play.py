@@ -667,3 +667,215 @@ def test_a_fighter_cannot_fight_their_own_kept_sheet(
     done = invoke(capsys, "fight", "tunnels", "--sheet", str(sheet), "--vs-sheet", str(link),
                   "--seed", "2")  # fmt: skip
     assert done.status == 0 and sheet.read_bytes() == kept, done.err
+
+
+class _Die:
+    """A toy check for :func:`recording.judge`: one fair die of ``sides``, scored by
+    ``score`` (the face itself by default)."""
+
+    name = "die"
+
+    def __init__(self, sides: int, score: Any = None) -> None:
+        self.sides = sides
+        self.scored = score or (lambda face: face)
+
+    def key(self, outcome: int) -> int:
+        return outcome
+
+    def score(self, key: int) -> float:
+        return float(self.scored(key))
+
+    def score_odds(self, params: Any) -> dict[int, int]:
+        return {face: 1 for face in range(1, self.sides + 1)}
+
+
+def test_a_judged_rolls_variance_is_the_exact_variance_of_its_rank() -> None:
+    """``judge``: ``rank`` is P(worse) + P(as good)/2 and ``var`` its exact variance under
+    fair dice (docs/campaign.md, « La chance de chaque joueur »: the ranks of a player
+    add up, with their variances). On a fair d6 the ranks are (2k - 1)/12, of variance
+    (6² - 1)/(12·6²) = 35/432; scored only as « 4 or more », two results of 1/2 each
+    rank 1/4 and 3/4, of variance 1/16."""
+    d6 = _Die(6)
+    for face in range(1, 7):
+        verdict = recording.judge(d6, None, face)  # type: ignore[arg-type]
+        assert verdict == {
+            "check": "die",
+            "rank": float(Fraction(2 * face - 1, 12)),
+            "var": pytest.approx(float(Fraction(35, 432)), abs=1e-15),
+        }
+    high = _Die(6, lambda face: face >= 4)
+    assert recording.judge(high, None, 2) == {  # type: ignore[arg-type]
+        "check": "die",
+        "rank": 0.25,
+        "var": pytest.approx(float(Fraction(1, 16)), abs=1e-15),
+    }
+    assert recording.judge(high, None, 5)["rank"] == 0.75  # type: ignore[arg-type,index]
+
+
+def test_a_judged_checks_variance_is_that_of_its_brute_force_ranks() -> None:
+    """The variance ``judge`` gives a real check (Tunnels T-5, three dice at threshold 2,
+    no explosion) is E[rank²] - E[rank]² over the outcomes enumerated by brute force."""
+    check = find_system("tunnels").checks()["test"]
+    params = check.examples()[0]
+    exact = brute_force(check, params)
+    scores: dict[float, Fraction] = {}
+    for key, weight in exact.items():
+        score = check.score(key)
+        assert score is not None
+        scores[score] = scores.get(score, Fraction(0)) + Fraction(weight, exact.total)
+    ranks = {
+        score: sum((p for s, p in scores.items() if s < score), Fraction(0)) + p / 2
+        for score, p in scores.items()
+    }
+    mean = sum(p * ranks[score] for score, p in scores.items())
+    variance = sum(p * ranks[score] ** 2 for score, p in scores.items()) - mean**2
+    assert mean == Fraction(1, 2) and variance > 0
+    for key in exact:
+        verdict = recording.judge(check, params, outcome_with_key(check, params, key))
+        assert verdict is not None
+        assert verdict["rank"] == pytest.approx(float(ranks[check.score(key)]), abs=1e-12)
+        assert verdict["var"] == pytest.approx(float(variance), abs=1e-12)
+
+
+def _observed_rolls(monkeypatch: pytest.MonkeyPatch, rolls: int, seconds: float) -> Any:
+    """A fresh recording that saw ``rolls`` Tunnels tests, each one's luck taking exactly
+    ``seconds`` to judge (a fake clock: the judge advances it)."""
+    from meneur.rng import SeededDice
+
+    clock = [1000.0]
+    real_judge = recording.judge
+
+    def slow_judge(check: Any, params: Any, outcome: Any) -> Any:
+        clock[0] += seconds
+        return real_judge(check, params, outcome)
+
+    monkeypatch.setattr(recording, "judge", slow_judge)
+    monkeypatch.setattr("time.perf_counter", lambda: clock[0])
+    record = recording.Recording()
+    stream = recording.LoggedDice(SeededDice(5), record)
+    check = find_system("tunnels").checks()["test"]
+    for _ in range(rolls):
+        check.roll(check.examples()[0], [stream])
+    monkeypatch.undo()
+    return record
+
+
+def test_a_log_entry_judges_the_luck_of_its_first_twelve_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``MAX_JUDGED``: a log entry judges at most 12 checks (a long fight is judged on its
+    first rounds); every roll is still kept for the replay."""
+    assert recording.MAX_JUDGED == 12
+    record = _observed_rolls(monkeypatch, 13, 0.0)
+    assert len(record.steps) == 13
+    assert len(record.judged) == 12
+    assert {verdict["check"] for verdict in record.judged} == {"test"}
+
+
+def test_a_log_entry_spends_half_a_second_judging_luck_in_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``LUCK_SECONDS``: the seconds one entry spends judging its rolls' luck add up, and
+    once 0.5 s are spent (not merely begun) the rest stands unjudged: at 1/8 s a judgement,
+    the first four are judged (exactly 0.5 s spent), the fifth and sixth are not."""
+    record = _observed_rolls(monkeypatch, 6, 0.125)
+    assert len(record.steps) == 6
+    assert len(record.judged) == 4
+    assert record.luck_spent == 0.5
+    record = _observed_rolls(monkeypatch, 2, 0.0)
+    assert len(record.judged) == 2  # judging in no time leaves the budget whole
+
+
+def test_luck_is_cut_by_a_deadline_only_in_the_main_thread() -> None:
+    """``_deadline``: in the main thread, a judgement running past its seconds is stopped
+    (the roll stands unjudged); elsewhere (the live table's writer threads) nothing is
+    limited, and no signal handler is touched."""
+    import threading
+    import time
+
+    with pytest.raises(recording._OutOfTime), recording._deadline(0.01):
+        time.sleep(2)
+    failures: list[BaseException] = []
+
+    def in_a_thread() -> None:
+        try:
+            with recording._deadline(0.01):
+                time.sleep(0.05)
+        except BaseException as error:
+            failures.append(error)
+
+    worker = threading.Thread(target=in_a_thread)
+    worker.start()
+    worker.join()
+    assert failures == []
+
+
+def test_a_stored_sheet_kept_from_another_command_reads_the_stored_character(
+    db_url: str, capsys: Capsys
+) -> None:
+    """``read_stored``: a ``StoredSheet`` path kept from another command (not read by this
+    one yet) reads the character as stored, and is then checked like one read."""
+    new_zed(capsys)
+    path = recording.StoredSheet.of("Zed", "tunnels")
+    recording.begin()
+    try:
+        assert path.read_document() == sheet_of("Zed")
+        assert recording.current().loaded["Zed"] == sheet_of("Zed")
+    finally:
+        recording.abandon()
+
+
+def test_a_newcomers_first_character_logs_its_creation_in_the_default_database(
+    tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Zero setup (docs/campaign.md, « Zéro installation »): no ``MENEUR_DB_URL``, no
+    default database yet, and ``character new`` (T-1) still logs its creation rolls from
+    the first die (``creating_database``), in the default file it creates."""
+    from meneur.campaign import paths
+
+    monkeypatch.delenv("MENEUR_DB_URL")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = paths.default_path()
+    assert db.is_relative_to(tmp_path) and not db.exists()
+    sheet = new_zed(capsys)
+    assert db.is_file() and sheet_of("Zed") == sheet
+    (entry,) = log(capsys)
+    assert (entry["who"], entry["system"], entry["kind"]) == ("Zed", "tunnels", "character new")
+    (step,) = entry["params"]["rolls"]
+    assert (step["check"], step["faces"]) == ("create", entry["faces"])
+    assert len(entry["faces"][0]) >= 6
+
+
+def test_record_names_the_system_and_the_kind_from_the_commands_words(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``record``: one entry with the faces drawn since the last one; ``words`` are the
+    command's, the last one its system when the result names none (« character new
+    tunnels »: system ``tunnels``, kind ``character new``, as ``meneur log`` shows it);
+    ``meneur roll`` (one word) or no words: a ``generic`` ``roll``; nothing drawn since:
+    no entry."""
+    from meneur.rng import make_source
+
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    recording.begin()
+    try:
+        (stream,) = recording.dice_for([make_source(seed=1)], explicit=True)
+        faces = list(stream.roll(6, 3))
+        words = ["character", "new", "tunnels"]
+        entry = recording.record({"total": sum(faces)}, words, {"seed": 1})
+        assert entry is not None
+        assert (entry["system"], entry["kind"], entry["source"]) == (
+            "tunnels",
+            "character new",
+            "seeded",
+        )
+        assert entry["faces"] == [faces] and entry["params"] == {"seed": 1, "rolls": []}
+        for words in (["roll"], []):  # ``meneur roll``; a caller that says no words
+            more = list(stream.roll(6, 1))
+            entry = recording.record({"total": more[0]}, words)
+            assert entry is not None
+            assert (entry["system"], entry["kind"], entry["faces"]) == ("generic", "roll", [more])
+            assert entry["params"] == {"rolls": []}
+        assert recording.record({"total": 0}, ["roll"]) is None
+    finally:
+        recording.abandon()

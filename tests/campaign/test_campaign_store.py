@@ -247,3 +247,24 @@ def test_a_stored_sheet_is_one_million_bytes_of_utf8_at_most(english: None) -> N
         with pytest.raises(SheetError) as caught:
             validate_sheet("krasses", sheet, character="Zed")
         assert ("larger than" in str(caught.value)) is too_large, str(caught.value)
+
+
+def test_committed_dice_go_only_with_the_rolls_drawn_from_them(store: Store) -> None:
+    """``log_roll(..., dice=)``: the session's committed dice are the commitment of an
+    entry whose faces they drew (``source_kind`` ``committed``); a roll typed at the table
+    meanwhile (``physical``), logged with the same ``dice=``, names no commitment, so
+    ``meneur verify`` recomputes the first and counts the second as physical."""
+    store.create_campaign("Table")
+    opened = store.start_session()
+    dice = store.committed_dice()
+    assert dice is not None
+    faces = dice.roll(6, 2)
+    drawn = log_roll(
+        store, "generic", "roll", {}, [faces], {"total": sum(faces)}, "committed", dice=dice
+    )
+    typed = log_roll(store, "generic", "roll", {}, [[6, 6]], {"total": 12}, "physical", dice=dice)
+    assert (drawn["commitment"], drawn["counter"]) == (opened.commitment, 0)
+    assert (typed["commitment"], typed["counter"], typed["source"]) == (None, None, "physical")
+    store.reveal_session()
+    report = verify_log(store.export_log())
+    assert (report.entries, report.recomputed, report.physical) == (2, 1, 1)
