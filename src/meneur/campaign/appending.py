@@ -165,12 +165,14 @@ class Appender:
         and the first appends waiting for its campaign, :data:`GROUP_LIMIT` in all. Its
         own first: the first GROUP_LIMIT in arrival order could leave it out, and its
         caller was then answered by nobody while another group logged its roll."""
-        others = [
-            waiting
-            for waiting in self._waiting
-            if waiting is not request and waiting.campaign == request.campaign
-        ][: GROUP_LIMIT - 1]
-        return [waiting for waiting in self._waiting if waiting is request or waiting in others]
+        group, room = [], GROUP_LIMIT - 1
+        for waiting in self._waiting:
+            if waiting is request:
+                group.append(waiting)
+            elif room and waiting.campaign == request.campaign:
+                group.append(waiting)
+                room -= 1
+        return group
 
     def _write_group(self, group: list[Append]) -> None:
         try:
