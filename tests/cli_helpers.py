@@ -41,3 +41,32 @@ def recorded_bars(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
     monkeypatch.setattr(progress, "LazyBar", Recording)
     return bars
+
+
+def started_bars(monkeypatch: pytest.MonkeyPatch, task: object = None) -> list[list[Any]]:
+    """Every bar ``progress.start_bar`` starts from now on (never shown), as a list: its
+    description, total and starting count, then what it is told: each ``update``'s
+    count, the task each ``advance`` names (``start_bar`` hands out ``task``), "stop"."""
+    from meneur.lab import progress
+
+    bars: list[list[Any]] = []
+
+    class Bar:
+        def __init__(self, record: list[Any]) -> None:
+            self.record = record
+
+        def update(self, _task: object, completed: int) -> None:
+            self.record.append(completed)
+
+        def advance(self, advanced: object) -> None:
+            self.record.append(advanced)
+
+        def stop(self) -> None:
+            self.record.append("stop")
+
+    def start_bar(description: str, total: int, completed: int) -> tuple[Bar, object]:
+        bars.append([description, total, completed])
+        return Bar(bars[-1]), task
+
+    monkeypatch.setattr(progress, "start_bar", start_bar)
+    return bars

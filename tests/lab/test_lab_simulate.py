@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cli_helpers import invoke, recorded_bars
+from cli_helpers import invoke, recorded_bars, started_bars
 from meneur.errors import MeneurError
 from meneur.lab.simulate import run_chunks
 from meneur.odds.montecarlo import agrees
@@ -854,25 +854,9 @@ class _Clock:
 def _started_bars(monkeypatch: pytest.MonkeyPatch, *instants: float) -> list[list[Any]]:
     """Every bar run_chunks starts (description, total, done, then each update and a
     stop), the clock reading ``instants``."""
-    from meneur.lab import progress, simulate
+    from meneur.lab import simulate
 
-    bars: list[list[Any]] = []
-
-    class Bar:
-        def __init__(self, record: list[Any]) -> None:
-            self.record = record
-
-        def update(self, task: object, completed: int) -> None:
-            self.record.append(completed)
-
-        def stop(self) -> None:
-            self.record.append("stop")
-
-    def start_bar(description: str, total: int, completed: int) -> tuple[Any, Any]:
-        bars.append([description, total, completed])
-        return Bar(bars[-1]), None
-
-    monkeypatch.setattr(progress, "start_bar", start_bar)
+    bars = started_bars(monkeypatch)
     monkeypatch.setattr(simulate, "time", _Clock(*instants))
     return bars
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from cli_helpers import Result, invoke
+from cli_helpers import Result, invoke, started_bars
 
 
 def test_sweep_on_a_local_dask_cluster_equals_the_local_run(
@@ -313,27 +313,14 @@ def test_a_sweep_shows_a_bar_over_its_points_when_asked(
 ) -> None:
     """A bar over the points, from 0, when asked (not by default) and there are several;
     a sweep that runs to its end is not interrupted."""
-    from meneur.lab import progress as bar_module
     from meneur.lab.sweep import Point, run_sweep
 
-    started: list[tuple[str, int, int]] = []
-    advanced: list[object] = []
-
-    class Bar:
-        def advance(self, task: object) -> None:
-            advanced.append(task)
-
-        def stop(self) -> None:
-            pass
-
-    def start_bar(description: str, total: int, completed: int) -> tuple[Bar, str]:
-        started.append((description, total, completed))
-        return Bar(), "task"
-
-    monkeypatch.setattr(bar_module, "start_bar", start_bar)
+    record = started_bars(monkeypatch, task="task")
     points = [Point(_counted, (1, {}))] * count
     shown = {} if progress is None else {"progress": progress}
     result = run_sweep(points, 8, seed=1, workers=1, description="Points", **shown)
+    started = [tuple(bar[:3]) for bar in record]
+    advanced = [told for bar in record for told in bar[3:] if told != "stop"]
     assert started == bars and advanced == (["task"] * count if bars else [])
     assert result.interrupted is False and [r["runs"] for r in result.reports] == [8] * count
 

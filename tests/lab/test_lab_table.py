@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import invoke
+from cli_helpers import invoke, started_bars
 from meneur.lab.adapter import adapter_for
 from meneur.lab.compare import compare_grids
 from meneur.systems.registry import find_system as system_named
@@ -740,26 +740,13 @@ def test_compare_csv_line_of_the_guide(capsys: pytest.CaptureFixture[str]) -> No
 def test_compared_fights_show_a_bar_over_their_points(monkeypatch: pytest.MonkeyPatch) -> None:
     """``compare --check fight`` simulates each variant's points under a bar (off a
     terminal it shows nothing): one bar per variant, over its 2 points."""
-    from meneur.lab import progress
     from meneur.lab.compare import compare_fights
 
-    started: list[tuple[str, int, int]] = []
-
-    class Bar:
-        def advance(self, task: object) -> None:
-            pass
-
-        def stop(self) -> None:
-            pass
-
-    def start_bar(description: str, total: int, completed: int) -> tuple[Bar, None]:
-        started.append((description, total, completed))
-        return Bar(), None
-
-    monkeypatch.setattr(progress, "start_bar", start_bar)
+    record = started_bars(monkeypatch)
     tunnels = adapter("tunnels")
     result = compare_fights(
         tunnels, "loss=margin", "loss=one", "2", "4,5", endurance=3, runs=200, seed=1
     )
+    started = [tuple(bar[:3]) for bar in record]
     assert [total for _, total, _ in started] == [2, 2]
     assert len(result.rows()) == 2
