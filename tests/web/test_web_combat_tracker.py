@@ -139,6 +139,22 @@ def test_next_turn_after_the_last_begins_a_round_even_alone_and_not_without_anyo
     assert (empty["round"], empty["turn"]) == (1, 0)
 
 
+def test_drawing_initiative_after_someone_acted_begins_a_new_round() -> None:
+    """``reorder`` (« Tirer l'initiative »): the first in the new order acts. Once the
+    turn has passed the first (someone acted in this round), a new round begins; at a
+    round's first turn (a fight being set up, or « Tour suivant » just began a round),
+    that round starts again in the new order: no round is counted that nobody played."""
+    drawn = {"Gobelin": (9, 0)}
+    mid = fights.reorder(fight("Ogre", "Gobelin", "Orque", turn=2), drawn)
+    assert (names(mid), turn_of(mid)) == (["Gobelin", "Ogre", "Orque"], (2, "Gobelin"))
+    set_up = fights.reorder(fight("Ogre", "Gobelin", "Orque"), drawn)
+    assert (names(set_up), turn_of(set_up)) == (["Gobelin", "Ogre", "Orque"], (1, "Gobelin"))
+    third = fights.advance(fights.advance(fight("Ogre", "Gobelin", turn=1)))
+    assert turn_of(third) == (2, "Gobelin")  # round 2, the Gobelin acts
+    began = fights.advance(third)  # round 3 begins: the Ogre's turn
+    assert turn_of(fights.reorder(began, drawn)) == (3, "Gobelin")
+
+
 def test_an_exchange_s_result_for_a_place_the_tracker_has_not_changes_nothing() -> None:
     """``set_health`` writes the exchange's result at a place the tracker has; a place
     just past the last (the tracker changed meanwhile) writes nothing, and no crash."""

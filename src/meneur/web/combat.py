@@ -99,7 +99,9 @@ def in_order(combatant: dict[str, Any]) -> tuple[int, int]:
 
 def reorder(combat: dict[str, Any], found: Mapping[str, tuple[int, int]]) -> dict[str, Any]:
     """The fight with the initiatives ``found`` (by name: the value and its tie-break)
-    and sorted by them; the others keep their typed initiative. A new round begins.
+    and sorted by them; the others keep their typed initiative. The first in the new
+    order acts: a new round begins when someone has acted in this one (the turn had
+    passed the first); at a round's first turn, that round starts again in the new order.
     By name, so that it applies to the tracker as it is under its row lock."""
     state = normal(combat)
     people = [dict(c) for c in state["combatants"]]
@@ -108,6 +110,8 @@ def reorder(combat: dict[str, Any], found: Mapping[str, tuple[int, int]]) -> dic
         if value is not None:
             person.update(initiative=value[0], agility=value[1])
     people.sort(key=in_order)  # stable: equal combatants keep their typed order
+    if state["turn"] > 0:
+        state["round"] += 1
     state.update(combatants=people, turn=0)
     return state
 
