@@ -60,7 +60,7 @@ class Variants(_Strict):
 
 
 class RangedTable(_Strict):
-    provisional: bool = False
+    provisional: bool = True  # a file that does not say false is not the text
     speed: dict[str, Annotated[int, Field(ge=0, le=30)]]
     cover: dict[str, Annotated[int, Field(ge=0, le=30)]]
     distance: dict[str, Annotated[int, Field(ge=0, le=30)]]
@@ -78,7 +78,7 @@ class SpecialBlow(_Strict):
 
 
 class SpecialBlowsFile(_Strict):
-    provisional: bool = False
+    provisional: bool = True  # a file that does not say false is not the text
     blows: list[SpecialBlow]
 
 

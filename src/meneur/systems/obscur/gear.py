@@ -79,7 +79,7 @@ class WeaponData(_Strict):
 
 
 class WeaponsFile(_Strict):
-    provisional: bool = False
+    provisional: bool = True  # a file that does not say false is not the text
     classes: dict[str, WeaponClass]
     unarmed: UnarmedData = UnarmedData()
     weapons: list[WeaponData] = []
@@ -97,7 +97,7 @@ class ShieldData(_Strict):
 
 
 class ArmourFile(_Strict):
-    provisional: bool = False
+    provisional: bool = True  # a file that does not say false is not the text
     armour: list[ArmourData] = []
     shields: list[ShieldData] = []
 
@@ -108,7 +108,7 @@ class ZoneData(_Strict):
 
 
 class ZonesFile(_Strict):
-    provisional: bool = False
+    provisional: bool = True  # a file that does not say false is not the text
     die: int = 6
     zones: list[ZoneData]
 

@@ -63,7 +63,7 @@ class Milieu(BaseModel):
 class MilieuxFile(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    provisional: bool = False
+    provisional: bool = True  # a file that does not say false is not the text
     milieux: dict[str, Milieu]
 
 

@@ -68,7 +68,7 @@ class DistanceRow(_Strict):
 
 
 class AcquisitionTable(_Strict):
-    provisional: bool = False
+    provisional: bool = True  # a file that does not say false is not the text
     dice: Annotated[int, Field(ge=1, le=20)] = 3
     distance: Annotated[list[DistanceRow], Field(min_length=1)]
 
