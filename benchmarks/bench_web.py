@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 
 from meneur.campaign.store import Store
@@ -181,12 +181,12 @@ async def run(args: argparse.Namespace, workers: int, bare: int = 0) -> dict[str
     roots = [f"127.0.0.1:{port}" for port in ports]
     try:
         for root in roots:
-            async with httpx.AsyncClient(base_url=f"http://{root}", timeout=10) as http:
+            async with httpx2.AsyncClient(base_url=f"http://{root}", timeout=10) as http:
                 for _ in range(400):
                     try:
                         await http.get("/")
                         break
-                    except httpx.TransportError:
+                    except httpx2.TransportError:
                         await asyncio.sleep(0.05)
         pool: asyncio.Queue[Connection] = asyncio.Queue()
         for number in range(args.connections):  # the HTTP connections spread over servers
@@ -211,7 +211,7 @@ async def run(args: argparse.Namespace, workers: int, bare: int = 0) -> dict[str
 
 
 class Connection:
-    """A lean keep-alive HTTP/1.1 client for the load (httpx costs the script more CPU
+    """A lean keep-alive HTTP/1.1 client for the load (httpx2 costs the script more CPU
     per request than the server spends on it; the page itself uses no such thing)."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

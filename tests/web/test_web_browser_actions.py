@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from web.test_web_browser import DOCS_IMAGES, WAIT
 from web.test_web_browser import browser as browser
@@ -26,7 +26,7 @@ CREW = (("Aldo", "Bagarre=3"), ("Bea", "Bagarre=5"), ("Dan", "Bagarre=1"))
 
 def prepare(server: dict[str, Any]) -> str:
     """Three Krâsses characters, over HTTP; the exact chance of their cooperation at Ardu."""
-    with httpx.Client(base_url=server["root"]) as client:
+    with httpx2.Client(base_url=server["root"]) as client:
         gm = server["gm"].removeprefix(server["root"])
         csrf = CSRF.search(client.get(gm).text)
         assert csrf
@@ -99,7 +99,7 @@ def test_a_help_from_the_page_shows_on_the_helped_heros_card(
 
     keep = os.environ.get("MENEUR_SCREENSHOTS", "") in ("1", "true", "yes")
     shots = DOCS_IMAGES if keep else tmp_path
-    with httpx.Client(base_url=server["root"]) as client:
+    with httpx2.Client(base_url=server["root"]) as client:
         gm = server["gm"].removeprefix(server["root"])
         csrf = CSRF.search(client.get(gm).text)
         assert csrf

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
+import httpx2
 
 from web.test_web_browser import WAIT
 from web.test_web_browser import browser as browser
@@ -19,7 +19,7 @@ CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 
 def create(server: dict[str, Any], system: str, name: str, **fields: str) -> None:
     """A character of the GM's, made over HTTP."""
-    with httpx.Client(base_url=server["root"]) as client:
+    with httpx2.Client(base_url=server["root"]) as client:
         gm = server["gm"].removeprefix(server["root"])
         csrf = CSRF.search(client.get(gm).text)
         assert csrf

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from meneur.web.tables import Tables
@@ -67,21 +67,21 @@ class SystemTable:
     """The player's seat (their character is the first of :data:`CHARACTERS`)."""
 
 
-def _csrf(client: httpx.Client, page: str) -> str:
+def _csrf(client: httpx2.Client, page: str) -> str:
     found = CSRF.search(client.get(page).text)
     assert found, page
     return found.group(1)
 
 
 def _create(
-    client: httpx.Client, seat: str, system: str, name: str, fields: dict[str, str]
+    client: httpx2.Client, seat: str, system: str, name: str, fields: dict[str, str]
 ) -> None:
     data = {"csrf": _csrf(client, seat), "action": "create", "system": system, "name": name}
     answer = client.post(f"{seat}/character", data={**data, **fields})
     assert answer.status_code == 303, answer.text
 
 
-def _roll(client: httpx.Client, seat: str, character: str) -> None:
+def _roll(client: httpx2.Client, seat: str, character: str) -> None:
     page = client.get(seat).text
     card = page[page.index(f'data-character="{character}"') :]
     trait = re.search(r'name="trait" value="([^"]+)"', card)
@@ -108,7 +108,7 @@ def _new_system_table(server: dict[str, Any], system: str) -> SystemTable:
     info = Tables(store).default_for(campaign)
     root = server["root"]
     gm = f"/t/{info.id}/{info.gm_token}"
-    with httpx.Client(base_url=root, follow_redirects=False) as client:
+    with httpx2.Client(base_url=root, follow_redirects=False) as client:
         joined = client.post(f"/t/{info.id}/join/{info.invite_token}", data={"name": PLAYER})
         assert joined.status_code == 303, joined.text
         player = str(joined.headers["location"]).removeprefix(root)

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import httpx
+import httpx2
 
 from web.test_web_browser import WAIT
 from web.test_web_browser import browser as browser
@@ -20,7 +20,7 @@ TUNNELS = {"Force": "3", "Dextérité": "4", "Constitution": "2"}
 
 def prepare(server: dict[str, Any]) -> None:
     """A Tunnels hero, an Obscur one, a roll and a melee exchange (T-10), over HTTP."""
-    with httpx.Client(base_url=server["root"]) as client:
+    with httpx2.Client(base_url=server["root"]) as client:
         gm = server["gm"].removeprefix(server["root"])
         csrf = CSRF.search(client.get(gm).text)
         assert csrf

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import websockets
 
@@ -91,13 +91,13 @@ def served(tmp_path: Path) -> Iterator[tuple[dict[str, str], Server, Server]]:
 
 
 async def wait_up(*servers: Server) -> None:
-    async with httpx.AsyncClient() as http:
+    async with httpx2.AsyncClient() as http:
         for server in servers:
             for _ in range(400):
                 try:
                     await http.get(f"{server.root}/")
                     break
-                except httpx.TransportError:
+                except httpx2.TransportError:
                     await asyncio.sleep(0.05)
 
 
@@ -129,13 +129,13 @@ class Page:
         return seen
 
 
-async def join(http: httpx.AsyncClient, server: Server, name: str) -> str:
+async def join(http: httpx2.AsyncClient, server: Server, name: str) -> str:
     answer = await http.post(f"{server.root}{server.invite}", data={"name": name})
     assert answer.status_code == 303, answer.text
     return str(answer.headers["location"])
 
 
-async def csrf(http: httpx.AsyncClient, server: Server, base: str) -> str:
+async def csrf(http: httpx2.AsyncClient, server: Server, base: str) -> str:
     page = await http.get(f"{server.root}{base}")
     assert page.status_code == 200, page.text
     found = CSRF.search(page.text)
@@ -144,7 +144,7 @@ async def csrf(http: httpx.AsyncClient, server: Server, base: str) -> str:
 
 
 async def create(
-    http: httpx.AsyncClient, server: Server, base: str, system: str, name: str, **fields: str
+    http: httpx2.AsyncClient, server: Server, base: str, system: str, name: str, **fields: str
 ) -> None:
     form = {"csrf": await csrf(http, server, base), "action": "create", "system": system}
     answer = await http.post(
@@ -154,8 +154,8 @@ async def create(
 
 
 async def roll(
-    http: httpx.AsyncClient, server: Server, base: str, character: str, trait: str, **more: Any
-) -> httpx.Response:
+    http: httpx2.AsyncClient, server: Server, base: str, character: str, trait: str, **more: Any
+) -> httpx2.Response:
     body = {"character": character, "trait": trait, **more}
     return await http.post(f"{server.root}/api{base}/roll", json=body)
 
@@ -177,7 +177,7 @@ def test_two_serve_processes_share_one_table(
 
 async def play(env: dict[str, str], one: Server, other: Server) -> None:
     await wait_up(one, other)
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with httpx2.AsyncClient(timeout=30) as http:
         alice, bob = await join(http, other, "Alice"), await join(http, other, "Bob")
         await create(http, other, alice, "tunnels", "Brindille", **TUNNELS)
         await create(http, other, bob, "tunnels", "Gros Jean", **TUNNELS)
