@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from sqlalchemy import delete
 
-from meneur.campaign.chain import GENESIS, verify_log
-from meneur.campaign.errors import CampaignError
+from meneur.campaign.chain import GENESIS, commitment_of, verify_log
+from meneur.campaign.errors import CampaignError, NoCampaignYet
+from meneur.campaign.models import Setting
 from meneur.campaign.rolllog import log_roll
-from meneur.campaign.store import NewRoll, Store
+from meneur.campaign.store import CURRENT_KEY, NewCharacter, NewRoll, Store
 from meneur.errors import MeneurError, SheetError
 
 
@@ -166,8 +172,6 @@ def test_log_filters_by_character_and_date(store: Store) -> None:
     middle = store.append_roll(roll("Ana"))
     store.append_roll(roll("Zed"))
     assert [e["seq"] for e in store.rolls(character="zed")] == [1, 3]
-    from datetime import datetime
-
     since = datetime.fromisoformat(middle["at"].replace("Z", "+00:00"))
     assert [e["seq"] for e in store.rolls(since=since)] == [2, 3]
 
@@ -268,3 +272,230 @@ def test_committed_dice_go_only_with_the_rolls_drawn_from_them(store: Store) -> 
     store.reveal_session()
     report = verify_log(store.export_log())
     assert (report.entries, report.recomputed, report.physical) == (2, 1, 1)
+
+
+def test_deleting_a_campaign_keeps_every_other_campaigns_data(store: Store) -> None:
+    """A campaign is deleted with its characters, log and game sessions: those of every
+    other campaign stay, whole (its log still verifies, its session still deals dice)."""
+    store.create_campaign("A")
+    store.create_campaign("B")
+    for name in ("A", "B"):
+        store.add_character("krasses", "Zed", {"name": "Zed", "skills": {}}, campaign=name)
+        store.append_roll(roll("Zed"), campaign=name)
+        store.start_session(campaign=name)
+    store.delete_campaign("A")
+    [kept] = store.campaigns()
+    assert (kept.name, kept.current, kept.characters, kept.rolls) == ("B", True, 1, 1)
+    assert [c.name for c in store.characters(campaign="B")] == ["Zed"]
+    assert len(store.game_sessions(campaign="B")) == 1
+    assert store.committed_dice(campaign="B") is not None
+    assert verify_log(store.export_log(campaign="B")).entries == 1
+
+
+def test_after_the_last_campaign_is_deleted_the_next_one_made_is_current(store: Store) -> None:
+    """No campaign left: none is current (« no campaign yet »), and the next campaign
+    made becomes the current one, as the first one ever does."""
+    store.create_campaign("A")
+    store.delete_campaign("A")
+    with pytest.raises(NoCampaignYet):
+        store.current_campaign()
+    made = store.create_campaign("C")
+    assert made.current and store.current_campaign().name == "C"
+
+
+def test_reading_a_database_with_no_campaign_makes_none(store: Store) -> None:
+    """Only a write makes the ``default`` campaign: a read of an empty database (the
+    characters, the log, the sessions) says there is no campaign yet and leaves it empty."""
+    for read in (store.characters, store.rolls, store.game_sessions, store.export_log):
+        with pytest.raises(NoCampaignYet):
+            read()
+    with pytest.raises(NoCampaignYet):
+        store.character("Zed")
+    assert store.campaigns() == []
+
+
+def test_with_campaigns_but_none_current_a_write_goes_to_the_oldest(db_url: str) -> None:
+    """A database whose current campaign was lost (its setting row gone): a write to
+    « the current campaign » picks the oldest campaign and makes it current, rather than
+    a new ``default`` one."""
+    with Store(db_url) as store:
+        store.create_campaign("A")
+        store.create_campaign("B")
+        with store.transaction() as session:
+            session.execute(delete(Setting).where(Setting.key == CURRENT_KEY))
+    with Store(db_url) as store:
+        store.add_character("krasses", "Zed", {"name": "Zed"})
+        assert [(c.name, c.current, c.characters) for c in store.campaigns()] == [
+            ("A", True, 1),
+            ("B", False, 0),
+        ]
+
+
+def test_a_new_campaign_and_a_new_session_count_nothing(store: Store) -> None:
+    """The counts of a campaign (characters, rolls) and of a game session (rolls) start
+    at zero."""
+    made = store.create_campaign("A")
+    assert (made.characters, made.rolls) == (0, 0)
+    assert store.start_session().rolls == 0
+
+
+def test_a_character_read_by_campaign_name_keeps_both_its_dates(store: Store) -> None:
+    """The one-statement read gives the creation and the last change apart (an import
+    keeps both dates as given)."""
+    store.create_campaign("Table")
+    made, changed = datetime(2020, 1, 2, 3, 4, 5, tzinfo=UTC), datetime(2021, 6, 7, tzinfo=UTC)
+    store.add_characters([NewCharacter("krasses", "Zed", {"name": "Zed"}, {}, made, changed)])
+    fast = store.character("Zed", campaign="Table")
+    assert (fast.created_at, fast.updated_at) == (made, changed)
+    assert fast == store.character("Zed")
+
+
+def test_opening_a_session_with_no_campaign_makes_the_default_one(store: Store) -> None:
+    """Zero setup, as for the first character: a session opened on an empty database
+    opens in a new ``default`` campaign, which becomes current."""
+    opened = store.start_session()
+    assert (opened.rolls, opened.seed, opened.revealed_at) == (0, None, None)
+    assert store.current_campaign().name == "default"
+    assert store.game_sessions(campaign="default") == [opened]
+
+
+def test_sessions_and_committed_dice_are_read_per_campaign(store: Store) -> None:
+    """A game session belongs to its campaign: another campaign lists none and deals no
+    committed dice. The one-query read of the dice (the live table's, by campaign name)
+    gives what the ORM gives: the seed, the next counter once dice were drawn and logged,
+    the commitment."""
+    store.create_campaign("A")
+    store.create_campaign("B")
+    opened = store.start_session(campaign="A")
+    assert store.game_sessions(campaign="B") == []
+    assert store.committed_dice(campaign="B") is None
+    dice = store.committed_dice(campaign="a")
+    assert dice is not None
+    assert (dice.counter, dice.commitment) == (0, opened.commitment)
+    assert commitment_of(dice.seed) == opened.commitment
+    faces = dice.roll(6, 2)
+    log_roll(store, "generic", "roll", {}, [faces], {"total": sum(faces)}, "committed", dice=dice)
+    fast, slow = store.committed_dice(campaign="A"), store.committed_dice()
+    assert fast is not None and slow is not None
+    assert dice.counter >= 2  # two faces drew a counter each at least
+    assert (fast.seed, fast.counter, fast.commitment) == (
+        slow.seed,
+        dice.counter,
+        opened.commitment,
+    )
+    assert [s.commitment for s in store.game_sessions(campaign="A")] == [opened.commitment]
+
+
+def test_an_empty_log_is_exported_with_no_head(store: Store) -> None:
+    """``head`` is the last entry when the document was made: an empty log has none
+    (null), not an entry 1 chained to the genesis hash."""
+    store.create_campaign("Table")
+    log = store.export_log()
+    assert (log["head"], log["entries"]) == (None, [])
+    store.append_roll(roll())
+    [entry] = store.export_log()["entries"]
+    assert store.export_log()["head"] == {"seq": 1, "hash": entry["hash"]}
+
+
+def test_a_first_roll_with_no_campaign_makes_the_default_one(store: Store) -> None:
+    """Zero setup: the first roll logged on an empty database starts the log of a new
+    ``default`` campaign, made current."""
+    entry = store.append_roll(roll())
+    assert (entry["seq"], entry["prev_hash"]) == (1, GENESIS)
+    assert [(c.name, c.current, c.rolls) for c in store.campaigns()] == [("default", True, 1)]
+
+
+def test_a_roll_for_a_campaign_that_does_not_exist_makes_no_campaign(store: Store) -> None:
+    """A roll refused because its campaign does not exist writes nothing at all: not even
+    the ``default`` campaign a roll with no campaign named would have made."""
+    with pytest.raises(CampaignError, match="Nowhere"):
+        store.append_roll(roll(), campaign="Nowhere")
+    assert store.campaigns() == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Store._has_current is set once per Store: after the last campaign is deleted, "
+    "append_roll() with no campaign is refused (« Aucune campagne nommée « ? ». ») where a "
+    "fresh Store makes the default campaign",
+)
+def test_a_roll_after_the_last_campaign_was_deleted_makes_the_default_one(
+    store: Store,
+) -> None:
+    """Zero setup holds for a Store open for long (a script, a server): once its
+    campaigns are all deleted (here or by another process), the next roll with no
+    campaign named makes ``default`` again, as it does in a Store just opened."""
+    store.append_roll(roll())
+    store.delete_campaign("default")
+    assert store.append_roll(roll())["seq"] == 1
+    assert [c.name for c in store.campaigns()] == ["default"]
+
+
+@pytest.fixture
+def new_york_time() -> Iterator[None]:
+    """The process's local time is UTC-5 (a POSIX ``TZ``, no time zone database)."""
+    if not hasattr(time, "tzset"):
+        pytest.skip("time.tzset is POSIX only")
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "EST+5"
+    time.tzset()
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+
+
+def test_moments_are_read_back_in_utc_whatever_the_local_time(
+    store: Store, new_york_time: None
+) -> None:
+    """A moment is stored and read as UTC: on a machine whose local time is not UTC, a
+    log entry reads back at the moment it was logged (its hash covers it: the export
+    still verifies), and a character's dates read alike both ways."""
+    assert time.timezone == 5 * 3600
+    store.create_campaign("Table")
+    entry = store.append_roll(roll())
+    assert [e["at"] for e in store.rolls()] == [entry["at"]]
+    assert verify_log(store.export_log()).entries == 1
+    made = store.add_character("krasses", "Zed", {"name": "Zed"})
+    fast = store.character("Zed", campaign="Table")
+    assert (fast.created_at, fast.updated_at) == (made.created_at, made.updated_at)
+
+
+def test_the_log_since_a_moment_given_in_any_time_zone(store: Store) -> None:
+    """``since`` is a moment, whatever time zone it is written in: the same moment in
+    UTC-5 selects the same entries as in UTC."""
+    store.create_campaign("Table")
+    store.append_roll(roll())
+    middle = store.append_roll(roll())
+    store.append_roll(roll())
+    since = datetime.fromisoformat(middle["at"].replace("Z", "+00:00"))
+    elsewhere = since.astimezone(timezone(timedelta(hours=-5)))
+    assert [e["seq"] for e in store.rolls(since=elsewhere)] == [2, 3]
+
+
+def test_the_log_limited_to_n_entries_gives_the_oldest_n(store: Store) -> None:
+    store.create_campaign("Table")
+    for total in (5, 6, 7):
+        store.append_roll(roll(total=total))
+    assert [e["outcome"]["total"] for e in store.rolls(limit=2)] == [5, 6]
+    assert store.rolls(limit=0) == []
+
+
+def test_what_the_store_hands_and_takes_cannot_be_changed_afterwards(store: Store) -> None:
+    """Results are frozen values (no ORM object escapes a transaction), and so are the
+    requests (a roll waits in the group appender's queue after its caller handed it)."""
+    made = store.add_character("krasses", "Zed", {"name": "Zed"})
+    values = (
+        made,
+        store.current_campaign(),
+        store.start_session(),
+        NewCharacter("krasses", "Ana", {"name": "Ana"}),
+        roll(),
+    )
+    for value in values:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, dataclasses.fields(value)[0].name, None)
