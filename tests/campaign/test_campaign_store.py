@@ -413,12 +413,6 @@ def test_a_roll_for_a_campaign_that_does_not_exist_makes_no_campaign(store: Stor
     assert store.campaigns() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Store._has_current is set once per Store: after the last campaign is deleted, "
-    "append_roll() with no campaign is refused (« Aucune campagne nommée « ? ». ») where a "
-    "fresh Store makes the default campaign",
-)
 def test_a_roll_after_the_last_campaign_was_deleted_makes_the_default_one(
     store: Store,
 ) -> None:

@@ -31,7 +31,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from meneur.campaign.chain import GENESIS, HASHED_FIELDS, entry_hash
-from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict, StorageError
+from meneur.campaign.errors import (
+    CampaignError,
+    DiceConflict,
+    NoCampaignYet,
+    SheetConflict,
+    StorageError,
+)
 from meneur.campaign.names import name_key
 from meneur.locale import N_
 from meneur.rng import SecureDice
@@ -262,7 +268,11 @@ class Appender:
                 )
         row = found.fetchone()
         if row is None:
-            raise CampaignError(N_("No campaign named '{name}'."), name=(campaign or "?")[:80])
+            if campaign is None:  # the current one was deleted since, and every other
+                raise NoCampaignYet(
+                    N_("No campaign yet: create one with 'meneur campaign new NAME'.")
+                )
+            raise CampaignError(N_("No campaign named '{name}'."), name=campaign[:80])
         campaign_id, campaign_name = row
         last = head.fetchone()
         seq, prev_hash = (last[0], last[1]) if last is not None else (0, GENESIS)

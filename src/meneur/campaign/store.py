@@ -45,14 +45,6 @@ from meneur.locale import N_
 
 CURRENT_KEY = "current_campaign"
 DEFAULT_CAMPAIGN = "default"
-MAX_JSON_BYTES = 1_000_000
-JSON_FIELDS = ("params", "faces", "decisions", "outcome", "draws")
-
-
-def _canonical(sheet: Any) -> str:
-    import json
-
-    return json.dumps(sheet, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def format_at(moment: datetime) -> str:
@@ -618,14 +610,23 @@ class Store:
             info = self.character(roll.character, campaign=campaign)
             validate_state(info.system, state, character=info.name)
         if campaign is None and not self._has_current:
-            with self.transaction() as session:  # zero setup: a default campaign on demand
-                self._campaign(session, None, create=True)
-            self._has_current = True
+            self._make_current()
         checked = self._checked_sheets(sheets or {}, campaign)
-        entry = self._append(roll, state, checked, campaign, previous or {})
+        try:
+            entry = self._append(roll, state, checked, campaign, previous or {})
+        except NoCampaignYet:  # every campaign deleted since (here or by another process)
+            self._make_current()
+            entry = self._append(roll, state, checked, campaign, previous or {})
         if roll.dice is not None:
             roll.dice.begin_entry()
         return entry
+
+    def _make_current(self) -> None:
+        """Zero setup: a current campaign on demand (``default`` in an empty database),
+        checked once per store; a roll that finds it gone since makes it again."""
+        with self.transaction() as session:
+            self._campaign(session, None, create=True)
+        self._has_current = True
 
     @cached_property
     def _sql(self) -> dict[str, str]:
