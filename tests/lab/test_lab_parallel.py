@@ -11,8 +11,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import subprocess
+import sys
+import time
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -26,12 +30,19 @@ from meneur.systems.krasses.system import SYSTEM
 PANELS = ("a", "b", "c", "d")
 GROUPS = ((0, 1), (2,), (3,))
 """``a`` and ``b`` share a process (as Tunnels' policies of one mode do)."""
-TWO_CORES = pytest.mark.skipif(workers(2) < 2, reason="needs two cores (and MENEUR_WORKERS unset)")
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+TWO_CORES = pytest.mark.skipif(
+    (CORES or 1) < 2 or bool(os.environ.get(WORKERS)),
+    reason="needs two cores (and MENEUR_WORKERS unset)",
+)
+"""Read apart from :func:`workers` (a ``workers`` that always said 1 skipped these tests)."""
 
 
 class ToyAdapter(Adapter):
     """Cells ``100 p + 10 r + c`` (exact), the process that computed them, and an error
-    on demand (the panel ``d`` with the variant ``fail=yes``)."""
+    on demand (the panel ``d`` with the variant ``fail=yes``), Ctrl-C on demand
+    (``stop=c``); with ``slow=FOLDER`` each cell of the group ``a``, ``b`` takes a quarter
+    of a second and leaves a file there."""
 
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {"fail": ("no", "yes", "die")}
 
@@ -72,8 +83,14 @@ class ToyAdapter(Adapter):
         assert isinstance(panel, str) and isinstance(row, int) and isinstance(column, int)
         if panel == "d" and variant.get("fail") == "yes":
             raise LimitError(N_LIMIT, limit=7)
+        if (panel, row, variant.get("stop")) == ("c", 2, "c"):
+            raise KeyboardInterrupt  # Ctrl-C as the panel c's second row starts
         if panel == "c" and variant.get("fail") == "die" and multiprocessing.parent_process():
             os._exit(3)  # a worker killed mid-grid (out of memory, kill -9)
+        slow = variant.get("slow")
+        if slow and panel in ("a", "b"):  # ~6 s for the group: ended early, or not
+            time.sleep(0.25)
+            (Path(slow) / f"{panel}{row}{column}").touch()
         if (row, column) == (2, 2):
             return None  # a hole stays a hole
         value = 100 * PANELS.index(panel) + 10 * row + column
@@ -219,3 +236,165 @@ def test_rows_still_on_their_way_when_every_worker_returned_are_waited_for() -> 
         3,
     )
     assert not stopped and len(filed) == 3
+
+
+@TWO_CORES
+def test_an_error_in_a_worker_ends_the_other_workers_at_once(tmp_path: Path) -> None:
+    """docs (lab/parallel.py): a worker's error is raised here and « the other workers
+    are ended at once »: the slow group (24 cells of a quarter second) does not compute
+    on to its end behind the error."""
+    with pytest.raises(LimitError):
+        ToyAdapter().grid(variant={"fail": "yes", "slow": str(tmp_path)})
+    time.sleep(0.5)  # a worker left running would go on leaving files
+    assert len(list(tmp_path.iterdir())) < 2 * 3 * 4
+
+
+@TWO_CORES
+def test_ctrl_c_ends_the_workers_and_keeps_the_rows_received(tmp_path: Path) -> None:
+    """docs/lab.md: « Ctrl-C arrête les processus et garde les lignes reçues »: Ctrl-C as
+    the second row lands keeps those two rows, each the serial grid's, the grid marked
+    interrupted, and the slow group is not computed on (here or in its worker)."""
+    landed: list[int] = []
+
+    def progress(cells: int) -> None:
+        landed.append(cells)
+        if len(landed) == 2:
+            raise KeyboardInterrupt
+
+    variant = {"slow": str(tmp_path)}
+    grid = ToyAdapter().grid(variant=variant, progress=progress)
+    assert grid.interrupted and grid.workers == 2
+    assert len({(p, r) for p, r, _c in grid.cells}) == 2
+    for (p, r, c), cell in grid.cells.items():
+        assert cell["value"] == 100 * p + 10 * (r + 1) + (c + 1)
+    time.sleep(0.5)
+    assert len(list(tmp_path.iterdir())) < 2 * 3 * 4
+
+
+def test_a_grid_whose_processes_cannot_start_is_computed_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """lab/parallel.py: no processes here (no semaphores in a sandbox): every row is
+    computed in this process, the grid says no worker computed it."""
+    from meneur.lab import parallel
+
+    class NoSemaphores:
+        def set_forkserver_preload(self, modules: list[str]) -> None:
+            pass
+
+        def Queue(self) -> None:  # multiprocessing's name
+            raise OSError("no semaphores")
+
+    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda name: NoSemaphores())
+    adapter = ToyAdapter()
+    axes = adapter.axes("test", {})
+    grid = parallel.compute_groups(adapter, "test", {}, axes, GROUPS, 2, None)
+    assert grid.workers == 0 and not grid.interrupted
+    assert values(grid) == values(ToyAdapter(grouped=False).grid())
+    assert {int(cell["pid"]) for cell in grid.cells.values()} == {os.getpid()}
+    # Ctrl-C as the rows are computed here: the rows done are kept, the next groups
+    # (panel d) are not computed, as in the serial grid
+    stop = {"stop": "c"}
+    grid = parallel.compute_groups(adapter, "test", stop, axes, GROUPS, 2, None)
+    serial = ToyAdapter(grouped=False).grid(variant=stop)
+    assert grid.interrupted and serial.interrupted
+    assert values(grid) == values(serial) and len(grid.cells) == 11 + 11 + 4
+
+
+def test_workers_are_at_most_the_groups_and_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One worker per core at most, never more than the groups; off Linux the cores are
+    the CPU count (unknown: one); ``MENEUR_WORKERS=0`` is serial, as ``1``."""
+    monkeypatch.delenv(WORKERS, raising=False)
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    assert [workers(groups) for groups in (1, 3, 8)] == [1, 3, 4]
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert workers(3) == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    monkeypatch.setenv(WORKERS, "0")
+    assert workers(3) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="Linux affinity")
+def test_workers_count_the_cores_this_process_may_run_on() -> None:
+    """A process bound to one core (``taskset -c 0``) gets one worker, whatever the
+    machine has."""
+    code = (
+        "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+        "from meneur.lab.parallel import workers; print(workers(4))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != WORKERS}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip() == "1"
+
+
+def test_rows_that_never_land_are_left_to_the_caller_after_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every worker returned, saying it sent its rows, and none lands: the parent waits
+    ``IN_FLIGHT`` seconds, then leaves the rows missing to the caller (it computes them
+    here) rather than waiting for ever."""
+    from concurrent.futures import Future
+    from queue import Empty
+
+    from meneur.lab import parallel
+
+    monkeypatch.setattr(parallel, "IN_FLIGHT", 0.3)
+
+    class LostQueue:
+        polls = 0
+
+        def get(self, timeout: float) -> object:
+            self.polls += 1
+            assert self.polls < 100, "still waiting for rows that never land"
+            time.sleep(timeout)
+            raise Empty
+
+    class DonePool:
+        def submit(self, *args: object) -> Future[int]:
+            future: Future[int] = Future()
+            future.set_result(3)
+            return future
+
+        def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+            pass
+
+    filed: list[object] = []
+    axis = Axis("x", "x", (0, 1, 2))
+    started = time.monotonic()
+    stopped = parallel._collect(
+        DonePool(),  # type: ignore[arg-type]
+        LostQueue(),
+        ToyAdapter(),
+        "test",
+        {},
+        [axis],
+        (axis, axis, axis),
+        filed.append,
+        3,
+    )
+    assert not stopped and filed == []
+    assert 0.3 <= time.monotonic() - started < 5
+
+
+def test_a_worker_says_how_many_rows_it_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's share (the group ``a``, ``b``: 2 panels × 3 rows) sends each row once,
+    in the serial order, and says it sent 6: the parent waits for as many rows."""
+    from meneur.lab import parallel
+
+    sent: list[tuple[int, int, int, object]] = []
+
+    class Rows:
+        def put(self, message: tuple[int, int, int, object]) -> None:
+            sent.append(message)
+
+    monkeypatch.setattr(parallel, "_rows_done", Rows())
+    adapter = ToyAdapter()
+    panels, rows, columns = adapter.axes("test", {})
+    share = Axis(panels.name, panels.label, ("a", "b"))
+    assert parallel._share(adapter, "test", {}, 0, share, rows, columns) == 6
+    assert [(group, panel, row) for group, panel, row, _cells in sent] == [
+        (0, p, r) for p in range(2) for r in range(3)
+    ]

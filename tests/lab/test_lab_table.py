@@ -6,14 +6,18 @@ import csv
 import io
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from cli_helpers import invoke, started_bars
+from meneur.errors import LimitError, UsageError
 from meneur.lab.adapter import adapter_for
 from meneur.lab.compare import compare_grids
+from meneur.lab.grid import Axis, check_size, jsonable, parse_int_list, parse_variant
+from meneur.systems.krasses.lab_adapter import KrassesAdapter
 from meneur.systems.registry import find_system as system_named
 
 SYSTEMS = ("tunnels", "obscur", "krasses", "legendes")
@@ -750,3 +754,175 @@ def test_compared_fights_show_a_bar_over_their_points(monkeypatch: pytest.Monkey
     started = [tuple(bar[:3]) for bar in record]
     assert [total for _, total, _ in started] == [2, 2]
     assert len(result.rows()) == 2
+
+
+# --- lab/grid.py on its own: the size guard, the list and variant parsers, the forms ---
+
+
+def _axis(size: int) -> Axis:
+    return Axis("n", "N", tuple(range(size)))
+
+
+def test_a_table_holds_at_most_40000_cells() -> None:
+    """docs/lab.md: « Une table tient au plus 40 000 cases »: 1 × 200 × 200 is accepted,
+    13 × 17 × 181 = 40 001 refused, the count of cells said (each axis counts, multiplied)."""
+    check_size(_axis(1), _axis(200), _axis(200))
+    with pytest.raises(LimitError) as refused:
+        check_size(_axis(13), _axis(17), _axis(181))
+    assert refused.value.params == {"limit": 40_000, "cells": 13 * 17 * 181}
+
+
+def test_an_axis_holds_at_most_200_values() -> None:
+    """``1..200`` is an axis of 200 values; ``1..201`` one too many."""
+    assert parse_int_list("1..200", 1, 1000, "Difficulty") == tuple(range(1, 201))
+    with pytest.raises(LimitError) as refused:
+        parse_int_list("1..201", 1, 1000, "Difficulty")
+    assert refused.value.params == {"limit": 200}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the 200-value guard counts a repeated value twice: 1..200,7 is 200 values, "
+    "refused as more than 200 (table obscur --cols 1..200,7)",
+)
+def test_a_value_repeated_in_an_axis_counts_once_against_the_limit() -> None:
+    assert parse_int_list("1..200,7", 1, 1000, "Difficulty") == tuple(range(1, 201))
+
+
+@pytest.mark.parametrize("typed", ["x", "1..x", "x..3"])
+def test_a_list_that_is_not_whole_numbers_is_told_the_list_form(typed: str) -> None:
+    """``1..x`` is refused as a list (« such as 1..10 or 2,4,6 »), the whole text named,
+    not as a lone number."""
+    with pytest.raises(UsageError) as refused:
+        parse_int_list(typed, 1, 10, "Dice")
+    assert refused.value.params == {"text": typed}
+    assert "1..10" in refused.value.message
+
+
+def test_a_variant_names_its_option_and_value() -> None:
+    """An unknown option (with or without a value) is refused naming the options there
+    are (``-``: none); a known option without ``=VALUE`` is the same mistake."""
+    options = {"explode": ("needed", "always"), "sixes": ("batch", "all")}
+    for typed in ("nonsense=1", "nonsense", "explode"):
+        with pytest.raises(UsageError) as refused:
+            parse_variant(typed, options)
+        assert refused.value.params == {"text": typed, "known": "explode, sixes"}, typed
+    with pytest.raises(UsageError) as refused:
+        parse_variant("explode=always", {})
+    assert refused.value.params["known"] == "-"
+
+
+def test_L1_a_negative_number_of_six_digits_keeps_its_sign_when_refused() -> None:
+    """L-1: a number keeps its sign (folding a name drops a leading minus), up to six
+    digits: ``legendary=-100000`` is refused as -100000, not as 100000."""
+    with pytest.raises(UsageError) as refused:
+        parse_variant("legendary=-100000", {"legendary": ("0", "1", "2")})
+    assert refused.value.params["value"] == "-100000"
+
+
+def test_the_grid_values_of_json_keep_their_type() -> None:
+    """A number stays a number in the JSON (``"bonus": 0``, not ``"0"``), nothing stays
+    null, a tuple panel is written ``blessed/always``."""
+    assert jsonable(0) == 0 and isinstance(jsonable(0), int)
+    assert jsonable(None) is None
+    assert jsonable("variant") == "variant"
+    assert jsonable(("blessed", "always")) == "blessed/always"
+
+
+def test_K1_krasses_table_json_of_the_guide() -> None:
+    """K-1/K-3: bonus 0 against difficulty 5 passes on a d20 from 5: 16/20 = 4/5; the
+    JSON's axis values are numbers."""
+    grid = adapter("krasses").grid("test", {}, "0", "5")
+    assert grid.to_json()["cells"] == [
+        {"panel": "variant", "bonus": 0, "difficulty": 5, "success": 0.8, "success_exact": "4/5"}
+    ]
+
+
+def test_a_grid_and_its_axes_are_frozen_values() -> None:
+    """A grid, its axes and measures are values: a plot or a comparison reading one
+    cannot change it under another (Ctrl-C's mark is set once, by the lab)."""
+    from dataclasses import FrozenInstanceError
+
+    grid = adapter("krasses").grid("test", {}, "0", "5")
+    for value, name in ((grid, "check"), (grid.rows, "values"), (grid.measures[0], "name")):
+        with pytest.raises(FrozenInstanceError):
+            setattr(value, name, None)
+    assert grid.workers == 0  # computed here
+
+
+# --- lab/adapter.py: a cell's exact law, its bar, the tails of a law ---
+
+
+def test_O2_O3_a_cells_law_is_in_the_outcomes_order() -> None:
+    """O-2, O-3: two dice (1-3: 0, 4-5: 1, 6: 2 successes; all 1s a Maladresse), counted
+    over the 36 faces here: the law reads the fumble first, then 0 to 4 successes, in
+    that order (not by label, not by weight)."""
+    from itertools import product
+
+    from meneur.locale import gettext
+
+    counts: dict[str, int] = {}
+    for faces in product(range(1, 7), repeat=2):
+        fumble = all(face == 1 for face in faces)
+        label = "Fumble" if fumble else str(sum((face >= 4) + (face == 6) for face in faces))
+        counts[label] = counts.get(label, 0) + 1
+    expected = [
+        (gettext("Fumble (Maladresse)") if label == "Fumble" else label, Fraction(n, 36))
+        for label, n in [(k, counts[k]) for k in ("Fumble", "0", "1", "2", "3", "4")]
+    ]
+    assert expected[2] == ("1", Fraction(12, 36))  # 4-5 with 1-3, either way round
+    _params, law = adapter("obscur").distribution("test", {}, "2", "1", None)
+    assert law == expected
+
+
+class _Worked(KrassesAdapter):
+    """Krâsses' adapter whose cells say 3 units of work for their odds, 7 for their whole
+    law, and record what was built."""
+
+    def __init__(self) -> None:
+        super().__init__(system_named("krasses"))
+        self.built: list[bool] = []
+
+    def cell_work(self, check: str, params: object, *, whole_law: bool = False) -> int:
+        return 7 if whole_law else 3
+
+    def prepare_cell(
+        self,
+        check: str,
+        params: object,
+        progress: Callable[[int], None],
+        *,
+        whole_law: bool = False,
+    ) -> None:
+        self.built.append(whole_law)
+        progress(7 if whole_law else 3)
+
+
+def test_a_cells_bar_is_told_the_work_of_what_it_reads() -> None:
+    """A cell's odds (``prepared`` as ``table``'s one cell and ``simulate`` call it) tell
+    the bar the work of the odds alone; a distribution that of the whole law; a cell of
+    no work a bar of 1 (not 0)."""
+    from meneur.lab.progress import LazyBar
+
+    worked = _Worked()
+    params = worked.params_at("test", {}, "variant", 0, 15)
+    bar = LazyBar(0, enabled=False)
+    worked.prepared("test", params, bar)
+    assert (bar.total, bar.done, worked.built) == (3, 3, [False])
+    bar = LazyBar(0, enabled=False)
+    worked.distribution("test", {}, "0", "15", None, progress=bar)
+    assert (bar.total, bar.done, worked.built) == (7, 7, [False, True])
+    bar = LazyBar(0, enabled=False)
+    bar.total = 5
+    adapter("krasses").prepared("test", params, bar)
+    assert bar.total == 1
+
+
+def test_tails_are_the_chances_of_at_least_each_threshold() -> None:
+    """P(value >= t) from integer weights: values 0, 1 and 3 weighing 1, 2, 1 of 4 (no 2:
+    weight 0); a threshold of 0 or less is every value, past the top none."""
+    from meneur.lab.adapter import tails
+
+    weights = {0: 1, 1: 2, 3: 1}
+    expected = [Fraction(4, 4), Fraction(4, 4), Fraction(3, 4), Fraction(1, 4)]
+    assert tails(weights, [-1, 0, 1, 2, 3, 4], 4) == [*expected, Fraction(1, 4), Fraction(0)]
