@@ -247,7 +247,7 @@ def compute(
 
 def parse_int_list(text: str, low: int, high: int, what: str) -> tuple[int, ...]:
     """``1..10``, ``2,4,6`` or ``1..3,8``: whole numbers from ``low`` to ``high``."""
-    values: list[int] = []
+    values: dict[int, None] = {}  # in order, each once: a repeated value counts once
     for part in comma_items(str(text)):
         start, sep, end = part.partition("..")
         if not is_whole(start) or (sep and not is_whole(end)):
@@ -268,12 +268,13 @@ def parse_int_list(text: str, low: int, high: int, what: str) -> tuple[int, ...]
                 )
         if last < first:
             raise UsageError(N_("'{text}' is an empty range."), text=part)
-        values.extend(range(first, last + 1))
-        if len(values) > MAX_AXIS:
-            raise LimitError(N_("An axis has at most {limit} values."), limit=MAX_AXIS)
+        for number in range(first, last + 1):  # stops at the limit: 1..10**9 builds nothing
+            values[number] = None
+            if len(values) > MAX_AXIS:
+                raise LimitError(N_("An axis has at most {limit} values."), limit=MAX_AXIS)
     if not values:
         raise UsageError(N_("'{text}' names no value."), text=str(text))
-    return tuple(dict.fromkeys(values))
+    return tuple(values)
 
 
 def parse_names(text: str, known: Mapping[str, Hashable], what: str) -> tuple[Hashable, ...]:
