@@ -301,6 +301,38 @@ def test_a_grid_whose_processes_cannot_start_is_computed_here(
     assert values(grid) == values(serial) and len(grid.cells) == 11 + 11 + 4
 
 
+def test_ctrl_c_between_two_rows_computed_here_keeps_the_rows_done(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No processes here, and Ctrl-C lands while the bar moves after the second row (not
+    inside a cell): the two rows done are kept and the grid is marked interrupted, as the
+    serial grid does, instead of the interrupt escaping with the rows lost."""
+    from meneur.lab import parallel
+
+    class NoSemaphores:
+        def set_forkserver_preload(self, modules: list[str]) -> None:
+            pass
+
+        def Queue(self) -> None:  # multiprocessing's name
+            raise OSError("no semaphores")
+
+    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda name: NoSemaphores())
+    landed: list[int] = []
+
+    def progress(cells: int) -> None:
+        landed.append(cells)
+        if len(landed) == 2:
+            raise KeyboardInterrupt
+
+    adapter = ToyAdapter()
+    axes = adapter.axes("test", {})
+    grid = parallel.compute_groups(adapter, "test", {}, axes, GROUPS, 2, progress)
+    assert grid.interrupted and len(landed) == 2
+    serial = dict(values(ToyAdapter(grouped=False).grid()))
+    assert len({(p, r) for p, r, _c in grid.cells}) == 2
+    assert values(grid) == [(key, serial[key]) for key, _value in values(grid)]
+
+
 def test_workers_are_at_most_the_groups_and_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """One worker per core at most, never more than the groups; off Linux the cores are
     the CPU count (unknown: one); ``MENEUR_WORKERS=0`` is serial, as ``1``."""

@@ -139,23 +139,26 @@ def compute_groups(
             )
         finally:
             queue.close()
-    for index, share in enumerate(shares):  # rows no worker sent (one died, none started)
-        if interrupted:
-            break
-        group = groups[index]
-        done = {
-            (p, r)
-            for p, i in enumerate(group)
-            for r in range(len(rows.values))
-            if (i, r) in received
-        }
-        for panel, row, cells, stopped in _rows(
-            adapter, check, variant, share, rows, columns, done
-        ):
-            file((index, panel, row, cells))
-            if stopped:  # Ctrl-C here: the cells done are kept, as in a serial grid
-                interrupted = True
+    try:
+        for index, share in enumerate(shares):  # rows no worker sent (one died, none started)
+            if interrupted:
                 break
+            group = groups[index]
+            done = {
+                (p, r)
+                for p, i in enumerate(group)
+                for r in range(len(rows.values))
+                if (i, r) in received
+            }
+            for panel, row, cells, stopped in _rows(
+                adapter, check, variant, share, rows, columns, done
+            ):
+                file((index, panel, row, cells))
+                if stopped:  # Ctrl-C here: the cells done are kept, as in a serial grid
+                    interrupted = True
+                    break
+    except KeyboardInterrupt:  # Ctrl-C between two rows (the bar, filing): the same
+        interrupted = True
     grid = Grid(
         adapter.system,
         check,
