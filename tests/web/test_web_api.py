@@ -107,6 +107,27 @@ def test_the_odds_beside_the_button_are_the_checks_exact_odds(table: Table) -> N
     assert f"{float(exact) * 100:.1f}".replace(".", ",") + " %" in page
 
 
+def test_odds_asked_with_an_option_the_roll_refuses_are_refused_not_the_defaults(
+    table: Table,
+) -> None:
+    """A script asking the chances at threshold 3 with a push of 4 (tiers go 0-3) is told
+    which option is wrong (400), not given the chances of the default options (threshold
+    2) as if it had asked for them; the page, which has no one to tell, shows those."""
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    url = f"/api{table.gm}/odds"
+    asked = {"character": "Brindille", "threshold": "3"}
+    refused = table.client.get(url, params={**asked, "push": "4"})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == (
+        "Valeur invalide pour Dépassement avant le jet : doit valoir au plus 3."
+    )
+    check = find_system("tunnels").checks()["test"]
+    at_3 = check.odds(TestParams(dice=4, threshold=3)).p_where(lambda k: k[0] >= 3 and not k[2])
+    answered = table.client.get(url, params=asked).json()["traits"]["Dextérité"]["exact"]
+    assert answered == f"{at_3.numerator}/{at_3.denominator}"
+    assert table.client.get(table.gm, params={**asked, "push": "4"}).status_code == 200
+
+
 def test_a_player_rolls_only_for_their_own_character(table: Table) -> None:
     alice, bob = table.join("Alice"), table.join("Bob")
     table.create(alice, "tunnels", "Brindille", **TUNNELS)

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from meneur.locale.numbers import fraction_text
 from meneur.model_errors import first_problem
-from meneur.web.forms import RollIn
+from meneur.web.forms import OptionsIn, RollIn
 from meneur.web.labels import invalid_value
 from meneur.web.live import audience, roll_meta, seen_by
 from meneur.web.refusals import form_system
@@ -24,7 +24,6 @@ from meneur.web.routes.common import (
     Closing,
     entry_id,
     note_in_fight,
-    options_from,
     public_entry,
     publish,
     recent_entries,
@@ -44,7 +43,7 @@ async def odds(
     With ``trait``, also the chance of each amount bought before the roll (where the
     system sells dice).
     Rate-limited like rolls; computed by the odds worker within its budget (a chance it
-    could not compute in time is ``null``).
+    could not compute in time is ``null``). An option the roll would refuse is a 400.
     """
     if not seat.may_act_for(character[:80]):
         raise HTTPException(status_code=403)
@@ -53,7 +52,9 @@ async def odds(
     info = await asyncio.to_thread(
         state.store.character, character[:80], campaign=seat.table.campaign
     )
-    options = options_from(dict(request.query_params))
+    # strict, unlike a page (which shows the default chances for a mangled address): a
+    # script asking threshold=3&push=4 is told push is refused, not given threshold 2's
+    options = OptionsIn.model_validate(dict(request.query_params)).options()
     found = await state.odds.asheet(adapter_for(info.system), info.sheet, options, trait[:80])
     if found is not None and found.error:
         raise HTTPException(status_code=400, detail=found.error)
