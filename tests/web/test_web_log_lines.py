@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from meneur.locale import set_language
+from meneur.systems.at_table import web_adapters
 from meneur.web.rulesdoc import build, entry_html, link_rules, parse, rules
-from meneur.web.views import local_time
+from meneur.web.systems import install
+from meneur.web.views import Said, local_time, log_line, said
 from meneur.web.words import dice_words, points_words
 from web.test_web_live import receive
 from web.web_helpers import Table
@@ -219,3 +221,33 @@ def test_T5_one_extra_die_reads_in_the_singular(table: Table) -> None:
     assert "1 dés" not in page
     english = table.client.get(f"{table.gm}?lang=en").text
     assert "Explode 1 die<" in english
+
+
+def test_a_line_said_to_the_table_reads_as_no_whisper() -> None:
+    """A chat line said to every seat is not styled nor badged as a whisper."""
+    entry = {
+        "params": {"by": "Alice", "as": ["Brindille"], "gm": False},
+        "outcome": {"text": "Bonsoir"},
+        "decisions": [{"mode": "public", "seat": "p1"}],
+    }
+    assert said(entry, "p2") == Said("Alice (Brindille)", "Bonsoir", whisper=False)
+
+
+def test_T4_an_entry_logged_without_its_replayable_step_is_marked_by_its_system() -> None:
+    """An entry logged before the replayable step was kept: its dice are still marked by
+    its system (T-4 blessed: 3-6 succeed; a 1 is marked for T-8)."""
+    install(web_adapters())
+    entry = {
+        "system": "tunnels",
+        "kind": "test",
+        "params": {"trait": "Force", "blessed": True, "cursed": False},
+        "faces": [[3, 1, 6, 2]],
+        "outcome": {},
+    }
+    line = log_line(entry, "public")
+    assert [(mark.face, mark.css) for mark in line.streams[0]] == [
+        (3, "hit"),
+        (1, "fumble"),
+        (6, "hit"),
+        (2, ""),
+    ]
