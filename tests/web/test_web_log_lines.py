@@ -231,6 +231,8 @@ def test_a_line_said_to_the_table_reads_as_no_whisper() -> None:
         "decisions": [{"mode": "public", "seat": "p1"}],
     }
     assert said(entry, "p2") == Said("Alice (Brindille)", "Bonsoir", whisper=False)
+    playing_none = {**entry, "params": {"by": "Carol", "as": [], "gm": False}}
+    assert said(playing_none, "p2").head == "Carol"  # a seat with no character: its name
 
 
 def test_T4_an_entry_logged_without_its_replayable_step_is_marked_by_its_system() -> None:
@@ -250,4 +252,50 @@ def test_T4_an_entry_logged_without_its_replayable_step_is_marked_by_its_system(
         (1, "fumble"),
         (6, "hit"),
         (2, ""),
+    ]
+
+
+def test_every_reader_of_a_whisper_reads_it_as_a_whisper() -> None:
+    """A whisper is badged as one for each of its readers (its sender, its target, the
+    GM), each in their own words: docs/web.md, « À qui chuchoter »."""
+
+    def whisper(by: str, seat: str, to: str, key: str) -> dict[str, Any]:
+        return {
+            "params": {
+                "by": "" if seat == "gm" else by,
+                "gm": seat == "gm",
+                "as": [] if seat == "gm" else ["Brindille"],
+                "to": "" if key == "gm" else to,
+                "to_gm": key == "gm",
+                "to_as": [] if key == "gm" else ["Pip"],
+            },
+            "outcome": {"text": "psst"},
+            "decisions": [{"mode": "whisper", "seat": seat, "to": key}],
+        }
+
+    to_bob, to_gm = whisper("Alice", "p1", "Bob", "p2"), whisper("Alice", "p1", "", "gm")
+    from_gm = whisper("", "gm", "Bob", "p2")
+    set_language("en")
+    try:
+        read = [
+            said(to_bob, "p1"),
+            said(to_bob, "p2"),
+            said(to_bob, "gm"),
+            said(to_gm, "p1"),
+            said(to_gm, "gm"),
+            said(from_gm, "p2"),
+            said(from_gm, ""),  # a reader neither sending nor receiving it
+            said(to_gm, ""),
+        ]
+    finally:
+        set_language("fr")
+    assert [(s.head, s.text, s.whisper) for s in read] == [
+        ("You whisper to Bob (Pip)", "psst", True),
+        ("Alice (Brindille) whispers to you", "psst", True),
+        ("Alice (Brindille) whispers to Bob (Pip)", "psst", True),
+        ("You whisper to the GM", "psst", True),
+        ("Alice (Brindille) whispers to you", "psst", True),
+        ("The GM whispers to you", "psst", True),
+        ("The GM whispers to Bob (Pip)", "psst", True),
+        ("Alice (Brindille) whispers to the GM", "psst", True),
     ]
