@@ -859,3 +859,39 @@ def test_T10_an_exchange_with_the_dice_of_one_fighter_only_is_refused(table: Tab
         assert answer.status_code == 400, (typed, answer.status_code)
         assert "Tapez les dés des deux combattants, ou d'aucun." in html.unescape(answer.text)
     assert table.store.rolls() == []
+
+
+def test_T3_O8_L3_options_left_out_take_the_rules_defaults(table: Table) -> None:
+    """A form or a request that leaves an option out rolls with the rules' defaults:
+    T-3 niveau 2 (« difficulté moyenne »), T-4 neither blessed nor cursed; O-8 difficulty
+    1, no modifier (O-7), no dice bought (O-10); L-3 an Élite opposition (1d6), no
+    motivation (L-12), no point spent, no help (L-11)."""
+    table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    table.create(table.gm, "obscur", "Isaure")
+    table.create(table.gm, "legendes", "Aube", secondary="Ruse", motivation_points="2")
+
+    def exact(character: str, trait: str, **options: object) -> str:
+        answer = table.client.get(
+            f"/api{table.gm}/odds", params={"character": character, **options}
+        )
+        assert answer.status_code == 200, answer.text
+        return str(answer.json()["traits"][trait]["exact"])
+
+    tunnels = exact("Brindille", "Dextérité")
+    assert tunnels == exact("Brindille", "Dextérité", threshold=2, blessed="false", cursed="false")
+    others = [{"threshold": 3}, {"blessed": "true"}, {"cursed": "true"}]
+    assert all(exact("Brindille", "Dextérité", **other) != tunnels for other in others)
+    # Agilité, 2 dice (O-2: 4-5 one success, 6 two): at least 1 success = 1 - (1/2)² = 3/4
+    assert exact("Isaure", "Agilité") == "3/4"
+    assert exact("Isaure", "Agilité", difficulty=1, modifier=0, push=0) == "3/4"
+    assert exact("Isaure", "Agilité", modifier=1) == "7/8" == exact("Isaure", "Agilité", push=1)
+    # difficulty 2 with no die bought: 1 - P(0 successes) - P(1) = 1 - 1/4 - 2·(1/2)(1/3)
+    assert exact("Isaure", "Agilité", difficulty=2, push=0) == "5/12"
+    # Ruse, secondary (2d6), against Élite (1d6): P(2d6 > 1d6)
+    # = (36 + 35 + 33 + 30 + 26 + 21) / 36 / 6 = 181/216
+    assert exact("Aube", "Ruse") == "181/216"
+    assert exact("Aube", "Ruse", level="elite", modifier=0, spend=0, help="none") == "181/216"
+    assert exact("Aube", "Ruse", motivation="true") != "181/216"
+    # against Héroïque (2d6) with no point spent: (1 - P(tie)) / 2, P(tie) = 146/1296
+    assert exact("Aube", "Ruse", level="heroique", spend=0) == "575/1296"
+    assert exact("Aube", "Ruse", spend=1) != "181/216"

@@ -390,3 +390,45 @@ def test_downloads_and_verify_with_whispers(
         assert checked.json()["missing"] == missing
         replay = invoke(capsys, "verify", str(tmp_path / f"{name}.json"), "--replay")
         assert replay.status == 0, replay.out + replay.err
+
+
+def test_a_seat_is_reached_by_its_number_alone(table: Table) -> None:
+    """``/w #N``: the seat's number (the one the GM sees beside each seat) reaches that
+    seat, with no name before it; the GM has no number and is never among them."""
+    alice, bob, _carol = seats(table)
+    said(table, bob, "/w #1 par ici")
+    said(table, alice, "/w #2 j'arrive")
+    assert [e["decisions"][0]["to"] for e in table.store.rolls()] == ["p1", "p2"]
+
+
+def test_a_whispered_message_may_quote_words(table: Table) -> None:
+    """Only a line that starts with a quote names its addressee between quotes: quotes
+    later in the message are its own."""
+    alice, _bob, _carol = seats(table)
+    said(table, alice, '/w Bob il a dit "non" deux fois')
+    [entry] = table.store.rolls()
+    assert entry["decisions"][0]["to"] == "p2"
+    assert entry["outcome"] == {"text": 'il a dit "non" deux fois'}
+
+
+def test_nobody_answering_is_named_by_the_first_word_alone(table: Table) -> None:
+    """The refusal names what was looked for last, the first word alone, not the words
+    of the message after it."""
+    alice, _bob, _carol = seats(table)
+    answer = table.client.post(
+        f"{alice}/say?lang=en",
+        data={"csrf": table.csrf(alice), "line": "/w Zorglub hi there friend"},
+        headers=FETCH,
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"] == (
+        "Nobody at this table answers to Zorglub: write a player's or a character's name."
+    )
+    assert table.store.rolls() == []
+
+
+def test_an_unknown_command_is_named_in_its_first_30_characters() -> None:
+    """The help after an unknown command echoes it, cut to 30 characters (a line may
+    hold 500)."""
+    assert parse_line("/" + "x" * 40 + " 3") == Help("/" + "x" * 30)
+    assert parse_line("/" + "x" * 30) == Help("/" + "x" * 30)

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from meneur.locale import set_language
+from meneur.systems.at_table import web_adapters
 from meneur.web.rulesdoc import build, entry_html, link_rules, parse, rules
-from meneur.web.views import local_time
+from meneur.web.systems import install
+from meneur.web.views import Said, local_time, log_line, said
 from meneur.web.words import dice_words, points_words
 from web.test_web_live import receive
 from web.web_helpers import Table
@@ -219,3 +221,81 @@ def test_T5_one_extra_die_reads_in_the_singular(table: Table) -> None:
     assert "1 dés" not in page
     english = table.client.get(f"{table.gm}?lang=en").text
     assert "Explode 1 die<" in english
+
+
+def test_a_line_said_to_the_table_reads_as_no_whisper() -> None:
+    """A chat line said to every seat is not styled nor badged as a whisper."""
+    entry = {
+        "params": {"by": "Alice", "as": ["Brindille"], "gm": False},
+        "outcome": {"text": "Bonsoir"},
+        "decisions": [{"mode": "public", "seat": "p1"}],
+    }
+    assert said(entry, "p2") == Said("Alice (Brindille)", "Bonsoir", whisper=False)
+    playing_none = {**entry, "params": {"by": "Carol", "as": [], "gm": False}}
+    assert said(playing_none, "p2").head == "Carol"  # a seat with no character: its name
+
+
+def test_T4_an_entry_logged_without_its_replayable_step_is_marked_by_its_system() -> None:
+    """An entry logged before the replayable step was kept: its dice are still marked by
+    its system (T-4 blessed: 3-6 succeed; a 1 is marked for T-8)."""
+    install(web_adapters())
+    entry = {
+        "system": "tunnels",
+        "kind": "test",
+        "params": {"trait": "Force", "blessed": True, "cursed": False},
+        "faces": [[3, 1, 6, 2]],
+        "outcome": {},
+    }
+    line = log_line(entry, "public")
+    assert [(mark.face, mark.css) for mark in line.streams[0]] == [
+        (3, "hit"),
+        (1, "fumble"),
+        (6, "hit"),
+        (2, ""),
+    ]
+
+
+def test_every_reader_of_a_whisper_reads_it_as_a_whisper() -> None:
+    """A whisper is badged as one for each of its readers (its sender, its target, the
+    GM), each in their own words: docs/web.md, « À qui chuchoter »."""
+
+    def whisper(by: str, seat: str, to: str, key: str) -> dict[str, Any]:
+        return {
+            "params": {
+                "by": "" if seat == "gm" else by,
+                "gm": seat == "gm",
+                "as": [] if seat == "gm" else ["Brindille"],
+                "to": "" if key == "gm" else to,
+                "to_gm": key == "gm",
+                "to_as": [] if key == "gm" else ["Pip"],
+            },
+            "outcome": {"text": "psst"},
+            "decisions": [{"mode": "whisper", "seat": seat, "to": key}],
+        }
+
+    to_bob, to_gm = whisper("Alice", "p1", "Bob", "p2"), whisper("Alice", "p1", "", "gm")
+    from_gm = whisper("", "gm", "Bob", "p2")
+    set_language("en")
+    try:
+        read = [
+            said(to_bob, "p1"),
+            said(to_bob, "p2"),
+            said(to_bob, "gm"),
+            said(to_gm, "p1"),
+            said(to_gm, "gm"),
+            said(from_gm, "p2"),
+            said(from_gm, ""),  # a reader neither sending nor receiving it
+            said(to_gm, ""),
+        ]
+    finally:
+        set_language("fr")
+    assert [(s.head, s.text, s.whisper) for s in read] == [
+        ("You whisper to Bob (Pip)", "psst", True),
+        ("Alice (Brindille) whispers to you", "psst", True),
+        ("Alice (Brindille) whispers to Bob (Pip)", "psst", True),
+        ("You whisper to the GM", "psst", True),
+        ("Alice (Brindille) whispers to you", "psst", True),
+        ("The GM whispers to you", "psst", True),
+        ("The GM whispers to Bob (Pip)", "psst", True),
+        ("Alice (Brindille) whispers to the GM", "psst", True),
+    ]

@@ -166,3 +166,13 @@ def test_a_seat_removed_meanwhile_is_refused_in_one_clear_line(table: Table) -> 
         with pytest.raises(CampaignError, match="n'existe plus"):
             attempt()
     assert tables.holds(table.info.id) == {}
+
+
+def test_a_kick_or_renewal_that_names_no_seat_touches_none(table: Table) -> None:
+    """The seat to remove is the one the form names: a form without it (an old page, a
+    hand-made post) removes and renews nobody, never the first seat."""
+    alice = table.join("Alice")
+    for action in ("kick", "renew"):
+        assert manage(table, action=action) == 400
+    assert table.client.get(alice).status_code == 200
+    assert [p.name for p in Tables(table.store).players(table.info.id)] == ["Alice"]

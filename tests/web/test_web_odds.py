@@ -3,9 +3,13 @@ with a cache and a time budget; ``/odds`` is rate-limited like rolls."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
+import pytest
+
+import meneur.web.odds
 from meneur.web.odds import SLOW, Odds
 from meneur.web.state import WebSettings
 from meneur.web.systems import RollOptions
@@ -106,3 +110,32 @@ def test_a_sheets_error_from_the_worker_reads_in_the_askers_language() -> None:
     assert french is not None and english is not None
     assert french.error == "Isaure : champ caracteristiques : champ manquant."
     assert english.error == "Isaure: field caracteristiques: missing field."
+
+
+def test_the_cache_forgets_the_question_asked_longest_ago_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past CACHE answers the one asked longest ago goes, never the one just computed,
+    and an answer asked again is kept (each answer here is fresh random bytes: a cached
+    answer is told from one computed again)."""
+    monkeypatch.setattr(meneur.web.odds, "CACHE", 2)
+    odds = Odds()
+    try:
+        first, second = odds.run(os.urandom, 8), odds.run(os.urandom, 9)
+        assert odds.run(os.urandom, 8) == first  # asked again: now the most recent
+        third = odds.run(os.urandom, 10)  # the cache is full: the 9 bytes go
+        assert odds.run(os.urandom, 8) == first and odds.run(os.urandom, 10) == third
+        assert odds.run(os.urandom, 9) != second  # computed again
+    finally:
+        odds.close()
+
+
+def test_closing_the_odds_ends_their_worker_process() -> None:
+    """The server's stop closes the odds (``Roller.close``): the worker process is gone
+    when ``close`` returns, none is left behind."""
+    odds = Odds()
+    worker = odds.run(os.getpid)
+    assert isinstance(worker, int) and worker != os.getpid()
+    odds.close()
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)

@@ -179,6 +179,7 @@ def test_settling_the_heap_freezes_what_start_up_built() -> None:
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold() == (heap.YOUNG_COLLECTION, *before[1:])
         assert before[0] < heap.YOUNG_COLLECTION
+        assert gc.get_threshold()[0] == 10_000  # docs/web.md: « toutes les 10 000 allocations »
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)

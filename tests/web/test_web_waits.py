@@ -293,3 +293,15 @@ def test_a_held_roll_replaces_the_one_waiting_for_its_seat(table: Table) -> None
     second.character = "Gros Jean"
     waits.hold(seat, second)
     assert waits.of(seat).character == "Gros Jean"
+
+
+def test_O10_a_roll_form_without_the_after_box_is_rolled_at_once(table: Table) -> None:
+    """O-10: spending after the roll is the roller's choice (the « after » box): a roll
+    form that leaves it out is rolled and logged at once, nothing waits."""
+    player = table.join("Alice")
+    table.create(player, "obscur", "Isaure")
+    form = {"csrf": table.csrf(player), "character": "Isaure", "trait": "Agilité"}
+    done = table.client.post(f"{player}/roll", data=form, headers=FETCH)
+    assert done.status_code == 200 and "pending" not in done.json(), done.text
+    assert len(table.store.rolls()) == 1
+    assert 'id="pushing"' not in table.client.get(player).text
