@@ -1,16 +1,19 @@
-"""Live messages packed into notifications (:func:`meneur.web.fanout.packed`)."""
+"""Live messages across server processes (:mod:`meneur.web.fanout`): packed into
+notifications (:func:`~meneur.web.fanout.packed`), and sent and heard through the test
+PostgreSQL server's own ``LISTEN/NOTIFY`` (skipped with its reason when none is set)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 import pytest
 
-from meneur.web.fanout import PAYLOAD_LIMIT, Fanout, packed, psycopg_url
+from meneur.web.fanout import CHANNEL, PAYLOAD_LIMIT, Fanout, packed, psycopg_url
+from web.web_helpers import PG_SKIP, postgres_url
 
 
 def message(number: int, size: int) -> tuple[str, int]:
@@ -61,72 +64,36 @@ def test_the_database_url_given_to_psycopg_keeps_its_password() -> None:
     assert psycopg_url("sqlite:////tmp/m.db") is None
 
 
-class Notice:
-    def __init__(self, payload: str) -> None:
-        self.payload = payload
-
-
-class FakePostgres:
-    """``LISTEN/NOTIFY`` as psycopg's async connections meet it: a notification sent on
-    an autocommit connection reaches every connection listening on its channel, all in
-    one order; on a connection in a transaction, ``LISTEN`` and ``NOTIFY`` wait for a
-    commit (never made here); a payload of 8000 bytes or more is refused."""
-
-    def __init__(self) -> None:
-        self.listeners: list[tuple[str, FakeConnection]] = []
-        self.sent: list[str] = []
-
-    async def connect(self, url: str, autocommit: bool = False) -> FakeConnection:
-        return FakeConnection(self, autocommit)
-
-
-class FakeConnection:
-    def __init__(self, server: FakePostgres, autocommit: bool) -> None:
-        self.server, self.autocommit = server, autocommit
-        self.heard: asyncio.Queue[str | None] = asyncio.Queue()
-
-    async def execute(self, query: str, params: tuple[str, str] | None = None) -> None:
-        if not self.autocommit:
-            return  # held until a commit
-        if query.startswith("LISTEN "):
-            self.server.listeners.append((query.split()[1], self))
-        elif query.startswith("SELECT pg_notify"):
-            assert params is not None
-            channel, payload = params
-            if len(payload.encode()) >= 8000:
-                raise ValueError("payload string too long")
-            self.server.sent.append(payload)
-            for name, listener in self.server.listeners:
-                if name == channel:
-                    listener.heard.put_nowait(payload)
-
-    async def notifies(self) -> AsyncIterator[Notice]:
-        while True:
-            payload = await self.heard.get()
-            if payload is None:
-                raise OSError("the connection is lost")
-            yield Notice(payload)
-
-    async def close(self) -> None:
-        self.heard.put_nowait(None)
-
-
-URL = "postgresql://meneur@127.0.0.1/meneur"
-
-
 @pytest.fixture
-def postgres(monkeypatch: pytest.MonkeyPatch) -> FakePostgres:
-    server = FakePostgres()
-    monkeypatch.setattr(psycopg.AsyncConnection, "connect", server.connect)
-    return server
+def database() -> str:
+    """The test PostgreSQL server's database of this worker, as libpq reads it: the
+    fan-out meets the real ``LISTEN/NOTIFY`` (its order, its 8000-byte payloads)."""
+    url = postgres_url()
+    if url is None:
+        pytest.skip(PG_SKIP)
+    libpq = psycopg_url(url)
+    assert libpq is not None
+    return libpq
 
 
 async def until(done: Callable[[], bool]) -> None:
-    for _ in range(500):
+    for _ in range(1000):
         if done():
             return
         await asyncio.sleep(0.01)
-    raise AssertionError("not delivered within 5 s")
+    raise AssertionError("not delivered within 10 s")
+
+
+async def listener(database: str) -> psycopg.AsyncConnection[Any]:
+    """A connection of its own listening on the fan-out's channel, to see notifications
+    as PostgreSQL sends them."""
+    connection = await psycopg.AsyncConnection.connect(database, autocommit=True)
+    await connection.execute(f"LISTEN {CHANNEL}")
+    return connection
+
+
+async def heard(connection: psycopg.AsyncConnection[Any], count: int) -> list[str]:
+    return [notice.payload async for notice in connection.notifies(timeout=10, stop_after=count)]
 
 
 def roll(number: int, entry: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -134,13 +101,13 @@ def roll(number: int, entry: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"kind": "roll", "table": 1, "id": f"k{number}", "entry": entry, "campaign": "c"}
 
 
-def test_every_process_delivers_every_message_in_one_order(postgres: FakePostgres) -> None:
+def test_every_process_delivers_every_message_in_one_order(database: str) -> None:
     """Each process, the sender included, delivers what its listening connection hears:
     every page sees the rolls in the notifications' one order (docs/web.md)."""
     got: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
 
     async def scene() -> list[bool]:
-        fanouts = [Fanout(URL, got[n].append) for n in (1, 2)]
+        fanouts = [Fanout(database, got[n].append) for n in (1, 2)]
         assert not any(fanout.shared for fanout in fanouts)
         for fanout in fanouts:
             await fanout.start()
@@ -159,21 +126,28 @@ def test_every_process_delivers_every_message_in_one_order(postgres: FakePostgre
     assert sorted(m["id"] for m in got[1]) == ["k1", "k2", "k3"] and got[1][2] == roll(3)
 
 
-def test_messages_queued_together_go_in_one_notification(postgres: FakePostgres) -> None:
+def test_messages_queued_together_go_in_one_notification(database: str) -> None:
     got: list[dict[str, Any]] = []
 
-    async def scene() -> None:
-        fanout = Fanout(URL, got.append)
+    async def scene() -> list[str]:
+        watching = await listener(database)
+        fanout = Fanout(database, got.append)
         await fanout.start()
-        for number in (1, 2, 3):
+        for number in (1, 2, 3):  # queued before the sender runs
             fanout.send(roll(number))
+        [sent] = await heard(watching, 1)
         await until(lambda: len(got) == 3)
+        fanout.send(roll(4))
+        later = await heard(watching, 1)
+        await until(lambda: len(got) == 4)
         await fanout.stop()
+        await watching.close()
+        return [sent, *later]
 
-    asyncio.run(scene())
-    [sent] = postgres.sent
+    sent, later = asyncio.run(scene())
     assert [m["id"] for m in json.loads(sent)] == ["k1", "k2", "k3"]
-    assert got == [roll(1), roll(2), roll(3)]
+    assert json.loads(later) == roll(4)
+    assert got == [roll(1), roll(2), roll(3), roll(4)]
 
 
 def sized(total: int) -> dict[str, Any]:
@@ -184,39 +158,45 @@ def sized(total: int) -> dict[str, Any]:
 
 
 def test_a_roll_travels_with_its_entry_while_it_fits_else_the_entry_is_read_again(
-    postgres: FakePostgres,
+    database: str,
 ) -> None:
     """An entry of PAYLOAD_LIMIT bytes (in UTF-8, as PostgreSQL counts them) travels in
     the notification; one byte more and only its number travels, with the rest of the
-    message: each process reads the entry from the database (routes.common.deliver)."""
+    message: each process reads the entry from the database (routes.common.deliver).
+    PostgreSQL itself refuses a payload of 8000 bytes: a message far larger still
+    travels, slimmed."""
     got: list[dict[str, Any]] = []
-    fits, too_large = sized(PAYLOAD_LIMIT), sized(PAYLOAD_LIMIT + 1)
+    fits, too_large, huge = sized(PAYLOAD_LIMIT), sized(PAYLOAD_LIMIT + 1), sized(20_000)
 
     async def scene() -> None:
-        fanout = Fanout(URL, got.append)
+        fanout = Fanout(database, got.append)
         await fanout.start()
-        fanout.send(fits)
-        await until(lambda: len(got) == 1)
-        fanout.send(too_large)
-        await until(lambda: len(got) == 2)
+        for number, message in enumerate((fits, too_large, huge), start=1):
+            fanout.send(message)
+            await until(lambda number=number: len(got) == number)
         await fanout.stop()
 
     asyncio.run(scene())
-    assert got[0] == fits
-    assert got[1] == {"kind": "roll", "table": 1, "id": "k9", "seq": 9, "campaign": "c"}
+    slim = {"kind": "roll", "table": 1, "id": "k9", "seq": 9, "campaign": "c"}
+    assert got == [fits, slim, slim]
 
 
-def test_a_process_that_stops_hearing_says_so(postgres: FakePostgres) -> None:
+def test_a_process_that_stops_hearing_says_so(database: str) -> None:
     """``listening`` is told True once the process hears every change, False when its
-    listening connection is lost and again when it stops: it then keeps no seat."""
+    listening connection is lost (here the server ends it) and again when it stops: it
+    then keeps no seat."""
     told: list[bool] = []
 
     async def scene() -> None:
-        fanout = Fanout(URL, lambda message: None, told.append)
+        fanout = Fanout(database, lambda message: None, told.append)
         await fanout.start()
         assert told == [True]
-        listening = postgres.listeners[0][1]
-        await listening.close()
+        async with await psycopg.AsyncConnection.connect(database, autocommit=True) as admin:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND query = %s",
+                (f"LISTEN {CHANNEL}",),
+            )
         await until(lambda: len(told) == 2)
         await fanout.stop()
 
