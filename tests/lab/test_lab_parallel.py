@@ -22,6 +22,7 @@ from typing import ClassVar
 import pytest
 
 from meneur.errors import LimitError, UsageError
+from meneur.lab import parallel
 from meneur.lab.adapter import Adapter
 from meneur.lab.grid import Axis, Grid, Measure
 from meneur.lab.parallel import WORKERS, workers
@@ -271,21 +272,25 @@ def test_ctrl_c_ends_the_workers_and_keeps_the_rows_received(tmp_path: Path) -> 
     assert len(list(tmp_path.iterdir())) < 2 * 3 * 4
 
 
-def test_a_grid_whose_processes_cannot_start_is_computed_here(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+class NoSemaphores:
+    """A multiprocessing context where no process can start (a sandbox without
+    semaphores): its queue cannot be made."""
+
+    def set_forkserver_preload(self, modules: list[str]) -> None:
+        pass
+
+    def Queue(self) -> None:  # multiprocessing's name
+        raise OSError("no semaphores")
+
+
+@pytest.fixture
+def no_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda name: NoSemaphores())
+
+
+def test_a_grid_whose_processes_cannot_start_is_computed_here(no_processes: None) -> None:
     """lab/parallel.py: no processes here (no semaphores in a sandbox): every row is
     computed in this process, the grid says no worker computed it."""
-    from meneur.lab import parallel
-
-    class NoSemaphores:
-        def set_forkserver_preload(self, modules: list[str]) -> None:
-            pass
-
-        def Queue(self) -> None:  # multiprocessing's name
-            raise OSError("no semaphores")
-
-    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda name: NoSemaphores())
     adapter = ToyAdapter()
     axes = adapter.axes("test", {})
     grid = parallel.compute_groups(adapter, "test", {}, axes, GROUPS, 2, None)
@@ -301,22 +306,10 @@ def test_a_grid_whose_processes_cannot_start_is_computed_here(
     assert values(grid) == values(serial) and len(grid.cells) == 11 + 11 + 4
 
 
-def test_ctrl_c_between_two_rows_computed_here_keeps_the_rows_done(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_ctrl_c_between_two_rows_computed_here_keeps_the_rows_done(no_processes: None) -> None:
     """No processes here, and Ctrl-C lands while the bar moves after the second row (not
     inside a cell): the two rows done are kept and the grid is marked interrupted, as the
     serial grid does, instead of the interrupt escaping with the rows lost."""
-    from meneur.lab import parallel
-
-    class NoSemaphores:
-        def set_forkserver_preload(self, modules: list[str]) -> None:
-            pass
-
-        def Queue(self) -> None:  # multiprocessing's name
-            raise OSError("no semaphores")
-
-    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda name: NoSemaphores())
     landed: list[int] = []
 
     def progress(cells: int) -> None:
@@ -371,8 +364,6 @@ def test_rows_that_never_land_are_left_to_the_caller_after_a_while(
     from concurrent.futures import Future
     from queue import Empty
 
-    from meneur.lab import parallel
-
     monkeypatch.setattr(parallel, "IN_FLIGHT", 0.3)
 
     class LostQueue:
@@ -414,7 +405,6 @@ def test_rows_that_never_land_are_left_to_the_caller_after_a_while(
 def test_a_worker_says_how_many_rows_it_sent(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker's share (the group ``a``, ``b``: 2 panels × 3 rows) sends each row once,
     in the serial order, and says it sent 6: the parent waits for as many rows."""
-    from meneur.lab import parallel
 
     sent: list[tuple[int, int, int, object]] = []
 
