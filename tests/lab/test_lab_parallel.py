@@ -15,8 +15,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import Future
 from fractions import Fraction
 from pathlib import Path
+from queue import Empty
 from typing import ClassVar
 
 import pytest
@@ -194,8 +196,6 @@ def test_rows_still_on_their_way_when_every_worker_returned_are_waited_for() -> 
     after, later on a busy machine. The parent broke off as soon as every worker had
     returned and computed the rows still in the pipe itself (this file's first test
     then failed now and then): it now waits for the rows the workers say they sent."""
-    from concurrent.futures import Future
-    from queue import Empty
 
     from meneur.lab.parallel import _collect
 
@@ -361,8 +361,6 @@ def test_rows_that_never_land_are_left_to_the_caller_after_a_while(
     """Every worker returned, saying it sent its rows, and none lands: the parent waits
     ``IN_FLIGHT`` seconds, then leaves the rows missing to the caller (it computes them
     here) rather than waiting for ever."""
-    from concurrent.futures import Future
-    from queue import Empty
 
     monkeypatch.setattr(parallel, "IN_FLIGHT", 0.3)
 
