@@ -13,7 +13,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from meneur.text import one_line
 from meneur.web.systems import RollOptions
 
-Small = Field(default=0, ge=-200, le=200)
 CARRIED = 10**9
 """A number the form only carries (no thousand-digit number gets further): the bound is
 the system's, declared once on its params type, which refuses what is past it with its
