@@ -299,3 +299,43 @@ def test_every_reader_of_a_whisper_reads_it_as_a_whisper() -> None:
         ("The GM whispers to Bob (Pip)", "psst", True),
         ("Alice (Brindille) whispers to the GM", "psst", True),
     ]
+
+
+def test_an_entry_logged_without_a_trait_is_titled_by_its_kind() -> None:
+    """An entry the CLI recorded into the campaign (params: its options, no trait) is
+    titled by its kind in the table's log, never « None »."""
+    install(web_adapters())
+    entry = {
+        "system": "generic",
+        "kind": "roll",
+        "params": {"expression": "2d6"},
+        "faces": [[3, 4]],
+        "outcome": {"total": 7},
+    }
+    line = log_line(entry, "public")
+    assert line.title == "roll"
+    assert [mark.face for mark in line.streams[0]] == [3, 4]
+
+
+def test_a_blind_rollers_own_line_is_a_hidden_line_without_dice() -> None:
+    """A blind roll read by its roller: marked hidden (the page draws no dice box), no
+    dice, no source, no verdict but the words saying the GM alone sees them."""
+    install(web_adapters())
+    set_language("en")
+    try:
+        entry = {
+            "system": "tunnels",
+            "kind": "test",
+            "params": {"trait": "Force", "blessed": False, "cursed": False},
+            "faces": [[4, 5, 6]],
+            "outcome": {"successes": 3},
+            "source": "committed",
+            "decisions": [{"mode": "blindroll", "seat": "p1"}],
+        }
+        line = log_line(entry, "blindroll", hidden=True, key="k", viewer="p1")
+    finally:
+        set_language("fr")
+    assert line.hidden is True
+    assert (line.streams, line.source, line.batches) == ([], "", None)
+    assert line.verdict.words == "Blind roll: only the GM sees the dice."
+    assert line.verdict.passed is None and line.verdict.detail == ""

@@ -4,12 +4,14 @@ Dépassement after the roll, O-10) when the table changes between the roll and t
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
 from meneur.web.state import WebSettings
 from meneur.web.tables import Tables
 from meneur.web.waiting import waiting_kinds
+from web.test_web_log_lines import entry_html_of
 from web.web_helpers import TUNNELS, Table, make_table
 
 FETCH = {"x-requested-with": "fetch"}
@@ -195,6 +197,20 @@ def test_T6_a_waiting_roll_is_logged_when_its_seat_rolls_again(table: Table) -> 
     assert "clos sans choix : son joueur a fait un autre jet" in table.client.get(table.gm).text
     late = table.client.post(f"{player}/roll/next", data={"csrf": csrf, "choice": "explode"})
     assert late.status_code == 400 and len(table.store.rolls()) == 2
+
+
+def test_T6_only_the_closed_roll_says_it_was_closed_unchosen(table: Table) -> None:
+    """T-6 batch by batch: of the roll closed by its seat's next roll (4 4 2) and that next
+    roll (5 6 1), only the first reads « clos sans choix » in the log."""
+    player, _csrf, form = waiting_batch(table)
+    table.client.post(f"{player}/roll", data={**form, "faces": "5 6 1"}, headers=FETCH)
+    note = "clos sans choix : son joueur a fait un autre jet"
+    lines = entry_html_of(table.client.get(table.gm).text)
+    faces = {
+        tuple(int(f) for f in re.findall(r'class="die[^"]*">(\d+)<', line)): note in line
+        for line in lines
+    }
+    assert faces == {(4, 4, 2): True, (5, 6, 1): False}
 
 
 def test_O10_a_waiting_push_is_logged_without_depassement_when_its_seat_rolls_again(
