@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -926,3 +927,92 @@ def test_tails_are_the_chances_of_at_least_each_threshold() -> None:
     weights = {0: 1, 1: 2, 3: 1}
     expected = [Fraction(4, 4), Fraction(4, 4), Fraction(3, 4), Fraction(1, 4)]
     assert tails(weights, [-1, 0, 1, 2, 3, 4], 4) == [*expected, Fraction(1, 4), Fraction(0)]
+
+
+def test_percent_colours_change_at_a_quarter_a_half_and_three_quarters() -> None:
+    """The lab's cells: bold green from 75 %, green from 50 %, yellow from 25 %, red for
+    any chance above nothing, dim for none (each bound belongs to the colour above it)."""
+    from meneur.lab.render import style_of
+
+    cases = [(1.0, "bold green"), (0.75, "bold green"), (0.7499, "green"), (0.5, "green")]
+    cases += [(0.4999, "yellow"), (0.25, "yellow"), (0.2499, "red"), (0.001, "red")]
+    cases += [(0.0, "dim")]
+    assert [(p, style_of(p)) for p in (p for p, _ in cases)] == cases
+
+
+def test_a_change_under_half_a_tenth_of_a_point_is_dim() -> None:
+    """B − A: green when B is better, red when worse; under 0.05 point (shown 0,0) dim,
+    from 0.05 point on coloured."""
+    from meneur.lab.render import diff_style
+
+    assert [diff_style(d) for d in (0.0, 0.0004, -0.0004, 0.0005, -0.0005, 0.01, -0.01)] == [
+        *("dim", "dim", "dim"),
+        *("green", "red", "green", "red"),
+    ]
+
+
+def test_the_corner_says_both_axes_up_to_fourteen_characters() -> None:
+    """``Rows \\ Columns`` in the corner while it fits 14 characters, else the rows alone."""
+    from types import SimpleNamespace
+
+    from meneur.lab.render import corner
+
+    def grid(rows: str, columns: str) -> Any:
+        return SimpleNamespace(
+            rows=SimpleNamespace(label=rows), columns=SimpleNamespace(label=columns)
+        )
+
+    assert corner(grid("abcdefghij", "k")) == "abcdefghij \\ k"  # 14 characters
+    assert corner(grid("abcdefghij", "kl")) == "abcdefghij"  # 15
+
+
+def test_print_ending_warns_of_a_cut_run_then_names_the_plot(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from meneur.lab.render import print_ending
+    from meneur.locale import set_language
+
+    set_language("en")
+    try:
+        console = Console(record=True, width=200)
+        print_ending(console, False, None)
+        assert console.export_text() == ""
+        print_ending(console, True, tmp_path / "p.png")
+        assert console.export_text() == (
+            f"Interrupted: partial result.\nPlot written to {tmp_path / 'p.png'}.\n"
+        )
+    finally:
+        set_language("fr")
+
+
+def test_compare_shows_a_then_b_then_b_minus_a_in_points() -> None:
+    """``meneur compare``: each cell « A → B » over B − A (signed, one decimal); a cell
+    missing on either side stays empty; panels named differently read « A / B »."""
+    from rich.console import Console
+
+    from meneur.lab.grid import Grid, Measure
+    from meneur.lab.render import render_compare
+    from meneur.locale.numbers import percent
+
+    def grid(panel: str, cells: dict[tuple[int, int, int], Any]) -> Grid:
+        return Grid(
+            "tunnels",
+            "test",
+            {},
+            Axis("panel", "Panel", (panel,)),
+            Axis("dice", "Dice", (1,)),
+            Axis("threshold", "Threshold", (1, 2, 3)),
+            (Measure("success", "Success"),),
+            cells,
+        )
+
+    a = grid("x", {(0, 0, 0): {"success": 0.5}, (0, 0, 1): {"success": 0.25}})
+    b = grid("y", {(0, 0, 0): {"success": 0.75}, (0, 0, 2): {"success": 0.5}})
+    console = Console(record=True, width=200)
+    render_compare(console, a, b, "T")
+    text = console.export_text()
+    assert "x / y" in text
+    assert f"{percent(0.5, 0)} → {percent(0.75, 0)}" in text
+    assert percent(0.25, 1, signed=True) in text
+    # a cell on one side only is left empty, on either side
+    assert f"{percent(0.25, 0)} →" not in text and f"→ {percent(0.5, 0)}" not in text
