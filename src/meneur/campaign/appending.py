@@ -269,9 +269,7 @@ class Appender:
         row = found.fetchone()
         if row is None:
             if campaign is None:  # the current one was deleted since, and every other
-                raise NoCampaignYet(
-                    N_("No campaign yet: create one with 'meneur campaign new NAME'.")
-                )
+                raise NoCampaignYet()
             raise CampaignError(N_("No campaign named '{name}'."), name=campaign[:80])
         campaign_id, campaign_name = row
         last = head.fetchone()

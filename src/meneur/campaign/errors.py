@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from meneur.errors import MeneurError
+from meneur.locale import N_
 
 
 class StorageError(MeneurError):
@@ -20,6 +23,14 @@ class VerifyError(MeneurError):
 class NoCampaignYet(CampaignError):
     """No campaign exists and none was named: a fresh database. A command that only
     lists reads it as empty; one that needs a campaign says how to make one."""
+
+    def __init__(
+        self,
+        message: str = N_("No campaign yet: create one with 'meneur campaign new NAME'."),
+        /,
+        **params: Any,
+    ) -> None:
+        super().__init__(message, **params)
 
 
 class DiceConflict(CampaignError):

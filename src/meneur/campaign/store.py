@@ -250,9 +250,7 @@ class Store:
                     self._set_current(session, existing.id)
                     current = existing.id
                 else:
-                    raise NoCampaignYet(
-                        N_("No campaign yet: create one with 'meneur campaign new NAME'.")
-                    )
+                    raise NoCampaignYet()
             query = query.where(Campaign.id == current)
         if lock:
             query = query.with_for_update()
