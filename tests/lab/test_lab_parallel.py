@@ -191,13 +191,42 @@ def test_groups_must_cover_the_panels_once() -> None:
         compute_groups(adapter, "test", {}, axes, ((0, 1), (1, 2, 3)), 2, None)
 
 
+class DonePool:
+    """A pool whose one worker has returned at once, saying it put its three rows."""
+
+    def submit(self, *args: object) -> Future[int]:
+        future: Future[int] = Future()
+        future.set_result(3)
+        return future
+
+    def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+        pass
+
+
+def collected(queue: object) -> tuple[bool, list[object]]:
+    """What the parent files of a 3-row grid from :class:`DonePool` through ``queue``:
+    (Ctrl-C stopped it, the rows filed)."""
+    filed: list[object] = []
+    axis = Axis("x", "x", (0, 1, 2))
+    stopped = parallel._collect(
+        DonePool(),  # type: ignore[arg-type]
+        queue,
+        ToyAdapter(),
+        "test",
+        {},
+        [axis],
+        (axis, axis, axis),
+        filed.append,
+        3,
+    )
+    return stopped, filed
+
+
 def test_rows_still_on_their_way_when_every_worker_returned_are_waited_for() -> None:
     """A worker returns once it has *put* its rows; a queue's feeder thread sends them
     after, later on a busy machine. The parent broke off as soon as every worker had
     returned and computed the rows still in the pipe itself (this file's first test
     then failed now and then): it now waits for the rows the workers say they sent."""
-
-    from meneur.lab.parallel import _collect
 
     rows = [(0, 0, row, [(0, {"success": Fraction(1)})]) for row in range(3)]
 
@@ -214,28 +243,7 @@ def test_rows_still_on_their_way_when_every_worker_returned_are_waited_for() -> 
                 raise Empty
             return rows.pop(0)
 
-    class DonePool:
-        def submit(self, *args: object) -> Future[int]:
-            future: Future[int] = Future()
-            future.set_result(3)  # returned: all three rows put
-            return future
-
-        def shutdown(self, wait: bool, cancel_futures: bool) -> None:
-            pass
-
-    filed: list[object] = []
-    axis = Axis("x", "x", (0, 1, 2))
-    stopped = _collect(
-        DonePool(),  # type: ignore[arg-type]
-        LateQueue(),
-        ToyAdapter(),
-        "test",
-        {},
-        [axis],
-        (axis, axis, axis),
-        filed.append,
-        3,
-    )
+    stopped, filed = collected(LateQueue())
     assert not stopped and len(filed) == 3
 
 
@@ -373,29 +381,8 @@ def test_rows_that_never_land_are_left_to_the_caller_after_a_while(
             time.sleep(timeout)
             raise Empty
 
-    class DonePool:
-        def submit(self, *args: object) -> Future[int]:
-            future: Future[int] = Future()
-            future.set_result(3)
-            return future
-
-        def shutdown(self, wait: bool, cancel_futures: bool) -> None:
-            pass
-
-    filed: list[object] = []
-    axis = Axis("x", "x", (0, 1, 2))
     started = time.monotonic()
-    stopped = parallel._collect(
-        DonePool(),  # type: ignore[arg-type]
-        LostQueue(),
-        ToyAdapter(),
-        "test",
-        {},
-        [axis],
-        (axis, axis, axis),
-        filed.append,
-        3,
-    )
+    stopped, filed = collected(LostQueue())
     assert not stopped and filed == []
     assert 0.3 <= time.monotonic() - started < 5
 
