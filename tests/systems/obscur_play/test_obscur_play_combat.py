@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from meneur.rng import make_source
-from meneur.systems.base import Check, FaceReader, NeedMoreDice
+from meneur.systems.base import Check, NeedMoreDice
 from meneur.systems.obscur.combat import (
     Arm,
     Fighter,
@@ -17,7 +17,6 @@ from meneur.systems.obscur.combat import (
     action_rank,
     blow_damage,
     check_strategy,
-    draw_test,
     fighter_of,
     initiator,
     pa_malus,
@@ -179,10 +178,6 @@ def test_O17_outnumbered_by_three_loses_6_dice_and_parade_holds() -> None:
 
 def test_O18_draw_difficulty_3_and_2_ra_lost() -> None:
     """O-18: drawing while fighting: Gardien du feu, difficulty 3; −2 RA next round."""
-    ok = draw_test(FaceReader(((6, 4, 1),)), 3)
-    assert ok["drawn"] and ok["test"]["difficulty"] == 3 and ok["ra_loss_next_round"] == 2
-    ko = draw_test(FaceReader(((6, 1, 1),)), 3)
-    assert not ko["drawn"] and ko["ra_loss_next_round"] == 0
     # in a fight: round 1 bare-handed while drawing, round 2 armed with RA − 2
     a = fighter("A", agility=4, sheathed=True)
     params = FightParams(a, fighter("B", agility=0), body("A", 40), body("B", 40), max_rounds=2)
@@ -190,6 +185,13 @@ def test_O18_draw_difficulty_3_and_2_ra_lost() -> None:
     r1, r2 = out.rounds[0]["a"], out.rounds[1]["a"]
     assert r1["draw"]["drawn"] and r1["split"][0]["weapon"] == "Mains nues"
     assert r1["ra"] == 4 and r2["ra"] == 4 - 1 - 2 and r2["split"][0]["weapon"] == "w"
+    assert r1["draw"]["difficulty"] == 3 and r1["draw"]["successes"] == 4
+    # a failed draw (Gardien 2 showing 6, 1: 2 successes < 3) costs no RA: bare-handed
+    # again, drawing again, the next rounds
+    failed = resolve_fight(params, ((6, 1, *ONES), ONES))
+    for side in (r["a"] for r in failed.rounds):
+        assert side["draw"]["drawn"] is False and side["draw"]["difficulty"] == 3
+        assert side["ra"] == 4 and side["split"][0]["weapon"] == "Mains nues"
 
 
 def test_O19_disengage_breaks_the_combat_or_dodges() -> None:

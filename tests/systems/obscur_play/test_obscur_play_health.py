@@ -11,6 +11,7 @@ import pytest
 from meneur.errors import RuleError
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur import health
+from meneur.systems.obscur.conditions import refuse_exhausted
 from meneur.systems.obscur.health import Dice, health_tables
 from meneur.systems.obscur.sheet import load_character
 from meneur.systems.obscur.state import (
@@ -192,8 +193,10 @@ def test_O34_morale_exhaustion_and_regain() -> None:
     """O-34: Volonté 0: incapable, then 1 back; Fouineur + Éloquence: listeners regain
     Volonté equal to the successes, up to their maximum (house rule)."""
     body = fresh(volonte=0)
-    assert health.exhausted(body)
-    assert health.catch_breath(body) == 1 and body.volonte == 1 and not health.exhausted(body)
+    with pytest.raises(RuleError, match="O-34"):
+        refuse_exhausted(body)
+    assert health.catch_breath(body) == 1 and body.volonte == 1
+    refuse_exhausted(body)  # 1 Volonté back: able again
     other = Body("y", 5, 5, volonte=4, volonte_max=5)
     out = health.cheer([body, other], reader(6, 4, 1), Dice(3))
     assert out["house_rule"] and out["gained"] == {"Test": 3, "y": 1}

@@ -807,18 +807,6 @@ def shoot(
     return result
 
 
-def draw_test(reader: FaceReader, gardien: int) -> dict[str, Any]:
-    """O-18: drawing while fighting: Gardien du feu, difficulty 3; success costs 2 RA next
-    round."""
-    variants = combat_data().variants
-    params, outcome = roll(reader, Dice(gardien), difficulty=variants.draw_difficulty)
-    return {
-        "test": test_json("Gardien du feu", params, outcome),
-        "drawn": outcome.passed,
-        "ra_loss_next_round": variants.draw_ra_loss if outcome.passed else 0,
-    }
-
-
 # --- from a sheet -----------------------------------------------------------------------
 
 

@@ -521,11 +521,6 @@ def recover(
     }
 
 
-def exhausted(body: Body) -> bool:
-    """O-34: Volonté at 0: incapable of any effort for a few minutes."""
-    return body.volonte <= 0
-
-
 def catch_breath(body: Body) -> int:
     """O-34: after those minutes, 1 Volonté comes back."""
     if body.volonte <= 0 and body.volonte_max > 0:

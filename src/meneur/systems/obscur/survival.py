@@ -153,7 +153,8 @@ def fumble_reward() -> int:
 
 
 def aid_cost(helped: int) -> int:
-    """O-39: the MR that helping ``helped`` Dépendants costs (1, then 2, then 3...)."""
+    """O-39: the MR that helping ``helped`` Dépendants costs in all (the 1st 1, the 2nd 2,
+    the 3rd 3...): the one reading of the day's mutual aid (:func:`resolve_day`)."""
     return helped * (helped + 1) // 2
 
 
@@ -207,20 +208,19 @@ def resolve_day(params: DayParams, bodies: list[Body], reader: FaceReader) -> di
             entry["result"] = "intemperie"
             entry["intemperie"] = body.lose(-ps, source, intemperie=True)
         members.append(entry)
-    # O-39: helpers with the largest MR first; each pays 1, 2, 3... per Dépendant.
+    # O-39: helpers with the largest MR first; each helps while its MR pays aid_cost.
     helped: dict[int, str] = {}
     waiting = list(dependants)
     for helper in sorted(margins, key=lambda i: (-margins[i], i)):
-        budget, cost, names = margins[helper], 1, []
-        while waiting and budget >= cost:
+        margin = margins[helper]
+        names: list[str] = []
+        while waiting and aid_cost(len(names) + 1) <= margin:
             who = waiting.pop(0)
             helped[who] = params.party[helper].name
             names.append(params.party[who].name)
-            budget -= cost
-            cost += 1
-        members[helper]["margin"] = margins[helper]
+        members[helper]["margin"] = margin
         members[helper]["helps"] = names
-        members[helper]["margin_left"] = budget
+        members[helper]["margin_left"] = margin - aid_cost(len(names))
     # O-38: a Dépendant not helped: the latest Intempérie worsens by 1 (none yet: one of 1).
     for index in dependants:
         body = bodies[index]
