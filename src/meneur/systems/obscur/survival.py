@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from meneur.errors import RuleError, SheetError
+from meneur.errors import RuleError
 from meneur.files import load_data
 from meneur.locale import N_
 from meneur.systems.base import FaceReader
@@ -264,9 +264,6 @@ def traveller_of(character: Any, at_zero: AtZero = "roll") -> Traveller:
     from meneur.systems.obscur.combat import dice_of
     from meneur.systems.obscur.gear import equipment_of
 
-    try:
-        pool = dice_of(character, "Milieu")
-    except SheetError:
-        raise
+    pool = dice_of(character, "Milieu")
     gear = equipment_of(character.sheet.equipment, str(character.path or "-")).survie
     return Traveller(character.sheet.name or str(character.path), pool, gear, at_zero)
