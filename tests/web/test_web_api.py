@@ -246,6 +246,20 @@ def test_pages_in_french_and_english(table: Table) -> None:
     assert "Roll log" in accept.text
 
 
+def test_a_label_s_colon_as_each_language_writes_it(table: Table) -> None:
+    """French sets a space before a colon, English none: the colon is part of the message,
+    not of the page (« Players : » used to show in English)."""
+
+    def words(page: str, lang: str) -> str:
+        return re.sub(r"<[^>]*>", "", table.client.get(page, params={"lang": lang}).text)
+
+    gm_fr, gm_en = words(table.gm, "fr"), words(table.gm, "en")
+    join_fr, join_en = words(table.invite, "fr"), words(table.invite, "en")
+    assert "Joueurs : personne pour le moment" in gm_fr and "Players: nobody yet" in gm_en
+    assert "Campagne : " in join_fr and "Campaign: " in join_en
+    assert " :" not in gm_en and " :" not in join_en
+
+
 def test_chances_read_as_the_page_s_language_writes_them(table: Table) -> None:
     """« 50,0 % » in French, "50.0 %" in English (the page's filter used to put a comma in
     both): Force 3, the text's example, threshold 2 without explosion (T-3)."""
