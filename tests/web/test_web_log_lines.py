@@ -109,12 +109,19 @@ def test_plurals_follow_the_count() -> None:
 
 
 def test_the_tracker_says_tour_in_french(table: Table) -> None:
-    page = table.client.get(table.gm).text
-    combat = page[page.index('id="combat"') :]
-    combat = combat[: combat.index("</h2>")]
-    assert '<span class="muted small">tour 1</span>' in combat
-    english = table.client.get(f"{table.gm}?lang=en").text
-    assert '<span class="muted small">round 1</span>' in english
+    """« tour 1 » in French (« round 1 » in English), once someone is in the fight: not
+    above « Aucun combat en cours. », where nobody has a round to play."""
+
+    def heading(lang: str) -> str:
+        page = table.client.get(table.gm, params={"lang": lang}).text
+        combat = page[page.index('id="combat"') :]
+        return combat[: combat.index("</h2>")]
+
+    assert "tour" not in heading("fr") and "round" not in heading("en")
+    data = {"csrf": table.csrf(table.gm), "action": "add", "name": "Orque", "health": "4"}
+    assert table.client.post(f"{table.gm}/combat", data=data).status_code == 200
+    assert '<span class="muted small">tour 1</span>' in heading("fr")
+    assert '<span class="muted small">round 1</span>' in heading("en")
 
 
 def test_rule_ids_link_to_the_rules_panel(table: Table) -> None:
