@@ -197,6 +197,8 @@ def test_O34_morale_exhaustion_and_regain() -> None:
         refuse_exhausted(body)
     assert health.catch_breath(body) == 1 and body.volonte == 1
     refuse_exhausted(body)  # 1 Volonté back: able again
+    creature = Body("sans Volonté", 5, 5, volonte=0, volonte_max=0)
+    refuse_exhausted(creature)  # no Volonté to lose (a maximum of 0): never exhausted
     other = Body("y", 5, 5, volonte=4, volonte_max=5)
     out = health.cheer([body, other], reader(6, 4, 1), Dice(3))
     assert out["house_rule"] and out["gained"] == {"Test": 3, "y": 1}
