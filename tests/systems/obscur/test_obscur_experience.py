@@ -73,6 +73,34 @@ def test_O41_exact_availability_odds_and_distance_table() -> None:
         AcquireParams(2, distance=len(table.distance))
 
 
+def test_O41_rarete_distance_and_price_are_taken_at_both_ends() -> None:
+    """O-41: a Rareté of 1 to 6, a distance from 0 to the table's last row and a price from
+    0 to 10**12 are taken at both ends; one past either end is refused with the bounds."""
+    from meneur.errors import LimitError
+    from meneur.systems.obscur.acquisition import MAX_PRICE, MAX_RARITY
+
+    last = len(acquisition_table().distance) - 1
+    assert MAX_RARITY == 6 and MAX_PRICE == 10**12
+    for params in (
+        AcquireParams(1),
+        AcquireParams(6),
+        AcquireParams(2, distance=0),
+        AcquireParams(2, distance=last),
+        AcquireParams(2, price=Fraction(0)),
+        AcquireParams(2, price=Fraction(10**12)),
+    ):
+        assert 1 <= params.rarity <= 6
+    with pytest.raises(RuleError) as low:
+        AcquireParams(0)
+    assert low.value.params == {"limit": 6, "rarity": 0}
+    with pytest.raises(RuleError) as far:
+        AcquireParams(2, distance=-1)
+    assert far.value.params == {"last": last, "distance": -1}
+    for price in (Fraction(-1), Fraction(10**12 + 1)):
+        with pytest.raises(LimitError):
+            AcquireParams(2, price=price)
+
+
 def test_O40_a_trait_level_is_0_to_30() -> None:
     """O-40: a raise aims at a level from 0 to 30 (the sheet's bounds), both included:
     to 30 costs 30 x the multiplier, staying at 0 costs nothing, 31 or -1 is refused."""
