@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from meneur.systems.tunnels.odds import pass_odds, test_odds
+from meneur.systems.tunnels.passlaw import Family
 from meneur.systems.tunnels.polylaw import most_dice
 from meneur.systems.tunnels.rules import POLICIES, Policy, SixesRule, TestParams, check_policy
 
@@ -124,6 +125,24 @@ def test_T3_T8_pinned_verdicts_at_large_pools(key: str) -> None:
     )
 
 
+def pairs_below_caps(left: Family, right: Family, cap: int) -> Family:
+    """Every pair of classes of two parts of a test, adding their ones and sixes, the
+    pairs reaching three 1s (T-8) or three 6s (T-7) dropped; products cut at ``cap``."""
+    from flint import fmpz_poly
+
+    out: Family = {}
+    for (o1, x1), a in left.items():
+        for (o2, x2), b in right.items():
+            if o1 + o2 < 3 and x1 + x2 < 3:
+                key = (o1 + o2, x1 + x2)
+                out[key] = out.get(key, fmpz_poly()) + a.mul_low(b, cap)
+    return out
+
+
+def nonzero(family: Family) -> Family:
+    return {key: poly for key, poly in family.items() if not poly.is_zero()}
+
+
 @pytest.mark.parametrize("sixes", [False, True])
 def test_T7_T8_class_products_equal_the_pairs_of_classes(sixes: bool) -> None:
     """T-7, T-8: two parts of a test combine by adding their ones (and under ``all`` their
@@ -140,14 +159,28 @@ def test_T7_T8_class_products_equal_the_pairs_of_classes(sixes: bool) -> None:
     for cap in (1, 5, 12):
         left = {k: fmpz_poly([rng.getrandbits(300) for _ in range(9)]) for k in states}
         right = {k: fmpz_poly([rng.getrandbits(40) for _ in range(7)]) for k in states[:-1]}
-        expected: dict[tuple[int, int], fmpz_poly] = {}
-        for (o1, x1), a in left.items():
-            for (o2, x2), b in right.items():
-                if o1 + o2 < 3 and x1 + x2 < 3:
-                    key = (o1 + o2, x1 + x2)
-                    expected[key] = expected.get(key, fmpz_poly()) + a.mul_low(b, cap)
         got = products(left, right, cap)
-        assert {k: v for k, v in got.items() if not v.is_zero()} == expected
+        assert nonzero(got) == pairs_below_caps(left, right, cap)
+
+
+def test_T7_all_rule_parts_that_each_showed_a_six_add_their_sixes() -> None:
+    """T-7 (``all``: the 6s count over every die), T-8: two parts of a test in which every
+    class shows a 6 still add their sixes and their ones. One 6 and one 6 make two (kept:
+    calm), one 1 and two 1s make a critical failure, two 6s and one 6 an exceptional
+    success (both dropped from the classes below the caps)."""
+    from flint import fmpz_poly
+
+    from meneur.systems.tunnels.passlaw import products
+
+    left = {(0, 1): fmpz_poly([0, 2, 1]), (1, 1): fmpz_poly([3, 5])}
+    right = {(0, 1): fmpz_poly([1, 4]), (2, 1): fmpz_poly([7])}
+    assert nonzero(products(left, right, 4)) == {
+        (0, 2): fmpz_poly([0, 2, 9, 4]),  # (2x + x²)(1 + 4x)
+        (1, 2): fmpz_poly([3, 17, 20]),  # (3 + 5x)(1 + 4x)
+        (2, 2): fmpz_poly([0, 14, 7]),  # (2x + x²) * 7
+    }
+    left[(0, 2)] = fmpz_poly([1])
+    assert nonzero(products(left, right, 4)) == pairs_below_caps(left, right, 4)
 
 
 @pytest.mark.parametrize("sixes", ["batch", "all"])
