@@ -279,6 +279,18 @@ def test_O39_an_mr_that_equals_the_cost_still_helps() -> None:
     assert not group[1].dependent
 
 
+def test_O39_the_largest_mr_helps_first() -> None:
+    """O-39, in the order docs/obscur-play.md gives (the text gives none): the largest MR
+    helps first. « big » (MR 3: 6, 4, 4 for a difficulty of 1) pays 1 then 2 for both
+    Dépendants; « small » (MR 1), before it in the party, helps nobody and keeps its MR."""
+    party = (traveller("small", 4), traveller("big", 5), traveller("d0", 3), traveller("d1", 3))
+    faces = ((4, 4), (6, 4, 4), (1,), (1,))  # PS 2, 3, 1, 1 in a mild milieu
+    day = resolve_day(DayParams("m", MILD, party), bodies(4), FaceReader(faces))
+    small, big = day["members"][:2]
+    assert (big["margin"], big["helps"], big["margin_left"]) == (3, ["d0", "d1"], 0)
+    assert (small["margin"], small["helps"], small["margin_left"]) == (1, [], 1)
+
+
 def test_O42_a_load_of_1_reaching_the_resource_is_overloaded() -> None:
     """O-42: the load must stay strictly below the resource, however small: 1 against 1
     is over by 1, 1 against 0 by 2; only nothing carried is never overloaded."""
@@ -318,6 +330,24 @@ def test_O42_hours_carried_past_a_lower_resistance_test_once_at_the_first_hour()
     assert [t["hour"] for t in second["tests"]] == [1, 3]
     light = march(MarchParams(5, 12, 2, Dice(1), 3), body, FaceReader(((),)))
     assert light["carried_hours"] == 0 and light["tests"] == []
+
+
+def test_O37_a_traveller_is_named_by_its_sheet_else_by_its_file(tmp_path: Path) -> None:
+    """A day's report names each traveller by the sheet's name, and by its file when the
+    sheet has none (a hand-written sheet may leave it out)."""
+    import json
+
+    from meneur.systems.obscur.sheet import load_character
+    from meneur.systems.obscur.survival import traveller_of
+
+    examples = Path(__file__).resolve().parents[3] / "examples" / "obscur"
+    named = traveller_of(load_character(examples / "garance.toml"))
+    assert named.name == "Garance l'Épéiste"
+    raw = json.loads((examples / "isaure.json").read_text(encoding="utf-8"))
+    del raw["name"]
+    path = tmp_path / "sans-nom.json"
+    path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    assert traveller_of(load_character(path)).name == str(path)
 
 
 def test_O36_bad_survival_gear_is_an_error_naming_the_sheet(tmp_path: Path) -> None:
