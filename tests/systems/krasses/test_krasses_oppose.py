@@ -124,6 +124,14 @@ def test_K4_pc_against_npc_with_equal_bonuses() -> None:
     assert p_a_wins(params) == Fraction(210, 400)
 
 
+def test_K4_a_pc_against_an_npc_never_rerolls() -> None:
+    """K-4: a tie between a PC and an NPC goes to the PC, so no exchange is rolled again:
+    the tie chance per round and the mean number of rerolls are 0."""
+    params = OpposeParams(Side(0, "pc"), Side(0, "npc"))
+    assert p_tie_round(params) == 0
+    assert expected_rerolls(params) == 0
+
+
 @pytest.mark.parametrize(
     "params",
     [
@@ -131,6 +139,7 @@ def test_K4_pc_against_npc_with_equal_bonuses() -> None:
         OpposeParams(Side(7, "npc"), Side(2, "pc")),
         OpposeParams(Side(0, "pc"), Side(25, "npc")),
         OpposeParams(Side(5, "pc", modifier=-2), Side(3, "npc"), naturals=False),
+        OpposeParams(Side(4, "pc"), Side(2, "npc", modifier=3)),
     ],
 )
 def test_K4_pc_npc_odds_equal_brute_force(params: OpposeParams) -> None:
@@ -212,3 +221,36 @@ def test_K4_an_opposition_needs_two_sides() -> None:
     for a, b in ((Side(0), 3), (3, Side(0)), (None, None)):
         with pytest.raises(RuleError):
             OpposeParams(a, b)  # type: ignore[arg-type]
+
+
+def test_K4_K5_the_vectorised_exchange_adds_each_side_s_own_modifier() -> None:
+    """K-5 in K-4, vectorised: 12 + 3 − 2 = 13 loses to 9 + 2 + 3 = 14 by the total
+    (as the scalar resolve); 9 + 3 − 2 = 10 beats 4 + 2 + 3 = 9."""
+    import numpy as np
+
+    from meneur.systems.krasses.vector import KrassesOpposeVector
+
+    params = OpposeParams(Side(3, "npc", modifier=-2), Side(2, "npc", modifier=3))
+    vector = KrassesOpposeVector(params)
+    faces = np.zeros((2, 2, vector.width), dtype=np.int64)
+    faces[0, 0, 0], faces[0, 1, 0] = 12, 9
+    faces[1, 0, 0], faces[1, 1, 0] = 9, 4
+    result = vector(faces)
+    assert [vector.key_at(result, i) for i in range(2)] == [("b", "total"), ("a", "total")]
+
+
+def test_K4_sampled_oppositions_agree_with_the_exact_odds_of_the_stronger_side() -> None:
+    """K-4, vectorised: two PCs, a with +5 over b, ties rolled again; the sampled
+    share of a's wins agrees with the exact p_a_wins (well above 1/2)."""
+    import numpy as np
+
+    from meneur.odds.montecarlo import agrees
+    from meneur.systems.krasses.vector import KrassesOpposeVector
+
+    params = OpposeParams(Side(5, "pc"), Side(0, "pc"))
+    exact = p_a_wins(params)
+    assert exact > Fraction(2, 3)
+    vector = KrassesOpposeVector(params)
+    runs = 20_000
+    won = vector.success(vector.sample(np.random.default_rng(11), runs))
+    assert agrees(exact, int(won.sum()), runs)

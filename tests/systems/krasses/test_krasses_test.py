@@ -129,6 +129,12 @@ def test_K3_automatique_needs_no_roll(name: str) -> None:
     assert CHECK.roll(params, [PhysicalDice(())]).faces == ((),)  # typed no die: fine
 
 
+def test_K3_automatique_odds_are_a_certain_success_with_no_margin() -> None:
+    """K-3: Automatique rolls nothing, so its odds are one outcome: passed, no margin."""
+    params = TestParams(bonus=4, difficulty=None)
+    assert CHECK.odds(params).probabilities() == {(True, None): Fraction(1)}
+
+
 def test_K3_unknown_name_is_a_clear_error() -> None:
     with pytest.raises(UsageError, match="impossible-ish"):
         parse_difficulty("impossible-ish")
@@ -379,3 +385,21 @@ def test_K5_an_inline_krasse_past_its_bound_is_refused(typed: str) -> None:
     with pytest.raises(UsageError) as refused:
         parse_krasse(typed)
     assert refused.value.params == {"limit": 1_000_000}
+
+
+def test_K1_K2_the_sampled_d20_has_twenty_faces_and_its_successes_agree() -> None:
+    """K-1, K-2, vectorised: bonus 0 against 10 samples margins −9 (face 1) to +10
+    (face 20), no more, and passes on faces 10..20 (11/20)."""
+    import numpy as np
+
+    from meneur.odds.montecarlo import agrees
+    from meneur.systems.krasses.vector import KrassesTestVector
+
+    runs = 4000
+    params = TestParams(bonus=0, difficulty=10)
+    vector = KrassesTestVector(params)
+    result = vector.sample(np.random.default_rng(3), runs)
+    assert set(result[1].tolist()) == set(range(-9, 11))
+    won = vector.success(result)
+    assert won.dtype == np.bool_
+    assert agrees(Fraction(11, 20), int(won.sum()), runs)

@@ -535,3 +535,42 @@ def test_O10_single_resource_payment_takes_the_first_that_holds_the_whole_cost()
     available = {"vecu": 1, "volonte": 3, "moral": 5}
     assert dict(plan_payment(3, available, single_resource=True).points) == {"volonte": 3}
     assert dict(plan_payment(1, {"moral": 2}, single_resource=True).points) == {"moral": 1}
+
+
+def test_O10_a_vectorised_reroll_of_one_run_reads_the_fresh_faces_in_order() -> None:
+    """O-10 reroll tier 1 (the 1s), vectorised, on a single run: 1, 1, 1 are rerolled
+    as 4, 5, 6 (the faces after the pool, in the dice's order): 1 + 1 + 2 = 4 successes,
+    as the scalar roll; 6, 6, 6 rerolls nothing and keeps its 6 successes."""
+    from meneur.systems.obscur.vector import ObscurTestVector
+
+    params = Params(3, push=PushPlan(reroll=1))
+    vector = ObscurTestVector(params)
+    assert vector.width == 6
+    rerolled = vector(np.array([[[1, 1, 1, 4, 5, 6]]]))
+    assert vector.key_at(rerolled, 0) == (4, False)
+    assert roll(params, 1, 1, 1, 4, 5, 6).successes == 4
+    kept = vector(np.array([[[6, 6, 6, 6, 6, 6]]]))
+    assert vector.key_at(kept, 0) == (6, False)
+
+
+def test_O10_a_vectorised_best_adjustment_of_one_run() -> None:
+    """O-10 score adjustment tier 1 (one die +1), vectorised, on a single run: 3, 1
+    becomes 4, 1: 1 success, and no Maladresse."""
+    from meneur.systems.obscur.vector import ObscurTestVector
+
+    params = Params(2, push=PushPlan(adjust=1))
+    vector = ObscurTestVector(params)
+    assert vector.key_at(vector(np.array([[[3, 1]]])), 0) == (1, False)
+    assert roll(params, 3, 1).successes == 1
+
+
+def test_O10_a_vectorised_best_adjustment_sees_four_dice_of_one_face() -> None:
+    """O-10 one die +1 on four equal faces, vectorised: 3, 3, 3, 3 gains 1 (a 3 made a
+    4); 5, 5, 5, 5 has 4 successes and gains 1 more (a 5 made a 6)."""
+    from meneur.systems.obscur.vector import ObscurTestVector
+
+    params = Params(4, push=PushPlan(adjust=1))
+    vector = ObscurTestVector(params)
+    result = vector(np.array([[[3, 3, 3, 3]], [[5, 5, 5, 5]]]))
+    assert [vector.key_at(result, i) for i in range(2)] == [(1, False), (5, False)]
+    assert [roll(params, *[face] * 4).successes for face in (3, 5)] == [1, 5]
