@@ -537,6 +537,37 @@ def test_O10_single_resource_payment_takes_the_first_that_holds_the_whole_cost()
     assert dict(plan_payment(1, {"moral": 2}, single_resource=True).points) == {"moral": 1}
 
 
+def test_O10_single_resource_payment_no_resource_holds_the_cost() -> None:
+    """O-10 option « one resource per test »: when no resource holds the whole cost, the
+    refusal says so (it used to name Vécu, the first in the order, as falling below 0)."""
+    with pytest.raises(RuleError) as refused:
+        plan_payment(4, {"vecu": 1, "volonte": 3, "moral": 2}, single_resource=True)
+    assert refused.value.params == {"cost": 4} and "aucune ne détient les 4 points" in str(
+        refused.value
+    )
+    with pytest.raises(RuleError) as absent:
+        plan_payment(1, {}, single_resource=True)
+    assert absent.value.params == {"cost": 1}
+
+
+def test_O10_a_refused_payment_counts_the_points_there_are() -> None:
+    """O-10, never below 0: « it costs 5, 2 are available » counts each resource from 0
+    (a resource below 0 gives nothing), and a resource the sheet lacks has 0 left."""
+    with pytest.raises(RuleError) as short:
+        plan_payment(5, {"vecu": 1, "volonte": -2, "moral": 1})
+    assert short.value.params == {"cost": 5, "have": 2}
+    with pytest.raises(RuleError) as lacking:
+        plan_payment(2, {"vecu": 1}, asked={"moral": 2})
+    assert lacking.value.params == {"name": "Moral", "value": 2, "have": 0}
+
+
+def test_O10_an_empty_score_adjustment_of_tier_1_names_its_split_as_a_dash() -> None:
+    """O-10: a tier-1 score adjustment placed on no die is refused, its split shown « - »."""
+    with pytest.raises(RuleError) as refused:
+        PushPlan(adjust=1, adjust_on=())
+    assert refused.value.params == {"tier": 1, "split": "-"}
+
+
 def test_O10_a_vectorised_reroll_of_one_run_reads_the_fresh_faces_in_order() -> None:
     """O-10 reroll tier 1 (the 1s), vectorised, on a single run: 1, 1, 1 are rerolled
     as 4, 5, 6 (the faces after the pool, in the dice's order): 1 + 1 + 2 = 4 successes,

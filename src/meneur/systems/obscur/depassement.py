@@ -230,7 +230,15 @@ def plan_payment(
         left = cost
         order: list[str] = list(rule_tables().depassement.payment_order)
         if single:
-            payer = next((name for name in order if available.get(name, 0) >= cost), order[0])
+            payer = next((name for name in order if available.get(name, 0) >= cost), None)
+            if payer is None:
+                raise RuleError(
+                    N_(
+                        "This table pays a Dépassement from one resource only (O-10 option):"
+                        " none holds the {cost} points it costs."
+                    ),
+                    cost=cost,
+                )
             points = {payer: cost} if cost else {}
             left = 0
         for name in order:
