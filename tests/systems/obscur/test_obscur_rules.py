@@ -64,6 +64,14 @@ def test_O3_all_ones_is_a_maladresse() -> None:
     assert not roll(Params(3), 1, 1, 2).fumble
 
 
+def test_O3_a_maladresse_is_judged_the_worst_luck() -> None:
+    """O-3: the roll log judges a roll's luck by its score: a Maladresse ranks below every
+    other result, 0 successes included; otherwise more successes is better."""
+    check = Check()
+    assert check.score((0, True)) < check.score((0, False)) < check.score((1, False))
+    assert check.score((3, True)) < check.score((0, False))
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 20, 40])
 def test_O3_fumble_probability_is_one_over_six_to_the_n(n: int) -> None:
     """O-3: P(Maladresse) = 1/6^N."""
