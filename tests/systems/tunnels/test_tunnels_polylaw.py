@@ -246,3 +246,19 @@ def test_T3_T8_pinned_odds_at_large_pools(key: str) -> None:
         "exceptional": law.p_where(lambda k: k[1]),
         "critical": law.p_where(lambda k: k[2]),
     } == {name: Fraction(value) for name, value in PINNED[key].items()}
+
+
+def test_T5_T6_meet_work_forecasts_the_three_measured_parts_at_60_dice() -> None:
+    """T-5/T-6: the bar of one large ``always`` pool (``meet_work``) splits its work as the
+    parts were measured at 60 dice (``docs/lab.md``): the chain under the middle 1.0 s, the
+    forward pass 1.4 s, the meeting 1.0 s. Each forecast part is within 10% of its measured
+    share relative to the chain under the middle."""
+    dice = 60
+    middle = polylaw.middle_of(dice)
+    steps = meet_work(dice)
+    assert len(steps) == (middle - 1) + (dice - middle + 1) + 6
+    below = sum(steps[: middle - 1])
+    forward = sum(steps[middle - 1 : dice])
+    meeting = sum(steps[dice:])
+    assert Fraction(126, 100) <= Fraction(forward, below) <= Fraction(154, 100)
+    assert Fraction(90, 100) <= Fraction(meeting, below) <= Fraction(110, 100)
