@@ -248,8 +248,8 @@ def test_T3_T8_pinned_odds_at_large_pools(key: str) -> None:
     } == {name: Fraction(value) for name, value in PINNED[key].items()}
 
 
-def test_T5_T6_meet_work_forecasts_the_three_measured_parts_at_60_dice() -> None:
-    """T-5/T-6: the bar of one large ``always`` pool (``meet_work``) splits its work as the
+def test_meet_work_forecasts_the_three_measured_parts_at_60_dice() -> None:
+    """The progress bar of one large ``always`` pool (``meet_work``) splits its work as the
     parts were measured at 60 dice (``docs/lab.md``): the chain under the middle 1.0 s, the
     forward pass 1.4 s, the meeting 1.0 s. Each forecast part is within 10% of its measured
     share relative to the chain under the middle."""
