@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -61,3 +62,32 @@ def test_a_user_table_that_says_nothing_is_shown_provisional(
     assert FLAGS[name]() is True
     user_data(name, SHIPPED_MARK.sub("provisional = false\n", shipped))
     assert FLAGS[name]() is False
+
+
+def test_O13_a_user_weapons_file_takes_its_bounds_and_defaults(user_data: WriteData) -> None:
+    """O-13's Hargne share is a fraction from 0 to 5 and a Défense from 0 to 30, both ends
+    taken; a weapon or the bare hands that leave out Initiative, Défense or damage get 0.
+    One past either end is refused with the file named, as docs/obscur-play.md promises
+    of a user's table."""
+    from meneur.errors import SheetError
+
+    def weapons(hargne: str, defense: int) -> str:
+        return (
+            f'[classes."Lourde"]\nskill = "Armes lourdes"\nhargne = "{hargne}"\n\n'
+            '[unarmed]\nname = "Poings"\n\n'
+            f'[[weapons]]\nname = "Masse"\nclass = "Lourde"\ndefense = {defense}\n\n'
+            '[[weapons]]\nname = "Bâton"\nclass = "Lourde"\n'
+        )
+
+    for hargne, defense in (("0", 0), ("5", 30)):
+        user_data("weapons", weapons(hargne, defense))
+        armoury = gear.armoury()
+        masse, baton, fists = armoury.weapon("Masse"), armoury.weapon("Bâton"), armoury.unarmed()
+        assert masse.defense == defense and masse.hargne_share == Fraction(hargne)
+        for bare in (baton, fists):
+            assert (bare.initiative, bare.defense, bare.damage) == (0, 0, 0)
+        assert fists.name == "Poings" and fists.hargne_share == Fraction(1, 2)
+    for hargne, defense in (("-1/2", 0), ("11/2", 0), ("1", -1), ("1", 31)):
+        user_data("weapons", weapons(hargne, defense))
+        with pytest.raises(SheetError, match="weapons"):
+            gear.armoury()
