@@ -91,3 +91,28 @@ def test_O13_a_user_weapons_file_takes_its_bounds_and_defaults(user_data: WriteD
         user_data("weapons", weapons(hargne, defense))
         with pytest.raises(SheetError, match="weapons"):
             gear.armoury()
+
+
+def test_the_armoury_is_provisional_while_any_of_its_files_is(user_data: WriteData) -> None:
+    """« table provisoire » stays on the armoury while one of its three files (weapons,
+    armour, hit zones) is provisional: a user's weapons said to come from the text do not
+    make the shipped armour the text's. A hit-zones file that leaves out its die rolls a
+    d6."""
+    shipped = (DATA / "weapons.toml").read_text(encoding="utf-8")
+    user_data("weapons", SHIPPED_MARK.sub("provisional = false\n", shipped))
+    assert gear.armoury().weapons_file.provisional is False
+    assert gear.armoury().provisional is True
+    zones = (DATA / "hit_zones.toml").read_text(encoding="utf-8")
+    user_data("hit_zones", re.sub(r"^die = 6\n", "", zones, flags=re.MULTILINE))
+    assert gear.armoury().zones_file.die == 6
+
+
+def test_O11_O22_a_kit_reads_inline_weapons_shields_and_bare_hands() -> None:
+    """A sheet's ``equipement``: an inline weapon that leaves out its Initiative, Défense
+    and damage has 0 of each; a shield is found by its name (the Pavois, 2, not the first
+    listed); bare hands are never a ranged weapon (O-11: Hargne + Bagarre)."""
+    kit = gear.kit_of({"armes": [{"name": "Gourdin", "class": "Moyennes"}], "bouclier": "Pavois"})
+    (club,) = kit.weapons
+    assert (club.name, club.initiative, club.defense, club.damage) == ("Gourdin", 0, 0, 0)
+    assert kit.shield is not None and kit.shield.name == "Pavois" and kit.shield_protection == 2
+    assert gear.armoury().unarmed().ranged is False
