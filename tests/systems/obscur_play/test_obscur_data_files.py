@@ -110,8 +110,17 @@ def test_the_armoury_is_provisional_while_any_of_its_files_is(user_data: WriteDa
 def test_O11_O22_a_kit_reads_inline_weapons_shields_and_bare_hands() -> None:
     """A sheet's ``equipement``: an inline weapon that leaves out its Initiative, Défense
     and damage has 0 of each; a shield is found by its name (the Pavois, 2, not the first
-    listed); bare hands are never a ranged weapon (O-11: Hargne + Bagarre)."""
-    kit = gear.kit_of({"armes": [{"name": "Gourdin", "class": "Moyennes"}], "bouclier": "Pavois"})
+    listed); bare hands are never a ranged weapon (O-11: Hargne + Bagarre). O-22: pieces
+    on one zone add their Protection (Veste de cuir 1 + Cuirasse 3 on the Torse), a
+    zone's first piece counts its own alone (Casque 2 on the Tête)."""
+    kit = gear.kit_of(
+        {
+            "armes": [{"name": "Gourdin", "class": "Moyennes"}],
+            "bouclier": "Pavois",
+            "armures": ["Casque", "Veste de cuir", "Cuirasse"],
+        }
+    )
+    assert kit.armour == {"Tête": 2, "Torse": 4, "Bras": 1}
     (club,) = kit.weapons
     assert (club.name, club.initiative, club.defense, club.damage) == ("Gourdin", 0, 0, 0)
     assert kit.shield is not None and kit.shield.name == "Pavois" and kit.shield_protection == 2
