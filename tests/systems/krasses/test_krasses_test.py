@@ -183,6 +183,14 @@ def test_K5_krasses_from_the_conteurs_data(monkeypatch: pytest.MonkeyPatch, tmp_
     try:
         assert parse_krasse("PLUIE") == ("Pluie battante", 5)
         assert parse_krasse("pluie battante") == ("Pluie battante", 5)
+        with pytest.raises(UsageError) as unknown:
+            parse_krasse("brouillard")
+        assert unknown.value.params == {"name": "brouillard", "known": "Pluie battante"}
+        (folder / "krasses.toml").write_text("provisional = false\n", encoding="utf-8")
+        data.krasse_table.cache_clear()
+        with pytest.raises(UsageError) as none:  # a table that names no krâsse
+            parse_krasse("brouillard")
+        assert none.value.params == {"name": "brouillard", "known": "-"}
     finally:
         data.krasse_table.cache_clear()
 
