@@ -34,9 +34,8 @@ def is_movement(pool: TraitPool) -> bool:
 
 
 def refuse_exhausted(body: Body) -> None:
-    """O-34: Volonté at 0, the character is incapable of any effort for a few minutes
-    (a body with no Volonté to lose, a maximum of 0, keeps no count of it)."""
-    if body.volonte <= 0 < body.volonte_max:
+    """O-34: a sheet at Volonté 0 cannot make the effort of a test (:attr:`Body.exhausted`)."""
+    if body.exhausted:
         raise RuleError(
             N_(
                 "{name} has Volonté 0 (O-34): incapable of any effort for a few minutes;"

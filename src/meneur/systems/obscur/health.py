@@ -523,7 +523,7 @@ def recover(
 
 def catch_breath(body: Body) -> int:
     """O-34: after those minutes, 1 Volonté comes back."""
-    if body.volonte <= 0 and body.volonte_max > 0:
+    if body.exhausted:
         body.volonte = 1
         return 1
     return 0

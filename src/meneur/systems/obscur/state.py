@@ -115,6 +115,12 @@ class Body:
         return self.vie <= 0 or self.asphyxia_coma
 
     @property
+    def exhausted(self) -> bool:
+        """O-34: Volonté at 0, incapable of any effort for a few minutes (a body with no
+        Volonté to lose, a maximum of 0, keeps no count of it)."""
+        return self.volonte <= 0 < self.volonte_max
+
+    @property
     def dead(self) -> bool:
         """O-31: total Vie lost at least twice the Vie resource."""
         return self.vie_max - self.vie >= 2 * self.vie_max
