@@ -339,14 +339,12 @@ def test_O37_a_traveller_is_named_by_its_sheet_else_by_its_file(tmp_path: Path) 
 
     from meneur.systems.obscur.sheet import load_character
     from meneur.systems.obscur.survival import traveller_of
+    from systems.obscur.test_obscur_sheet import EXAMPLES, sheet
 
-    examples = Path(__file__).resolve().parents[3] / "examples" / "obscur"
-    named = traveller_of(load_character(examples / "garance.toml"))
+    named = traveller_of(load_character(EXAMPLES / "garance.toml"))
     assert named.name == "Garance l'Épéiste"
-    raw = json.loads((examples / "isaure.json").read_text(encoding="utf-8"))
-    del raw["name"]
     path = tmp_path / "sans-nom.json"
-    path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    path.write_text(json.dumps(sheet(name=None), ensure_ascii=False), encoding="utf-8")
     assert traveller_of(load_character(path)).name == str(path)
 
 
