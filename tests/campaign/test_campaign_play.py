@@ -241,9 +241,9 @@ def test_legendes_scene_from_a_stored_hero(db_url: str, capsys: Capsys) -> None:
     assert scene["oppositions"][0]["rolls"] == 1
     entry = log(capsys)[-1]
     assert (entry["who"], entry["kind"]) == ("Lyssia", "scene roll")
-    from meneur.cli.campaign import _summary  # the log's « Result » column
+    from meneur.campaign.summary import entry_summary  # the log's « Result » column
 
-    said = _summary(entry)  # the system's own words (System.log_summary), not JSON
+    said = entry_summary(entry)  # the system's own words (System.log_summary), not JSON
     assert said == "Orsk : opposition : victoire définitive (0 contre 7)", said
     assert invoke(capsys, "log").status == 0
 
@@ -539,7 +539,7 @@ def test_the_log_says_each_procedure_s_result_in_words(
     purchases and care, and of Légendes' tests and help, in the reader's words
     (System.log_summary): it showed raw JSON (« {"system":"obscur",... ») or raw values
     (« vainqueur : b », « issue : advantage »)."""
-    from meneur.cli.campaign import _summary
+    from meneur.campaign.summary import entry_summary
 
     monkeypatch.setenv("MENEUR_LOG", "1")
     obscur = ROOT / "examples" / "obscur"
@@ -570,7 +570,7 @@ def test_the_log_says_each_procedure_s_result_in_words(
     ]  # fmt: skip
     for roll in rolls:
         assert invoke(capsys, *roll).status == 0, roll
-    said = [_summary(entry) for entry in log(capsys)]
+    said = [entry_summary(entry) for entry in log(capsys)]
     assert said[:6] == [
         "pas de vainqueur après 3 tours",
         "Mireille l'Arbalétrière → Corbeau le Lancier : touché (Bras), dégâts 2",
@@ -597,7 +597,7 @@ def test_the_log_says_tests_oppositions_and_fights_in_words(
     « vainqueur : a », which says neither the score, nor who a is, nor why. A test says
     its verdict against its goal (« échec critique (1 succès sur 2) »), where it showed
     « succès : 1 » or « total : 8 » alone."""
-    from meneur.cli.campaign import _summary
+    from meneur.campaign.summary import entry_summary
 
     monkeypatch.setenv("MENEUR_LOG", "1")
     rolls = [  # the seed's example of T-9: 1-1-4-6 against 2-3-5, 2 against 1
@@ -632,7 +632,7 @@ def test_the_log_says_tests_oppositions_and_fights_in_words(
     for roll in rolls:
         done = invoke(capsys, *roll)
         assert done.status == 0, (roll, done.err)
-    said = [_summary(entry) for entry in log(capsys)]
+    said = [entry_summary(entry) for entry in log(capsys)]
     assert said == [
         "a l'emporte de 1 (2 contre 1)",
         "b l'emporte de 2 (0 contre 2)",

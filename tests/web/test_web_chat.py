@@ -18,7 +18,7 @@ import pytest
 from cli_helpers import invoke
 from meneur.campaign.chain import verify_log
 from meneur.campaign.replay import replay_entries
-from meneur.cli.campaign import _summary
+from meneur.campaign.summary import entry_summary
 from meneur.web.chat import MAX_LINE, DiceLine, Help, Say, Whisper, parse_line
 from meneur.web.live import audience
 from meneur.web.state import WebSettings
@@ -282,7 +282,7 @@ def test_chat_is_shown_as_text_never_as_markup(table: Table) -> None:
     [entry] = table.store.rolls()
     assert entry["outcome"]["text"] == hostile  # kept as typed
     # what `meneur log` shows, as plain text, its field named in the reader's language
-    assert _summary(entry) in ("texte : " + hostile, "text: " + hostile)
+    assert entry_summary(entry) in ("texte : " + hostile, "text: " + hostile)
 
 
 def test_lines_are_bounded_and_refused_clearly(table: Table) -> None:

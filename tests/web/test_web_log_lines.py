@@ -310,7 +310,8 @@ def test_every_reader_of_a_whisper_reads_it_as_a_whisper() -> None:
 
 def test_an_entry_logged_without_a_trait_is_titled_by_its_kind() -> None:
     """An entry the CLI recorded into the campaign (params: its options, no trait) is
-    titled by its kind in the table's log, never « None »."""
+    titled by its kind in the reader's words in the table's log, never « None »; a kind
+    this version does not know (another version's entry) as it was logged."""
     install(web_adapters())
     entry = {
         "system": "generic",
@@ -319,9 +320,16 @@ def test_an_entry_logged_without_a_trait_is_titled_by_its_kind() -> None:
         "faces": [[3, 4]],
         "outcome": {"total": 7},
     }
+    set_language("fr")
     line = log_line(entry, "public")
-    assert line.title == "roll"
+    assert line.title == "jet de dés"
     assert [mark.face for mark in line.streams[0]] == [3, 4]
+    assert log_line({**entry, "kind": "divination"}, "public").title == "divination"
+    set_language("en")
+    try:
+        assert log_line(entry, "public").title == "dice roll"
+    finally:
+        set_language("fr")
 
 
 def test_a_blind_rollers_own_line_is_a_hidden_line_without_dice() -> None:

@@ -18,7 +18,7 @@ import typer
 
 from meneur.cli.params import ForceOpt, Json, int_parser
 from meneur.errors import UsageError
-from meneur.locale import N_, fill, labelled, ngettext
+from meneur.locale import N_, fill, ngettext
 from meneur.locale import gettext as _
 from meneur.text import cut
 
@@ -402,51 +402,6 @@ def parse_since(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-SUMMARY_FIELDS = {
-    "verdict": N_("verdict"),
-    "result": N_("result"),
-    "outcome": N_("outcome"),
-    "total": N_("total"),
-    "successes": N_("successes"),
-    "winner": N_("winner"),
-    "passed": N_("passed"),
-    "name": N_("name"),
-    "text": N_("text"),
-}
-"""The outcome fields the log's « Result » reads, first found first, in the reader's
-words (it printed the English keys: « successes: 1 »)."""
-
-
-def _summary(entry: dict[str, Any]) -> str:
-    outcome = entry.get("outcome") or {}
-    own = _system_summary(entry, outcome)
-    if own is not None:
-        return own if len(own) <= 120 else own[:117] + "..."
-    for key, label in SUMMARY_FIELDS.items():
-        value = outcome.get(key) if isinstance(outcome, dict) else None
-        if value is not None and not isinstance(value, dict | list):
-            if isinstance(value, bool):
-                value = _("yes") if value else _("no")
-            return labelled(_(label), str(value))
-    text = json.dumps(outcome, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _system_summary(entry: dict[str, Any], outcome: Any) -> str | None:
-    """The entry's system's own words for its result (``System.log_summary``), if it is
-    a registered system that has some."""
-    from meneur.errors import UnknownSystemError
-    from meneur.systems.registry import find_system
-
-    if not isinstance(outcome, dict):
-        return None
-    try:
-        system = find_system(str(entry.get("system", "")))
-    except UnknownSystemError:  # the generic dice roller, or an entry of another version
-        return None
-    return system.log_summary(str(entry.get("kind", "")), outcome)
-
-
 CSV_COLUMNS = (
     "seq",
     "at",
@@ -656,6 +611,7 @@ def render_log(
     from rich.table import Table
 
     from meneur.campaign.chain import command_of
+    from meneur.campaign.summary import entry_summary
 
     table = Table(title=_("Roll log"))
     for header in ("#", _("When"), _("Who"), _("Roll"), _("Dice"), _("Faces"), _("Result")):
@@ -669,7 +625,7 @@ def render_log(
             _text(command_of(entry)),
             _text(source_word(entry["source"])),
             _text(faces if len(faces) <= 40 else faces[:37] + "..."),
-            _text(_summary(entry)),
+            _text(entry_summary(entry)),
         )
     console.print(table)
 

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 from meneur.errors import MeneurError
+from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import NeedMoreDice
 from meneur.web.systems import Mark, Verdict, adapters
@@ -22,6 +23,26 @@ EDIT = "edit"
 """The ``kind`` of a sheet edit's log entry (see :mod:`meneur.web.sheets`)."""
 CHAT = "chat"
 """The ``kind`` of a line said or whispered at the table (see :mod:`meneur.web.chat`)."""
+KIND_TITLES = {
+    "test": N_("test"),
+    "roll": N_("dice roll"),
+    "oppose": N_("opposed test"),
+    "fight": N_("fight"),
+    "character new": N_("new character"),
+    "acquire": N_("acquisition"),
+    "cooperate": N_("cooperation"),
+    "aid": N_("help"),
+    "survive": N_("survival"),
+    "hurt": N_("damage"),
+    "heal": N_("care"),
+    "rest": N_("recovery"),
+    "march": N_("march"),
+    "scene roll": N_("scene roll"),
+    "scene aid": N_("help in a scene"),
+}
+"""The title of an entry with no trait that its system does not describe, in the reader's
+words: the command line logs its rolls by the command's words (``meneur log`` shows them
+as the commands one types), which a French page showed as « character new »."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +196,9 @@ def _told(entry: Mapping[str, Any]) -> Verdict:
             pass
     if "total" in outcome:
         return Verdict(None, _("Total {total}").format(total=outcome["total"]), "")
-    return Verdict(None, "", "")
+    from meneur.campaign.summary import entry_summary  # what ``meneur log`` says of it
+
+    return Verdict(None, entry_summary(entry), "")
 
 
 def mode_label(mode: str) -> str:
@@ -230,6 +253,12 @@ def _batches(entry: Mapping[str, Any], streams: list[list[Mark]]) -> list[list[l
     return [cut]
 
 
+def _kind_title(kind: str) -> str:
+    """:data:`KIND_TITLES`' words for ``kind``, else the kind as logged (another version's)."""
+    known = KIND_TITLES.get(kind)
+    return _(known) if known is not None else kind
+
+
 def log_line(
     entry: Mapping[str, Any], mode: str, *, hidden: bool = False, key: str = "", viewer: str = ""
 ) -> LogLine:
@@ -238,7 +267,8 @@ def log_line(
     params = entry.get("params") or {}
     trait = params.get("trait") if isinstance(params, dict) else None
     system = str(entry.get("system", ""))
-    title = str(trait) if trait and trait != "-" else str(entry.get("kind", ""))
+    kind = str(entry.get("kind", ""))
+    title = str(trait) if trait and trait != "-" else _kind_title(kind)
     if entry.get("kind") == EDIT:
         title = _("sheet edited")
     adapter = adapters().get(system)

@@ -98,9 +98,10 @@ class KrassesWeb(WebAdapter):
         if entry.get("kind") != "cooperate":
             return None
         skill = str((entry.get("params") or {}).get("trait") or "")
-        return _("cooperation (K-7): {skill}").format(skill=skill), cooperation_words(
-            entry.get("outcome") or {}
-        )
+        title = (
+            _("cooperation (K-7): {skill}").format(skill=skill) if skill else _("cooperation (K-7)")
+        )  # the command line's cooperation rolls bonuses, not a sheet's skill
+        return title, cooperation_words(entry.get("outcome") or {})
 
     def marks_json(self, params: Mapping[str, Any], faces: list[list[int]]) -> list[list[Mark]]:
         return [

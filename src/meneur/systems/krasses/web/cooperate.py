@@ -220,14 +220,21 @@ class Cooperation:
         return log_action(roller, seat, mode, make)
 
 
+def _member_name(member: Mapping[str, Any]) -> str:
+    """A member by name; one the command line rolled (no sheet: ``--member 2:1``) by its
+    number in the command's table, « #1 »."""
+    name = member.get("name")
+    return str(name) if name else f"#{int(member['index']) + 1}"
+
+
 def cooperation_words(outcome: Mapping[str, Any]) -> Verdict:
     """The log's words: the verdict, the leader and the +2s, then everyone's roll."""
     members = {int(m["index"]): m for m in outcome["members"]}
     leader = members[int(outcome["leader"])]
-    helpers = [str(members[int(i)]["name"]) for i in outcome["helpers"]]
+    helpers = [_member_name(members[int(i)]) for i in outcome["helpers"]]
     words = _("Success") if outcome["passed"] else _("Failure")
     lead = _("{name} leads: total {total} against {difficulty}").format(
-        name=leader["name"], total=outcome["total"], difficulty=outcome["difficulty"]
+        name=_member_name(leader), total=outcome["total"], difficulty=outcome["difficulty"]
     )
     if helpers:
         lead += " " + fill(
@@ -235,7 +242,7 @@ def cooperation_words(outcome: Mapping[str, Any]) -> Verdict:
         )
     rolls = " ; ".join(
         _("{name} {total} (natural {natural})").format(
-            name=m["name"], total=m["total"], natural=m["natural"]
+            name=_member_name(m), total=m["total"], natural=m["natural"]
         )
         for m in outcome["members"]
     )

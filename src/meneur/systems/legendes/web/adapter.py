@@ -90,8 +90,10 @@ class LegendesWeb(WebAdapter):
 
         outcome = entry.get("outcome") or {}
         if entry.get("kind") == "aid":
+            if "helper" not in outcome:  # the command line's help rolls dice, not heroes
+                return _("help (L-11)"), help_words(outcome)
             title = _("help (L-11): {helper} helps {helped}").format(
-                helper=outcome.get("helper", "?"), helped=outcome.get("helped", "?")
+                helper=outcome["helper"], helped=outcome.get("helped", "?")
             )
             return title, help_words(outcome)
         if entry.get("kind") == "scene":

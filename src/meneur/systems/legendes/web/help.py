@@ -230,18 +230,20 @@ def help_words(outcome: Mapping[str, Any]) -> Verdict:
     """The log's words: what the help gives the helped hero, and both totals."""
     effect = str(outcome.get("effect", "none"))
     given = effect_labels().get(effect, "?")
+    helper = str(outcome.get("helper") or _("the helper"))  # the command line names no one
+    helped = str(outcome.get("helped") or _("the hero helped"))
     if effect in ("extra_die", "plus_2", "plus_1"):
         words = _("{helped} gets {effect} on their next roll of the scene").format(
-            helped=outcome.get("helped", "?"), effect=given
+            helped=outcome.get("helped") or _("The hero helped"), effect=given
         )
     elif effect == "cosmetic":
         words = _("A cosmetic effect only")
     else:
         words = _("The help is not enough: no effect")
     detail = _("{helper} {total} against {helped} {helped_total}").format(
-        helper=outcome.get("helper", "?"),
+        helper=helper,
         total=outcome.get("helper_total", "?"),
-        helped=outcome.get("helped", "?"),
+        helped=helped,
         helped_total=outcome.get("helped_total", "?"),
     )
     return Verdict(effect not in ("none", "cosmetic"), words, detail)
