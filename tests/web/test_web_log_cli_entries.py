@@ -139,3 +139,25 @@ def test_a_cooperation_rolled_at_the_command_line_names_its_members_by_number(
     assert "coopération ( K-7 )" in words  # the rule id is a link to the rules panel
     assert "Réussite · #2 mène : total 22 contre 15" in words
     assert "#1 7 (naturel 5) ; #2 22 (naturel 19)" in words
+
+
+@pytest.mark.parametrize(
+    ("system", "kind", "outcome"),
+    [
+        ("krasses", "cooperate", {"members": 3, "passed": True}),
+        ("tunnels", "oppose", {"names": ["a"], "a": 1, "winner": "a"}),
+        ("obscur", "melee", {"names": ["a", "b"], "rounds": "x"}),
+        ("obscur", "shot", {"names": ["a", "b"]}),
+        ("legendes", "aid", {"helper": "Brune", "effect": "plus_1", "helper_total": 7}),
+    ],
+)
+def test_an_outcome_its_system_cannot_read_is_one_line_of_the_log(
+    system: str, kind: str, outcome: dict[str, Any]
+) -> None:
+    """An entry of another version (or interface) whose outcome its system's words cannot
+    read is shown as ``meneur log`` shows it, where it stopped the table's whole page."""
+    install(web_adapters())
+    entry = {"system": system, "kind": kind, "params": {}, "faces": [], "outcome": outcome}
+    line = log_line(entry, "public")
+    assert line.title
+    assert line.verdict.words

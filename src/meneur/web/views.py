@@ -170,6 +170,20 @@ def said(entry: Mapping[str, Any], viewer: str) -> Said:
     return Said(words, text, whisper=True)
 
 
+def _described(entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
+    """The entry's system's own title and words for it, if it has some: ``None`` too for
+    an outcome not shaped as its system expects (another version's, or another
+    interface's), which is then read as ``meneur log`` reads it: one line that a system
+    cannot read never stops the table's whole log."""
+    adapter = adapters().get(str(entry.get("system")))
+    if adapter is None:
+        return None
+    try:
+        return adapter.describe(entry)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
 def _verdict(entry: Mapping[str, Any]) -> Verdict:
     """The entry's verdict, and a waiting roll closed unchosen said (its seat rolled
     again before choosing: :data:`meneur.web.waiting.CLOSED`)."""
@@ -185,10 +199,9 @@ def _told(entry: Mapping[str, Any]) -> Verdict:
         return _edit_words(entry)
     adapter = adapters().get(str(entry.get("system")))
     outcome = entry.get("outcome") or {}
-    if adapter is not None:
-        described = adapter.describe(entry)
-        if described is not None:
-            return described[1]
+    described = _described(entry)
+    if described is not None:
+        return described[1]
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.verdict(outcome)
@@ -271,8 +284,7 @@ def log_line(
     title = str(trait) if trait and trait != "-" else _kind_title(kind)
     if entry.get("kind") == EDIT:
         title = _("sheet edited")
-    adapter = adapters().get(system)
-    described = adapter.describe(entry) if adapter is not None else None
+    described = _described(entry)
     if described is not None:
         title = described[0]
     at_iso = str(entry.get("at", ""))
