@@ -10,6 +10,7 @@ import pytest
 
 from meneur.campaign.chain import verify_log
 from meneur.campaign.store import Store
+from meneur.campaign.summary import entry_summary
 from meneur.systems.registry import find_system
 from meneur.systems.tunnels.rules import TestParams
 from meneur.web.state import WebSettings
@@ -415,6 +416,13 @@ def test_a_tunnels_melee_exchange_updates_the_tracker(table: Table) -> None:
         outcome = entry["outcome"]
         assert outcome["names"] == ["Brindille", "Orque"]
         assert after[0]["dice"] == 3 and before[0]["health"] <= 5
+        a, b = outcome["a"]["successes"], outcome["b"]["successes"]
+        said = entry_summary(entry)  # meneur log: the sides by their names
+        if outcome["winner"] in ("a", "b"):
+            name = outcome["names"][0 if outcome["winner"] == "a" else 1]
+            assert said == f"{name} l'emporte de {outcome['margin']} ({a} contre {b})"
+        else:
+            assert said == f"égalité ({a} contre {b})"
         if outcome["winner"] == "a":
             assert after[1]["health"] == max(0, before[1]["health"] - outcome["lost"])
         elif outcome["winner"] == "b":

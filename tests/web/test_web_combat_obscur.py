@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from meneur.campaign.chain import verify_log
+from meneur.campaign.summary import entry_summary
 from meneur.web.state import WebSettings
 from meneur.web.tables import Tables
 from web.web_helpers import Table, make_table
@@ -81,6 +82,7 @@ def test_O12_O13_a_melee_round_wounds_the_sheet_and_the_tracker(table: Table) ->
     assert people[1]["wounds"] == "blessures : 6" and people[1]["wounded"]
     assert people[0]["wounds"] == "" and not people[0]["wounded"]
     assert "Isaure touche Garou (Jambes) : 6 dégâts" in people[1]["last"]
+    assert entry_summary(entry) == "Isaure touche Garou (Jambes) : 6 dégâts"  # meneur log
     page = table.client.get(table.gm).text
     assert (
         'mêlée (<a class="rule-link" href="#rule-O-12">O-12</a>)' in page
@@ -181,6 +183,7 @@ def test_O14_O21_a_shot_from_the_tracker_wounds_the_target(table: Table) -> None
     garou = table.store.character("Garou").sheet
     assert garou["ressources"]["vie"]["current"] == 14 - 5
     assert tracker(table)[target]["health"] == 14 - 5
+    assert entry_summary(entry) == "Mireille touche Garou (Torse) : 5 dégâts"  # meneur log
     count = len(table.store.rolls())
     refused = post(table, csrf, action="shot", index=str(shooter), other=str(target), aim="11")
     assert refused.status_code == 400 and "11" in refused.text

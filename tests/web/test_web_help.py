@@ -16,6 +16,7 @@ import pytest
 
 from meneur.campaign.chain import verify_log
 from meneur.campaign.replay import STEPS, replay_entries
+from meneur.campaign.summary import entry_summary
 from web.web_helpers import Table, action_dice
 
 FETCH = {"x-requested-with": "fetch"}
@@ -156,6 +157,8 @@ def test_L11_a_helper_helps_once_per_scene_until_the_gm_starts_a_new_one(
     assert _help(table, table.gm, "Bran", "Cid").status_code == 200
     kinds = [entry["kind"] for entry in table.store.rolls()]
     assert kinds == ["aid", "edit", "scene", "aid"]
+    scene = table.store.rolls()[2]  # meneur log
+    assert entry_summary(scene) == "nouvelle scène · Blessures légères guéries (L-13) : Cid"
 
 
 def test_only_the_gm_starts_a_new_scene(table: Table) -> None:

@@ -90,20 +90,20 @@ def test_plurals_follow_the_count() -> None:
     set_language("en")
     assert [dice_words(n) for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
     set_language("fr")
-    from meneur.systems.obscur.web.melee import shot_words
+    from meneur.systems.obscur.log_words import shot_words
     from meneur.systems.tunnels.web.adapter import TunnelsWeb
 
     outcome: dict[str, Any] = {
         "names": ["Ana", "Orque"],
         "shot": {"hit": True, "zone": "torse", "damage": 1, "attack": {"successes": 1}},
     }
-    words = shot_words(outcome)
-    assert words.words == "Ana touche Orque (torse) : 1 dégât"
-    assert words.detail.startswith("1 succès pour")
+    words, detail = shot_words(outcome)
+    assert words == "Ana touche Orque (torse) : 1 dégât"
+    assert detail.startswith("1 succès pour")
     outcome["shot"]["damage"] = 3
-    assert shot_words(outcome).words.endswith(": 3 dégâts")
+    assert shot_words(outcome)[0].endswith(": 3 dégâts")
     set_language("en")
-    assert shot_words(outcome).detail.startswith("1 success for")
+    assert shot_words(outcome)[1].startswith("1 success for")
     assert [t.shown for t in TunnelsWeb().traits({"characteristics": {"Force": 1}})] == ["1 die"]
     set_language("fr")
 

@@ -14,6 +14,7 @@ import pytest
 
 from meneur.campaign.chain import session_sources
 from meneur.campaign.store import format_at
+from meneur.campaign.summary import entry_summary
 from meneur.web.state import WebSettings
 from web.web_helpers import Table, make_table
 
@@ -51,6 +52,8 @@ def test_a_player_edits_their_Tunnels_Endurance_and_the_log_says_who_and_what(
     page = table.client.get(player).text
     assert f"Endurance {before} → {before - 2}" in page
     assert "modifié par Bastien" in page
+    said = f"Endurance {before} → {before - 2} ; blessé non → oui (modifié par Bastien)"
+    assert entry_summary(entry) == said  # meneur log
 
 
 def test_a_refused_Tunnels_value_changes_nothing_and_says_why_in_one_line(table: Table) -> None:

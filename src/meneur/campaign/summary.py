@@ -31,6 +31,10 @@ SUMMARY_FIELDS = {
 """The outcome fields read when the system has no words of its own, first found first,
 in the reader's words (the log printed the English keys: « successes: 1 »)."""
 
+EDIT = "edit"
+"""The ``kind`` of a sheet edited at the live table (:mod:`meneur.web.sheets`): no dice,
+its changes in its params."""
+
 LONGEST = 120
 """A summary longer than this is cut (one line of the log's table)."""
 
@@ -38,9 +42,12 @@ LONGEST = 120
 def entry_summary(entry: Mapping[str, Any]) -> str:
     """The entry's result in the reader's language, at most :data:`LONGEST` characters."""
     outcome = entry.get("outcome") or {}
+    if entry.get("kind") == EDIT:
+        changes, by = edit_words(entry)
+        return _cut(f"{changes} ({by})")
     own = _system_summary(entry, outcome)
     if own is not None:
-        return own if len(own) <= LONGEST else own[: LONGEST - 3] + "..."
+        return _cut(own)
     for key, label in SUMMARY_FIELDS.items():
         value = outcome.get(key) if isinstance(outcome, dict) else None
         if value is not None and not isinstance(value, dict | list):
@@ -64,3 +71,19 @@ def _system_summary(entry: Mapping[str, Any], outcome: Any) -> str | None:
     except UnknownSystemError:  # the generic dice roller, or an entry of another version
         return None
     return system.log_summary(str(entry.get("kind", "")), outcome)
+
+
+def edit_words(entry: Mapping[str, Any]) -> tuple[str, str]:
+    """A sheet edited at the table: each field before → after, and who changed it."""
+    params = entry.get("params") or {}
+    words = " ; ".join(
+        f"{change.get('field')} {change.get('before')} → {change.get('after')}"
+        for change in params.get("changes") or []
+        if isinstance(change, dict)
+    )
+    by = _("the GM") if params.get("gm") else str(params.get("by") or "-")
+    return words, _("changed by {who}").format(who=by)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= LONGEST else text[: LONGEST - 3] + "..."

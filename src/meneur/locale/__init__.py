@@ -143,6 +143,11 @@ def pgettext(context: str, message: str) -> str:
 _ = gettext
 
 
+def plural_count(value: Any) -> int:
+    """The number a plural agrees with (a count a log entry lacks reads as plural)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 2
+
+
 def labelled(label: str, text: str = "") -> str:
     """``label: text`` as the reader's language writes it: « Camp A : 3 succès » in
     French (a space before the colon), "Side A: 3 successes" in English. Labels built

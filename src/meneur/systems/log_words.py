@@ -17,17 +17,22 @@ from meneur.locale import ngettext
 
 
 def opposition_words(outcome: Mapping[str, Any], score: str, *, margin: bool = True) -> str | None:
-    """« b l'emporte de 4 (0 contre 4) », « égalité (2 contre 2) »: the winner, by how much
+    """« b l'emporte de 4 (0 contre 4) », « égalité (2 contre 2) »: the winner (by its name
+    where the outcome names its sides, else by its letter), by how much
     (``margin``: the outcome's own, where the rule has one) and each side's ``score``
     (successes, a total); None when the outcome has no two sides."""
     a, b = outcome.get("a"), outcome.get("b")
     if not isinstance(a, Mapping) or not isinstance(b, Mapping):
         return None
     winner = outcome.get("winner")
+    names = outcome.get("names")  # the live table's exchanges name their sides
+    side = winner
+    if isinstance(names, list) and len(names) == 2 and winner in ("a", "b"):
+        side = str(names[0 if winner == "a" else 1])
     if winner in ("a", "b") and margin:
-        words = _("{side} wins by {margin}").format(side=winner, margin=outcome.get("margin", "?"))
+        words = _("{side} wins by {margin}").format(side=side, margin=outcome.get("margin", "?"))
     elif winner in ("a", "b"):
-        words = _("{side} wins").format(side=winner)
+        words = _("{side} wins").format(side=side)
     else:
         words = _("tie")
     return _("{words} ({a} against {b})").format(

@@ -16,10 +16,10 @@ from typing import Any
 from meneur.campaign.errors import CampaignError, SheetConflict
 from meneur.campaign.replay import STEPS
 from meneur.campaign.store import NewRoll, Store
+from meneur.campaign.summary import EDIT
 from meneur.locale import N_
 from meneur.web.systems import EditField, adapter_for
 from meneur.web.tables import Seat
-from meneur.web.views import EDIT
 
 RETRIES = 20
 """Attempts of an edit whose sheet another process changed first."""

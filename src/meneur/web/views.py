@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from meneur.campaign.summary import EDIT, edit_words
 from meneur.errors import MeneurError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -19,8 +20,6 @@ from meneur.systems.base import NeedMoreDice
 from meneur.web.systems import Mark, Verdict, adapters
 from meneur.web.waiting import CLOSED
 
-EDIT = "edit"
-"""The ``kind`` of a sheet edit's log entry (see :mod:`meneur.web.sheets`)."""
 CHAT = "chat"
 """The ``kind`` of a line said or whispered at the table (see :mod:`meneur.web.chat`)."""
 KIND_TITLES = {
@@ -122,18 +121,6 @@ def _marked_by_check(entry: Mapping[str, Any], faces: list[list[int]]) -> list[l
     ]
 
 
-def _edit_words(entry: Mapping[str, Any]) -> Verdict:
-    """A sheet edited at the table: each field before → after, and who changed it."""
-    params = entry.get("params") or {}
-    words = " ; ".join(
-        f"{change.get('field')} {change.get('before')} → {change.get('after')}"
-        for change in params.get("changes") or []
-        if isinstance(change, dict)
-    )
-    by = _("the GM") if params.get("gm") else str(params.get("by") or "-")
-    return Verdict(None, words, _("changed by {who}").format(who=by))
-
-
 def _speaker(name: Any, playing: Any, gm: Any) -> str:
     """« MJ » for the GM, else the seat's name and the characters it played then."""
     if gm:
@@ -196,7 +183,7 @@ def _verdict(entry: Mapping[str, Any]) -> Verdict:
 
 def _told(entry: Mapping[str, Any]) -> Verdict:
     if entry.get("kind") == EDIT:
-        return _edit_words(entry)
+        return Verdict(None, *edit_words(entry))
     adapter = adapters().get(str(entry.get("system")))
     outcome = entry.get("outcome") or {}
     described = _described(entry)

@@ -6,14 +6,7 @@ catalogue's ``ngettext``, never a fixed « dés ». The systems' web parts use t
 
 from __future__ import annotations
 
-from typing import Any
-
 from meneur.locale import ngettext
-
-
-def plural_count(value: Any) -> int:
-    """The number a plural agrees with (a count a log entry lacks reads as plural)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else 2
 
 
 def dice_words(count: int) -> str:

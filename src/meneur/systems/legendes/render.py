@@ -292,11 +292,24 @@ def render_step(console: Console, data: Mapping[str, Any]) -> None:
         console.print(_("Wound: {wound}").format(wound=_(WOUND_LABELS[data["wound"]])))
 
 
+def scene_words(outcome: Mapping[str, Any]) -> tuple[str, str]:
+    """The GM's new scene (L-11, L-13): help may be given again, and the light wounds it
+    healed, by hero."""
+    healed = [str(name) for name in outcome.get("healed") or []]
+    words = _("Help may be given again; help not used is lost (L-11).")
+    detail = (
+        _("Light wounds healed (L-13): {names}").format(names=", ".join(healed)) if healed else ""
+    )
+    return words, detail
+
+
 def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
     """A scene roll's pairs in a few words (``meneur log``): « Orsk : opposition :
     victoire définitive (0 contre 7) »; a test's verdict the same way; help (L-12) by
     its effect: « aide : +1 dé, 9 contre 13 »; None for another outcome (the log reads
     its usual fields)."""
+    if kind == "scene" and "heroes" in outcome:  # the live table's new scene
+        return " · ".join(filter(None, (_("new scene"), scene_words(outcome)[1])))
     if str(outcome.get("effect")) in EFFECT_LABELS:
         return labelled(
             _("help"),

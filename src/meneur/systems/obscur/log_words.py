@@ -11,18 +11,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from meneur.locale import gettext as _
-from meneur.locale import labelled, ngettext
+from meneur.locale import labelled, ngettext, plural_count
 from meneur.systems.log_words import fight_words, opposition_words, test_words
 
 
 def log_summary(kind: str, outcome: Mapping[str, Any]) -> str | None:
-    """The result of an opposition, a fight, a shot, a journey, a purchase, morale
-    regained, or a body's care (a hurt, a heal, a rest, a march: its Vie before and
-    after); None for another kind (the log then reads the usual fields)."""
+    """The result of an opposition, a fight, a shot, a melee round or a shot of the live
+    table's combat tracker, a journey, a purchase, morale regained, or a body's care (a
+    hurt, a heal, a rest, a march: its Vie before and after); None for another kind (the
+    log then reads the usual fields)."""
     if kind == "fight" and isinstance(outcome.get("shot"), Mapping):
         return _shot(outcome["shot"], outcome.get("shooter"), outcome.get("target"))
     if kind == "fight" and isinstance(outcome.get("outcome"), Mapping):
         return fight_words(outcome["outcome"])
+    if kind == "melee" and "names" in outcome:  # the combat tracker's round
+        return melee_round_words(outcome)[0]
+    if kind == "shot" and "names" in outcome:  # the combat tracker's shot
+        return shot_words(outcome)[0]
     if kind == "survive" and isinstance(outcome.get("final"), list):
         return _journey(outcome)
     if kind == "test":  # « maladresse (0 succès sur 2) » (O-3)
@@ -87,3 +92,72 @@ def _journey(outcome: Mapping[str, Any]) -> str:
         if isinstance(member, Mapping)
     )
     return labelled(ngettext("{count} day", "{count} days", days).format(count=days), members)
+
+
+def melee_round_words(outcome: Mapping[str, Any]) -> tuple[str, str]:
+    """A melee round of the combat tracker (O-12, O-13): each blow that landed, then who
+    is down; and each fighter's Vie."""
+    names = list(outcome.get("names") or ["?", "?"])
+    record = outcome.get("round") or {}
+    index = {"a": 0, "b": 1}
+    parts = []
+    for strike in record.get("strikes") or []:
+        attacker = index.get(str(strike.get("attacker")), 0)
+        if not strike.get("hit"):
+            continue
+        damage = strike.get("damage", 0)
+        parts.append(
+            ngettext(
+                "{attacker} hits {defender} ({zone}): {damage} damage",
+                "{attacker} hits {defender} ({zone}): {damage} damage",
+                plural_count(damage),
+            ).format(
+                attacker=names[attacker],
+                defender=names[1 - attacker],
+                zone=strike.get("zone") or "-",
+                damage=damage,
+            )
+        )
+    words = "; ".join(parts) if parts else _("No blow lands")
+    after = list(outcome.get("after") or [{}, {}])
+    for name, body in zip(names, after, strict=False):
+        status = body.get("status")
+        if status == "coma":
+            words += " · " + _("{name} falls into a coma").format(name=name)
+        elif status == "dead":
+            words += " · " + _("{name} is dead").format(name=name)
+    detail = _("Vie: {a} {vie_a}, {b} {vie_b}").format(
+        a=names[0],
+        vie_a=after[0].get("vie", "?"),
+        b=names[1],
+        vie_b=after[1].get("vie", "?") if len(after) > 1 else "?",
+    )
+    return words, detail
+
+
+def shot_words(outcome: Mapping[str, Any]) -> tuple[str, str]:
+    """A shot of the combat tracker (O-14, O-15, O-21): hit or miss, the damage, the
+    target's state; and the attack's successes against its difficulty."""
+    names = list(outcome.get("names") or ["?", "?"])
+    shot = outcome.get("shot") or {}
+    attack = shot.get("attack") or {}
+    successes = attack.get("successes", "?")
+    detail = ngettext(
+        "{successes} success for a difficulty of {difficulty}",
+        "{successes} successes for a difficulty of {difficulty}",
+        plural_count(successes),
+    ).format(successes=successes, difficulty=shot.get("difficulty", "?"))
+    if not shot.get("hit"):
+        return _("{shooter} misses {target}").format(shooter=names[0], target=names[1]), detail
+    damage = shot.get("damage", 0)
+    words = ngettext(
+        "{shooter} hits {target} ({zone}): {damage} damage",
+        "{shooter} hits {target} ({zone}): {damage} damage",
+        plural_count(damage),
+    ).format(shooter=names[0], target=names[1], zone=shot.get("zone") or "-", damage=damage)
+    status = (shot.get("target") or {}).get("status")
+    if status == "coma":
+        words += " · " + _("{name} falls into a coma").format(name=names[1])
+    elif status == "dead":
+        words += " · " + _("{name} is dead").format(name=names[1])
+    return words, detail

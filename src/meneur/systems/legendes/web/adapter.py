@@ -86,7 +86,8 @@ class LegendesWeb(WebAdapter):
 
     def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
         """A help (L-11) or a new scene in words."""
-        from meneur.systems.legendes.web.help import help_words, scene_words
+        from meneur.systems.legendes.render import scene_words
+        from meneur.systems.legendes.web.help import help_words
 
         outcome = entry.get("outcome") or {}
         if entry.get("kind") == "aid":
@@ -97,7 +98,7 @@ class LegendesWeb(WebAdapter):
             )
             return title, help_words(outcome)
         if entry.get("kind") == "scene":
-            return _("new scene"), scene_words(outcome)
+            return _("new scene"), Verdict(None, *scene_words(outcome))
         return None
 
     def levels(self) -> Mapping[str, str]:

@@ -303,12 +303,3 @@ class NewScene:
         entry = roller.checked(leave)  # a sheet changed meanwhile: read them all again
         roller.forget_sheets()
         return entry
-
-
-def scene_words(outcome: Mapping[str, Any]) -> Verdict:
-    healed = [str(name) for name in outcome.get("healed") or []]
-    words = _("Help may be given again; help not used is lost (L-11).")
-    detail = (
-        _("Light wounds healed (L-13): {names}").format(names=", ".join(healed)) if healed else ""
-    )
-    return Verdict(None, words, detail)

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_, ngettext
+from meneur.locale import N_, ngettext, plural_count
 from meneur.locale import gettext as _
 from meneur.systems.obscur.system import SYSTEM
 from meneur.web.systems import (
@@ -28,7 +28,6 @@ from meneur.web.systems import (
     number_field,
     pairs,
 )
-from meneur.web.words import plural_count
 
 if TYPE_CHECKING:
     from meneur.campaign.store import Store
@@ -129,15 +128,15 @@ class ObscurWeb(WebAdapter):
 
     def describe(self, entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
         """A melee round (O-12, O-13) or a shot (O-14, O-15, O-21), in words."""
-        from meneur.systems.obscur.web.melee import melee_round_words, shot_words
+        from meneur.systems.obscur.log_words import melee_round_words, shot_words
 
         outcome = entry.get("outcome") or {}
         if "names" not in outcome:
             return None
         if entry.get("kind") == "melee":
-            return _("melee round (O-12)"), melee_round_words(outcome)
+            return _("melee round (O-12)"), Verdict(None, *melee_round_words(outcome))
         if entry.get("kind") == "shot":
-            return _("shot (O-14)"), shot_words(outcome)
+            return _("shot (O-14)"), Verdict(None, *shot_words(outcome))
         return None
 
     def _character(self, sheet: Mapping[str, Any]) -> Any:

@@ -13,14 +13,13 @@ open, else secure; the GM may type the faces of physical dice, one line per figh
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from meneur.campaign.store import NewRoll
 from meneur.errors import RuleError
-from meneur.locale import N_, ngettext
+from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.exchange import (
@@ -30,9 +29,7 @@ from meneur.web.exchange import (
     public_verdict,
 )
 from meneur.web.rolls import Roller
-from meneur.web.systems import Verdict
 from meneur.web.tables import Seat
-from meneur.web.words import plural_count
 
 
 def obscur_character(roller: Roller, campaign: str, person: dict[str, Any]) -> Any:
@@ -217,72 +214,3 @@ class ShotFields(BaseModel):
             "gardien_only": self.gardien_only,
             "dodge": self.dodge,
         }
-
-
-def melee_round_words(outcome: Mapping[str, Any]) -> Verdict:
-    """An Obscur melee round (O-12, O-13): each blow that landed, then who is down."""
-    names = list(outcome.get("names") or ["?", "?"])
-    record = outcome.get("round") or {}
-    index = {"a": 0, "b": 1}
-    parts = []
-    for strike in record.get("strikes") or []:
-        attacker = index.get(str(strike.get("attacker")), 0)
-        if not strike.get("hit"):
-            continue
-        damage = strike.get("damage", 0)
-        parts.append(
-            ngettext(
-                "{attacker} hits {defender} ({zone}): {damage} damage",
-                "{attacker} hits {defender} ({zone}): {damage} damage",
-                plural_count(damage),
-            ).format(
-                attacker=names[attacker],
-                defender=names[1 - attacker],
-                zone=strike.get("zone") or "-",
-                damage=damage,
-            )
-        )
-    words = "; ".join(parts) if parts else _("No blow lands")
-    after = list(outcome.get("after") or [{}, {}])
-    for name, body in zip(names, after, strict=False):
-        status = body.get("status")
-        if status == "coma":
-            words += " · " + _("{name} falls into a coma").format(name=name)
-        elif status == "dead":
-            words += " · " + _("{name} is dead").format(name=name)
-    detail = _("Vie: {a} {vie_a}, {b} {vie_b}").format(
-        a=names[0],
-        vie_a=after[0].get("vie", "?"),
-        b=names[1],
-        vie_b=after[1].get("vie", "?") if len(after) > 1 else "?",
-    )
-    return Verdict(None, words, detail)
-
-
-def shot_words(outcome: Mapping[str, Any]) -> Verdict:
-    """An Obscur shot (O-14, O-15, O-21): hit or miss, the damage, the target's Vie."""
-    names = list(outcome.get("names") or ["?", "?"])
-    shot = outcome.get("shot") or {}
-    attack = shot.get("attack") or {}
-    successes = attack.get("successes", "?")
-    detail = ngettext(
-        "{successes} success for a difficulty of {difficulty}",
-        "{successes} successes for a difficulty of {difficulty}",
-        plural_count(successes),
-    ).format(successes=successes, difficulty=shot.get("difficulty", "?"))
-    if not shot.get("hit"):
-        return Verdict(
-            None, _("{shooter} misses {target}").format(shooter=names[0], target=names[1]), detail
-        )
-    damage = shot.get("damage", 0)
-    words = ngettext(
-        "{shooter} hits {target} ({zone}): {damage} damage",
-        "{shooter} hits {target} ({zone}): {damage} damage",
-        plural_count(damage),
-    ).format(shooter=names[0], target=names[1], zone=shot.get("zone") or "-", damage=damage)
-    status = (shot.get("target") or {}).get("status")
-    if status == "coma":
-        words += " · " + _("{name} falls into a coma").format(name=names[1])
-    elif status == "dead":
-        words += " · " + _("{name} is dead").format(name=names[1])
-    return Verdict(None, words, detail)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_, ngettext
+from meneur.locale import N_, ngettext, plural_count
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
 from meneur.web.systems import (
@@ -27,7 +27,7 @@ from meneur.web.systems import (
     number_field,
     signed,
 )
-from meneur.web.words import dice_words, plural_count
+from meneur.web.words import dice_words
 
 if TYPE_CHECKING:
     from meneur.campaign.store import Store
