@@ -35,6 +35,10 @@ EDIT = "edit"
 """The ``kind`` of a sheet edited at the live table (:mod:`meneur.web.sheets`): no dice,
 its changes in its params."""
 
+SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+"""What reading an outcome of another shape raises (an entry another version wrote): the
+line is then read by the fields every entry has, never a stopped log."""
+
 LONGEST = 120
 """A summary longer than this is cut (one line of the log's table)."""
 
@@ -70,15 +74,20 @@ def _system_summary(entry: Mapping[str, Any], outcome: Any) -> str | None:
         system = find_system(str(entry.get("system", "")))
     except UnknownSystemError:  # the generic dice roller, or an entry of another version
         return None
-    return system.log_summary(str(entry.get("kind", "")), outcome)
+    try:
+        return system.log_summary(str(entry.get("kind", "")), outcome)
+    except SHAPE_ERRORS:  # an outcome its system does not write (any more)
+        return None
 
 
 def edit_words(entry: Mapping[str, Any]) -> tuple[str, str]:
     """A sheet edited at the table: each field before → after, and who changed it."""
-    params = entry.get("params") or {}
+    params = entry.get("params")
+    params = params if isinstance(params, Mapping) else {}
+    changes = params.get("changes")
     words = " ; ".join(
         f"{change.get('field')} {change.get('before')} → {change.get('after')}"
-        for change in params.get("changes") or []
+        for change in (changes if isinstance(changes, list) else [])
         if isinstance(change, dict)
     )
     by = _("the GM") if params.get("gm") else str(params.get("by") or "-")

@@ -6,19 +6,22 @@ Storage models (the log entry as stored and hashed) never reach a template direc
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from meneur.campaign.summary import EDIT, edit_words
+from meneur.campaign.summary import EDIT, SHAPE_ERRORS, edit_words, entry_summary
 from meneur.errors import MeneurError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.systems.base import NeedMoreDice
 from meneur.web.systems import Mark, Verdict, adapters
 from meneur.web.waiting import CLOSED
+
+log = logging.getLogger("meneur.web")
 
 CHAT = "chat"
 """The ``kind`` of a line said or whispered at the table (see :mod:`meneur.web.chat`)."""
@@ -167,7 +170,7 @@ def _described(entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
         return None
     try:
         return adapter.describe(entry)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except SHAPE_ERRORS:
         return None
 
 
@@ -196,9 +199,7 @@ def _told(entry: Mapping[str, Any]) -> Verdict:
             pass
     if "total" in outcome:
         return Verdict(None, _("Total {total}").format(total=outcome["total"]), "")
-    from meneur.campaign.summary import entry_summary  # what ``meneur log`` says of it
-
-    return Verdict(None, entry_summary(entry), "")
+    return Verdict(None, entry_summary(entry), "")  # what ``meneur log`` says of it
 
 
 def mode_label(mode: str) -> str:
@@ -263,7 +264,28 @@ def log_line(
     entry: Mapping[str, Any], mode: str, *, hidden: bool = False, key: str = "", viewer: str = ""
 ) -> LogLine:
     """The entry as shown; ``hidden``: the roller of a blind roll sees that it happened only;
-    ``viewer``: the seat reading it (a whisper reads differently for each of its readers)."""
+    ``viewer``: the seat reading it (a whisper reads differently for each of its readers).
+
+    An entry not shaped as this version writes it (another version's) is shown plainly,
+    with the words ``meneur log`` has for it and no dice: one line never stops the page.
+    """
+    try:
+        return _log_line(entry, mode, hidden=hidden, key=key, viewer=viewer)
+    except SHAPE_ERRORS:
+        log.warning("log entry %s shown plainly", str(entry.get("seq"))[:20], exc_info=True)
+    at_iso = str(entry.get("at", ""))
+    words = _("Blind roll: only the GM sees the dice.") if hidden else entry_summary(entry)
+    title = _kind_title(str(entry.get("kind", "")))
+    who, system = str(entry.get("who") or "-"), str(entry.get("system", ""))
+    verdict = Verdict(None, words, "")
+    return LogLine(
+        key, local_time(at_iso), who, system, title, mode, "", [], verdict, hidden, at_iso
+    )
+
+
+def _log_line(
+    entry: Mapping[str, Any], mode: str, *, hidden: bool, key: str, viewer: str
+) -> LogLine:
     params = entry.get("params") or {}
     trait = params.get("trait") if isinstance(params, dict) else None
     system = str(entry.get("system", ""))
