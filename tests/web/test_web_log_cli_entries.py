@@ -27,6 +27,14 @@ from meneur.web.views import KIND_TITLES, log_line
 from web.web_helpers import Table
 
 ROOT = Path(__file__).resolve().parents[2]
+TUNNELS_CHARACTERISTICS = (
+    "Force",
+    "Dextérité",
+    "Constitution",
+    "Volonté",
+    "Intelligence",
+    "Charisme",
+)
 EXAMPLES = ROOT / "examples"
 
 COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -114,6 +122,11 @@ def test_every_rolling_command_reads_in_words_with_its_result_on_the_table(
             assert line.title == (trait or FRENCH[entry["kind"]]), entry["kind"]
             assert line.verdict.words, entry["kind"]  # its result, as `meneur log` says it
             assert "?" not in line.verdict.words + line.verdict.detail, (entry["kind"], line)
+            if entry["kind"] == "character new":  # T-1: the six characteristics drawn
+                drawn = entry["outcome"]["characteristics"]
+                values = ", ".join(f"{name} {value}" for name, value in drawn.items())
+                assert line.verdict.words == f"Pip : {values}"
+                assert list(drawn) == list(TUNNELS_CHARACTERISTICS)
             set_language("en")
             english = log_line(entry, "public")
             if entry["kind"] in KIND_TITLES and not trait:

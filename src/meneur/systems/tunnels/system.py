@@ -54,10 +54,11 @@ class TunnelsSystem(System):
     )
 
     def log_summary(self, kind: str, outcome: Mapping[str, Any]) -> str | None:
-        """A test (T-3, T-7, T-8), an opposition (T-9) or a fight (T-10) in words:
-        « échec critique (3 succès sur 2) », « a l'emporte de 1 (2 contre 1) », « Héros
-        l'emporte après 8 tours »."""
+        """A test (T-3, T-7, T-8), an opposition (T-9), a fight (T-10) or a new character
+        (T-1) in words: « échec critique (3 succès sur 2) », « a l'emporte de 1 (2 contre
+        1) », « Héros l'emporte après 8 tours », « Pip : Force 2, Dextérité 4... »."""
         from meneur.locale import gettext as _
+        from meneur.locale import labelled
         from meneur.systems.log_words import fight_words, opposition_words, test_words
 
         if kind == "test":
@@ -71,6 +72,10 @@ class TunnelsSystem(System):
             return test_words(outcome, "successes", "threshold", verdict)
         if kind == "fight" and "winner" in outcome:
             return fight_words(outcome)
+        drawn = outcome.get("characteristics")
+        if kind == "character new" and isinstance(drawn, Mapping):  # T-1: what was drawn
+            values = ", ".join(f"{name} {value}" for name, value in drawn.items())
+            return labelled(str(outcome.get("name", "?")), values)
         return opposition_words(outcome, "successes") if kind == "oppose" else None
 
     def checks(self) -> Mapping[str, Check[Any, Any]]:
