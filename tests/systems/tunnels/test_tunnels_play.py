@@ -615,6 +615,77 @@ def test_T10_option_one_point_fights_past_the_needed_bound_agree_with_simulated_
     assert agrees(exact, wins, n, sigmas=4.0), (float(exact), wins / n)
 
 
+def test_T10_T11_fight_odds_endurance_bound_at_its_edge() -> None:
+    """T-10/T-11: exact fight odds take an Endurance (or a maximum) up to
+    ``MAX_FIGHT_ENDURANCE`` (60), one more is refused. At the edge, 1 die against MR 1,
+    neither exploding: a round is a's win 1/4, b's 1/4, a tie 1/2, each loss 1 point, so
+    a loses only if b wins the first 120 rounds that are not ties (60 unhurt, 60
+    wounded): 1 - 2**-120, by hand."""
+    from meneur.systems.tunnels.combat_odds import MAX_FIGHT_ENDURANCE, p_win_against_monster
+
+    assert MAX_FIGHT_ENDURANCE == 60
+    exact = p_win_against_monster(1, 60, 1, explode="never")
+    assert exact == 1 - Fraction(1, 2**120)
+    with pytest.raises(LimitError, match="60"):
+        p_win_against_monster(1, 61, 1, explode="never")
+    with pytest.raises(LimitError, match="60"):
+        p_win_against_monster(1, 1, 1, max_endurance=61, explode="never")
+
+
+def test_T10_option_one_point_is_exact_past_the_margins_bound() -> None:
+    """T-10's option ``one``: a round needs who wins, not the margins, so a fight is
+    exact past ``MAX_CHASED_MARGIN_DICE`` where the margins are refused. Force 31 that
+    never explodes against MR 1 that plays ``needed`` (one die: it never explodes): a's
+    law by enumeration of (1s, successes) over the multinomial (T-3, T-8: three 1s lose),
+    b's die succeeds half the time. Endurance 1 against MR 1: a wins at its first won
+    round; b's first win wounds (T-11), its second kills: p = q (1 + (1 - q)), q = a's
+    share of the rounds that are not ties."""
+    from math import factorial
+
+    from meneur.systems.tunnels.combat_odds import p_win_against_monster
+    from meneur.systems.tunnels.odds import MAX_CHASED_MARGIN_DICE
+
+    n = MAX_CHASED_MARGIN_DICE + 1
+    half = Fraction(1, 2)
+    win = lose = Fraction(0)
+    for ones in range(n + 1):
+        for successes in range(n + 1 - ones):
+            others = n - ones - successes
+            ways = factorial(n) // (factorial(ones) * factorial(successes) * factorial(others))
+            p = ways * Fraction(1, 6) ** ones * half**successes * Fraction(1, 3) ** others
+            if ones >= 3:
+                lose += p
+                continue
+            win += p * half * ((successes > 0) + (successes > 1))
+            lose += p * half * (successes == 0)
+    q = win / (win + lose)
+    sides: dict[str, Any] = {"explode": "never", "vs_explode": "needed"}
+    assert p_win_against_monster(n, 1, 1, loss="one", **sides) == q * (2 - q)
+    with pytest.raises(LimitError, match=f"{MAX_CHASED_MARGIN_DICE}"):
+        p_win_against_monster(n, 1, 1, **sides)
+
+
+@pytest.mark.parametrize(
+    ("endurance", "full", "wounded", "steps"),
+    [(2, 4, False, 3 + 3 * (4 + 2)), (2, 4, True, 3 + 3 * 4), (3, None, False, 3 + 3 * (3 + 3))],
+)
+def test_T10_T11_fight_odds_progress_counts_the_fight_steps(
+    endurance: int, full: int | None, wounded: bool, steps: int
+) -> None:
+    """T-10/T-11: the exact fight's progress (a bar in the CLI) advances by one per
+    round's law (one per MR) and per state valued (MR x (full Endurance wounded, plus
+    the Endurance unhurt unless already wounded)); ``fight_steps`` announces that total
+    (by hand: MR 3)."""
+    from meneur.systems.tunnels.combat_odds import fight_steps, p_win_against_monster
+
+    calls: list[int] = []
+    p_win_against_monster(
+        2, endurance, 3, wounded=wounded, max_endurance=full, progress=calls.append
+    )
+    assert calls == [1] * steps
+    assert fight_steps(endurance, 3, wounded=wounded, max_endurance=full) == steps
+
+
 def test_T10_T11_fighters_and_fights_within_their_documented_bounds() -> None:
     """T-10/T-11 (docs/tunnels.md, docs/lab.md): a Force or a Monster Rating up to 60 dice,
     an Endurance up to 10,000, a fight up to 1,000 rounds; one more is refused, and so
