@@ -144,3 +144,27 @@ def test_T9_the_margins_walk_builds_the_same_sides_as_who_wins(policy: Policy) -
     walked = {key: chase.side(*key) for key in keys}
     clear_caches()
     assert {key: chase.side(*key) for key in keys} == walked
+
+
+def test_T9_the_trajectories_memo_keeps_the_most_recent_and_hands_over_the_sides() -> None:
+    """T-9/T-10 (a fight reads the character's trajectory once per MR): past
+    ``margins.MEMO`` trajectories the oldest is dropped, the most recent kept in order
+    of use; each walk hands the side it built to who wins (``chase.known``); a dropped
+    trajectory is walked again, equal to the first walk."""
+    from meneur.systems.tunnels import chase
+    from meneur.systems.tunnels.odds import clear_caches
+
+    keys: list[tuple[int, int, Policy]] = [
+        (dice, lowest, policy)
+        for dice in range(1, 12)
+        for lowest in (3, 4, 5)
+        for policy in ("needed", "never")
+    ]
+    assert len(keys) > margins.MEMO
+    clear_caches()
+    walks = [margins.trajectory(*key) for key in keys]
+    assert list(margins._WALKS) == keys[-margins.MEMO :]
+    assert all(chase.known(key) for key in keys[-10:])
+    assert margins.trajectory(*keys[0]) == walks[0]
+    assert list(margins._WALKS)[-1] == keys[0]
+    clear_caches()
