@@ -41,6 +41,8 @@ class TunnelsSystem(System):
     die_sides = 6
     labels = MappingProxyType(
         {
+            "name": N_("Name"),
+            "characteristics": N_("Characteristics"),
             "threshold": N_("Threshold"),
             "explode": N_("Explosions"),
             "blessed": N_("blessed"),
