@@ -27,14 +27,8 @@ from meneur.web.views import KIND_TITLES, log_line
 from web.web_helpers import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-TUNNELS_CHARACTERISTICS = (
-    "Force",
-    "Dextérité",
-    "Constitution",
-    "Volonté",
-    "Intelligence",
-    "Charisme",
-)
+SIX = ("Force", "Dextérité", "Constitution", "Volonté", "Intelligence", "Charisme")
+"""T-1's six characteristics, in the text's order."""
 EXAMPLES = ROOT / "examples"
 
 COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -126,7 +120,7 @@ def test_every_rolling_command_reads_in_words_with_its_result_on_the_table(
                 drawn = entry["outcome"]["characteristics"]
                 values = ", ".join(f"{name} {value}" for name, value in drawn.items())
                 assert line.verdict.words == f"Pip : {values}"
-                assert list(drawn) == list(TUNNELS_CHARACTERISTICS)
+                assert list(drawn) == list(SIX)
             set_language("en")
             english = log_line(entry, "public")
             if entry["kind"] in KIND_TITLES and not trait:
