@@ -174,28 +174,28 @@ def _described(entry: Mapping[str, Any]) -> tuple[str, Verdict] | None:
         return None
 
 
-def _verdict(entry: Mapping[str, Any]) -> Verdict:
-    """The entry's verdict, and a waiting roll closed unchosen said (its seat rolled
-    again before choosing: :data:`meneur.web.waiting.CLOSED`)."""
-    told = _told(entry)
+def _verdict(entry: Mapping[str, Any], described: tuple[str, Verdict] | None) -> Verdict:
+    """The entry's verdict (``described``: its system's own, :func:`_described`), and a
+    waiting roll closed unchosen said (its seat rolled again before choosing:
+    :data:`meneur.web.waiting.CLOSED`)."""
+    told = _told(entry, described)
     if CLOSED not in (entry.get("decisions") or []):
         return told
     note = _("closed unchosen: its player made another roll")
     return Verdict(told.passed, told.words, " ; ".join(filter(None, (told.detail, note))))
 
 
-def _told(entry: Mapping[str, Any]) -> Verdict:
+def _told(entry: Mapping[str, Any], described: tuple[str, Verdict] | None) -> Verdict:
     if entry.get("kind") == EDIT:
         return Verdict(None, *edit_words(entry))
-    adapter = adapters().get(str(entry.get("system")))
-    outcome = entry.get("outcome") or {}
-    described = _described(entry)
     if described is not None:
         return described[1]
+    adapter = adapters().get(str(entry.get("system")))
+    outcome = entry.get("outcome") or {}
     if adapter is not None and entry.get("kind") == "test":
         try:
             return adapter.verdict(outcome)
-        except (KeyError, TypeError, ValueError):
+        except SHAPE_ERRORS:
             pass
     if "total" in outcome:
         return Verdict(None, _("Total {total}").format(total=outcome["total"]), "")
@@ -291,7 +291,7 @@ def _log_line(
     system = str(entry.get("system", ""))
     kind = str(entry.get("kind", ""))
     title = str(trait) if trait and trait != "-" else _kind_title(kind)
-    if entry.get("kind") == EDIT:
+    if kind == EDIT:
         title = _("sheet edited")
     described = _described(entry)
     if described is not None:
@@ -301,10 +301,11 @@ def _log_line(
     who = roller_words(entry)
     line = partial(LogLine, key, at, who, system, title, mode, at_iso=at_iso)
     source = str(entry.get("source", ""))
-    if entry.get("kind") == CHAT and not hidden:
+    if kind == CHAT and not hidden:
         return line(source, [], Verdict(None, "", ""), said=said(entry, viewer))
     if hidden:
         blind = Verdict(None, _("Blind roll: only the GM sees the dice."), "")
         return line("", [], blind, hidden=True)
     streams = _mark_faces(entry)
-    return line(source, streams, _verdict(entry), batches=_batches(entry, streams))
+    verdict = _verdict(entry, described)
+    return line(source, streams, verdict, batches=_batches(entry, streams))
