@@ -4,25 +4,15 @@ mutants of ``tunnels/character.py`` that survived the suite)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from data_helpers import WriteData, user_data_folder
+from data_helpers import WriteData
 from meneur.errors import RuleError, SheetError
-from meneur.systems.tunnels import data
 from meneur.systems.tunnels.character import derive, from_dict, trait_from_face
 
 SIX = ("Force", "Dextérité", "Constitution", "Volonté", "Intelligence", "Charisme")
-
-
-@pytest.fixture
-def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[WriteData]:
-    """Write ``tunnels/NAME.toml`` in a user data folder; the tables are read afresh."""
-    with user_data_folder(tmp_path, monkeypatch, "tunnels", (data.derived,)) as write:
-        yield write
 
 
 def sheet(**changes: Any) -> dict[str, Any]:

@@ -6,22 +6,11 @@ The shipped files are the text's gaps filled provisionally; a user file in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from data_helpers import WriteData, user_data_folder
+from data_helpers import WriteData
 from meneur.errors import SheetError
 from meneur.systems.tunnels import data
-
-
-@pytest.fixture
-def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[WriteData]:
-    """Write ``tunnels/NAME.toml`` in a user data folder; the tables are read afresh."""
-    tables = (data.derived, data.levels, data.spells, data.gear)
-    with user_data_folder(tmp_path, monkeypatch, "tunnels", tables) as write:
-        yield write
 
 
 def spell(cost: object = 1, threshold: object = 1, name: str = "Flamme") -> str:
