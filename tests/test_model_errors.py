@@ -3,10 +3,10 @@ never reaches a French user, and the reason is translated when shown, not when r
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import pytest
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from meneur.errors import SheetError
 from meneur.locale import N_, set_language
@@ -19,6 +19,8 @@ class Sample(BaseModel):
     points: int = Field(0, ge=0, le=12)
     name: str = Field("x", max_length=5)
     mode: Literal["public", "secret"] = "public"
+    tags: list[str] = Field([], max_length=2)
+    note: Annotated[str, AfterValidator(str.strip)] | None = Field(None, max_length=4)
 
 
 def refusal(**data: object) -> ValidationError:
@@ -41,6 +43,9 @@ def _french() -> object:
         ({"points": 13}, "points", "doit valoir au plus 12", "must be at most 12"),
         ({"points": "douze"}, "points", "un nombre entier est attendu", "a whole number"),
         ({"name": "abcdefgh"}, "name", "5 caractères au plus", "at most 5 characters"),
+        # a text checked after its validator (a Légendes regret): characters, not "items"
+        ({"note": "abcdefgh"}, "note", "4 caractères au plus", "at most 4 characters"),
+        ({"tags": ["a"] * 3}, "tags", "au plus 2 éléments", "at most 2 items"),
         ({"mode": "loud"}, "mode", "doit être l'une des valeurs", "must be one of"),
         ({"colour": 1}, "colour", "nom de champ inconnu", "unknown field name"),
     ],
@@ -203,10 +208,7 @@ def test_a_pattern_and_a_choice_are_said_without_english() -> None:
 def test_where_a_problem_stands_is_named_to_80_characters_however_it_was_refused() -> None:
     """A field's path is quoted back short, whatever refused it: a known pydantic type, a
     validator's own words, or a type known nowhere (pydantic's words)."""
-    from typing import Annotated
     from uuid import UUID
-
-    from pydantic import AfterValidator
 
     from meneur.model_errors import refusal as own_refusal
 

@@ -106,6 +106,8 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
 
     where = ".".join(visible(str(part)) for part in tuple(first.get("loc", ()))[drop:]) or "-"
     kind = str(first.get("type", ""))
+    if kind == "too_long" and isinstance(first.get("input"), str):
+        kind = "string_too_long"  # a text checked after validation: pydantic says "items"
     cause = (first.get("ctx") or {}).get("error")
     if isinstance(cause, ValueError) and cause.args and isinstance(cause.args[0], Phrase):
         return Problem(where[:80], cause.args[0])  # a validator's own words (refusal)

@@ -32,6 +32,7 @@ class KrassesSystem(System):
     die_sides = 20
     labels = MappingProxyType(
         {
+            "name": N_("Name"),
             "difficulty": N_("Difficulty (K-3)"),
             "modifier": N_("Modifier"),
             "characteristics": N_("Characteristics"),

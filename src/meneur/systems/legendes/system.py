@@ -32,6 +32,7 @@ class LegendesSystem(System):
     die_sides = 6
     labels = MappingProxyType(
         {
+            "name": N_("Name"),
             "legendary": N_("Legendary domains (L-1)"),
             "secondary": N_("Secondary domains (L-1)"),
             "weaknesses": N_("Weaknesses (L-1)"),

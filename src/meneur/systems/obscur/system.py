@@ -23,6 +23,7 @@ class ObscurSystem(System):
     die_sides: ClassVar[int] = 6
     labels: ClassVar[Mapping[str, str]] = MappingProxyType(
         {
+            "name": N_("Name"),
             "difficulty": N_("Difficulty"),
             "modifier": N_("Modifier"),
             "push": N_("Dépassement before the roll (O-10)"),
