@@ -7,6 +7,7 @@ check the markup and the form posts a page without script sends.
 
 from __future__ import annotations
 
+import html
 import re
 
 from web.web_helpers import Table
@@ -77,6 +78,34 @@ def test_the_odds_a_row_shows_are_the_odds_it_rolls_with(table: Table) -> None:
     [roll] = table.store.rolls()
     assert roll["params"]["threshold"] == 3
     assert roll["params"]["blessed"] is True
+
+
+def test_a_page_asked_with_options_off_the_rules_says_so_and_keeps_the_others(
+    table: Table,
+) -> None:
+    """``?threshold=x&blessed=true``: the page drops the threshold (no roll takes it:
+    T-3's niveau 2 stands), keeps « blessed » (T-4), and says which value it did not
+    take; ``?threshold=0``, a number the rule refuses, says why beside the sheet's « – ».
+    Both showed the chances of other options, or dashes, without a word."""
+    table.create(table.gm, "tunnels", "Garde", Force="4", Dextérité="3", Constitution="3")
+    page = html.unescape(table.client.get(f"{table.gm}?threshold=x&blessed=true").text)
+    assert (
+        '<p class="message refused" id="refused" role="alert">Valeur invalide pour Seuil : '
+        "un nombre entier est attendu. La page affiche la valeur par défaut à la place.</p>"
+    ) in page
+    row = page.split('class="quick"')[1].split("</form>")[0]
+    assert '<input type="hidden" name="blessed" value="true">' in row
+    assert 'name="threshold"' not in row  # the rules' default, not asked
+    zero = html.unescape(table.client.get(f"{table.gm}?threshold=0").text)
+    assert 'id="refused"' not in zero  # a number: the form carries it, the rule judges
+    assert '<p class="message">Un seuil vaut au moins 1, pas 0.</p>' in zero
+    assert zero.count('<span class="chance">–</span>') == 6  # every trait, one reason
+    plain = html.unescape(table.client.get(f"{table.gm}?threshold=3").text)
+    assert 'id="refused"' not in plain and '<p class="message">' not in plain
+    # the address's ``lang`` stays for the next pages: asked last
+    english = html.unescape(table.client.get(f"{table.gm}?explode=parfois&lang=en").text)
+    assert "Invalid value for Explosions: must be one of" in english
+    assert "The page shows the default value instead." in english
 
 
 def test_a_player_keeps_the_full_form_with_its_roll_button_docked(table: Table) -> None:

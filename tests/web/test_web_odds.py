@@ -112,6 +112,43 @@ def test_a_sheets_error_from_the_worker_reads_in_the_askers_language() -> None:
     assert english.error == "Isaure: field caracteristiques: missing field."
 
 
+def test_T3_O34_a_trait_without_a_chance_says_why_in_the_askers_language() -> None:
+    """A trait the rule refuses shows « – » on its sheet, and now the reason: named by
+    its trait when others have a chance (T-3: a Force of 0 rolls no die), alone when
+    every trait is refused (O-34: at 0 Volonté no test is rolled)."""
+    import json
+
+    from meneur.locale import current_language, set_language
+    from meneur.systems.obscur.web.adapter import ObscurWeb
+    from meneur.systems.tunnels.web.adapter import TunnelsWeb
+    from meneur.web.odds import sheet_odds
+
+    root = Path(__file__).parents[2]
+    frail = {
+        "system": "tunnels", "name": "Frêle",
+        "characteristics": {"Force": 0, "Dextérité": 3, "Constitution": 3, "Volonté": 2,
+                            "Intelligence": 2, "Charisme": 2},
+        "endurance": {"current": 3, "max": 3}, "mana": {"current": 1, "max": 1},
+        "chance": {"current": 1, "max": 1},
+    }  # fmt: skip
+    exhausted = json.loads((root / "examples/obscur/isaure-epuisee.json").read_text())
+    before = current_language()
+    try:
+        tunnels = sheet_odds(TunnelsWeb(), frail, RollOptions(threshold=3), "", "fr")
+        english = sheet_odds(TunnelsWeb(), frail, RollOptions(threshold=3), "", "en")
+        obscur = sheet_odds(ObscurWeb(), exhausted, RollOptions(), "", "fr")
+    finally:
+        set_language(before)
+    assert tunnels.chances["Force"] is None and tunnels.chances["Dextérité"] is not None
+    assert tunnels.refused == "Force : Un jet lance au moins 1 dé, pas 0."
+    assert english.refused == "Force: A test rolls at least 1 die, not 0."
+    assert set(obscur.chances.values()) == {None}
+    assert obscur.refused.startswith("Isaure la Fouineuse a 0 en Volonté (O-34) : incapable")
+    healthy = sheet_odds(TunnelsWeb(), {**frail, "characteristics": {
+        **frail["characteristics"], "Force": 1}}, RollOptions(threshold=3), "", "fr")  # fmt: skip
+    assert healthy.refused == "" and None not in healthy.chances.values()
+
+
 def test_the_cache_forgets_the_question_asked_longest_ago_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

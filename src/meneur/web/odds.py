@@ -49,6 +49,10 @@ class SheetOdds:
     chances: dict[str, Fraction | None] = field(default_factory=dict)
     pushes: list[tuple[int, int, int, Fraction]] = field(default_factory=list)
     error: str = ""
+    refused: str = ""
+    """Why a trait has no chance (the first refused; its name first when others have
+    one): the options asked are outside the rules (a threshold of 0), said beside the
+    « – » it shows."""
 
 
 def sheet_odds(
@@ -59,24 +63,33 @@ def sheet_odds(
     asker's, for a sheet's error worded here (an argument, so the cache keeps one answer
     per language: the worker's own is the server's)."""
     from meneur.errors import MeneurError
-    from meneur.locale import set_language
+    from meneur.locale import gettext, set_language
 
     set_language(language)
 
     try:
         chances: dict[str, Fraction | None] = {}
+        refusals: list[tuple[str, str]] = []
         for trait in adapter.traits(sheet):
             try:
                 chances[trait.name] = adapter.success(adapter.params(sheet, trait.name, options))
-            except MeneurError:
+            except MeneurError as error:
                 chances[trait.name] = None
+                refusals.append((trait.label, str(error)))
         pushes: list[tuple[int, int, int, Fraction]] = []
         if pushes_of and ("push" in adapter.option_fields or "spend" in adapter.option_fields):
             try:
                 pushes = list(adapter.push_chances(sheet, pushes_of, options))
             except MeneurError:
                 pushes = []
-        return SheetOdds(chances, pushes)
+        refused = ""
+        if refusals:
+            label, reason = refusals[0]
+            every = len(refusals) == len(chances)  # the options, not one trait
+            refused = (
+                reason if every else gettext("{label}: {text}").format(label=label, text=reason)
+            )
+        return SheetOdds(chances, pushes, refused=refused)
     except MeneurError as error:
         return SheetOdds(error=str(error))
 

@@ -193,16 +193,28 @@ class SheetView:
     """The values of the sheet that change in play, in its edit form."""
 
 
-def options_from(query: dict[str, str]) -> RollOptions:
-    """Roll options from a query string, falling back to defaults on anything odd."""
+def options_from(query: dict[str, str]) -> tuple[RollOptions, str]:
+    """The roll options of a page's address, and what was wrong with it ("" if nothing).
+
+    A value no roll takes (``?threshold=x``, ``explode=parfois``) is left out and its
+    field takes the rules' default; the others stand, and the page says which
+    value it did not take, where it showed the default chances of every option without
+    a word. (The JSON API refuses such an address: a program wants the error.)
+    """
     from pydantic import ValidationError
 
+    from meneur.model_errors import first_problem
     from meneur.web.forms import OptionsIn
+    from meneur.web.labels import invalid_value
 
     try:
-        return OptionsIn.model_validate(query).options()
-    except ValidationError:
-        return OptionsIn().options()
+        return OptionsIn.model_validate(query).options(), ""
+    except ValidationError as error:
+        wrong = {str(problem["loc"][0]) for problem in error.errors() if problem["loc"]}
+        said = invalid_value(first_problem(error))
+    kept = {key: value for key, value in query.items() if key not in wrong}
+    options = OptionsIn.model_validate(kept).options()  # each field is checked on its own
+    return options, _("{problem} The page shows the default value instead.").format(problem=said)
 
 
 def sheet_view(
@@ -229,6 +241,7 @@ def sheet_view(
     traits = [(trait, chances.get(trait.name)) for trait in names]
     view = SheetView(name, system, title, adapter.option_fields, traits, stats)
     view.pushes = found.pushes if found else []
+    view.error = found.refused if found else ""
     view.chosen = options
     choices: dict[str, list[tuple[Any, str]]] = {}
     for key, named in adapter.choices().items():  # a value given off the list is offered too
@@ -278,7 +291,7 @@ def tracker_context(characters: list[Any]) -> dict[str, Any]:
 
 
 def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[str, Any]:
-    options = options_from(query)
+    options, address = options_from(query)
     players = state.tables.players(seat.table.id)
     labels = {p.id: seat_label(p) for p in players}
     holds = state.tables.holds(seat.table.id)
@@ -324,6 +337,7 @@ def table_context(state: WebState, seat: Seat, query: dict[str, str]) -> dict[st
         **tracker_context(characters),
         "mode_label": mode_label,
         "base": f"/t/{seat.table.id}/{seat.token}",
+        "refused_message": address,  # a refused form's own message replaces it
     }
 
 
