@@ -113,7 +113,8 @@ def test_odds_asked_with_an_option_the_roll_refuses_are_refused_not_the_defaults
 ) -> None:
     """A script asking the chances at threshold 3 with a push of 4 (tiers go 0-3) is told
     which option is wrong (400), not given the chances of the default options (threshold
-    2) as if it had asked for them; the page, which has no one to tell, shows those."""
+    2) as if it had asked for them; the page leaves the value out and says so. A
+    threshold the rule refuses (T-3: at least 1) answers each chance ``null`` and why."""
     table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
     url = f"/api{table.gm}/odds"
     asked = {"character": "Brindille", "threshold": "3"}
@@ -126,7 +127,11 @@ def test_odds_asked_with_an_option_the_roll_refuses_are_refused_not_the_defaults
     at_3 = check.odds(TestParams(dice=4, threshold=3)).p_where(lambda k: k[0] >= 3 and not k[2])
     answered = table.client.get(url, params=asked).json()["traits"]["Dextérité"]["exact"]
     assert answered == f"{at_3.numerator}/{at_3.denominator}"
+    assert table.client.get(url, params=asked).json()["refused"] == ""
     assert table.client.get(table.gm, params={**asked, "push": "4"}).status_code == 200
+    zero = table.client.get(url, params={**asked, "threshold": "0"}).json()
+    assert set(map(str, zero["traits"].values())) == {"{'chance': None, 'exact': None}"}
+    assert zero["refused"] == "Un seuil vaut au moins 1, pas 0."
 
 
 def test_a_player_rolls_only_for_their_own_character(table: Table) -> None:

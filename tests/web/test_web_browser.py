@@ -13,6 +13,7 @@ where a missing browser is a failure: the browser suite never silently skips the
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -180,6 +181,17 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     alice.locator("form.roll input[name=threshold]").dispatch_event("change")
     expect(chance).not_to_have_text(before)
     assert chance.inner_text().endswith("%")
+    # a threshold the rule refuses (T-3: at least 1): « – » and why, not « 0,0 % »
+    note = alice.locator("section:has(form.roll) .odds-note")
+    expect(note).to_be_hidden()
+    alice.fill("form.roll input[name=threshold]", "0")
+    alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+    expect(chance).to_have_text("–")
+    expect(note).to_have_text("Un seuil vaut au moins 1, pas 0.")
+    alice.fill("form.roll input[name=threshold]", "3")
+    alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+    expect(chance).to_have_text(re.compile(r"%$"))
+    expect(note).to_be_hidden()
 
     # Alice rolls in public: Bob and the GM see it live, dice and verdict included
     alice.check("form.roll input[value='Dextérité']")

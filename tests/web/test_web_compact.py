@@ -98,10 +98,11 @@ def test_a_page_asked_with_options_off_the_rules_says_so_and_keeps_the_others(
     assert 'name="threshold"' not in row  # the rules' default, not asked
     zero = html.unescape(table.client.get(f"{table.gm}?threshold=0").text)
     assert 'id="refused"' not in zero  # a number: the form carries it, the rule judges
-    assert '<p class="message">Un seuil vaut au moins 1, pas 0.</p>' in zero
+    note = '<p class="message odds-note" role="status"{}>{}</p>'
+    assert note.format("", "Un seuil vaut au moins 1, pas 0.") in zero
     assert zero.count('<span class="chance">–</span>') == 6  # every trait, one reason
     plain = html.unescape(table.client.get(f"{table.gm}?threshold=3").text)
-    assert 'id="refused"' not in plain and '<p class="message">' not in plain
+    assert 'id="refused"' not in plain and note.format(" hidden", "") in plain
     # the address's ``lang`` stays for the next pages: asked last
     english = html.unescape(table.client.get(f"{table.gm}?explode=parfois&lang=en").text)
     assert "Invalid value for Explosions: must be one of" in english

@@ -43,7 +43,9 @@ async def odds(
     With ``trait``, also the chance of each amount bought before the roll (where the
     system sells dice).
     Rate-limited like rolls; computed by the odds worker within its budget (a chance it
-    could not compute in time is ``null``). An option the roll would refuse is a 400.
+    could not compute in time is ``null``). An option no roll takes is a 400; one the
+    rule refuses (a threshold of 0) makes each chance it touches ``null``, and
+    ``refused`` says why.
     """
     if not seat.may_act_for(character[:80]):
         raise HTTPException(status_code=403)
@@ -52,8 +54,8 @@ async def odds(
     info = await asyncio.to_thread(
         state.store.character, character[:80], campaign=seat.table.campaign
     )
-    # strict, unlike a page (which shows the default chances for a mangled address): a
-    # script asking threshold=3&push=4 is told push is refused, not given threshold 2's
+    # strict, unlike a page (which leaves a mangled value out and says so): a script
+    # asking threshold=3&push=4 is told push is refused, not given threshold 2's
     options = OptionsIn.model_validate(dict(request.query_params)).options()
     found = await state.odds.asheet(adapter_for(info.system), info.sheet, options, trait[:80])
     if found is not None and found.error:
@@ -69,7 +71,14 @@ async def odds(
         {"tier": tier, "dice": dice, "cost": cost, "chance": float(chance)}  # tier: the value
         for tier, dice, cost, chance in (found.pushes if found and trait else [])
     ]
-    return {"character": info.name, "system": info.system, "traits": chances, "push": pushes}
+    refused = found.refused if found else ""  # why a trait's chance is null, if the rules say
+    return {
+        "character": info.name,
+        "system": info.system,
+        "traits": chances,
+        "push": pushes,
+        "refused": refused,
+    }
 
 
 @router.get("/t/{table_id}/{token}/action/{system}/{name}/odds")

@@ -181,6 +181,9 @@ class SheetView:
     stats: list[tuple[str, str]]
     owner: str = ""
     error: str = ""
+    refused: str = ""
+    """Why a trait shows « – »: the options asked are outside the rules (a threshold of
+    0), or one trait is (a Force of 0); the page's script keeps it up to date."""
     fields: list[str] = field(default_factory=list)
     chosen: RollOptions = field(default_factory=RollOptions)
     """The roll options with the system's defaults where the page gave none."""
@@ -241,7 +244,7 @@ def sheet_view(
     traits = [(trait, chances.get(trait.name)) for trait in names]
     view = SheetView(name, system, title, adapter.option_fields, traits, stats)
     view.pushes = found.pushes if found else []
-    view.error = found.refused if found else ""
+    view.refused = found.refused if found else ""
     view.chosen = options
     choices: dict[str, list[tuple[Any, str]]] = {}
     for key, named in adapter.choices().items():  # a value given off the list is offered too

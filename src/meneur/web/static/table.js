@@ -188,6 +188,7 @@
   }
 
   function percent(chance) {
+    if (chance === null) return "–"; // a chance the rules refuse, or past the budget
     var text = (chance * 100).toFixed(1);
     return (document.documentElement.lang === "fr" ? text.replace(".", ",") : text) + " %";
   }
@@ -218,9 +219,14 @@
           var found = data.traits[span.dataset.trait];
           if (found) {
             span.textContent = percent(found.chance);
-            span.title = found.exact;
+            span.title = found.exact || "";
           }
         });
+        var note = form.closest("section").querySelector(".odds-note"); // why a « – »
+        if (note) {
+          note.textContent = data.refused || "";
+          note.hidden = !data.refused;
+        }
       });
   }
 
