@@ -236,3 +236,16 @@ def test_O9_an_opposition_scores_from_side_a_and_simulates_only_rolled_sides() -
     assert check.vectorised(OpposeParams(auto, Params(2))) is None
     assert check.vectorised(OpposeParams(Params(2), auto)) is None
     assert check.vectorised(OpposeParams(Params(2), Params(2))) is not None
+
+
+def test_O9_an_opposition_rolls_two_streams_side_a_then_side_b() -> None:
+    """O-9: both sides test, so a roll draws exactly two streams of dice: side a's pool
+    from the first source, side b's from the second, and no third. Side a's 6 and 4 make
+    2 + 1 = 3 successes (O-2), side b's 5, 2, 1 make 1: a wins by 3 - 1 = 2."""
+    from meneur.rng import PhysicalDice
+
+    params = OpposeParams(Params(2, difficulty=0, tally=True), Params(3, difficulty=0, tally=True))
+    rolled = OpposeCheck().roll(params, [PhysicalDice((6, 4)), PhysicalDice((5, 2, 1))])
+    assert rolled.faces == ((6, 4), (5, 2, 1))
+    assert (rolled.outcome.a.successes, rolled.outcome.b.successes) == (3, 1)
+    assert (rolled.outcome.winner, rolled.outcome.margin) == ("a", 2)
