@@ -149,6 +149,42 @@ def test_T3_O34_a_trait_without_a_chance_says_why_in_the_askers_language() -> No
     assert healthy.refused == "" and None not in healthy.chances.values()
 
 
+def test_O10_L12_a_roll_the_sheet_cannot_pay_shows_no_chance_and_is_not_offered() -> None:
+    """O-10: a Dépassement is paid from Vécu, Volonté, Moral, never below 0; L-12: a hero
+    spends only the motivation points it holds. The menu offered +3 dice for 6 points to
+    a sheet holding 2, with a chance, and the roll was then refused; an address asking
+    it showed that chance too. Now the menu offers what the sheet can pay, and a roll it
+    cannot pay shows « – » and why."""
+    import json
+
+    from meneur.systems.legendes.web.adapter import LegendesWeb
+    from meneur.systems.obscur.web.adapter import ObscurWeb
+    from meneur.web.odds import sheet_odds
+
+    root = Path(__file__).parents[2]
+    isaure = json.loads((root / "examples/obscur/isaure.json").read_text())
+    poor = {**isaure, "ressources": {**isaure["ressources"], "vecu": 0,
+            "volonte": {"max": 6, "current": 1}, "moral": {"max": 5, "current": 1}}}  # fmt: skip
+    pushes = ObscurWeb().push_chances(poor, "Bagarre", RollOptions())
+    assert [(tier, dice, cost) for tier, dice, cost, _chance in pushes] == [(0, 0, 0), (1, 1, 1)]
+    assert len(ObscurWeb().push_chances(isaure, "Bagarre", RollOptions())) == 4  # 17 points
+    asked = RollOptions(push=2, given=frozenset({"push"}))
+    found = sheet_odds(ObscurWeb(), poor, asked, "", "fr")
+    assert set(found.chances.values()) == {None}
+    assert (
+        found.refused == "Pas assez de points pour ce Dépassement : il coûte 3, 2 sont disponibles."
+    )
+    assert None not in sheet_odds(ObscurWeb(), isaure, asked, "", "fr").chances.values()
+    lyssia = json.loads((root / "examples/legendes/lyssia.json").read_text())  # 1 point
+    spend = sheet_odds(LegendesWeb(), lyssia, RollOptions(spend=2), "", "fr")
+    assert set(spend.chances.values()) == {None}
+    assert spend.refused == "Lyssia a 1 point(s) de motivation, pas assez pour en dépenser 2."
+    assert (
+        None
+        not in sheet_odds(LegendesWeb(), lyssia, RollOptions(spend=1), "", "fr").chances.values()
+    )
+
+
 def test_the_cache_forgets_the_question_asked_longest_ago_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

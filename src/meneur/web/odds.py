@@ -72,7 +72,9 @@ def sheet_odds(
         refusals: list[tuple[str, str]] = []
         for trait in adapter.traits(sheet):
             try:
-                chances[trait.name] = adapter.success(adapter.params(sheet, trait.name, options))
+                params = adapter.params(sheet, trait.name, options)
+                adapter.paid(sheet, params)  # a roll the sheet cannot pay is refused: no chance
+                chances[trait.name] = adapter.success(params)
             except MeneurError as error:
                 chances[trait.name] = None
                 refusals.append((trait.label, str(error)))

@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from meneur.errors import MeneurError
 from meneur.locale import N_, ngettext, plural_count
 from meneur.locale import gettext as _
 from meneur.systems.obscur.system import SYSTEM
@@ -204,19 +205,22 @@ class ObscurWeb(WebAdapter):
     def push_chances(
         self, sheet: Mapping[str, Any], trait: str, options: RollOptions
     ) -> list[tuple[int, int, int, Fraction]]:
+        """Each Dépassement the character can pay now (O-10: never below 0), with its
+        exact chance: the menu offered +3 dice for 6 points to a sheet holding 2, and
+        the roll was then refused."""
         from dataclasses import replace
 
         from meneur.systems.obscur.depassement import TIERS, extra_dice, tier_cost
 
-        return [
-            (
-                tier,
-                extra_dice(tier),
-                tier_cost(tier),
-                self.success(self.params(sheet, trait, replace(options, push=tier))),
-            )
-            for tier in TIERS
-        ]
+        offered = []
+        for tier in TIERS:
+            params = self.params(sheet, trait, replace(options, push=tier))
+            try:
+                self.paid(sheet, params)
+            except MeneurError:
+                continue
+            offered.append((tier, extra_dice(tier), tier_cost(tier), self.success(params)))
+        return offered
 
     def success(self, params: Any) -> Fraction:
         from meneur.systems.obscur.rules import verdict
