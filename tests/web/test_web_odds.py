@@ -119,18 +119,15 @@ def test_T3_O34_a_trait_without_a_chance_says_why_in_the_askers_language() -> No
     import json
 
     from meneur.locale import current_language, set_language
+    from meneur.rng import PhysicalDice
     from meneur.systems.obscur.web.adapter import ObscurWeb
+    from meneur.systems.tunnels.character import create
     from meneur.systems.tunnels.web.adapter import TunnelsWeb
     from meneur.web.odds import sheet_odds
 
     root = Path(__file__).parents[2]
-    frail = {
-        "system": "tunnels", "name": "Frêle",
-        "characteristics": {"Force": 0, "Dextérité": 3, "Constitution": 3, "Volonté": 2,
-                            "Intelligence": 2, "Charisme": 2},
-        "endurance": {"current": 3, "max": 3}, "mana": {"current": 1, "max": 1},
-        "chance": {"current": 1, "max": 1},
-    }  # fmt: skip
+    frail = create("Frêle", PhysicalDice((3,) * 6)).model_dump(mode="json")  # T-1: all 3
+    frail["characteristics"]["Force"] = 0
     exhausted = json.loads((root / "examples/obscur/isaure-epuisee.json").read_text())
     before = current_language()
     try:
