@@ -1012,7 +1012,28 @@ def test_compare_shows_a_then_b_then_b_minus_a_in_points() -> None:
     render_compare(console, a, b, "T")
     text = console.export_text()
     assert "x / y" in text
-    assert f"{percent(0.5, 0)} → {percent(0.75, 0)}" in text
-    assert percent(0.25, 1, signed=True) in text
+    assert "50 → 75" in text  # in percent, as the caption says: no « % » in a cell
+    assert percent(0.25, 1, signed=True, symbol=False) in text and "%" not in text.split("(%)")[0]
     # a cell on one side only is left empty, on either side
-    assert f"{percent(0.25, 0)} →" not in text and f"→ {percent(0.5, 0)}" not in text
+    assert "25 →" not in text and "→ 50" not in text
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_default_grid_fits_an_80_column_terminal_one_line_per_row(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    """``meneur table tunnels``, the first grid a designer asks (10 pools x 10 thresholds):
+    at 80 columns its cells wrapped « 50,0 » and « % » over two lines (« < 0,1 » over
+    three). The caption says « (%) », a cell holds the number alone, without a space."""
+    monkeypatch.setenv("COLUMNS", "80")
+    done = invoke(capsys, "--lang", language, "table", "tunnels", "--panels", "normal/needed")
+    assert done.status == 0, done.err
+    lines = done.out.splitlines()
+    assert max(map(len, lines)) <= 80
+    rows = [line for line in lines if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows] == [str(n) for n in range(1, 11)]
+    assert "<0,1" in done.out if language == "fr" else "<0.1" in done.out
+    assert "%" not in "".join(rows)
+    assert (
+        "Réussite (%) ; colonnes : Seuil" if language == "fr" else "Success (%); columns: Threshold"
+    ) in done.out

@@ -40,20 +40,31 @@ def corner(grid: Grid) -> str:
 
 
 def caption(grid: Grid, measure: int, extra: str = "") -> str:
-    return _("{measure}; columns: {columns}{extra}").format(
+    """Under the table: what its cells measure, in percent (the cells leave out « % »,
+    so that ten columns of a grid fit an 80-column terminal unwrapped), and its columns."""
+    return _("{measure} (%); columns: {columns}{extra}").format(
         measure=_(grid.measures[measure].label), columns=_(grid.columns.label), extra=extra
     )
+
+
+def cell_percent(p: float, digits: int = 1) -> str:
+    """A cell of a grid: « 43,2 », « <0,1 » (the caption says « % »; no space inside, so
+    that a narrow column never breaks a value over two lines)."""
+    return percent(p, digits, symbol=False).replace(" ", "")
+
+
+def fits(*lines: str) -> int:
+    """A table's least width: its title and caption on one line each (a grid of one or
+    two columns wrapped them word by word), up to a terminal's 80 columns."""
+    return min(max(map(len, lines)), 80)
 
 
 def panel_table(grid: Grid, panel: int, measure: int = 0, title: str | None = None) -> Table:
     from rich.table import Table
 
     name = grid.measures[measure].name
-    table = Table(
-        title=title or grid.panels.label_of(panel),
-        title_style="bold",
-        caption=caption(grid, measure),
-    )
+    heading, under = title or grid.panels.label_of(panel), caption(grid, measure)
+    table = Table(title=heading, title_style="bold", caption=under, min_width=fits(heading, under))
     table.add_column(corner(grid), justify="right", style="bold")
     for c in range(len(grid.columns.values)):
         table.add_column(grid.columns.label_of(c), justify="right")
@@ -65,7 +76,7 @@ def panel_table(grid: Grid, panel: int, measure: int = 0, title: str | None = No
                 cells.append("")
                 continue
             p = float(cell[name])
-            cells.append(f"[{style_of(p)}]{percent(p, 1)}[/]")
+            cells.append(f"[{style_of(p)}]{cell_percent(p)}[/]")
         table.add_row(grid.rows.label_of(r), *cells)
     return table
 
@@ -86,10 +97,9 @@ def render_compare(console: Console, a: Grid, b: Grid, title: str, measure: int 
         label = a.panels.label_of(panel)
         other = b.panels.label_of(panel)
         heading = label if label == other else f"{label} / {other}"
+        under = caption(a, measure, _("; A → B, then B − A in points"))
         table = Table(
-            title=heading,
-            title_style="bold",
-            caption=caption(a, measure, _("; A → B, then B − A in points")),
+            title=heading, title_style="bold", caption=under, min_width=fits(heading, under)
         )
         table.add_column(corner(a), justify="right", style="bold")
         for c in range(len(a.columns.values)):
@@ -103,8 +113,8 @@ def render_compare(console: Console, a: Grid, b: Grid, title: str, measure: int 
                     continue
                 pa, pb = float(x[name]), float(y[name])
                 d = pb - pa
-                change = f"[{diff_style(d)}]{percent(d, 1, signed=True)}[/]"
-                row.append(f"{percent(pa, 0)} → {percent(pb, 0)}\n{change}")
+                change = f"[{diff_style(d)}]{percent(d, 1, signed=True, symbol=False)}[/]"
+                row.append(f"{cell_percent(pa, 0)} → {cell_percent(pb, 0)}\n{change}")
             table.add_row(a.rows.label_of(r), *row)
         console.print(table)
 
