@@ -77,6 +77,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         "gm": f"{root}/t/{table.id}/{table.gm_token}",
         "invite": f"{root}/t/{table.id}/join/{table.invite_token}",
         "store": store,
+        "app": app,
     }
     uvicorn_server.should_exit = True
     thread.join(timeout=10)
@@ -192,6 +193,16 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     alice.locator("form.roll input[name=threshold]").dispatch_event("change")
     expect(chance).to_have_text(re.compile(r"%$"))
     expect(note).to_be_hidden()
+    # chances the worker gives up (past its budget): « – » and why, not the last ones kept
+    odds = server["app"].state.web.odds
+    budget, odds.budget = odds.budget, 1e-9
+    try:
+        alice.fill("form.roll input[name=threshold]", "5")
+        alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+        expect(chance).to_have_text("–")
+        expect(note).to_contain_text("demandent plus de calcul que la table n'en attend")
+    finally:
+        odds.budget = budget
 
     # Alice rolls in public: Bob and the GM see it live, dice and verdict included
     alice.check("form.roll input[value='Dextérité']")

@@ -182,6 +182,24 @@ def test_O10_L12_a_roll_the_sheet_cannot_pay_shows_no_chance_and_is_not_offered(
     )
 
 
+def test_chances_past_the_budget_read_a_dash_and_why(tmp_path: Path) -> None:
+    """A sheet whose chances the worker gives up (past its budget) showed « – » without a
+    word, and the script kept the chances of the options asked before. Now the page and
+    the odds API say why."""
+    import html
+
+    for table in make_table(tmp_path):
+        table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+        table.client.app.state.web.odds.budget = 1e-9  # type: ignore[attr-defined]
+        page = html.unescape(table.client.get(table.gm).text)
+        note = "Ces chances demandent plus de calcul que la table n'en attend"
+        assert f'<p class="message odds-note" role="status">{note}' in page
+        assert page.count('<span class="chance">–</span>') == 6
+        answer = table.client.get(f"/api{table.gm}/odds", params={"character": "Brindille"})
+        assert answer.status_code == 200 and answer.json()["traits"] == {}
+        assert answer.json()["refused"].startswith(note)
+
+
 def test_the_cache_forgets_the_question_asked_longest_ago_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

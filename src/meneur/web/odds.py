@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from meneur.locale import N_
+
 if TYPE_CHECKING:
     from meneur.web.systems import WebAdapter
 
@@ -39,6 +41,11 @@ PRELOAD = ["meneur.web.odds", "meneur.web.systems", "meneur.campaign.recording"]
 """Imported once by the fork server, so that a worker answers its first question at once."""
 SLOW = object()
 """A question that took more than the budget."""
+SLOW_NOTE = N_(
+    "These chances take longer to compute than the table waits: « – » stands for them"
+    " (meneur odds computes them at the command line)."
+)
+"""Said beside the « – » of a sheet whose chances the worker gave up (past the budget)."""
 
 
 @dataclass(frozen=True, slots=True)

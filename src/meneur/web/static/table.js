@@ -217,10 +217,8 @@
         }
         form.querySelectorAll(".chance").forEach(function (span) {
           var found = data.traits[span.dataset.trait];
-          if (found) {
-            span.textContent = percent(found.chance);
-            span.title = found.exact || "";
-          }
+          span.textContent = found ? percent(found.chance) : "–"; // none: past the budget
+          span.title = found && found.exact ? found.exact : "";
         });
         var note = form.closest("section").querySelector(".odds-note"); // why a « – »
         if (note) {
