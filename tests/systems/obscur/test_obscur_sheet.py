@@ -202,7 +202,7 @@ def test_a_malformed_equipment_names_its_field_in_correct_french(
 
 @pytest.mark.parametrize(
     ("changes", "field"),
-    [({"name": ""}, "name"), ({"name": "   "}, "name"), ({"contacts": {" ": 2}}, "Contacts :")],
+    [({"name": ""}, "Nom :"), ({"name": "   "}, "Nom :"), ({"contacts": {" ": 2}}, "Contacts :")],
 )
 def test_a_name_written_on_the_sheet_is_not_empty(changes: dict[str, Any], field: str) -> None:
     """A character's name written empty or blank (or a contact's) was taken, and a fight
