@@ -141,9 +141,14 @@ def test_T3_O34_a_trait_without_a_chance_says_why_in_the_askers_language() -> No
     assert english.refused == "Force: A test rolls at least 1 die, not 0."
     assert set(obscur.chances.values()) == {None}
     assert obscur.refused.startswith("Isaure la Fouineuse a 0 en Volonté (O-34) : incapable")
-    healthy = sheet_odds(TunnelsWeb(), {**frail, "characteristics": {
-        **frail["characteristics"], "Force": 1}}, RollOptions(threshold=3), "", "fr")  # fmt: skip
+    able = {**frail, "characteristics": {**frail["characteristics"], "Force": 1}}
+    healthy = sheet_odds(TunnelsWeb(), able, RollOptions(threshold=3), "", "fr")
     assert healthy.refused == "" and None not in healthy.chances.values()
+    # T-6 batch by batch: the roller's choices make the chance; said, not « unknown policy »
+    asked = RollOptions(threshold=3, explode="ask")
+    chosen = sheet_odds(TunnelsWeb(), able, asked, "", "fr")
+    assert set(chosen.chances.values()) == {None}
+    assert chosen.refused.startswith("Lot par lot (T-6), la chance dépend de chacun de vos choix")
 
 
 def test_O10_L12_a_roll_the_sheet_cannot_pay_shows_no_chance_and_is_not_offered() -> None:

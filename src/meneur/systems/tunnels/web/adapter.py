@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from meneur.errors import RuleError
 from meneur.locale import N_, ngettext, plural_count
 from meneur.locale import gettext as _
 from meneur.systems.tunnels.system import SYSTEM
@@ -120,6 +121,14 @@ class TunnelsWeb(WebAdapter):
         from meneur.systems.tunnels.rules import TestParams, check_policy
 
         character = from_dict(dict(sheet), str(sheet.get("name", "-")))
+        if options.explode == "ask":  # the roll draws batch by batch; its odds have none
+            raise RuleError(
+                N_(
+                    "Batch by batch (T-6), the chance depends on each choice you make; "
+                    "« when needed » shows the chance of exploding only while short of "
+                    "the threshold."
+                )
+            )
         return TestParams(
             dice=character.trait(trait)[1],
             threshold=options.threshold,
