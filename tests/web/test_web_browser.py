@@ -193,6 +193,11 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     alice.locator("form.roll input[name=threshold]").dispatch_event("change")
     expect(chance).to_have_text(re.compile(r"%$"))
     expect(note).to_be_hidden()
+    # a value no roll takes (the API refuses it, 400): « – » and the refusal
+    alice.fill("form.roll input[name=threshold]", "1e5")
+    alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+    expect(chance).to_have_text("–")
+    expect(note).to_have_text("Valeur invalide pour Seuil : un nombre entier est attendu.")
     # chances the worker gives up (past its budget): « – » and why, not the last ones kept
     odds = server["app"].state.web.odds
     budget, odds.budget = odds.budget, 1e-9

@@ -205,9 +205,13 @@
       if (form.elements[name] && form.elements[name].checked) params.set(name, "true");
     });
     fetch(api + "/odds?" + params.toString(), { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (r) {
+        // refused (a value no roll takes, too many asks): no chance, and the reason
+        return r.json().then(function (data) {
+          return r.ok ? data : { traits: {}, refused: data.error || r.statusText };
+        }, function () { return { traits: {}, refused: r.statusText }; });
+      })
       .then(function (data) {
-        if (!data) return;
         var push = form.elements.push || form.elements.spend;
         if (push && data.push) {
           data.push.forEach(function (option) {
