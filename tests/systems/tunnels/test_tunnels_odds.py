@@ -222,3 +222,58 @@ def test_T6_the_needed_law_reports_each_level_of_pending_dice() -> None:
     assert reported == [1] * 9 and sum(reported) == whole_law_work(params)
     clear_caches()
     assert law == test_odds(params)
+
+
+def test_T9_exact_opposition_bounds_are_the_documented_numbers() -> None:
+    """T-9 with a ``needed`` side: the bounds odds.py documents, at each edge, one die past
+    refused before any work. The whole law: 14 a side, or 4 against up to 30; the walk of
+    the margins (and of the lead): 20 a side, or 10 against up to 30; margins read from
+    both sides' trajectories: 30 a side, whatever the other."""
+    from meneur.systems.tunnels.odds import (
+        check_lead_size,
+        check_margin_size,
+        check_opposed_size,
+        check_walk_size,
+    )
+
+    needed, beside_always = ("needed", "needed"), ("needed", "always")
+    walk_in, walk_out = [(20, 20), (10, 30), (30, 10)], [(21, 20), (20, 21), (11, 30), (10, 31)]
+    cases = [
+        (check_opposed_size, needed, [(14, 14), (4, 30), (30, 4)], [(15, 14), (5, 30), (4, 31)]),
+        (check_walk_size, needed, walk_in, walk_out),
+        (check_lead_size, needed, walk_in, walk_out),
+        (check_margin_size, beside_always, walk_in, walk_out),
+        (check_margin_size, needed, [(30, 30), (30, 1), (1, 30)], [(31, 1), (1, 31), (31, 31)]),
+    ]
+    for check, policies, inside, outside in cases:
+        for dice_a, dice_b in inside:
+            check(dice_a, dice_b, policies)
+        for dice_a, dice_b in outside:
+            with pytest.raises(LimitError):
+                check(dice_a, dice_b, policies)
+
+
+def test_T9_an_opposition_is_prepared_side_by_side_with_its_work_reported() -> None:
+    """T-6, T-9: before who wins, ``prepare_opposition`` builds the whole law of the
+    largest ``always`` pool of each mode (the chain of pools 1 to n, each about p**5, the
+    first 20 told together) and the trajectory of each ``needed`` side (3 dice: the
+    squares of 6 - p(p+1)/2 + p for 3, 2, 1 pending dice: 9, 25, 36); it reports them in
+    that order, ``opposition_work`` in all."""
+    from meneur.systems.tunnels.odds import opposition_work, prepare_opposition
+
+    chain = [sum(p**5 for p in range(1, n + 1)) for n in range(6)]  # 0, 1, 33, 276, ...
+    cases = [
+        (OpposedParams(Side(5, explode="always"), Side(3, explode="always")), [chain[5]]),
+        (OpposedParams(Side(2, explode="always"), Side(3)), [chain[2], 9, 25, 36]),
+        (
+            OpposedParams(Side(3, explode="always"), Side(2, blessed=True, explode="always")),
+            [chain[3], chain[2]],
+        ),
+    ]
+    assert chain[5] == 1 + 32 + 243 + 1024 + 3125
+    for params, expected in cases:
+        clear_caches()
+        work = opposition_work(params)
+        reported: list[int] = []
+        prepare_opposition(params, reported.append)
+        assert (reported, work) == (expected, sum(expected)), params
