@@ -277,3 +277,19 @@ def test_T9_an_opposition_is_prepared_side_by_side_with_its_work_reported() -> N
         reported: list[int] = []
         prepare_opposition(params, reported.append)
         assert (reported, work) == (expected, sum(expected)), params
+
+
+def test_T9_the_law_of_the_lead_leaves_the_three_sixes_out() -> None:
+    """T-7, T-9: ``margin_lead`` keys the lead and the criticals with every flag of three
+    6s false, though 3 dice never exploding show three 6s (1/216 a side); a ``needed``
+    side of 15 against 5 is past the whole law's bound (14, or 4 against 30) but within
+    the lead's (20), and who wins read from it equals the trajectories' reading."""
+    from meneur.systems.tunnels.odds import margin_lead, who_wins
+
+    plain = OpposedParams(Side(3, explode="never"), Side(3, explode="never"))
+    assert opposed_odds(plain).p_where(lambda k: k[1] or k[3]) > 0
+    assert margin_lead(plain).p_where(lambda k: k[1] or k[3]) == 0
+    wide = OpposedParams(Side(15), Side(5))
+    lead = margin_lead(wide)
+    judged = lead.map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4])[0])
+    assert (judged.p("a"), judged.p("b"), judged.p(None)) == who_wins(wide)
