@@ -293,3 +293,36 @@ def test_T9_the_law_of_the_lead_leaves_the_three_sixes_out() -> None:
     lead = margin_lead(wide)
     judged = lead.map(lambda k: judge(max(k[0], 0), k[2], max(-k[0], 0), k[4])[0])
     assert (judged.p("a"), judged.p("b"), judged.p(None)) == who_wins(wide)
+
+
+@pytest.mark.parametrize("explode", ["never", "always", "needed"])
+def test_T3_T8_a_row_of_thresholds_reads_each_as_the_whole_law_does(explode: str) -> None:
+    """T-3, T-7, T-8: ``pass_row`` cuts one table above the largest threshold it is given
+    (its cap left to it): each threshold's success, exceptional success and critical
+    failure equal the whole law's at that threshold (4 dice, thresholds 1, 5 and 3, in
+    that order; T-6 ``needed`` explodes while short of each)."""
+    from meneur.systems.tunnels.odds import pass_row
+
+    params = TestParams(4, 1, explode=explode)  # type: ignore[arg-type]
+    for threshold, weights in zip((1, 5, 3), pass_row(params, (1, 5, 3)), strict=True):
+        law = test_odds(TestParams(4, threshold, explode=explode))  # type: ignore[arg-type]
+        passed = law.p_where(lambda k, t=threshold: k[0] >= t and not k[2])
+        exceptional = law.p_where(lambda k, t=threshold: k[0] >= t and k[1] and not k[2])
+        assert Fraction(weights.success, weights.total) == passed, threshold
+        assert Fraction(weights.exceptional, weights.total) == exceptional, threshold
+        assert Fraction(weights.critical, weights.total) == law.p_where(lambda k: k[2])
+
+
+@pytest.mark.parametrize("threshold", [16, 32])
+def test_T6_one_query_at_a_threshold_on_the_cap_step_meets_the_tables_exactly(
+    threshold: int,
+) -> None:
+    """T-6 ``needed``, 16 dice (one query meets in the middle from there): a threshold
+    that is a multiple of the tables' cap step (16) must still cut them above itself; the
+    verdicts equal those of one table read whole (``pass_row``), exactly."""
+    from meneur.systems.tunnels.odds import pass_odds, pass_row
+
+    params = TestParams(16, threshold, explode="needed")
+    met, whole = pass_odds(params), pass_row(params, (threshold,))[0]
+    for field in ("success", "exceptional", "critical"):
+        assert getattr(met, field) * whole.total == getattr(whole, field) * met.total, field
