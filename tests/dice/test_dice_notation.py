@@ -302,6 +302,11 @@ def test_bounds_of_keeps_drops_and_products() -> None:
     assert bounds(parse("(-3d6x)*0")) == (0, 0)  # even from below (-inf times 0 is no NaN)
     assert bounds(parse("1*2d6")) == (2, 12)
     assert bounds(parse("3d6x>=5cs>=5")) == (0, float("inf"))
+    # exact past a float's 53 bits: a zero product added stays an integer (hypothesis
+    # found 100000001*300001*3000+0*0 rolled one more than its rounded float bound)
+    total = 100000001 * 300001 * 3000
+    assert bounds(parse("100000001*300001*3000+0*0")) == (total, total)
+    assert all(type(end) is int for end in bounds(parse("0*3d6x+100000001*300001*3000")))
 
 
 @pytest.mark.parametrize(

@@ -136,7 +136,9 @@ def bounds(node: Node) -> Bounds:
 
 
 def _times(x: float, y: float) -> float:
-    return 0.0 if x == 0 or y == 0 else x * y
+    """``x * y``, with 0 times an unbounded total 0; integers stay integers (a float 0
+    turned ``9e16 + 0 * 0`` into a rounded float, below the exact total rolled)."""
+    return 0 if x == 0 or y == 0 else x * y
 
 
 def _dice_bounds(node: DiceRoll) -> Bounds:
