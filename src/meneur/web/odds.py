@@ -70,7 +70,7 @@ def sheet_odds(
     asker's, for a sheet's error worded here (an argument, so the cache keeps one answer
     per language: the worker's own is the server's)."""
     from meneur.errors import MeneurError
-    from meneur.locale import gettext, set_language
+    from meneur.locale import labelled, set_language
 
     set_language(language)
 
@@ -95,9 +95,7 @@ def sheet_odds(
         if refusals:
             label, reason = refusals[0]
             every = len(refusals) == len(chances)  # the options, not one trait
-            refused = (
-                reason if every else gettext("{label}: {text}").format(label=label, text=reason)
-            )
+            refused = reason if every else labelled(label, reason)
         return SheetOdds(chances, pushes, refused=refused)
     except MeneurError as error:
         return SheetOdds(error=str(error))

@@ -121,11 +121,7 @@ def melee_round_words(outcome: Mapping[str, Any]) -> tuple[str, str]:
     words = "; ".join(parts) if parts else _("No blow lands")
     after = list(outcome.get("after") or [{}, {}])
     for name, body in zip(names, after, strict=False):
-        status = body.get("status")
-        if status == "coma":
-            words += " · " + _("{name} falls into a coma").format(name=name)
-        elif status == "dead":
-            words += " · " + _("{name} is dead").format(name=name)
+        words += _down_words(name, body.get("status"))
     detail = _("Vie: {a} {vie_a}, {b} {vie_b}").format(
         a=names[0],
         vie_a=after[0].get("vie", "?"),
@@ -155,9 +151,13 @@ def shot_words(outcome: Mapping[str, Any]) -> tuple[str, str]:
         "{shooter} hits {target} ({zone}): {damage} damage",
         plural_count(damage),
     ).format(shooter=names[0], target=names[1], zone=shot.get("zone") or "-", damage=damage)
-    status = (shot.get("target") or {}).get("status")
+    return words + _down_words(names[1], (shot.get("target") or {}).get("status")), detail
+
+
+def _down_words(name: str, status: Any) -> str:
+    """« · Garou tombe dans le coma » (O-31) or « · Garou est mort », else nothing."""
     if status == "coma":
-        words += " · " + _("{name} falls into a coma").format(name=names[1])
-    elif status == "dead":
-        words += " · " + _("{name} is dead").format(name=names[1])
-    return words, detail
+        return " · " + _("{name} falls into a coma").format(name=name)
+    if status == "dead":
+        return " · " + _("{name} is dead").format(name=name)
+    return ""
