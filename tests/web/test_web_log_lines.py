@@ -108,6 +108,30 @@ def test_plurals_follow_the_count() -> None:
     set_language("fr")
 
 
+def test_O31_the_trackers_round_and_shot_say_who_is_down() -> None:
+    """O-31: a fighter the tracker leaves in a coma or dead is said after the blows, in
+    the melee round's words and the shot's; a standing one is not."""
+    from meneur.systems.obscur.log_words import melee_round_words, shot_words
+
+    set_language("fr")
+    strike = {"attacker": "a", "hit": True, "zone": "tête", "damage": 9}
+    melee = {
+        "names": ["Ana", "Orque"],
+        "round": {"strikes": [strike]},
+        "after": [{"vie": 5}, {"vie": -1, "status": "coma"}],
+    }
+    assert melee_round_words(melee)[0] == (
+        "Ana touche Orque (tête) : 9 dégâts · Orque tombe dans le coma"
+    )
+    melee["after"] = [{"vie": 5, "status": "dead"}, {"vie": 2}]
+    assert melee_round_words(melee)[0].endswith("9 dégâts · Ana est mort")
+    shot = {"names": ["Ana", "Orque"], "shot": {"hit": True, "zone": "torse", "damage": 12}}
+    shot["shot"]["target"] = {"status": "dead"}
+    assert shot_words(shot)[0] == "Ana touche Orque (torse) : 12 dégâts · Orque est mort"
+    shot["shot"]["target"] = {"status": "wounded"}
+    assert shot_words(shot)[0] == "Ana touche Orque (torse) : 12 dégâts"
+
+
 def test_the_tracker_says_tour_in_french(table: Table) -> None:
     """« tour 1 » in French (« round 1 » in English), once someone is in the fight: not
     above « Aucun combat en cours. », where nobody has a round to play."""
