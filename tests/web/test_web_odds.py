@@ -193,14 +193,18 @@ def test_chances_past_the_budget_read_a_dash_and_why(tmp_path: Path) -> None:
     the odds API say why."""
     import html
 
-    for table in make_table(tmp_path):
-        table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
+    huge = {"Force": "60", "Dextérité": "60", "Constitution": "60"}  # ~0.2 s a trait
+    asked = {"threshold": "30", "explode": "always"}  # a loaded machine never beats the
+    for table in make_table(tmp_path):  # budget below with the answer, as a 3-die pool can
+        table.create(table.gm, "tunnels", "Colosse", **huge)
         table.client.app.state.web.odds.budget = 1e-9  # type: ignore[attr-defined]
-        page = html.unescape(table.client.get(table.gm).text)
+        page = html.unescape(table.client.get(table.gm, params=asked).text)
         note = "Ces chances demandent plus de calcul que la table n'en attend"
         assert f'<p class="message odds-note" role="status">{note}' in page
         assert page.count('<span class="chance">–</span>') == 6
-        answer = table.client.get(f"/api{table.gm}/odds", params={"character": "Brindille"})
+        answer = table.client.get(
+            f"/api{table.gm}/odds", params={"character": "Colosse", **asked, "threshold": "29"}
+        )
         assert answer.status_code == 200 and answer.json()["traits"] == {}
         assert answer.json()["refused"].startswith(note)
 
