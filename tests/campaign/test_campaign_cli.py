@@ -364,22 +364,22 @@ def test_a_roll_whose_dice_another_process_drew_first_is_drawn_again(
     process rolls between this roll's draw and its write."""
     monkeypatch.setenv("MENEUR_LOG", "1")
     invoke(capsys, "session", "start")
-    from meneur.campaign.store import Store
+    from meneur.campaign.hotlog import HotLog
 
-    real = Store.append_roll
+    real = HotLog.append_roll  # the command's log, whichever way it reaches the database
     raced: list[subprocess.CompletedProcess[str]] = []
 
-    def racing(self: Store, *args: Any, **kwargs: Any) -> Any:
+    def racing(self: HotLog, *args: Any, **kwargs: Any) -> Any:
         if not raced:
             raced.append(run_meneur("roll", "1d4", env={"MENEUR_LOG": "1"}))
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append_roll", racing)
+    monkeypatch.setattr(HotLog, "append_roll", racing)
     result = invoke(capsys, "roll", "1d20", "--json")
     assert raced[0].returncode == 0, raced[0].stderr
     assert result.status == 0, result.err
     assert result.json()["dice_source"] == "committed"
-    monkeypatch.setattr(Store, "append_roll", real)
+    monkeypatch.setattr(HotLog, "append_roll", real)
     invoke(capsys, "session", "reveal")
     path = tmp_path / "log.json"
     invoke(capsys, "log", "--export", str(path))

@@ -17,7 +17,8 @@ import pytest
 from meneur.campaign.appending import Appender
 from meneur.campaign.chain import verify_log
 from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict
-from meneur.campaign.store import NewRoll, Store
+from meneur.campaign.records import NewRoll
+from meneur.campaign.store import Store
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from cli_helpers import invoke
+from meneur.campaign.hotlog import HotLog
 from meneur.campaign.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,16 +42,19 @@ def _isaure(store: Store, *, vecu: int = 8) -> None:
 
 
 def _racing(monkeypatch: pytest.MonkeyPatch, method: str, *other: str) -> list[Any]:
-    """Patch ``Store.method`` so that, before its first write, ``meneur *other`` runs."""
-    real = getattr(Store, method)
+    """Patch ``method`` so that, before its first write, ``meneur *other`` runs: on
+    :class:`HotLog` for a roll's append (the command's SQLite log and the store share
+    it), on :class:`Store` otherwise (the SQLite log hands the rest to a store)."""
+    owner: type[Any] = HotLog if method in vars(HotLog) else Store
+    real = getattr(owner, method)
     raced: list[subprocess.CompletedProcess[str]] = []
 
-    def racing(self: Store, *args: Any, **kwargs: Any) -> Any:
+    def racing(self: Any, *args: Any, **kwargs: Any) -> Any:
         if not raced:
             raced.append(run_meneur(*other))
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, method, racing)
+    monkeypatch.setattr(owner, method, racing)
     return raced
 
 

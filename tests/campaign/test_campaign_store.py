@@ -13,9 +13,11 @@ from sqlalchemy import delete
 
 from meneur.campaign.chain import GENESIS, commitment_of, verify_log
 from meneur.campaign.errors import CampaignError, NoCampaignYet
+from meneur.campaign.hotlog import CURRENT_KEY
 from meneur.campaign.models import Setting
+from meneur.campaign.records import NewRoll
 from meneur.campaign.rolllog import log_roll
-from meneur.campaign.store import CURRENT_KEY, NewCharacter, NewRoll, Store
+from meneur.campaign.store import NewCharacter, Store
 from meneur.errors import MeneurError, SheetError
 
 

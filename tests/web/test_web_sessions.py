@@ -94,7 +94,7 @@ def test_a_roll_whose_committed_dice_another_writer_drew_first_is_drawn_again(
     roll's draw and its write: the roll is refused by the log and drawn again from the
     session as it now is; both entries are committed and every counter follows on."""
     from meneur.campaign.chain import verify_log
-    from meneur.campaign.store import NewRoll
+    from meneur.campaign.records import NewRoll
 
     player = table.join("Alice")
     table.create(player, "tunnels", "Brindille", **TUNNELS)
@@ -143,7 +143,7 @@ def test_a_roll_made_as_a_session_opens_is_drawn_again_from_the_session(
     its write: the log refuses the machine's dice under the campaign's lock, and the roll
     is drawn again from the session. No roll of the session bypasses its commitment, so
     ``verify --strict`` passes."""
-    from meneur.campaign.store import NewRoll
+    from meneur.campaign.records import NewRoll
 
     table.create(table.gm, "tunnels", "Brindille", **TUNNELS)
     append = table.store.append_roll

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from meneur.campaign.chain import session_sources
-from meneur.campaign.store import format_at
+from meneur.campaign.records import format_at
 from meneur.campaign.summary import entry_summary
 from meneur.web.state import WebSettings
 from web.web_helpers import Table, make_table

@@ -36,19 +36,20 @@ from meneur.campaign.errors import (
     DiceConflict,
     NoCampaignYet,
     SheetConflict,
-    StorageError,
 )
+from meneur.campaign.hotlog import CURRENT_KEY
 from meneur.campaign.names import name_key
+from meneur.campaign.records import format_at, utcnow
 from meneur.locale import N_
 from meneur.rng import SecureDice
 
 if TYPE_CHECKING:
-    from meneur.campaign.store import NewRoll, Store
+    from meneur.campaign.hotlog import HotLog
+    from meneur.campaign.records import NewRoll
 
 GROUP_LIMIT = 64
 """Appends written in one transaction at most (the others lead the next group)."""
 JSON_FIELDS = ("params", "faces", "decisions", "outcome", "draws")
-CURRENT_KEY = "current_campaign"
 COLUMNS = (
     "campaign_id",
     "character_id",
@@ -130,11 +131,11 @@ def statements(sqlite: bool) -> dict[str, str]:
 
 
 class Appender:
-    """Writes the appends of a store in groups (see the module's documentation)."""
+    """Writes the appends of a log in groups (see the module's documentation)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.sqlite = store.engine.dialect.name == "sqlite"
+    def __init__(self, log: HotLog) -> None:
+        self.log = log
+        self.sqlite = log.sqlite
         self.sql = statements(self.sqlite)
         self._turn = threading.Condition()
         self._waiting: list[Append] = []
@@ -199,8 +200,9 @@ class Appender:
 
     def _write(self, group: list[Append]) -> None:
         """One transaction for ``group`` (one campaign): each request's entry or error."""
-        store = self.store
-        raw = store.engine.raw_connection()
+        log = self.log
+        raw = log.connect()
+        broken = False
         try:
             if self.sqlite:
                 raw.cursor().execute("BEGIN IMMEDIATE")
@@ -218,24 +220,17 @@ class Appender:
             try:
                 raw.rollback()
             except Exception:
-                raw.invalidate()
-            if isinstance(error, store.engine.dialect.loaded_dbapi.Error):
-                from meneur.campaign.engine import shown
-                from meneur.campaign.store import _reason
-
-                raise StorageError(
-                    N_("The database {url} failed: {reason}."),
-                    url=shown(store.engine.url),
-                    reason=_reason(error),
-                ) from None
+                broken = True
+            failed = log.failure(error)
+            if failed is not None:
+                raise failed from None
             raise
         finally:
-            raw.close()
+            log.release(raw, broken=broken)
 
     def _group(self, raw: Any, group: list[Append]) -> None:
         """The statements of one group on ``raw`` (in a transaction): two round trips on
         PostgreSQL, every read sent before the first answer is awaited."""
-        store = self.store
         campaign = group[0].campaign
         prefix = "" if campaign is not None else "current_"
         key = {"campaign_key": name_key(campaign) if campaign is not None else CURRENT_KEY}
@@ -310,7 +305,7 @@ class Appender:
             if entry is None:
                 continue
             roll = request.roll
-            moment = store._moment(request.moment)
+            moment = self.log.moment(request.moment)
             character_id = request.character_id
             if request.state is not None:
                 send("state", state=json.dumps(request.state), now=moment, id=character_id)
@@ -343,9 +338,6 @@ class Appender:
     ) -> dict[str, Any]:
         """The entry of ``request`` after (``seq``, ``prev_hash``), or its refusal; what it
         changes is noted for the requests after it in the group."""
-        from meneur.campaign.models import utcnow
-        from meneur.campaign.store import format_at
-
         roll = request.roll
         now = utcnow()
         character_id: int | None = None

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +24,12 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from meneur.campaign.errors import StorageError
-from meneur.campaign.paths import ENV_URL, database_url, default_path
+from meneur.campaign.paths import ENV_URL, bounded, database_url, default_path
+from meneur.campaign.paths import shown as shown_text
 from meneur.campaign.reasons import storage_reason
+from meneur.campaign.sqlitelog import sqlite_synchronous, tune
 from meneur.files import os_reason
 from meneur.locale import N_
-
-BUSY_TIMEOUT_MS = 15_000
-ENV_SYNC = "MENEUR_DB_SYNC"
 
 __all__ = ["database_url", "default_path", "make_engine", "shown"]
 
@@ -39,10 +37,8 @@ __all__ = ["database_url", "default_path", "make_engine", "shown"]
 def shown(url: URL | str) -> str:
     """The URL as it may be shown to a user: no password, and not a page long."""
     if isinstance(url, URL):
-        text = url.render_as_string(hide_password=True)
-    else:
-        text = url.split("@")[-1] if "@" in url else url
-    return text if len(text) <= 120 else text[:117] + "..."
+        return bounded(url.render_as_string(hide_password=True))
+    return shown_text(url)
 
 
 def parse_url(text: str) -> URL:
@@ -102,31 +98,12 @@ def make_engine(text: str) -> Engine:
     return engine
 
 
-def sqlite_synchronous(environ: dict[str, str] | None = None) -> str:
-    """``NORMAL`` (default) or ``FULL`` from ``MENEUR_DB_SYNC``; anything else is an error."""
-    env = os.environ if environ is None else environ
-    wanted = env.get(ENV_SYNC, "").strip().upper() or "NORMAL"
-    if wanted not in ("NORMAL", "FULL"):
-        raise StorageError(
-            N_("{variable} is 'normal' or 'full', not '{value}'."),
-            variable=ENV_SYNC,
-            value=wanted[:20].lower(),
-        )
-    return wanted
-
-
 def _tune_sqlite(engine: Engine) -> None:
     synchronous = sqlite_synchronous()
 
     @event.listens_for(engine, "connect")
     def _on_connect(connection: Any, _record: Any) -> None:
-        connection.isolation_level = None  # we emit BEGIN ourselves, below
-        cursor = connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute(f"PRAGMA synchronous = {synchronous}")
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.close()
+        tune(connection, synchronous)  # autocommit: we emit BEGIN ourselves, below
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:

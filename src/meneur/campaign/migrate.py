@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection, Engine, inspect, text
 
 from meneur.campaign.errors import StorageError
+from meneur.campaign.paths import HEAD, REVISIONS
 from meneur.locale import N_
 
 if TYPE_CHECKING:
@@ -21,12 +22,6 @@ if TYPE_CHECKING:
     from alembic.script import ScriptDirectory
 
 SCRIPT_LOCATION = "meneur.campaign:migrations"
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
-"""Every revision in ``migrations/versions``, oldest first (a test checks it against them).
-
-Knowing them without Alembic lets an up-to-date database open without importing Alembic
-(a few hundred milliseconds on every command)."""
-HEAD = REVISIONS[-1]
 
 
 @cache

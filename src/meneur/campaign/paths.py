@@ -8,6 +8,23 @@ from pathlib import Path
 ENV_URL = "MENEUR_DB_URL"
 ENV_LOG = "MENEUR_LOG"
 DB_FILENAME = "meneur.db"
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
+"""Every schema revision in ``migrations/versions``, oldest first (a test checks it
+against them).
+
+Knowing them without Alembic lets an up-to-date database open without importing Alembic
+(a few hundred milliseconds on every command), or SQLAlchemy (:mod:`.sqlitelog`)."""
+HEAD = REVISIONS[-1]
+
+
+def shown(text: str) -> str:
+    """A database URL as it may be shown to a user: no password, and not a page long."""
+    return bounded(text.split("@")[-1] if "@" in text else text)
+
+
+def bounded(text: str) -> str:
+    """``text`` cut to 120 characters at most."""
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def default_path() -> Path:

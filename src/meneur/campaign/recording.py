@@ -42,6 +42,7 @@ from meneur.rng import DiceSource, RecordingDice
 
 if TYPE_CHECKING:
     from meneur.campaign.chain import CommittedDice
+    from meneur.campaign.sqlitelog import SqliteLog
     from meneur.campaign.store import Store
     from meneur.systems.base import Check, Rolled
 
@@ -111,7 +112,7 @@ class StoredSheet(_ConcretePath, SheetElsewhere):
 class Recording:
     """What one command rolled and changed, waiting for :func:`record`."""
 
-    store: Store | None = None
+    store: SqliteLog | Store | None = None
     streams: list[LoggedDice] = field(default_factory=list)
     dice: CommittedDice | None = None
     sheets: dict[str, StoredSheet] = field(default_factory=dict)
@@ -139,11 +140,12 @@ class Recording:
             self.wanted = logging_wanted()
         return self.wanted
 
-    def open_store(self) -> Store:
+    def open_store(self) -> SqliteLog | Store:
+        """The campaign database, by the lightest way that serves it (:func:`open_log`)."""
         if self.store is None:
-            from meneur.campaign.store import Store
+            from meneur.campaign.sqlitelog import open_log
 
-            self.store = Store()
+            self.store = open_log()
         return self.store
 
     def close(self) -> None:
@@ -394,8 +396,8 @@ def _logged(
     if not any(faces):
         _write_pending(recording)  # a sheet changed without a roll, written before shown
         return None
+    from meneur.campaign.records import NewRoll
     from meneur.campaign.replay import STEPS
-    from meneur.campaign.store import NewRoll
     from meneur.text import encodable
 
     params = encodable(dict(options or {}))  # a file name typed as bytes that are not UTF-8

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from meneur.campaign.chain import CommittedDice
-    from meneur.campaign.store import Store
+    from meneur.campaign.hotlog import HotLog
 
 
 def log_roll(
-    store: Store,
+    store: HotLog,
     system: str,
     check_name: str,
     params_json: dict[str, Any],
@@ -42,7 +42,7 @@ def log_roll(
     of every batch in the order rolled; ``decisions`` lists choices made during the roll
     (explode, push...) as JSON values. Returns the entry as exported, with its hash.
     """
-    from meneur.campaign.store import NewRoll
+    from meneur.campaign.records import NewRoll
 
     roll = NewRoll(
         system=system,

@@ -9,11 +9,11 @@ Results are plain frozen dataclasses (no ORM object escapes a transaction).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from functools import cached_property
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, delete, func, select
@@ -21,35 +21,35 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from meneur.campaign import migrate
-from meneur.campaign.appending import Append, Appender
+from meneur.campaign.appending import Appender
 from meneur.campaign.chain import (
     GENESIS,
     LOG_VERSION,
-    CommittedDice,
     commitment_of,
     new_seed,
 )
 from meneur.campaign.engine import database_url, make_engine, shown
 from meneur.campaign.errors import CampaignError, NoCampaignYet, SheetConflict, StorageError
+from meneur.campaign.hotlog import CURRENT_KEY, STATEMENTS, HotLog
 from meneur.campaign.models import (
     Campaign,
     Character,
     GameSession,
     Roll,
     Setting,
-    utcnow,
 )
 from meneur.campaign.names import clean_name, name_key
+from meneur.campaign.records import (
+    CharacterInfo,
+    aware,
+    format_at,
+    json_column,
+    utcnow,
+)
 from meneur.campaign.sheets import named, validate_sheet, validate_state
 from meneur.locale import N_
 
-CURRENT_KEY = "current_campaign"
 DEFAULT_CAMPAIGN = "default"
-
-
-def format_at(moment: datetime) -> str:
-    """A moment as the log shows and hashes it: UTC, microseconds, ``Z``."""
-    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,18 +63,6 @@ class CampaignInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class CharacterInfo:
-    id: int
-    campaign: str
-    system: str
-    name: str
-    sheet: dict[str, Any]
-    state: dict[str, Any]
-    created_at: datetime
-    updated_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
 class NewCharacter:
     """A character to write (import): validated before any of them is written."""
 
@@ -84,22 +72,6 @@ class NewCharacter:
     state: dict[str, Any] = field(default_factory=dict)
     created_at: datetime | None = None
     updated_at: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class NewRoll:
-    """A roll to log: what was rolled, every face per stream, and what it gave."""
-
-    system: str
-    kind: str
-    params: dict[str, Any]
-    faces: Sequence[Sequence[int]]
-    outcome: dict[str, Any]
-    source: str
-    character: str | None = None
-    who: str | None = None
-    decisions: Sequence[Any] = ()
-    dice: CommittedDice | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,29 +105,13 @@ def roll_dict(roll: Roll) -> dict[str, Any]:
     }
 
 
-def _json(value: Any) -> Any:
-    """A JSON column as read through the DB-API (SQLite hands text, psycopg objects)."""
-    import json
-
-    return json.loads(value) if isinstance(value, str | bytes) else value
-
-
-def _aware(value: Any) -> datetime:
-    """A moment column as the ORM returns it (:class:`~meneur.campaign.models.UTCDateTime`)."""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)  # type: ignore[no-any-return]
-    return value.astimezone(UTC)  # type: ignore[no-any-return]
-
-
 def _reason(error: BaseException) -> object:
     from meneur.campaign.reasons import storage_reason
 
     return storage_reason(error)
 
 
-class Store:
+class Store(HotLog):
     """A campaign database, migrated to the latest schema when opened."""
 
     def __init__(self, url: str | None = None, *, upgrade: bool = True) -> None:
@@ -175,7 +131,7 @@ class Store:
                 reason=_reason(error),
             ) from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._has_current = False
+        self.sqlite = self.engine.dialect.name == "sqlite"
         self._appender = Appender(self)
 
     def close(self) -> None:
@@ -430,16 +386,7 @@ class Store:
             session.flush()
             return [self._character_info(target, row) for row in rows]
 
-    def character(self, name: str, *, campaign: str | None = None) -> CharacterInfo:
-        if campaign is not None:  # one constant statement (the table reads sheets to roll)
-            row = self.read_one(
-                self._sql["character"], {"campaign": name_key(campaign), "key": name_key(name)}
-            )
-            if row is not None:
-                return CharacterInfo(
-                    row[0], row[1], row[2], row[3], _json(row[4]), _json(row[5]),
-                    _aware(row[6]), _aware(row[7]),
-                )  # fmt: skip
+    def _character_missing(self, name: str, campaign: str | None) -> CharacterInfo:
         with self.transaction() as session:  # not found: the ORM's way says which is missing
             target = self._campaign(session, campaign)
             return self._character_info(target, self._character(session, target, name))
@@ -554,23 +501,6 @@ class Store:
             ).all()
             return [self._session_info(session, row) for row in rows]
 
-    def committed_dice(self, *, campaign: str | None = None) -> CommittedDice | None:
-        """Dice drawn from the open game session's seed, or ``None`` when none is open."""
-        if campaign is not None:  # one query (the live table asks it at every roll)
-            found = self.read_one(self._sql["open_dice"], {"key": name_key(campaign)})
-            if found is None:
-                return None
-            return CommittedDice(bytes.fromhex(found[0]), found[1], found[2])
-        with self.transaction() as session:
-            try:
-                target = self._campaign(session, campaign)
-            except CampaignError:
-                return None
-            row = self._open_session(session, target)
-            if row is None:
-                return None
-            return CommittedDice(bytes.fromhex(row.seed), row.next_counter, row.commitment)
-
     # -- the roll log ----------------------------------------------------------------
 
     def _head(self, session: Session, campaign: Campaign) -> tuple[int, str]:
@@ -582,68 +512,33 @@ class Store:
         ).first()
         return (last[0], last[1]) if last is not None else (0, GENESIS)
 
-    def append_roll(
-        self,
-        roll: NewRoll,
-        *,
-        state: dict[str, Any] | None = None,
-        sheets: Mapping[str, dict[str, Any]] | None = None,
-        campaign: str | None = None,
-        previous: Mapping[str, dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
-        """Log ``roll`` at the end of the chain and, with it, the character's new ``state``
-        and the new ``sheets`` of the characters it changed (by name).
-
-        ``previous`` holds the sheets as the roll read them: each is checked, under a row
-        lock, to be still the stored one (:class:`SheetConflict` otherwise), so that two
-        spends made at once from one sheet by two processes cannot both be applied.
-
-        All are one transaction: after a crash the database holds all or nothing.
-        Returns the entry as exported (with its hash). This is the hot path of play, so
-        it speaks SQLAlchemy Core (a handful of cached statements), not the ORM.
-        """
-        if state is not None:  # not the hot path: a roll of the CLI or the table sets none
-            if roll.character is None:
-                raise CampaignError(N_("A state change needs a character."))
-            info = self.character(roll.character, campaign=campaign)
-            validate_state(info.system, state, character=info.name)
-        if campaign is None and not self._has_current:
-            self._make_current()
-        checked = self._checked_sheets(sheets or {}, campaign)
-        try:
-            entry = self._append(roll, state, checked, campaign, previous or {})
-        except NoCampaignYet:  # every campaign deleted since (here or by another process)
-            self._make_current()
-            entry = self._append(roll, state, checked, campaign, previous or {})
-        if roll.dice is not None:
-            roll.dice.begin_entry()
-        return entry
-
     def _make_current(self) -> None:
         """Zero setup: a current campaign on demand (``default`` in an empty database),
         checked once per store; a roll that finds it gone since makes it again."""
         with self.transaction() as session:
             self._campaign(session, None, create=True)
-        self._has_current = True
 
-    @cached_property
-    def _sql(self) -> dict[str, str]:
-        """The statements of the hot path in the driver's own parameter style (the log's
-        own are :mod:`meneur.campaign.appending`'s)."""
-        sql = {
-            "open_dice": "SELECT s.seed, s.next_counter, s.commitment FROM game_sessions s"
-            " JOIN campaigns c ON c.id = s.campaign_id"
-            " WHERE c.name_key = :key AND s.revealed_at IS NULL",
-            "character": "SELECT ch.id, c.name, ch.system, ch.name, ch.sheet, ch.state,"
-            " ch.created_at, ch.updated_at FROM characters ch"
-            " JOIN campaigns c ON c.id = ch.campaign_id"
-            " WHERE c.name_key = :campaign AND ch.name_key = :key",
-        }
-        if self.engine.dialect.name == "sqlite":
-            return sql
-        import re
+    def statement(self, name: str) -> str:
+        """In psycopg's parameter style on PostgreSQL (``%(name)s``)."""
+        sql = STATEMENTS[name]
+        return sql if self.sqlite else re.sub(r":(\w+)", r"%(\1)s", sql)
 
-        return {key: re.sub(r":(\w+)", r"%(\1)s", text) for key, text in sql.items()}
+    def connect(self) -> Any:
+        return self.engine.raw_connection()
+
+    def release(self, raw: Any, *, broken: bool = False) -> None:
+        if broken:
+            raw.invalidate()
+        raw.close()
+
+    def failure(self, error: BaseException) -> Exception | None:
+        if not isinstance(error, self.engine.dialect.loaded_dbapi.Error):
+            return None
+        return StorageError(
+            N_("The database {url} failed: {reason}."),
+            url=shown(self.engine.url),
+            reason=_reason(error),
+        )
 
     def read_one(self, sql: str, params: Mapping[str, Any]) -> Any:
         """The first row of one statement (in the driver's parameter style), alone.
@@ -653,50 +548,31 @@ class Store:
         driver prepares once it has seen it a few times. The hot path of play uses it
         where SQLAlchemy's statement building would cost more than the query.
         """
-        raw = self.engine.raw_connection()
+        raw = self.connect()
+        broken = False
         try:
             driver = raw.driver_connection
-            sqlite = self.engine.dialect.name == "sqlite"
-            if not sqlite:
-                driver.autocommit = True  # type: ignore[union-attr]
+            if not self.sqlite:
+                driver.autocommit = True
             try:
                 cursor = raw.cursor()
                 cursor.execute(sql, dict(params))
                 row = cursor.fetchone()
                 cursor.close()
-                if sqlite:
+                if self.sqlite:
                     raw.commit()
             finally:
-                if not sqlite:
-                    driver.autocommit = False  # type: ignore[union-attr]
-        except self.engine.dialect.loaded_dbapi.Error as error:
-            raw.invalidate()
-            raise StorageError(
-                N_("The database {url} failed: {reason}."),
-                url=shown(self.engine.url),
-                reason=_reason(error),
-            ) from None
+                if not self.sqlite:
+                    driver.autocommit = False
+        except BaseException as error:
+            failed = self.failure(error)
+            if failed is None:
+                raise
+            broken = True
+            raise failed from None
         finally:
-            raw.close()
+            self.release(raw, broken=broken)
         return row
-
-    def _moment(self, moment: datetime) -> Any:
-        """A moment as SQLAlchemy would have stored it (SQLite keeps text, naive UTC)."""
-        if self.engine.dialect.name == "sqlite":
-            return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-        return moment
-
-    def _checked_sheets(
-        self, sheets: Mapping[str, dict[str, Any]], campaign: str | None
-    ) -> dict[str, dict[str, Any]]:
-        """``sheets`` by character name, each under its stored name and validated by its
-        character's system."""
-        checked = {}
-        for name, sheet in sheets.items():
-            info = self.character(name, campaign=campaign)
-            checked[info.name] = named(sheet, info.name)
-            validate_sheet(info.system, checked[info.name], character=info.name)
-        return checked
 
     def update_sheets(
         self,
@@ -724,17 +600,6 @@ class Store:
                 row = self._character(session, target, name)
                 row.sheet = sheet
                 row.updated_at = utcnow()
-
-    def _append(
-        self,
-        roll: NewRoll,
-        state: dict[str, Any] | None,
-        sheets: Mapping[str, dict[str, Any]],
-        campaign: str | None,
-        previous: Mapping[str, dict[str, Any]],
-    ) -> dict[str, Any]:
-        """The entry written for ``roll`` (in a group with the appends made meanwhile)."""
-        return self._appender.append(Append(roll, state, sheets, campaign, previous))
 
     def rolls(
         self,
@@ -769,7 +634,7 @@ class Store:
             params["character"] = who
         if since is not None:
             query += f" AND at >= {mark('since')}"
-            params["since"] = self._moment(since)
+            params["since"] = self.moment(since)
         query += " ORDER BY seq"
         if limit is not None:
             query += f" LIMIT {int(limit)}"
@@ -792,18 +657,18 @@ class Store:
         return [
             {
                 "seq": row[0],
-                "at": format_at(_aware(row[1])),
+                "at": format_at(aware(row[1])),
                 "who": row[2],
                 "system": row[3],
                 "kind": row[4],
-                "params": _json(row[5]),
-                "faces": _json(row[6]),
-                "decisions": _json(row[7]),
-                "outcome": _json(row[8]),
+                "params": json_column(row[5]),
+                "faces": json_column(row[6]),
+                "decisions": json_column(row[7]),
+                "outcome": json_column(row[8]),
                 "source": row[9],
                 "commitment": row[10],
                 "counter": row[11],
-                "draws": _json(row[12]),
+                "draws": json_column(row[12]),
                 "prev_hash": row[13],
                 "hash": row[14],
             }

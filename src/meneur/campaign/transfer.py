@@ -18,7 +18,8 @@ from meneur.errors import SheetError
 from meneur.locale import N_, gettext
 
 if TYPE_CHECKING:
-    from meneur.campaign.store import CharacterInfo, NewCharacter
+    from meneur.campaign.records import CharacterInfo
+    from meneur.campaign.store import NewCharacter
 
 CHARACTER_FORMAT = "meneur-character"
 CAMPAIGN_FORMAT = "meneur-campaign"
@@ -29,7 +30,7 @@ FIELDS = ("system", "name", "sheet", "state", "created_at", "updated_at")
 
 
 def character_json(info: CharacterInfo) -> dict[str, Any]:
-    from meneur.campaign.store import format_at
+    from meneur.campaign.records import format_at
 
     return {
         "system": info.system,

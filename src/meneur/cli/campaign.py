@@ -25,7 +25,8 @@ from meneur.text import cut
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from meneur.campaign.store import CharacterInfo, Store
+    from meneur.campaign.records import CharacterInfo
+    from meneur.campaign.store import Store
 
 CampaignOpt = Annotated[
     str | None,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from meneur.campaign.errors import CampaignError
-from meneur.campaign.store import CharacterInfo, NewRoll
+from meneur.campaign.records import CharacterInfo, NewRoll
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, SecureDice

@@ -38,8 +38,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meneur.campaign.records import NewRoll
 from meneur.campaign.replay import GENERIC, STEPS
-from meneur.campaign.store import NewRoll, Store
+from meneur.campaign.store import Store
 from meneur.dice.check import DiceCheck, DiceParams
 from meneur.errors import UsageError
 from meneur.locale import N_, ngettext

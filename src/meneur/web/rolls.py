@@ -34,7 +34,8 @@ from typing import Any, TypeVar
 from meneur.campaign.chain import CommittedDice
 from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict
 from meneur.campaign.names import name_key
-from meneur.campaign.store import CharacterInfo, NewRoll, Store
+from meneur.campaign.records import CharacterInfo, NewRoll
+from meneur.campaign.store import Store
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.rng import DiceSource, PhysicalDice, SecureDice, parse_faces

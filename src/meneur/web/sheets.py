@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from meneur.campaign.errors import CampaignError, SheetConflict
+from meneur.campaign.records import NewRoll
 from meneur.campaign.replay import STEPS
-from meneur.campaign.store import NewRoll, Store
+from meneur.campaign.store import Store
 from meneur.campaign.summary import EDIT
 from meneur.locale import N_
 from meneur.web.systems import EditField, adapter_for

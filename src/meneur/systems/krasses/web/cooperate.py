@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from meneur.campaign.store import NewRoll
+from meneur.campaign.records import NewRoll
 from meneur.errors import MeneurError, RuleError
 from meneur.locale import N_, fill
 from meneur.locale import gettext as _

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from meneur.campaign.errors import CampaignError
-from meneur.campaign.store import CharacterInfo, NewRoll
+from meneur.campaign.records import CharacterInfo, NewRoll
 from meneur.errors import MeneurError, RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from meneur.campaign.store import NewRoll
+from meneur.campaign.records import NewRoll
 from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _

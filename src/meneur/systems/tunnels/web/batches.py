@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from meneur.campaign.errors import CampaignError
-from meneur.campaign.store import NewRoll
+from meneur.campaign.records import NewRoll
 from meneur.errors import RuleError, UsageError
 from meneur.locale import N_
 from meneur.web.tables import Seat

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meneur.campaign.store import NewRoll
+from meneur.campaign.records import NewRoll
 from meneur.errors import RuleError
 from meneur.locale import N_
 from meneur.locale import gettext as _

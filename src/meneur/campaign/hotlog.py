@@ -1,0 +1,185 @@
+"""What a roll needs of a campaign database, written once for every way of reaching it.
+
+A roll reads the open game session's dice and the roller's sheet, then appends its
+entry to the hash-chained log (:mod:`meneur.campaign.appending`). :class:`HotLog` holds
+those three in plain DB-API statements. Two kinds of log are one:
+
+* :class:`~meneur.campaign.store.Store`, through SQLAlchemy (any database; the web
+  table, the campaign commands), which also answers the rest with its ORM;
+* :class:`~meneur.campaign.sqlitelog.SqliteLog`, through the standard library's
+  ``sqlite3`` on an up-to-date SQLite file: a logged command would otherwise spend
+  ~0.3 s importing SQLAlchemy for a write of a few milliseconds.
+
+Both write the same entries by the same code; only how a connection is made and what a
+DB-API error is differ (the hooks below). Standard library only at import.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from meneur.campaign.errors import CampaignError, NoCampaignYet
+from meneur.campaign.names import name_key
+from meneur.campaign.records import CharacterInfo, NewRoll
+from meneur.campaign.sheets import named, validate_sheet, validate_state
+from meneur.locale import N_
+
+if TYPE_CHECKING:
+    from meneur.campaign.appending import Appender
+    from meneur.campaign.chain import CommittedDice
+
+CURRENT_KEY = "current_campaign"
+"""The setting that names the current campaign (by id)."""
+_NAMED = "(SELECT id FROM campaigns WHERE name_key = :campaign)"
+_CURRENT = f"(SELECT CAST(value AS INTEGER) FROM settings WHERE key = '{CURRENT_KEY}')"
+_OPEN_DICE = (
+    "SELECT seed, next_counter, commitment FROM game_sessions"
+    " WHERE campaign_id = {campaign} AND revealed_at IS NULL"
+)
+_CHARACTER = (
+    "SELECT ch.id, c.name, ch.system, ch.name, ch.sheet, ch.state, ch.created_at,"
+    " ch.updated_at FROM characters ch JOIN campaigns c ON c.id = ch.campaign_id"
+    " WHERE c.id = {campaign} AND ch.name_key = :key"
+)
+STATEMENTS = {
+    f"{what}{'' if by is _NAMED else '_current'}": sql.replace("{campaign}", by)
+    for what, sql in (("open_dice", _OPEN_DICE), ("character", _CHARACTER))
+    for by in (_NAMED, _CURRENT)
+}
+"""The reads of a roll, in SQLite's parameter style: of the campaign named
+``:campaign``, or (``_current``) of the current one."""
+
+
+class HotLog(ABC):
+    """A campaign database as a roll uses it: dice, a sheet, an entry appended.
+
+    Subclasses say how to reach the database (:meth:`connect`, :meth:`release`,
+    :meth:`failure`, :meth:`read_one`) and answer what the hot path leaves to a slower
+    way (:meth:`_character_missing`, :meth:`_make_current`).
+    """
+
+    sqlite: bool
+    """SQLite (``BEGIN IMMEDIATE``, ``:name`` parameters) or PostgreSQL."""
+    _appender: Appender
+    _has_current = False
+
+    # -- how the database is reached -------------------------------------------------
+
+    @abstractmethod
+    def connect(self) -> Any:
+        """A DB-API connection (no transaction open), handed back to :meth:`release`."""
+
+    @abstractmethod
+    def release(self, raw: Any, *, broken: bool = False) -> None:
+        """Done with ``raw``; ``broken``: its state is unknown, never reuse it."""
+
+    @abstractmethod
+    def failure(self, error: BaseException) -> Exception | None:
+        """The user's error for a driver's ``error`` (``None``: not the driver's)."""
+
+    @abstractmethod
+    def read_one(self, sql: str, params: Mapping[str, Any]) -> Any:
+        """The first row of one statement (in the driver's parameter style), alone."""
+
+    def statement(self, name: str) -> str:
+        """One of :data:`STATEMENTS` in the driver's parameter style."""
+        return STATEMENTS[name]
+
+    def moment(self, moment: datetime) -> Any:
+        """A moment as SQLAlchemy would have stored it (SQLite keeps text, naive UTC)."""
+        if self.sqlite:
+            return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return moment
+
+    # -- what the hot path leaves to a slower way -----------------------------------
+
+    @abstractmethod
+    def _character_missing(self, name: str, campaign: str | None) -> CharacterInfo:
+        """``name`` was not found by the one statement: the error that says which of the
+        campaign or the character is missing (or the character, found after all)."""
+
+    @abstractmethod
+    def _make_current(self) -> None:
+        """Zero setup: make a current campaign (``default`` in an empty database)."""
+
+    # -- a roll ------------------------------------------------------------------------
+
+    def committed_dice(self, *, campaign: str | None = None) -> CommittedDice | None:
+        """Dice drawn from the open game session's seed, or ``None`` when none is open
+        (or no campaign is current). One statement: the live table asks it at every roll."""
+        from meneur.campaign.chain import CommittedDice
+
+        if campaign is None:
+            found = self.read_one(self.statement("open_dice_current"), {})
+        else:
+            found = self.read_one(self.statement("open_dice"), {"campaign": name_key(campaign)})
+        if found is None:
+            return None
+        return CommittedDice(bytes.fromhex(found[0]), found[1], found[2])
+
+    def character(self, name: str, *, campaign: str | None = None) -> CharacterInfo:
+        """The stored character ``name`` (of the current campaign by default)."""
+        params = {"key": name_key(name)}
+        if campaign is None:
+            row = self.read_one(self.statement("character_current"), params)
+        else:
+            params["campaign"] = name_key(campaign)
+            row = self.read_one(self.statement("character"), params)
+        if row is None:
+            return self._character_missing(name, campaign)
+        return CharacterInfo.from_row(row)
+
+    def append_roll(
+        self,
+        roll: NewRoll,
+        *,
+        state: dict[str, Any] | None = None,
+        sheets: Mapping[str, dict[str, Any]] | None = None,
+        campaign: str | None = None,
+        previous: Mapping[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """Log ``roll`` at the end of the chain and, with it, the character's new ``state``
+        and the new ``sheets`` of the characters it changed (by name).
+
+        ``previous`` holds the sheets as the roll read them: each is checked, under a row
+        lock, to be still the stored one (:class:`SheetConflict` otherwise), so that two
+        spends made at once from one sheet by two processes cannot both be applied.
+
+        All are one transaction: after a crash the database holds all or nothing.
+        Returns the entry as exported (with its hash).
+        """
+        from meneur.campaign.appending import Append
+
+        if state is not None:  # not the hot path: a roll of the CLI or the table sets none
+            if roll.character is None:
+                raise CampaignError(N_("A state change needs a character."))
+            info = self.character(roll.character, campaign=campaign)
+            validate_state(info.system, state, character=info.name)
+        if campaign is None and not self._has_current:
+            self._make_current()
+            self._has_current = True
+        checked = self._checked_sheets(sheets or {}, campaign)
+        request = Append(roll, state, checked, campaign, previous or {})
+        try:
+            entry = self._appender.append(request)
+        except NoCampaignYet:  # every campaign deleted since (here or by another process)
+            self._make_current()
+            entry = self._appender.append(Append(roll, state, checked, campaign, previous or {}))
+        if roll.dice is not None:
+            roll.dice.begin_entry()
+        return entry
+
+    def _checked_sheets(
+        self, sheets: Mapping[str, dict[str, Any]], campaign: str | None
+    ) -> dict[str, dict[str, Any]]:
+        """``sheets`` by character name, each under its stored name and validated by its
+        character's system."""
+        checked = {}
+        for name, sheet in sheets.items():
+            info = self.character(name, campaign=campaign)
+            checked[info.name] = named(sheet, info.name)
+            validate_sheet(info.system, checked[info.name], character=info.name)
+        return checked
