@@ -26,6 +26,7 @@ from typing import Any
 from meneur.campaign.chain import verify_log
 from meneur.campaign.replay import STEPS, replay_entries, step
 from meneur.campaign.rolllog import log_roll
+from meneur.campaign.sqlitelog import SqliteLog
 from meneur.campaign.store import Store
 from meneur.rng import SeededDice
 from meneur.systems.registry import find_system
@@ -46,10 +47,10 @@ def unlogged(rolls: int) -> float:
     return rolls / (time.perf_counter() - start)
 
 
-def logged(store: Store, rolls: int) -> float:
+def logged(store: Store | SqliteLog, rolls: int, who: str = "Bench") -> float:
     check, params = a_check()
     dice = SeededDice(1)
-    store.add_character("krasses", "Bench", {}, {"rolls": 0})
+    store.add_character("krasses", who, {"name": who}, {"rolls": 0})
     start = time.perf_counter()
     for number in range(rolls):
         rolled = check.roll(params, [dice])
@@ -62,7 +63,7 @@ def logged(store: Store, rolls: int) -> float:
             rolled.faces,
             outcome,
             dice.kind,
-            character="Bench",
+            character=who,
             state={"rolls": number + 1},
         )
     return rolls / (time.perf_counter() - start)
@@ -134,6 +135,13 @@ def main() -> None:
                 rate = logged(store, args.rolls if mode == "normal" else args.rolls // 5)
             label = f"logged, SQLite WAL synchronous={mode.upper()}"
             print(f"{label:<44}{rate:>12,.0f}   ({rate / base:.1%} of unlogged)")
+            if mode == "normal":  # the same file, as a logged command writes it
+                light = SqliteLog.open(f"sqlite:///{folder}/bench-{mode}.db")
+                assert light is not None
+                light_rate = logged(light, args.rolls, "Light")
+                light.close()
+                label = "  the same, a command's way (sqlite3, no ORM)"
+                print(f"{label:<44}{light_rate:>12,.0f}   ({light_rate / base:.1%} of unlogged)")
         os.environ.pop("MENEUR_DB_SYNC")
         print(f"{'  (disk: fsyncs per second)':<44}{fsync_rate(Path(folder)):>12,.0f}")
         print("  target: 2,000 logged rolls per second")

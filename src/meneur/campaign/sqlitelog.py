@@ -190,9 +190,17 @@ class SqliteLog(HotLog):
         """:meth:`Store.update_sheets <meneur.campaign.store.Store.update_sheets>`."""
         self.store().update_sheets(sheets, campaign=campaign, previous=previous)
 
-    def add_character(self, system: str, name: str, sheet: dict[str, Any]) -> CharacterInfo:
+    def add_character(
+        self,
+        system: str,
+        name: str,
+        sheet: dict[str, Any],
+        state: dict[str, Any] | None = None,
+        *,
+        campaign: str | None = None,
+    ) -> CharacterInfo:
         """:meth:`Store.add_character <meneur.campaign.store.Store.add_character>`."""
-        return self.store().add_character(system, name, sheet)
+        return self.store().add_character(system, name, sheet, state, campaign=campaign)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
