@@ -94,6 +94,7 @@ def test_it_opens_only_an_existing_plain_sqlite_file_at_this_schema(
         "sqlite:///~/meneur.db",
     ):
         assert sqlite_file(other) is None, other
+        assert SqliteLog.open(other) is None, other
     missing = f"sqlite:///{tmp_path / 'none.db'}"
     assert SqliteLog.open(missing) is None
     assert not (tmp_path / "none.db").exists()  # never created by the light path
@@ -141,6 +142,15 @@ def test_it_reads_what_the_store_reads(log: SqliteLog, url: str) -> None:
     found = log.committed_dice()
     assert found is not None and dice is not None
     assert (found.commitment, found.start) == (dice.commitment, dice.start)
+
+
+def test_after_a_failed_statement_it_reconnects(log: SqliteLog) -> None:
+    """A failed statement drops its connection (its state is unknown); the next opens a
+    fresh one, with the same settings."""
+    with pytest.raises(StorageError):
+        log.read_one("SELECT nothing FROM nowhere", {})
+    assert log.character("Zed").name == "Zed"
+    assert log.read_one("PRAGMA foreign_keys", {}) == (1,)
 
 
 def test_a_missing_character_is_said_as_the_store_says_it(log: SqliteLog, url: str) -> None:

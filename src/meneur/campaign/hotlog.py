@@ -73,7 +73,7 @@ class HotLog(ABC):
         """A DB-API connection (no transaction open), handed back to :meth:`release`."""
 
     @abstractmethod
-    def release(self, raw: Any, *, broken: bool = False) -> None:
+    def release(self, raw: Any, *, broken: bool) -> None:
         """Done with ``raw``; ``broken``: its state is unknown, never reuse it."""
 
     @abstractmethod

@@ -140,7 +140,7 @@ class SqliteLog(HotLog):
                 raise self._failed(error) from None
         return self._connection
 
-    def release(self, raw: Any, *, broken: bool = False) -> None:
+    def release(self, raw: Any, *, broken: bool) -> None:
         if broken:
             raw.close()
             self._connection = None
@@ -206,7 +206,7 @@ class SqliteLog(HotLog):
 def _connect(path: Path) -> sqlite3.Connection:
     """The existing file ``path`` opened read-write (never created), tuned."""
     uri = path.expanduser().absolute().as_uri() + "?mode=rw"
-    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    connection = sqlite3.connect(uri, uri=True)  # tune() sets the wait first
     try:
         tune(connection, sqlite_synchronous())
     except BaseException:

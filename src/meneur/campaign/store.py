@@ -526,7 +526,7 @@ class Store(HotLog):
     def connect(self) -> Any:
         return self.engine.raw_connection()
 
-    def release(self, raw: Any, *, broken: bool = False) -> None:
+    def release(self, raw: Any, *, broken: bool) -> None:
         if broken:
             raw.invalidate()
         raw.close()
