@@ -22,6 +22,7 @@ from meneur.campaign.chain import verify_log
 from meneur.campaign.errors import CampaignError, SheetConflict, StorageError
 from meneur.campaign.paths import HEAD
 from meneur.campaign.records import NewRoll
+from meneur.campaign.replay import replay_entries
 from meneur.campaign.sqlitelog import SqliteLog, open_log, sqlite_file
 from meneur.campaign.store import Store
 
@@ -77,6 +78,31 @@ def test_a_logged_command_imports_no_sqlalchemy(url: str) -> None:
     assert done.stdout.strip().splitlines()[-1] == "[]"
     with Store(url) as store:
         assert [entry["params"]["expression"] for entry in store.rolls()] == ["2d6"]
+
+
+def test_a_logged_system_test_does_not_load_the_dice_roller(url: str) -> None:
+    """Finding a Tunnels roll's check for the log never imports the generic dice roller's
+    modules (~30 ms): the roll is logged and replays all the same."""
+    script = (
+        "import sys\n"
+        "from meneur.cli.main import main\n"
+        "sys.argv = ['meneur', 'test', 'tunnels', '--dice', '3', '--threshold', '2']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as done:\n"
+        "    assert not done.code, done.code\n"
+        "print('meneur.dice.check' in sys.modules)\n"
+    )
+    env = {**os.environ, "MENEUR_DB_URL": url, "MENEUR_LOG": "1", "MENEUR_LANG": "en"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "False"
+    with Store(url) as store:
+        exported = store.export_log()
+    report = replay_entries(exported["entries"])
+    assert (report.entries, report.rolls, report.problems) == (1, 1, ())
 
 
 def test_it_opens_only_an_existing_plain_sqlite_file_at_this_schema(

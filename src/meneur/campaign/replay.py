@@ -12,6 +12,7 @@ entry whose outcome differs, whose params no longer validate, or that cannot be 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,6 +29,8 @@ STEPS = "rolls"
 """The key of an entry's params that holds its steps."""
 GENERIC = "generic"
 """The ``system`` of the generic dice expression (``meneur roll``)."""
+DICE_CHECK = "meneur.dice.check"
+"""The module of the generic dice expression's check."""
 
 
 @cache
@@ -49,12 +52,13 @@ def _place(kind: type[Any]) -> tuple[str, str] | None:
     registry. Searched in its own system only, the one whose package holds the class
     (each system's ``System`` lives in its package), checks first, then procedures: a
     roll is recorded without loading every system (Obscur's checks alone take ~0.1 s
-    to import, a third of ``meneur test krasses``)."""
-    from meneur.dice.check import DiceCheck
+    to import, a third of ``meneur test krasses``). Nor the dice roller's module (~30 ms):
+    a class of a module not imported is not the roll's."""
     from meneur.systems.registry import SYSTEMS
 
-    if kind is DiceCheck:
-        return GENERIC, DiceCheck.name
+    dice = sys.modules.get(DICE_CHECK)
+    if dice is not None and kind is dice.DiceCheck:
+        return GENERIC, dice.DiceCheck.name
     for system in SYSTEMS:
         package = type(system).__module__.rpartition(".")[0]
         if not kind.__module__.startswith(package + "."):
