@@ -64,7 +64,6 @@ class HotLog(ABC):
     sqlite: bool
     """SQLite (``BEGIN IMMEDIATE``, ``:name`` parameters) or PostgreSQL."""
     _appender: Appender
-    _has_current = False
 
     # -- how the database is reached -------------------------------------------------
 
@@ -103,7 +102,8 @@ class HotLog(ABC):
 
     @abstractmethod
     def _make_current(self) -> None:
-        """Zero setup: make a current campaign (``default`` in an empty database)."""
+        """Zero setup: make a current campaign (``default`` in an empty database), when
+        an append found none."""
 
     # -- a roll ------------------------------------------------------------------------
 
@@ -158,14 +158,10 @@ class HotLog(ABC):
                 raise CampaignError(N_("A state change needs a character."))
             info = self.character(roll.character, campaign=campaign)
             validate_state(info.system, state, character=info.name)
-        if campaign is None and not self._has_current:
-            self._make_current()
-            self._has_current = True
         checked = self._checked_sheets(sheets or {}, campaign)
-        request = Append(roll, state, checked, campaign, previous or {})
         try:
-            entry = self._appender.append(request)
-        except NoCampaignYet:  # every campaign deleted since (here or by another process)
+            entry = self._appender.append(Append(roll, state, checked, campaign, previous or {}))
+        except NoCampaignYet:  # a fresh database, or every campaign deleted: nothing written
             self._make_current()
             entry = self._appender.append(Append(roll, state, checked, campaign, previous or {}))
         if roll.dice is not None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from meneur.campaign.errors import StorageError
-from meneur.campaign.hotlog import CURRENT_KEY, HotLog
+from meneur.campaign.hotlog import HotLog
 from meneur.campaign.paths import HEAD, database_url, shown
 from meneur.locale import N_
 
@@ -171,14 +171,7 @@ class SqliteLog(HotLog):
         return self.store().character(name, campaign=campaign)
 
     def _make_current(self) -> None:
-        """A current campaign is there (one statement), or the store makes one."""
-        found = self.read_one(
-            "SELECT c.id FROM campaigns c JOIN settings s ON s.key = :key"
-            " AND c.id = CAST(s.value AS INTEGER)",
-            {"key": CURRENT_KEY},
-        )
-        if found is None:
-            self.store()._make_current()
+        self.store()._make_current()
 
     def update_sheets(
         self,

@@ -513,8 +513,6 @@ class Store(HotLog):
         return (last[0], last[1]) if last is not None else (0, GENESIS)
 
     def _make_current(self) -> None:
-        """Zero setup: a current campaign on demand (``default`` in an empty database),
-        checked once per store; a roll that finds it gone since makes it again."""
         with self.transaction() as session:
             self._campaign(session, None, create=True)
 
