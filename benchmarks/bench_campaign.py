@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from meneur.campaign.chain import verify_log
+from meneur.campaign.hotlog import HotLog
 from meneur.campaign.replay import STEPS, replay_entries, step
 from meneur.campaign.rolllog import log_roll
 from meneur.campaign.sqlitelog import SqliteLog
@@ -47,10 +48,10 @@ def unlogged(rolls: int) -> float:
     return rolls / (time.perf_counter() - start)
 
 
-def logged(store: Store | SqliteLog, rolls: int, who: str = "Bench") -> float:
+def logged(store: HotLog, rolls: int, who: str = "Bench") -> float:
     check, params = a_check()
     dice = SeededDice(1)
-    store.add_character("krasses", who, {"name": who}, {"rolls": 0})
+    store.store().add_character("krasses", who, {"name": who}, {"rolls": 0})
     start = time.perf_counter()
     for number in range(rolls):
         rolled = check.roll(params, [dice])

@@ -82,35 +82,53 @@ def test_sigkill_mid_stream_keeps_every_reported_roll(db_url: str) -> None:
 CONCURRENT = """
 import sys
 from meneur.campaign.rolllog import log_roll
+from meneur.campaign.sqlitelog import SqliteLog
 from meneur.campaign.store import Store
 
-with Store(sys.argv[1]) as store:
-    for n in range(int(sys.argv[3])):
-        log_roll(store, "generic", "roll", {"writer": sys.argv[2], "n": n}, [[n % 6 + 1]],
-                 {"total": n % 6 + 1}, "physical", character="Zed")
+url, number, count, light = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "light"
+log = SqliteLog.open(url) if light else Store(url)
+assert log is not None
+print(type(log).__name__)
+for n in range(count):
+    log_roll(log, "generic", "roll", {"writer": number, "n": n}, [[n % 6 + 1]],
+             {"total": n % 6 + 1}, "physical", character="Zed", state={"n": n})
+log.close()
 """
 
 
-def test_concurrent_writers_keep_one_unbroken_chain(db_url: str) -> None:
-    """Three processes logging at once: every roll lands, in one chain without forks."""
+@pytest.mark.parametrize("ways", ["store", "both"])
+def test_concurrent_writers_keep_one_unbroken_chain(db_url: str, ways: str) -> None:
+    """Four processes logging at once: every roll lands, in one chain without forks.
+    ``both``: two of them write as a logged command does on SQLite (``SqliteLog``,
+    without SQLAlchemy), two through the store: ``BEGIN IMMEDIATE`` serialises both."""
+    if ways == "both" and not db_url.startswith("sqlite"):
+        pytest.skip("the command's own way is SQLite's")
     with Store(db_url) as store:
         store.add_character("krasses", "Zed", {"name": "Zed"})
     writers = [
         subprocess.Popen(
-            [sys.executable, "-c", CONCURRENT, db_url, str(number), "40"],
+            [
+                sys.executable, "-c", CONCURRENT, db_url, str(number), "30",
+                "light" if ways == "both" and number % 2 else "store",
+            ],
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for number in range(3)
-    ]
+        for number in range(4)
+    ]  # fmt: skip
+    kinds = []
     for writer in writers:
-        _, errors = writer.communicate(timeout=120)
+        out, errors = writer.communicate(timeout=120)
         assert writer.returncode == 0, errors
+        kinds.append(out.strip())
+    assert kinds == (["Store", "SqliteLog"] * 2 if ways == "both" else ["Store"] * 4)
     with Store(db_url) as store:
         entries = store.rolls()
         assert len(entries) == 120
         assert {(e["params"]["writer"], e["params"]["n"]) for e in entries} == {
-            (str(w), n) for w in range(3) for n in range(40)
+            (str(w), n) for w in range(4) for n in range(30)
         }
         report = verify_log(store.export_log())
         assert report.entries == 120 and report.complete
+        assert store.character("Zed").state == {"n": 29}  # the last roll of every writer

@@ -57,25 +57,32 @@ def roll(total: int = 7, who: str | None = "Zed") -> NewRoll:
     )
 
 
-def test_a_logged_command_imports_no_sqlalchemy(url: str) -> None:
-    """The point of the module: a logged roll on an up-to-date SQLite file never imports
-    SQLAlchemy (0.3 s of a 0.5 s command), and is logged all the same."""
+def logged_command(url: str, argv: list[str], probe: str) -> str:
+    """Run ``meneur argv`` logged to ``url`` in a fresh interpreter; the value of the
+    expression ``probe`` afterwards, as printed."""
     script = (
         "import sys\n"
         "from meneur.cli.main import main\n"
-        "sys.argv = ['meneur', 'roll', '2d6']\n"
+        f"sys.argv = ['meneur', *{argv!r}]\n"
         "try:\n"
         "    main()\n"
         "except SystemExit as done:\n"
         "    assert not done.code, done.code\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic')))\n"
+        f"print({probe})\n"
     )
     env = {**os.environ, "MENEUR_DB_URL": url, "MENEUR_LOG": "1", "MENEUR_LANG": "en"}
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_logged_command_imports_no_sqlalchemy(url: str) -> None:
+    """The point of the module: a logged roll on an up-to-date SQLite file never imports
+    SQLAlchemy (0.3 s of a 0.5 s command), and is logged all the same."""
+    probe = "sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic'))"
+    assert logged_command(url, ["roll", "2d6"], probe) == "[]"
     with Store(url) as store:
         assert [entry["params"]["expression"] for entry in store.rolls()] == ["2d6"]
 
@@ -83,22 +90,8 @@ def test_a_logged_command_imports_no_sqlalchemy(url: str) -> None:
 def test_a_logged_system_test_does_not_load_the_dice_roller(url: str) -> None:
     """Finding a Tunnels roll's check for the log never imports the generic dice roller's
     modules (~30 ms): the roll is logged and replays all the same."""
-    script = (
-        "import sys\n"
-        "from meneur.cli.main import main\n"
-        "sys.argv = ['meneur', 'test', 'tunnels', '--dice', '3', '--threshold', '2']\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit as done:\n"
-        "    assert not done.code, done.code\n"
-        "print('meneur.dice.check' in sys.modules)\n"
-    )
-    env = {**os.environ, "MENEUR_DB_URL": url, "MENEUR_LOG": "1", "MENEUR_LANG": "en"}
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "False"
+    argv = ["test", "tunnels", "--dice", "3", "--threshold", "2"]
+    assert logged_command(url, argv, "'meneur.dice.check' in sys.modules") == "False"
     with Store(url) as store:
         exported = store.export_log()
     report = replay_entries(exported["entries"])
@@ -245,47 +238,6 @@ def test_a_database_held_by_another_writer_is_said_busy(
     quick.close()
     with Store(url) as store:
         assert len(store.rolls()) == 1
-
-
-WRITER = """
-import sys
-from meneur.campaign.rolllog import log_roll
-from meneur.campaign.sqlitelog import SqliteLog
-from meneur.campaign.store import Store
-
-url, number, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-log = SqliteLog.open(url) if int(number) % 2 else Store(url)
-assert log is not None
-for n in range(count):
-    log_roll(log, "generic", "roll", {"writer": number, "n": n}, [[n % 6 + 1]],
-             {"total": n % 6 + 1}, "physical", character="Zed", state={"n": n})
-log.close()
-"""
-
-
-def test_processes_writing_both_ways_at_once_keep_one_chain(url: str) -> None:
-    """Four processes, two through each way, logging at once: every roll lands, one
-    chain without forks (``BEGIN IMMEDIATE`` serialises both alike)."""
-    writers = [
-        subprocess.Popen(
-            [sys.executable, "-c", WRITER, url, str(number), "30"],
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for number in range(4)
-    ]
-    for writer in writers:
-        _, errors = writer.communicate(timeout=120)
-        assert writer.returncode == 0, errors
-    with Store(url) as store:
-        entries = store.rolls()
-        assert len(entries) == 120
-        assert {(e["params"]["writer"], e["params"]["n"]) for e in entries} == {
-            (str(w), n) for w in range(4) for n in range(30)
-        }
-        report = verify_log(store.export_log())
-        assert report.entries == 120 and report.complete
-        assert store.character("Zed").state == {"n": 29}
 
 
 def test_settings_of_a_connection_are_the_stores(url: str, tmp_path: Path) -> None:

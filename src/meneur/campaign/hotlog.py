@@ -30,6 +30,7 @@ from meneur.locale import N_
 if TYPE_CHECKING:
     from meneur.campaign.appending import Appender
     from meneur.campaign.chain import CommittedDice
+    from meneur.campaign.store import Store
 
 CURRENT_KEY = "current_campaign"
 """The setting that names the current campaign (by id)."""
@@ -94,6 +95,14 @@ class HotLog(ABC):
         return moment
 
     # -- what the hot path leaves to a slower way -----------------------------------
+
+    @abstractmethod
+    def store(self) -> Store:
+        """The store of this database, for everything but a roll (itself, if a store)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connections (and the store, if one was opened)."""
 
     @abstractmethod
     def _character_missing(self, name: str, campaign: str | None) -> CharacterInfo:

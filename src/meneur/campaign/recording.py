@@ -42,8 +42,7 @@ from meneur.rng import DiceSource, RecordingDice
 
 if TYPE_CHECKING:
     from meneur.campaign.chain import CommittedDice
-    from meneur.campaign.sqlitelog import SqliteLog
-    from meneur.campaign.store import Store
+    from meneur.campaign.hotlog import HotLog
     from meneur.systems.base import Check, Rolled
 
     _ConcretePath = Path
@@ -112,7 +111,7 @@ class StoredSheet(_ConcretePath, SheetElsewhere):
 class Recording:
     """What one command rolled and changed, waiting for :func:`record`."""
 
-    store: SqliteLog | Store | None = None
+    log: HotLog | None = None
     streams: list[LoggedDice] = field(default_factory=list)
     dice: CommittedDice | None = None
     sheets: dict[str, StoredSheet] = field(default_factory=dict)
@@ -140,18 +139,19 @@ class Recording:
             self.wanted = logging_wanted()
         return self.wanted
 
-    def open_store(self) -> SqliteLog | Store:
-        """The campaign database, by the lightest way that serves it (:func:`open_log`)."""
-        if self.store is None:
+    def open_log(self) -> HotLog:
+        """The campaign database, by the lightest way that serves a roll
+        (:func:`~meneur.campaign.sqlitelog.open_log`); ``.store()`` for the rest."""
+        if self.log is None:
             from meneur.campaign.sqlitelog import open_log
 
-            self.store = open_log()
-        return self.store
+            self.log = open_log()
+        return self.log
 
     def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
-            self.store = None
+        if self.log is not None:
+            self.log.close()
+            self.log = None
 
 
 class LoggedDice(RecordingDice):
@@ -262,7 +262,7 @@ def _write_pending(recording: Recording) -> None:
     ones (:class:`~meneur.campaign.errors.SheetConflict` otherwise: another process wrote
     meanwhile, and this command computed from the sheet it had read)."""
     if recording.pending:
-        recording.open_store().update_sheets(recording.pending, previous=recording.loaded)
+        recording.open_log().store().update_sheets(recording.pending, previous=recording.loaded)
         _written(recording)
 
 
@@ -294,7 +294,7 @@ def dice_for(sources: Sequence[DiceSource], *, explicit: bool) -> list[DiceSourc
     chosen = list(sources)
     if not explicit:
         if recording.dice is None:
-            recording.dice = recording.open_store().committed_dice()
+            recording.dice = recording.open_log().committed_dice()
         if recording.dice is not None:
             chosen = [recording.dice] * len(chosen)
     wrapped = [LoggedDice(source, recording) for source in chosen]
@@ -312,7 +312,7 @@ def stored_sheet(name: str, system: str) -> StoredSheet:
     from meneur.systems.registry import find_system
 
     recording = current()
-    info = recording.open_store().character(name)
+    info = recording.open_log().character(name)
     if info.system != system:
         raise CampaignError(
             N_("{name} is a {system} character, not a {wanted} one."),
@@ -331,7 +331,7 @@ def store_character(system: str, name: str, sheet: dict[str, Any]) -> str:
 
     The character becomes the roller of the command's log entry (its creation rolls).
     """
-    info = current().open_store().add_character(system, name, sheet)
+    info = current().open_log().store().add_character(system, name, sheet)
     stored_sheet(info.name, info.system)
     return info.campaign
 
@@ -410,7 +410,7 @@ def _logged(
     if recording.judged:
         outcome["luck"] = recording.judged
     roller = next(iter(recording.sheets), None)
-    entry = recording.open_store().append_roll(
+    entry = recording.open_log().append_roll(
         NewRoll(
             system=system,
             kind=kind,

@@ -113,7 +113,7 @@ class SqliteLog(HotLog):
         return cls(url, connection)
 
     def store(self) -> Store:
-        """A store on the same file, for what the hot path leaves to it (opened once)."""
+        """A store on the same file, opened at the first need."""
         if self._store is None:
             from meneur.campaign.store import Store
 
@@ -172,28 +172,6 @@ class SqliteLog(HotLog):
 
     def _make_current(self) -> None:
         self.store()._make_current()
-
-    def update_sheets(
-        self,
-        sheets: Mapping[str, dict[str, Any]],
-        *,
-        campaign: str | None = None,
-        previous: Mapping[str, dict[str, Any]] | None = None,
-    ) -> None:
-        """:meth:`Store.update_sheets <meneur.campaign.store.Store.update_sheets>`."""
-        self.store().update_sheets(sheets, campaign=campaign, previous=previous)
-
-    def add_character(
-        self,
-        system: str,
-        name: str,
-        sheet: dict[str, Any],
-        state: dict[str, Any] | None = None,
-        *,
-        campaign: str | None = None,
-    ) -> CharacterInfo:
-        """:meth:`Store.add_character <meneur.campaign.store.Store.add_character>`."""
-        return self.store().add_character(system, name, sheet, state, campaign=campaign)
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -134,6 +134,9 @@ class Store(HotLog):
         self.sqlite = self.engine.dialect.name == "sqlite"
         self._appender = Appender(self)
 
+    def store(self) -> Store:
+        return self
+
     def close(self) -> None:
         self.engine.dispose()
 
