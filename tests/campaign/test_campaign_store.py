@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import delete
 
 from meneur.campaign.chain import GENESIS, commitment_of, verify_log
-from meneur.campaign.errors import CampaignError, NoCampaignYet
+from meneur.campaign.errors import CampaignError, NoCampaignYet, StorageError
 from meneur.campaign.hotlog import CURRENT_KEY
 from meneur.campaign.models import Setting
 from meneur.campaign.records import NewRoll
@@ -495,3 +495,16 @@ def test_what_the_store_hands_and_takes_cannot_be_changed_afterwards(store: Stor
     for value in values:
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(value, dataclasses.fields(value)[0].name, None)
+
+
+def test_a_failed_statement_of_the_hot_path_is_said_in_words_and_the_store_goes_on(
+    store: Store,
+) -> None:
+    """``read_one`` (the table's one-statement reads): the driver's error becomes the
+    user's (« la base ... a échoué »), its connection is dropped, the next read works."""
+    store.create_campaign("A")
+    store.add_character("krasses", "Zed", {"name": "Zed"})
+    with pytest.raises(StorageError, match=r"a échoué"):
+        store.read_one("SELECT nothing FROM nowhere", {})
+    assert store.character("Zed").name == "Zed"
+    assert store.committed_dice() is None
