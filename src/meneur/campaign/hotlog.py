@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from meneur.campaign.errors import CampaignError, NoCampaignYet
+from meneur.campaign.errors import CampaignError, NoCampaignYet, StorageError
 from meneur.campaign.names import name_key
 from meneur.campaign.records import CharacterInfo, NewRoll
 from meneur.campaign.sheets import named, validate_sheet, validate_state
@@ -58,8 +58,8 @@ class HotLog(ABC):
     """A campaign database as a roll uses it: dice, a sheet, an entry appended.
 
     Subclasses say how to reach the database (:meth:`connect`, :meth:`release`,
-    :meth:`failure`, :meth:`read_one`) and answer what the hot path leaves to a slower
-    way (:meth:`_character_missing`, :meth:`_make_current`).
+    :meth:`read_one`, :attr:`driver_error`, :attr:`shown_url`) and answer what the hot
+    path leaves to a slower way (:meth:`_character_missing`, :meth:`_make_current`).
     """
 
     sqlite: bool
@@ -76,9 +76,24 @@ class HotLog(ABC):
     def release(self, raw: Any, *, broken: bool) -> None:
         """Done with ``raw``; ``broken``: its state is unknown, never reuse it."""
 
-    @abstractmethod
-    def failure(self, error: BaseException) -> Exception | None:
+    shown_url: str
+    """The database's URL as a user may see it (no password)."""
+    driver_error: type[BaseException]
+    """The DB-API driver's base error class (``sqlite3.Error``, psycopg's ``Error``)."""
+
+    def failure(self, error: BaseException) -> StorageError | None:
         """The user's error for a driver's ``error`` (``None``: not the driver's)."""
+        return self.failed(error) if isinstance(error, self.driver_error) else None
+
+    def failed(self, error: BaseException) -> StorageError:
+        """« The database ... failed: » with the reason in the user's words."""
+        from meneur.campaign.reasons import storage_reason
+
+        return StorageError(
+            N_("The database {url} failed: {reason}."),
+            url=self.shown_url,
+            reason=storage_reason(error),
+        )
 
     @abstractmethod
     def read_one(self, sql: str, params: Mapping[str, Any]) -> Any:

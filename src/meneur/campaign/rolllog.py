@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from meneur.campaign.records import NewRoll
+
 if TYPE_CHECKING:
     from meneur.campaign.chain import CommittedDice
     from meneur.campaign.hotlog import HotLog
@@ -42,8 +44,6 @@ def log_roll(
     of every batch in the order rolled; ``decisions`` lists choices made during the roll
     (explode, push...) as JSON values. Returns the entry as exported, with its hash.
     """
-    from meneur.campaign.records import NewRoll
-
     roll = NewRoll(
         system=system,
         kind=check_name,

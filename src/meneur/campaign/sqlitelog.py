@@ -82,11 +82,13 @@ class SqliteLog(HotLog):
     """The hot path of a roll on an up-to-date SQLite campaign file (see the module)."""
 
     sqlite = True
+    driver_error = sqlite3.Error
 
     def __init__(self, url: str, connection: sqlite3.Connection) -> None:
         from meneur.campaign.appending import Appender
 
         self.url = url
+        self.shown_url = shown(url)
         self._connection: sqlite3.Connection | None = connection
         self._store: Store | None = None
         self._appender = Appender(self)
@@ -137,7 +139,7 @@ class SqliteLog(HotLog):
             try:
                 self._connection = _connect(path)
             except sqlite3.Error as error:
-                raise self._failed(error) from None
+                raise self.failed(error) from None
         return self._connection
 
     def release(self, raw: Any, *, broken: bool) -> None:
@@ -145,25 +147,13 @@ class SqliteLog(HotLog):
             raw.close()
             self._connection = None
 
-    def failure(self, error: BaseException) -> Exception | None:
-        return self._failed(error) if isinstance(error, sqlite3.Error) else None
-
-    def _failed(self, error: sqlite3.Error) -> StorageError:
-        from meneur.campaign.reasons import storage_reason
-
-        return StorageError(
-            N_("The database {url} failed: {reason}."),
-            url=shown(self.url),
-            reason=storage_reason(error),
-        )
-
     def read_one(self, sql: str, params: Mapping[str, Any]) -> Any:
         raw = self.connect()
         try:
             return raw.execute(sql, dict(params)).fetchone()
         except sqlite3.Error as error:
             self.release(raw, broken=True)
-            raise self._failed(error) from None
+            raise self.failed(error) from None
 
     # -- what the hot path leaves to the store ----------------------------------------
 

@@ -132,6 +132,8 @@ class Store(HotLog):
             ) from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.sqlite = self.engine.dialect.name == "sqlite"
+        self.shown_url = shown(self.engine.url)
+        self.driver_error = self.engine.dialect.loaded_dbapi.Error
         self._appender = Appender(self)
 
     def store(self) -> Store:
@@ -157,11 +159,7 @@ class Store(HotLog):
                 N_("The database refused the change: {reason}."), reason=_reason(error)
             ) from None
         except DBAPIError as error:
-            raise StorageError(
-                N_("The database {url} failed: {reason}."),
-                url=shown(self.engine.url),
-                reason=_reason(error),
-            ) from None
+            raise self.failed(error) from None
 
     # -- campaigns -------------------------------------------------------------------
 
@@ -532,15 +530,6 @@ class Store(HotLog):
             raw.invalidate()
         raw.close()
 
-    def failure(self, error: BaseException) -> Exception | None:
-        if not isinstance(error, self.engine.dialect.loaded_dbapi.Error):
-            return None
-        return StorageError(
-            N_("The database {url} failed: {reason}."),
-            url=shown(self.engine.url),
-            reason=_reason(error),
-        )
-
     def read_one(self, sql: str, params: Mapping[str, Any]) -> Any:
         """The first row of one statement (in the driver's parameter style), alone.
 
@@ -646,12 +635,8 @@ class Store(HotLog):
             rows = cursor.fetchall()
             cursor.close()
             raw.rollback()
-        except self.engine.dialect.loaded_dbapi.Error as error:
-            raise StorageError(
-                N_("The database {url} failed: {reason}."),
-                url=shown(self.engine.url),
-                reason=_reason(error),
-            ) from None
+        except self.driver_error as error:
+            raise self.failed(error) from None
         finally:
             raw.close()
 

@@ -14,11 +14,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from meneur.campaign.records import CharacterInfo, format_at
 from meneur.errors import SheetError
 from meneur.locale import N_, gettext
 
 if TYPE_CHECKING:
-    from meneur.campaign.records import CharacterInfo
     from meneur.campaign.store import NewCharacter
 
 CHARACTER_FORMAT = "meneur-character"
@@ -30,8 +30,6 @@ FIELDS = ("system", "name", "sheet", "state", "created_at", "updated_at")
 
 
 def character_json(info: CharacterInfo) -> dict[str, Any]:
-    from meneur.campaign.records import format_at
-
     return {
         "system": info.system,
         "name": info.name,

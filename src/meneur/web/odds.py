@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from meneur.locale import N_
+from meneur.locale import N_, gettext
 
 if TYPE_CHECKING:
     from meneur.web.systems import WebAdapter
@@ -60,6 +60,12 @@ class SheetOdds:
     """Why a trait has no chance (the first refused; its name first when others have
     one): the options asked are outside the rules (a threshold of 0), said beside the
     « – » it shows."""
+
+
+def why_none(found: SheetOdds | None) -> str:
+    """What the page and the API say beside a « – »: the sheet's own refusal, or, when
+    the worker gave up past its budget (``found`` is ``None``), :data:`SLOW_NOTE`."""
+    return found.refused if found is not None else gettext(SLOW_NOTE)
 
 
 def sheet_odds(

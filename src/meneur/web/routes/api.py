@@ -13,13 +13,12 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import ValidationError
 
-from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text
 from meneur.model_errors import first_problem
 from meneur.web.forms import OptionsIn, RollIn
 from meneur.web.labels import invalid_value
 from meneur.web.live import audience, roll_meta, seen_by
-from meneur.web.odds import SLOW_NOTE
+from meneur.web.odds import why_none
 from meneur.web.refusals import form_system
 from meneur.web.rolls import RollRequest
 from meneur.web.routes.common import (
@@ -73,7 +72,7 @@ async def odds(
         {"tier": tier, "dice": dice, "cost": cost, "chance": float(chance)}  # tier: the value
         for tier, dice, cost, chance in (found.pushes if found and trait else [])
     ]
-    refused = found.refused if found else _(SLOW_NOTE)  # why a trait's chance is null
+    refused = why_none(found)  # why a trait's chance is null
     return {
         "character": info.name,
         "system": info.system,

@@ -26,7 +26,7 @@ from meneur.locale import current_language, set_language
 from meneur.locale import gettext as _
 from meneur.web import combat as fights
 from meneur.web.live import Audience, roll_meta, seen_by, whisper_to
-from meneur.web.odds import SLOW_NOTE
+from meneur.web.odds import why_none
 from meneur.web.rulesdoc import Rule, for_systems
 from meneur.web.state import WebState
 from meneur.web.systems import EditField, RollOptions, Trait, adapters
@@ -245,7 +245,7 @@ def sheet_view(
     traits = [(trait, chances.get(trait.name)) for trait in names]
     view = SheetView(name, system, title, adapter.option_fields, traits, stats)
     view.pushes = found.pushes if found else []
-    view.refused = found.refused if found else _(SLOW_NOTE)
+    view.refused = why_none(found)
     view.chosen = options
     choices: dict[str, list[tuple[Any, str]]] = {}
     for key, named in adapter.choices().items():  # a value given off the list is offered too
