@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from campaign_helpers import roll
 from meneur.campaign.appending import Appender
 from meneur.campaign.chain import verify_log
 from meneur.campaign.errors import CampaignError, DiceConflict, SheetConflict
@@ -27,18 +28,6 @@ def store(db_url: str) -> Iterator[Store]:
         opened.create_campaign("A")
         opened.add_character("krasses", "Zed", {"name": "Zed", "skills": {}}, campaign="A")
         yield opened
-
-
-def roll(who: str | None = "Zed", total: int = 7) -> NewRoll:
-    return NewRoll(
-        system="generic",
-        kind="roll",
-        params={"expression": "2d6"},
-        faces=[[1, total - 1]],  # real faces: verify refuses a 0 or less
-        outcome={"total": total},
-        source="physical",
-        character=who,
-    )
 
 
 def held_groups(monkeypatch: pytest.MonkeyPatch, waiting: int) -> list[int]:

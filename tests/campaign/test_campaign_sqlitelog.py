@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from campaign_helpers import roll
 from meneur.campaign import sqlitelog
 from meneur.campaign.chain import verify_log
 from meneur.campaign.errors import CampaignError, SheetConflict, StorageError
 from meneur.campaign.paths import HEAD
-from meneur.campaign.records import NewRoll
 from meneur.campaign.replay import replay_entries
 from meneur.campaign.sqlitelog import SqliteLog, open_log, sqlite_file
 from meneur.campaign.store import Store
@@ -43,18 +43,6 @@ def log(url: str) -> Iterator[SqliteLog]:
     assert opened is not None
     yield opened
     opened.close()
-
-
-def roll(total: int = 7, who: str | None = "Zed") -> NewRoll:
-    return NewRoll(
-        system="generic",
-        kind="roll",
-        params={"expression": "2d6"},
-        faces=[[1, total - 1]],
-        outcome={"total": total},
-        source="physical",
-        character=who,
-    )
 
 
 def logged_command(url: str, argv: list[str], probe: str) -> str:
@@ -139,7 +127,7 @@ def test_its_entries_and_the_stores_make_one_chain(log: SqliteLog, url: str) -> 
     with Store(url) as store:
         for total in range(2, 8):
             writer = log if total % 2 else store
-            entry = writer.append_roll(roll(total))
+            entry = writer.append_roll(roll(total=total))
             assert entry["seq"] == total - 1
         exported = store.export_log()
         entries = store.rolls()
