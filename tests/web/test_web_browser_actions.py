@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,23 @@ def test_the_gm_rolls_a_cooperation_from_the_page_and_everyone_sees_it(
     card = gm.locator("#action-krasses-cooperate")
     expect(card.locator("select[name=difficulty]")).to_have_value("15")  # K-3: Moyen
     expect(card.locator(".odds")).to_contain_text("Réussite")
+    # two questions whose answers come back crossed: the later question's chances stay
+    held: list[Any] = []
+    gm.route("**/cooperate/odds?*", lambda route: held.append(route))
+    card.locator("select[name=difficulty]").select_option("10")
     card.locator("select[name=difficulty]").select_option("20")
+    deadline = time.monotonic() + WAIT / 1000
+    while len(held) < 2 and time.monotonic() < deadline:
+        gm.wait_for_timeout(20)
+    older, newer = held
+    assert "difficulty=10" in older.request.url and "difficulty=20" in newer.request.url
+    newer.fulfill(response=newer.fetch())
     expect(card.locator(".odds .stat")).to_have_attribute("title", ardu)
+    with gm.expect_response(lambda r: "difficulty=10" in r.url):
+        older.fulfill(response=older.fetch())
+    gm.wait_for_timeout(300)  # time for the page to (wrongly) show it
+    assert card.locator(".odds .stat").get_attribute("title") == ardu
+    gm.unroute("**/cooperate/odds?*")
     card.locator("button.primary").click()
 
     for page in (gm, player):

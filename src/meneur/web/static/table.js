@@ -193,7 +193,17 @@
     return (document.documentElement.lang === "fr" ? text.replace(".", ",") : text) + " %";
   }
 
+  // A form's odds are asked again at each change, and answers may come back out of
+  // order: only the answer to the latest question is shown, never an older one after it.
+  var asked = new WeakMap();
+  function latest(form) {
+    var question = (asked.get(form) || 0) + 1;
+    asked.set(form, question);
+    return function () { return asked.get(form) === question; };
+  }
+
   function updateOdds(form) {
+    var current = latest(form);
     var params = new URLSearchParams();
     params.set("character", form.dataset.character);
     var chosen = form.querySelector("input[name=trait]:checked");
@@ -212,6 +222,7 @@
         }, function () { return { traits: {}, refused: r.statusText }; });
       })
       .then(function (data) {
+        if (!current()) return;
         var push = form.elements.push || form.elements.spend;
         if (push && data.push) {
           data.push.forEach(function (option) {
@@ -277,6 +288,7 @@
   // A table action (a cooperation, a help): the exact chance of each result, asked again
   // as its form changes; a refusal reads in words where the chances go.
   function actionOdds(form) {
+    var current = latest(form);
     var params = new URLSearchParams(new FormData(form));
     params.delete("csrf");
     params.delete("mode");
@@ -284,7 +296,7 @@
       .then(function (r) { return r.json().then(function (data) { return r.ok ? data : { error: data.error }; }); })
       .then(function (data) {
         var box = form.querySelector(".odds");
-        if (!box) return;
+        if (!box || !current()) return;
         box.textContent = "";
         if (data.error) { box.textContent = data.error; return; }
         data.odds.forEach(function (row) {

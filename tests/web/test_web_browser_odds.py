@@ -1,0 +1,82 @@
+"""The chances beside a roll form in a real browser, as they change under the player's hand
+(Debian's chromium, Playwright, headless, as in :mod:`web.test_web_browser`).
+
+The odds are asked again whenever the form changes, the threshold's field included when it
+loses the focus, which is the very moment a player presses the mouse on a trait or on
+« Lancer ». Two things then must hold: the note saying why a chance reads « – » may come or
+go, but nothing the player can press moves under the pointer; and answers that come back
+out of order never show an older question's chances after a newer one's.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from web.test_web_browser import WAIT, join
+from web.test_web_browser import browser as browser
+from web.test_web_browser import server as server
+
+THRESHOLD = "form.roll input[name=threshold]"
+REFUSED = "Un seuil vaut au moins 1, pas 0."
+
+
+def asked(page: Any, threshold: str) -> None:
+    """Type a threshold and say the form changed (as the field's losing the focus does)."""
+    page.fill(THRESHOLD, threshold)
+    page.locator(THRESHOLD).dispatch_event("change")
+
+
+def middle(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_the_note_coming_and_going_never_moves_a_trait_or_the_roll_button(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    from playwright.sync_api import expect
+
+    page = join(browser, server, "Aude", "Ronce", viewport={"width": 1280, "height": 900})
+    note = page.locator("section:has(form.roll) .odds-note")
+    asked(page, "0")
+    expect(note).to_have_text(REFUSED)
+    # a valid threshold typed, not yet sent: it is sent as the field loses the focus, when
+    # the mouse goes down on a trait; the answer hides the note before the mouse goes up
+    page.fill(THRESHOLD, "3")
+    trait = page.locator("form.roll input[value='Dextérité']")
+    roll = page.locator("form.roll button.primary")
+    trait_before, roll_before = trait.bounding_box(), roll.bounding_box()
+    page.mouse.move(*middle(trait_before))
+    with page.expect_response(lambda r: "/odds?" in r.url and "threshold=3" in r.url):
+        page.mouse.down()
+    expect(note).to_be_hidden()
+    assert trait.bounding_box() == trait_before
+    assert roll.bounding_box() == roll_before
+    page.mouse.up()
+    expect(trait).to_be_checked()
+
+
+def test_an_older_answer_never_replaces_a_newer_one(browser: Any, server: dict[str, Any]) -> None:
+    from playwright.sync_api import expect
+
+    page = join(browser, server, "Blaise", "Sureau", viewport={"width": 1280, "height": 900})
+    chance = page.locator(".chance[data-trait='Force']")
+    note = page.locator("section:has(form.roll) .odds-note")
+    held: list[Any] = []
+    page.route("**/odds?*", lambda route: held.append(route))
+    asked(page, "0")  # refused: « – » and the note, if its answer were shown
+    asked(page, "3")
+    deadline = time.monotonic() + WAIT / 1000
+    while len(held) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    older, newer = held
+    assert "threshold=0" in older.request.url and "threshold=3" in newer.request.url
+    newer.fulfill(response=newer.fetch())
+    expect(chance).to_have_text(re.compile(r"%$"))
+    shown = chance.inner_text()
+    with page.expect_response(lambda r: "threshold=0" in r.url):
+        older.fulfill(response=older.fetch())
+    page.wait_for_timeout(300)  # time for the page to (wrongly) show it
+    assert chance.inner_text() == shown
+    expect(note).to_be_hidden()
