@@ -396,6 +396,40 @@ def test_a_player_edits_their_Endurance_and_the_GM_sees_it_live(
         page.context.close()
 
 
+def test_a_sheet_changed_live_never_steals_the_gms_press_on_a_one_tap_roll(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """A sheet changes (here a player's edit) while the GM's finger is down on a one-tap
+    roll of that character: the card's values and chances are brought up to date in place,
+    so the button pressed is still the button released, and the roll is made."""
+    from playwright.sync_api import expect
+
+    ortie = join(browser, server, "Odile", "Ortie")
+    gm = browser.new_context(locale="fr-FR").new_page()
+    gm.set_default_timeout(WAIT)
+    gm.goto(server["gm"])
+    gm.wait_for_selector("#live:not([hidden])")
+    tap = gm.locator("form.quick[data-character='Ortie'] button.tap").first
+    tap.scroll_into_view_if_needed()
+    box = tap.bounding_box()
+    assert box
+    gm.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    gm.mouse.down()
+    before = server["store"].character("Ortie").sheet["endurance"]
+    card = ortie.locator("section.card.sheet", has=ortie.locator("h2", has_text="Ortie"))
+    card.locator("details.edit-sheet summary").click()
+    card.locator("input[name='endurance/current']").fill(str(before["current"] - 1))
+    card.locator("form.edit button[type=submit]").click()
+    theirs = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Ortie"))
+    # the stats and the taps are brought up to date in one go: once these show, so do those
+    expect(theirs.locator(".stats")).to_contain_text(f"Endurance {before['current'] - 1}/")
+    gm.mouse.up()
+    expect(gm.locator("#log li.entry:has(.die)", has_text="Ortie")).to_have_count(1)
+    assert any(e["kind"] == "test" and e["who"] == "Ortie" for e in server["store"].rolls())
+    for page in (ortie, gm):
+        page.context.close()
+
+
 def test_a_removed_player_is_told_their_seat_is_gone(browser: Any, server: dict[str, Any]) -> None:
     """The GM removes Zélie's seat: her open page, whose socket then closes for good,
     says so (and how to come back) instead of reconnecting in silence forever."""

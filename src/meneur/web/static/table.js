@@ -152,6 +152,48 @@
   }
   connect();
 
+  // Bring ``mine`` to ``theirs`` (the same element, as the server now renders it) in place
+  // when both have the same shape: only texts and attributes change, so that the element
+  // under a finger (a press is lost if the element goes between down and up) or holding
+  // the focus is still there. Another shape (a skill added or removed) is replaced, and a
+  // trait's button that had the focus gives it to the same trait's new button.
+  function morph(mine, theirs) {
+    if (sameShape(mine, theirs)) {
+      copyInto(mine, theirs);
+      return;
+    }
+    var focused = mine.contains(document.activeElement) ? document.activeElement : null;
+    mine.replaceWith(theirs);
+    var trait = focused && focused.getAttribute("data-trait");
+    if (trait) {
+      var again = theirs.querySelector('[data-trait="' + CSS.escape(trait) + '"]');
+      if (again) again.focus();
+    }
+  }
+
+  function sameShape(a, b) {
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+    if (a.childNodes.length !== b.childNodes.length) return false;
+    for (var i = 0; i < a.childNodes.length; i++) {
+      if (!sameShape(a.childNodes[i], b.childNodes[i])) return false;
+    }
+    return true;
+  }
+
+  function copyInto(a, b) {
+    if (a.nodeType !== Node.ELEMENT_NODE) {
+      if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
+      return;
+    }
+    Array.prototype.slice.call(a.attributes).forEach(function (attr) {
+      if (!b.hasAttribute(attr.name)) a.removeAttribute(attr.name);
+    });
+    Array.prototype.forEach.call(b.attributes, function (attr) {
+      if (a.getAttribute(attr.name) !== attr.value) a.setAttribute(attr.name, attr.value);
+    });
+    for (var i = 0; i < a.childNodes.length; i++) copyInto(a.childNodes[i], b.childNodes[i]);
+  }
+
   function refresh(kind) {
     var id = kind === "combat" ? "combat" : null;
     fetch(location.pathname + location.search, { credentials: "same-origin" })
@@ -160,19 +202,13 @@
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
         if (kind === "sheet" || kind === "combat") { // a fight changes sheets too
-          // each card's values, one-tap odds, the edit form closed as it was; a form being
-          // typed in is left alone, a trait's button keeps the focus it had
+          // each card's values and one-tap odds, in place: a button pressed or focused
+          // stays the same button; the edit form closed as it was, left alone while typed in
           doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit, .card.sheet .taps").forEach(function (theirs) {
             var mine = document.getElementById(theirs.id);
             if (!mine) return;
-            var focused = mine.contains(document.activeElement) ? document.activeElement : null;
-            if (focused && theirs.matches("form.edit")) return;
-            mine.replaceWith(theirs);
-            var trait = focused && focused.getAttribute("data-trait");
-            if (trait !== null && trait !== undefined) {
-              var again = theirs.querySelector('[data-trait="' + CSS.escape(trait) + '"]');
-              if (again) again.focus();
-            }
+            if (!theirs.matches("form.edit")) morph(mine, theirs);
+            else if (!mine.contains(document.activeElement)) mine.replaceWith(theirs);
           });
           if (kind === "sheet") return;
         }
