@@ -55,6 +55,7 @@ def test_the_note_coming_and_going_never_moves_a_trait_or_the_roll_button(
     assert roll.bounding_box() == roll_before
     page.mouse.up()
     expect(trait).to_be_checked()
+    page.context.close()
 
 
 def test_an_older_answer_never_replaces_a_newer_one(browser: Any, server: dict[str, Any]) -> None:
@@ -80,3 +81,4 @@ def test_an_older_answer_never_replaces_a_newer_one(browser: Any, server: dict[s
     page.wait_for_timeout(300)  # time for the page to (wrongly) show it
     assert chance.inner_text() == shown
     expect(note).to_be_hidden()
+    page.context.close()
