@@ -18,7 +18,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,21 @@ def axe_check(page: Any, where: str) -> None:
         for v in found
     ]
     assert not found, f"{where}: " + "; ".join(described)
+
+
+def held_questions(page: Any, pattern: str, *asks: Callable[[], None]) -> list[Any]:
+    """The requests to ``pattern`` that ``asks`` make, one each, held unanswered (to be
+    answered with ``route.fulfill(response=route.fetch())`` in the order a test wants;
+    ``page.unroute(pattern)`` once they are: it lets any request still held go on)."""
+    held: list[Any] = []
+    page.route(pattern, lambda route: held.append(route))
+    for ask in asks:
+        ask()
+    deadline = time.monotonic() + WAIT / 1000
+    while len(held) < len(asks) and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert len(held) == len(asks), f"{len(held)} of {len(asks)} requests to {pattern}"
+    return held
 
 
 def join(browser: Any, server: dict[str, Any], name: str, character: str, **context: Any) -> Any:

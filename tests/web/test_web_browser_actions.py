@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx2
 
-from web.test_web_browser import DOCS_IMAGES, WAIT
+from web.test_web_browser import DOCS_IMAGES, WAIT, held_questions
 from web.test_web_browser import browser as browser
 from web.test_web_browser import server as server
 
@@ -72,14 +71,13 @@ def test_the_gm_rolls_a_cooperation_from_the_page_and_everyone_sees_it(
     expect(card.locator("select[name=difficulty]")).to_have_value("15")  # K-3: Moyen
     expect(card.locator(".odds")).to_contain_text("Réussite")
     # two questions whose answers come back crossed: the later question's chances stay
-    held: list[Any] = []
-    gm.route("**/cooperate/odds?*", lambda route: held.append(route))
-    card.locator("select[name=difficulty]").select_option("10")
-    card.locator("select[name=difficulty]").select_option("20")
-    deadline = time.monotonic() + WAIT / 1000
-    while len(held) < 2 and time.monotonic() < deadline:
-        gm.wait_for_timeout(20)
-    older, newer = held
+    difficulty = card.locator("select[name=difficulty]")
+    older, newer = held_questions(
+        gm,
+        "**/cooperate/odds?*",
+        lambda: difficulty.select_option("10"),
+        lambda: difficulty.select_option("20"),
+    )
     assert "difficulty=10" in older.request.url and "difficulty=20" in newer.request.url
     newer.fulfill(response=newer.fetch())
     expect(card.locator(".odds .stat")).to_have_attribute("title", ardu)

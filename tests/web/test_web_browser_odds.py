@@ -11,11 +11,10 @@ out of order never show an older question's chances after a newer one's.
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-from web.test_web_browser import WAIT, join
 from web.test_web_browser import browser as browser
+from web.test_web_browser import held_questions, join
 from web.test_web_browser import server as server
 
 THRESHOLD = "form.roll input[name=threshold]"
@@ -64,14 +63,12 @@ def test_an_older_answer_never_replaces_a_newer_one(browser: Any, server: dict[s
     page = join(browser, server, "Blaise", "Sureau", viewport={"width": 1280, "height": 900})
     chance = page.locator(".chance[data-trait='Force']")
     note = page.locator("section:has(form.roll) .odds-note")
-    held: list[Any] = []
-    page.route("**/odds?*", lambda route: held.append(route))
-    asked(page, "0")  # refused: « – » and the note, if its answer were shown
-    asked(page, "3")
-    deadline = time.monotonic() + WAIT / 1000
-    while len(held) < 2 and time.monotonic() < deadline:
-        page.wait_for_timeout(20)
-    older, newer = held
+    older, newer = held_questions(
+        page,
+        "**/odds?*",
+        lambda: asked(page, "0"),  # refused: « – » and the note, if its answer were shown
+        lambda: asked(page, "3"),
+    )
     assert "threshold=0" in older.request.url and "threshold=3" in newer.request.url
     newer.fulfill(response=newer.fetch())
     expect(chance).to_have_text(re.compile(r"%$"))
