@@ -21,7 +21,7 @@ import httpx2
 import pytest
 
 from meneur.web.tables import Tables
-from web.test_web_browser import DOCS_IMAGES, WAIT, axe_check
+from web.test_web_browser import DOCS_IMAGES, WAIT, axe_check, join
 from web.test_web_browser import browser as browser
 from web.test_web_browser import server as server
 
@@ -216,6 +216,33 @@ def test_a_players_roll_button_stays_in_reach_and_their_name_is_never_cut(
     button.click()
     expect(page.locator("#log li.entry")).to_have_count(before + 1)
     page.context.close()
+
+
+def test_a_roll_arriving_on_a_phone_never_moves_the_traits_under_the_finger(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """A phone shows the log first, and it grows with each roll until full: at the top of
+    the page (where the browser's own scroll anchoring does nothing) a roll from another
+    seat leaves the traits where they were, and shows in the log; scrolled, too. A wide
+    screen, the log beside the traits, stays at its top."""
+    from playwright.sync_api import expect
+
+    bob = join(browser, server, "Basile", "Bogue", **PHONE_CONTEXT)
+    alice = join(browser, server, "Agnès", "Airelle", **PHONE_CONTEXT)
+    wide = join(browser, server, "Wanda", "Web", viewport={"width": 1280, "height": 400})
+    trait = alice.locator("form.roll input[value='Dextérité']")
+    entries = alice.locator("#log li.entry")
+    for scroll in (0, 0, 150):
+        alice.evaluate(f"window.scrollTo(0, {scroll})")
+        before, count = trait.bounding_box(), entries.count()
+        bob.click("form.roll button.primary")
+        expect(entries).to_have_count(count + 1)
+        assert abs(trait.bounding_box()["y"] - before["y"]) < 1
+    expect(entries.first).to_contain_text("Bogue")
+    expect(wide.locator("#log li.entry")).to_have_count(entries.count())
+    assert wide.evaluate("window.scrollY") == 0
+    for page in (alice, bob, wide):
+        page.context.close()
 
 
 def test_the_table_is_usable_with_the_keyboard_alone(browser: Any, server: dict[str, Any]) -> None:

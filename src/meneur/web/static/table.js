@@ -118,10 +118,24 @@
     if (!li) return;
     li.classList.add("fresh");
     localTimes(li);
-    log.insertBefore(li, log.firstChild);
-    var empty = document.getElementById("empty");
-    if (empty) empty.remove();
-    while (log.children.length > 200) log.removeChild(log.lastChild);
+    keepStill(function () {
+      log.insertBefore(li, log.firstChild);
+      var empty = document.getElementById("empty");
+      if (empty) empty.remove();
+      while (log.children.length > 200) log.removeChild(log.lastChild);
+    });
+  }
+
+  // A line arriving above what the reader looks at must not move it under their finger (a
+  // phone shows the log first, growing until it is full). The browser keeps the view still
+  // itself once the page is scrolled (scroll anchoring), not at its very top: there the
+  // main column is scrolled back to where it was. Beside the log (a wide screen), it does
+  // not move.
+  function keepStill(change) {
+    var main = window.scrollY === 0 ? document.querySelector(".layout > .col") : null;
+    var before = main && main.getBoundingClientRect().top;
+    change();
+    if (main) window.scrollBy(0, main.getBoundingClientRect().top - before);
   }
 
   var delay = 500;
