@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from sqlalchemy import delete
 
+from campaign_helpers import roll
 from meneur.campaign.chain import GENESIS, commitment_of, verify_log
 from meneur.campaign.errors import CampaignError, NoCampaignYet, StorageError
 from meneur.campaign.hotlog import CURRENT_KEY
 from meneur.campaign.models import Setting
-from meneur.campaign.records import NewRoll
 from meneur.campaign.rolllog import log_roll
 from meneur.campaign.store import NewCharacter, Store
 from meneur.errors import MeneurError, SheetError
@@ -25,18 +25,6 @@ from meneur.errors import MeneurError, SheetError
 def store(db_url: str) -> Iterator[Store]:
     with Store(db_url) as opened:
         yield opened
-
-
-def roll(who: str | None = None, total: int = 7) -> NewRoll:
-    return NewRoll(
-        system="generic",
-        kind="roll",
-        params={"expression": "2d6"},
-        faces=[[3, total - 3]],
-        outcome={"total": total},
-        source="physical",
-        character=who,
-    )
 
 
 def test_first_campaign_becomes_current(store: Store) -> None:
@@ -137,8 +125,8 @@ def test_markup_in_names_is_kept_as_text(store: Store) -> None:
 
 def test_append_roll_chains_entries(store: Store) -> None:
     store.create_campaign("Table")
-    first = store.append_roll(roll())
-    second = store.append_roll(roll(total=9))
+    first = store.append_roll(roll(None))
+    second = store.append_roll(roll(None, total=9))
     assert first["prev_hash"] == GENESIS and first["seq"] == 1
     assert second["prev_hash"] == first["hash"] and second["seq"] == 2
     assert [e["hash"] for e in store.rolls()] == [first["hash"], second["hash"]]
@@ -394,7 +382,7 @@ def test_an_empty_log_is_exported_with_no_head(store: Store) -> None:
     store.create_campaign("Table")
     log = store.export_log()
     assert (log["head"], log["entries"]) == (None, [])
-    store.append_roll(roll())
+    store.append_roll(roll(None))
     [entry] = store.export_log()["entries"]
     assert store.export_log()["head"] == {"seq": 1, "hash": entry["hash"]}
 
@@ -402,7 +390,7 @@ def test_an_empty_log_is_exported_with_no_head(store: Store) -> None:
 def test_a_first_roll_with_no_campaign_makes_the_default_one(store: Store) -> None:
     """Zero setup: the first roll logged on an empty database starts the log of a new
     ``default`` campaign, made current."""
-    entry = store.append_roll(roll())
+    entry = store.append_roll(roll(None))
     assert (entry["seq"], entry["prev_hash"]) == (1, GENESIS)
     assert [(c.name, c.current, c.rolls) for c in store.campaigns()] == [("default", True, 1)]
 
@@ -411,7 +399,7 @@ def test_a_roll_for_a_campaign_that_does_not_exist_makes_no_campaign(store: Stor
     """A roll refused because its campaign does not exist writes nothing at all: not even
     the ``default`` campaign a roll with no campaign named would have made."""
     with pytest.raises(CampaignError, match="Nowhere"):
-        store.append_roll(roll(), campaign="Nowhere")
+        store.append_roll(roll(None), campaign="Nowhere")
     assert store.campaigns() == []
 
 
@@ -421,9 +409,9 @@ def test_a_roll_after_the_last_campaign_was_deleted_makes_the_default_one(
     """Zero setup holds for a Store open for long (a script, a server): once its
     campaigns are all deleted (here or by another process), the next roll with no
     campaign named makes ``default`` again, as it does in a Store just opened."""
-    store.append_roll(roll())
+    store.append_roll(roll(None))
     store.delete_campaign("default")
-    assert store.append_roll(roll())["seq"] == 1
+    assert store.append_roll(roll(None))["seq"] == 1
     assert [c.name for c in store.campaigns()] == ["default"]
 
 
@@ -453,7 +441,7 @@ def test_moments_are_read_back_in_utc_whatever_the_local_time(
     still verifies), and a character's dates read alike both ways."""
     assert time.timezone == 5 * 3600
     store.create_campaign("Table")
-    entry = store.append_roll(roll())
+    entry = store.append_roll(roll(None))
     assert [e["at"] for e in store.rolls()] == [entry["at"]]
     assert verify_log(store.export_log()).entries == 1
     made = store.add_character("krasses", "Zed", {"name": "Zed"})
@@ -465,9 +453,9 @@ def test_the_log_since_a_moment_given_in_any_time_zone(store: Store) -> None:
     """``since`` is a moment, whatever time zone it is written in: the same moment in
     UTC-5 selects the same entries as in UTC."""
     store.create_campaign("Table")
-    store.append_roll(roll())
-    middle = store.append_roll(roll())
-    store.append_roll(roll())
+    store.append_roll(roll(None))
+    middle = store.append_roll(roll(None))
+    store.append_roll(roll(None))
     since = datetime.fromisoformat(middle["at"].replace("Z", "+00:00"))
     elsewhere = since.astimezone(timezone(timedelta(hours=-5)))
     assert [e["seq"] for e in store.rolls(since=elsewhere)] == [2, 3]
@@ -476,7 +464,7 @@ def test_the_log_since_a_moment_given_in_any_time_zone(store: Store) -> None:
 def test_the_log_limited_to_n_entries_gives_the_oldest_n(store: Store) -> None:
     store.create_campaign("Table")
     for total in (5, 6, 7):
-        store.append_roll(roll(total=total))
+        store.append_roll(roll(None, total=total))
     assert [e["outcome"]["total"] for e in store.rolls(limit=2)] == [5, 6]
     assert store.rolls(limit=0) == []
 
@@ -490,7 +478,7 @@ def test_what_the_store_hands_and_takes_cannot_be_changed_afterwards(store: Stor
         store.current_campaign(),
         store.start_session(),
         NewCharacter("krasses", "Ana", {"name": "Ana"}),
-        roll(),
+        roll(None),
     )
     for value in values:
         with pytest.raises(dataclasses.FrozenInstanceError):
