@@ -114,6 +114,13 @@ def statements(sqlite: bool) -> dict[str, str]:
         " WHERE campaign_id = {campaign} AND commitment = :commitment" + lock,
         "open_session": "SELECT commitment FROM game_sessions"
         " WHERE campaign_id = {campaign} AND revealed_at IS NULL",
+        # the reads of a roll before its append (HotLog.committed_dice, .character)
+        "open_dice": "SELECT seed, next_counter, commitment FROM game_sessions"
+        " WHERE campaign_id = {campaign} AND revealed_at IS NULL",
+        "character_info": "SELECT ch.id, c.name, ch.system, ch.name, ch.sheet, ch.state,"
+        " ch.created_at, ch.updated_at FROM characters ch"
+        " JOIN campaigns c ON c.id = ch.campaign_id"
+        " WHERE c.id = {campaign} AND ch.name_key = :key",
         "state": f"UPDATE characters SET state = {state}, updated_at = :now WHERE id = :id",
         "sheet": f"UPDATE characters SET sheet = {sheet}, updated_at = :now WHERE id = :id",
         "counter": "UPDATE game_sessions SET next_counter = :counter WHERE id = :id",

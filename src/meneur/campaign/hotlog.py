@@ -34,24 +34,6 @@ if TYPE_CHECKING:
 
 CURRENT_KEY = "current_campaign"
 """The setting that names the current campaign (by id)."""
-_NAMED = "(SELECT id FROM campaigns WHERE name_key = :campaign)"
-_CURRENT = f"(SELECT CAST(value AS INTEGER) FROM settings WHERE key = '{CURRENT_KEY}')"
-_OPEN_DICE = (
-    "SELECT seed, next_counter, commitment FROM game_sessions"
-    " WHERE campaign_id = {campaign} AND revealed_at IS NULL"
-)
-_CHARACTER = (
-    "SELECT ch.id, c.name, ch.system, ch.name, ch.sheet, ch.state, ch.created_at,"
-    " ch.updated_at FROM characters ch JOIN campaigns c ON c.id = ch.campaign_id"
-    " WHERE c.id = {campaign} AND ch.name_key = :key"
-)
-STATEMENTS = {
-    f"{what}{'' if by is _NAMED else '_current'}": sql.replace("{campaign}", by)
-    for what, sql in (("open_dice", _OPEN_DICE), ("character", _CHARACTER))
-    for by in (_NAMED, _CURRENT)
-}
-"""The reads of a roll, in SQLite's parameter style: of the campaign named
-``:campaign``, or (``_current``) of the current one."""
 
 
 class HotLog(ABC):
@@ -99,10 +81,6 @@ class HotLog(ABC):
     def read_one(self, sql: str, params: Mapping[str, Any]) -> Any:
         """The first row of one statement (in the driver's parameter style), alone."""
 
-    def statement(self, name: str) -> str:
-        """One of :data:`STATEMENTS` in the driver's parameter style."""
-        return STATEMENTS[name]
-
     def moment(self, moment: datetime) -> Any:
         """A moment as SQLAlchemy would have stored it (SQLite keeps text, naive UTC)."""
         if self.sqlite:
@@ -136,25 +114,27 @@ class HotLog(ABC):
         (or no campaign is current). One statement: the live table asks it at every roll."""
         from meneur.campaign.chain import CommittedDice
 
-        if campaign is None:
-            found = self.read_one(self.statement("open_dice_current"), {})
-        else:
-            found = self.read_one(self.statement("open_dice"), {"campaign": name_key(campaign)})
+        found = self._read("open_dice", campaign)
         if found is None:
             return None
         return CommittedDice(bytes.fromhex(found[0]), found[1], found[2])
 
     def character(self, name: str, *, campaign: str | None = None) -> CharacterInfo:
         """The stored character ``name`` (of the current campaign by default)."""
-        params = {"key": name_key(name)}
-        if campaign is None:
-            row = self.read_one(self.statement("character_current"), params)
-        else:
-            params["campaign"] = name_key(campaign)
-            row = self.read_one(self.statement("character"), params)
+        row = self._read("character_info", campaign, key=name_key(name))
         if row is None:
             return self._character_missing(name, campaign)
         return CharacterInfo.from_row(row)
+
+    def _read(self, statement: str, campaign: str | None, **params: Any) -> Any:
+        """One read of the appender's statements (in the driver's parameter style), of the
+        campaign named ``campaign`` or of the current one."""
+        if campaign is None:
+            params["campaign_key"] = CURRENT_KEY
+            statement = "current_" + statement
+        else:
+            params["campaign_key"] = name_key(campaign)
+        return self.read_one(self._appender.sql[statement], params)
 
     def append_roll(
         self,

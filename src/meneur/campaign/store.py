@@ -9,7 +9,6 @@ Results are plain frozen dataclasses (no ORM object escapes a transaction).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ from meneur.campaign.chain import (
 )
 from meneur.campaign.engine import database_url, make_engine, shown
 from meneur.campaign.errors import CampaignError, NoCampaignYet, SheetConflict, StorageError
-from meneur.campaign.hotlog import CURRENT_KEY, STATEMENTS, HotLog
+from meneur.campaign.hotlog import CURRENT_KEY, HotLog
 from meneur.campaign.models import (
     Campaign,
     Character,
@@ -516,11 +515,6 @@ class Store(HotLog):
     def _make_current(self) -> None:
         with self.transaction() as session:
             self._campaign(session, None, create=True)
-
-    def statement(self, name: str) -> str:
-        """In psycopg's parameter style on PostgreSQL (``%(name)s``)."""
-        sql = STATEMENTS[name]
-        return sql if self.sqlite else re.sub(r":(\w+)", r"%(\1)s", sql)
 
     def connect(self) -> Any:
         return self.engine.raw_connection()
