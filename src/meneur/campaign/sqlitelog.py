@@ -166,7 +166,7 @@ class SqliteLog(HotLog):
 
 def _connect(path: Path) -> sqlite3.Connection:
     """The existing file ``path`` opened read-write (never created), tuned."""
-    uri = path.expanduser().absolute().as_uri() + "?mode=rw"
+    uri = path.absolute().as_uri() + "?mode=rw"
     connection = sqlite3.connect(uri, uri=True)  # tune() sets the wait first
     try:
         tune(connection, sqlite_synchronous())
