@@ -115,6 +115,16 @@ def axe_check(page: Any, where: str) -> None:
     assert not found, f"{where}: " + "; ".join(described)
 
 
+THRESHOLD = "form.roll input[name=threshold]"
+
+
+def ask_threshold(page: Any, threshold: str) -> None:
+    """Type a threshold in the roll form and say it changed (as the field's losing the
+    focus does): the chances are asked again."""
+    page.fill(THRESHOLD, threshold)
+    page.locator(THRESHOLD).dispatch_event("change")
+
+
 def held_questions(page: Any, pattern: str, *asks: Callable[[], None]) -> list[Any]:
     """The requests to ``pattern`` that ``asks`` make, one each, held unanswered (to be
     answered with ``route.fulfill(response=route.fetch())`` in the order a test wants;
@@ -193,24 +203,20 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     # the odds beside the button: an exact percentage, updated when the threshold changes
     chance = alice.locator(".chance[data-trait='Dextérité']")
     before = chance.inner_text()
-    alice.fill("form.roll input[name=threshold]", "3")
-    alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+    ask_threshold(alice, "3")
     expect(chance).not_to_have_text(before)
     assert chance.inner_text().endswith("%")
     # a threshold the rule refuses (T-3: at least 1): « – » and why, not « 0,0 % »
     note = alice.locator("section:has(form.roll) .odds-note")
     expect(note).to_be_hidden()
-    alice.fill("form.roll input[name=threshold]", "0")
-    alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+    ask_threshold(alice, "0")
     expect(chance).to_have_text("–")
     expect(note).to_have_text("Un seuil vaut au moins 1, pas 0.")
-    alice.fill("form.roll input[name=threshold]", "3")
-    alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+    ask_threshold(alice, "3")
     expect(chance).to_have_text(re.compile(r"%$"))
     expect(note).to_be_hidden()
     # a value no roll takes (the API refuses it, 400): « – » and the refusal
-    alice.fill("form.roll input[name=threshold]", "1e5")
-    alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+    ask_threshold(alice, "1e5")
     expect(chance).to_have_text("–")
     expect(note).to_have_text("Valeur invalide pour Seuil : un nombre entier est attendu.")
     # chances the worker gives up (past its budget): « – » and why, not the last ones kept.
@@ -221,8 +227,7 @@ def test_three_browsers_play_together(browser: Any, server: dict[str, Any], tmp_
     odds = server["app"].state.web.odds
     odds.run = lambda *args, **kwargs: SLOW
     try:
-        alice.fill("form.roll input[name=threshold]", "5")
-        alice.locator("form.roll input[name=threshold]").dispatch_event("change")
+        ask_threshold(alice, "5")
         expect(chance).to_have_text("–")
         expect(note).to_contain_text("demandent plus de calcul que la table n'en attend")
     finally:

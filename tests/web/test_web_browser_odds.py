@@ -13,18 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from web.test_web_browser import THRESHOLD, ask_threshold, held_questions, join
 from web.test_web_browser import browser as browser
-from web.test_web_browser import held_questions, join
 from web.test_web_browser import server as server
 
-THRESHOLD = "form.roll input[name=threshold]"
 REFUSED = "Un seuil vaut au moins 1, pas 0."
-
-
-def asked(page: Any, threshold: str) -> None:
-    """Type a threshold and say the form changed (as the field's losing the focus does)."""
-    page.fill(THRESHOLD, threshold)
-    page.locator(THRESHOLD).dispatch_event("change")
 
 
 def middle(box: dict[str, float]) -> tuple[float, float]:
@@ -38,7 +31,7 @@ def test_the_note_coming_and_going_never_moves_a_trait_or_the_roll_button(
 
     page = join(browser, server, "Aude", "Ronce", viewport={"width": 1280, "height": 900})
     note = page.locator("section:has(form.roll) .odds-note")
-    asked(page, "0")
+    ask_threshold(page, "0")
     expect(note).to_have_text(REFUSED)
     # a valid threshold typed, not yet sent: it is sent as the field loses the focus, when
     # the mouse goes down on a trait; the answer hides the note before the mouse goes up
@@ -66,8 +59,8 @@ def test_an_older_answer_never_replaces_a_newer_one(browser: Any, server: dict[s
     older, newer = held_questions(
         page,
         "**/odds?*",
-        lambda: asked(page, "0"),  # refused: « – » and the note, if its answer were shown
-        lambda: asked(page, "3"),
+        lambda: ask_threshold(page, "0"),  # refused: « – » and the note, if its answer were shown
+        lambda: ask_threshold(page, "3"),
     )
     assert "threshold=0" in older.request.url and "threshold=3" in newer.request.url
     newer.fulfill(response=newer.fetch())
