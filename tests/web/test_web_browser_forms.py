@@ -138,3 +138,57 @@ def test_with_javascript_a_refused_plain_form_leaves_the_table_live(
     assert reloaded is not None and reloaded.status == 200
     expect(gm.locator("#refused")).to_have_count(0)
     gm.context.close()
+
+
+def test_the_edit_form_keeps_what_is_typed_while_the_sheet_changes_live(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """The GM types an Endurance in Sorbier's edit form and looks elsewhere; another tab
+    changes Sorbier's Mana. The form is brought up to date live: the Mana shown is the new
+    one (saving does not put the old one back) and the Endurance typed is still there. And
+    what the GM began from is kept with it: when the other tab then changes the Endurance
+    too, saving the typed one is refused (SHOWN in web/systems.py) rather than written
+    over the other's."""
+    from playwright.sync_api import expect
+
+    create(server, "tunnels", "Sorbier", Force="3", Dextérité="4", Constitution="3")
+    store = server["store"]
+    endurance = store.character("Sorbier").sheet["endurance"]["current"]
+    mana = store.character("Sorbier").sheet["mana"]["current"]
+    pages = []
+    for _tab in range(2):
+        page = browser.new_context(locale="fr-FR").new_page()
+        page.set_default_timeout(WAIT)
+        page.goto(server["gm"])
+        page.wait_for_selector("#live:not([hidden])")
+        pages.append(page)
+    gm, other = pages
+    form, theirs = edit_form(gm, "Sorbier"), edit_form(other, "Sorbier")
+    typed = form.locator("input[name='endurance/current']")
+    typed.fill(str(endurance - 1))
+    gm.locator("#log").focus()  # the GM looks elsewhere: the form no longer has the focus
+
+    theirs.locator("input[name='mana/current']").fill(str(mana - 1))
+    theirs.locator("button[type=submit]").click()
+    expect(form.locator("input[name='mana/current']")).to_have_value(str(mana - 1))
+    expect(typed).to_have_value(str(endurance - 1))
+    form.locator("button[type=submit]").click()
+    expect(gm.locator("#log li.entry", has_text="fiche modifiée")).to_have_count(2)
+    sheet = store.character("Sorbier").sheet
+    assert (sheet["endurance"]["current"], sheet["mana"]["current"]) == (endurance - 1, mana - 1)
+
+    # the GM types again; the other tab changes the Endurance meanwhile
+    form = edit_form(gm, "Sorbier")
+    form.locator("input[name='endurance/current']").fill(str(endurance - 3))
+    theirs = edit_form(other, "Sorbier")
+    theirs.locator("input[name='endurance/current']").fill(str(endurance - 2))
+    theirs.locator("button[type=submit]").click()
+    expect(gm.locator("#log li.entry", has_text="fiche modifiée")).to_have_count(3)
+    expect(form.locator("input[name='endurance/current']")).to_have_value(str(endurance - 3))
+    with gm.expect_response(lambda r: r.request.method == "POST") as posted:
+        form.locator("button[type=submit]").click()
+    assert posted.value.status == 400
+    expect(gm.locator("#refused")).to_contain_text("a changé entre-temps")
+    assert store.character("Sorbier").sheet["endurance"]["current"] == endurance - 2
+    for page in pages:
+        page.context.close()

@@ -10,7 +10,6 @@ out of order never show an older question's chances after a newer one's.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from web.test_web_browser import THRESHOLD, ask_threshold, held_questions, join
@@ -63,12 +62,17 @@ def test_an_older_answer_never_replaces_a_newer_one(browser: Any, server: dict[s
         lambda: ask_threshold(page, "3"),
     )
     assert "threshold=0" in older.request.url and "threshold=3" in newer.request.url
-    newer.fulfill(response=newer.fetch())
-    expect(chance).to_have_text(re.compile(r"%$"))
+    answer = newer.fetch()
+    exact = answer.json()["traits"]["Force"]["exact"]
+    newer.fulfill(response=answer)
+    # the newer answer shown (the chance before it ended in « % » too: read its exact title)
+    expect(chance).to_have_attribute("title", exact)
     shown = chance.inner_text()
+    assert shown.endswith("%")
     with page.expect_response(lambda r: "threshold=0" in r.url):
         older.fulfill(response=older.fetch())
     page.wait_for_timeout(300)  # time for the page to (wrongly) show it
     assert chance.inner_text() == shown
+    assert chance.get_attribute("title") == exact
     expect(note).to_be_hidden()
     page.context.close()

@@ -166,46 +166,148 @@
   }
   connect();
 
-  // Bring ``mine`` to ``theirs`` (the same element, as the server now renders it) in place
-  // when both have the same shape: only texts and attributes change, so that the element
-  // under a finger (a press is lost if the element goes between down and up) or holding
-  // the focus is still there. Another shape (a skill added or removed) is replaced, and a
-  // trait's button that had the focus gives it to the same trait's new button.
+  // Bring ``mine`` to ``theirs`` (the same element, as the server now renders it) in place,
+  // node by node: texts and attributes change, elements stay, so that the element under a
+  // finger (a press is lost if the element goes between down and up) or holding the focus
+  // is still there. Where the children differ in number (a skill, a fighter, a verdict
+  // added or removed), that element's children are replaced, and its siblings still
+  // morphed; a trait's button that had the focus gives it to the same trait's new button.
   function morph(mine, theirs) {
-    if (sameShape(mine, theirs)) {
-      copyInto(mine, theirs);
+    if (mine.nodeType !== theirs.nodeType || mine.nodeName !== theirs.nodeName) {
+      swap(mine, function () { mine.replaceWith(theirs); }, theirs);
       return;
     }
+    if (mine.nodeType !== Node.ELEMENT_NODE) {
+      if (mine.nodeValue !== theirs.nodeValue) mine.nodeValue = theirs.nodeValue;
+      return;
+    }
+    Array.prototype.slice.call(mine.attributes).forEach(function (attr) {
+      if (!theirs.hasAttribute(attr.name)) mine.removeAttribute(attr.name);
+    });
+    Array.prototype.forEach.call(theirs.attributes, function (attr) {
+      if (mine.getAttribute(attr.name) !== attr.value) mine.setAttribute(attr.name, attr.value);
+    });
+    var kids = Array.prototype.slice.call(theirs.childNodes);
+    if (mine.childNodes.length !== kids.length) {
+      swap(mine, function () { mine.replaceChildren.apply(mine, kids); }, mine);
+      return;
+    }
+    Array.prototype.slice.call(mine.childNodes).forEach(function (child, i) { morph(child, kids[i]); });
+  }
+
+  function swap(mine, change, within) {
     var focused = mine.contains(document.activeElement) ? document.activeElement : null;
-    mine.replaceWith(theirs);
-    var trait = focused && focused.getAttribute("data-trait");
+    change();
+    var trait = focused && focused.getAttribute && focused.getAttribute("data-trait");
     if (trait) {
-      var again = theirs.querySelector('[data-trait="' + CSS.escape(trait) + '"]');
+      var again = within.querySelector('[data-trait="' + CSS.escape(trait) + '"]');
       if (again) again.focus();
     }
   }
 
-  function sameShape(a, b) {
-    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
-    if (a.childNodes.length !== b.childNodes.length) return false;
-    for (var i = 0; i < a.childNodes.length; i++) {
-      if (!sameShape(a.childNodes[i], b.childNodes[i])) return false;
-    }
-    return true;
+  // ``mine`` brought to ``theirs`` (the server's new rendering of it) without losing what
+  // the user is doing there: its rule ids linked first, as the page's are (else every text
+  // citing a rule would be rebuilt), then :func:`morph`, then what the user changed and has
+  // not sent, the focus (and the caret) and the ``<details>`` opened put back.
+  function renew(mine, theirs) {
+    linkify(theirs);
+    var doing = unsent(mine);
+    morph(mine, theirs);
+    putBack(document.getElementById(theirs.id) || theirs, doing);
   }
 
-  function copyInto(a, b) {
-    if (a.nodeType !== Node.ELEMENT_NODE) {
-      if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
+  // A field's place, whatever the rendering: its form's id and its name (a radio, a
+  // checkbox or a button its value too). A field of a form without an id has none, and is
+  // not kept.
+  function fieldKey(field) {
+    var form = field.form;
+    if (!form || !form.id || !field.name || field.type === "hidden") return null;
+    var valued = field.type === "radio" || field.type === "checkbox" || field.tagName === "BUTTON";
+    var which = valued ? field.value : "";
+    return form.id + "\n" + field.name + "\n" + which;
+  }
+
+  function detailsKey(details) {
+    var summary = details.querySelector("summary");
+    return details.closest("form").id + "\n" + (summary ? summary.textContent : "");
+  }
+
+  // Whether the user changed a field from what the page was rendered with (typed in,
+  // picked, ticked), and has not sent it.
+  function changed(field) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      var rendered = Array.prototype.findIndex.call(field.options, function (o) { return o.defaultSelected; });
+      return field.selectedIndex !== Math.max(rendered, 0);
+    }
+    return field.tagName !== "BUTTON" && field.value !== field.defaultValue;
+  }
+
+  function unsent(root) {
+    var fields = [], opened = [];
+    root.querySelectorAll("input, select, textarea, button").forEach(function (field) {
+      var key = fieldKey(field);
+      var focused = field === document.activeElement;
+      var item = { key: key, focused: focused, changed: key !== null && changed(field) };
+      if (!key || !(focused || item.changed)) return;
+      if (field.type === "checkbox" || field.type === "radio") item.checked = field.checked;
+      else if (field.tagName === "SELECT") {
+        item.index = field.selectedIndex;
+        item.text = field.selectedIndex < 0 ? null : field.options[field.selectedIndex].text;
+      } else if (field.tagName !== "BUTTON") {
+        item.value = field.value;
+        try { item.start = field.selectionStart; item.end = field.selectionEnd; } catch (e) { /* a number field has no caret */ }
+      }
+      // an edit form's field says what the user began from (web/systems.py, SHOWN): kept
+      // with the change, so that the server still refuses to write over a value another
+      // seat changed meanwhile, rather than take the new one for what the user saw
+      var shown = item.changed && field.form.elements["shown:" + field.name];
+      if (shown) item.shown = shown.value;
+      fields.push(item);
+    });
+    root.querySelectorAll("form[id] details").forEach(function (details) {
+      opened.push({ key: detailsKey(details), open: details.open });
+    });
+    return { fields: fields, opened: opened };
+  }
+
+  function putBack(root, doing) {
+    var byKey = {};
+    root.querySelectorAll("input, select, textarea, button").forEach(function (field) {
+      var key = fieldKey(field);
+      if (key && !byKey[key]) byKey[key] = field;
+    });
+    root.querySelectorAll("form[id] details").forEach(function (details) {
+      var key = detailsKey(details);
+      doing.opened.forEach(function (was) { if (was.key === key) details.open = was.open; });
+    });
+    doing.fields.forEach(function (item) {
+      var field = byKey[item.key];
+      if (!field) return;
+      if (item.changed) {
+        if ("checked" in item) field.checked = item.checked;
+        else if ("index" in item) pick(field, item.index, item.text);
+        else if ("value" in item) field.value = item.value;
+        var shown = "shown" in item && field.form.elements["shown:" + field.name];
+        if (shown) shown.value = item.shown;
+      }
+      if (item.focused && field !== document.activeElement) {
+        field.focus({ preventScroll: true });
+        try { if (item.start !== undefined) field.setSelectionRange(item.start, item.end); } catch (e) { /* no caret */ }
+      }
+    });
+  }
+
+  // A select's choice, kept by what it shows (a fighter's name): the same place if it
+  // shows the same, else the one option that does; none (or several), the new default.
+  function pick(select, index, text) {
+    if (text === null) return;
+    if (select.options[index] && select.options[index].text === text) {
+      select.selectedIndex = index;
       return;
     }
-    Array.prototype.slice.call(a.attributes).forEach(function (attr) {
-      if (!b.hasAttribute(attr.name)) a.removeAttribute(attr.name);
-    });
-    Array.prototype.forEach.call(b.attributes, function (attr) {
-      if (a.getAttribute(attr.name) !== attr.value) a.setAttribute(attr.name, attr.value);
-    });
-    for (var i = 0; i < a.childNodes.length; i++) copyInto(a.childNodes[i], b.childNodes[i]);
+    var same = Array.prototype.filter.call(select.options, function (o) { return o.text === text; });
+    if (same.length === 1) select.selectedIndex = same[0].index;
   }
 
   function refresh(kind) {
@@ -216,23 +318,18 @@
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
         if (kind === "sheet" || kind === "combat") { // a fight changes sheets too
-          // each card's values and one-tap odds, in place: a button pressed or focused
-          // stays the same button; the edit form closed as it was, left alone while typed in
+          // each card's values, one-tap odds and edit form, in place: a button pressed or
+          // focused stays the same button, a field being typed in keeps what it holds
           doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit, .card.sheet .taps").forEach(function (theirs) {
             var mine = document.getElementById(theirs.id);
-            if (!mine) return;
-            if (!theirs.matches("form.edit")) morph(mine, theirs);
-            else if (!mine.contains(document.activeElement)) mine.replaceWith(theirs);
+            if (mine) renew(mine, theirs);
           });
           if (kind === "sheet") return;
         }
         if (!id) targets = ["session-slot"];
         targets.forEach(function (t) {
           var mine = document.getElementById(t), theirs = doc.getElementById(t);
-          if (mine && theirs) {
-            mine.replaceWith(theirs);
-            linkify(theirs);
-          }
+          if (mine && theirs) renew(mine, theirs);
         });
       });
   }
