@@ -192,3 +192,61 @@ def test_the_edit_form_keeps_what_is_typed_while_the_sheet_changes_live(
     assert store.character("Sorbier").sheet["endurance"]["current"] == endurance - 2
     for page in pages:
         page.context.close()
+
+
+def test_the_roll_form_follows_a_sheet_changed_live_and_keeps_what_is_typed(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """Another tab raises Brak's Bagarre from 3 to 8 while the GM has his roll form open,
+    a skill and a difficulty picked: the form shows the new bonus live, the skill
+    and the difficulty stay, and the chance is the one of the new bonus at the difficulty
+    picked (as a page drawn afresh with the same values shows it), not the old one."""
+    from playwright.sync_api import expect
+
+    create(server, "krasses", "Brak", characteristics="Force=2", skills="Bagarre=3,Course=1")
+    pages = []
+    for _tab in range(2):
+        page = browser.new_context(locale="fr-FR").new_page()
+        page.set_default_timeout(WAIT)
+        page.goto(server["gm"])
+        page.wait_for_selector("#live:not([hidden])")
+        pages.append(page)
+    gm, other = pages
+
+    def roll_form(page: Any) -> Any:
+        card = page.locator("section.card.sheet", has=page.locator("h2", has_text="Brak"))
+        more = card.locator("details.more:not([open]) > summary")
+        if more.count():
+            more.click()
+        return card.locator("form.roll")
+
+    form = roll_form(gm)
+    skill = form.locator("label.trait", has=gm.locator("input[value='Bagarre']"))
+    before = skill.locator(".tdice").inner_text()
+    skill.locator("input").check()
+    difficulty = form.locator("select[name=difficulty]")
+    difficulty.select_option("20")
+    chance = skill.locator(".chance")
+    exact = re.compile(r"^\d+/\d+$")  # the answer to the question asked, not the page's hint
+    expect(chance).to_have_attribute("title", exact)
+    at_3 = chance.get_attribute("title")
+
+    theirs = edit_form(other, "Brak")
+    theirs.locator("input[name='skills/Bagarre']").fill("8")
+    theirs.locator("button[type=submit]").click()
+    expect(skill.locator(".tdice")).not_to_have_text(before)
+    assert "8" in skill.locator(".tdice").inner_text()
+    assert skill.locator("input").is_checked()
+    assert difficulty.input_value() == "20"
+    expect(chance).not_to_have_attribute("title", at_3)
+    # the same values on a page drawn afresh: the same chance
+    fresh = roll_form(other)
+    fresh.locator("input[value='Bagarre']").check()
+    fresh.locator("select[name=difficulty]").select_option("20")
+    fresh_chance = fresh.locator(".chance[data-trait='Bagarre']")
+    expect(fresh_chance).to_have_attribute("title", exact)
+    assert fresh_chance.get_attribute("title") != at_3
+    expect(chance).to_have_attribute("title", fresh_chance.get_attribute("title") or "-")
+    expect(chance).to_have_text(fresh_chance.inner_text())
+    for page in pages:
+        page.context.close()

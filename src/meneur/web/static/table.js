@@ -181,6 +181,7 @@
       if (mine.nodeValue !== theirs.nodeValue) mine.nodeValue = theirs.nodeValue;
       return;
     }
+    if (mine.getAttribute("role") === "status") return; // this script's words (a roll sent, refused)
     Array.prototype.slice.call(mine.attributes).forEach(function (attr) {
       if (!theirs.hasAttribute(attr.name)) mine.removeAttribute(attr.name);
     });
@@ -214,6 +215,7 @@
     var doing = unsent(mine);
     morph(mine, theirs);
     putBack(document.getElementById(theirs.id) || theirs, doing);
+    return doing.fields.some(function (item) { return item.changed; });
   }
 
   // A field's place, whatever the rendering: its form's id and its name (a radio, a
@@ -318,11 +320,17 @@
         var doc = new DOMParser().parseFromString(text, "text/html");
         var targets = id ? [id] : [];
         if (kind === "sheet" || kind === "combat") { // a fight changes sheets too
-          // each card's values, one-tap odds and edit form, in place: a button pressed or
-          // focused stays the same button, a field being typed in keeps what it holds
-          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit, .card.sheet .taps").forEach(function (theirs) {
+          // each card's values, one-tap odds, edit and roll forms, in place: a button
+          // pressed or focused stays the same button, a field being typed in keeps what it
+          // holds; a roll form's chances, drawn for its default values, are asked again
+          // for the values the user changed (a skill raised, at the difficulty picked)
+          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit, .card.sheet .taps, .card.sheet form.roll").forEach(function (theirs) {
             var mine = document.getElementById(theirs.id);
-            if (mine) renew(mine, theirs);
+            if (!mine) return;
+            var typed = renew(mine, theirs);
+            if (!mine.matches("form.roll")) return;
+            showPicked(mine);
+            if (typed) updateOdds(mine);
           });
           if (kind === "sheet") return;
         }
