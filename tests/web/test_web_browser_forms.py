@@ -250,3 +250,35 @@ def test_the_roll_form_follows_a_sheet_changed_live_and_keeps_what_is_typed(
     expect(chance).to_have_text(fresh_chance.inner_text())
     for page in pages:
         page.context.close()
+
+
+def test_a_card_brought_up_to_date_is_its_own_characters_when_a_new_one_sorts_first(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """Cards are in the order of names; a character made since the page was drawn (here
+    « Aaron », first of all) moves every card after it one place down in the page the
+    server draws. Brought up to date live, each card of the open page must still be its own
+    character's: its values, and its forms, which say whose sheet they edit and roll."""
+    from playwright.sync_api import expect
+
+    create(server, "tunnels", "Mélèze", Force="3", Dextérité="4", Constitution="3")
+    gm = browser.new_context(locale="fr-FR").new_page()
+    gm.set_default_timeout(WAIT)
+    gm.goto(server["gm"])
+    gm.wait_for_selector("#live:not([hidden])")
+    card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Mélèze"))
+    create(server, "tunnels", "Aaron", Force="5", Dextérité="5", Constitution="5")
+    other = browser.new_context(locale="fr-FR").new_page()
+    other.set_default_timeout(WAIT)
+    other.goto(server["gm"])
+    endurance = server["store"].character("Mélèze").sheet["endurance"]
+    theirs = edit_form(other, "Mélèze")
+    theirs.locator("input[name='endurance/current']").fill(str(endurance["current"] - 1))
+    theirs.locator("button[type=submit]").click()
+    expect(card.locator(".stats")).to_contain_text(f"Endurance {endurance['current'] - 1}/")
+    for form in ("form.edit", "form.quick", "form.roll"):
+        assert card.locator(f"{form} input[name=character]").input_value() == "Mélèze", form
+    forces = card.locator("button.tap[data-trait='Force'] .tdice").all_inner_texts()
+    assert forces and all(text.startswith("3") for text in forces), forces
+    for page in (gm, other):
+        page.context.close()

@@ -196,6 +196,13 @@ class SheetView:
     edits: list[EditField] = field(default_factory=list)
     """The values of the sheet that change in play, in its edit form."""
 
+    @property
+    def anchor(self) -> str:
+        """The card's part in its elements' ids: its character's in every rendering of the
+        page, not its place (a character made since moves the cards after it), so that the
+        page's script brings each card up to date from its own character's."""
+        return "c" + hashlib.sha256(name_key(self.name).encode()).hexdigest()[:16]
+
 
 def options_from(query: dict[str, str]) -> tuple[RollOptions, str]:
     """The roll options of a page's address, and what was wrong with it ("" if nothing).
