@@ -13,7 +13,7 @@ import re
 from web.web_helpers import Table
 
 QUICK = re.compile(
-    r'<form method="post" action="[^"]+/roll" class="quick" data-character="([^"]+)"'
+    r'<form method="post" action="[^"]+/roll" class="quick" id="[^"]+" data-character="([^"]+)"'
 )
 TAP = re.compile(r'<button class="tap" type="submit" name="trait" value="([^"]+)"')
 

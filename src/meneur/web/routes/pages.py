@@ -39,6 +39,10 @@ from meneur.web.tables import Seat
 from meneur.whole import parse_whole, whole_within
 
 router = APIRouter()
+CARDS = '{"type": "cards"}'
+"""The live message that the table's characters or seats changed (a character made, picked
+or given, a seat come or changed): each page brings its cards, seats and tracker up to date
+(``table.js``, ``renewCards``)."""
 
 
 def back(seat: Seat, query: dict[str, Any] | None = None) -> RedirectResponse:
@@ -88,6 +92,7 @@ async def join(
     if not await state.allow_join(table.id, address):
         raise HTTPException(status_code=429, detail=_("Too many joins from here: wait a moment."))
     player = await state.roller.run(state.tables.join, table, form.name)
+    state.broadcast(table.id, CARDS)  # the GM's list of seats
     return RedirectResponse(f"/t/{table.id}/{player.token}", status_code=303)
 
 
@@ -288,6 +293,7 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
         if seat.is_gm:
             raise HTTPException(status_code=403)
         await state.roller.run(state.tables.claim, seat, form.character)
+        state.broadcast(seat.table.id, CARDS)
         return back(seat)
     if seat.player is not None and seat.player.character is not None:
         raise HTTPException(status_code=400, detail=_("You already play a character."))
@@ -303,6 +309,7 @@ async def character(request: Request, seat: SeatDep, state: State) -> Response:
         await state.roller.run(state.tables.claim, seat, made[0].name)
     elif not form.free:
         await state.roller.run(state.tables.assign, seat.table, made[0].name, None)
+    state.broadcast(seat.table.id, CARDS)  # the GM sees a player's new character come in
     return back(seat)
 
 
@@ -386,7 +393,7 @@ async def seats(
             "no_physical": {"physical": False},
         }[form.action]
         await state.roller.run(lambda: tables.set_flags(table, **flags))
-    state.broadcast(table.id, '{"type": "session"}')
+    state.broadcast(table.id, CARDS)  # a character given to a seat comes to its page
     return back(seat)
 
 

@@ -147,7 +147,7 @@
       var parsed = JSON.parse(event.data);
       (Array.isArray(parsed) ? parsed : [parsed]).forEach(function (data) {
         if (data.type === "roll") addLine(data.html, data.id);
-        else if (data.type === "combat" || data.type === "session" || data.type === "sheet") refresh(data.type);
+        else if (["combat", "session", "sheet", "cards"].indexOf(data.type) >= 0) refresh(data.type);
       });
     };
     socket.onclose = function () {
@@ -215,7 +215,12 @@
     var doing = unsent(mine);
     morph(mine, theirs);
     putBack(document.getElementById(theirs.id) || theirs, doing);
-    return doing.fields.some(function (item) { return item.changed; });
+    return doing;
+  }
+
+  // Whether the user had changed a field of ``form`` (a renewal's ``doing``).
+  function typedIn(doing, form) {
+    return doing.fields.some(function (item) { return item.changed && item.key.indexOf(form.id + "\n") === 0; });
   }
 
   // A field's place, whatever the rendering: its form's id and its name (a radio, a
@@ -229,9 +234,11 @@
     return form.id + "\n" + field.name + "\n" + which;
   }
 
+  // A <details>'s place: the nearest element around it with an id, and its summary.
   function detailsKey(details) {
     var summary = details.querySelector("summary");
-    return details.closest("form").id + "\n" + (summary ? summary.textContent : "");
+    var around = details.parentElement && details.parentElement.closest("[id]");
+    return (around ? around.id : "") + "\n" + (summary ? summary.textContent : "");
   }
 
   // Whether the user changed a field from what the page was rendered with (typed in,
@@ -267,7 +274,7 @@
       if (shown) item.shown = shown.value;
       fields.push(item);
     });
-    root.querySelectorAll("form[id] details").forEach(function (details) {
+    root.querySelectorAll("details").forEach(function (details) {
       opened.push({ key: detailsKey(details), open: details.open });
     });
     return { fields: fields, opened: opened };
@@ -279,7 +286,7 @@
       var key = fieldKey(field);
       if (key && !byKey[key]) byKey[key] = field;
     });
-    root.querySelectorAll("form[id] details").forEach(function (details) {
+    root.querySelectorAll("details").forEach(function (details) {
       var key = detailsKey(details);
       doing.opened.forEach(function (was) { if (was.key === key) details.open = was.open; });
     });
@@ -312,34 +319,62 @@
     if (same.length === 1) select.selectedIndex = same[0].index;
   }
 
+  // Each live change names what changed; the page is asked again and those parts of it
+  // brought to the server's rendering. Two answers may cross: a part is never brought back
+  // to a rendering older than the one it shows.
+  var renders = 0, applied = {};
+  function newest(part, seq) {
+    if ((applied[part] || 0) > seq) return false;
+    applied[part] = seq;
+    return true;
+  }
+
   function refresh(kind) {
-    var id = kind === "combat" ? "combat" : null;
+    var seq = ++renders;
     fetch(location.pathname + location.search, { credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
-        var targets = id ? [id] : [];
-        if (kind === "sheet" || kind === "combat") { // a fight changes sheets too
-          // each card's values, one-tap odds, edit and roll forms, in place: a button
-          // pressed or focused stays the same button, a field being typed in keeps what it
-          // holds; a roll form's chances, drawn for its default values, are asked again
-          // for the values the user changed (a skill raised, at the difficulty picked)
-          doc.querySelectorAll(".card.sheet .stats, .card.sheet form.edit, .card.sheet .taps, .card.sheet form.roll").forEach(function (theirs) {
-            var mine = document.getElementById(theirs.id);
-            if (!mine) return;
-            var typed = renew(mine, theirs);
-            if (!mine.matches("form.roll")) return;
-            showPicked(mine);
-            if (typed) updateOdds(mine);
-          });
-          if (kind === "sheet") return;
-        }
-        if (!id) targets = ["session-slot"];
-        targets.forEach(function (t) {
-          var mine = document.getElementById(t), theirs = doc.getElementById(t);
-          if (mine && theirs) renew(mine, theirs);
+        var parts = { session: ["session-slot"], combat: ["combat"], cards: ["seats", "combat"] }[kind] || [];
+        // a fight changes sheets too; the table's characters or seats, which cards show
+        if (kind !== "session" && newest("cards", seq)) renewCards(doc);
+        parts.forEach(function (id) {
+          var mine = document.getElementById(id), theirs = doc.getElementById(id);
+          if (mine && theirs && newest(id, seq)) renew(mine, theirs);
         });
       });
+  }
+
+  // The cards of the characters this seat sees and of the table's actions, brought to the
+  // server's: a card made since (a player's new character, one given to this seat) comes
+  // in at its place, a card gone goes, and each card there before is renewed in place (a
+  // button pressed or focused stays the same button, a field being typed in keeps what it
+  // holds). A form's chances, drawn for its default values, are asked again for the
+  // values the user changed (a skill raised, at the difficulty picked).
+  var CARDS = "section.card.sheet, section.card.action, #your-character";
+  function renewCards(doc) {
+    var wanted = {};
+    doc.querySelectorAll(CARDS).forEach(function (card) { wanted[card.id] = true; });
+    document.querySelectorAll(CARDS).forEach(function (card) { if (!wanted[card.id]) card.remove(); });
+    doc.querySelectorAll(CARDS).forEach(function (theirs) {
+      var mine = document.getElementById(theirs.id);
+      if (mine) {
+        var doing = renew(mine, theirs);
+        mine.querySelectorAll("form.roll, form.table-action").forEach(function (form) {
+          showPicked(form);
+          if (typedIn(doing, form)) (form.classList.contains("table-action") ? actionOdds : updateOdds)(form);
+        });
+        return;
+      }
+      var next = theirs.nextElementSibling; // before the next part this page has too
+      while (next && !(next.id && document.getElementById(next.id))) next = next.nextElementSibling;
+      var column = document.querySelector(".layout > .col");
+      linkify(theirs);
+      if (next) document.getElementById(next.id).before(theirs);
+      else if (column) column.appendChild(theirs);
+      else return;
+      bindForms(theirs);
+    });
   }
 
   function percent(chance) {
@@ -468,18 +503,25 @@
       });
   }
 
-  document.querySelectorAll("form.roll, form.table-action").forEach(function (form) {
+  // A form's odds asked again as it changes, and a roll sent without leaving the page:
+  // the forms of the page, and of each card that comes in live.
+  function bindForms(root) {
+    root.querySelectorAll("form.roll, form.table-action").forEach(watchOdds);
+    root.querySelectorAll("form.roll, form.quick, form.table-action").forEach(sendInPlace);
+  }
+
+  function watchOdds(form) {
     var odds = form.classList.contains("table-action") ? actionOdds : updateOdds;
     showPicked(form);
     form.addEventListener("change", function (event) {
       if (event.target.name === "trait") showPicked(form);
       if (event.target.name !== "mode" && event.target.name !== "faces") odds(form);
     });
-  });
+  }
 
   // A roll form (full options), a GM's one-tap row (its trait is the button pressed) or
   // a table action.
-  document.querySelectorAll("form.roll, form.quick, form.table-action").forEach(function (form) {
+  function sendInPlace(form) {
     form.addEventListener("submit", function (event) {
       if (event.submitter && event.submitter.getAttribute("formmethod") === "get") return;
       event.preventDefault();
@@ -504,5 +546,6 @@
         status.textContent = "…";
       }).finally(function () { button.disabled = false; });
     });
-  });
+  }
+  bindForms(document);
 })();
