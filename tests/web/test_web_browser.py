@@ -140,6 +140,16 @@ def held_questions(page: Any, pattern: str, *asks: Callable[[], None]) -> list[A
     return held
 
 
+def live_page(browser: Any, address: str, **context: Any) -> Any:
+    """A page of the table in a browser of its own (French), open at ``address`` and
+    live (its socket connected)."""
+    page = browser.new_context(locale="fr-FR", **context).new_page()
+    page.set_default_timeout(WAIT)
+    page.goto(address)
+    page.wait_for_selector("#live:not([hidden])")
+    return page
+
+
 def join(browser: Any, server: dict[str, Any], name: str, character: str, **context: Any) -> Any:
     page = browser.new_context(locale="fr-FR", **context).new_page()
     page.set_default_timeout(WAIT)
@@ -394,10 +404,7 @@ def test_a_player_edits_their_Endurance_and_the_GM_sees_it_live(
     from playwright.sync_api import expect
 
     clara = join(browser, server, "Clara", "Ronce")
-    gm = browser.new_context(locale="fr-FR").new_page()
-    gm.set_default_timeout(WAIT)
-    gm.goto(server["gm"])
-    gm.wait_for_selector("#live:not([hidden])")
+    gm = live_page(browser, server["gm"])
     before = server["store"].character("Ronce").sheet["endurance"]
     after = before["current"] - 1
     card = clara.locator("section.card.sheet", has=clara.locator("h2", has_text="Ronce"))
@@ -425,10 +432,7 @@ def test_a_sheet_changed_live_never_steals_the_gms_press_on_a_one_tap_roll(
     from playwright.sync_api import expect
 
     ortie = join(browser, server, "Odile", "Ortie")
-    gm = browser.new_context(locale="fr-FR").new_page()
-    gm.set_default_timeout(WAIT)
-    gm.goto(server["gm"])
-    gm.wait_for_selector("#live:not([hidden])")
+    gm = live_page(browser, server["gm"])
     tap = gm.locator("form.quick[data-character='Ortie'] button.tap").first
     tap.scroll_into_view_if_needed()
     box = tap.bounding_box()

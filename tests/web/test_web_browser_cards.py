@@ -12,20 +12,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from web.test_web_browser import WAIT, join
+from web.test_web_browser import WAIT, join, live_page
 from web.test_web_browser import browser as browser
 from web.test_web_browser import server as server
 from web.test_web_browser_forms import create, edit_form
 
 DESK = {"width": 1280, "height": 900}
-
-
-def open_page(browser: Any, address: str) -> Any:
-    page = browser.new_context(locale="fr-FR", viewport=DESK).new_page()
-    page.set_default_timeout(WAIT)
-    page.goto(address)
-    page.wait_for_selector("#live:not([hidden])")
-    return page
 
 
 def card(page: Any, name: str) -> Any:
@@ -38,7 +30,7 @@ def test_a_players_new_character_comes_into_the_gms_page_ready_to_roll(
     from playwright.sync_api import expect
 
     create(server, "tunnels", "Ortie", Force="3", Dextérité="4", Constitution="3")
-    gm = open_page(browser, server["gm"])
+    gm = live_page(browser, server["gm"], viewport=DESK)
     # the GM is in the middle of something on Ortie's card: her edit form open, a value typed
     form = edit_form(gm, "Ortie")
     form.locator("input[name='mana/current']").fill("1")
@@ -85,7 +77,7 @@ def test_a_character_given_to_a_seat_comes_to_its_players_page(
     expect(marc.locator("#your-character")).to_have_count(1)  # no character yet
     assert card(marc, "Sauge").count() == 0
 
-    gm = open_page(browser, server["gm"])
+    gm = live_page(browser, server["gm"], viewport=DESK)
     folded = gm.locator("#seats details:not([open]) > summary")
     if folded.count():
         folded.click()
@@ -133,8 +125,8 @@ def test_an_older_rendering_of_the_page_never_undoes_a_newer_one(
     from playwright.sync_api import expect
 
     create(server, "tunnels", "Cerfeuil", Force="3", Dextérité="3", Constitution="3")
-    gm = open_page(browser, server["gm"])
-    other = open_page(browser, server["gm"])
+    gm = live_page(browser, server["gm"], viewport=DESK)
+    other = live_page(browser, server["gm"], viewport=DESK)
     endurance = server["store"].character("Cerfeuil").sheet["endurance"]["current"]
 
     def lower_to(value: int) -> Any:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from web.test_web_browser import WAIT, join
 from web.test_web_browser import browser as browser
+from web.test_web_browser import join, live_page
 from web.test_web_browser import server as server
 
 DESK = {"width": 1280, "height": 900}
@@ -24,11 +24,7 @@ EXCHANGE = "#combat form#combat-exchange"
 
 
 def gm_page(browser: Any, server: dict[str, Any]) -> Any:
-    page = browser.new_context(locale="fr-FR", viewport=DESK).new_page()
-    page.set_default_timeout(WAIT)
-    page.goto(server["gm"])
-    page.wait_for_selector("#live:not([hidden])")
-    return page
+    return live_page(browser, server["gm"], viewport=DESK)
 
 
 def add_fighter(gm: Any, name: str, health: str = "", initiative: str = "") -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx2
 
-from web.test_web_browser import WAIT
+from web.test_web_browser import WAIT, live_page
 from web.test_web_browser import browser as browser
 from web.test_web_browser import server as server
 
@@ -155,13 +155,7 @@ def test_the_edit_form_keeps_what_is_typed_while_the_sheet_changes_live(
     store = server["store"]
     endurance = store.character("Sorbier").sheet["endurance"]["current"]
     mana = store.character("Sorbier").sheet["mana"]["current"]
-    pages = []
-    for _tab in range(2):
-        page = browser.new_context(locale="fr-FR").new_page()
-        page.set_default_timeout(WAIT)
-        page.goto(server["gm"])
-        page.wait_for_selector("#live:not([hidden])")
-        pages.append(page)
+    pages = [live_page(browser, server["gm"]) for _tab in range(2)]
     gm, other = pages
     form, theirs = edit_form(gm, "Sorbier"), edit_form(other, "Sorbier")
     typed = form.locator("input[name='endurance/current']")
@@ -204,13 +198,7 @@ def test_the_roll_form_follows_a_sheet_changed_live_and_keeps_what_is_typed(
     from playwright.sync_api import expect
 
     create(server, "krasses", "Brak", characteristics="Force=2", skills="Bagarre=3,Course=1")
-    pages = []
-    for _tab in range(2):
-        page = browser.new_context(locale="fr-FR").new_page()
-        page.set_default_timeout(WAIT)
-        page.goto(server["gm"])
-        page.wait_for_selector("#live:not([hidden])")
-        pages.append(page)
+    pages = [live_page(browser, server["gm"]) for _tab in range(2)]
     gm, other = pages
 
     def roll_form(page: Any) -> Any:
@@ -262,15 +250,10 @@ def test_a_card_brought_up_to_date_is_its_own_characters_when_a_new_one_sorts_fi
     from playwright.sync_api import expect
 
     create(server, "tunnels", "Mélèze", Force="3", Dextérité="4", Constitution="3")
-    gm = browser.new_context(locale="fr-FR").new_page()
-    gm.set_default_timeout(WAIT)
-    gm.goto(server["gm"])
-    gm.wait_for_selector("#live:not([hidden])")
+    gm = live_page(browser, server["gm"])
     card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Mélèze"))
     create(server, "tunnels", "Aaron", Force="5", Dextérité="5", Constitution="5")
-    other = browser.new_context(locale="fr-FR").new_page()
-    other.set_default_timeout(WAIT)
-    other.goto(server["gm"])
+    other = live_page(browser, server["gm"])
     endurance = server["store"].character("Mélèze").sheet["endurance"]
     theirs = edit_form(other, "Mélèze")
     theirs.locator("input[name='endurance/current']").fill(str(endurance["current"] - 1))
