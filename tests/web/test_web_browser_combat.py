@@ -131,3 +131,32 @@ def test_a_fight_moving_on_never_steals_the_gms_press_on_a_button(
     expect(ours.locator(".hp")).to_have_text("5/6")
     for page in (gm, other_tab):
         page.context.close()
+
+
+def test_the_gms_page_comes_back_where_it_was_after_a_tracker_button(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """The tracker's buttons send plain forms, and the page comes back from the server:
+    it used to come back at its top (measured: from 810 px down to 0), the GM scrolling
+    back down to the fight after each « Tour suivant » or « −1 ». It comes back with the
+    tracker where it was on the screen, the button pressed holding the focus."""
+    gm = gm_page(browser, server)
+    gm.click("#combat button[value=reset]")
+    gm.wait_for_selector("#combat >> text=Aucun combat en cours.")
+    for name, health in (("Blaireau", "6"), ("Hibou", "3")):
+        add_fighter(gm, name, health)
+    for button in ("#combat button[value=next]", "#combat li >> nth=1 >> button[value='-1']"):
+        gm.locator(button).scroll_into_view_if_needed()
+        gm.evaluate("window.scrollBy(0, 120)")  # not at the very bottom: any place will do
+        where = gm.evaluate(
+            "[scrollY, document.getElementById('combat').getBoundingClientRect().top]"
+        )
+        assert where[0] > 200, where  # far from the top: the test would prove nothing
+        with gm.expect_navigation():
+            gm.click(button)
+        gm.wait_for_selector("#live:not([hidden])")
+        top = gm.evaluate("document.getElementById('combat').getBoundingClientRect().top")
+        assert abs(top - where[1]) <= 2, (where, top)
+        assert gm.locator(button).evaluate("b => b === document.activeElement")
+    assert gm.locator("#combat li >> nth=1 >> .hp").inner_text() in ("5/6", "2/3")  # pressed
+    gm.context.close()

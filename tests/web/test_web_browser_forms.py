@@ -265,3 +265,27 @@ def test_a_card_brought_up_to_date_is_its_own_characters_when_a_new_one_sorts_fi
     assert forces and all(text.startswith("3") for text in forces), forces
     for page in (gm, other):
         page.context.close()
+
+
+def test_after_saving_a_sheet_the_page_comes_back_on_its_card(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """The edit form is sent the plain way and comes back folded: the page comes back with
+    the character's card where it was on the screen, not at the top of the page."""
+    # Tilleul's card far down the page, and more after it: the page can scroll it back
+    for name in ("Alisier", "Bouleau", "Charme", "Tilleul", "Viorne", "Yeuse"):
+        create(server, "tunnels", name, Force="3", Dextérité="4", Constitution="3")
+    gm = live_page(browser, server["gm"], viewport={"width": 1280, "height": 700})
+    form = edit_form(gm, "Tilleul")
+    form.locator("button[type=submit]").scroll_into_view_if_needed()
+    card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Tilleul"))
+    scrolled, before = gm.evaluate("scrollY"), card.evaluate("c => c.getBoundingClientRect().top")
+    assert scrolled > 200, scrolled  # far from the top: the test would prove nothing
+    form.locator("input[name='mana/current']").fill("1")
+    with gm.expect_navigation():
+        form.locator("button[type=submit]").click()
+    gm.wait_for_selector("#live:not([hidden])")
+    after = card.evaluate("c => c.getBoundingClientRect().top")
+    assert abs(after - before) <= 2, (before, after)
+    assert server["store"].character("Tilleul").sheet["mana"]["current"] == 1
+    gm.context.close()

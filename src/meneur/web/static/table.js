@@ -548,4 +548,50 @@
     });
   }
   bindForms(document);
+
+  // A form sent the plain way (the tracker, the seats, a sheet's edit, a session) brings
+  // the page back from the server, at its top: the GM pressing « −1 » or « Tour suivant »
+  // far down the page had to scroll back to the tracker each time. It now comes back as
+  // it was: the part of the page around the form at the same height on the screen, and
+  // the button pressed holding the focus again. Not after a refusal: its reason is at
+  // the top of the page.
+  var BACK = "meneur-back";
+  document.addEventListener("submit", function (event) {
+    if (event.defaultPrevented) return; // sent in place (sendInPlace)
+    // the parts around the form that have an id, nearest first, each with its height on
+    // the screen: the page comes back on the first still shown (a sheet's edit form is
+    // folded again, its card is not)
+    var parts = [];
+    for (var up = event.target.closest("[id]"); up; up = up.parentElement && up.parentElement.closest("[id]")) {
+      parts.push({ id: up.id, top: up.getBoundingClientRect().top });
+    }
+    var around = parts.length ? document.getElementById(parts[0].id) : null;
+    var buttons = around ? Array.prototype.slice.call(around.querySelectorAll("button")) : [];
+    var pressed = event.submitter ? buttons.indexOf(event.submitter) : -1;
+    var place = {
+      path: location.pathname, parts: parts, pressed: pressed,
+      label: pressed < 0 ? "" : event.submitter.textContent
+    };
+    try { sessionStorage.setItem(BACK, JSON.stringify(place)); } catch (e) { /* storage off: the top, as before */ }
+  });
+  (function comeBack() {
+    var place = null;
+    try {
+      place = JSON.parse(sessionStorage.getItem(BACK) || "null");
+      sessionStorage.removeItem(BACK);
+    } catch (e) { return; }
+    if (!place || place.path !== location.pathname || document.getElementById("refused")) return;
+    var shown = place.parts.filter(function (part) {
+      var found = document.getElementById(part.id);
+      if (!found) return false;
+      // inside a folded <details> an element keeps a box but is not shown
+      return found.checkVisibility ? found.checkVisibility() : found.getClientRects().length > 0;
+    })[0];
+    if (!shown) return;
+    var around = document.getElementById(shown.id);
+    window.scrollBy(0, around.getBoundingClientRect().top - shown.top);
+    if (shown !== place.parts[0]) return; // the form folded away: its button is not shown
+    var button = around.querySelectorAll("button")[place.pressed];
+    if (button && button.textContent === place.label) button.focus({ preventScroll: true });
+  })();
 })();
