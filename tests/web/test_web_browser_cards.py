@@ -160,3 +160,30 @@ def test_an_older_rendering_of_the_page_never_undoes_a_newer_one(
     gm.unroute(pattern)
     for page in (gm, other):
         page.context.close()
+
+
+def test_a_page_the_server_fails_to_draw_leaves_the_cards_as_they_are(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """A live change arrives and the page asked again answers an error (a seat just
+    removed: 404; a server in trouble: 500): the cards stay as they are, instead of going
+    away with everything the error page does not hold."""
+    from playwright.sync_api import expect
+
+    create(server, "tunnels", "Pervenche", Force="3", Dextérité="3", Constitution="3")
+    gm = live_page(browser, server["gm"], viewport=DESK)
+    other = live_page(browser, server["gm"], viewport=DESK)
+    cards = gm.locator("section.card.sheet")
+    count = cards.count()
+    assert count >= 1
+    pattern = gm.url.split("?")[0] + "*"
+    with gm.expect_response(lambda r: r.status == 500):
+        gm.route(pattern, lambda route: route.fulfill(status=500, body="Internal Server Error"))
+        theirs = edit_form(other, "Pervenche")
+        theirs.locator("input[name='mana/current']").fill("0")
+        theirs.locator("button[type=submit]").click()
+    gm.wait_for_timeout(300)  # time for the page to (wrongly) drop its cards
+    expect(cards).to_have_count(count)
+    gm.unroute(pattern)
+    for page in (gm, other):
+        page.context.close()

@@ -332,9 +332,11 @@
   function refresh(kind) {
     var seq = ++renders;
     fetch(location.pathname + location.search, { credentials: "same-origin" })
-      .then(function (r) { return r.text(); })
+      .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
+        if (text === null) return; // a seat gone (404) or an error: the page stays as it is
         var doc = new DOMParser().parseFromString(text, "text/html");
+        if (doc.body.dataset.base !== base) return; // not this table's page
         var parts = { session: ["session-slot"], combat: ["combat"], cards: ["seats", "combat"] }[kind] || [];
         // a fight changes sheets too; the table's characters or seats, which cards show
         if (kind !== "session" && newest("cards", seq)) renewCards(doc);
