@@ -140,7 +140,7 @@ def test_the_gms_page_comes_back_where_it_was_after_a_tracker_button(
     it used to come back at its top (measured: from 810 px down to 0), the GM scrolling
     back down to the fight after each « Tour suivant » or « −1 ». It comes back with the
     tracker where it was on the screen, the button pressed holding the focus."""
-    gm = gm_page(browser, server)
+    gm = live_page(browser, server["gm"], viewport={"width": 1280, "height": 420})  # far down
     gm.click("#combat button[value=reset]")
     gm.wait_for_selector("#combat >> text=Aucun combat en cours.")
     for name, health in (("Blaireau", "6"), ("Hibou", "3")):
