@@ -187,3 +187,32 @@ def test_a_page_the_server_fails_to_draw_leaves_the_cards_as_they_are(
     gm.unroute(pattern)
     for page in (gm, other):
         page.context.close()
+
+
+def test_a_roll_on_its_way_keeps_its_button_disabled_through_a_live_change(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """The « Jet » button is disabled while its roll is on its way; a live change that
+    renews the card meanwhile must not enable it again (a second press would roll twice)."""
+    from playwright.sync_api import expect
+
+    create(server, "tunnels", "Lupin", Force="3", Dextérité="3", Constitution="3")
+    gm = live_page(browser, server["gm"], viewport=DESK)
+    other = live_page(browser, server["gm"], viewport=DESK)
+    tap = card(gm, "Lupin").locator("form.quick button.tap").first
+    held: list[Any] = []
+    gm.route("**/roll", lambda route: held.append(route))
+    tap.click()
+    expect(tap).to_be_disabled()
+    theirs = edit_form(other, "Lupin")
+    theirs.locator("input[name='mana/current']").fill("0")
+    theirs.locator("button[type=submit]").click()
+    expect(card(gm, "Lupin").locator(".stats")).to_contain_text("Mana 0/")  # renewed
+    expect(tap).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    expect(tap).to_be_enabled()
+    expect(gm.locator("#log li.entry:has(.die)", has_text="Lupin")).to_have_count(1)
+    gm.unroute("**/roll")
+    for page in (gm, other):
+        page.context.close()

@@ -171,7 +171,10 @@ def test_the_edit_form_keeps_what_is_typed_while_the_sheet_changes_live(
     sheet = store.character("Sorbier").sheet
     assert (sheet["endurance"]["current"], sheet["mana"]["current"]) == (endurance - 1, mana - 1)
 
-    # the GM types again; the other tab changes the Endurance meanwhile
+    # the GM types again; the other tab, once it shows the GM's save (else its own save
+    # would rightly be refused: changed meanwhile), changes the Endurance
+    theirs_card = other.locator("section.card.sheet", has=other.locator("h2", has_text="Sorbier"))
+    expect(theirs_card.locator(".stats")).to_contain_text(f"Endurance {endurance - 1}/")
     form = edit_form(gm, "Sorbier")
     form.locator("input[name='endurance/current']").fill(str(endurance - 3))
     theirs = edit_form(other, "Sorbier")

@@ -166,6 +166,8 @@
   }
   connect();
 
+  var sending = new WeakSet(); // the buttons whose roll is on its way (disabled meanwhile)
+
   // Bring ``mine`` to ``theirs`` (the same element, as the server now renders it) in place,
   // node by node: texts and attributes change, elements stay, so that the element under a
   // finger (a press is lost if the element goes between down and up) or holding the focus
@@ -183,7 +185,8 @@
     }
     if (mine.getAttribute("role") === "status") return; // this script's words (a roll sent, refused)
     Array.prototype.slice.call(mine.attributes).forEach(function (attr) {
-      if (!theirs.hasAttribute(attr.name)) mine.removeAttribute(attr.name);
+      var held = attr.name === "disabled" && sending.has(mine); // its roll still on its way
+      if (!theirs.hasAttribute(attr.name) && !held) mine.removeAttribute(attr.name);
     });
     Array.prototype.forEach.call(theirs.attributes, function (attr) {
       if (mine.getAttribute(attr.name) !== attr.value) mine.setAttribute(attr.name, attr.value);
@@ -532,6 +535,7 @@
       var body = new FormData(form);
       if (button && button.name) body.set(button.name, button.value);
       button.disabled = true;
+      sending.add(button);
       status.textContent = "";
       fetch(form.action, {
         method: "POST",
@@ -546,7 +550,10 @@
         });
       }).catch(function () {
         status.textContent = "…";
-      }).finally(function () { button.disabled = false; });
+      }).finally(function () {
+        sending.delete(button);
+        button.disabled = false;
+      });
     });
   }
   bindForms(document);
