@@ -173,10 +173,10 @@
   // finger (a press is lost if the element goes between down and up) or holding the focus
   // is still there. Where the children differ in number (a skill, a fighter, a verdict
   // added or removed), that element's children are replaced, and its siblings still
-  // morphed; a trait's button that had the focus gives it to the same trait's new button.
+  // morphed (:func:`renew` gives the focus back to the same field or button if it went).
   function morph(mine, theirs) {
     if (mine.nodeType !== theirs.nodeType || mine.nodeName !== theirs.nodeName) {
-      swap(mine, function () { mine.replaceWith(theirs); }, theirs);
+      mine.replaceWith(theirs);
       return;
     }
     if (mine.nodeType !== Node.ELEMENT_NODE) {
@@ -193,20 +193,10 @@
     });
     var kids = Array.prototype.slice.call(theirs.childNodes);
     if (mine.childNodes.length !== kids.length) {
-      swap(mine, function () { mine.replaceChildren.apply(mine, kids); }, mine);
+      mine.replaceChildren.apply(mine, kids);
       return;
     }
     Array.prototype.slice.call(mine.childNodes).forEach(function (child, i) { morph(child, kids[i]); });
-  }
-
-  function swap(mine, change, within) {
-    var focused = mine.contains(document.activeElement) ? document.activeElement : null;
-    change();
-    var trait = focused && focused.getAttribute && focused.getAttribute("data-trait");
-    if (trait) {
-      var again = within.querySelector('[data-trait="' + CSS.escape(trait) + '"]');
-      if (again) again.focus();
-    }
   }
 
   // ``mine`` brought to ``theirs`` (the server's new rendering of it) without losing what
@@ -367,7 +357,7 @@
         var doing = renew(mine, theirs);
         mine.querySelectorAll("form.roll, form.table-action").forEach(function (form) {
           showPicked(form);
-          if (typedIn(doing, form)) (form.classList.contains("table-action") ? actionOdds : updateOdds)(form);
+          if (typedIn(doing, form)) oddsOf(form)(form);
         });
         return;
       }
@@ -515,8 +505,13 @@
     root.querySelectorAll("form.roll, form.quick, form.table-action").forEach(sendInPlace);
   }
 
+  // How a form's chances are asked: a table action's, or a character's roll form's.
+  function oddsOf(form) {
+    return form.classList.contains("table-action") ? actionOdds : updateOdds;
+  }
+
   function watchOdds(form) {
-    var odds = form.classList.contains("table-action") ? actionOdds : updateOdds;
+    var odds = oddsOf(form);
     showPicked(form);
     form.addEventListener("change", function (event) {
       if (event.target.name === "trait") showPicked(form);
@@ -570,11 +565,10 @@
     // the parts around the form that have an id, nearest first, each with its height on
     // the screen: the page comes back on the first still shown (a sheet's edit form is
     // folded again, its card is not)
-    var parts = [];
-    for (var up = event.target.closest("[id]"); up; up = up.parentElement && up.parentElement.closest("[id]")) {
+    var around = event.target.closest("[id]"), parts = [];
+    for (var up = around; up; up = up.parentElement && up.parentElement.closest("[id]")) {
       parts.push({ id: up.id, top: up.getBoundingClientRect().top });
     }
-    var around = parts.length ? document.getElementById(parts[0].id) : null;
     var buttons = around ? Array.prototype.slice.call(around.querySelectorAll("button")) : [];
     var pressed = event.submitter ? buttons.indexOf(event.submitter) : -1;
     var place = {
