@@ -15,13 +15,10 @@ from typing import Any
 from web.test_web_browser import WAIT, join, live_page
 from web.test_web_browser import browser as browser
 from web.test_web_browser import server as server
-from web.test_web_browser_forms import create, edit_form
+from web.test_web_browser_forms import create, edit_form, save_edit
+from web.test_web_browser_forms import sheet_card as card
 
 DESK = {"width": 1280, "height": 900}
-
-
-def card(page: Any, name: str) -> Any:
-    return page.locator("section.card.sheet", has=page.locator("h2", has_text=name))
 
 
 def test_a_players_new_character_comes_into_the_gms_page_ready_to_roll(
@@ -131,10 +128,8 @@ def test_an_older_rendering_of_the_page_never_undoes_a_newer_one(
 
     def lower_to(value: int) -> Any:
         def change() -> None:
-            theirs = edit_form(other, "Cerfeuil")  # open again: the page came back after a save
-            theirs.locator("input[name='endurance/current']").fill(str(value))
-            with other.expect_navigation():
-                theirs.locator("button[type=submit]").click()
+            with other.expect_navigation():  # the page comes back after a save
+                save_edit(other, "Cerfeuil", "endurance/current", value)
 
         return change
 
@@ -179,9 +174,7 @@ def test_a_page_the_server_fails_to_draw_leaves_the_cards_as_they_are(
     pattern = gm.url.split("?")[0] + "*"
     with gm.expect_response(lambda r: r.status == 500):
         gm.route(pattern, lambda route: route.fulfill(status=500, body="Internal Server Error"))
-        theirs = edit_form(other, "Pervenche")
-        theirs.locator("input[name='mana/current']").fill("0")
-        theirs.locator("button[type=submit]").click()
+        save_edit(other, "Pervenche", "mana/current", 0)
     gm.wait_for_timeout(300)  # time for the page to (wrongly) drop its cards
     expect(cards).to_have_count(count)
     gm.unroute(pattern)
@@ -204,9 +197,7 @@ def test_a_roll_on_its_way_keeps_its_button_disabled_through_a_live_change(
     gm.route("**/roll", lambda route: held.append(route))
     tap.click()
     expect(tap).to_be_disabled()
-    theirs = edit_form(other, "Lupin")
-    theirs.locator("input[name='mana/current']").fill("0")
-    theirs.locator("button[type=submit]").click()
+    save_edit(other, "Lupin", "mana/current", 0)
     expect(card(gm, "Lupin").locator(".stats")).to_contain_text("Mana 0/")  # renewed
     expect(tap).to_be_disabled()
     assert len(held) == 1

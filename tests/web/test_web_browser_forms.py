@@ -28,14 +28,26 @@ def create(server: dict[str, Any], system: str, name: str, **fields: str) -> Non
         assert answer.status_code in (200, 303), answer.text
 
 
+def sheet_card(page: Any, name: str) -> Any:
+    """``name``'s card on ``page``."""
+    return page.locator("section.card.sheet", has=page.locator("h2", has_text=name))
+
+
 def edit_form(page: Any, name: str) -> Any:
     """The edit form of ``name``'s card, unfolded (the GM's card folds it twice)."""
-    card = page.locator("section.card.sheet", has=page.locator("h2", has_text=name))
+    card = sheet_card(page, name)
     more = card.locator("details.more > summary")
     if more.count():
         more.click()
     card.locator("details.edit-sheet > summary").click()
     return card.locator("form.edit")
+
+
+def save_edit(page: Any, name: str, field: str, value: object) -> None:
+    """Type ``value`` in ``field`` of ``name``'s edit form on ``page`` and save it."""
+    form = edit_form(page, name)
+    form.locator(f"input[name='{field}']").fill(str(value))
+    form.locator("button[type=submit]").click()
 
 
 def refused_edit(context: Any, server: dict[str, Any], name: str) -> Any:
@@ -107,7 +119,7 @@ def test_without_javascript_a_refused_form_comes_back_as_the_table_with_the_reas
         browser.new_context(locale="fr-FR", java_script_enabled=False), server, "Ronce"
     )
     expect(gm.locator("#log")).to_be_attached()
-    card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Ronce"))
+    card = sheet_card(gm, "Ronce")
     expect(card.locator("input[name='endurance/current']")).to_have_value("9999")
     expect(card.locator("input[name='endurance/current']")).to_be_visible()
     gm.fill("#say-line", "/w Zorglub on y va ?")
@@ -131,7 +143,7 @@ def test_with_javascript_a_refused_plain_form_leaves_the_table_live(
     gm = refused_edit(browser.new_context(locale="fr-FR"), server, "Houx")
     expect(gm).to_have_url(server["gm"])
     gm.wait_for_selector("#live:not([hidden])")
-    card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Houx"))
+    card = sheet_card(gm, "Houx")
     card.locator("form.quick button[data-trait='Force']").click()
     expect(gm.locator("#log li.entry").first).to_contain_text("Houx")
     reloaded = gm.reload()
@@ -173,13 +185,11 @@ def test_the_edit_form_keeps_what_is_typed_while_the_sheet_changes_live(
 
     # the GM types again; the other tab, once it shows the GM's save (else its own save
     # would rightly be refused: changed meanwhile), changes the Endurance
-    theirs_card = other.locator("section.card.sheet", has=other.locator("h2", has_text="Sorbier"))
+    theirs_card = sheet_card(other, "Sorbier")
     expect(theirs_card.locator(".stats")).to_contain_text(f"Endurance {endurance - 1}/")
     form = edit_form(gm, "Sorbier")
     form.locator("input[name='endurance/current']").fill(str(endurance - 3))
-    theirs = edit_form(other, "Sorbier")
-    theirs.locator("input[name='endurance/current']").fill(str(endurance - 2))
-    theirs.locator("button[type=submit]").click()
+    save_edit(other, "Sorbier", "endurance/current", endurance - 2)
     expect(gm.locator("#log li.entry", has_text="fiche modifiée")).to_have_count(3)
     expect(form.locator("input[name='endurance/current']")).to_have_value(str(endurance - 3))
     with gm.expect_response(lambda r: r.request.method == "POST") as posted:
@@ -205,7 +215,7 @@ def test_the_roll_form_follows_a_sheet_changed_live_and_keeps_what_is_typed(
     gm, other = pages
 
     def roll_form(page: Any) -> Any:
-        card = page.locator("section.card.sheet", has=page.locator("h2", has_text="Brak"))
+        card = sheet_card(page, "Brak")
         more = card.locator("details.more:not([open]) > summary")
         if more.count():
             more.click()
@@ -222,9 +232,7 @@ def test_the_roll_form_follows_a_sheet_changed_live_and_keeps_what_is_typed(
     expect(chance).to_have_attribute("title", exact)
     at_3 = chance.get_attribute("title")
 
-    theirs = edit_form(other, "Brak")
-    theirs.locator("input[name='skills/Bagarre']").fill("8")
-    theirs.locator("button[type=submit]").click()
+    save_edit(other, "Brak", "skills/Bagarre", 8)
     expect(skill.locator(".tdice")).not_to_have_text(before)
     assert "8" in skill.locator(".tdice").inner_text()
     assert skill.locator("input").is_checked()
@@ -254,13 +262,11 @@ def test_a_card_brought_up_to_date_is_its_own_characters_when_a_new_one_sorts_fi
 
     create(server, "tunnels", "Mélèze", Force="3", Dextérité="4", Constitution="3")
     gm = live_page(browser, server["gm"])
-    card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Mélèze"))
+    card = sheet_card(gm, "Mélèze")
     create(server, "tunnels", "Aaron", Force="5", Dextérité="5", Constitution="5")
     other = live_page(browser, server["gm"])
     endurance = server["store"].character("Mélèze").sheet["endurance"]
-    theirs = edit_form(other, "Mélèze")
-    theirs.locator("input[name='endurance/current']").fill(str(endurance["current"] - 1))
-    theirs.locator("button[type=submit]").click()
+    save_edit(other, "Mélèze", "endurance/current", endurance["current"] - 1)
     expect(card.locator(".stats")).to_contain_text(f"Endurance {endurance['current'] - 1}/")
     for form in ("form.edit", "form.quick", "form.roll"):
         assert card.locator(f"{form} input[name=character]").input_value() == "Mélèze", form
@@ -281,7 +287,7 @@ def test_after_saving_a_sheet_the_page_comes_back_on_its_card(
     gm = live_page(browser, server["gm"], viewport={"width": 1280, "height": 700})
     form = edit_form(gm, "Tilleul")
     form.locator("button[type=submit]").scroll_into_view_if_needed()
-    card = gm.locator("section.card.sheet", has=gm.locator("h2", has_text="Tilleul"))
+    card = sheet_card(gm, "Tilleul")
     scrolled, before = gm.evaluate("scrollY"), card.evaluate("c => c.getBoundingClientRect().top")
     assert scrolled > 200, scrolled  # far from the top: the test would prove nothing
     form.locator("input[name='mana/current']").fill("1")
