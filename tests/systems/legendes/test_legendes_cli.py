@@ -364,6 +364,42 @@ def test_L13_wound_and_heal_through_the_cli(
     assert result.json()["wound"] == "none"
 
 
+def test_L13_a_scene_aid_applies_the_hero_s_wound(
+    capsys: pytest.CaptureFixture[str], sheet: Path
+) -> None:
+    """L-13: `scene legendes aid` rolls the wounded hero's side as their own roll would: a
+    light wound −2 (7 − 2 = 5), then a grave one a die less (Arc: 1 die)."""
+    invoke(capsys, "scene", "legendes", "start", str(sheet), "--title", "W")
+    invoke(capsys, "scene", "legendes", "wound", str(sheet))
+    aid = ("scene", "legendes", "aid", str(sheet), "--helper-dice", "2", "--domain", "arc")
+    light = invoke(
+        capsys, *aid, "--helper", "Tomas", "--faces", "3,3", "--vs-faces", "4,3", "--json"
+    )
+    assert light.status == 0, light.err
+    assert (light.json()["helped_total"], light.json()["effect"]) == (5, "cosmetic")
+    invoke(capsys, "scene", "legendes", "wound", str(sheet))
+    assert json.loads(sheet.read_text())["wound"] == "grave"
+    grave = invoke(capsys, *aid, "--helper", "Mira", "--faces", "3,3", "--vs-faces", "4", "--json")
+    assert grave.status == 0, grave.err
+    assert (grave.json()["helped_faces"], grave.json()["helped_total"]) == ([4], 4)
+
+
+@pytest.mark.parametrize("command", ["test", "odds"])
+def test_L13_a_light_and_a_grave_wound_at_once_are_refused(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """L-13: a hero has one wound, light or grave ("a second wound makes it grave"): both
+    flags at once are refused in one line, exit 2, instead of −1 die and −2 together."""
+    both = ("legendes", "--dice", "3", "--vs", "elite", "--light-wound", "--grave-wound")
+    faces = ("--faces", "4,4", "--vs-faces", "1") if command == "test" else ()
+    result = invoke(capsys, command, *both, *faces, "--json")
+    assert result.status == 2, result.out
+    assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1
+    assert "légère ou grave, pas les deux (L-13" in result.err
+    english = invoke(capsys, "--lang", "en", command, *both, *faces)
+    assert english.status == 2 and "A wound is light or grave, not both (L-13" in english.err
+
+
 def test_english_messages(capsys: pytest.CaptureFixture[str]) -> None:
     """The same command in English keeps the French game terms."""
     result = invoke(capsys, "--lang", "en", "test", "legendes", "--dice", "3", "--vs", "dieu")

@@ -82,20 +82,19 @@ def _icepool_opposed(params: OpposedParams) -> dict[str, Fraction]:
     regret=st.integers(0, 2),
     motivation=st.booleans(),
     spend=st.integers(0, 2),
-    light=st.booleans(),
-    grave=st.booleans(),
+    wound=st.sampled_from(["none", "light", "grave"]),
     bonus=st.integers(0, 2),
     vs_light=st.booleans(),
 )
 def test_L6_L7_L12_L13_any_modifier_equals_icepool(
     dice: int, vs_dice: int, modifier: int, weakness: bool, regret: int, motivation: bool,
-    spend: int, light: bool, grave: bool, bonus: int, vs_light: bool,
+    spend: int, wound: str, bonus: int, vs_light: bool,
 ) -> None:  # fmt: skip
     """L-6, L-7, L-12, L-13: any dice, any opposition, any modifier: exact = icepool."""
     params = OpposedParams(
         dice=dice, vs_dice=vs_dice, modifier=modifier, weakness=weakness, regret=regret,
-        motivation=motivation, spend=spend, light_wound=light, grave_wound=grave, bonus=bonus,
-        vs_light_wound=vs_light,
+        motivation=motivation, spend=spend, light_wound=wound == "light",
+        grave_wound=wound == "grave", bonus=bonus, vs_light_wound=vs_light,
     )  # fmt: skip
     assert opposed_odds(params).probabilities() == _icepool_opposed(params)
 
@@ -127,6 +126,22 @@ def test_L11_help_odds_equal_brute_force_and_icepool(
     exact = help_odds(params)
     assert exact == brute_force(LegendesAid(), params)
     die = ((helper @ icepool.d6 + modifier) - (helped @ icepool.d6)).map(help_effect)
+    assert exact.probabilities() == {str(k): Fraction(die.probability(k)) for k in die.outcomes()}
+
+
+@pytest.mark.parametrize(
+    ("helped", "wound", "pool", "penalty"),
+    [(2, "light", 2, 2), (3, "grave", 2, 0), (1, "grave", 0, 0), (2, "none", 2, 0)],
+)
+def test_L11_L13_help_odds_with_a_wounded_helped_hero_equal_brute_force_and_icepool(
+    helped: int, wound: str, pool: int, penalty: int
+) -> None:
+    """L-11, L-13: the helped hero's wound weighs on their side of the help roll (−2 for a
+    light wound, a die less for a grave one): exact odds = brute force = icepool."""
+    params = HelpParams(helper_dice=2, helped_dice=helped, helped_wound=wound)  # type: ignore[arg-type]
+    exact = help_odds(params)
+    assert exact == brute_force(LegendesAid(), params)
+    die = ((2 @ icepool.d6) - (pool @ icepool.d6 - penalty)).map(help_effect)
     assert exact.probabilities() == {str(k): Fraction(die.probability(k)) for k in die.outcomes()}
     assert sum(exact.probabilities().values()) == 1
 

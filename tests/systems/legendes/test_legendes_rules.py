@@ -6,6 +6,7 @@ import pytest
 
 from meneur.errors import LimitError, MeneurError, RuleError, UsageError
 from meneur.systems.legendes.rules import (
+    BOTH_WOUNDS,
     HelpParams,
     LegendesAid,
     LegendesTest,
@@ -295,6 +296,33 @@ def test_L13_wound_progression_and_effects() -> None:
         OpposedParams(dice=2, vs_dice=2, vs_grave_wound=True, vs_light_wound=False).opposition_dice
         == 1
     )
+
+
+@pytest.mark.parametrize("wound", ["none", "light", "grave"])
+def test_L13_a_wound_weighs_on_the_help_roll_s_helped_side_as_on_a_roll(wound: str) -> None:
+    """L-13: a wound weighs on every roll of its bearer, the helped side of a help (L-11)
+    too: the same dice and the same points as the hero's side of an opposed roll."""
+    helped = HelpParams(helper_dice=2, helped_dice=2, helped_wound=wound)  # type: ignore[arg-type]
+    roll = OpposedParams(
+        dice=2, vs_dice=0, light_wound=wound == "light", grave_wound=wound == "grave"
+    )
+    assert (helped.helped_pool, helped.helped_bonus) == (roll.pc_dice, roll.pc_bonus)
+    outcome = AID.resolve(helped, ((3, 3), (4, 3)[: helped.helped_pool]))
+    assert (outcome.helped_total, outcome.effect) == {
+        "none": (7, "none"), "light": (5, "cosmetic"), "grave": (4, "plus_1")
+    }[wound]  # fmt: skip
+
+
+def test_L13_a_hero_has_one_wound_light_or_grave_not_both() -> None:
+    """L-13: "a second wound makes it grave": light and grave at once is no state of a
+    hero (nor of an opposition), refused instead of taking −1 die and −2 together."""
+    with pytest.raises(UsageError) as hero:
+        OpposedParams(dice=3, vs_dice=1, light_wound=True, grave_wound=True)
+    with pytest.raises(UsageError) as opposition:
+        OpposedParams(dice=3, vs_dice=1, vs_light_wound=True, vs_grave_wound=True)
+    assert hero.value.message == opposition.value.message == BOTH_WOUNDS
+    with pytest.raises(UsageError):
+        HelpParams(helper_dice=2, helped_dice=2, helped_wound="both")  # type: ignore[arg-type]
 
 
 def test_L14_npcs_and_death() -> None:

@@ -623,6 +623,23 @@ def test_L13_a_wound_from_outside_is_light_unless_said_grave() -> None:
     assert h.wound == "grave"
 
 
+def test_L13_the_helped_hero_s_wound_weighs_on_the_help_roll_as_on_their_own_roll() -> None:
+    """L-13: the hero's wound weighs on the hero's side of a help roll (L-11) as on the
+    scene's own roll: a light wound −2 (4 + 3 − 2 = 5 against the helper's 6: cosmetic,
+    not none), a grave one a die less (Arc: 1 die, not 2)."""
+    light, _ = scene.wound(in_scene(("Orsk", "heroique")))
+    _h, aided = scene.aid(light, "Tomas", 2, 2, 0, PhysicalDice([3, 3]), PhysicalDice([4, 3]))
+    assert (aided["helped_faces"], aided["helped_total"]) == ([4, 3], 5)
+    assert (aided["difference"], aided["effect"]) == (1, "cosmetic")
+    _h, rolled = roll(light, ["Orsk"], [4, 3], [1, 1], domain="Arc")
+    assert rolled["pairs"][0]["total"] == aided["helped_total"]
+    grave, _ = scene.wound(in_scene(("Orsk", "heroique")), grave=True)
+    _h, aided = scene.aid(grave, "Tomas", 2, 2, 0, PhysicalDice([3, 3]), PhysicalDice([4]))
+    assert (aided["helped_faces"], aided["helped_total"], aided["effect"]) == ([4], 4, "plus_1")
+    _h, rolled = roll(grave, ["Orsk"], [4], [1, 1], domain="Arc")
+    assert (rolled["dice"], rolled["pairs"][0]["total"]) == (1, aided["helped_total"])
+
+
 def test_L12_progress_stops_at_99_points_with_the_rule_s_refusal() -> None:
     """L-12: significant progress adds a point up to 99, the most a sheet holds; at 99 it
     is refused as a rule (not a broken sheet), the hero unchanged."""

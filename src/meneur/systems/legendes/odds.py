@@ -66,9 +66,10 @@ def opposed_odds(params: OpposedParams) -> Dist[str]:
 
 
 def help_odds(params: HelpParams) -> Dist[str]:
-    """The exact distribution of help effects (L-11)."""
+    """The exact distribution of help effects (L-11), the helped one's wound applied (L-13)."""
+    shift = params.modifier - params.helped_bonus
     weights: dict[str, int] = {}
-    for raw, count in difference_ways(params.helper_dice, params.helped_dice).items():
-        effect = help_effect(raw + params.modifier)
+    for raw, count in difference_ways(params.helper_dice, params.helped_pool).items():
+        effect = help_effect(raw + shift)
         weights[effect] = weights.get(effect, 0) + count
     return Dist(weights)

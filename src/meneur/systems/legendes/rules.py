@@ -111,6 +111,7 @@ UNKNOWN_BAND = N_(
 UNKNOWN_PARTIAL = N_(
     "Unknown effect of a partial victory '{partial}': choose wound or doubt (L-13)."
 )
+UNKNOWN_WOUND = N_("Unknown wound '{wound}': choose none, light or grave (L-13).")
 UNKNOWN_SCENE_KIND = N_("Unknown kind of scene '{kind}': choose physical or social (L-13).")
 
 
@@ -269,6 +270,28 @@ def next_wound(current: Wound) -> Wound:
     return WOUNDS[min(WOUNDS.index(current) + 1, len(WOUNDS) - 1)]
 
 
+BOTH_WOUNDS = N_("A wound is light or grave, not both (L-13: a second wound makes it grave).")
+
+
+def wound_of(*, light: bool, grave: bool) -> Wound:
+    """The one wound of a character given as two flags (L-13); both at once are refused."""
+    if light and grave:
+        raise UsageError(BOTH_WOUNDS)
+    return "grave" if grave else "light" if light else "none"
+
+
+def wound_malus(wound: Wound) -> tuple[int, int]:
+    """(dice, points) a wound takes from its bearer's roll (L-13): a light wound −2 on the
+    sum, a grave one −1 die (``rules.toml``). The one derivation of every roll: the
+    opposed roll, on either side, and the helped character's side of a help (L-11)."""
+    data = rules_data().wounds
+    if wound == "grave":
+        return data.grave_dice, 0
+    if wound == "light":
+        return 0, data.light_penalty
+    return 0, 0
+
+
 def reach_motivation(points: int, choice: Literal["keep", "raise"]) -> int:
     """Motivation points after reaching the motivation (L-12): keep → 1, raise → kept."""
     return 1 if choice == "keep" else points
@@ -375,6 +398,18 @@ class OpposedParams:
             raise UsageError(UNKNOWN_BAND, band=str(self.take))
         if self.partial not in PARTIALS:
             raise UsageError(UNKNOWN_PARTIAL, partial=str(self.partial))
+        wound_of(light=self.light_wound, grave=self.grave_wound)
+        wound_of(light=self.vs_light_wound, grave=self.vs_grave_wound)
+
+    @property
+    def wound(self) -> Wound:
+        """The hero's wound (L-13)."""
+        return wound_of(light=self.light_wound, grave=self.grave_wound)
+
+    @property
+    def vs_wound(self) -> Wound:
+        """The opposition's wound (L-13)."""
+        return wound_of(light=self.vs_light_wound, grave=self.vs_grave_wound)
 
     @property
     def swept(self) -> bool:
@@ -384,12 +419,7 @@ class OpposedParams:
     def pc_dice(self) -> int:
         """The hero's dice after maluses and bonuses, never below 0 (L-6, L-12, L-13)."""
         data = rules_data()
-        maluses = (
-            int(self.weakness)
-            + self.regret
-            + self.removed_dice
-            + (data.wounds.grave_dice if self.grave_wound else 0)
-        )
+        maluses = int(self.weakness) + self.regret + self.removed_dice + wound_malus(self.wound)[0]
         bonuses = self.spend * data.motivation.dice_per_point + self.extra_dice
         return max(0, self.dice - maluses + bonuses)
 
@@ -401,17 +431,16 @@ class OpposedParams:
             self.modifier
             + (data.motivation.bonus if self.motivation else 0)
             + self.bonus
-            - (data.wounds.light_penalty if self.light_wound else 0)
+            - wound_malus(self.wound)[1]
         )
 
     @property
     def opposition_dice(self) -> int:
-        grave = rules_data().wounds.grave_dice if self.vs_grave_wound else 0
-        return max(0, self.vs_dice - grave)
+        return max(0, self.vs_dice - wound_malus(self.vs_wound)[0])
 
     @property
     def opposition_bonus(self) -> int:
-        return -rules_data().wounds.light_penalty if self.vs_light_wound else 0
+        return -wound_malus(self.vs_wound)[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,11 +554,15 @@ class LegendesTest(Check[OpposedParams, OpposedOutcome]):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HelpParams:
-    """A help roll (L-11): the helper's dice opposed to the helped character's dice."""
+    """A help roll (L-11): the helper's dice opposed to the helped character's dice.
+
+    ``helped_dice`` are the dice of the helped character's domain; their wound weighs on
+    their side of the roll as on any roll of theirs (L-13, :func:`wound_malus`)."""
 
     helper_dice: int
     helped_dice: int
     modifier: int = 0
+    helped_wound: Wound = "none"
 
     def __post_init__(self) -> None:
         _count(self.helper_dice, 0, OpposedParams.MAX_DICE, N_("The helper's number of dice"))
@@ -537,6 +570,18 @@ class HelpParams:
             self.helped_dice, 0, OpposedParams.MAX_DICE, N_("The helped character's number of dice")
         )
         check_circumstance(self.modifier)
+        if self.helped_wound not in WOUNDS:
+            raise UsageError(UNKNOWN_WOUND, wound=str(self.helped_wound))
+
+    @property
+    def helped_pool(self) -> int:
+        """The helped character's dice after their wound, never below 0 (L-6, L-13)."""
+        return max(0, self.helped_dice - wound_malus(self.helped_wound)[0])
+
+    @property
+    def helped_bonus(self) -> int:
+        """What is added to the helped character's sum: their wound's penalty (L-13)."""
+        return -wound_malus(self.helped_wound)[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -564,9 +609,9 @@ class LegendesAid(Check[HelpParams, HelpOutcome]):
     def resolve(self, params: HelpParams, faces: Faces) -> HelpOutcome:
         reader = FaceReader(faces)
         helper = reader.take(params.helper_dice, 0)
-        helped = reader.take(params.helped_dice, 1)
+        helped = reader.take(params.helped_pool, 1)
         helper_total = sum(helper) + params.modifier
-        helped_total = sum(helped)
+        helped_total = sum(helped) + params.helped_bonus
         return HelpOutcome(
             helper, helped, helper_total, helped_total, help_effect(helper_total - helped_total)
         )
@@ -588,6 +633,8 @@ class LegendesAid(Check[HelpParams, HelpOutcome]):
             HelpParams(helper_dice=3, helped_dice=2),
             HelpParams(helper_dice=2, helped_dice=2, modifier=2),
             HelpParams(helper_dice=1, helped_dice=3),
+            HelpParams(helper_dice=2, helped_dice=2, helped_wound="light"),
+            HelpParams(helper_dice=2, helped_dice=3, helped_wound="grave"),
         )
 
     def to_json(self, params: HelpParams, outcome: HelpOutcome) -> dict[str, Any]:

@@ -565,6 +565,8 @@ def aid_with(
 ) -> tuple[Hero, dict[str, Any]]:
     """A helper helps the hero before their next roll (L-11), once per helper per scene.
 
+    ``helped_dice`` are the dice of the hero's domain; the hero's wound weighs on their
+    side of the help roll as on their own rolls (L-13, through :class:`HelpParams`).
     The name is kept to its first NAME_LENGTH characters (a sheet loads no longer one), and
     the once-per-helper check reads it as kept: a longer name given twice is the same
     helper."""
@@ -580,10 +582,12 @@ def aid_with(
             N_("{helper} already helped in this scene (L-11: once per helper per scene)."),
             helper=helper,
         )
-    params = HelpParams(helper_dice=helper_dice, helped_dice=helped_dice, modifier=modifier)
+    params = HelpParams(
+        helper_dice=helper_dice, helped_dice=helped_dice, modifier=modifier, helped_wound=new.wound
+    )
     check = LegendesAid()
     helper_faces = reader.take(params.helper_dice, 0)
-    helped_faces = reader.take(params.helped_dice, 1)
+    helped_faces = reader.take(params.helped_pool, 1)
     outcome = check.resolve(params, (helper_faces, helped_faces))
     scene.helpers_used.append(helper)
     dice, bonus = effect_bonus(outcome.effect)

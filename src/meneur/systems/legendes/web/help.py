@@ -55,11 +55,19 @@ def dice_of(adapter: Any, sheet: Mapping[str, Any], trait: str) -> tuple[str, in
     return str(found.name), int(found.value)
 
 
-def effect_rows(helper_dice: int, helped_dice: int, modifier: int) -> list[tuple[str, Fraction]]:
-    """The exact chance of each result of L-11, from the best to none."""
+def effect_rows(
+    helper_dice: int, helped_dice: int, modifier: int, helped_wound: str = "none"
+) -> list[tuple[str, Fraction]]:
+    """The exact chance of each result of L-11, from the best to none, the helped hero's
+    wound weighing on their side as in the roll itself (L-13)."""
     from meneur.systems.legendes.rules import EFFECTS, HelpParams, LegendesAid
 
-    params = HelpParams(helper_dice=helper_dice, helped_dice=helped_dice, modifier=modifier)
+    params = HelpParams(
+        helper_dice=helper_dice,
+        helped_dice=helped_dice,
+        modifier=modifier,
+        helped_wound=helped_wound,  # type: ignore[arg-type]  # checked by HelpParams
+    )
     dist = LegendesAid().odds(params)
     labels = effect_labels()
     return [(labels[effect], dist.p(effect)) for effect in EFFECTS]
@@ -76,6 +84,11 @@ class Pairing:
     helped_domain: str
     helped_dice: int
     modifier: int
+
+    @property
+    def helped_wound(self) -> str:
+        """The helped hero's wound, as their sheet keeps it (L-13)."""
+        return str(self.helped.sheet.get("wound", "none"))
 
 
 def pairing(roller: Roller, seat: Seat, fields: Mapping[str, str]) -> Pairing:
@@ -149,7 +162,8 @@ class Help:
             helped_domain, helped_dice = dice_of(
                 adapter, by_name[helped].sheet, fields.get("helped_trait", "")
             )
-            odds = effect_rows(helper_dice, helped_dice, 0)
+            wound = str(by_name[helped].sheet.get("wound", "none"))
+            odds = effect_rows(helper_dice, helped_dice, 0, wound)
         except MeneurError:  # a domain of another hero: the first domains, no chances yet
             helper_domain, helped_domain, odds = "", "", []
         return {
@@ -173,7 +187,7 @@ class Help:
     ) -> list[tuple[str, Fraction]]:
         """The exact chance of each result of L-11, from the best to none."""
         asked = pairing(roller, seat, fields)
-        return effect_rows(asked.helper_dice, asked.helped_dice, asked.modifier)
+        return effect_rows(asked.helper_dice, asked.helped_dice, asked.modifier, asked.helped_wound)
 
     def act(self, roller: Roller, seat: Seat, fields: Mapping[str, str]) -> dict[str, Any]:
         """The opposed roll, logged with both sheets: the helped hero's waiting effect and
