@@ -269,3 +269,80 @@ def test_a_system_error_is_said_in_the_users_words(english: None) -> None:
     assert str(os_reason(OSError(errno.EACCES, "Permission denied"))) == "permission denied"
     assert os_reason(OSError(errno.ELOOP, "w" * 300)) == "w" * 120
     assert os_reason(OSError("no errno at all")) == "no errno at all"
+
+
+TOML_SHEET = """\
+# A hand-written sheet.
+name = 'Aldo'  # a literal string
+old = 1
+
+[gear]
+# what Aldo carries
+rope = { length = 10, knots = [1, 2] }  # kept inline
+torch = 2
+"""
+
+
+def test_a_toml_sheet_is_edited_in_place_keeping_what_the_user_wrote(tmp_path: Path) -> None:
+    """Written back, a TOML sheet keeps its comments, bare keys, literal strings and
+    inline tables: a value changes where it is, a key gone is removed, a new one added
+    (a new table below the document inline, as sheets write them)."""
+    path = tmp_path / "aldo.toml"
+    path.write_text(TOML_SHEET, encoding="utf-8")
+    data = read_sheet(path)
+    del data["old"]
+    data["gear"]["rope"]["length"] = 8
+    data["gear"]["rope"]["knots"].append(3)
+    data["gear"]["lamp"] = {"oil": 1}
+    write_sheet(path, data)
+    assert read_sheet(path) == data
+    assert path.read_text(encoding="utf-8") == (
+        "# A hand-written sheet.\n"
+        "name = 'Aldo'  # a literal string\n"
+        "\n"
+        "[gear]\n"
+        "# what Aldo carries\n"
+        "rope = { length = 8, knots = [1, 2, 3] }  # kept inline\n"
+        "torch = 2\n"
+        "lamp = {oil = 1}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "data"),
+    [
+        (None, {"name": "Aldo", "gear": {"rope": {"length": 10}}, "tags": [{"a": 1}]}),
+        ("name = \n", {"name": "Aldo"}),  # no longer parses
+        (b"\xff\xfe", {"name": "Aldo"}),  # not UTF-8
+        # tomlkit fails to edit these dotted keys in place (IndexError in tomlkit 0.13-0.15)
+        ("a.b = 1\na.c.d = 2\n[s]\ne.f = 3\n", {"a": {"n": 1, "m": {"o": [1]}}, "s": {}}),
+        ("[u.v]\nz = 3\n", {"u": {}}),  # a table holding only tables, emptied
+    ],
+)
+def test_a_toml_sheet_that_cannot_be_kept_is_written_afresh(
+    tmp_path: Path, before: str | bytes | None, data: dict[str, object]
+) -> None:
+    """A TOML sheet missing, broken, or laid out so that it cannot be edited in place is
+    written afresh by tomlkit: what is written always reads back as the data."""
+    path = tmp_path / "aldo.toml"
+    if isinstance(before, str):
+        path.write_text(before, encoding="utf-8")
+    elif isinstance(before, bytes):
+        path.write_bytes(before)
+    write_sheet(path, data)
+    assert read_sheet(path) == data
+
+
+@pytest.mark.parametrize(
+    "value",
+    ['a "quoted" word', "two\nlines", "«Élodie» 🗡", "'''\"\"\"\\", "bell \x07 escape \x1b", ""],
+)
+def test_a_string_written_to_a_toml_sheet_reads_back_as_it_was(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "aldo.toml"
+    path.write_text(TOML_SHEET, encoding="utf-8")
+    data = read_sheet(path)
+    data["name"] = value
+    data["gear"]["rope"]["note"] = value
+    write_sheet(path, data)
+    assert read_sheet(path) == data
+    assert "# what Aldo carries" in path.read_text(encoding="utf-8")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import errno
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, MutableMapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -233,10 +233,99 @@ def _parse_toml(text: str, path: Path) -> Any:
 
 
 def write_sheet(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as a JSON sheet, atomically."""
-    import json
+    """Write ``data`` as a sheet, atomically, in the format its name says (TOML for
+    ``.toml``, JSON otherwise), as :func:`read_sheet` reads it."""
+    if path.suffix.lower() == ".toml" and not isinstance(path, SheetElsewhere):
+        text = _toml_text(path, data)
+    else:
+        import json
 
-    write_text_atomically(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    write_text_atomically(path, text)
+
+
+def _toml_text(path: Path, data: dict[str, Any]) -> str:
+    """``data`` as TOML, written over what ``path`` holds now: the user's comments, key
+    order, quoting and spacing are kept, and only what changed is rewritten (a value in
+    place, a key gone removed, a new key added, through tables and inline tables alike).
+    A file that is missing or no longer parses is written afresh, and so is one whose
+    layout tomlkit cannot edit in place (it fails on some edits of dotted keys and of
+    tables split in several places) or would write wrong: what is written always reads
+    back as ``data``. tomlkit is imported here alone (reading needs only ``tomllib``)."""
+    import tomllib
+    from contextlib import suppress
+
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    document = None
+    with suppress(OSError, ValueError, TOMLKitError, RecursionError):
+        if os.path.isfile(path) and os.path.getsize(path) <= MAX_SHEET_BYTES:
+            document = tomlkit.parse(path.read_bytes().decode("utf-8").removeprefix("\ufeff"))
+    if document is not None:
+        with suppress(LookupError, ValueError, TOMLKitError):
+            _match_table(document, data, top=True)
+            text = document.as_string()
+            if tomllib.loads(text) == data:
+                return text
+    fresh = tomlkit.document()
+    _match_table(fresh, data, top=True)
+    return fresh.as_string()
+
+
+def _match_table(table: MutableMapping[str, Any], data: dict[str, Any], *, top: bool) -> None:
+    """Make the TOML ``table`` hold ``data``, changing only what differs; ``top`` for the
+    document itself, where a new table is a ``[section]`` (an inline table below it)."""
+    for key in [key for key in table if key not in data]:
+        del table[key]
+    for key, value in data.items():
+        if key not in table or not _matched(table[key], value):
+            table[key] = _toml_item(value, section=top)
+
+
+def _matched(old: Any, value: Any) -> bool:
+    """Whether the TOML item ``old`` now holds ``value``: a table or a list of the same
+    length is changed in place, item by item; an equal value is left as written
+    (``'single quotes'``, ``1_000``). False: ``old`` is to be replaced."""
+    from tomlkit.items import AoT, Item
+
+    if isinstance(value, dict):
+        if not isinstance(old, dict):
+            return False
+        _match_table(old, value, top=False)
+        return True
+    if isinstance(value, list):
+        if not isinstance(old, list):
+            return False
+        if isinstance(old, AoT) and not (value and all(isinstance(one, dict) for one in value)):
+            return False  # an empty list, or other values, is no [[array of tables]]
+        for index, one in enumerate(value[: len(old)]):
+            if not _matched(old[index], one):
+                old[index] = _toml_item(one, section=False)
+        while len(old) > len(value):
+            del old[-1]
+        for one in value[len(old) :]:
+            old.append(_toml_item(one, section=isinstance(old, AoT)))
+        return True
+    plain = old.unwrap() if isinstance(old, Item) else old
+    return type(plain) is type(value) and bool(plain == value)
+
+
+def _toml_item(value: Any, *, section: bool) -> Any:
+    """A new TOML item for ``value``: a table of the document is a ``[section]``, every
+    table below it inline (``vie = { max = 12, current = 12 }``), as sheets are written."""
+    import tomlkit
+
+    if isinstance(value, dict):
+        table = tomlkit.table() if section else tomlkit.inline_table()
+        for key, one in value.items():
+            table[key] = _toml_item(one, section=False)
+        return table
+    if isinstance(value, list):
+        array = tomlkit.array()
+        array.extend(_toml_item(one, section=False) for one in value)
+        return array
+    return tomlkit.item(value)
 
 
 def check_writable(path: Path) -> None:

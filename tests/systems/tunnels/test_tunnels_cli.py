@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from cli_helpers import Result, invoke, recorded_bars
+from meneur.files import read_sheet
 from meneur.locale.numbers import fraction_text
 
 
@@ -332,6 +333,35 @@ def test_T11_fight_saves_wounds_to_the_sheet(
     sheet = json.loads(path.read_text(encoding="utf-8"))
     assert sheet["endurance"]["current"] == r.json()["a"]["endurance"] == 4
     assert sheet["wounded"] is False and sheet["dead"] is False
+
+
+def test_T11_a_toml_sheet_saved_after_a_fight_stays_the_users_toml(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """T-11: ``--save`` on a TOML sheet writes TOML (it wrote JSON into the ``.toml``, which
+    then no longer loaded), the Endurance changed in place and every comment kept."""
+    aria = json.loads(new_aria(capsys, tmp_path, "--faces 1,3,5,2,4,6").read_text("utf-8"))
+    lines = ["# Aria, by hand", 'system = "tunnels"', "name = 'Aria'  # literal"]
+    lines += [
+        f"{k} = {{ current = {v['current']}, max = {v['max']} }}"
+        for k, v in aria.items()
+        if k in ("endurance", "mana", "chance")
+    ]
+    lines += ["", "[characteristics]", "# her six scores"]
+    lines += [f'"{k}" = {v}' for k, v in aria["characteristics"].items()]
+    path = tmp_path / "aria.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run(
+        capsys,
+        "fight tunnels --sheet {path} --vs-mr 2 --explode never --faces 1,2,4,5 "
+        "--vs-faces 4,5,1,3 --save --json",
+        path=str(path),
+    )
+    assert r.status == 0, r.err
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# Aria, by hand\n") and "# her six scores" in text
+    assert "name = 'Aria'  # literal" in text and "endurance = { current = 4, max = 6 }" in text
+    assert read_sheet(path)["endurance"] == {"current": 4, "max": 6}
 
 
 def test_T11_a_sheet_with_Endurance_above_its_maximum_is_refused(

@@ -40,7 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from meneur.errors import RuleError, SheetError
-from meneur.files import read_sheet, write_text_atomically
+from meneur.files import read_sheet, write_sheet
 from meneur.locale import N_
 from meneur.systems.obscur.catalog import BASE_OF, KIND_LABELS, Catalog, Kind, catalog
 from meneur.systems.obscur.validation import sheet_error
@@ -383,7 +383,11 @@ def updated(character: Character, change: Callable[[dict[str, Any]], None]) -> C
 
 
 def add_to_resource(raw: dict[str, Any], name: str, delta: int) -> None:
-    """Add ``delta`` to a resource's current points in a raw sheet (keeps its form)."""
+    """Add ``delta`` to a resource's current points in a raw sheet (keeps its form: a bare
+    number that does not change stays one, where a fight turned ``volonte = 4`` into a
+    table)."""
+    if delta == 0:
+        return
     table, key = _resource_raw(raw, name)
     value = table[key]
     if isinstance(value, int) and not isinstance(value, bool):
@@ -397,49 +401,7 @@ def set_trait(raw: dict[str, Any], kind: Kind, name: str, level: int) -> None:
 
 
 def save_character(character: Character) -> None:
-    """Write the sheet atomically, in its own format (JSON or TOML)."""
-    if character.path is None:
-        return
-    path = character.path
-    if path.suffix.lower() == ".toml":
-        text = toml_dumps(character.raw)
-    else:
-        text = json.dumps(character.raw, ensure_ascii=False, indent=2) + "\n"
-    write_text_atomically(path, text)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return (
-            "{"
-            + ", ".join(
-                f"{json.dumps(k, ensure_ascii=False)} = {_toml_value(v)}" for k, v in value.items()
-            )
-            + "}"
-        )
-    raise SheetError(N_("Cannot write a value of type {kind} in TOML."), kind=type(value).__name__)
-
-
-def toml_dumps(data: dict[str, Any]) -> str:
-    """A small TOML writer for sheets: scalars first, then one table per section."""
-    lines = [
-        f"{json.dumps(k, ensure_ascii=False)} = {_toml_value(v)}"
-        for k, v in data.items()
-        if not isinstance(v, dict)
-    ]
-    for key, value in data.items():
-        if isinstance(value, dict):
-            lines.append("")
-            lines.append(f"[{json.dumps(key, ensure_ascii=False)}]")
-            lines.extend(
-                f"{json.dumps(k, ensure_ascii=False)} = {_toml_value(v)}" for k, v in value.items()
-            )
-    return "\n".join(lines) + "\n"
+    """Write the sheet atomically, in its own format (JSON, or TOML that keeps the user's
+    comments and layout)."""
+    if character.path is not None:
+        write_sheet(character.path, character.raw)
