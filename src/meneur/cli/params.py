@@ -88,18 +88,24 @@ def seed_option() -> Any:
     )
 
 
-def faces_option(flag: str = "--faces") -> Any:
+def faces_option(flag: str = "--faces", *, example: str | None = None) -> Any:
     """``--faces`` (the roller's dice) or ``--vs-faces`` (the other side's: the
-    opposition's, the monster's), typed from the table."""
+    opposition's, the monster's), typed from the table.
+
+    ``example``: faces that fit the system's dice, shown in the help and as the
+    placeholder (a test of one d20: ``14``); by default four d6, ``1,1,4,6``
+    (``2,3,5`` for the other side)."""
     if flag == "--vs-faces":
         words = _(
             "The other side's faces rolled at the table (the opposition's), in order, such "
-            "as 2,3,5."
-        )
+            "as {example}."
+        ).format(example=example or "2,3,5")
     else:
-        words = _("The faces rolled at the table, in order, such as 1,1,4,6.")
+        words = _("The faces rolled at the table, in order, such as {example}.").format(
+            example=example or "1,1,4,6"
+        )
     return typer.Option(
-        flag, parser=meneur_parser(parse_typed_faces), metavar="1,1,4,6", help=words
+        flag, parser=meneur_parser(parse_typed_faces), metavar=example or "1,1,4,6", help=words
     )
 
 
@@ -152,20 +158,24 @@ def required_sheet(
     return chosen
 
 
-def refuse_own_sheet(a: Path | None, b: Path | None) -> None:
-    """Refuse a fight whose two sides are one sheet, when its result is kept: each side
-    would write its own end to the same sheet, the last one winning (a character saved
-    dead by a fight it won). The same file however named (a link, a relative path), the
-    same stored character however spelt (« Tess », « tess »)."""
+OWN_SHEET_FIGHT = N_(
+    "A fighter cannot fight their own sheet when the fight is kept (--save, or a stored character)."
+)
+OWN_SHEET_OPPOSED = N_(
+    "The two sides of an opposition are one sheet: a character does not oppose"
+    " themself (and the second side's change would overwrite the first's)."
+)
+
+
+def refuse_own_sheet(a: Path | None, b: Path | None, message: str = OWN_SHEET_FIGHT) -> None:
+    """Refuse two sides that are one sheet where both write it: each side would write
+    its own end to the same sheet, the last one winning (a character saved dead by a
+    fight it won, one Maladresse's Vécu lost). The same file however named (a link, a
+    relative path), the same stored character however spelt (« Tess », « tess »)."""
     from meneur.files import sheet_identity
 
     if a is not None and b is not None and sheet_identity(a) == sheet_identity(b):
-        raise UsageError(
-            N_(
-                "A fighter cannot fight their own sheet when the fight is kept (--save, or "
-                "a stored character)."
-            )
-        )
+        raise UsageError(message)
 
 
 Json = Annotated[bool, json_option()]

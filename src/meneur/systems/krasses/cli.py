@@ -14,13 +14,13 @@ import typer
 
 from meneur.cli.params import (
     CharacterArg,
-    FacesArg,
     ForceOpt,
     Json,
     ReadCharacterArg,
     Seed,
+    TypedFaces,
     VsCharacterArg,
-    VsFacesArg,
+    faces_option,
     int_parser,
     meneur_parser,
     sheet_or_character,
@@ -98,7 +98,8 @@ def _text_option(flag: str, metavar: str, help_text: str) -> Any:
 
 
 def _kind_option(flag: str, help_text: str) -> Any:
-    """A side's kind, pc or npc (K-4 gives ties to the PC)."""
+    """A side's kind, pc or npc (K-4 gives ties to the PC). ``None`` when not given (the
+    help says the default), so that ``odds`` can refuse it where it does not apply."""
     return typer.Option(flag, parser=meneur_parser(_kind), metavar="pc|npc", help=help_text)
 
 
@@ -119,10 +120,14 @@ DifficultyOpt = Annotated[
         "--difficulty",
         parser=meneur_parser(_difficulty),
         metavar="D|NAME",
+        # the names of the default ladder: a table's own (difficulties.toml) would cost
+        # reading the file at every start of the command, help or not; an unknown name's
+        # error lists the names in force
         help=_(
             "A whole number or a named difficulty: automatique, tres-facile (5), facile (10), "
             "moyen (15), ardu (20), difficile (25), impensable (30), presque-impossible (35), "
-            "heroique (40), or the English names."
+            "heroique (40), or the English names. That is the default ladder: "
+            "$MENEUR_DATA_DIR/krasses/difficulties.toml replaces it."
         ),
     ),
 ]
@@ -164,8 +169,12 @@ VsSkillOpt = Annotated[
     str | None,
     _text_option("--vs-skill", "NAME", _("What the opposing side rolls from its sheet.")),
 ]
-AKindOpt = Annotated[str, _kind_option("--a-kind", _("Side a: pc (player) or npc."))]
-BKindOpt = Annotated[str, _kind_option("--b-kind", _("Side b: pc (player) or npc."))]
+AKindOpt = Annotated[
+    str | None, _kind_option("--a-kind", _("Side a: pc (player, the default) or npc."))
+]
+BKindOpt = Annotated[
+    str | None, _kind_option("--b-kind", _("Side b: pc (player) or npc (the default)."))
+]
 IgnoreNaturalsOpt = Annotated[
     bool,
     typer.Option(
@@ -173,6 +182,13 @@ IgnoreNaturalsOpt = Annotated[
         help=_("Option of K-4: natural 20s and 1s do not decide an opposition."),
     ),
 ]
+TestFacesOpt = Annotated[TypedFaces | None, faces_option(example="14")]
+"""``--faces`` of a test: one d20 (the help showed the four d6 of a Tunnels test)."""
+OpposeFacesOpt = Annotated[TypedFaces | None, faces_option(example="12")]
+"""``--faces`` of side a in an opposition: a d20 a pass (a tie rerolled takes the next)."""
+VsFacesOpt = Annotated[TypedFaces | None, faces_option("--vs-faces", example="11")]
+CooperateFacesOpt = Annotated[TypedFaces | None, faces_option(example="14,8,15")]
+"""``--faces`` of a cooperation: one d20 a member, in the order of ``--member``."""
 MemberOpt = Annotated[
     list[Member] | None,
     typer.Option(
@@ -189,6 +205,15 @@ def _modifiers(values: list[int] | None) -> int:
     if len(values) > MAX_MODIFIERS:
         raise UsageError(N_("At most {limit} modifiers on one roll."), limit=MAX_MODIFIERS)
     return sum(values)
+
+
+def _refuse_given(options: dict[str, Any], message: str) -> None:
+    """Refuse those of ``options`` (flag: value) that were given, naming them: each
+    would be silently ignored where it does not apply (``odds krasses --vs-modifier 7``
+    with no ``--vs-bonus`` answered a plain test). Not given is ``None`` or ``False``."""
+    given = [flag for flag, value in options.items() if value is not None and value is not False]
+    if given:
+        raise UsageError(message, flags=", ".join(given))
 
 
 def _need(value: Any, option: str) -> Any:
@@ -267,7 +292,7 @@ def test_command(
     sheet: SheetOpt = None,
     stored: CharacterArg = None,
     skill: SkillOpt = None,
-    faces: FacesArg = None,
+    faces: TestFacesOpt = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
@@ -291,8 +316,8 @@ def test_command(
 def oppose_command(
     bonus: BonusOpt = None,
     vs_bonus: VsBonusOpt = None,
-    a_kind: AKindOpt = "pc",
-    b_kind: BKindOpt = "npc",
+    a_kind: AKindOpt = None,
+    b_kind: BKindOpt = None,
     modifier: ModifierOpt = None,
     vs_modifier: VsModifierOpt = None,
     ignore_naturals: IgnoreNaturalsOpt = False,
@@ -302,8 +327,8 @@ def oppose_command(
     vs_sheet: VsSheetOpt = None,
     vs_stored: VsCharacterArg = None,
     vs_skill: VsSkillOpt = None,
-    faces: FacesArg = None,
-    vs_faces: VsFacesArg = None,
+    faces: OpposeFacesOpt = None,
+    vs_faces: VsFacesOpt = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
@@ -318,8 +343,8 @@ def oppose_command(
     a_bonus, a_extra, a_trait = _side_bonus(bonus, modifier, sheet, skill, "")
     b_bonus, b_extra, b_trait = _side_bonus(vs_bonus, vs_modifier, vs_sheet, vs_skill, "--vs-")
     params = OpposeParams(
-        Side(a_bonus, check_kind(a_kind), a_extra),
-        Side(b_bonus, check_kind(b_kind), b_extra),
+        Side(a_bonus, check_kind(a_kind or "pc"), a_extra),
+        Side(b_bonus, check_kind(b_kind or "npc"), b_extra),
         naturals=not ignore_naturals,
     )
     check = KrassesOppose()
@@ -335,7 +360,7 @@ def cooperate_command(
     member: MemberOpt = None,
     difficulty: DifficultyOpt = None,
     krasse: KrasseOpt = None,
-    faces: FacesArg = None,
+    faces: CooperateFacesOpt = None,
     seed: Seed = None,
     as_json: Json = False,
 ) -> None:
@@ -367,23 +392,41 @@ def odds_command(
     skill: SkillOpt = None,
     vs_bonus: VsBonusOpt = None,
     vs_modifier: VsModifierOpt = None,
-    a_kind: AKindOpt = "pc",
-    b_kind: BKindOpt = "npc",
+    a_kind: AKindOpt = None,
+    b_kind: BKindOpt = None,
     ignore_naturals: IgnoreNaturalsOpt = False,
     member: MemberOpt = None,
     as_json: Json = False,
 ) -> None:
-    """Exact odds of a Krâsses test, opposition (--vs-bonus) or cooperation (--member)."""
-    sheet = sheet_or_character(sheet, stored, "krasses")
+    """Exact odds of a Krâsses test, opposition (--vs-bonus) or cooperation (--member).
+
+    An option of another kind of roll is refused, named, never silently ignored."""
+    chosen = sheet_or_character(sheet, stored, "krasses")
     from meneur.cli.output import emit
     from meneur.systems.krasses import odds
     from meneur.systems.krasses.render import render_odds
     from meneur.systems.krasses.rules import CooperateParams, OpposeParams, Side, check_kind
 
+    opposition = {
+        "--vs-modifier": vs_modifier,
+        "--a-kind": a_kind,
+        "--b-kind": b_kind,
+        "--ignore-naturals": ignore_naturals,
+    }
     data: dict[str, Any] = {"system": "krasses"}
     if member is not None:
-        if bonus is not None or vs_bonus is not None or sheet is not None:
-            raise UsageError(N_("--member cannot be mixed with --bonus, --vs-bonus or --sheet."))
+        _refuse_given(
+            {
+                "--bonus": bonus,
+                "--modifier": modifier,
+                "--sheet": sheet,
+                "--character": stored,
+                "--skill": skill,
+                "--vs-bonus": vs_bonus,
+                **opposition,
+            },
+            N_("--member cannot be mixed with {flags}."),
+        )
         value, _name = _cooperation_difficulty(difficulty)
         coop = CooperateParams(tuple(member), value, tuple(krasse or ()))
         p = odds.cooperate_p_success(coop)
@@ -392,11 +435,14 @@ def odds_command(
         chances: Chances = {"p_success": p, "p_leader": leaders}
         data.update(kind="cooperate", **floats_of(chances), exact=fractions_of(chances))
     elif vs_bonus is not None:
-        if difficulty is not None or krasse:
-            raise UsageError(N_("An opposed roll has no difficulty: drop --difficulty."))
+        _refuse_given(
+            {"--difficulty": difficulty, "--krasse": krasse},
+            N_("An opposed roll has no difficulty: drop {flags}."),
+        )
+        a_bonus, a_extra, _trait = _side_bonus(bonus, modifier, chosen, skill, "")
         params = OpposeParams(
-            Side(_need(bonus, "--bonus"), check_kind(a_kind), _modifiers(modifier)),
-            Side(vs_bonus, check_kind(b_kind), _modifiers(vs_modifier)),
+            Side(a_bonus, check_kind(a_kind or "pc"), a_extra),
+            Side(vs_bonus, check_kind(b_kind or "npc"), _modifiers(vs_modifier)),
             naturals=not ignore_naturals,
         )
         p = odds.p_a_wins(params)
@@ -408,7 +454,11 @@ def odds_command(
         }
         data.update(kind="oppose", **floats_of(chances), exact=fractions_of(chances))
     else:
-        test, _trait = _test_params(bonus, difficulty, modifier, krasse, sheet, skill)
+        _refuse_given(
+            opposition,
+            N_("A test has no opposing side: drop {flags}, or give --vs-bonus to oppose."),
+        )
+        test, _trait = _test_params(bonus, difficulty, modifier, krasse, chosen, skill)
         p = odds.test_p_success(test)
         chances = {"p_success": p}
         data.update(kind="test", **floats_of(chances), exact=fractions_of(chances))

@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meneur.errors import SheetError
 from meneur.files import load_data
 from meneur.locale import N_
-from meneur.model_errors import first_problem
+from meneur.model_errors import first_problem, refusal
+from meneur.systems.krasses.ladder import NAME_TWICE, name_given_twice
 from meneur.systems.krasses.rules import TestParams
-from meneur.text import fold
 
 SYSTEM = "krasses"
 
@@ -45,12 +45,11 @@ class KrasseTable(BaseModel):
     @field_validator("krasse")
     @classmethod
     def _unique(cls, value: tuple[KrasseEntry, ...]) -> tuple[KrasseEntry, ...]:
-        seen: set[str] = set()
-        for entry in value:
-            for name in (entry.name, *entry.aliases):
-                if fold(name) in seen:
-                    raise ValueError(f"the krâsse name {name!r} is given twice")
-                seen.add(fold(name))
+        """A name given twice, checked and said as the ladder's (its English reason
+        reached French users)."""
+        twice = name_given_twice((entry.name, *entry.aliases) for entry in value)
+        if twice is not None:
+            raise refusal(NAME_TWICE, name=twice[1])
         return value
 
 

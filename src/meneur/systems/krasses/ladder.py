@@ -10,6 +10,7 @@ one clear :class:`SheetError` naming the field.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -44,6 +45,27 @@ class Ladder:
     automatic: tuple[str, ...]
     levels: tuple[Level, ...]
     provisional: bool = False
+
+
+NAME_TWICE = N_("the name '{name}' is given twice")
+"""Why a data file that gives one name to two entries is refused (difficulties.toml,
+krasses.toml): the reason of :func:`name_given_twice`, translated when shown."""
+
+
+def name_given_twice(groups: Iterable[Iterable[str]]) -> tuple[int, str] | None:
+    """The first name that two groups give (a level's name and aliases, a krâsse's),
+    compared folded as a typed name is (:func:`meneur.text.fold`: « Moyen » is « moyen »):
+    the index of the group that repeats it and the name as it wrote it; ``None`` when
+    each name is given once. A group's own names are one (an alias equal to its name
+    names the same entry)."""
+    seen: set[str] = set()
+    for index, group in enumerate(groups):
+        names = {fold(name): name for name in group}
+        for folded, name in names.items():
+            if folded in seen:
+                return index, name
+        seen |= names.keys()
+    return None
 
 
 def _invalid(where: str, reason: str, **values: Any) -> SheetError:
@@ -93,11 +115,10 @@ def validate_ladder(raw: dict[str, Any]) -> Ladder:
     if not isinstance(levels_raw, list) or not levels_raw:
         raise _invalid("level", N_("at least one level"))
     levels = tuple(_level(item, f"level.{index}") for index, item in enumerate(levels_raw))
-    seen: set[str] = {fold(name) for name in automatic}
-    for index, level in enumerate(levels):
-        if seen & level.names:
-            raise _invalid(f"level.{index}", N_("a name given twice"))
-        seen |= level.names
+    twice = name_given_twice([automatic, *((level.name, *level.aliases) for level in levels)])
+    if twice is not None:
+        index, name = twice
+        raise _invalid(f"level.{index - 1}", NAME_TWICE, name=name)
     provisional = raw.get("provisional", False)
     if not isinstance(provisional, bool):
         raise _invalid("provisional", N_("true or false"))

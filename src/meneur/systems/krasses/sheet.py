@@ -8,11 +8,20 @@ exactly that: the bonus rolled, the level, and the modifiers that apply.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from meneur.errors import SheetError
 from meneur.files import read_sheet
@@ -36,6 +45,17 @@ def _unique_names(names: list[str], twice: str) -> None:
         if folded in seen:
             raise refusal(twice, name=name)
         seen.add(folded)
+
+
+def _apart(names: Iterable[str], others: Iterable[str], both: str) -> None:
+    """Refuse a name that an earlier section of the sheet also holds, compared as
+    :func:`trait_roll` looks a name up (folded): a roll is asked for by name and takes
+    the skill, else the advantage, else the characteristic, so the other of the two
+    could never be rolled. ``both`` is the message, naming the two sections."""
+    taken = {fold(other) for other in others}
+    for name in names:
+        if fold(name) in taken:
+            raise refusal(both, name=name)
 
 
 PlainName = Annotated[str, AfterValidator(plain_name)]
@@ -100,8 +120,16 @@ class KrassesSheet(BaseModel):
 
     @field_validator("skills")
     @classmethod
-    def _skills(cls, value: dict[str, int]) -> dict[str, int]:
+    def _skills(cls, value: dict[str, int], info: ValidationInfo) -> dict[str, int]:
         _unique_names(list(value), N_("the skill '{name}' is listed twice"))
+        _apart(
+            value,
+            info.data.get("characteristics", {}),
+            N_(
+                "'{name}' is both a skill and a characteristic: a roll asked by that name "
+                "cannot tell them apart, rename one"
+            ),
+        )
         for name, level in value.items():
             if not LEVEL[0] <= level <= LEVEL[1]:
                 raise refusal(
@@ -113,8 +141,25 @@ class KrassesSheet(BaseModel):
 
     @field_validator("advantages")
     @classmethod
-    def _advantages(cls, value: list[Advantage]) -> list[Advantage]:
-        _unique_names([a.name for a in value], N_("the advantage '{name}' is listed twice"))
+    def _advantages(cls, value: list[Advantage], info: ValidationInfo) -> list[Advantage]:
+        names = [a.name for a in value]
+        _unique_names(names, N_("the advantage '{name}' is listed twice"))
+        _apart(
+            names,
+            info.data.get("skills", {}),
+            N_(
+                "'{name}' is both an advantage and a skill: a roll asked by that name "
+                "cannot tell them apart, rename one"
+            ),
+        )
+        _apart(
+            names,
+            info.data.get("characteristics", {}),
+            N_(
+                "'{name}' is both an advantage and a characteristic: a roll asked by that "
+                "name cannot tell them apart, rename one"
+            ),
+        )
         return value
 
 
@@ -155,7 +200,8 @@ def validated(data: dict[str, Any], path: str) -> KrassesSheet:
 
 
 def trait_roll(sheet: KrassesSheet, name: str) -> TraitRoll:
-    """The roll of ``name`` on ``sheet``: a skill, else an advantage, else a characteristic.
+    """The roll of ``name`` on ``sheet``: a skill, else an advantage, else a characteristic
+    (a valid sheet never gives one name to two of them).
 
     A name the sheet does not hold is a skill with no level: rolled with no bonus (K-6).
     Every advantage and piece of equipment whose ``applies_to`` names it adds its bonus.
