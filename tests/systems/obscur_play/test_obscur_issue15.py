@@ -318,7 +318,8 @@ def test_O28_any_vie_lost_shocks(
     capsys: pytest.CaptureFixture[str], sheets: Path, option: tuple[str, str], faces: str
 ) -> None:
     """O-28: fire, poison, aggravation (and asphyxia, drowning): any Vie lost computes a
-    shock, reduced by a Résistance + Choc test."""
+    shock, reduced by a Résistance + Choc test (fire and poison: in the round of each
+    step's loss, here the one step)."""
     path = sheets / "corbeau.toml"
     if option[0] == "--aggravate":
         text = path.read_text().replace(
@@ -331,8 +332,10 @@ def test_O28_any_vie_lost_shocks(
     data = result.json()["result"]
     lost = result.json()["before"]["vie"] - result.json()["after"]["vie"]
     assert lost > 0
-    assert data["shock"]["lost"] == lost and data["shock"]["base_malus"] >= 1
-    assert data["shock"]["test"]["test"] == "Résistance + Choc"
+    steps = data.get("rounds") or data.get("periods") or [data]
+    (shock,) = [step["shock"] for step in steps]
+    assert shock["lost"] == lost and shock["base_malus"] >= 1
+    assert shock["test"]["test"] == "Résistance + Choc"
 
 
 def test_O14_O15_O21_fight_shoot_through_the_cli(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from meneur.cli.params import (
+    OWN_SHEET_OPPOSED,
     CharacterArg,
     FacesArg,
     Json,
@@ -25,6 +26,7 @@ from meneur.cli.params import (
     int_parser,
     meneur_parser,
     parse_int,
+    refuse_own_sheet,
     required_sheet,
     sheet_or_character,
 )
@@ -531,6 +533,7 @@ def oppose_command(
     """Roll an Obscur opposition: more successes wins, by the difference (O-9)."""
     sheet = sheet_or_character(sheet, stored, "obscur")
     vs_sheet = sheet_or_character(vs_sheet, vs_stored, "obscur", "--vs-sheet/--vs-character")
+    refuse_own_sheet(sheet, vs_sheet, OWN_SHEET_OPPOSED)  # each side writes its Maladresse
     from meneur.cli.output import emit
     from meneur.cli.params import dice_sources
     from meneur.systems.obscur.checks import OpposeCheck
@@ -568,7 +571,7 @@ def oppose_command(
             data[key]["sheet"] = settled
 
     def render(console: Console) -> None:
-        from meneur.systems.obscur.render import dice_text, pool_text
+        from meneur.systems.obscur.render import dice_text, pool_text, render_vecu_gained
 
         for key, p, label in (("a", params.a, a_label), ("b", params.b, b_label)):
             side = data[key]
@@ -582,6 +585,7 @@ def oppose_command(
             if side["fumble"]:
                 line += "  " + _("Maladresse!")
             console.print(line)
+            render_vecu_gained(console, side.get("sheet"))
         if data["winner"] is None:
             console.print(_("Tie: no winner, status quo."), style="bold")
         else:
@@ -670,7 +674,7 @@ def odds_command(
 def push_command(
     dice: DiceOpt = None,
     sheet: SheetOpt = None,
-    stored: CharacterArg = None,
+    stored: ReadCharacterArg = None,
     trait: TraitOpt = None,
     difficulty: DifficultyOpt = 1,
     points: Annotated[

@@ -6,8 +6,9 @@ So the CLI (``test``, ``odds``, ``push``, ``oppose``), the web table (its rolls,
 beside the button, its Dépassement after the roll) and therefore the roll log all build
 a sheet's test through :func:`sheet_pool`; the maluses travel inside
 :class:`~meneur.systems.obscur.rules.TestParams`, so the exact odds, the design lab's
-vectors and a replay read the same pool. O-34: a sheet at Volonté 0 cannot make the
-effort of a test, and :func:`sheet_pool` refuses it with the reason.
+vectors and a replay read the same pool. O-31: a body in a coma or dead acts no more
+(a dead one may only hang on to life, ``heal --hang-on``); O-34: a sheet at Volonté 0
+cannot make the effort of a test: :func:`sheet_pool` refuses both with the reason.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from meneur.systems.obscur.depassement import NO_PUSH, PushPlan
 from meneur.systems.obscur.health import maluses_of
 from meneur.systems.obscur.rules import Automatic, Maluses, TestParams
 from meneur.systems.obscur.sheet import Character, TraitPool
-from meneur.systems.obscur.state import Body, body_of
+from meneur.systems.obscur.state import Body, body_of, refuse_coma
 from meneur.text import fold
 
 MOVEMENT_BASE = "agilite"
@@ -91,10 +92,11 @@ class SheetPool:
 
 def sheet_pool(character: Character, trait: str, *, effort: bool = True) -> SheetPool:
     """The pool of a test of ``trait`` on this sheet, its conditions applied (O-29), and
-    refused at Volonté 0 (O-34) unless ``effort`` is False (a list of what the sheet
-    would roll, not a roll)."""
+    refused in a coma or dead (O-31) or at Volonté 0 (O-34) unless ``effort`` is False (a
+    list of what the sheet would roll, not a roll)."""
     body = body_of(character)
     if effort:
+        refuse_coma(body)
         refuse_exhausted(body)
     pool = character.pool(trait)
     movement = is_movement(pool)

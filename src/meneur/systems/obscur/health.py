@@ -29,7 +29,7 @@ from meneur.systems.obscur.rules import (
     TestParams,
     resolve_test,
 )
-from meneur.systems.obscur.state import Body, Intemperie, Wound
+from meneur.systems.obscur.state import HANG_ON_COST, Body, Intemperie, Wound
 from meneur.systems.obscur.validation import sheet_error
 from meneur.text import fold
 from meneur.whole import whole_within
@@ -316,6 +316,22 @@ def drowning(
     }
 
 
+def _shaken(
+    step: dict[str, Any],
+    body: Body,
+    reader: FaceReader,
+    choc: Dice | None,
+    maluses: Maluses,
+) -> dict[str, Any]:
+    """O-28 on one step of a source that hurts step by step: the Vie it lost shocks for the
+    rest of its round, tested with the maluses of the round's start (the pain of the
+    steps before it, O-29), not once at the end for the total. ``choc`` None: the caller
+    tests no shock (the damage alone)."""
+    if choc is not None and step["lost"] > 0 and not body.coma:
+        step["shock"] = shock(reader, step["lost"], choc, maluses=maluses)
+    return step
+
+
 def fire(
     body: Body,
     reader: FaceReader,
@@ -324,15 +340,17 @@ def fire(
     armour: int,
     *,
     rounds: int = 1,
+    choc: Dice | None = None,
 ) -> dict[str, Any]:
-    """O-26: each round, lose the fire's intensity less Résistance successes and armour."""
+    """O-26: each round, lose the fire's intensity less Résistance successes and armour;
+    with ``choc``, each round's loss shocks in that round (O-28)."""
     steps = []
     for index in range(1, rounds + 1):
-        params, outcome = roll(reader, resistance, difficulty=0, maluses=maluses_of(body))
+        maluses = maluses_of(body)
+        params, outcome = roll(reader, resistance, difficulty=0, maluses=maluses)
         lost = body.lose(intensity - outcome.successes - armour, "feu")
-        steps.append(
-            {"round": index, "test": test_json("Résistance", params, outcome), "lost": lost}
-        )
+        step = {"round": index, "test": test_json("Résistance", params, outcome), "lost": lost}
+        steps.append(_shaken(step, body, reader, choc, maluses))
     return {"rule": "O-26", "intensity": intensity, "armour": armour, "rounds": steps}
 
 
@@ -345,10 +363,12 @@ def poison(
     *,
     periods: int | None = None,
     source: str = "poison",
+    choc: Dice | None = None,
 ) -> dict[str, Any]:
     """O-27: each Période, lose Virulence less Résistance successes; then the Virulence
     drops by the Dispersion. Runs until the Virulence is spent (or ``periods`` ran).
-    Poison and disease are Intempéries: they heal only with time and rest (O-32)."""
+    Poison and disease are Intempéries: they heal only with time and rest (O-32). With
+    ``choc``, each Période's loss shocks in its round (O-28)."""
     if dispersion <= 0 and periods is None:
         raise RuleError(
             N_("With a Dispersion of 0 a poison never ends: give a number of Périodes (--steps).")
@@ -358,16 +378,16 @@ def poison(
     index = 0
     while current > 0 and (periods is None or index < periods) and not body.dead:
         index += 1
-        params, outcome = roll(reader, resistance, difficulty=0, maluses=maluses_of(body))
+        maluses = maluses_of(body)
+        params, outcome = roll(reader, resistance, difficulty=0, maluses=maluses)
         lost = body.lose(current - outcome.successes, source, intemperie=True)
-        steps.append(
-            {
-                "period": index,
-                "virulence": current,
-                "test": test_json("Résistance", params, outcome),
-                "lost": lost,
-            }
-        )
+        step = {
+            "period": index,
+            "virulence": current,
+            "test": test_json("Résistance", params, outcome),
+            "lost": lost,
+        }
+        steps.append(_shaken(step, body, reader, choc, maluses))
         current -= dispersion
     return {"rule": "O-27", "virulence": virulence, "dispersion": dispersion, "periods": steps}
 
@@ -391,8 +411,6 @@ def aggravate(body: Body, days: int) -> dict[str, Any]:
 
 
 # --- coma, death, healing -----------------------------------------------------------------
-
-HANG_ON_COST = 6
 
 
 def hang_on(body: Body, reader: FaceReader, determination: Dice) -> dict[str, Any]:

@@ -349,15 +349,7 @@ def fight_command(
             "a": {"name": params.a.name, "sheet": str(a), "strategy": params.a.strategy},
             "b": {"name": params.b.name, "sheet": str(b), "strategy": params.b.strategy},
         },
-        "opening": list(outcome.opening),
-        "rounds": list(outcome.rounds),
-        "outcome": {
-            "end": outcome.end,
-            "winner": outcome.winner,
-            "rounds": len(outcome.rounds),
-            "a": outcome.a,
-            "b": outcome.b,
-        },
+        **ObscurFight().printed_json(params, outcome),
         "faces": {"a": list(rolled[0]), "b": list(rolled[1])},
         "provisional_tables": provisional,
         "max_rounds": rounds or combat_data().variants.max_rounds,
@@ -901,6 +893,26 @@ def _walk(console: Console, value: Any, label: str = "") -> None:
             _walk(console, item, label)
 
 
+def _shock_words(malus: int) -> str:
+    return ngettext("shock malus: -{n} die", "shock malus: -{n} dice", malus).format(n=malus)
+
+
+def _step_shocks(result: dict[str, Any]) -> list[tuple[str, int]]:
+    """The shock of each round of fire or Période of poison that lost Vie (O-28): the
+    step said (« Tour 2 : 4 PV perdus ») and its malus."""
+    shocks = []
+    for key, number, words in (
+        ("rounds", "round", N_("Round {n}: {lost} HP lost")),
+        ("periods", "period", N_("Période {n}: {lost} HP lost")),
+    ):
+        steps = result.get(key)
+        for step in steps if isinstance(steps, list) else []:
+            if "shock" in step:
+                line = _(words).format(n=step[number], lost=step["lost"])
+                shocks.append((line, step["shock"]["malus"]))
+    return shocks
+
+
 def render_step(console: Console, data: dict[str, Any], title: str) -> None:
     console.print(f"{data['name']} — {title}", style="bold")
     _walk(console, data["result"])
@@ -913,6 +925,10 @@ def render_step(console: Console, data: dict[str, Any], title: str) -> None:
                     n=step["round"], lost=step["lost"]
                 )
             )
+    shocks = _step_shocks(result)
+    if len(shocks) > 1:  # O-28: each step's loss shocked in its own round
+        for line, malus in shocks:
+            console.print("  " + line + " · " + _shock_words(malus))
     numbers = []
     for key, label in (
         ("lost", _("HP lost")),
@@ -934,10 +950,9 @@ def render_step(console: Console, data: dict[str, Any], title: str) -> None:
         numbers.append(_("HP lost: {n}").format(n=total))
     shocked = result.get("shock") if isinstance(result.get("shock"), dict) else result
     if "malus" in shocked and "base_malus" in shocked:
-        malus = shocked["malus"]
-        numbers.append(
-            ngettext("shock malus: -{n} die", "shock malus: -{n} dice", malus).format(n=malus)
-        )
+        numbers.append(_shock_words(shocked["malus"]))
+    elif len(shocks) == 1:  # one round: its shock beside its loss, as a blow's
+        numbers.append(_shock_words(shocks[0][1]))
     if numbers:
         console.print("  " + " · ".join(numbers), style="bold")
     if result.get("house_rule"):

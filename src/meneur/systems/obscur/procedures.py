@@ -82,6 +82,40 @@ class ObscurFight(Procedure[FightParams, FightOutcome]):
             "b": outcome.b,
         }
 
+    def printed_json(self, params: FightParams, outcome: FightOutcome) -> dict[str, Any]:
+        """The fight as ``meneur fight obscur`` prints and logs it: its end under
+        ``outcome``, beside the fighters' names and sheets."""
+        return {
+            "opening": list(outcome.opening),
+            "rounds": list(outcome.rounds),
+            "outcome": {
+                "end": outcome.end,
+                "winner": outcome.winner,
+                "rounds": len(outcome.rounds),
+                "a": outcome.a,
+                "b": outcome.b,
+            },
+        }
+
+    def round_json(self, params: FightParams, outcome: FightOutcome) -> dict[str, Any]:
+        """One round of melee as the live table's tracker plays and logs it (O-12)."""
+        (record,) = outcome.rounds
+        return {
+            "system": "obscur",
+            "rule": "O-12",
+            "round": record,
+            "end": outcome.end,
+            "after": [outcome.a, outcome.b],
+        }
+
+    def logged_views(
+        self, params: FightParams, outcome: FightOutcome
+    ) -> tuple[dict[str, Any], ...]:
+        printed = self.printed_json(params, outcome)
+        if len(outcome.rounds) != 1 or outcome.opening:
+            return (printed,)
+        return (printed, self.round_json(params, outcome))
+
 
 @dataclass(frozen=True)
 class ShotParams:
@@ -232,6 +266,9 @@ class Care:
 
 
 _HURTS = ("fall", "fire", "poison", "asphyxia", "drown", "blow", "aggravate")
+STEP_BY_STEP = ("fire", "poison")
+"""Sources that hurt round by round (Période by Période): each step's loss shocks in its
+own round (O-28), with the pain of the steps before (O-29); the others shock once."""
 
 
 def _harm(params: CareParams, body: Body, reader: FaceReader) -> dict[str, Any]:
@@ -250,6 +287,7 @@ def _harm(params: CareParams, body: Body, reader: FaceReader) -> dict[str, Any]:
             params.pool("Résistance"),
             params.armour,
             rounds=params.steps or 1,
+            choc=params.pool("Choc"),
         )
     if kind == "poison":
         v, d = params.virulence, params.dispersion
@@ -260,6 +298,7 @@ def _harm(params: CareParams, body: Body, reader: FaceReader) -> dict[str, Any]:
             d,
             params.pool("Résistance"),
             periods=params.steps,
+            choc=params.pool("Choc"),
         )
     if kind == "asphyxia":
         return health.asphyxia(
@@ -287,7 +326,8 @@ def _hurt(params: CareParams, body: Body, reader: FaceReader) -> dict[str, Any]:
     vie, maluses = body.vie, health.maluses_of(body)
     result = _harm(params, body, reader)
     lost = vie - body.vie
-    if lost > 0 and not body.coma:  # O-28: any Vie lost shocks, for the rest of the round
+    stepped = params.action in STEP_BY_STEP  # each step shocked in its own round
+    if lost > 0 and not body.coma and not stepped:  # O-28: any Vie lost shocks
         result["shock"] = health.shock(reader, lost, params.pool("Choc"), maluses=maluses)
     return result
 
@@ -377,3 +417,8 @@ class ObscurCare(Procedure[CareParams, Care]):
 
     def to_json(self, params: CareParams, outcome: Care) -> dict[str, Any]:
         return {"system": "obscur", "result": outcome.result, "after": outcome.body.to_json()}
+
+    def logged_views(self, params: CareParams, outcome: Care) -> tuple[dict[str, Any], ...]:
+        """The result: the body after it also holds the Vécu its Maladresses earned (O-3),
+        which the command adds once the roll is made."""
+        return ({"system": "obscur", "result": outcome.result},)

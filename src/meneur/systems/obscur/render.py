@@ -128,10 +128,16 @@ def render_test(
         for name, points in (sheet.get("paid") or {}).items():
             label = RESOURCE_LABELS.get(name, name)
             console.print(_("  {points} from {resource}").format(points=points, resource=label))
-        if sheet.get("vecu_gained"):
-            console.print(
-                _("+{points} Vécu written to {path} (Maladresse).").format(
-                    points=sheet["vecu_gained"], path=sheet["path"]
-                ),
-                style="yellow",
-            )
+        render_vecu_gained(console, sheet)
+
+
+def render_vecu_gained(console: Console, sheet: dict[str, Any] | None) -> None:
+    """The Vécu a Maladresse wrote on its sheet (O-3), said where a test or a side of an
+    opposition shows its dice: the sheet changed, the user should know it."""
+    if sheet and sheet.get("vecu_gained"):
+        console.print(
+            _("+{points} Vécu written to {path} (Maladresse).").format(
+                points=sheet["vecu_gained"], path=sheet["path"]
+            ),
+            style="yellow",
+        )

@@ -134,6 +134,13 @@ class TestParams:
             )
         if self.automatic not in (None, "success", "failure"):
             raise RuleError(N_("An automatic test succeeds or fails, nothing else."))
+        if self.automatic is not None and not self.push.is_empty:
+            raise RuleError(
+                N_(
+                    "An automatic test rolls no dice (O-1): a Dépassement (O-10) would buy"
+                    " nothing on it; drop the one or the other."
+                )
+            )
         if self.push.adjust_on is not None and any(
             index >= self.pool for index, _ in self.push.adjust_on
         ):

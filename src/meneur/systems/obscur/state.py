@@ -210,8 +210,23 @@ def require_standing(character: Character, body: Body) -> None:
     refuse_coma(body)
 
 
+HANG_ON_COST = 6
+"""O-31: the Vécu a dead character spends to hang on to life (*s'accrocher à la vie*)."""
+
+
 def refuse_coma(body: Body) -> None:
-    """A body in a coma (Vie at 0 or below, O-31; out of air, O-24) acts no more."""
+    """A body in a coma (Vie at 0 or below, O-31; out of air, O-24) acts no more; a dead
+    one may only hang on to life (O-31), which :func:`~meneur.systems.obscur.health.hang_on`
+    rolls without asking this."""
+    if body.dead:
+        raise RuleError(
+            N_(
+                "{name} is dead (O-31): all that is left is to hang on to life"
+                " (meneur heal --hang-on, {cost} Vécu)."
+            ),
+            name=body.name,
+            cost=HANG_ON_COST,
+        )
     if body.asphyxia_coma and body.vie > 0:
         raise RuleError(
             N_("{name} is in a coma for lack of air (O-24) until the air returns (rest)."),
@@ -219,7 +234,7 @@ def refuse_coma(body: Body) -> None:
         )
     if body.coma:
         raise RuleError(
-            N_("{name} has Vie {vie}: in a coma or dead (O-31), heal them before this."),
+            N_("{name} has Vie {vie}: in a coma (O-31), heal them before this."),
             name=body.name,
             vie=body.vie,
         )
