@@ -143,7 +143,7 @@ def test_old_tampered_or_unknown_entries_are_reported_never_skipped() -> None:
 
     def entry(seq: int, steps: Any, faces: Any = ([4, 2],)) -> dict[str, Any]:
         params = {} if steps is None else {STEPS: steps}
-        return {"seq": seq, "params": params, "faces": list(faces)}
+        return {"seq": seq, "params": params, "faces": list(faces), "outcome": printed(steps)}
 
     report = replay_entries(
         [
@@ -200,12 +200,28 @@ def tunnels_step(faces: list[int], key: list[Any]) -> dict[str, Any]:
     return {**TWO_DICE, "faces": [faces], "key": key}
 
 
+def printed(steps: Any) -> dict[str, Any]:
+    """The outcome a command printed and logged for ``steps``: its one roll's, as the
+    rules give it (``{}`` for several rolls, or one that does not read)."""
+    from meneur.campaign.replay import jsonable
+
+    if not isinstance(steps, list) or len(steps) != 1 or (found := rolled_of(steps[0])) is None:
+        return {}
+    check, params = found
+    try:
+        outcome = check.resolve(params, tuple(tuple(stream) for stream in steps[0]["faces"]))
+    except Exception:  # a step made not to replay: its own problem comes first
+        return {}
+    (view,) = jsonable(check.logged_views(params, outcome))
+    return {**view, "luck": []}
+
+
 def logged(seq: Any, steps: list[Any], faces: Any = None) -> dict[str, Any]:
     """An entry whose faces are those its steps read, unless told otherwise."""
     if faces is None:
         faces = [f for one in steps for stream in one["faces"] for f in stream]
         faces = [faces]
-    return {"seq": seq, "params": {STEPS: steps}, "faces": faces}
+    return {"seq": seq, "params": {STEPS: steps}, "faces": faces, "outcome": printed(steps)}
 
 
 def test_every_entry_and_every_roll_replayed_is_counted() -> None:
@@ -292,3 +308,50 @@ def test_a_logged_roll_reads_back_as_its_check_and_params_or_not_at_all() -> Non
     assert (check.name, check.die_sides, params.dice, params.threshold) == ("test", 6, 2, 1)
     assert rolled_of({**TWO_DICE, "check": "nothing"}) is None
     assert rolled_of({**TWO_DICE, "params": {"dice": -2, "threshold": 1}}) is None
+
+
+def test_an_outcome_edited_in_the_log_is_named_though_its_roll_replays() -> None:
+    """T-3: a 4 and a 2 at threshold 1 pass. The entry's outcome (what ``meneur log``
+    shows) must hold what its roll gives: turned to a failure, or its verdict removed,
+    it is named with the field; what the command added beside it (the luck) is free."""
+    good = logged(1, [tunnels_step([4, 2], [1, False, False])])
+    assert good["outcome"]["passed"] is True
+    assert replay_entries([good]).problems == ()
+    failed = {**good, "outcome": {**good["outcome"], "passed": False, "luck": ["x"]}}
+    (problem,) = replay_entries([failed]).problems
+    assert problem.message == (
+        "its outcome differs from its roll at {field}: logged {stored}, the dice give {now}"
+    )
+    assert dict(problem.values) == {"field": "outcome.passed", "stored": "false", "now": "true"}
+    gone = {**good, "outcome": {k: v for k, v in good["outcome"].items() if k != "passed"}}
+    (problem,) = replay_entries([gone]).problems
+    assert dict(problem.values) == {"field": "outcome.passed", "stored": "-", "now": "true"}
+    one = {**good, "outcome": {**good["outcome"], "successes": True}}  # True is not 1
+    (problem,) = replay_entries([one]).problems
+    assert dict(problem.values)["field"] == "outcome.successes"
+
+
+def test_a_result_forged_before_the_reveal_is_caught_by_the_replay(
+    capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """K-1: a d20 showing 4 + 0 against 40 fails. The GM turns it into a success in the
+    log and hashes the chain again: the chain verifies (its hashes agree), the replay
+    does not (``verify --strict --replay``: status 2, the entry and the field named)."""
+    from meneur.campaign.chain import entry_hash
+
+    monkeypatch.setenv("MENEUR_LOG", "1")
+    rolled = invoke(capsys, "test", "krasses", "--bonus", "0", "--difficulty", "40",
+                    "--faces", "4", "--json")  # fmt: skip
+    assert rolled.status == 0 and rolled.json()["passed"] is False
+    path = tmp_path / "log.json"
+    assert invoke(capsys, "log", "--export", str(path)).status == 0
+    document = json.loads(path.read_text())
+    (entry,) = document["entries"]
+    entry["outcome"]["passed"] = True
+    entry["hash"] = entry_hash(entry["prev_hash"], entry)
+    document["head"]["hash"] = entry["hash"]
+    path.write_text(json.dumps(document))
+    assert invoke(capsys, "verify", str(path), "--strict").status == 0
+    result = invoke(capsys, "--lang", "en", "verify", str(path), "--strict", "--replay")
+    assert result.status == 2
+    assert "outcome.passed: logged true, the dice give false" in result.out

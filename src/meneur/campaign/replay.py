@@ -146,13 +146,76 @@ def replay_entry(entry: Mapping[str, Any]) -> Problem | int:
             N_("not replayable: {shown} faces logged, {used} of them read by a check"),
             {"shown": shown, "used": used},
         )
+    views = []
     for index, one in enumerate(steps, start=1):
-        problem = _replay_step(one)
-        if problem is not None:
-            return Problem(0, problem.message, {"step": index, **problem.values})
+        found = _replay_step(one)
+        if isinstance(found, Problem):
+            return Problem(0, found.message, {"step": index, **found.values})
+        views.append(found)
     if sorted(logged) != sorted(read):  # (the faces shown, checked above in number only)
         return Problem(0, N_("not replayable: the faces logged are not the faces its rolls read"))
+    if len(views) == 1:  # the entry's outcome is that roll's: what ``meneur log`` shows
+        changed = _changed(entry.get("outcome"), views[0])
+        if changed is not None:
+            field, stored, now = changed
+            return Problem(
+                0,
+                N_(
+                    "its outcome differs from its roll at {field}: logged {stored}, the dice"
+                    " give {now}"
+                ),
+                {"field": field[:80], "stored": stored, "now": now},
+            )
     return len(steps)
+
+
+def _changed(stored: Any, views: Sequence[dict[str, Any]]) -> tuple[str, str, str] | None:
+    """``None`` when the logged outcome holds one of the roll's views whole (the shape an
+    interface logs it in), else its first change against the view of its shape (whose
+    every top-level key it has), or against the first."""
+    changes = [_first_change(stored, view, "outcome") for view in views]
+    if any(change is None for change in changes):
+        return None
+    shaped = [
+        change
+        for change, view in zip(changes, views, strict=True)
+        if isinstance(stored, Mapping) and view.keys() <= stored.keys()
+    ]
+    return (shaped or changes)[0]
+
+
+def _first_change(stored: Any, replayed: Any, where: str) -> tuple[str, str, str] | None:
+    """The first place where the logged outcome does not hold what the replayed roll
+    gives (:meth:`~meneur.systems.base.Check.logged_views`): (its path, the two values in
+    at most 80 characters). The entry may hold more (the sheet written, the luck), never
+    less nor otherwise."""
+    if isinstance(replayed, dict):
+        if not isinstance(stored, Mapping):
+            return where, _shown(stored), "{…}"
+        for key, value in replayed.items():
+            found = _first_change(stored.get(key, _MISSING), value, f"{where}.{key}")
+            if found is not None:
+                return found
+        return None
+    if stored is _MISSING:
+        return where, "-", _shown(replayed)
+    if isinstance(replayed, list) and isinstance(stored, list) and len(stored) == len(replayed):
+        for index, (mine, theirs) in enumerate(zip(stored, replayed, strict=True)):
+            found = _first_change(mine, theirs, f"{where}[{index}]")
+            if found is not None:
+                return found
+        return None
+    if stored != replayed or type(stored) is not type(replayed):  # True is not 1
+        return where, _shown(stored), _shown(replayed)
+    return None
+
+
+_MISSING = object()
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _streams_ok(faces: Any) -> bool:
@@ -173,7 +236,8 @@ def rolled_of(one: Mapping[str, Any]) -> tuple[Check[Any, Any], Any] | None:
         return None
 
 
-def _replay_step(one: Mapping[str, Any]) -> Problem | None:
+def _replay_step(one: Mapping[str, Any]) -> Problem | list[dict[str, Any]]:
+    """The roll of one step resolved again (its :meth:`logged_views`), or its problem."""
     from meneur.systems.base import NeedMoreDice
 
     if one.get("check") is None:
@@ -215,4 +279,5 @@ def _replay_step(one: Mapping[str, Any]) -> Problem | None:
             N_("roll {step}: stored outcome {stored}, the rules now give {now}"),
             {"stored": json.dumps(one.get("key")), "now": json.dumps(now)},
         )
-    return None
+    views: list[dict[str, Any]] = jsonable(check.logged_views(params, outcome))
+    return views

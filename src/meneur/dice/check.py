@@ -118,3 +118,12 @@ class DiceCheck(Check[DiceParams, RolledExpression]):
 
     def to_json(self, params: DiceParams, outcome: RolledExpression) -> dict[str, Any]:
         return to_json(outcome)
+
+    def logged_views(
+        self, params: DiceParams, outcome: RolledExpression
+    ) -> tuple[dict[str, Any], ...]:
+        """The roll without ``dice_source``: no face says where the dice came from (the
+        entry's ``source`` does)."""
+        logged = to_json(outcome)
+        del logged["dice_source"]
+        return (logged,)

@@ -172,6 +172,16 @@ class Check(ABC, Generic[P, O]):
     def to_json(self, params: P, outcome: O) -> dict[str, Any]:
         """The public JSON form of an outcome (its keys are a contract)."""
 
+    def logged_views(self, params: P, outcome: O) -> tuple[dict[str, Any], ...]:
+        """The shapes in which an interface logs this roll's outcome, as the faces give
+        it: ``meneur verify --replay`` requires a log entry's outcome to hold one of them
+        whole, so that a result edited in the log (its chain hashed again) is caught, not
+        only a changed step key. The whole :meth:`to_json` by default; a check printed in
+        another shape (the live table logs one exchange of a fight as its round), added
+        to after the roll (a Vécu earned on the sheet), or saying what no face decides
+        (where its dice came from) gives the part it answers for, in each shape."""
+        return (self.to_json(params, outcome),)
+
     def vectorised(self, params: P) -> VectorForm | None:
         """Optional hook: resolve many rolls at once with numpy (``None``: not offered).
 

@@ -88,6 +88,18 @@ class SceneRoll(Procedure[SceneRollParams, SceneStep]):
     def to_json(self, params: SceneRollParams, outcome: SceneStep) -> dict[str, Any]:
         return outcome.report
 
+    def table_json(self, params: SceneRollParams, outcome: SceneStep) -> dict[str, Any]:
+        """One roll as the live table's tracker plays and logs it: its first pair's verdict
+        on top (the table's log line reads it there), every pair, the hero after."""
+        report = outcome.report
+        kept = ("hero_wound", "hero_defeated", "hero_dead", "pairs", "domain", "domain_unlisted")
+        return {**report["pairs"][0], **{key: report[key] for key in kept}}
+
+    def logged_views(
+        self, params: SceneRollParams, outcome: SceneStep
+    ) -> tuple[dict[str, Any], ...]:
+        return (outcome.report, self.table_json(params, outcome))
+
 
 class SceneAid(Procedure[SceneAidParams, SceneStep]):
     """``scene legendes aid``: a helper helps the hero before their next roll (L-11)."""

@@ -374,6 +374,21 @@ class TunnelsFight(Procedure[FightParams, Fight]):
     def to_json(self, params: FightParams, outcome: Fight) -> dict[str, Any]:
         return fight_json(outcome)
 
+    def exchange_json(self, params: FightParams, outcome: Fight) -> dict[str, Any]:
+        """One exchange as the live table's tracker plays and logs it: the round's opposed
+        test (T-9, T-10) and the Endurance it cost (T-11)."""
+        from meneur.systems.tunnels.rules import TunnelsOppose
+
+        (played,) = outcome.rounds
+        opposed = TunnelsOppose().to_json(params.exchange(params.a, params.b), played.outcome)
+        return {**opposed, "lost": played.lost}
+
+    def logged_views(self, params: FightParams, outcome: Fight) -> tuple[dict[str, Any], ...]:
+        whole = self.to_json(params, outcome)
+        if len(outcome.rounds) != 1:
+            return (whole,)
+        return (whole, self.exchange_json(params, outcome))
+
 
 def fight(params: FightParams, sources: Sequence[DiceSource]) -> Fight:
     """Play ``params`` to its end with dice drawn from ``sources`` (one per side).

@@ -243,17 +243,11 @@ def exchange(
         if person.character:
             other = Hero.model_validate(dict(found[i].sheet))
             sheets[found[i].name] = other.model_copy(update={"wound": person.wound})
-    outcome = dict(pair)
+    outcome = procedure.table_json(rolled.params, rolled.outcome)
     outcome.update(
         names=[hero.name, pair["opposition"]],
-        hero_wound=after.wound,
-        hero_defeated=after.scene.hero_defeated,
-        hero_dead=after.dead,
         opposition_wound=fought[against[0]].wound,
         opposition_out=fought[against[0]].out,
-        pairs=report["pairs"],
-        domain=report["domain"],
-        domain_unlisted=report["domain_unlisted"],
     )
     side_faces = [*report["faces"], *(f for ally in report["allies"] for f in ally["faces"])]
     vs_faces_all = [f for p in report["pairs"] if p["side"] is None for f in p["vs_faces"]]

@@ -92,15 +92,7 @@ def exchange(
         name_a: save_body(char_a, body_a).raw,
         name_b: save_body(char_b, body_b).raw,
     }
-    [record] = outcome.rounds
-    result: dict[str, Any] = {
-        "system": "obscur",
-        "rule": "O-12",
-        "names": [name_a, name_b],
-        "round": record,
-        "end": outcome.end,
-        "after": [outcome.a, outcome.b],
-    }
+    result: dict[str, Any] = {**fight.round_json(params, outcome), "names": [name_a, name_b]}
     entry = log_exchange(
         roller,
         seat,

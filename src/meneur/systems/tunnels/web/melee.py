@@ -89,7 +89,6 @@ def exchange(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play one exchange between two combatants (worker thread): the entry, the new tracker."""
     from meneur.systems.tunnels.combat import FightParams, TunnelsFight
-    from meneur.systems.tunnels.rules import TunnelsOppose
 
     people = combatants(combat, first, second)
     a, b = fighter(people[first]), fighter(people[second])
@@ -102,19 +101,15 @@ def exchange(
     sources, kind = exchange_sources(committed, faces, vs_faces)
     rolled = procedure.roll(fight, sources)
     (played,) = rolled.outcome.rounds
-    outcome, lost, a, b = played.outcome, played.lost, played.a, played.b
+    a, b = played.a, played.b
     params = fight.exchange(fight.a, fight.b)
     sheets = {
         one.name: changed
         for one, person in ((a, people[first]), (b, people[second]))
         if (changed := new_sheet(roller, campaign, one, person)) is not None
     }
-    result = TunnelsOppose().to_json(params, outcome)
-    result.update(
-        names=[a.name, b.name],
-        lost=lost,
-        after=[a.state_json(), b.state_json()],
-    )
+    result = procedure.exchange_json(fight, rolled.outcome)
+    result.update(names=[a.name, b.name], after=[a.state_json(), b.state_json()])
     entry = log_exchange(
         roller,
         seat,
