@@ -167,6 +167,20 @@ def test_a_log_of_the_wrong_shape_is_one_error(field: str, value: Any) -> None:
         verify_log(document)
 
 
+def test_a_log_without_entries_is_of_the_wrong_shape_not_an_empty_log() -> None:
+    """``{"format": "meneur-log", "version": 1}`` verified as an empty log (« ok »): no
+    export leaves ``entries`` out, so a file without it is refused as one whose
+    ``entries`` is no list."""
+    document = log_of()
+    del document["entries"]
+    document["head"] = None
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    assert caught.value.message == "The log's 'entries' is not a list of entries."
+    with pytest.raises(VerifyError, match="entries"):
+        verify_log({"format": "meneur-log", "version": 1})
+
+
 def test_an_altered_face_names_its_entry() -> None:
     document = log_of()
     entry = document["entries"][3]
@@ -265,6 +279,17 @@ def test_a_log_of_another_version_is_refused_as_such(version: object) -> None:
     del document["version"]
     with pytest.raises(VerifyError, match="version"):
         verify_log(document)
+
+
+@pytest.mark.parametrize("version", [True, 1.0])
+def test_a_version_equal_to_1_but_not_the_integer_1_is_refused(version: object) -> None:
+    """In Python ``True == 1`` and ``1.0 == 1``: a log of ``"version": true`` or ``1.0``
+    verified as version 1. Only the integer 1 is version 1; the value is quoted as
+    written."""
+    document = {**log_of(), "version": version}
+    with pytest.raises(VerifyError, match="version") as caught:
+        verify_log(document)
+    assert caught.value.params["found"] == json.dumps(version)
 
 
 # -- what the chain promises, pinned value by value (hand mutation testing of chain.py) ----
@@ -450,6 +475,25 @@ def test_a_wrong_revealed_seed_names_its_session_by_16_hex_digits() -> None:
     with pytest.raises(VerifyError) as caught:
         verify_log(document)
     assert caught.value.params == {"commitment": commitment_of(SEED)[:16]}
+
+
+def test_a_wrong_revealed_seed_is_said_not_to_match_its_commitment(english: None) -> None:
+    """The English line said the seed « does not match it » (match what?); the French
+    one said « son engagement »: both name the commitment now."""
+    document = log_of()
+    document["sessions"][0]["seed"] = bytes(32).hex()
+    with pytest.raises(VerifyError) as caught:
+        verify_log(document)
+    short = commitment_of(SEED)[:16]
+    assert str(caught.value) == (
+        f"The revealed seed of the game session {short} does not match its commitment."
+    )
+    from meneur.locale import set_language
+
+    set_language("fr")
+    assert str(caught.value) == (
+        f"La graine révélée de la séance de jeu {short} ne correspond pas à son engagement."
+    )
 
 
 def test_an_untouched_log_misses_nothing_and_a_file_without_head_is_not_short() -> None:

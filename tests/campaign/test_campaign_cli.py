@@ -450,32 +450,33 @@ def test_log_formats_and_filters(
     assert both.status == 2
 
 
-def test_log_of_a_character_not_in_the_campaign_is_refused(
+def test_log_of_a_name_that_nothing_goes_by_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``log --character NAME`` said « Le journal est vide. » (exit 0) for a name the
-    campaign does not hold, and for one with no roll: it refuses the unknown character
-    as ``character show`` does, and says whose rolls are missing."""
+    """``log --character NAME`` is a filter of the log (see the next test: a deleted
+    character's rolls are found by its name); a name that neither a character nor any roll
+    goes by is a typo, refused as every command refuses bad input (exit 2, one line), in
+    every form of the answer, rather than shown as an empty log."""
     monkeypatch.setenv("MENEUR_DB_URL", f"sqlite:///{tmp_path / 'fresh.db'}")
+    nothing = "Error: No character named 'nosuch', and no roll under that name in the log.\n"
     for args in (("log", "--character", "nosuch"), ("log", "--character", "nosuch", "--luck")):
-        fresh = invoke(capsys, "--lang", "en", *args)  # no campaign yet: said as show says it
-        shown = invoke(capsys, "--lang", "en", "character", "show", "nosuch")
-        assert (fresh.status, fresh.out, fresh.err) == (2, "", shown.err), args
+        fresh = invoke(capsys, "--lang", "en", *args)  # no campaign yet: an empty database
+        assert (fresh.status, fresh.out, fresh.err) == (2, "", nothing), args
     with Store() as store:
         store.add_character("krasses", "Ana", {"name": "Ana"})
         store.add_character("krasses", "Zed", {"name": "Zed"})
         from meneur.campaign.rolllog import log_roll
 
         log_roll(store, "krasses", "test", {}, [[4]], {"total": 4}, "physical", character="Zed")
-    for extra in ((), ("--json",), ("--csv",), ("--luck",)):
+    export = tmp_path / "out.json"
+    for extra in ((), ("--luck",), ("--since", "2026-01-01"), ("--json",), ("--csv",),
+                  ("--export", str(export)), ("--export", "-")):  # fmt: skip
         unknown = invoke(capsys, "--lang", "en", "log", "--character", "nosuch", *extra)
-        assert unknown.status == 2 and unknown.out == "", extra
-        assert unknown.err == ("Error: No character named 'nosuch' in the campaign 'default'.\n"), (
-            extra
-        )
+        assert (unknown.status, unknown.out, unknown.err) == (2, "", nothing), extra
+    assert not export.exists()
     french = invoke(capsys, "--lang", "fr", "log", "--character", "nosuch")
-    assert (
-        french.err == "Erreur : Aucun personnage nommé « nosuch » dans la campagne « default ».\n"
+    assert french.err == (
+        "Erreur : Aucun personnage nommé « nosuch », et aucun jet sous ce nom dans le journal.\n"
     )
     said = {
         ("en", "ana"): "No roll of Ana in the log yet.",  # named as stored
@@ -491,6 +492,45 @@ def test_log_of_a_character_not_in_the_campaign_is_refused(
     assert later.out == "No roll in the log since 2999-01-01 00:00:00 UTC.\n"
     assert invoke(capsys, "log", "--character", "ana", "--json").json() == []
     assert "Zed" in invoke(capsys, "log", "--character", "zed").out
+    other = invoke(capsys, "log", "--character", "zed", "--campaign", "nowhere")
+    assert other.status == 2 and "nowhere" in other.err  # an unknown campaign stays an error
+
+
+def test_log_of_a_deleted_or_recreated_character_finds_its_rolls(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deleted character's rolls stay in the log under its name, but ``log --character``
+    looked the name up among the characters (« no character named Ray », exit 2), and
+    once Ray was created again it matched the new character's id only (« no roll of Ray
+    yet »). The filter is now the log's own name of who rolled, compared as the store
+    compares names (case, accents, spaces aside), with or without a character of that name
+    now: every roll logged as Ray is found, the export and ``--luck`` included."""
+    from meneur.campaign.rolllog import log_roll
+
+    with Store(db_url) as store:
+        store.add_character("krasses", "Ray", {"name": "Ray"})
+        store.add_character("krasses", "Zoé", {"name": "Zoé"})
+        log_roll(store, "krasses", "test", {}, [[4]], {"total": 4}, "physical", character="Ray")
+        log_roll(store, "krasses", "test", {}, [[7]], {"total": 7}, "physical", character="Zoé")
+        store.delete_character("Ray")
+    for typed in ("Ray", "ray", " RAY "):
+        found = invoke(capsys, "log", "--character", typed, "--json")
+        assert found.status == 0, found.err
+        assert [(e["seq"], e["who"]) for e in found.json()] == [(1, "Ray")], typed
+    table = invoke(capsys, "--lang", "en", "log", "--character", "ray")
+    assert table.status == 0 and "Ray" in table.out and "Zoé" not in table.out
+    luck = invoke(capsys, "log", "--character", "Ray", "--luck", "--json")
+    assert {row["who"] for row in luck.json()} == {"Ray"}
+    assert invoke(capsys, "log", "--character", "zoe", "--json").json()[0]["who"] == "Zoé"
+    with Store(db_url) as store:  # Ray again: a new character, the same name in the log
+        store.add_character("krasses", "Ray", {"name": "Ray"})
+        log_roll(store, "krasses", "test", {}, [[9]], {"total": 9}, "physical", character="RAY")
+    again = invoke(capsys, "log", "--character", "Ray", "--json").json()
+    assert [(e["seq"], e["who"]) for e in again] == [(1, "Ray"), (3, "Ray")]
+    path = tmp_path / "ray.json"
+    exported = invoke(capsys, "--lang", "en", "log", "--character", "ray", "--export", str(path))
+    assert exported.status == 0 and "2 log entries exported" in exported.out
+    assert [e["seq"] for e in json.loads(path.read_text())["entries"]] == [1, 3]
 
 
 def test_verify_of_a_missing_or_foreign_file(
@@ -501,6 +541,39 @@ def test_verify_of_a_missing_or_foreign_file(
     other.write_text('{"format": "x"}')
     result = invoke(capsys, "verify", str(other))
     assert result.status == 2 and len(result.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"format": "meneur-log", "version": 1},
+        {"format": "meneur-log", "version": 1, "sessions": [], "head": None},
+        {"format": "meneur-log", "version": True, "sessions": [], "head": None, "entries": []},
+        {"format": "meneur-log", "version": 1.0, "sessions": [], "head": None, "entries": []},
+    ],
+    ids=["bare", "no-entries", "version-true", "version-1.0"],
+)
+def test_verify_refuses_a_log_without_entries_or_of_a_version_that_only_equals_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], document: dict[str, Any]
+) -> None:
+    """A log with no ``entries`` field verified as an empty one (exit 0, ``"ok": true``),
+    and ``"version": true`` or ``1.0`` passed as version 1 (``True == 1.0 == 1``): each is
+    one clear error and exit 2, as ``"entries": "x"`` is."""
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(document))
+    for extra in ((), ("--json",), ("--strict",), ("--replay",)):
+        result = invoke(capsys, "--lang", "en", "verify", str(path), *extra)
+        assert (result.status, result.out) == (2, ""), extra
+        assert len(result.err.strip().splitlines()) == 1, result.err
+    said = invoke(capsys, "--lang", "en", "verify", str(path)).err
+    if "entries" in document:
+        assert f"This log has version {json.dumps(document['version'])};" in said
+    else:
+        assert said == "Error: The log's 'entries' is not a list of entries.\n"
+        french = invoke(capsys, "--lang", "fr", "verify", str(path)).err
+        assert french == (
+            "Erreur : Le champ « entries » du journal n'est pas une liste d'entrées.\n"
+        )
 
 
 def test_sqlite_durability_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -151,6 +151,32 @@ def test_an_export_of_the_wrong_version_says_what_it_holds(
     assert result.status == 2 and 'version "1"' in result.err, result.err
 
 
+@pytest.mark.parametrize("version", [True, 1.0])
+@pytest.mark.parametrize("kind", ["meneur-character", "meneur-campaign"])
+def test_an_export_whose_version_only_equals_1_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], version: object, kind: str
+) -> None:
+    """In Python ``True == 1`` and ``1.0 == 1``: an export of ``"version": true`` or
+    ``1.0`` was imported as version 1. Only the integer 1 is; nothing is written."""
+    character = {"system": "krasses", "name": "Zoé", "sheet": sheet("Zoé")}
+    document: dict[str, object] = {"format": kind, "version": version}
+    if kind == "meneur-character":
+        document["character"] = character
+    else:
+        document["characters"] = [character]
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(document))
+    result = invoke(capsys, "--lang", "en", "character", "import", str(path))
+    assert result.status == 2
+    assert result.err == (
+        f"Error: This export has version {json.dumps(version)}; this meneur reads version 1.\n"
+    )
+    assert invoke(capsys, "character", "list", "--json").json() == []
+    document["version"] = 1  # the same file, of version 1, is imported
+    path.write_text(json.dumps(document))
+    assert invoke(capsys, "character", "import", str(path)).status == 0
+
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -230,7 +230,8 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
     """Check an exported log; raise :class:`VerifyError` naming the first bad entry."""
     if document.get("format") != "meneur-log":
         raise VerifyError(N_("This file is not a meneur roll log (no 'format': 'meneur-log')."))
-    if document.get("version") != LOG_VERSION:  # a later layout read as this one, or none
+    version = document.get("version")  # the integer itself: in Python, True == 1.0 == 1
+    if type(version) is not int or version != LOG_VERSION:  # a later layout, or none
         raise VerifyError(
             N_("This log has version {found}; this meneur reads version {version}."),
             found=json.dumps(document.get("version"), ensure_ascii=False)[:20],  # "1", not 1
@@ -249,7 +250,10 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
                 seed = b""
             if commitment_of(seed) != commitment:
                 raise VerifyError(
-                    N_("The revealed seed of the game session {commitment} does not match it."),
+                    N_(
+                        "The revealed seed of the game session {commitment} does not match "
+                        "its commitment."
+                    ),
                     commitment=commitment[:16],
                 )
         sessions[commitment] = seed
@@ -358,13 +362,14 @@ def verify_log(document: Mapping[str, Any]) -> VerifyReport:
 
 
 def _check_shape(document: Mapping[str, Any]) -> None:
-    """Refuse what no export writes before reading it: ``entries`` and ``sessions`` not
-    lists (of objects), a session value not text (:mod:`meneur.campaign.logshape`; each
+    """Refuse what no export writes before reading it: ``entries`` missing or not a list
+    (a file without it read as an empty log, verified), ``sessions`` not a list (of
+    objects), a session value not text (:mod:`meneur.campaign.logshape`; each
     entry's values are checked as the loop reads it), a ``head`` neither an entry's
     ``{seq, hash}`` nor, for a log with no entry, null. A null head with entries read as
     « the end is known » and hid entries cut from the end from ``--strict``."""
-    entries, sessions = document.get("entries", []), document.get("sessions", [])
-    if not isinstance(entries, list):
+    entries, sessions = document.get("entries"), document.get("sessions", [])
+    if not isinstance(entries, list):  # missing too: no export leaves it out
         raise VerifyError(N_("The log's 'entries' is not a list of entries."))
     if not isinstance(sessions, list) or not all(isinstance(s, Mapping) for s in sessions):
         raise VerifyError(N_("The log's 'sessions' is not a list of game sessions."))

@@ -593,7 +593,14 @@ class Store(HotLog):
         since: datetime | None = None,
         limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Log entries, oldest first, optionally one character's or since a moment.
+        """Log entries, oldest first, optionally those logged under one name (``character``)
+        or since a moment.
+
+        An entry names who rolled as text (``who``, the character's name when it was
+        logged; its ``character_id`` is lost when the character is deleted): ``character``
+        keeps every entry whose ``who`` is that name as the store compares names
+        (:func:`~meneur.campaign.names.name_key`), whether a character of that name exists
+        now or not, so a deleted (and re-created) character's past rolls are found.
 
         Read straight from the DB-API cursor: a campaign's log may hold many thousands
         of entries, and building ORM objects for each costs more than the query.
@@ -601,7 +608,9 @@ class Store(HotLog):
 
         with self.transaction() as session:
             target = self._campaign(session, campaign)
-            who = self._character(session, target, character).id if character else None
+            names = None if character is None else self._logged_as(session, target, character)
+        if names == []:
+            return []
         sqlite = self.engine.dialect.name == "sqlite"
 
         def mark(name: str) -> str:
@@ -613,9 +622,9 @@ class Store(HotLog):
             f" WHERE campaign_id = {mark('campaign')}"
         )
         params: dict[str, Any] = {"campaign": target.id}
-        if who is not None:
-            query += f" AND character_id = {mark('character')}"
-            params["character"] = who
+        if names is not None:
+            query += f" AND who IN ({', '.join(mark(f'who{i}') for i in range(len(names)))})"
+            params.update({f"who{i}": name for i, name in enumerate(names)})
         if since is not None:
             query += f" AND at >= {mark('since')}"
             params["since"] = self.moment(since)
@@ -654,6 +663,41 @@ class Store(HotLog):
             }
             for row in rows
         ]
+
+    @staticmethod
+    def _logged_as(session: Session, campaign: Campaign, name: str) -> list[str]:
+        """Every spelling under which the log of ``campaign`` names ``name`` (each ``who``
+        that is the same name: case, accents, spaces aside); none for a name of no letter."""
+        key = name_key(name)
+        if not key:
+            return []
+        written = session.scalars(
+            select(Roll.who).where(Roll.campaign_id == campaign.id).distinct()
+        )
+        return sorted(who for who in written if name_key(who) == key)
+
+    def log_name(self, name: str, *, campaign: str | None = None) -> str | None:
+        """What ``log --character NAME`` calls ``name``: the stored character's name, else
+        the name as the log last wrote it (a deleted character's); None when neither a
+        character of the campaign nor any entry of its log goes by that name."""
+        with self.transaction() as session:
+            target = self._campaign(session, campaign)
+            stored = session.scalar(
+                select(Character.name).where(
+                    Character.campaign_id == target.id, Character.name_key == name_key(name)
+                )
+            )
+            if stored is not None:
+                return stored
+            names = self._logged_as(session, target, name)
+            if not names:
+                return None
+            return session.scalar(
+                select(Roll.who)
+                .where(Roll.campaign_id == target.id, Roll.who.in_(names))
+                .order_by(Roll.seq.desc())
+                .limit(1)
+            )
 
     def export_log(
         self,

@@ -111,7 +111,8 @@ def parse_characters(document: dict[str, Any]) -> list[NewCharacter]:
             N_("This file is not a meneur character export (its 'format' is not {formats})."),
             formats=f"{CHARACTER_FORMAT}, {CAMPAIGN_FORMAT}",
         )
-    if document.get("version") != VERSION:
+    version = document.get("version")  # the integer itself: in Python, True == 1.0 == 1
+    if type(version) is not int or version != VERSION:
         raise SheetError(
             N_("This export has version {found}; this meneur reads version {version}."),
             found=json.dumps(document.get("version"), ensure_ascii=False)[:20],  # "1", not 1

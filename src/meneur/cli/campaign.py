@@ -20,7 +20,7 @@ from meneur.cli.params import ForceOpt, Json, int_parser
 from meneur.errors import UsageError
 from meneur.locale import N_, fill, ngettext
 from meneur.locale import gettext as _
-from meneur.text import cut
+from meneur.text import cut, visible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -455,7 +455,9 @@ def log_command(
     export: Annotated[
         Path | None,
         typer.Option(
-            "--export", metavar="FILE", help=_("Write the verifiable log to FILE (JSON).")
+            "--export",
+            metavar="FILE",
+            help=_("Write the verifiable log to FILE (JSON); '-' writes it to standard output."),
         ),
     ] = None,
     force: ForceOpt = False,
@@ -479,11 +481,22 @@ def log_command(
         raise UsageError(N_("Choose --json or --csv, not both."))
     from meneur.cli.newcharacter import check_out
 
-    check_out(export, force)
+    to_stdout = export is not None and str(export) == "-"  # as most commands read « - »
+    check_out(None if to_stdout else export, force)
     with open_store(reading=True) as store:
+        who = None if character is None else _log_name(store, character, campaign)
+        if character is not None and who is None:  # a typo is refused, not « empty »
+            raise UsageError(
+                N_("No character named '{name}', and no roll under that name in the log."),
+                name=visible(cut(character)),
+            )
         if export is not None:
             document = store.export_log(campaign=campaign, character=character, since=since)
-            _write(export, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+            text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+            if to_stdout:
+                sys.stdout.write(text)
+                return
+            _write(export, text)
             count = len(document["entries"])
             _print(
                 ngettext(
@@ -493,10 +506,7 @@ def log_command(
                 ).format(count=count, path=export)
             )
             return
-        who = None
-        if character is not None:  # refused as every command refuses it, not « empty »
-            who = store.character(character, campaign=campaign).name
-        entries = _listed(lambda: store.rolls(campaign=campaign, character=who, since=since))
+        entries = _listed(lambda: store.rolls(campaign=campaign, character=character, since=since))
     empty = _empty_log(who, since)
     if luck:
         show_luck(entries, as_json=as_json, empty=empty)
@@ -508,6 +518,17 @@ def log_command(
         from meneur.cli.output import console
 
         render_log(entries[-last:], console(), empty=empty)
+
+
+def _log_name(store: Store, name: str, campaign: str | None) -> str | None:
+    """The name ``log --character`` shows for ``name`` (see :meth:`Store.log_name`); None
+    when nothing goes by it, a fresh database included."""
+    from meneur.campaign.errors import NoCampaignYet
+
+    try:
+        return store.log_name(name, campaign=campaign)
+    except NoCampaignYet:
+        return None
 
 
 def _empty_log(who: str | None, since: datetime | None) -> str:

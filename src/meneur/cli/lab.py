@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meneur.cli.params import Json, Seed, int_parser, listed
+from meneur.cli.params import ForceOpt, Json, Seed, int_parser, listed
 from meneur.errors import UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
@@ -435,6 +435,53 @@ def _with_plot(system: str, callback: Any) -> Any:
         if drawn and not options.get("as_json"):
             output.console().print(_("Plot written to {path}.").format(path=target))
         return result
+
+    return run
+
+
+def add_plot_force(command: Any) -> None:
+    """Give every command of the tree that draws a plot (``--plot FILE``) ``--force``.
+
+    A plot is a file like every other that meneur writes (``--out``, ``log --export``):
+    an existing file is replaced only with ``--force`` (a plot replaced any file in
+    silence), refused before any work is done. Called on the built command tree
+    (``meneur.cli.main.run``) after :func:`add_odds_plot`, so that neither the lab nor a
+    system's ``simulate`` command repeats it; a command that has its own ``--force`` is
+    left as it is.
+    """
+    for sub in getattr(command, "commands", {}).values():
+        add_plot_force(sub)
+        names = {param.name for param in sub.params}
+        if sub.callback is None or "plot" not in names or "force" in names:
+            continue
+        sub.params.append(_force_option())
+        sub.callback = _refusing_a_plot_file(sub.callback)
+
+
+def _force_option() -> Any:
+    """The ``--force`` option as Typer builds it (from a one-option carrier command)."""
+    carrier = typer.Typer()
+
+    def plot_force(force: ForceOpt = False) -> None:
+        """Carries the option only."""
+
+    carrier.command()(plot_force)
+    return next(p for p in typer.main.get_command(carrier).params if p.name == "force")
+
+
+def _refusing_a_plot_file(callback: Any) -> Any:
+    """``callback``, run only once its ``--plot`` file is known to be writable: a new
+    file, or an existing one with ``--force``."""
+
+    def run(**options: Any) -> Any:
+        force = options.pop("force", False)
+        plot = options.get("plot")
+        if plot is not None:
+            from meneur.cli.newcharacter import check_out
+            from meneur.lab.plot import check_path
+
+            check_out(check_path(plot), force)
+        return callback(**options)
 
     return run
 

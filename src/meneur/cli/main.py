@@ -321,6 +321,10 @@ def run(args: Sequence[str]) -> int:
             from meneur.cli.lab import add_odds_plot
 
             add_odds_plot(command)
+        if command_path(rest)[:1] in (["odds"], ["table"], ["compare"], ["simulate"]):
+            from meneur.cli.lab import add_plot_force  # an existing plot: only with --force
+
+            add_plot_force(command)
         localize(command)
         refuse_repeats(command)
         return _played(command, rest)
