@@ -192,9 +192,16 @@ def dice_sources(seed: int | None, *faces: TypedFaces | None) -> list[DiceSource
     """One dice source per stream: typed faces where given, else one shared seeded/secure source.
 
     With a seed, every stream draws from the same seeded source, so one seed replays the
-    whole roll; typed faces for one side and random dice for the other may be mixed.
+    whole roll; typed faces for one side and random dice for the other may be mixed. A
+    seed where every die is typed draws nothing: refused, rather than taken for the
+    seed that made the roll.
     """
     from meneur.cli.journal import journal
+
+    if seed is not None and faces and all(f is not None for f in faces):
+        raise UsageError(
+            N_("--seed draws no die here: every die is typed (--faces); give one or the other.")
+        )
 
     shared = make_source(seed=seed)
     sources = [make_source(faces=f.values) if f is not None else shared for f in faces]
