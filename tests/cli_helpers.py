@@ -27,6 +27,15 @@ def invoke(capsys: pytest.CaptureFixture[str], *args: str) -> Result:
     return Result(status, captured.out, captured.err)
 
 
+def one_line_error(result: Result) -> str:
+    """The one line a refusal prints (status 2, no traceback): bad input is said once."""
+    assert result.status == 2, result
+    assert "Traceback" not in result.err and "Traceback" not in result.out
+    lines = [line for line in result.err.splitlines() if line.strip()]
+    assert len(lines) == 1, result.err
+    return lines[0]
+
+
 def recorded_bars(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Every progress bar a command makes from now on (never shown): what each was told
     to expect (``total``) and was told done (``done``)."""

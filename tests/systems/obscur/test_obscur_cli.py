@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import Result, invoke
+from cli_helpers import invoke, one_line_error
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
 
@@ -18,14 +18,6 @@ def isaure(tmp_path: Path) -> Path:
     target = tmp_path / "isaure.json"
     shutil.copy(EXAMPLES / "isaure.json", target)
     return target
-
-
-def one_line_error(result: Result) -> str:
-    assert result.status == 2, result
-    assert "Traceback" not in result.err and "Traceback" not in result.out
-    lines = [line for line in result.err.splitlines() if line.strip()]
-    assert len(lines) == 1, result.err
-    return lines[0]
 
 
 def test_O2_test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:

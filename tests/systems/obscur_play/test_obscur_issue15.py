@@ -5,14 +5,13 @@ physical dice, the overload threshold (rule ids in each test)."""
 from __future__ import annotations
 
 import json
-import shutil
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cli_helpers import Result, invoke
+from cli_helpers import invoke, one_line_error
 from meneur.errors import LimitError, RuleError
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur import health
@@ -24,21 +23,6 @@ from meneur.systems.obscur.sheet import load_character
 from meneur.systems.obscur.state import Body, Intemperie, Wound, body_of
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
-
-
-@pytest.fixture
-def sheets(tmp_path: Path) -> Path:
-    for path in EXAMPLES.iterdir():
-        shutil.copy(path, tmp_path / path.name)
-    return tmp_path
-
-
-def one_line_error(result: Result) -> str:
-    assert result.status == 2, result
-    assert "Traceback" not in result.err + result.out
-    lines = [line for line in result.err.splitlines() if line.strip()]
-    assert len(lines) == 1, result.err
-    return lines[0]
 
 
 def sheet_pool(character: object, trait: str) -> Any:

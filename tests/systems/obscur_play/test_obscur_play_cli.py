@@ -8,24 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import Result, invoke
+from cli_helpers import Result, invoke, one_line_error
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
-
-
-@pytest.fixture
-def sheets(tmp_path: Path) -> Path:
-    for path in EXAMPLES.iterdir():
-        shutil.copy(path, tmp_path / path.name)
-    return tmp_path
-
-
-def one_line_error(result: Result) -> str:
-    assert result.status == 2, result
-    assert "Traceback" not in result.err and "Traceback" not in result.out
-    lines = [line for line in result.err.splitlines() if line.strip()]
-    assert len(lines) == 1, result.err
-    return lines[0]
 
 
 def fight(capsys: pytest.CaptureFixture[str], d: Path, *extra: str) -> Result:

@@ -5,36 +5,17 @@ no Dépassement, an opposition's two sides are two sheets, fire shocks round by 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cli_helpers import Result, invoke
+from cli_helpers import invoke, one_line_error
 from meneur.errors import RuleError
 from meneur.systems.base import FaceReader
 from meneur.systems.obscur import health
 from meneur.systems.obscur.health import Dice
 from meneur.systems.obscur.state import Body
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "obscur"
-
-
-@pytest.fixture
-def sheets(tmp_path: Path) -> Path:
-    for path in EXAMPLES.iterdir():
-        shutil.copy(path, tmp_path / path.name)
-    return tmp_path
-
-
-def refused(result: Result) -> str:
-    """The one line of a refusal (status 2, no traceback)."""
-    assert result.status == 2, result
-    assert "Traceback" not in result.err + result.out
-    lines = [line for line in result.err.splitlines() if line.strip()]
-    assert len(lines) == 1, result.err
-    return lines[0]
 
 
 def isaure_at(folder: Path, vie: int, **state: Any) -> Path:
@@ -79,7 +60,7 @@ def test_O31_a_body_in_a_coma_or_dead_rolls_nothing_from_its_sheet(
         ("odds", "obscur", *sheet),
     ]
     for args in commands:
-        assert words in refused(invoke(capsys, *args, "--lang", "en")), args
+        assert words in one_line_error(invoke(capsys, *args, "--lang", "en")), args
     assert path.read_bytes() == before
     with pytest.raises(RuleError, match=r"O-24|O-31"):
         ObscurWeb().params(json.loads(before), "Esquive", RollOptions())
@@ -91,7 +72,9 @@ def test_O31_the_dead_may_still_hang_on_to_life(
     """O-31: a dead character may spend 6 Vécu to test Trempe + Détermination: the one roll
     left to them, which the refusal above names."""
     path = isaure_at(sheets, -12)
-    line = refused(invoke(capsys, "test", "obscur", "--sheet", str(path), "--trait", "Esquive"))
+    line = one_line_error(
+        invoke(capsys, "test", "obscur", "--sheet", str(path), "--trait", "Esquive")
+    )
     assert "meneur heal --hang-on" in line and "6 Vécu" in line
     hang = invoke(capsys, "heal", "obscur", "--sheet", str(path), "--hang-on", "--seed", "1")
     assert hang.status == 0, hang.err
@@ -111,7 +94,9 @@ def test_O1_O10_an_automatic_test_buys_no_depassement(
         ("success", ("--margin-points", "3")),
         ("failure", ("--push-dice", "1")),
     ):
-        line = refused(invoke(capsys, *sheet, "--automatic", automatic, *push, "--lang", "en"))
+        line = one_line_error(
+            invoke(capsys, *sheet, "--automatic", automatic, *push, "--lang", "en")
+        )
         assert "automatic test rolls no dice (O-1)" in line
     assert path.read_bytes() == before
     plain = invoke(capsys, *sheet, "--automatic", "success", "--json")
@@ -130,7 +115,9 @@ def test_O3_an_opposition_is_two_sheets_and_says_the_vecu_it_writes(
     same = ("--sheet", str(isaure), "--trait", "Bagarre", "--vs-trait", "Bagarre")
     faces = ("--faces", "1,1,1,1", "--vs-faces", "1,1,1,1")
     alias = sheets / "." / "isaure.json"
-    line = refused(invoke(capsys, "oppose", "obscur", *same, "--vs-sheet", str(alias), *faces))
+    line = one_line_error(
+        invoke(capsys, "oppose", "obscur", *same, "--vs-sheet", str(alias), *faces)
+    )
     assert "une seule fiche" in line
     assert json.loads(isaure.read_text())["ressources"]["vecu"] == 8
     both = invoke(
