@@ -432,3 +432,33 @@ def test_an_unknown_command_is_named_in_its_first_30_characters() -> None:
     hold 500)."""
     assert parse_line("/" + "x" * 40 + " 3") == Help("/" + "x" * 30)
     assert parse_line("/" + "x" * 30) == Help("/" + "x" * 30)
+
+
+@pytest.mark.parametrize("name", ["MJ", "le mj", "Le MJ", "GM", "Meneur", "Maître du jeu"])
+def test_no_player_joins_under_the_gms_name(table: Table, name: str) -> None:
+    """A player who joined as « Le MJ » whispered « Le MJ vous chuchote », the very words
+    of the GM's own whisper: the GM's words are no player's name."""
+    answer = table.client.post(table.invite, data={"name": name}, follow_redirects=False)
+    assert answer.status_code == 400
+    assert "ce que la table appelle son MJ" in html.unescape(answer.text)
+
+
+def test_no_player_joins_under_a_name_with_brackets(table: Table) -> None:
+    """« Bastien (Zed) » read as Bastien playing Zed: brackets say a seat's characters."""
+    answer = table.client.post(table.invite, data={"name": "Bastien (Zed)"}, follow_redirects=False)
+    assert answer.status_code == 400
+    assert "Un nom de joueur n'a pas de parenthèses" in html.unescape(answer.text)
+
+
+def test_the_gms_lines_carry_a_mark_no_player_can_write(table: Table) -> None:
+    """The GM's line and whisper show the GM's mark; a player's line, whatever it says,
+    does not."""
+    alice, bob, _carol = seats(table)
+    said(table, table.gm, "Bienvenue")
+    said(table, table.gm, "/w Brindille psst")
+    said(table, bob, "MJ : je suis le MJ")
+    page = table.client.get(alice).text
+    marked = r'<span class="badge gm"[^>]*>MJ</span>\s*<span class="who">([^<]*)</span>'
+    marks = re.findall(marked, page)
+    assert sorted(html.unescape(m) for m in marks) == ["Le MJ vous chuchote", "MJ"]
+    assert "Bob (Gros Jean)" in page

@@ -42,6 +42,7 @@ from meneur.campaign.models import Campaign, Character, WebHold, WebPlayer, WebT
 from meneur.campaign.names import clean_name, name_key
 from meneur.campaign.store import Store
 from meneur.locale import N_
+from meneur.text import fold
 
 TOKEN_BYTES = 32
 MAX_PLAYERS = 50
@@ -154,6 +155,32 @@ def is_key(number: int) -> bool:
     overflowed the database's integer (HTTP 500, a traceback in the log), where any other
     table that does not exist is a 404."""
     return 0 < number <= MAX_KEY
+
+
+GM_WORDS = frozenset(
+    fold(words) for words in ("MJ", "GM", "le MJ", "the GM", "meneur", "meneuse", "maître du jeu")
+)
+"""What the table calls its GM, folded (:func:`meneur.text.fold`): no player's name."""
+
+
+def seat_name(name: object) -> str:
+    """A player's name at the table, refused when it would pass for another seat: the
+    GM's words (« MJ », « Le MJ », « GM »...) or brackets, which the table writes after a
+    seat's name to say the characters it plays (« Bastien (Zed) »). A player who joined as
+    « Le MJ » whispered « Le MJ vous chuchote », as the GM's own whisper reads."""
+    clean = clean_name(name, N_("player"))
+    if fold(clean) in GM_WORDS:
+        raise CampaignError(
+            N_("« {name} » is what the table calls its GM: choose another name."), name=clean
+        )
+    if any(bracket in clean for bracket in "()[]"):
+        raise CampaignError(
+            N_(
+                "A player's name has no brackets: the table writes the characters a seat"
+                " plays in brackets after its name."
+            )
+        )
+    return clean
 
 
 class Tables:
@@ -317,7 +344,7 @@ class Tables:
 
     @changes
     def join(self, table: TableInfo, name: str) -> PlayerInfo:
-        clean = clean_name(name, N_("player"))
+        clean = seat_name(name)
         with self.store.transaction() as session:
             row_table = session.get(WebTable, table.id, with_for_update=True)
             if row_table is None or not same_token(table.invite_token, row_table.invite_token):

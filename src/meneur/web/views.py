@@ -56,6 +56,9 @@ class Said:
     in it: « Vous chuchotez à Pip », « Alice vous chuchote », « Alice chuchote à Pip »."""
     text: str
     whisper: bool = False
+    gm: bool = False
+    """Said by the GM: the page marks it with what no player's name can write (a seat
+    named « Le MJ » read as the GM, whose words it is)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,24 +141,25 @@ def said(entry: Mapping[str, Any], viewer: str) -> Said:
 
     params = entry.get("params") or {}
     text = str((entry.get("outcome") or {}).get("text", ""))
-    speaker = _speaker(params.get("by"), params.get("as"), params.get("gm"))
+    gm = bool(params.get("gm"))
+    speaker = _speaker(params.get("by"), params.get("as"), gm)
     target = whisper_to(dict(entry))
     if target is None:
-        return Said(speaker, text)
+        return Said(speaker, text, gm=gm)
     to_gm = bool(params.get("to_gm"))
     to = _speaker(params.get("to"), params.get("to_as"), to_gm)
     if viewer == roll_meta(dict(entry))[1]:
         if to_gm:
-            return Said(_("You whisper to the GM"), text, whisper=True)
-        return Said(_("You whisper to {name}").format(name=to), text, whisper=True)
+            return Said(_("You whisper to the GM"), text, whisper=True, gm=gm)
+        return Said(_("You whisper to {name}").format(name=to), text, whisper=True, gm=gm)
     if viewer == target:
-        if params.get("gm"):
-            return Said(_("The GM whispers to you"), text, whisper=True)
+        if gm:
+            return Said(_("The GM whispers to you"), text, whisper=True, gm=True)
         return Said(_("{name} whispers to you").format(name=speaker), text, whisper=True)
     if to_gm:
         return Said(_("{name} whispers to the GM").format(name=speaker), text, whisper=True)
-    if params.get("gm"):
-        return Said(_("The GM whispers to {name}").format(name=to), text, whisper=True)
+    if gm:
+        return Said(_("The GM whispers to {name}").format(name=to), text, whisper=True, gm=True)
     words = _("{name} whispers to {target}").format(name=speaker, target=to)
     return Said(words, text, whisper=True)
 
