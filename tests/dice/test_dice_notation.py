@@ -142,11 +142,21 @@ def test_marks_strike_the_dice_the_expression_does_not_count() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["+".join(["1"] * 400), "+".join(["d2"] * 330), "-" * 900 + "1", "1" + "*1" * 300],
+    [
+        "+".join(["1"] * 400),
+        "+".join(["d2"] * 330),
+        "-" * 900 + "1",
+        "-" * 985 + "1",
+        "-" * 998 + "1",
+        "(" * 40 + "-" * 910 + "1" + ")" * 40,
+        "1" + "*1" * 300,
+    ],
 )
 def test_a_long_chain_is_refused_before_any_die(text: str) -> None:
     """Within the 1,000 characters, 400 terms made a tree too deep to print or judge
-    (a RecursionError traceback from ``roll``): refused as a limit, as d20's are."""
+    (a RecursionError traceback from ``roll``): refused as a limit, as d20's are. 985
+    signs in a row were deeper still: the parse tree itself, built into ours by
+    recursion, overflowed before that limit was read."""
     with pytest.raises(LimitError):
         parse(text)
 

@@ -91,9 +91,24 @@ def parse(text: str) -> Node:
             column=getattr(error, "column", "?"),
             text=text,
         ) from None
+    _check_tree_depth(tree)
     node = _build(tree)
     _check_dice(node)
     return node
+
+
+def _check_tree_depth(tree: Any) -> None:
+    """Refuse, before :func:`_build` walks it by recursion, a parse tree far deeper than
+    :data:`MAX_DEPTH` (985 minus signs in a row, within the 1,000 characters: a
+    traceback); :func:`_check_dice` keeps the exact limit on the built tree."""
+    stack = [(tree, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > 2 * MAX_DEPTH:
+            raise LimitError(
+                N_("A dice expression chains at most {limit} terms and signs."), limit=MAX_DEPTH
+            )
+        stack += [(child, depth + 1) for child in getattr(current, "children", ())]
 
 
 _PLAIN = re.compile(
