@@ -42,15 +42,23 @@ def test_T2_a_formula_counts_its_constant_and_a_statistic_is_never_below_0(
     user_data: WriteData,
 ) -> None:
     """T-2 (house rule, formulas are data): a constant term counts as itself; a formula
-    that comes out negative (Force 2 - Constitution 3) gives 0, a statistic has no debt;
-    one that comes out 0 stays 0."""
+    that comes out 0 stays 0; one that comes out negative (Force 2 - Constitution 3) is
+    refused, naming the file and the formula: a statistic has no debt, and it was
+    silently made 0."""
+    user_data(
+        "derived",
+        '[formulas]\nEndurance = "Force + 2"\nMana = "Force - Volonté"\n'
+        'Chance = "Volonté - Charisme"\n',
+    )
+    scores = {name: 2 for name in SIX} | {"Constitution": 3}
+    assert derive(scores) == {"Endurance": 4, "Mana": 0, "Chance": 0}
     user_data(
         "derived",
         '[formulas]\nEndurance = "Force + 2"\nMana = "Force - Constitution"\n'
         'Chance = "Volonté - Charisme"\n',
     )
-    scores = {name: 2 for name in SIX} | {"Constitution": 3}
-    assert derive(scores) == {"Endurance": 4, "Mana": 0, "Chance": 0}
+    with pytest.raises(SheetError, match=r"derived\.toml.*Mana -1 \(Mana = Force - Constitution\)"):
+        derive(scores)
 
 
 @pytest.mark.parametrize("value", [0, 10_000])

@@ -794,15 +794,19 @@ def test_T1_a_face_off_the_d6_makes_no_characteristic() -> None:
 def test_T2_derived_statistics_never_go_below_zero(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """T-2: a statistic is at least 0: characteristics of 0 give 0 (not 1), and a user
-    formula that subtracts more than it adds gives 0 (not a negative maximum)."""
+    """T-2, T-11: Mana and Chance are at least 0 (characteristics of 0 give 0, not 1);
+    Endurance at least 1, since 0 is the wound of T-11: a user formula that gives less
+    is refused (it made a character born at Endurance 0, or a negative maximum)."""
     from meneur.systems.tunnels import data
 
-    assert characters.derive(dict.fromkeys(data.TRAITS, 0)) == dict.fromkeys(data.STATS, 0)
+    low = dict.fromkeys(data.TRAITS, 0) | {"Force": 1}
+    assert characters.derive(low) == {"Endurance": 1, "Mana": 0, "Chance": 0}
+    with pytest.raises(SheetError, match="une Endurance de 0 "):
+        characters.derive(dict.fromkeys(data.TRAITS, 0))
     with user_data_folder(tmp_path, monkeypatch, "tunnels", (data.derived,)) as write:
         write("derived", FORMULAS.format('"Force - 5"', '"Intelligence"', '"Charisme"'))
-        sheet = characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
-        assert (sheet.endurance.current, sheet.endurance.max) == (0, 0)
+        with pytest.raises(SheetError, match="Force - 5"):
+            characters.create("B", PhysicalDice((1, 3, 5, 2, 4, 6)))
 
 
 @pytest.mark.parametrize(

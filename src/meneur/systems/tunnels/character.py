@@ -29,7 +29,14 @@ from meneur.locale import N_
 from meneur.model_errors import first_problem, refusal
 from meneur.rng import DiceSource
 from meneur.systems.base import FaceReader, Procedure
-from meneur.systems.tunnels.data import STATS, TRAITS, derived, find_trait, parse_formula
+from meneur.systems.tunnels.data import (
+    MAX_POOL,
+    STATS,
+    TRAITS,
+    derived,
+    find_trait,
+    parse_formula,
+)
 from meneur.text import NAME_LENGTH, plain_name
 
 
@@ -41,13 +48,41 @@ def trait_from_face(face: int) -> int:
 
 
 def derive(characteristics: dict[str, int]) -> dict[str, int]:
-    """Endurance, Mana and Chance from the formulas of the data file (T-2), at least 0."""
+    """Endurance, Mana and Chance from the formulas of the data file (T-2).
+
+    A formula is the user's (T-2: formulas are data), so what it gives this character is
+    checked, never clamped: an Endurance below 1 would make a character born at the 0 of
+    T-11 (already wounded), a Mana or Chance below 0 a debt, and a value above
+    ``MAX_POOL`` a sheet no command reads back. SheetError naming the file and formula.
+    """
     stats: dict[str, int] = {}
     for stat in STATS:
+        formula = derived().formulas[stat]
         total = 0
-        for factor, trait in parse_formula(derived().formulas[stat]):
+        for factor, trait in parse_formula(formula):
             total += factor * (characteristics[trait] if trait else 1)
-        stats[stat] = max(0, total)
+        least = 1 if stat == "Endurance" else 0
+        if not least <= total <= MAX_POOL:
+            raise SheetError(
+                N_(
+                    "The rule data file tunnels/derived.toml gives this character "
+                    "{stat} {value} ({stat} = {formula}): {stat} must lie from {least} to "
+                    "{most}; change the formula."
+                )
+                if total > MAX_POOL or stat != "Endurance"
+                else N_(
+                    "The rule data file tunnels/derived.toml gives this character "
+                    "Endurance {value} (Endurance = {formula}): Endurance starts at 1 at "
+                    "least, at 0 a character would already be wounded (T-11); change the "
+                    "formula."
+                ),
+                stat=stat,
+                value=total,
+                formula=formula,
+                least=least,
+                most=MAX_POOL,
+            )
+        stats[stat] = total
     return stats
 
 
@@ -64,8 +99,8 @@ class Pool(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    current: int = Field(ge=0, le=10_000)
-    max: int = Field(ge=0, le=10_000)
+    current: int = Field(ge=0, le=MAX_POOL)
+    max: int = Field(ge=0, le=MAX_POOL)
 
     @model_validator(mode="after")
     def _within_max(self) -> Pool:

@@ -311,15 +311,22 @@ def _render_test(console: Console, outcome: TestOutcome, lowest: int, notes: lis
     for note in notes:
         console.print(f"[italic]{note}[/]")
     console.print(_batches_line(outcome, lowest))
-    margin_label = _("Marge de Réussite") if outcome.margin >= 0 else _("Marge d'Échec")
-    console.print(
-        _("Successes: {successes} / threshold {threshold} ({label} {margin})").format(
-            successes=f"[bold]{outcome.successes}[/]",
-            threshold=outcome.threshold,
-            label=margin_label,
-            margin=abs(outcome.margin),
+    if outcome.critical and outcome.margin >= 0:  # T-8: failed, so no Marge de Réussite
+        console.print(
+            _("Successes: {successes} / threshold {threshold}").format(
+                successes=f"[bold]{outcome.successes}[/]", threshold=outcome.threshold
+            )
         )
-    )
+    else:
+        margin_label = _("Marge de Réussite") if outcome.margin >= 0 else _("Marge d'Échec")
+        console.print(
+            _("Successes: {successes} / threshold {threshold} ({label} {margin})").format(
+                successes=f"[bold]{outcome.successes}[/]",
+                threshold=outcome.threshold,
+                label=margin_label,
+                margin=abs(outcome.margin),
+            )
+        )
     console.print(_verdict(outcome))
     if outcome.critical and outcome.successes >= outcome.threshold:
         console.print(_("Three 1s or more: the critical failure beats the successes (T-8)."))
@@ -391,8 +398,17 @@ def test_command(
                 trait=trait,
             )  # (it was ignored: the spell's own trait was rolled)
         trait = chosen_spell.trait
-        if threshold is None:
-            threshold = chosen_spell.threshold
+        if threshold is not None and threshold != chosen_spell.threshold:
+            raise UsageError(
+                N_(
+                    "The spell {spell} is cast against threshold {own}: leave out "
+                    "--threshold {threshold}."
+                ),
+                spell=chosen_spell.name,
+                own=chosen_spell.threshold,
+                threshold=int(threshold),
+            )  # (T-13: the spell is data, its test too; it was silently overridden)
+        threshold = chosen_spell.threshold
     if chance and loaded is not None and chance > loaded.chance.current:
         raise UsageError(
             N_("{name} has only {chance} Chance left."),

@@ -15,13 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meneur.errors import SheetError
 from meneur.files import load_data
 from meneur.locale import N_
-from meneur.model_errors import first_problem
+from meneur.model_errors import first_problem, refusal
 from meneur.text import fold, is_digits
 
 TRAITS = ("Force", "Dextérité", "Constitution", "Volonté", "Intelligence", "Charisme")
 """The six characteristics (T-1), in the order they are rolled."""
 STATS = ("Endurance", "Mana", "Chance")
 """The derived statistics (T-2)."""
+MAX_POOL = 10_000
+"""The most a derived statistic holds (a sheet's pool, a formula's number)."""
 
 
 def find_trait(name: str) -> str:
@@ -75,14 +77,46 @@ class Derived(BaseModel):
     @field_validator("formulas")
     @classmethod
     def _formulas(cls, value: dict[str, str]) -> dict[str, str]:
+        # the reasons are catalogued (refusal): a French user read « bad formula ... »
         for stat in STATS:
             if stat not in value:
-                raise ValueError(f"missing formula for {stat}")
-        for formula in value.values():
+                raise refusal(N_("no formula for {stat}"), stat=stat)
+        for stat, formula in value.items():
+            unknown = ""
             try:
-                parse_formula(formula)
-            except (ValueError, SheetError) as error:
-                raise ValueError(f"bad formula {formula!r}") from error
+                terms = parse_formula(formula)
+            except SheetError as error:  # a name that is no characteristic: say which
+                unknown = str(error.params.get("name", "")).strip()
+                terms = ()
+            except ValueError:
+                terms = ()
+            if unknown:
+                raise refusal(
+                    N_(
+                        "the formula {stat} = '{formula}' names '{name}', which is no "
+                        "characteristic: choose among {known}"
+                    ),
+                    stat=stat,
+                    formula=formula,
+                    name=unknown,
+                    known=", ".join(TRAITS),
+                )
+            if not terms:  # « 2* », « Force * Force », an empty formula
+                raise refusal(
+                    N_(
+                        "the formula {stat} = '{formula}' is not a sum of characteristics "
+                        "and whole numbers (such as 2*Force + 1)"
+                    ),
+                    stat=stat,
+                    formula=formula,
+                )
+            if any(abs(factor) > MAX_POOL for factor, _trait in terms):
+                raise refusal(
+                    N_("the formula {stat} = '{formula}' holds a number above {most}"),
+                    stat=stat,
+                    formula=formula,
+                    most=MAX_POOL,
+                )
         return value
 
 
