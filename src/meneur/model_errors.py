@@ -84,6 +84,10 @@ def refusal(message: str, /, **values: Any) -> ValueError:
     return ValueError(Phrase(message, {key: _shown(value) for key, value in values.items()}))
 
 
+WHOLE = "-"
+"""Where a problem of the whole input lies (a JSON body ``[]``, no field in it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """The first thing a model refused: where (``ressources.vecu.current``) and why."""
@@ -104,7 +108,7 @@ def first_problem(error: Any, reasons: dict[str, str] | None = None, *, drop: in
     first: dict[str, Any] = problems[0] if problems else {}
     from meneur.text import visible  # a key typed with a tab or an escape: shown escaped
 
-    where = ".".join(visible(str(part)) for part in tuple(first.get("loc", ()))[drop:]) or "-"
+    where = ".".join(visible(str(part)) for part in tuple(first.get("loc", ()))[drop:]) or WHOLE
     kind = str(first.get("type", ""))
     if kind == "too_long" and isinstance(first.get("input"), str):
         kind = "string_too_long"  # a text checked after validation: pydantic says "items"

@@ -203,8 +203,8 @@ def test_json_errors_speak_the_readers_language(table: Table, language: str, wor
     assert wrong_type.status_code == 415 and wrong_type.json()["error"].startswith(words)
     invalid = table.client.post(api, json={"character": 5}, headers=headers)
     expected = {
-        "fr": "Valeur invalide pour character : du texte est attendu.",
-        "en": "Invalid value for character: a text is expected.",
+        "fr": "Valeur invalide pour Personnage : du texte est attendu.",  # its label
+        "en": "Invalid value for Character: a text is expected.",
     }
     assert invalid.status_code == 400 and invalid.json() == {"error": expected[language]}
     big = table.client.post(

@@ -241,7 +241,8 @@ def test_a_body_the_routes_cannot_read_is_refused_in_the_readers_words(table: Ta
 def test_a_bad_value_names_the_field_as_its_label_does(table: Table) -> None:
     """« Valeur invalide pour Seuil », the word beside the field on the page, in the
     reader's language: never the name the form posts (« threshold »). The JSON API says
-    the same; a field no page labels (the API's ``character``) keeps its name."""
+    the same, its ``character`` named « Personnage » as the page names it (it said
+    « character »)."""
     base, data = gm_form(table)
     page = table.client.get(base).text
     assert re.search(r'<label>Seuil<input type="number" name="threshold"', page)
@@ -257,8 +258,8 @@ def test_a_bad_value_names_the_field_as_its_label_does(table: Table) -> None:
     assert fetched.json() == {"error": "Invalid value for Threshold: a whole number is expected."}
     api = table.client.post(f"/api{base}/roll", json={**FORCE, "threshold": "x"})
     assert api.status_code == 400 and api.json() == {"error": french}
-    unlabelled = table.client.post(f"/api{base}/roll", json={**FORCE, "character": 5})
-    assert unlabelled.json() == {"error": "Valeur invalide pour character : du texte est attendu."}
+    not_text = table.client.post(f"/api{base}/roll", json={**FORCE, "character": 5})
+    assert not_text.json() == {"error": "Valeur invalide pour Personnage : du texte est attendu."}
     fight = {**data, "action": "adjust", "index": "x", "delta": "1"}
     answer = table.client.post(f"{base}/combat", data=fight, headers=BROWSER)
     assert refusal(answer) == "Valeur invalide pour attaquant : un nombre entier est attendu."
@@ -322,9 +323,10 @@ def test_a_refusal_names_a_field_by_its_label_without_the_rule_it_cites(table: T
     table.create(table.gm, "obscur", "Isaure")
     page = table.client.get(table.gm, params={"character": "Aurore"}).text
     assert "<label>Difficulté (K-3)<select" in page
-    french, english, _api = krasses_roll(table, str(10**10))
-    assert french == "Valeur invalide pour Difficulté : doit valoir au plus 1000000000."
-    assert english == "Invalid value for Difficulty: must be at most 1000000000."
+    french, english, _api = krasses_roll(table, "9" * 25)  # too long: refused by the form
+    too_long = "25 chiffres, c'est trop long pour un nombre ici."
+    assert french == f"Valeur invalide pour Difficulté : {too_long}"
+    assert english == "Invalid value for Difficulty: 25 digits is too long for a number here."
     past = {"character": "Aurore", "trait": "Bagarre", "difficulty": str(2 * 10**6)}
     said = table.client.post(f"/api{table.gm}/roll", json=past).json()["error"]
     assert said.startswith("La valeur « Difficulté » est comprise entre"), said
@@ -339,3 +341,39 @@ def test_a_refusal_names_a_field_by_its_label_without_the_rule_it_cites(table: T
     assert fetched.json() == {
         "error": "Invalid value for Dépassement before the roll: must be at most 3."
     }
+
+
+def test_a_missing_character_the_free_box_and_a_body_are_named_in_the_reader_s_words(
+    table: Table,
+) -> None:
+    """An odds question or a roll without ``character`` said « Valeur invalide pour
+    character », the GM's creation form with ``free`` sent empty « pour free », a JSON
+    body ``[]`` or ``null`` « pour - »: the names the form posts, which the reader never
+    sees. Each field is named by its label now (as the page shows it), the body by a
+    sentence that names no field."""
+    base, data = gm_form(table)
+    missing = "Valeur invalide pour Personnage : champ manquant."
+    assert table.client.get(f"/api{base}/odds").json() == {"error": missing}
+    assert table.client.post(f"/api{base}/roll", json={"trait": "Force"}).json() == {
+        "error": missing
+    }
+    answer = table.client.post(f"{base}/roll", data={**data, "trait": "Force"}, headers=BROWSER)
+    assert answer.status_code == 422 and refusal(answer) == missing
+    create = {**data, "action": "create", "system": "tunnels", "name": "Zed", "free": ""}
+    answer = table.client.post(f"{base}/character", data=create, headers=BROWSER)
+    assert answer.status_code == 400
+    free = "Libre, à choisir par un joueur"  # the box's label on the page
+    assert refusal(answer) == f"Valeur invalide pour {free} : true ou false est attendu."
+    assert f'name="free" value="true"> {free} (sinon un personnage non joueur' in answer.text
+    english = {**BROWSER, "x-requested-with": "fetch", "accept-language": "en"}
+    fetched = table.client.post(f"{base}/character", data=create, headers=english)
+    assert fetched.json()["error"].startswith("Invalid value for Free for a player to pick: ")
+    for body in (b"[]", b"null"):
+        sent = table.client.post(
+            f"/api{base}/roll", content=body, headers={"content-type": "application/json"}
+        )
+        assert sent.status_code == 400
+        assert sent.json() == {
+            "error": "Le corps de la requête est refusé : une table de champs est attendue."
+        }
+    assert table.store.rolls() == [] and [c.name for c in table.store.characters()] == ["Pip"]

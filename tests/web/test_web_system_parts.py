@@ -7,12 +7,14 @@ played by another system's rule.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
 import pytest
 
 import meneur.web
+from cli_helpers import invoke
 from meneur.systems.registry import SYSTEMS
 from meneur.web.systems import adapters
 from web.test_web_rules_at_table import TUNNELS
@@ -235,4 +237,69 @@ def test_a_krasses_skill_name_at_creation_is_held_to_the_typed_rule(
     assert answer.status_code == 400
     alert = answer.text.split('role="alert"')[1][:400]
     assert "1 à 60 caractères" in alert, alert
+    assert table.store.characters() == []
+
+
+TWICE = "{} : « {} » est donné deux fois."
+WRITE = "Écrivez NOM=VALEUR, par exemple Escalade=3, pas « {} »"
+
+
+@pytest.mark.parametrize(
+    ("system", "field", "typed", "said"),
+    [
+        (
+            "krasses",
+            "characteristics",
+            "Force=2, Force=5",
+            TWICE.format("Caractéristiques", "Force"),
+        ),
+        ("krasses", "skills", "Bagarre=1\nBagarre=3", TWICE.format("Compétences", "Bagarre")),
+        ("krasses", "characteristics", "Force", WRITE.format("Force") + "."),
+        ("krasses", "skills", "Bagarre=", WRITE.format("Bagarre=") + " («  » n'est pas un nombre"),
+        ("obscur", "abilities", "Bagarre", WRITE.format("Bagarre") + "."),
+        (
+            "obscur",
+            "skills",
+            "Crochetage=1, Crochetage=2",
+            TWICE.format("Compétences", "Crochetage"),
+        ),
+    ],
+)
+def test_a_name_value_list_at_creation_is_read_as_the_command_line_reads_it(
+    table: Table, system: str, field: str, typed: str, said: str
+) -> None:
+    """``Force=2, Force=5`` kept 5 and ``Force`` (no ``=``) stored 0, where ``character
+    new krasses --characteristic`` refuses both: the form reads each item with the
+    command line's parser, says the same, keeps what was typed, and stores nothing."""
+    csrf = table.csrf(table.gm)
+    data = {"csrf": csrf, "action": "create", "system": system, "name": "Zed", field: typed}
+    answer = table.client.post(f"{table.gm}/character", data=data)
+    assert answer.status_code == 400
+    alert = html.unescape(answer.text.split('role="alert"')[1][:400])
+    assert said in alert, alert
+    assert f'name="{field}" maxlength="400"' in answer.text  # the form, as it was typed:
+    assert f'value="{html.escape(typed)}"' in answer.text
+    assert table.store.characters() == []
+
+
+def test_a_krasses_name_value_is_refused_by_the_form_and_the_command_line_alike(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The form and ``character new krasses`` share one parser of ``NAME=VALUE``: the
+    same text gets the same sentence from both (the option or the field named)."""
+    for option, field, typed in (
+        ("--characteristic", "characteristics", ("Force=2", "Force=5")),
+        ("--characteristic", "characteristics", ("Force",)),
+        ("--skill", "skills", ("Bagarre=x",)),
+    ):
+        args = [arg for text in typed for arg in (option, text)]
+        cli = invoke(capsys, "character", "new", "krasses", "Zed", *args)
+        assert cli.status == 2
+        csrf = table.csrf(table.gm)
+        data = {"csrf": csrf, "action": "create", "system": "krasses", "name": "Zed"}
+        answer = table.client.post(f"{table.gm}/character", data={**data, field: ", ".join(typed)})
+        assert answer.status_code == 400
+        alert = html.unescape(answer.text.split('role="alert">')[1].split("</p>")[0])
+        reason = alert.split(" : ", 1)[1] if len(typed) > 1 else alert  # the field, the flag
+        assert reason in " ".join(cli.err.split()), (reason, cli.err)
     assert table.store.characters() == []

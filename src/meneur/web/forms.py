@@ -6,17 +6,39 @@ Separate from the storage models (``campaign.models``) and the output models
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from meneur.errors import UsageError
+from meneur.model_errors import refusal
 from meneur.text import one_line
 from meneur.web.systems import RollOptions
+from meneur.whole import MAX_DIGITS, is_whole, parse_whole
 
-CARRIED = 10**9
-"""A number the form only carries (no thousand-digit number gets further): the bound is
-the system's, declared once on its params type, which refuses what is past it with its
-own message, the CLI's too."""
+
+def _carried(value: Any) -> Any:
+    """A number the form only carries, read by meneur's one rule for a typed number
+    (:func:`meneur.whole.parse_whole`): one of thousands of digits is refused by its
+    length, as every form and option says it (« 5000 chiffres, c'est trop long pour un
+    nombre ici »), never as no number at all. Its bounds are the system's, declared once
+    on its params type, which refuses what is past them with its own message, the CLI's
+    too (« Un seuil vaut au plus 1000, pas 5000 »): never a bound of the form's own.
+    Anything else (``x``, ``3.5``) is left to pydantic's refusal of a number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if -(10**MAX_DIGITS) < value < 10**MAX_DIGITS:
+            return value
+        value = str(value)  # a JSON number longer than a typed one: refused by its length
+    if isinstance(value, str) and is_whole(value):
+        try:
+            return parse_whole(value)
+        except UsageError as error:
+            raise refusal(error.message, **error.params) from None
+    return value
+
+
+Carried = Annotated[int, BeforeValidator(_carried)]
+"""A roll's number as the form carries it to the system's params (:func:`_carried`)."""
 
 
 class OptionsIn(BaseModel):
@@ -24,16 +46,16 @@ class OptionsIn(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    threshold: int = Field(default=2, ge=-CARRIED, le=CARRIED)
-    difficulty: int = Field(default=1, ge=-CARRIED, le=CARRIED)
-    modifier: int = Field(default=0, ge=-CARRIED, le=CARRIED)
+    threshold: Carried = 2
+    difficulty: Carried = 1
+    modifier: Carried = 0
     blessed: bool = False
     cursed: bool = False
     explode: Literal["needed", "always", "never", "ask"] = "needed"
     level: Literal["commun", "elite", "heroique", "legendaire"] = "elite"
     motivation: bool = False
     push: int = Field(default=0, ge=0, le=3)
-    spend: int = Field(default=0, ge=0, le=CARRIED)
+    spend: Carried = 0
     help: Literal["none", "plus_1", "plus_2", "extra_die"] = "none"
 
     def options(self) -> RollOptions:

@@ -13,7 +13,7 @@ hidden one, a JSON key of the API) keeps its own name.
 from __future__ import annotations
 
 from meneur.locale import N_, gettext
-from meneur.model_errors import Problem
+from meneur.model_errors import WHOLE, Problem
 from meneur.systems.base import field_label
 from meneur.web.systems import adapters
 
@@ -23,6 +23,8 @@ LABELS: dict[str, str] = {
     "faces": N_("Physical dice (optional)"),
     "line": N_("Dice and chat"),
     "name": N_("Name"),
+    "character": N_("Character"),  # a roll's, an odds question's, a pick's
+    "free": N_("Free for a player to pick"),  # the GM's creation form's box
     "initiative": N_("Initiative"),
     "index": N_("attacker"),
     "other": N_("defender"),
@@ -67,7 +69,12 @@ def label(name: str, system: str = "", *, rule_id: bool = True) -> str:
 def invalid_value(problem: Problem, system: str = "") -> str:
     """« Invalid value for Threshold: a whole number is expected. » for a model's first
     problem (:func:`meneur.model_errors.first_problem`), the field named by ``system``'s
-    label (:func:`label`) without the rule it cites."""
+    label (:func:`label`) without the rule it cites; a refusal of the whole input (a
+    JSON body that is no table of fields) names no field."""
+    if problem.where == WHOLE:  # the body itself (JSON ``[]``, ``null``): no field to name
+        return gettext("The body of the request is refused: {reason}.").format(
+            reason=problem.reason
+        )
     return gettext("Invalid value for {field}: {reason}.").format(
         field=label(problem.where, system, rule_id=False), reason=problem.reason
     )

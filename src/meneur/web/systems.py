@@ -25,6 +25,7 @@ from meneur.errors import RuleError, SheetError, UsageError
 from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.model_errors import first_problem
+from meneur.pairs import once_each, parse_pair
 from meneur.systems.base import Check, System
 from meneur.whole import parse_whole
 
@@ -407,6 +408,13 @@ class WebAdapter:
         before the roll), or ``None`` when the result changes nothing on it."""
         return None
 
+    @property
+    def result_shows_on_sheet(self) -> bool:
+        """Whether a roll's result may change its sheet (:meth:`settled` is the system's
+        own): the card then tells the result to whoever reads it, and a roll more secret
+        than the card is refused (:meth:`meneur.web.rolls.Roller.secret_enough`)."""
+        return type(self).settled is not WebAdapter.settled
+
     def after_roll(
         self, sheet: Mapping[str, Any], paid: dict[str, Any] | None, params: Any, outcome: Any
     ) -> dict[str, Any] | None:
@@ -574,6 +582,11 @@ def int_field(fields: Mapping[str, str], name: str, default: int, low: int, high
         value = parse_whole(text)  # meneur's one rule for a typed number, as on the command line
     except UsageError as error:
         raise RuleError(error.message, **error.params) from None
+    return within(name, value, low, high)
+
+
+def within(name: str, value: int, low: int, high: int) -> int:
+    """``value`` if it is from ``low`` to ``high``, else a refusal that names its field."""
     if not low <= value <= high:
         raise RuleError(
             N_("{name}: {value} must be from {low} to {high}."),
@@ -585,17 +598,22 @@ def int_field(fields: Mapping[str, str], name: str, default: int, low: int, high
     return value
 
 
-def pairs(text: str, low: int, high: int) -> dict[str, int]:
-    """``Bagarre=3, Discrétion=2`` (commas or lines) as a dict; a value refused names
-    its own field (« Bagarre : 99 »)."""
-    found: dict[str, int] = {}
-    for item in text.replace("\n", ",").split(","):
-        if not item.strip():
-            continue
-        name, _sep, value = item.partition("=")
-        name = name.strip()  # whole: a name too long is the sheet's to refuse, named
-        found[name] = int_field({name: value}, name, 0, low, high)
-    return found
+def pairs(text: str, low: int, high: int, *, field: str) -> dict[str, int]:
+    """``Bagarre=3, Discrétion=2`` (commas or lines) as a dict, each item read as the
+    command line reads a ``NAME=VALUE`` option (:func:`meneur.pairs.parse_pair`): an
+    item without ``=`` or without a number is refused, never read as 0, and a name given
+    twice is refused with ``field`` (its label) named, never the last one kept. A value
+    past its bounds names its own field (« Bagarre : 99 »)."""
+    found: list[tuple[str, int]] = []
+    try:
+        for item in text.replace("\n", ",").split(","):
+            if item.strip():
+                # the name whole: a name too long (or empty) is the sheet's to refuse, named
+                name, value = parse_pair(item.strip())
+                found.append((name, within(name, value, low, high)))
+        return once_each(found, field)
+    except UsageError as error:
+        raise RuleError(error.message, **error.params) from None
 
 
 def names_of(text: str) -> list[str]:

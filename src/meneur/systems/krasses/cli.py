@@ -29,6 +29,7 @@ from meneur.errors import UsageError
 from meneur.locale import N_, pgettext, quoted
 from meneur.locale import gettext as _
 from meneur.locale.numbers import Chances, floats_of, fractions_of
+from meneur.pairs import WRITE_PAIR, once_each, parse_pair
 from meneur.systems.base import CommandGroups
 from meneur.systems.krasses.rules import TRAIT_NAME, Difficulty, Krasse, Member, TestParams
 from meneur.text import cut, is_digits
@@ -480,11 +481,11 @@ PAIR_NAME = TRAIT_NAME
 def _pair(text: str) -> Pair:
     """``NAME=VALUE`` (a characteristic score or a skill level). The value's bounds are
     the sheet's, which says them for each kind (a skill's level is from 0, a
-    characteristic may be negative); here a number, of at most a million."""
-    name, sep, value = str(text).partition("=")
-    name = name.strip()
-    if not sep or not name:
-        raise UsageError(N_("Write NAME=VALUE, such as Escalade=3, not '{text}'."), text=text)
+    characteristic may be negative); here a number, of at most a million. Read as the
+    web table's creation form reads it (:func:`meneur.pairs.parse_pair`)."""
+    name, value = parse_pair(text, low=-1_000_000, high=1_000_000)
+    if not name:
+        raise UsageError(WRITE_PAIR, text=text)
     if len(name) > PAIR_NAME:
         raise UsageError(
             N_("A name has at most {most} characters, not {count}: '{name}...'."),
@@ -492,14 +493,7 @@ def _pair(text: str) -> Pair:
             count=len(name),
             name=name,
         )
-    try:
-        return Pair(name, int_parser(-1_000_000, 1_000_000)(value))
-    except typer.BadParameter as error:
-        raise UsageError(
-            N_("Write NAME=VALUE, such as Escalade=3, not '{text}'{detail}."),
-            text=text,
-            detail=f" ({error.message.rstrip('.')})",  # the sentence has its own stop
-        ) from None
+    return Pair(name, value)
 
 
 def _pair_option(flag: str, metavar: str, help_text: str) -> Any:
@@ -521,13 +515,9 @@ SkillsOpt = Annotated[
 
 def _once_each(pairs: list[Pair] | None, flag: str) -> dict[str, int]:
     """The pairs as a table; a name given twice is refused (the second silently won:
-    ``--skill A=1 --skill A=2`` kept 2, where ``a=1 A=2`` was refused by the sheet)."""
-    table: dict[str, int] = {}
-    for pair in pairs or []:
-        if pair.name in table:
-            raise UsageError(N_("{flag} gives '{name}' twice."), flag=flag, name=pair.name)
-        table[pair.name] = pair.value
-    return table
+    ``--skill A=1 --skill A=2`` kept 2, where ``a=1 A=2`` was refused by the sheet), as
+    the web table's form refuses it (:func:`meneur.pairs.once_each`)."""
+    return once_each(((pair.name, pair.value) for pair in pairs or []), flag)
 
 
 def new_character_command(

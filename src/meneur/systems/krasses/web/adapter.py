@@ -115,8 +115,13 @@ class KrassesWeb(WebAdapter):
         sheet = {  # the sheet's own bounds, as `character new krasses` takes them
             "system": "krasses",
             "name": name,
-            "characteristics": pairs(fields.get("characteristics", ""), -MAX_SCORE, MAX_SCORE),
-            "skills": pairs(fields.get("skills", ""), 0, MAX_SCORE),
+            "characteristics": pairs(
+                fields.get("characteristics", ""),
+                -MAX_SCORE,
+                MAX_SCORE,
+                field=_("Characteristics"),
+            ),
+            "skills": pairs(fields.get("skills", ""), 0, MAX_SCORE, field=_("Skills")),
             "advantages": [],
             "equipment": [],
         }

@@ -290,8 +290,8 @@ class ObscurWeb(WebAdapter):
             "name": name,
             "caracteristiques": attributes,
             "connaissances": knowledge,
-            "capacites": pairs(fields.get("abilities", ""), 0, MAX_TRAIT),
-            "competences": pairs(fields.get("skills", ""), 0, MAX_TRAIT),
+            "capacites": pairs(fields.get("abilities", ""), 0, MAX_TRAIT, field=_("Capacités")),
+            "competences": pairs(fields.get("skills", ""), 0, MAX_TRAIT, field=_("Compétences")),
             "associations": associations(fields.get("associations", "")),
             "ressources": {
                 "vie": {"max": life, "current": life},
