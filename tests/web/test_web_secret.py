@@ -63,11 +63,45 @@ def test_O10_a_blind_roll_offers_no_depassement_after_the_dice(table: Table) -> 
     refused = table.client.post(f"{player}/roll", data=form, headers=FETCH)
     assert refused.status_code == 400 and "aveugle" in refused.json()["error"]
     assert table.store.rolls() == [] and 'id="pushing"' not in table.client.get(player).text
-    # the dice bought before the roll stay a blind roller's choice
-    bought = {**form, "after": "", "push": "1", "faces": "1 5 6"}
+    # the dice bought before the roll stay the roller's choice (a GM-only roll: the
+    # player and the GM see it; a blind one would show its Maladresse on her card, O-3)
+    bought = {**form, "after": "", "push": "1", "faces": "1 5 6", "mode": "gmroll"}
     assert table.client.post(f"{player}/roll", data=bought, headers=FETCH).status_code == 200
     [entry] = table.store.rolls()
     assert entry["params"]["push"]["dice"] == 1
+
+
+def test_O3_a_roll_more_secret_than_its_card_is_refused(table: Table) -> None:
+    """O-3: a Maladresse earns Vécu, written on the sheet at once. Alice's blind roll put
+    « Vécu 0 → 1 » on her own card: the fumble it hid. A roll whose result shows on a card
+    must be seen in full by every seat that reads the card (the GM, the player who holds
+    the character): a blind roll of her own character, the GM's GM-only roll of it, the
+    player's roll for herself alone are refused, and nothing is written; the GM's
+    GM-only roll of a character no player holds, and her GM-only roll, are not."""
+    player = table.join("Alice")
+    table.create(player, "obscur", "Isaure")
+    table.create(table.gm, "obscur", "Garou")
+    before = table.store.character("Isaure").state, table.store.character("Isaure").sheet
+
+    def roll(seat: str, character: str, mode: str, after: str = "") -> object:
+        form = {"csrf": table.csrf(seat), "character": character, "trait": "Agilité",
+                "mode": mode, "faces": "1 1", "after": after}  # fmt: skip
+        return table.client.post(f"{seat}/roll", data=form, headers=FETCH)
+
+    for seat, mode, after in (
+        (player, "blindroll", ""),
+        (table.gm, "gmroll", ""),
+        (player, "selfroll", ""),
+        (player, "selfroll", "true"),  # the Dépassement after the roll too
+    ):
+        answer = roll(seat, "Isaure", mode, after)
+        assert answer.status_code == 400, (seat, mode)
+        assert "montrerait le résultat de ce jet" in answer.json()["error"]
+    assert table.store.rolls() == []
+    assert (table.store.character("Isaure").state, table.store.character("Isaure").sheet) == before
+    assert roll(table.gm, "Garou", "blindroll").status_code == 200
+    assert roll(player, "Isaure", "gmroll").status_code == 200
+    assert [e["who"] for e in table.store.rolls()] == ["Garou", "Isaure"]
 
 
 def test_gm_only_and_self_batches_stay_with_their_roller(table: Table) -> None:

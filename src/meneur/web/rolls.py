@@ -244,10 +244,34 @@ class Roller:
         # more: then the roll is refused in one clear line)
         return self.checked(self._attempt, seat, request)
 
+    def secret_enough(self, seat: Seat, mode: str, name: str, words: str = "") -> None:
+        """A roll whose result shows on ``name``'s card (the Vécu of a Maladresse, a
+        help's effect) tells it to every seat that reads the card: the GM and the player
+        who holds the character. Each must see the roll in full, or the mode is refused:
+        a player's blind roll put +1 Vécu on their own card, the fumble it hid. ``words``:
+        the refusal's message id (``{name}`` the character), the roll's by default."""
+        from meneur.web.live import audience
+        from meneur.web.tables import Tables
+
+        holder = Tables(self.store, cached=False).holds(seat.table.id).get(name_key(name))
+        readers = {"gm", *((f"p{holder}",) if holder is not None else ())}
+        if all(audience(mode, seat.key, r, viewer_is_gm=r == "gm") == "full" for r in readers):
+            return
+        raise RuleError(
+            words
+            or N_(
+                "{name}'s card would show this roll's result to someone who may not see the"
+                " roll: choose a less secret roll mode."
+            ),
+            name=name,
+        )
+
     def _attempt(self, seat: Seat, request: RollRequest) -> dict[str, Any]:
         campaign = seat.table.campaign
         character = self.sheet(campaign, request.character)
         adapter = adapter_for(character.system)
+        if adapter.result_shows_on_sheet:
+            self.secret_enough(seat, request.mode, character.name)
         params = adapter.params(character.sheet, request.trait, request.options)
         paid = adapter.paid(character.sheet, params)  # refused before any die is rolled
         previous = self.read_sheets()  # checked again as the roll is written (see checked)

@@ -112,25 +112,13 @@ def pairing(roller: Roller, seat: Seat, fields: Mapping[str, str]) -> Pairing:
     return Pairing(helper, helped, helper_domain, helper_dice, helped_domain, helped_dice, modifier)
 
 
-def secret_enough(roller: Roller, seat: Seat, mode: str, helped: str) -> None:
-    """A help's effect shows on the helped hero's card and in their chances: every seat
-    that reads that card (the GM, the player who holds the hero) must see the roll in
-    full, or the mode is refused (a player's GM-only help to another player's hero)."""
-    from meneur.campaign.names import name_key
-    from meneur.web.live import audience
-    from meneur.web.tables import Tables
-
-    holder = Tables(roller.store, cached=False).holds(seat.table.id).get(name_key(helped))
-    readers = {"gm", *((f"p{holder}",) if holder is not None else ())}
-    if all(audience(mode, seat.key, r, viewer_is_gm=r == "gm") == "full" for r in readers):
-        return
-    raise RuleError(
-        N_(
-            "{name}'s card would show this help to someone who may not see the roll: "
-            "choose a less secret roll mode."
-        ),
-        name=helped,
-    )
+HELP_TOO_SECRET = N_(
+    "{name}'s card would show this help to someone who may not see the roll: "
+    "choose a less secret roll mode."
+)
+"""A help's effect shows on the helped hero's card and in their chances: every seat
+that reads that card must see the roll in full (a player's GM-only help to another
+player's hero), :meth:`~meneur.web.rolls.Roller.secret_enough`."""
 
 
 class Help:
@@ -202,7 +190,7 @@ class Help:
         def make(source: DiceSource) -> ActionRoll:
             asked = pairing(roller, seat, fields)
             helper, helped = asked.helper, asked.helped
-            secret_enough(roller, seat, mode, helped.name)
+            roller.secret_enough(seat, mode, helped.name, HELP_TOO_SECRET)
             giver = scene.give_help(Hero.model_validate(dict(helper.sheet)), helped.name)
             hero = scene.in_scene(Hero.model_validate(dict(helped.sheet)))
             procedure = SceneAid()

@@ -130,6 +130,7 @@ class Pushes(SeatWaits[PendingPush]):
         adapter = ObscurWeb()
         if info.system != adapter.system:
             raise UsageError(N_("The Dépassement after the roll is an Obscur rule."))
+        roller.secret_enough(seat, mode, info.name)  # a Maladresse's Vécu shows on the card
         params = adapter.params(info.sheet, trait, options)
         if params.automatic is not None or params.pool == 0:
             raise RuleError(N_("This test rolls no dice: nothing to push."))
