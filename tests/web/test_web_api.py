@@ -675,8 +675,10 @@ def test_obscur_depassement_before_the_roll_is_paid_with_the_roll(table: Table) 
             if name in ("vecu", "volonte", "moral")
         )
 
-    before = points()
-    entry = table.roll(table.gm, "Isaure", "Agilité", difficulty=2, push=2)["entry"]
+    before = points()  # typed dice: a Maladresse (1 in 1,296) would earn 1 Vécu (O-3)
+    entry = table.roll(table.gm, "Isaure", "Agilité", difficulty=2, push=2, faces="6 5 4 3")[
+        "entry"
+    ]
     assert isinstance(entry, dict)
     assert len(entry["faces"][0]) == 2 + 2 and entry["outcome"]["push"]["cost"] == 3
     assert points() == before - 3
