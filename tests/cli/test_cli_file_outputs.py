@@ -86,3 +86,20 @@ def test_an_export_to_dash_is_written_to_standard_output(
     helped = " ".join(invoke(capsys, "log", "--help").out.split())  # the help's words are
     said = ("'-' writes it to standard output", "« - » l'écrit sur la sortie standard")
     assert any(words in helped for words in said)  # those of the language at its import
+
+
+@pytest.mark.parametrize("command", PLOTTING.values(), ids=PLOTTING.keys())
+def test_a_plot_says_the_very_name_it_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """« Plot written to » read the file's name as console markup (« [bold]x.png » was
+    said « x.png ») and printed its control characters raw (an escape sequence typed in
+    the name ran in the terminal): the name is said as written, controls escaped."""
+    for name, said in (("[bold]x.png", "[bold]x.png"), ("t\x1b[31m.png", "t\\x1b[31m.png")):
+        target = tmp_path / name
+        done = invoke(capsys, "--lang", "en", *command, "--plot", str(target))
+        assert done.status == 0, done.err
+        assert target.exists()
+        expected = f"Plot written to {tmp_path}/{said}."
+        assert "".join(expected.split()) in "".join(done.out.split())  # wrapped or not
+        assert "\x1b" not in done.out

@@ -18,6 +18,7 @@ from meneur.locale import N_
 from meneur.locale import gettext as _
 from meneur.locale.numbers import fraction_text, grouped
 from meneur.systems.base import CommandGroups, System
+from meneur.text import visible
 
 COMMANDS = ("table", "compare", "simulate")
 
@@ -433,7 +434,8 @@ def _with_plot(system: str, callback: Any) -> Any:
         with output.on_emit(draw):
             result = callback(**options)
         if drawn and not options.get("as_json"):
-            output.console().print(_("Plot written to {path}.").format(path=target))
+            said = _("Plot written to {path}.").format(path=visible(str(target)))
+            output.console().print(said, markup=False)
         return result
 
     return run

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from meneur.lab.grid import Grid
 from meneur.locale import gettext as _
 from meneur.locale.numbers import percent
+from meneur.text import visible
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -128,4 +129,5 @@ def print_ending(console: Console, interrupted: bool, plot: Path | None) -> None
     if interrupted:
         console.print("[yellow]" + _("Interrupted: partial result.") + "[/]")
     if plot is not None:
-        console.print(_("Plot written to {path}.").format(path=plot))
+        said = _("Plot written to {path}.").format(path=visible(str(plot)))
+        console.print(said, markup=False)  # « [bold]x.png » was said « x.png »

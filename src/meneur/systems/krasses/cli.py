@@ -32,7 +32,7 @@ from meneur.locale.numbers import Chances, floats_of, fractions_of
 from meneur.pairs import WRITE_PAIR, once_each, parse_pair
 from meneur.systems.base import CommandGroups
 from meneur.systems.krasses.rules import TRAIT_NAME, Difficulty, Krasse, Member, TestParams
-from meneur.text import cut, is_digits
+from meneur.text import cut, is_digits, visible
 
 LIMIT = TestParams.MAX_VALUE
 """The rules' one bound on a bonus, a modifier and a difficulty."""
@@ -569,7 +569,8 @@ def new_character_command(
     def render(console: Any) -> None:
         console.print(stored_line(sheet.name, campaign), markup=False)
         if out is not None:
-            console.print(_("Sheet of {name} written to {path}.").format(name=name, path=out))
+            said = _("Sheet of {name} written to {path}.")
+            console.print(said.format(name=name, path=visible(str(out))), markup=False)
 
     emit(data, render, as_json=as_json)
 

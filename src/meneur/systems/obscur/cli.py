@@ -35,7 +35,7 @@ from meneur.locale import N_, fill, labelled, ngettext, pgettext
 from meneur.locale import gettext as _
 from meneur.locale.numbers import Chances, floats_of, fraction_text, fractions_of, grouped
 from meneur.systems.base import CommandGroups
-from meneur.text import is_digits
+from meneur.text import is_digits, visible
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -893,7 +893,8 @@ def xp_command(
             )
         )
         if apply:
-            console.print(_("Done: written to {path}.").format(path=sheet), style="bold green")
+            said = _("Done: written to {path}.").format(path=visible(str(sheet)))
+            console.print(said, style="bold green", markup=False)
         elif not plan.affordable:
             console.print(_("Not enough Vécu yet."), style="red")
 

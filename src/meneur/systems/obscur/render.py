@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from meneur.locale import N_, ngettext
 from meneur.locale import gettext as _
+from meneur.text import visible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -137,7 +138,8 @@ def render_vecu_gained(console: Console, sheet: dict[str, Any] | None) -> None:
     if sheet and sheet.get("vecu_gained"):
         console.print(
             _("+{points} Vécu written to {path} (Maladresse).").format(
-                points=sheet["vecu_gained"], path=sheet["path"]
+                points=sheet["vecu_gained"], path=visible(str(sheet["path"]))
             ),
             style="yellow",
+            markup=False,
         )
