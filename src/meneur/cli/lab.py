@@ -391,8 +391,7 @@ def add_odds_plot(command: Any) -> None:
 
 
 def _plot_option() -> Any:
-    """The ``--plot FILE`` option as Typer builds it (from a one-option carrier command)."""
-    carrier = typer.Typer()
+    """The ``--plot FILE`` option as Typer builds it (:func:`_carried`)."""
 
     def odds_plot(
         plot: Annotated[
@@ -404,8 +403,15 @@ def _plot_option() -> Any:
     ) -> None:
         """Carries the option only."""
 
-    carrier.command()(odds_plot)
-    return next(p for p in typer.main.get_command(carrier).params if p.name == "plot")
+    return _carried(odds_plot, "plot")
+
+
+def _carried(carrier: Any, name: str) -> Any:
+    """The option ``name`` of the function ``carrier`` as Typer builds it: a command of
+    one option, built only to take that option onto commands already built."""
+    app = typer.Typer()
+    app.command()(carrier)
+    return next(p for p in typer.main.get_command(app).params if p.name == name)
 
 
 def _with_plot(system: str, callback: Any) -> Any:
@@ -461,14 +467,12 @@ def add_plot_force(command: Any) -> None:
 
 
 def _force_option() -> Any:
-    """The ``--force`` option as Typer builds it (from a one-option carrier command)."""
-    carrier = typer.Typer()
+    """The ``--force`` option as Typer builds it (:func:`_carried`)."""
 
     def plot_force(force: ForceOpt = False) -> None:
         """Carries the option only."""
 
-    carrier.command()(plot_force)
-    return next(p for p in typer.main.get_command(carrier).params if p.name == "force")
+    return _carried(plot_force, "force")
 
 
 def _refusing_a_plot_file(callback: Any) -> Any:

@@ -87,8 +87,12 @@ class Pairing:
 
     @property
     def helped_wound(self) -> str:
-        """The helped hero's wound, as their sheet keeps it (L-13)."""
-        return str(self.helped.sheet.get("wound", "none"))
+        return wound_on(self.helped.sheet)
+
+
+def wound_on(sheet: Mapping[str, Any]) -> str:
+    """A hero's wound, as their sheet keeps it (L-13): what weighs on their side of a help."""
+    return str(sheet.get("wound", "none"))
 
 
 def pairing(roller: Roller, seat: Seat, fields: Mapping[str, str]) -> Pairing:
@@ -150,8 +154,7 @@ class Help:
             helped_domain, helped_dice = dice_of(
                 adapter, by_name[helped].sheet, fields.get("helped_trait", "")
             )
-            wound = str(by_name[helped].sheet.get("wound", "none"))
-            odds = effect_rows(helper_dice, helped_dice, 0, wound)
+            odds = effect_rows(helper_dice, helped_dice, 0, wound_on(by_name[helped].sheet))
         except MeneurError:  # a domain of another hero: the first domains, no chances yet
             helper_domain, helped_domain, odds = "", "", []
         return {
